@@ -1,0 +1,119 @@
+"""Typed errors. Every error a user can cause names the file, record and field involved."""
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+
+class SentiprobeError(Exception):
+    """Base class of every error sentiprobe raises on purpose."""
+
+
+class DataError(SentiprobeError):
+    """A data file is malformed. Names the file, the record (id or line) and the field."""
+
+    def __init__(self, message: str, *, path: str | Path | None = None,
+                 record: str | int | None = None, field: str | None = None) -> None:
+        self.path = str(path) if path is not None else None
+        self.record = record
+        self.field = field
+        where = []
+        if self.path:
+            where.append(f"file {self.path}")
+        if record is not None:
+            where.append(f"record {record!r}")
+        if field is not None:
+            where.append(f"field {field!r}")
+        super().__init__(f"{message} ({', '.join(where)})" if where else message)
+
+
+class MissingDataError(SentiprobeError):
+    """A data file the suite needs is not present in the data directory."""
+
+    def __init__(self, path: str | Path, hint: str = "") -> None:
+        self.path = str(path)
+        msg = f"missing data file {self.path}"
+        super().__init__(f"{msg}. {hint}" if hint else msg)
+
+
+class ChecksumError(SentiprobeError):
+    """A file's sha256 (or size) does not match the manifest."""
+
+    def __init__(self, path: str | Path, expected: str, actual: str, detail: str = "") -> None:
+        self.path = str(path)
+        self.expected = expected
+        self.actual = actual
+        extra = f" ({detail})" if detail else ""
+        super().__init__(f"checksum mismatch for {self.path}: expected sha256 {expected}, "
+                         f"got {actual}{extra}")
+
+
+class DownloadError(SentiprobeError):
+    """A download failed (network error, HTTP error, truncated body)."""
+
+
+class UnknownNameError(SentiprobeError, KeyError):
+    """An unknown registry name, with did-you-mean suggestions."""
+
+    def __init__(self, kind: str, name: str, choices: Iterable[str]) -> None:
+        self.kind = kind
+        self.name = name
+        self.choices = sorted(choices)
+        close = difflib.get_close_matches(name, self.choices, n=3, cutoff=0.5)
+        # also suggest names that extend what the user typed ("arts" -> "arts-laptop")
+        close += [c for c in self.choices if c.startswith(name) and c not in close][:3]
+        msg = f"unknown {kind} {name!r}"
+        if close:
+            msg += "; did you mean " + " or ".join(repr(c) for c in close[:3]) + "?"
+        else:
+            msg += f"; known: {', '.join(self.choices)}"
+        super().__init__(msg)
+
+    def __str__(self) -> str:  # KeyError would repr() the message
+        return self.args[0]
+
+
+class PredictionError(SentiprobeError):
+    """Predictions do not fit the suite: unknown ids, missing items, labels outside the label set."""
+
+    def __init__(self, message: str, offenders: Sequence[str] = (), *, path: str | Path | None = None,
+                 limit: int = 10) -> None:
+        self.offenders = list(offenders)
+        self.path = str(path) if path is not None else None
+        shown = ", ".join(repr(o) for o in self.offenders[:limit])
+        more = f" (and {len(self.offenders) - limit} more)" if len(self.offenders) > limit else ""
+        where = f" in {self.path}" if self.path else ""
+        text = f"{message}{where}"
+        if self.offenders:
+            text += f": {len(self.offenders)} offender(s), first: {shown}{more}"
+        super().__init__(text)
+
+
+class CapabilityError(SentiprobeError):
+    """A model lacks a capability the suite needs (e.g. generate)."""
+
+
+class MissingExtraError(SentiprobeError, ImportError):
+    """An optional dependency is missing; says which extra installs it."""
+
+    def __init__(self, package: str, extra: str, purpose: str = "") -> None:
+        self.package = package
+        self.extra = extra
+        why = f" for {purpose}" if purpose else ""
+        super().__init__(f"the package {package!r} is needed{why}: "
+                         f"pip install 'sentiprobe[{extra}]'")
+
+
+class ConfigError(SentiprobeError):
+    """Invalid arguments or configuration."""
+
+
+def require(module: str, extra: str, purpose: str = ""):
+    """Import an optional dependency lazily, raising MissingExtraError with install advice."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise MissingExtraError(module.split(".")[0], extra, purpose) from exc

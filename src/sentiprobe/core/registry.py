@@ -1,0 +1,86 @@
+"""Name -> factory registries with did-you-mean errors and entry-point plug-ins.
+
+Third-party packages add suites or models through the entry-point groups
+``sentiprobe.suites`` and ``sentiprobe.models``; each entry point names a callable that
+receives the registry and registers into it.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from .errors import UnknownNameError
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Entry(Generic[T]):
+    """A registered factory.
+
+    Attributes:
+        name: registry key (lower-case, hyphenated).
+        factory: callable building the object; keyword arguments are the documented params.
+        description: one line shown by ``sentiprobe list``.
+        params: documented keyword arguments ``{name: "type, default: meaning"}``.
+        tags: free labels (``default`` marks models run by a bare ``sentiprobe run``).
+    """
+
+    name: str
+    factory: Callable[..., T]
+    description: str = ""
+    params: dict[str, str] = field(default_factory=dict)
+    tags: tuple[str, ...] = ()
+
+
+class Registry(Generic[T]):
+    def __init__(self, kind: str, entry_point_group: str | None = None) -> None:
+        self.kind = kind
+        self._entries: dict[str, Entry[T]] = {}
+        self._group = entry_point_group
+        self._plugins_loaded = False
+
+    def register(self, name: str, factory: Callable[..., T] | None = None, *, description: str = "",
+                 params: dict[str, str] | None = None, tags: tuple[str, ...] = ()) -> Any:
+        """Register ``factory`` under ``name``; usable as a decorator when ``factory`` is omitted."""
+
+        def deco(f: Callable[..., T]) -> Callable[..., T]:
+            if name in self._entries and self._entries[name].factory is not f:
+                raise ValueError(f"{self.kind} {name!r} is already registered")
+            self._entries[name] = Entry(name, f, description or (f.__doc__ or "").strip().split("\n")[0],
+                                        dict(params or {}), tuple(tags))
+            return f
+
+        return deco(factory) if factory is not None else deco
+
+    def _load_plugins(self) -> None:
+        if self._plugins_loaded or not self._group:
+            return
+        self._plugins_loaded = True
+        from importlib.metadata import entry_points
+
+        for ep in entry_points(group=self._group):
+            ep.load()(self)
+
+    def entry(self, name: str) -> Entry[T]:
+        self._load_plugins()
+        try:
+            return self._entries[name]
+        except KeyError:
+            raise UnknownNameError(self.kind, name, self._entries) from None
+
+    def create(self, name: str, **kwargs: Any) -> T:
+        return self.entry(name).factory(**kwargs)
+
+    def names(self, tag: str | None = None) -> list[str]:
+        self._load_plugins()
+        return sorted(n for n, e in self._entries.items() if tag is None or tag in e.tags)
+
+    def __contains__(self, name: str) -> bool:
+        self._load_plugins()
+        return name in self._entries
+
+    def __iter__(self) -> Iterator[Entry[T]]:
+        self._load_plugins()
+        return iter(sorted(self._entries.values(), key=lambda e: e.name))

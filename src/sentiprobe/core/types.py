@@ -1,0 +1,130 @@
+"""Core types: frozen dataclasses for everything written to disk.
+
+Every serialised document carries ``schema_version``. ``to_dict``/``from_dict`` are the
+only (de)serialisers; JSON is the only on-disk format (never pickle).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+
+def _clean(d: dict[str, Any]) -> dict[str, Any]:
+    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in d.items()}
+
+
+@dataclass(frozen=True)
+class Item:
+    """One thing a model is asked.
+
+    Attributes:
+        item_id: stable id, derived from the source id and, for generated variants, the recipe
+            (e.g. ARTS ``1094:1_1_adv1``). Never normalised or stripped.
+        group_id: the unit a grouped metric aggregates over (ARTS source example, SOUL review,
+            NonCompSST phrase). Equals ``item_id`` when items are independent.
+        split: ``train``, ``dev`` or ``test``.
+        text: the main input text (sentence, review, phrase).
+        label: gold label (a member of the suite's label set) or ``None`` when unlabelled.
+        text_pair: optional second text (SOUL statement, NLI hypothesis).
+        aspect: optional aspect/target term the label is about.
+        span: optional ``(from, to)`` character span of ``aspect`` in ``text`` (0-based, end-exclusive).
+        kind: what kind of item: ``original`` or a generation recipe (``revtgt``, ...).
+        meta: free-form JSON-serialisable extras (source ids, reference justification, ...).
+    """
+
+    item_id: str
+    group_id: str
+    split: str
+    text: str
+    label: str | None = None
+    text_pair: str | None = None
+    aspect: str | None = None
+    span: tuple[int, int] | None = None
+    kind: str = "original"
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return _clean(asdict(self))
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Item:
+        names = {f.name for f in fields(cls)}
+        kw = {k: v for k, v in d.items() if k in names}
+        if kw.get("span") is not None:
+            kw["span"] = tuple(kw["span"])
+        return cls(**kw)
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """A model's answer for one item.
+
+    Attributes:
+        item_id: the item this answers.
+        label: predicted label, or ``None`` when the model output could not be parsed.
+        scores: optional per-label probabilities / scores.
+        text: optional generated text (e.g. a justification).
+        raw: raw model output, kept for audit.
+        parse_ok: ``False`` when ``raw`` could not be turned into a label (scored as wrong).
+        meta: extras (seed, latency, ...).
+    """
+
+    item_id: str
+    label: str | None
+    scores: dict[str, float] | None = None
+    text: str | None = None
+    raw: str | None = None
+    parse_ok: bool = True
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return _clean(asdict(self))
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Prediction:
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in names})
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A metric value with its confidence interval and sample size. A bare float is not a result.
+
+    Attributes:
+        name: metric name (``accuracy_original``, ``ars``, ...).
+        value: point estimate (fractions in [0, 1] for rates), or ``None`` when not computable.
+        ci_low, ci_high: bounds of the confidence interval (``None`` when not computable).
+        n: number of units the value is computed over (items, or groups for grouped metrics).
+        higher_is_better: direction for reports and comparisons.
+        ci_method: how the interval was obtained (``bootstrap-percentile``, ``wilson``, ...).
+        note: free text (e.g. why a value is not computable, counts).
+    """
+
+    name: str
+    value: float | None
+    ci_low: float | None
+    ci_high: float | None
+    n: int
+    higher_is_better: bool = True
+    ci_method: str = "bootstrap-percentile"
+    note: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        for k in ("value", "ci_low", "ci_high"):
+            v = d[k]
+            if v is not None and isinstance(v, float) and not math.isfinite(v):
+                d[k] = None
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Metric:
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in names})
+
+    @classmethod
+    def not_computable(cls, name: str, why: str, n: int = 0, higher_is_better: bool = True) -> Metric:
+        return cls(name, None, None, None, n, higher_is_better, ci_method="none", note=why)

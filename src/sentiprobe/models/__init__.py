@@ -1,0 +1,17 @@
+"""Model adapter registry. Importing this package registers every built-in adapter.
+
+Heavy backends (torch, transformers, HTTP clients) are imported lazily inside the adapters,
+so registering them costs nothing.
+"""
+from __future__ import annotations
+
+from .base import MODELS, ModelAdapter, format_input, mark_aspect
+
+from . import baselines  # noqa: E402,F401
+
+__all__ = ["MODELS", "ModelAdapter", "format_input", "mark_aspect", "create_model"]
+
+
+def create_model(name: str, **kwargs) -> ModelAdapter:
+    """Instantiate a registered model by name with keyword arguments (did-you-mean when unknown)."""
+    return MODELS.create(name, **kwargs)

@@ -1,0 +1,1 @@
+"""Baseline models: majority and trainable scikit-learn text baselines."""

@@ -1,0 +1,1 @@
+"""The arts suites (see ../shared/specs/arts.md)."""

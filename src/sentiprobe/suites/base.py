@@ -1,0 +1,155 @@
+"""The Suite interface: load items, read predictions, score them (pure, no model).
+
+A suite is one evaluation protocol on one dataset (``arts-laptop``). Suites are registered in
+``SUITES`` (see ``sentiprobe.suites.__init__``). Scoring never touches a model.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from ..core.errors import PredictionError
+from ..core.registry import Registry
+from ..core.types import Item, Metric, Prediction
+
+
+@dataclass(frozen=True)
+class SuiteScore:
+    """What ``Suite.score`` returns.
+
+    Attributes:
+        metrics: metric name -> Metric (value, CI, n).
+        details: JSON-able extras for the report (per-strategy tables, missing ids, examples).
+    """
+
+    metrics: dict[str, Metric]
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"metrics": {k: m.to_dict() for k, m in self.metrics.items()}, "details": self.details}
+
+
+class Suite(ABC):
+    """One protocol on one dataset.
+
+    Class attributes:
+        name: registry name (``arts-laptop``).
+        family: data family in the manifest (``arts``, ``noncompsst``, ``sst``, ``sentivent``, ...).
+        labels: the label set predictions must come from.
+        task: ``classify`` (needs ``ModelAdapter.classify``) or ``generate``.
+        input_kind: what the model sees: ``text``, ``text+aspect`` or ``text-pair``.
+        seeds: how many training seeds a learning model is run with (NonCompSST uses several).
+    """
+
+    name: ClassVar[str]
+    family: ClassVar[str]
+    labels: ClassVar[tuple[str, ...]]
+    task: ClassVar[str] = "classify"
+    input_kind: ClassVar[str] = "text"
+    description: ClassVar[str] = ""
+    n_seeds: ClassVar[int] = 1
+
+    def __init__(self, data_dir: str | Path | None = None) -> None:
+        from ..data import resolve_data_dir
+
+        self.data_dir = resolve_data_dir(data_dir)
+        self._cache: dict[str, list[Item]] = {}
+
+    # ---- data -------------------------------------------------------------------------------
+    @abstractmethod
+    def data_files(self) -> list[str]:
+        """Manifest paths (``family/relative/path``) the evaluation split needs."""
+
+    @abstractmethod
+    def _load(self, split: str) -> list[Item]:
+        """Load the items of ``split`` (``train``, ``dev`` or ``test``); [] when the split does not exist."""
+
+    def items(self, split: str = "test") -> list[Item]:
+        if split not in self._cache:
+            self._cache[split] = self._load(split)
+        return self._cache[split]
+
+    def train_items(self) -> list[Item]:
+        return self.items("train")
+
+    def dev_items(self) -> list[Item]:
+        return self.items("dev")
+
+    def path(self, rel: str) -> Path:
+        """Path of a manifest file inside the data dir; raises MissingDataError with fetch advice."""
+        from ..data import require_file
+
+        return require_file(self.data_dir, f"{self.family}/{rel}" if not rel.startswith(self.family + "/") else rel)
+
+    # ---- predictions ---------------------------------------------------------------------------
+    def read_predictions(self, path: str | Path, column: str | None = None) -> list[Prediction]:
+        """Read predictions made elsewhere: CSV or JSONL with ``item_id`` and ``label`` columns.
+
+        Suites override this to accept their published formats too.
+        """
+        from .predictions_io import read_label_file
+
+        return read_label_file(path, column=column)
+
+    def check_predictions(self, items: Sequence[Item], predictions: Sequence[Prediction], *,
+                          missing: str = "error", path: str | Path | None = None) -> dict[str, Prediction]:
+        """Index predictions by item id after validating them against the items.
+
+        Unknown ids, duplicates and labels outside the label set raise PredictionError naming the
+        first offenders. Missing predictions raise unless ``missing == "wrong"`` (they are then
+        absent from the mapping and scored as wrong by the suite, which reports how many).
+        """
+        known = {it.item_id for it in items}
+        by_id: dict[str, Prediction] = {}
+        dups, unknown, bad = [], [], []
+        allowed = set(self.labels)
+        for p in predictions:
+            if p.item_id in by_id:
+                dups.append(p.item_id)
+            by_id[p.item_id] = p
+            if p.item_id not in known:
+                unknown.append(p.item_id)
+            elif p.label is not None and p.label not in allowed:
+                bad.append(f"{p.item_id}={p.label}")
+        if unknown:
+            raise PredictionError(f"predictions for ids that are not in suite {self.name}", unknown, path=path)
+        if dups:
+            raise PredictionError("duplicate predictions", dups, path=path)
+        if bad:
+            raise PredictionError(f"labels outside the label set {list(self.labels)}", bad, path=path)
+        absent = [it.item_id for it in items if it.item_id not in by_id]
+        if absent and missing != "wrong":
+            raise PredictionError(
+                "missing predictions (use --missing wrong to count them as wrong)", absent, path=path)
+        return by_id
+
+    @abstractmethod
+    def score(self, items: Sequence[Item], predictions: Sequence[Prediction], *, n_boot: int = 1000,
+              seed: int = 0, missing: str = "error") -> SuiteScore:
+        """Score predictions on items (pure function of its inputs and the seed)."""
+
+    # ---- report ------------------------------------------------------------------------------
+    def report_section(self, result: dict[str, Any]) -> str:
+        """HTML fragment for this suite's section of the report (already escaped). Optional."""
+        return ""
+
+    def stats(self) -> dict[str, Any]:
+        """Dataset statistics for ``sentiprobe data stats`` (JSON-able)."""
+        out: dict[str, Any] = {}
+        for split in ("train", "dev", "test"):
+            try:
+                its = self.items(split)
+            except Exception as exc:  # a missing optional split is reported, not fatal
+                out[split] = {"error": str(exc)}
+                continue
+            counts: dict[str, int] = {}
+            for it in its:
+                counts[str(it.label)] = counts.get(str(it.label), 0) + 1
+            out[split] = {"items": len(its), "groups": len({i.group_id for i in its}), "labels": counts}
+        return out
+
+
+SUITES: Registry[type[Suite]] = Registry("suite", "sentiprobe.suites")

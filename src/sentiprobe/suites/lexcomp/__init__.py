@@ -1,0 +1,1 @@
+"""The lexcomp suites (see ../shared/specs/lexcomp.md)."""

@@ -1,0 +1,1 @@
+"""The noncompsst suites (see ../shared/specs/noncompsst.md)."""

@@ -1,0 +1,63 @@
+"""Reading prediction files made elsewhere (CSV / JSONL with item_id + label)."""
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from ..core.errors import DataError
+from ..core.io import read_jsonl
+from ..core.types import Prediction
+
+ID_COLUMNS = ("item_id", "id")
+LABEL_COLUMNS = ("label", "pred", "prediction")
+
+
+def _pick(header: list[str], wanted: tuple[str, ...], path: Path, what: str) -> str:
+    for w in wanted:
+        if w in header:
+            return w
+    raise DataError(f"no {what} column (looked for {', '.join(wanted)}; header has {header})", path=path)
+
+
+def read_label_file(path: str | Path, column: str | None = None) -> list[Prediction]:
+    """Read ``item_id,label`` rows from CSV/TSV or JSONL (``.jsonl``/``.json`` lines).
+
+    ``column`` selects the label column (default ``label``/``pred``/``prediction``).
+    Empty labels become ``label=None, parse_ok=False`` (scored as wrong, counted).
+    """
+    path = Path(path)
+    if not path.exists():
+        raise DataError("predictions file not found", path=path)
+    rows: list[dict] = []
+    if path.suffix in (".jsonl", ".json"):
+        rows = read_jsonl(path)
+    else:
+        with open(path, encoding="utf-8", newline="") as f:
+            sample = f.read(4096)
+            f.seek(0)
+            delim = "\t" if path.suffix == ".tsv" or (sample.count("\t") > sample.count(",")) else ","
+            reader = csv.DictReader(f, delimiter=delim)
+            rows = list(reader)
+    if not rows:
+        raise DataError("no predictions in file", path=path)
+    header = list(rows[0].keys())
+    idc = _pick(header, ID_COLUMNS, path, "id")
+    labc = column or _pick(header, LABEL_COLUMNS, path, "label")
+    out = []
+    for i, r in enumerate(rows, 1):
+        if idc not in r or r[idc] in (None, ""):
+            raise DataError("missing id", path=path, record=f"row {i}", field=idc)
+        if labc not in r:
+            raise DataError("missing label column", path=path, record=r[idc], field=labc)
+        lab = r[labc]
+        lab = None if lab in (None, "") else str(lab)
+        extra = {k: v for k, v in r.items() if k not in (idc, labc)}
+        text = extra.pop("justification", None) or extra.pop("text", None)
+        out.append(Prediction(str(r[idc]), lab, text=text if isinstance(text, str) else None,
+                              parse_ok=lab is not None, meta={"source": str(path)}))
+    return out
+
+
+def dump_predictions(preds: list[Prediction]) -> str:
+    return "".join(json.dumps(p.to_dict(), ensure_ascii=False) + "\n" for p in preds)

@@ -1,0 +1,1 @@
+"""The sentivent suites (see ../shared/specs/sentivent.md)."""

@@ -1,0 +1,1 @@
+"""The soul suites (see ../shared/specs/soul.md)."""
