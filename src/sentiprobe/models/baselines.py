@@ -1,1 +1,202 @@
-"""Baseline models: majority and trainable scikit-learn text baselines."""
+"""Baseline models: majority and trainable scikit-learn text baselines.
+
+- ``majority``: the most frequent training label (ties broken by the suite's label order);
+- ``tfidf-lr``: tf-idf word and character n-grams of the text, plus (for ``text+aspect`` suites)
+  distance-weighted features of the aspect's local context and the aspect term, plus (for
+  ``text-pair`` suites) features of the second text and its word overlap with the first, then a
+  seeded logistic regression. Fitted state is JSON lists and numpy arrays (see ``text_features``).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..core.errors import ConfigError
+from ..core.types import Item, Prediction
+from .base import MODELS, ModelAdapter, State
+from .text_features import (TfidfBlock, aspect_features, context_features, overlap_numbers,
+                            relation_features)
+from .utils import (LinearHead, NotFittedError, as_bool, as_class_weight, as_float, as_int, labelled,
+                    predictions_from_proba)
+
+
+class MajorityModel(ModelAdapter):
+    """Predicts the most frequent training label; scores are the training label frequencies."""
+
+    name = "majority"
+    learns = True
+
+    def __init__(self) -> None:
+        self.label: str | None = None
+        self.counts: dict[str, int] = {}
+
+    def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], seed: int = 0) -> None:
+        _, ys = labelled(train, labels)
+        if not ys:
+            raise ConfigError("majority: the training split has no labelled items")
+        c = Counter(ys)
+        self.counts = {lab: c.get(lab, 0) for lab in labels}
+        top = max(c.values())
+        self.label = next(lab for lab in labels if c.get(lab, 0) == top)
+
+    def get_state(self) -> State | None:
+        if self.label is None:
+            return None
+        return {"label": self.label, "counts": self.counts}, {}
+
+    def load_state(self, state: State) -> None:
+        meta, _ = state
+        if "label" not in meta:
+            raise ConfigError("majority: fitted state lacks 'label'")
+        self.label = str(meta["label"])
+        self.counts = {str(k): int(v) for k, v in meta.get("counts", {}).items()}
+
+    def classify(self, items: Sequence[Item], labels: Sequence[str]) -> list[Prediction]:
+        if self.label is None:
+            raise NotFittedError("majority: call fit() or load_state() before classify()")
+        if self.label not in labels:
+            raise ConfigError(f"majority: the fitted label {self.label!r} is not in {list(labels)}")
+        total = sum(self.counts.get(lab, 0) for lab in labels)
+        scores = {lab: (self.counts.get(lab, 0) / total if total else float(lab == self.label)) for lab in labels}
+        return [Prediction(item_id=it.item_id, label=self.label, scores=dict(scores)) for it in items]
+
+
+# ---- tf-idf + logistic regression -------------------------------------------------------------
+C_GRID = (0.25, 1.0, 4.0, 16.0)
+
+
+class TfidfLRModel(ModelAdapter):
+    """Aspect-aware tf-idf n-grams + logistic regression (see the module docstring)."""
+
+    name = "tfidf-lr"
+    learns = True
+
+    def __init__(self, C: Any = 4.0, class_weight: Any = None, window: Any = 6, boundary_decay: Any = 0.4,
+                 context_weight: Any = 1.0, char: Any = True, char_min_df: Any = 2, max_iter: Any = 2000) -> None:
+        self.auto_C = isinstance(C, str) and C.strip().lower() == "auto"
+        self.C = 1.0 if self.auto_C else as_float("C", C, lo=0.0, lo_open=True)
+        self.class_weight = as_class_weight(class_weight)
+        self.window = as_int("window", window, lo=1, hi=100)
+        self.boundary_decay = as_float("boundary_decay", boundary_decay, lo=0.0, hi=1.0)
+        self.context_weight = as_float("context_weight", context_weight, lo=0.0)
+        self.char = as_bool("char", char)
+        self.char_min_df = as_int("char_min_df", char_min_df, lo=1)
+        self.max_iter = as_int("max_iter", max_iter, lo=10)
+        self.blocks: list[tuple[str, TfidfBlock]] = []
+        self.head = LinearHead(self.C, self.class_weight, self.max_iter)
+        self.fitted_kind: str | None = None
+
+    def config(self) -> dict[str, Any]:
+        return {"C": "auto" if self.auto_C else self.C, "class_weight": self.class_weight,
+                "window": self.window, "boundary_decay": self.boundary_decay,
+                "context_weight": self.context_weight, "char": self.char, "char_min_df": self.char_min_df,
+                "max_iter": self.max_iter}
+
+    # sources: how each block reads an item
+    def _source(self, name: str) -> Callable[[Item], Any]:
+        return {
+            "text": lambda it: it.text,
+            "pair": lambda it: it.text_pair or "",
+            "ctx": lambda it: context_features(it, self.window, self.boundary_decay),
+            "asp": aspect_features,
+            "rel": relation_features,
+        }[name]
+
+    def _new_blocks(self, kind: str) -> list[tuple[str, TfidfBlock]]:
+        blocks = [("text", TfidfBlock("word", (1, 2)))]
+        if self.char:
+            blocks.append(("text", TfidfBlock("char", (2, 5), min_df=self.char_min_df)))
+        if kind == "text+aspect":
+            blocks += [("ctx", TfidfBlock("dict", weight=self.context_weight)), ("asp", TfidfBlock("dict"))]
+        elif kind == "text-pair":
+            blocks.append(("pair", TfidfBlock("word", (1, 2))))
+            if self.char:
+                blocks.append(("pair", TfidfBlock("char", (2, 5), min_df=self.char_min_df)))
+            blocks.append(("rel", TfidfBlock("dict")))
+        return blocks
+
+    def _features(self, items: Sequence[Item]):
+        from scipy import sparse
+
+        mats = [blk.transform([self._source(src)(it) for it in items]) for src, blk in self.blocks]
+        if self.fitted_kind == "text-pair":
+            mats.append(sparse.csr_matrix(np.array([overlap_numbers(it) for it in items]).reshape(len(items), 3)))
+        return sparse.hstack(mats, format="csr")
+
+    def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], seed: int = 0) -> None:
+        tr, ys = labelled(train, labels)
+        if not tr:
+            raise ConfigError("tfidf-lr: the training split has no labelled items")
+        self.fitted_kind = self.input_kind
+        self.blocks = self._new_blocks(self.input_kind)
+        for src, blk in self.blocks:
+            blk.fit([self._source(src)(it) for it in tr])
+        X = self._features(tr)
+        C = self.C
+        dv, dys = labelled(dev, labels, "dev") if self.auto_C else ([], [])
+        if self.auto_C and dv:
+            Xd = self._features(dv)
+            best = None
+            for c in C_GRID:
+                h = LinearHead(c, self.class_weight, self.max_iter).fit(X, ys, seed)
+                pred = np.array(h.classes)[h.predict_proba(Xd).argmax(1)]
+                acc = float(np.mean(pred == np.array(dys)))
+                if best is None or acc > best[0]:
+                    best = (acc, c)
+            C = best[1]
+        self.head = LinearHead(C, self.class_weight, self.max_iter).fit(X, ys, seed)
+
+    def get_state(self) -> State | None:
+        if not self.head.fitted:
+            return None
+        meta = {"input_kind": self.fitted_kind, "head": self.head.meta(),
+                "window": self.window, "boundary_decay": self.boundary_decay,
+                "blocks": [dict(blk.meta(), source=src) for src, blk in self.blocks]}
+        arrays = {f"idf_{i}": blk.idf for i, (_, blk) in enumerate(self.blocks)}
+        arrays.update(self.head.arrays())
+        return meta, arrays
+
+    def load_state(self, state: State) -> None:
+        meta, arrays = state
+        try:
+            self.blocks = [(b["source"], TfidfBlock.from_state(b, arrays[f"idf_{i}"]))
+                           for i, b in enumerate(meta["blocks"])]
+            self.fitted_kind = meta["input_kind"]
+            self.window = int(meta.get("window", self.window))
+            self.boundary_decay = float(meta.get("boundary_decay", self.boundary_decay))
+            hm = meta["head"]
+        except (KeyError, ValueError) as exc:
+            raise ConfigError(f"tfidf-lr: invalid fitted state ({exc})") from None
+        self.head = LinearHead(hm.get("C", self.C), hm.get("class_weight"), self.max_iter).load(hm, arrays)
+
+    def classify(self, items: Sequence[Item], labels: Sequence[str]) -> list[Prediction]:
+        if not self.head.fitted:
+            raise NotFittedError("tfidf-lr: call fit() or load_state() before classify()")
+        if not items:
+            return []
+        proba = self.head.predict_proba(self._features(items))
+        return predictions_from_proba(items, proba, self.head.classes, labels, self.name)
+
+
+def _majority_factory() -> MajorityModel:
+    return MajorityModel()
+
+
+MODELS.register("majority", _majority_factory, tags=("default", "baseline"),
+                description="most frequent training label (ties broken by label order)", params={})
+MODELS.register(
+    "tfidf-lr", TfidfLRModel, tags=("default", "baseline"),
+    description="tf-idf word/char n-grams + aspect-context features + logistic regression (scikit-learn)",
+    params={
+        "C": "float or 'auto', default 4.0: inverse L2 strength; 'auto' picks from 0.25/1/4/16 by dev accuracy",
+        "class_weight": "'balanced' or 'none', default none: logistic-regression class weights",
+        "window": "int, default 6: tokens left/right of the aspect used as context features",
+        "boundary_decay": "float in [0,1], default 0.4: context weight factor after a clause boundary (, ; but)",
+        "context_weight": "float, default 1.0: weight of the aspect-context block",
+        "char": "bool, default true: add character 2-5-gram features",
+        "char_min_df": "int, default 2: minimum document frequency of a character n-gram",
+        "max_iter": "int, default 2000: logistic-regression iterations",
+    })

@@ -84,7 +84,22 @@ class Suite(ABC):
 
         return require_file(self.data_dir, f"{self.family}/{rel}" if not rel.startswith(self.family + "/") else rel)
 
+    def available(self) -> bool:
+        """True when every data file of the evaluation split is present in the data dir."""
+        return all((self.data_dir / f).exists() for f in self.data_files())
+
+    def train_fingerprint(self) -> str:
+        """Hash of the training and dev items (keys fitted-model states in the cache)."""
+        from ..core.hashing import stable_hash
+
+        return stable_hash([[i.to_dict() for i in self.train_items()],
+                            [i.to_dict() for i in self.dev_items()]], 32)
+
     # ---- predictions ---------------------------------------------------------------------------
+    def predict(self, predictor: Any, items: Sequence[Item]) -> list[Prediction]:
+        """Ask a (cached) predictor for predictions on items. Generation suites override this."""
+        return predictor.classify(items, self.labels)
+
     def read_predictions(self, path: str | Path, column: str | None = None) -> list[Prediction]:
         """Read predictions made elsewhere: CSV or JSONL with ``item_id`` and ``label`` columns.
 

@@ -1,0 +1,55 @@
+"""Command-line interface: thin wrappers that parse arguments and call the Python API.
+
+One module per subcommand, each exposing ``add_parser(subparsers)`` which registers the command
+and sets ``func`` (a callable taking the parsed args and returning an exit code).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+
+from .. import __version__
+from ..core.errors import SentiprobeError
+
+COMMANDS = ("list_cmd", "data_cmd", "score_cmd", "run_cmd", "compare_cmd", "agree_cmd", "judge_cmd")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sentiprobe",
+        description="Measure what a sentiment model understands beyond polarity accuracy.")
+    parser.add_argument("--version", action="version", version=f"sentiprobe {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for mod in COMMANDS:
+        try:
+            m = importlib.import_module(f"{__name__}.{mod}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"{__name__}.{mod}":
+                continue  # optional command module not present in this build
+            raise
+        m.add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except SentiprobeError as exc:
+        if getattr(args, "json", False):
+            print(json.dumps({"error": type(exc).__name__, "message": str(exc)}), file=sys.stderr)
+        print(f"sentiprobe: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("sentiprobe: interrupted (finished work is kept in the cache)", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

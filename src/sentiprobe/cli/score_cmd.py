@@ -1,0 +1,48 @@
+"""``sentiprobe score --suite S --predictions FILE [--column C] [--json]``: score predictions made elsewhere."""
+from __future__ import annotations
+
+import json
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("score", help="score a predictions file (no model involved)")
+    p.add_argument("--suite", required=True, help="suite name (see `sentiprobe list suites`)")
+    p.add_argument("--predictions", required=True, help="CSV/JSONL predictions file")
+    p.add_argument("--column", default=None, help="label column (e.g. a model column of a published CSV)")
+    p.add_argument("--data-dir", default=None, help="data directory (default: $SENTIPROBE_DATA_DIR or cache)")
+    p.add_argument("--missing", choices=("error", "wrong"), default="error",
+                   help="missing predictions: error (default) or count them as wrong (reported)")
+    p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for CIs (default 1000)")
+    p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    p.add_argument("--json", action="store_true", help="print the JSON document")
+    from ..suites import SUITES
+
+    seen = set()
+    for e in SUITES:
+        hook = getattr(e.factory, "add_score_arguments", None)
+        if hook is not None and hook not in seen:
+            seen.add(hook)
+            hook(p)
+    p.set_defaults(func=cmd)
+
+
+_BASE = {"suite", "predictions", "column", "data_dir", "missing", "n_boot", "seed", "json", "func", "command"}
+
+
+def cmd(args) -> int:
+    from ..api import score
+
+    options = {k: v for k, v in vars(args).items() if k not in _BASE and v is not None}
+    doc = score(args.suite, args.predictions, column=args.column, data_dir=args.data_dir,
+                missing=args.missing, n_boot=args.n_boot, seed=args.seed, **options)
+    if args.json:
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+    else:
+        from ..report.html import pct
+
+        for k, m in doc["metrics"].items():
+            v = m["value"]
+            shown = "n/a" if v is None else (f"{pct(v)}%" if 0 <= v <= 1 else f"{v:.4f}")
+            lo = "" if m["ci_low"] is None else f"  [{pct(m['ci_low'])}, {pct(m['ci_high'])}]"
+            print(f"{k:<28} {shown:>10}{lo}  n={m['n']}")
+    return 0

@@ -1,0 +1,247 @@
+"""Helpers shared by the model adapters.
+
+- parameter coercion: the CLI passes ``--model-arg key=value`` strings, so every factory converts
+  and validates its arguments with these functions and raises :class:`ConfigError` on bad values;
+- :class:`LinearHead`: a seeded scikit-learn logistic regression whose fitted state is plain numpy
+  arrays, and whose probabilities are computed from those arrays (identical after a state round-trip);
+- :func:`predictions_from_proba`: turn a probability matrix into :class:`Prediction` objects.
+"""
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..core.errors import ConfigError, SentiprobeError
+from ..core.types import Item, Prediction
+
+
+class NotFittedError(SentiprobeError):
+    """A learning model was asked to predict (or export its state) before ``fit``/``load_state``."""
+
+
+# ---- parameter coercion ----------------------------------------------------------------------
+def as_int(name: str, value: Any, *, lo: int | None = None, hi: int | None = None) -> int:
+    """``value`` (int or numeric string) as an int within ``[lo, hi]``."""
+    if isinstance(value, bool):
+        raise ConfigError(f"parameter {name!r} must be an integer, got {value!r}")
+    try:
+        if isinstance(value, str):
+            f = float(value.strip())
+            if not f.is_integer():
+                raise ValueError
+            out = int(f)
+        elif isinstance(value, float):
+            if not value.is_integer():
+                raise ValueError
+            out = int(value)
+        else:
+            out = int(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"parameter {name!r} must be an integer, got {value!r}") from None
+    if (lo is not None and out < lo) or (hi is not None and out > hi):
+        raise ConfigError(f"parameter {name!r} must be in [{lo}, {hi if hi is not None else 'inf'}], got {out}")
+    return out
+
+
+def as_float(name: str, value: Any, *, lo: float | None = None, hi: float | None = None,
+             lo_open: bool = False) -> float:
+    """``value`` (number or numeric string) as a finite float within bounds (``lo_open``: ``> lo``)."""
+    if isinstance(value, bool):
+        raise ConfigError(f"parameter {name!r} must be a number, got {value!r}")
+    try:
+        out = float(value.strip()) if isinstance(value, str) else float(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"parameter {name!r} must be a number, got {value!r}") from None
+    if not math.isfinite(out):
+        raise ConfigError(f"parameter {name!r} must be finite, got {value!r}")
+    if lo is not None and (out <= lo if lo_open else out < lo):
+        raise ConfigError(f"parameter {name!r} must be {'>' if lo_open else '>='} {lo}, got {out}")
+    if hi is not None and out > hi:
+        raise ConfigError(f"parameter {name!r} must be <= {hi}, got {out}")
+    return out
+
+
+_TRUE = {"1", "true", "yes", "y", "on"}
+_FALSE = {"0", "false", "no", "n", "off"}
+
+
+def as_bool(name: str, value: Any) -> bool:
+    """``value`` (bool, 0/1 or a string such as ``true``/``no``) as a bool."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+        return value.strip().lower() in _TRUE
+    raise ConfigError(f"parameter {name!r} must be true or false, got {value!r}")
+
+
+def as_choice(name: str, value: Any, choices: Sequence[str]) -> str:
+    """``value`` as one of ``choices`` (case-insensitive)."""
+    v = str(value).strip().lower()
+    if v not in choices:
+        raise ConfigError(f"parameter {name!r} must be one of {', '.join(choices)}; got {value!r}")
+    return v
+
+
+def as_optional_int(name: str, value: Any, *, lo: int | None = None) -> int | None:
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "null")):
+        return None
+    return as_int(name, value, lo=lo)
+
+
+def as_class_weight(value: Any) -> str | None:
+    """``class_weight``: ``balanced`` or ``none``."""
+    if value is None:
+        return None
+    v = as_choice("class_weight", value, ("balanced", "none"))
+    return None if v == "none" else v
+
+
+def as_mapping(name: str, value: Any) -> dict[str, str | None] | None:
+    """A string -> string mapping given as a dict, a JSON object, or ``a:b,c:d`` / ``a=b,c=d``.
+
+    A value of ``""``/``none`` maps a key to ``None`` (used to drop a model class).
+    """
+    if value is None:
+        return None
+    if isinstance(value, Mapping):
+        return {str(k): (None if v is None else str(v)) for k, v in value.items()}
+    if not isinstance(value, str):
+        raise ConfigError(f"parameter {name!r} must be a mapping, got {value!r}")
+    s = value.strip()
+    if not s:
+        return None
+    if s.startswith("{"):
+        try:
+            d = json.loads(s)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"parameter {name!r} is not valid JSON: {exc}") from None
+        if not isinstance(d, dict):
+            raise ConfigError(f"parameter {name!r} must be a JSON object")
+        return as_mapping(name, d)
+    out: dict[str, str | None] = {}
+    for part in s.split(","):
+        sep = ":" if ":" in part else "=" if "=" in part else None
+        if sep is None:
+            raise ConfigError(f"parameter {name!r}: cannot read {part!r}; write 'model_label:suite_label,...'")
+        k, v = (x.strip() for x in part.split(sep, 1))
+        out[k] = None if v.lower() in ("", "none", "null") else v
+    return out
+
+
+# ---- training data ---------------------------------------------------------------------------
+def labelled(items: Sequence[Item], labels: Sequence[str], what: str = "training") -> tuple[list[Item], list[str]]:
+    """Items with a gold label, and those labels; labels outside ``labels`` raise ConfigError."""
+    allowed = set(labels)
+    keep, ys, bad = [], [], []
+    for it in items:
+        if it.label is None:
+            continue
+        if it.label not in allowed:
+            bad.append(f"{it.item_id}={it.label}")
+            continue
+        keep.append(it)
+        ys.append(it.label)
+    if bad:
+        raise ConfigError(f"{len(bad)} {what} item(s) have labels outside {list(labels)}: {', '.join(bad[:5])}")
+    return keep, ys
+
+
+# ---- a logistic-regression head stored as arrays ---------------------------------------------
+class LinearHead:
+    """Seeded multinomial logistic regression; state is ``coef``, ``intercept``, ``classes`` arrays.
+
+    Probabilities are computed here from the arrays (softmax, or the logistic function for two
+    classes, exactly as scikit-learn's ``predict_proba``), so a restored head predicts identically.
+    """
+
+    def __init__(self, C: float = 1.0, class_weight: str | None = None, max_iter: int = 2000) -> None:
+        self.C = C
+        self.class_weight = class_weight
+        self.max_iter = max_iter
+        self.coef: np.ndarray | None = None
+        self.intercept: np.ndarray | None = None
+        self.classes: list[str] = []
+
+    def fit(self, X: Any, y: Sequence[str], seed: int = 0) -> LinearHead:
+        from sklearn.linear_model import LogisticRegression
+
+        classes = sorted(set(y))
+        if len(classes) == 1:  # LR needs two classes: a constant predictor
+            self.classes = classes
+            self.coef = np.zeros((1, X.shape[1]))
+            self.intercept = np.zeros(1)
+            return self
+        lr = LogisticRegression(C=self.C, class_weight=self.class_weight, max_iter=self.max_iter,
+                                random_state=seed)
+        import warnings
+
+        from sklearn.exceptions import ConvergenceWarning
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            lr.fit(X, list(y))
+        self.coef = np.asarray(lr.coef_, dtype=np.float64)
+        self.intercept = np.asarray(lr.intercept_, dtype=np.float64)
+        self.classes = [str(c) for c in lr.classes_]
+        return self
+
+    @property
+    def fitted(self) -> bool:
+        return self.coef is not None
+
+    def predict_proba(self, X: Any) -> np.ndarray:
+        if self.coef is None or self.intercept is None:
+            raise NotFittedError("the logistic-regression head is not fitted")
+        if len(self.classes) == 1:
+            return np.ones((X.shape[0], 1))
+        z = np.asarray(X @ self.coef.T) + self.intercept
+        if len(self.classes) == 2:
+            p1 = 1.0 / (1.0 + np.exp(-z[:, 0]))
+            return np.stack([1.0 - p1, p1], axis=1)
+        z = z - z.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        return e / e.sum(axis=1, keepdims=True)
+
+    def meta(self) -> dict[str, Any]:
+        return {"classes": list(self.classes), "C": self.C, "class_weight": self.class_weight}
+
+    def arrays(self, prefix: str = "lr_") -> dict[str, np.ndarray]:
+        if self.coef is None or self.intercept is None:
+            raise NotFittedError("the logistic-regression head is not fitted")
+        return {f"{prefix}coef": self.coef, f"{prefix}intercept": self.intercept}
+
+    def load(self, meta: Mapping[str, Any], arrays: Mapping[str, np.ndarray], prefix: str = "lr_") -> LinearHead:
+        try:
+            self.classes = [str(c) for c in meta["classes"]]
+            self.coef = np.asarray(arrays[f"{prefix}coef"], dtype=np.float64)
+            self.intercept = np.asarray(arrays[f"{prefix}intercept"], dtype=np.float64)
+        except KeyError as exc:
+            raise ConfigError(f"fitted state lacks {exc.args[0]!r}") from None
+        if self.coef.ndim != 2 or self.intercept.shape != (self.coef.shape[0],):
+            raise ConfigError("fitted state has inconsistent coef/intercept shapes")
+        return self
+
+
+def predictions_from_proba(items: Sequence[Item], proba: np.ndarray, classes: Sequence[str],
+                           labels: Sequence[str], model: str) -> list[Prediction]:
+    """Predictions whose ``scores`` cover every suite label (absent classes score 0).
+
+    Raises ConfigError when the model knows classes that are not suite labels.
+    """
+    extra = [c for c in classes if c not in set(labels)]
+    if extra:
+        raise ConfigError(f"model {model!r} was trained on labels {list(classes)}, "
+                          f"which are not all in the suite's label set {list(labels)}")
+    idx = [list(classes).index(lab) if lab in classes else -1 for lab in labels]
+    out = []
+    for it, row in zip(items, proba):
+        scores = {lab: (float(row[j]) if j >= 0 else 0.0) for lab, j in zip(labels, idx)}
+        best = max(labels, key=lambda lab: (scores[lab], -list(labels).index(lab)))
+        out.append(Prediction(item_id=it.item_id, label=best, scores=scores))
+    return out

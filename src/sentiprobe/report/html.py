@@ -1,0 +1,135 @@
+"""Self-contained HTML report (inline CSS and SVG, no CDN). Every piece of text is escaped."""
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from .svg import ci_bars
+
+CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
+h1{font-size:1.6em}h2{border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:2em}
+table{border-collapse:collapse;margin:.8em 0;font-size:.92em}
+th,td{border:1px solid #ddd;padding:.3em .6em;text-align:left;vertical-align:top}
+th{background:#f4f4f4}td.num{text-align:right;font-variant-numeric:tabular-nums}
+.muted{color:#777;font-size:.9em}.warn{color:#a50}
+code{background:#f6f6f6;padding:0 .2em}
+ins{background:#d4f7d4;text-decoration:none}del{background:#f7d4d4}
+details{margin:.5em 0}
+"""
+
+
+def pct(v: float | None) -> str:
+    """A fraction as a percentage with two decimals (round half up), or an em dash."""
+    if v is None:
+        return "\u2014"
+    from decimal import ROUND_HALF_UP, Decimal
+
+    return str((Decimal(repr(float(v))) * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+
+
+def metric_cell(m: dict[str, Any]) -> str:
+    if m.get("value") is None:
+        return f'<td class="muted" title="{escape(m.get("note") or "")}">n/a</td>'
+    v = m["value"]
+    rate = 0.0 <= v <= 1.0 and m.get("name", "").split("_")[0] not in ("pearson", "spearman")
+    fmt = pct if rate else (lambda x: "\u2014" if x is None else f"{x:.3f}")
+    ci = ""
+    if m.get("ci_low") is not None:
+        ci = f' <span class="muted">[{fmt(m["ci_low"])}, {fmt(m["ci_high"])}]</span>'
+    return f'<td class="num">{fmt(v)}{ci}</td>'
+
+
+def metrics_table(metrics: dict[str, dict[str, Any]]) -> str:
+    rows = []
+    for name, m in metrics.items():
+        rows.append(f"<tr><td><code>{escape(name)}</code></td>{metric_cell({**m, 'name': name})}"
+                    f'<td class="num">{int(m.get("n") or 0)}</td>'
+                    f'<td class="muted">{escape(str(m.get("note") or ""))}</td></tr>')
+    return ("<table><tr><th>metric</th><th>value (%) [95% CI]</th><th>n</th><th>note</th></tr>"
+            + "".join(rows) + "</table>")
+
+
+def _suite_section(name: str, entry: dict[str, Any]) -> str:
+    from ..suites import SUITES
+
+    parts = [f'<h2 id="{escape(name)}">{escape(name)}</h2>',
+             f'<p class="muted">{int(entry.get("n_items", 0))} items'
+             + (f', limited to the first {int(entry["limit"])}' if entry.get("limit") else "")
+             + f'; cache hits {int(entry.get("cache", {}).get("hits", 0))}, computed '
+               f'{int(entry.get("cache", {}).get("computed", 0))}</p>',
+             metrics_table(entry.get("metrics", {}))]
+    vals = [(k, m) for k, m in entry.get("metrics", {}).items()
+            if m.get("value") is not None and 0 <= m["value"] <= 1]
+    if vals:
+        parts.append(ci_bars([(k, m["value"], m.get("ci_low"), m.get("ci_high")) for k, m in vals]))
+    try:
+        section = SUITES.entry(name).factory(data_dir=None).report_section(entry)
+    except Exception as exc:  # the report must render even if a suite's section fails
+        section = f'<p class="warn">suite section unavailable: {escape(str(exc))}</p>'
+    parts.append(section)
+    return "\n".join(parts)
+
+
+def _profile(results: dict[str, Any]) -> str:
+    rows = []
+    for name, entry in results.get("suites", {}).items():
+        ms = list(entry.get("metrics", {}).items())[:4]
+        cells = "".join(f"<td><code>{escape(k)}</code></td>{metric_cell({**m, 'name': k})}" for k, m in ms)
+        rows.append(f'<tr><td><a href="#{escape(name)}">{escape(name)}</a></td>{cells}</tr>')
+    return "<table><tr><th>suite</th><th colspan=8>headline metrics</th></tr>" + "".join(rows) + "</table>"
+
+
+def _provenance(results: dict[str, Any]) -> str:
+    pk = results.get("packages", {})
+    rows = "".join(f"<tr><td>{escape(k)}</td><td>{escape(str(v))}</td></tr>" for k, v in pk.items())
+    files = []
+    for name, entry in results.get("suites", {}).items():
+        for f, h in entry.get("data_files", {}).items():
+            files.append(f"<tr><td>{escape(f)}</td><td><code>{escape(str(h))}</code></td></tr>")
+    return (f"<h2>Provenance</h2><p>command: <code>{escape(results.get('command', ''))}</code><br>"
+            f"seed {escape(str(results.get('seed')))}, created {escape(str(results.get('created')))}, "
+            f"{escape(str(results.get('platform', '')))}</p>"
+            f"<details><summary>package versions</summary><table>{rows}</table></details>"
+            f"<details><summary>data files (sha256)</summary><table>{''.join(files)}</table></details>")
+
+
+def page(title: str, body: str) -> str:
+    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+            f"<style>{CSS}</style></head><body>{body}</body></html>\n")
+
+
+def render_report(results: dict[str, Any]) -> str:
+    """The report of one model's run (results.json document)."""
+    model = results.get("model", {})
+    args = ", ".join(f"{k}={v}" for k, v in model.get("args", {}).items())
+    body = [f"<h1>sentiprobe report: {escape(str(model.get('name')))}</h1>",
+            f'<p class="muted">model arguments: {escape(args or "none")}; sentiprobe '
+            f'{escape(str(results.get("sentiprobe_version")))}</p>',
+            "<h2>Profile</h2>", _profile(results)]
+    body += [_suite_section(n, e) for n, e in results.get("suites", {}).items()]
+    body.append(_provenance(results))
+    return page(f"sentiprobe: {model.get('name')}", "\n".join(body))
+
+
+def render_comparison(docs: dict[str, dict[str, Any]]) -> str:
+    """A report comparing several models' runs (one results document per model)."""
+    suites: list[str] = []
+    for d in docs.values():
+        suites += [s for s in d.get("suites", {}) if s not in suites]
+    body = ["<h1>sentiprobe: model comparison</h1>",
+            '<p class="muted">Each model has its own full report in its sub-directory.</p>']
+    for s in suites:
+        metric_names: list[str] = []
+        for d in docs.values():
+            for k in d.get("suites", {}).get(s, {}).get("metrics", {}):
+                if k not in metric_names:
+                    metric_names.append(k)
+        head = "".join(f"<th>{escape(k)}</th>" for k in metric_names)
+        rows = []
+        for model, d in docs.items():
+            ms = d.get("suites", {}).get(s, {}).get("metrics", {})
+            cells = "".join(metric_cell({**ms[k], "name": k}) if k in ms else "<td></td>" for k in metric_names)
+            rows.append(f'<tr><td><a href="{escape(model)}/report.html">{escape(model)}</a></td>{cells}</tr>')
+        body.append(f"<h2>{escape(s)}</h2><table><tr><th>model</th>{head}</tr>{''.join(rows)}</table>")
+    return page("sentiprobe comparison", "\n".join(body))

@@ -1,0 +1,1 @@
+"""Running models on suites: prediction cache, cached predictor, runner."""

@@ -1,0 +1,32 @@
+"""Shared test fixtures.
+
+Real-data tests read the shipped datasets from ``$SENTIPROBE_DATA_DIR``; they fail (not skip)
+when it is missing, so CI cannot go green without the data.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    env = os.environ.get("SENTIPROBE_DATA_DIR")
+    if not env:
+        pytest.fail("SENTIPROBE_DATA_DIR is not set: real-data tests need the shipped datasets")
+    p = Path(env)
+    if not p.is_dir():
+        pytest.fail(f"SENTIPROBE_DATA_DIR={env} does not exist")
+    return p
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path_factory, monkeypatch):
+    """Each test gets its own prediction cache directory (never the user's)."""
+    monkeypatch.setenv("SENTIPROBE_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
