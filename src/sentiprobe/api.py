@@ -61,6 +61,7 @@ def run(suites: Sequence[str] | None = None, models: Sequence[str] | None = None
     from .run.runner import RunConfig, available_suites, run as run_one, run_many
 
     skipped: list[str] = []
+    bare = not suites or not models
     if not suites:
         suites, skipped = available_suites(data_dir)
         if skipped:
@@ -74,7 +75,7 @@ def run(suites: Sequence[str] | None = None, models: Sequence[str] | None = None
         raise ConfigError("--model-arg applies to a single --model")
     base = RunConfig(suites=tuple(suites), model=models[0], model_args=dict(model_args or {}), out_dir=str(out),
                      data_dir=data_dir, cache_dir=cache_dir, use_cache=use_cache, seed=seed, n_boot=n_boot,
-                     limit=limit, missing=missing, progress=progress)
+                     limit=limit, missing=missing, progress=progress, skip_unsupported=bare)
     if len(models) == 1:
         doc = run_one(base)
     else:

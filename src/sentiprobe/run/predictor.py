@@ -82,11 +82,20 @@ class CachedPredictor:
 
     def generate(self, prompts: Sequence[str], **kwargs: Any) -> list[str]:
         """Cached text generation: one cache entry per (fingerprint, prompt, generation kwargs)."""
-        ns = "gen:" + self.fingerprint
-        keys = [stable_hash({"prompt": p, "kw": kwargs}, 32) for p in prompts]
+        return self.call("generate", prompts, **kwargs)
+
+    def call(self, method: str, payloads: Sequence[Any], **kwargs: Any) -> list[Any]:
+        """Cached batched call of ``model.<method>(payloads_batch, **kwargs)`` (JSON-able results).
+
+        Used for generation, label log-probability scoring and judge calls: one cache entry per
+        (fingerprint, method, payload, kwargs); each batch is committed before the next starts.
+        """
+        fn = getattr(self.model, method)
+        ns = f"{method}:{self.fingerprint}"
+        keys = [stable_hash({"payload": p, "kw": kwargs}, 32) for p in payloads]
         found = self.cache.get_many(ns, keys, table="blobs")
-        todo = {}
-        for p, k in zip(prompts, keys):
+        todo: dict[str, Any] = {}
+        for p, k in zip(payloads, keys):
             if k not in found and k not in todo:
                 todo[k] = p
         self.hits += sum(1 for k in keys if k in found)
@@ -96,7 +105,10 @@ class CachedPredictor:
         try:
             for i in range(0, len(pending), bs):
                 chunk = pending[i:i + bs]
-                outs = self.model.generate([p for _, p in chunk], **kwargs)
+                outs = fn([p for _, p in chunk], **kwargs)
+                if len(outs) != len(chunk):
+                    raise SentiprobeError(f"model {self.model.name!r}.{method} returned {len(outs)} results "
+                                          f"for {len(chunk)} inputs")
                 batch = dict(zip([k for k, _ in chunk], outs))
                 self.cache.put_many(ns, batch, table="blobs")
                 found.update(batch)

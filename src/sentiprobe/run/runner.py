@@ -56,6 +56,8 @@ class RunConfig:
         limit: evaluate only the first ``limit`` test items of each suite (recorded; for slow models).
         missing: ``error`` or ``wrong`` (missing predictions counted as wrong).
         progress: show progress bars.
+        skip_unsupported: skip (and record) suites the model cannot run instead of failing
+            (used by the bare ``sentiprobe run`` over every suite and default model).
     """
 
     suites: tuple[str, ...]
@@ -70,6 +72,7 @@ class RunConfig:
     limit: int | None = None
     missing: str = "error"
     progress: bool = True
+    skip_unsupported: bool = False
     schema_version: int = SCHEMA_VERSION
 
 
@@ -121,7 +124,7 @@ def run_suite(suite_name: str, cfg: RunConfig, cache: PredictionCache) -> tuple[
     t0 = time.perf_counter()
     for k in range(n_seeds):
         model = create_model(cfg.model, **cfg.model_args)
-        if suite.task not in model.capabilities:
+        if not suite.supports(model):
             raise CapabilityError(f"model {probe.name!r} cannot {suite.task} (suite {suite_name!r} needs it); "
                                   f"its capabilities: {sorted(model.capabilities)}")
         model.input_kind = suite.input_kind
@@ -192,7 +195,14 @@ def run(cfg: RunConfig) -> dict[str, Any]:
     try:
         for name in cfg.suites:
             log.info("suite %s: model %s", name, cfg.model)
-            entry, preds = run_suite(name, cfg, cache)
+            try:
+                entry, preds = run_suite(name, cfg, cache)
+            except CapabilityError as exc:
+                if not cfg.skip_unsupported:
+                    raise
+                results.setdefault("skipped", {})[name] = str(exc)
+                log.info("suite %s skipped: %s", name, exc)
+                continue
             atomic_write_text(out / "predictions" / f"{name}.jsonl",
                               "".join(_jsonl(p) for p in preds))
             results["suites"][name] = entry

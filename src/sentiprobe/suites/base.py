@@ -95,6 +95,10 @@ class Suite(ABC):
         return stable_hash([[i.to_dict() for i in self.train_items()],
                             [i.to_dict() for i in self.dev_items()]], 32)
 
+    def supports(self, model: Any) -> bool:
+        """Whether a model adapter can be run on this suite (default: it has the suite's task capability)."""
+        return self.task in model.capabilities
+
     # ---- predictions ---------------------------------------------------------------------------
     def predict(self, predictor: Any, items: Sequence[Item]) -> list[Prediction]:
         """Ask a (cached) predictor for predictions on items. Generation suites override this."""

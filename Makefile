@@ -1,0 +1,26 @@
+# The two set-up commands of the README. Each creates or updates .venv first.
+VENV ?= .venv
+OUT ?= runs/main
+export HF_HUB_OFFLINE = 1
+export TRANSFORMERS_OFFLINE = 1
+export HF_DATASETS_OFFLINE = 1
+
+.PHONY: venv run test bench clean
+
+venv:
+	VENV=$(VENV) bash scripts/setup_venv.sh
+
+## main job: the default models on every suite whose data is available
+run: venv
+	$(VENV)/bin/sentiprobe data verify || $(VENV)/bin/sentiprobe data fetch
+	$(VENV)/bin/sentiprobe run --out $(OUT)
+
+## the test suite (real-data tests need SENTIPROBE_DATA_DIR, e.g. ../shared/data)
+test: venv
+	$(VENV)/bin/python -m pytest -q -m "not slow" tests
+
+bench: venv
+	for b in benchmarks/bench_*.py; do $(VENV)/bin/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) runs .pytest_cache
