@@ -1,0 +1,221 @@
+"""``sentiprobe data``: fetch, verify, list and describe the datasets.
+
+    sentiprobe data fetch  [NAME ...] [--data-dir D] [--mirror URL_OR_DIR] [--force] [--include-unpublished] [--json]
+    sentiprobe data verify [NAME ...] [--data-dir D] [--json]
+    sentiprobe data list   [NAME ...] [--json]
+    sentiprobe data stats  NAME [--data-dir D] [--json]
+
+NAME is a data family (``arts``, ``noncompsst``, ``sst``, ``sentivent``, ``lexcomp``, ``soul``) or a suite name
+(``arts-laptop``), which stands for its family. Exit codes: 0 fine, 1 problems (failed downloads, missing or
+corrupted files), 2 bad arguments (unknown name). This module only parses arguments and calls
+``sentiprobe.data`` (and, for ``stats``, ``sentiprobe.suites``).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..core.errors import ConfigError, SentiprobeError, UnknownNameError
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Register ``data`` and its sub-commands on an argparse ``subparsers`` object."""
+    p = subparsers.add_parser("data", help="fetch, verify and describe the datasets",
+                              description="Fetch, verify and describe the datasets (see `sentiprobe data CMD -h`).")
+    sub = p.add_subparsers(dest="data_command", metavar="CMD")
+    p.set_defaults(func=lambda args: _usage(p))
+
+    def common(sp: argparse.ArgumentParser, names: str) -> None:
+        sp.add_argument("names", nargs=names, metavar="NAME", help="data family or suite name (default: all)")
+        sp.add_argument("--data-dir", help="data directory (default: $SENTIPROBE_DATA_DIR, then the user cache)")
+        sp.add_argument("--json", action="store_true", help="print a JSON report on stdout")
+
+    f = sub.add_parser("fetch", help="download missing files from their pinned URLs (or a mirror) and verify them")
+    common(f, "*")
+    f.add_argument("--mirror", metavar="URL_OR_DIR",
+                   help="URL prefix or local directory laid out like the data directory (used instead of the "
+                        "pinned upstream URLs)")
+    f.add_argument("--force", action="store_true", help="download again even when a verified copy is present")
+    f.add_argument("--include-unpublished", action="store_true",
+                   help="also try optional files absent from the reference data (verified by git blob id)")
+    f.add_argument("--timeout", type=float, default=30.0, help="socket timeout in seconds (default 30)")
+    f.add_argument("--retries", type=int, default=3, help="retries on connection errors (default 3)")
+    f.set_defaults(func=cmd_fetch)
+
+    v = sub.add_parser("verify", help="check presence, size and sha256 of every file (exit 1 on problems)")
+    common(v, "*")
+    v.set_defaults(func=cmd_verify)
+
+    ls = sub.add_parser("list", help="list the manifest: files, status, size, source URL, licence")
+    common(ls, "*")
+    ls.set_defaults(func=cmd_list)
+
+    st = sub.add_parser("stats", help="dataset statistics of a suite, or of every suite of a family")
+    common(st, None)
+    st.set_defaults(func=cmd_stats)
+    return p
+
+
+def _usage(p: argparse.ArgumentParser) -> int:
+    p.print_help(sys.stderr)
+    return 2
+
+
+# ---------------------------------------------------------------------------------------------
+# name resolution (suites are imported lazily, only when a name is not a family)
+# ---------------------------------------------------------------------------------------------
+def _suite_families() -> dict[str, str]:
+    """``{suite name: family}`` from the suite registry."""
+    from ..suites import SUITES
+
+    out = {}
+    for name in SUITES.names():
+        fam = getattr(SUITES.entry(name).factory, "family", None)
+        if isinstance(fam, str):
+            out[name] = fam
+    return out
+
+
+def _families(names: list[str]) -> list[str] | None:
+    from ..data import load_manifest, resolve_families
+
+    if not names:
+        return None
+    known = load_manifest().families
+    suites = {} if all(n in known for n in names) else _suite_families()
+    return resolve_families(names, suites)
+
+
+def _fail(exc: Exception, code: int) -> int:
+    print(f"sentiprobe data: error: {exc}", file=sys.stderr)
+    return code
+
+
+def _dump(obj: Any) -> None:
+    print(json.dumps(obj, indent=2, ensure_ascii=False))
+
+
+# ---------------------------------------------------------------------------------------------
+# commands
+# ---------------------------------------------------------------------------------------------
+def cmd_fetch(args: argparse.Namespace) -> int:
+    from ..data import fetch
+
+    try:
+        fams = _families(args.names)
+        report = fetch(fams, data_dir=args.data_dir, mirror=args.mirror, force=args.force,
+                       progress=not args.json and sys.stderr.isatty(),
+                       include_unpublished=args.include_unpublished, keep_going=True,
+                       timeout=args.timeout, retries=args.retries)
+    except (UnknownNameError, ConfigError) as exc:
+        return _fail(exc, 2)
+    except SentiprobeError as exc:
+        return _fail(exc, 1)
+    if args.json:
+        _dump(report.to_dict())
+        return 0 if report.ok else 1
+    print(f"data dir: {report.data_dir}" + (f" (mirror {report.mirror})" if report.mirror else ""))
+    for f in report.files:
+        if f.action in ("fetched", "derived"):
+            print(f"  {f.action:<8} {f.path}  ({f.size:,} bytes) from {f.source}")
+        elif f.action == "failed":
+            print(f"  FAILED   {f.path}: {f.message}")
+    for f in report.unpublished:
+        print(f"  unpublished (optional) {f.path}")
+    print(f"{len(report.fetched)} fetched, {len(report.skipped)} already present, {len(report.failed)} failed, "
+          f"{len(report.unpublished)} unpublished (optional; `sentiprobe data list` says how to supply them)")
+    return 0 if report.ok else 1
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from ..data import verify
+
+    try:
+        report = verify(_families(args.names), data_dir=args.data_dir)
+    except (UnknownNameError, ConfigError) as exc:
+        return _fail(exc, 2)
+    except SentiprobeError as exc:
+        return _fail(exc, 1)
+    if args.json:
+        _dump(report.to_dict())
+        return 0 if report.ok else 1
+    print(f"data dir: {report.data_dir}")
+    for fam in report.families:
+        mine = [f for f in report.files if f.path.startswith(fam + "/")]
+        ok = sum(f.status == "ok" for f in mine)
+        bad = sum(f.problem for f in mine)
+        print(f"  {fam:<11} {ok} ok" + (f", {bad} PROBLEM(S)" if bad else ""))
+    for f in report.problems:
+        print(f"  {f.status.upper():<18} {f.path}: {f.message}")
+    for f in report.files:
+        if f.optional:
+            label = {"unpublished": "unpublished (optional)", "unpublished-ok": "unpublished, supplied (ok)"
+                     }.get(f.status, f.status)
+            if not f.problem:
+                print(f"  {label}: {f.path}")
+    for u in report.unexpected:
+        print(f"  not in the manifest (ignored): {u}")
+    n_opt = sum(f.optional for f in report.files)
+    print(f"{sum(f.status == 'ok' for f in report.files)} ok, {len(report.problems)} problem(s), "
+          f"{n_opt} unpublished (optional)")
+    if report.problems:
+        print("repair with `sentiprobe data fetch --force NAME` (or supply the files by hand)")
+    return 0 if report.ok else 1
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from ..data import load_manifest
+
+    try:
+        fams = _families(args.names)
+    except UnknownNameError as exc:
+        return _fail(exc, 2)
+    m = load_manifest()
+    entries = m.select(fams)
+    if args.json:
+        _dump({"schema_version": m.schema_version, "kind": "sentiprobe-manifest-listing",
+               "files": [e.to_dict() for e in entries]})
+        return 0
+    for e in entries:
+        size = f"{e.size:>10,}" if e.size is not None else " " * 10
+        print(f"{e.status:<12} {size}  {e.path}")
+        if e.optional:
+            print(f"{'':24}instead: {e.substitute}\n{'':24}supply: {e.how_to_supply}")
+    return 0
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    try:
+        from ..suites import SUITES, get_suite
+
+        names = SUITES.names()
+        if args.names in names:
+            chosen = [args.names]
+        else:
+            fams = _suite_families()
+            chosen = [s for s, f in fams.items() if f == args.names]
+            if not chosen:
+                raise UnknownNameError("suite or data family", args.names, list(names) + sorted(set(fams.values())))
+        out = {s: get_suite(s, data_dir=args.data_dir).stats() for s in chosen}
+    except UnknownNameError as exc:
+        return _fail(exc, 2)
+    except SentiprobeError as exc:
+        return _fail(exc, 1)
+    doc = {"schema_version": 1, "kind": "sentiprobe-data-stats", "name": args.names, "suites": out}
+    if args.json:
+        _dump(doc)
+        return 0
+    _print_tree(out, 0)
+    return 0
+
+
+def _print_tree(obj: Any, depth: int) -> None:
+    pad = "  " * depth
+    for k, v in obj.items():
+        if isinstance(v, dict):
+            print(f"{pad}{k}:")
+            _print_tree(v, depth + 1)
+        else:
+            print(f"{pad}{k}: {v}")

@@ -1,0 +1,462 @@
+"""Download missing data files from their pinned URLs (or a mirror), verify, write atomically.
+
+Every download goes to a temporary ``.<name>.<random>.part`` file in the destination folder, is checked
+against the manifest (size and sha256; git blob id for unpublished files, whose sha256 is unknown) and only
+then moved into place with ``os.replace``. Whatever happens (HTTP error, truncated body, checksum mismatch,
+Ctrl-C), no partial file is left at the destination and the temporary file is removed.
+
+Connection errors, timeouts, HTTP 429/5xx and truncated bodies are retried ``retries`` times with
+exponential backoff; checksum mismatches and other HTTP errors are not.
+"""
+from __future__ import annotations
+
+import hashlib
+import http.client
+import os
+import sys
+import secrets
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterable
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO, Iterator
+from urllib.parse import quote
+
+from ..core.errors import ChecksumError, DownloadError, SentiprobeError
+from .manifest import Manifest, ManifestFile, load_manifest
+from .integrity import git_blob_of
+
+SCHEMA_VERSION = 1
+CHUNK = 1 << 16
+DEFAULT_TIMEOUT = 30.0
+DEFAULT_RETRIES = 3
+DEFAULT_BACKOFF = 1.0
+
+ProgressFn = Callable[[str, int, "int | None"], None]
+
+
+# ---------------------------------------------------------------------------------------------
+# report
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class FetchOutcome:
+    """What happened to one manifest file.
+
+    Attributes:
+        path: manifest path.
+        action: ``fetched`` (downloaded), ``derived`` (rebuilt by its recipe), ``skipped`` (already present
+            and verified), ``failed``, or ``unpublished`` (optional file, not attempted or not available).
+        source: the URL, mirror location or recipe used; ``None`` when nothing was attempted.
+        size: bytes on disk after the operation (``None`` when absent).
+        sha256: sha256 of the file on disk after the operation (``None`` when absent).
+        message: human-readable detail (why it failed, how to supply an unpublished file).
+        error: exception class name for failures (``ChecksumError``, ``DownloadError``, ...).
+        expected_sha256 / actual_sha256: for checksum failures.
+    """
+
+    path: str
+    action: str
+    source: str | None = None
+    size: int | None = None
+    sha256: str | None = None
+    message: str = ""
+    error: str | None = None
+    expected_sha256: str | None = None
+    actual_sha256: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class FetchReport:
+    """Result of :func:`fetch`; ``ok`` is False when any file failed."""
+
+    data_dir: str
+    mirror: str | None
+    files: tuple[FetchOutcome, ...]
+    schema_version: int = SCHEMA_VERSION
+
+    def _with(self, action: str) -> list[FetchOutcome]:
+        return [f for f in self.files if f.action == action]
+
+    @property
+    def fetched(self) -> list[FetchOutcome]:
+        return self._with("fetched") + self._with("derived")
+
+    @property
+    def skipped(self) -> list[FetchOutcome]:
+        return self._with("skipped")
+
+    @property
+    def failed(self) -> list[FetchOutcome]:
+        return self._with("failed")
+
+    @property
+    def unpublished(self) -> list[FetchOutcome]:
+        return self._with("unpublished")
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed
+
+    def to_dict(self) -> dict[str, Any]:
+        counts: dict[str, int] = {}
+        for f in self.files:
+            counts[f.action] = counts.get(f.action, 0) + 1
+        return {"schema_version": self.schema_version, "kind": "sentiprobe-fetch-report",
+                "data_dir": self.data_dir, "mirror": self.mirror, "ok": self.ok, "counts": counts,
+                "files": [f.to_dict() for f in self.files]}
+
+
+# ---------------------------------------------------------------------------------------------
+# transport
+# ---------------------------------------------------------------------------------------------
+class _Retryable(Exception):
+    """A transient failure worth another attempt."""
+
+
+class _NotFound(Exception):
+    """The source does not have the file (HTTP 404/410, or absent from a mirror directory)."""
+
+
+def _user_agent() -> str:
+    try:
+        from importlib.metadata import version
+
+        v = version("sentiprobe")
+    except Exception:  # pragma: no cover - not installed
+        v = "dev"
+    return f"sentiprobe/{v} (data fetch)"
+
+
+def source_location(entry: ManifestFile, mirror: str | Path | None) -> str | None:
+    """Where ``entry`` is downloaded from: the mirror (addressed by manifest path) or its pinned URL."""
+    if mirror is None:
+        return entry.url
+    m = str(mirror)
+    if m.startswith(("http://", "https://")):
+        return m.rstrip("/") + "/" + quote(entry.path, safe="/")
+    if m.startswith("file://"):
+        m = urllib.request.url2pathname(m[len("file://"):])
+    return str(Path(m) / entry.path)
+
+
+@contextmanager
+def _open(src: str, timeout: float) -> Iterator[tuple[BinaryIO, int | None]]:
+    """Open ``src`` (http(s) URL or local path) as a byte stream; yields (stream, expected length)."""
+    if not src.startswith(("http://", "https://")):
+        try:
+            f = open(src, "rb")
+        except FileNotFoundError:
+            raise _NotFound(f"{src} does not exist") from None
+        with f:
+            yield f, os.fstat(f.fileno()).st_size
+        return
+    req = urllib.request.Request(src, headers={"User-Agent": _user_agent(), "Accept-Encoding": "identity"})
+    try:
+        resp = urllib.request.urlopen(req, timeout=timeout)  # noqa: S310 - https/http only, checked above
+    except urllib.error.HTTPError as exc:
+        exc.close()
+        if exc.code in (404, 410):
+            raise _NotFound(f"HTTP {exc.code} for {src}") from None
+        if exc.code == 429 or exc.code >= 500:
+            raise _Retryable(f"HTTP {exc.code} for {src}") from None
+        raise DownloadError(f"HTTP {exc.code} {exc.reason} for {src}") from None
+    except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
+        raise _Retryable(f"cannot connect to {src}: {getattr(exc, 'reason', exc)}") from None
+    with resp:
+        cl = resp.headers.get("Content-Length")
+        yield resp, int(cl) if cl and cl.isdigit() else None
+
+
+def _temp_for(dest: Path) -> tuple[int, Path]:
+    """A new ``.<name>.<random>.part`` file beside ``dest`` (mode from the umask, like a normal file)."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    while True:
+        tmp = dest.parent / f".{dest.name}.{secrets.token_hex(6)}.part"
+        try:
+            return os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_BINARY", 0), 0o666), tmp
+        except FileExistsError:  # pragma: no cover - 48 random bits
+            continue
+
+
+def _write_atomic(dest: Path, data: bytes) -> None:
+    fd, tmp = _temp_for(dest)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, dest)
+    finally:
+        try:
+            tmp.unlink()
+        except FileNotFoundError:
+            pass
+
+
+def _download_once(entry: ManifestFile, src: str, dest: Path, timeout: float,
+                   progress: ProgressFn | None) -> None:
+    fd, tmp = _temp_for(dest)
+    try:
+        h, n = hashlib.sha256(), 0
+        limit = entry.size
+        with os.fdopen(fd, "wb") as out:
+            with _open(src, timeout) as (stream, length):
+                total = limit if limit is not None else length
+                while True:
+                    try:
+                        chunk = stream.read(CHUNK)
+                    except (OSError, http.client.HTTPException) as exc:  # reset, timeout, IncompleteRead
+                        raise _Retryable(f"connection to {src} failed after {n} bytes: {exc!r}") from None
+                    if not chunk:
+                        break
+                    out.write(chunk)
+                    h.update(chunk)
+                    n += len(chunk)
+                    if progress:
+                        progress(entry.path, n, total)
+                    if limit is not None and n > limit:
+                        raise ChecksumError(entry.path, entry.sha256 or "", h.hexdigest(),
+                                            f"body longer than the expected {limit} bytes; "
+                                            f"stopped after {n} bytes from {src}")
+            out.flush()
+            os.fsync(out.fileno())
+        if length is not None and n < length:
+            raise _Retryable(f"truncated body from {src}: received {n} of {length} bytes (Content-Length)")
+        actual = h.hexdigest()
+        if limit is not None and n != limit:
+            if n < limit and length is None:
+                raise _Retryable(f"truncated body from {src}: received {n} of {limit} bytes")
+            raise ChecksumError(entry.path, entry.sha256 or "", actual,
+                                f"size {n} bytes, expected {limit}; from {src}")
+        if entry.sha256 is not None and actual != entry.sha256:
+            raise ChecksumError(entry.path, entry.sha256, actual, f"from {src}")
+        if entry.sha256 is None and entry.git_blob:
+            blob = git_blob_of(tmp)
+            if blob != entry.git_blob:
+                raise ChecksumError(entry.path, f"git blob {entry.git_blob}", f"git blob {blob}", f"from {src}")
+        os.replace(tmp, dest)
+    finally:
+        try:
+            tmp.unlink()
+        except FileNotFoundError:
+            pass
+
+
+def _with_retries(what: str, fn: Callable[[], Any], retries: int, backoff: float) -> Any:
+    last: Exception | None = None
+    for attempt in range(retries + 1):
+        try:
+            return fn()
+        except _Retryable as exc:
+            last = exc
+            if attempt < retries:
+                time.sleep(backoff * (2 ** attempt))
+    raise DownloadError(f"{what}: giving up after {retries + 1} attempt(s): {last}")
+
+
+def download_file(entry: ManifestFile, dest: str | Path, src: str, *, timeout: float = DEFAULT_TIMEOUT,
+                  retries: int = DEFAULT_RETRIES, backoff: float = DEFAULT_BACKOFF,
+                  progress: ProgressFn | None = None) -> None:
+    """Download ``src`` to ``dest`` atomically, verified against ``entry`` (raises typed errors).
+
+    Raises:
+        ChecksumError: wrong size or hash (names the file, expected and actual hash).
+        DownloadError: HTTP error, connection failure or truncated body after all retries, or the
+            source does not have the file.
+    """
+    dest = Path(dest)
+
+    def once() -> None:
+        try:
+            _download_once(entry, src, dest, timeout, progress)
+        except _NotFound as exc:
+            raise DownloadError(f"{entry.path}: not found at the source ({exc})") from None
+        except OSError as exc:  # cannot create/write the destination, unreadable mirror file
+            raise DownloadError(f"{entry.path}: {exc}") from None
+
+    _with_retries(entry.path, once, retries, backoff)
+
+
+def _fetch_bytes(url: str, git_blob: str | None, timeout: float, retries: int, backoff: float) -> bytes:
+    """Small auxiliary download into memory (a recipe's source), checked against its git blob id."""
+
+    def once() -> bytes:
+        try:
+            with _open(url, timeout) as (stream, length):
+                try:
+                    data = stream.read()
+                except (OSError, http.client.HTTPException) as exc:
+                    raise _Retryable(f"connection to {url} failed: {exc}") from None
+        except _NotFound as exc:
+            raise DownloadError(str(exc)) from None
+        if length is not None and len(data) < length:
+            raise _Retryable(f"truncated body from {url}: received {len(data)} of {length} bytes")
+        return data
+
+    data = _with_retries(url, once, retries, backoff)
+    if git_blob:
+        blob = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+        if blob != git_blob:
+            raise ChecksumError(url, f"git blob {git_blob}", f"git blob {blob}")
+    return data
+
+
+# ---------------------------------------------------------------------------------------------
+# fetch
+# ---------------------------------------------------------------------------------------------
+def file_matches(entry: ManifestFile, path: Path) -> bool:
+    """True when ``path`` has the entry's size and sha256 (git blob for unpublished files)."""
+    from ..core.hashing import file_sha256
+
+    if not path.is_file():
+        return False
+    if entry.size is not None and path.stat().st_size != entry.size:
+        return False
+    if entry.sha256 is not None:
+        return file_sha256(path) == entry.sha256
+    if entry.git_blob:
+        return git_blob_of(path) == entry.git_blob
+    return True  # unpublished, no known hash: presence is all that can be checked
+
+
+def _tqdm_progress() -> tuple[ProgressFn, Callable[[], None]]:
+    from tqdm import tqdm
+
+    bars: dict[str, Any] = {}
+
+    def fn(path: str, done: int, total: int | None) -> None:
+        bar = bars.get(path)
+        if bar is None:
+            for old in bars.values():
+                old.close()
+            bars.clear()
+            bar = bars[path] = tqdm(total=total, unit="B", unit_scale=True, desc=path, leave=False,
+                                    file=sys.stderr)
+        bar.update(done - bar.n)
+
+    def close() -> None:
+        for b in bars.values():
+            b.close()
+
+    return fn, close
+
+
+def fetch(family: str | Iterable[str] | None = None, data_dir: str | Path | None = None,
+          mirror: str | Path | None = None, force: bool = False,
+          progress: bool | ProgressFn | None = None, *, include_unpublished: bool = False,
+          keep_going: bool = False, timeout: float = DEFAULT_TIMEOUT, retries: int = DEFAULT_RETRIES,
+          backoff: float = DEFAULT_BACKOFF, manifest: Manifest | None = None) -> FetchReport:
+    """Download what is missing (or wrong) in the data directory and verify it.
+
+    Args:
+        family: a family name, several, or ``None`` for all (suite names: see :func:`resolve_families`).
+        data_dir: target directory (``resolve_data_dir`` rules when ``None``).
+        mirror: URL prefix (``https://host/sentiprobe-data``) or local directory laid out like the data
+            directory; files are addressed by manifest path. When given, the pinned URLs are not used
+            (derived files missing from the mirror are rebuilt locally when their recipe allows).
+        force: download again even when a verified copy is present.
+        progress: ``True`` for tqdm bars on stderr, or a callable ``(path, bytes_done, bytes_total)``.
+        include_unpublished: also try unpublished (optional) files that have an upstream URL or are on the
+            mirror; verified by git blob id.
+        keep_going: record failures in the report instead of raising the first one.
+        timeout: socket timeout per connection/read, seconds. retries/backoff: see the module docstring.
+
+    Raises (unless ``keep_going``): ChecksumError, DownloadError, DataError (recipe input malformed).
+    """
+    from . import resolve_data_dir
+
+    m = manifest or load_manifest()
+    root = resolve_data_dir(data_dir)
+    entries = m.select(family)
+    # rebuild derived files after everything they may read
+    entries.sort(key=lambda e: e.derive is not None)
+    close = None
+    if progress is True:
+        progress, close = _tqdm_progress()
+    elif progress is False:
+        progress = None
+    outcomes: list[FetchOutcome] = []
+    try:
+        for e in entries:
+            outcomes.append(_fetch_one(m, e, root, mirror, force, progress, include_unpublished, keep_going,
+                                       timeout, retries, backoff))
+    finally:
+        if close:
+            close()
+    return FetchReport(str(root), str(mirror) if mirror is not None else None, tuple(outcomes))
+
+
+def _present(e: ManifestFile, dest: Path, action: str, source: str | None, message: str = "") -> FetchOutcome:
+    from ..core.hashing import file_sha256
+
+    return FetchOutcome(e.path, action, source, dest.stat().st_size, file_sha256(dest), message)
+
+
+def _fetch_one(m: Manifest, e: ManifestFile, root: Path, mirror: str | Path | None, force: bool,
+               progress: ProgressFn | None, include_unpublished: bool, keep_going: bool, timeout: float,
+               retries: int, backoff: float) -> FetchOutcome:
+    dest = root / e.path
+    if not force and file_matches(e, dest):
+        return _present(e, dest, "skipped", None, "present and verified")
+    src = source_location(e, mirror)
+    if e.optional and (not include_unpublished or src is None):
+        why = "optional, not attempted; use --include-unpublished" if src else "optional, no upstream copy exists"
+        msg = f"unpublished ({why}). {e.reason or ''} Instead: {e.substitute or '-'} To supply it: " \
+              f"{e.how_to_supply or f'place it at <data-dir>/{e.path}'}"
+        if dest.exists():
+            msg = "present but does not match the expected git blob; " + msg
+        return FetchOutcome(e.path, "unpublished", None, message=" ".join(msg.split()))
+    try:
+        if src is not None:
+            try:
+                download_file(e, dest, src, timeout=timeout, retries=retries, backoff=backoff, progress=progress)
+                return _present(e, dest, "fetched", src)
+            except DownloadError:
+                if e.derive is None or mirror is None:
+                    raise
+                # mirror lacks a derived file: rebuild it below
+        if e.derive is not None:
+            return _derive(m, e, root, dest, timeout, retries, backoff)
+        raise DownloadError(
+            f"{e.path} cannot be downloaded: {e.origin or 'no upstream URL'}. Supply it by placing it at "
+            f"{dest} or use --mirror with a copy of the data directory")
+    except SentiprobeError as exc:
+        if not keep_going:
+            raise
+        return FetchOutcome(e.path, "failed", src, message=str(exc), error=type(exc).__name__,
+                            expected_sha256=getattr(exc, "expected", None),
+                            actual_sha256=getattr(exc, "actual", None))
+
+
+def _derive(m: Manifest, e: ManifestFile, root: Path, dest: Path, timeout: float, retries: int,
+            backoff: float) -> FetchOutcome:
+    from .derive import derive_bytes
+
+    recipe = e.derive
+    assert recipe is not None
+    for inp in recipe.inputs:
+        ie = m.get(inp)
+        if ie is None or not file_matches(ie, root / inp):
+            raise DownloadError(f"{e.path}: cannot rebuild: input {inp} is missing or does not verify "
+                                f"(fetch family {inp.split('/', 1)[0]!r} first)")
+    data = derive_bytes(e, root, lambda url, blob: _fetch_bytes(url, blob, timeout, retries, backoff))
+    actual = hashlib.sha256(data).hexdigest()
+    if e.sha256 is not None and (actual != e.sha256 or len(data) != e.size):
+        raise ChecksumError(e.path, e.sha256, actual,
+                            f"rebuilt by recipe {recipe.recipe}: {len(data)} bytes, expected {e.size}")
+    try:
+        _write_atomic(dest, data)
+    except OSError as exc:
+        raise DownloadError(f"{e.path}: cannot write into {dest.parent}: {exc}") from None
+    src = f"recipe:{recipe.recipe}(" + ", ".join(list(recipe.inputs) + ([recipe.source_url] if recipe.source_url
+                                                                         else [])) + ")"
+    return _present(e, dest, "derived", src)
+
+
+__all__ = ["FetchOutcome", "FetchReport", "fetch", "download_file", "file_matches", "source_location"]
