@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import asdict, dataclass
-from typing import Any
 
 logger = logging.getLogger("sentiprobe.arts")
 
@@ -252,13 +251,14 @@ def expected_label(source_label: str, kind: str) -> str:
 
 # ---- spans ----------------------------------------------------------------------------------------
 
-def locate_term(sentence: str, term: str, hint: tuple[int, int] | None = None
+def locate_term(sentence: str, term: str, hint: tuple[int, int] | None = None, near: int | None = None
                 ) -> tuple[tuple[int, int] | None, str | None]:
     """Find ``term`` in ``sentence``; return ``(span, problem)``.
 
     ``problem`` is ``None`` when the span is certain: ``hint`` matches the term, or the term occurs
-    exactly once. Otherwise it says what was done: the first of several occurrences, a unique
-    case-insensitive match, or no match at all (span ``None``). Never raises.
+    exactly once. Otherwise it says what was done: of several occurrences, the one starting nearest
+    to ``near`` (the first when ``near`` is None); a unique case-insensitive match; or no match at
+    all (span ``None``). Never raises.
     """
     if hint is not None:
         a, b = hint
@@ -266,26 +266,39 @@ def locate_term(sentence: str, term: str, hint: tuple[int, int] | None = None
             return (a, b), None
     if not term:
         return None, "empty term"
-    first = sentence.find(term)
-    if first >= 0:
-        second = sentence.find(term, first + 1)
-        span = (first, first + len(term))
-        if second < 0:
-            return span, None
-        return span, f"term occurs {sentence.count(term)} times; used the first occurrence {span}"
-    low = sentence.lower().find(term.lower())
-    if low >= 0:
-        span = (low, low + len(term))
-        return span, f"term found only case-insensitively at {span}"
-    return None, "term not found in the sentence; span set to None"
+    starts = _occurrences(sentence, term)
+    how = ""
+    if not starts:
+        starts = _occurrences(sentence.lower(), term.lower())
+        how = " case-insensitively"
+    if not starts:
+        return None, "term not found in the sentence; span set to None"
+    if len(starts) == 1:
+        span = (starts[0], starts[0] + len(term))
+        return span, (f"term found only{how} at {span}" if how else None)
+    pick = starts[0] if near is None else min(starts, key=lambda s: (abs(s - near), s))
+    span = (pick, pick + len(term))
+    rule = "the first" if near is None else f"the one nearest to offset {near}"
+    return span, f"term occurs {len(starts)} times{how}; used {rule}: {span}"
+
+
+def _occurrences(text: str, sub: str) -> list[int]:
+    out, i = [], text.find(sub)
+    while i >= 0:
+        out.append(i)
+        i = text.find(sub, i + 1)
+    return out
 
 
 def check_span(sentence: str, term: str, start: int, end: int, *, path: str, record: str,
-               warnings_out: list[DataWarning] | None) -> tuple[int, int] | None:
-    """Validate verbatim offsets against the term; on a mismatch warn, re-locate and return the span."""
+               warnings_out: list[DataWarning] | None, near: int | None = None) -> tuple[int, int] | None:
+    """Validate verbatim offsets against the term; on a mismatch warn, re-locate and return the span.
+
+    Re-location prefers the occurrence nearest to ``near`` (default: the record's own ``start``).
+    """
     if 0 <= start <= end <= len(sentence) and sentence[start:end] == term:
         return start, end
-    span, problem = locate_term(sentence, term)
+    span, problem = locate_term(sentence, term, near=start if near is None else near)
     got = sentence[start:end] if 0 <= start <= end <= len(sentence) else "<out of range>"
     msg = (f"offsets {start}:{end} give {got!r}, not the term {term!r}; "
            + (f"re-located at {span}" if span else "no span") + (f" ({problem})" if problem else ""))
@@ -293,19 +306,31 @@ def check_span(sentence: str, term: str, start: int, end: int, *, path: str, rec
     return span
 
 
-def warn(w: DataWarning, warnings_out: list[DataWarning] | None) -> None:
-    """Record a data warning (appended to ``warnings_out``) and log it."""
-    logger.warning("%s", w)
+_LOGGED: set[tuple[str, str, str, str]] = set()
+
+
+def warn(w: DataWarning, warnings_out: list[DataWarning] | None, *, log: bool = True) -> None:
+    """Record a data warning (appended to ``warnings_out``) and log it (INFO, once per process).
+
+    The suites add one WARNING line per file that summarises the count (see ``summarise``).
+    """
+    key = (w.path, w.record, w.field, w.message)
+    if log and key not in _LOGGED:
+        _LOGGED.add(key)
+        logger.info("data warning: %s", w)
     if warnings_out is not None:
         warnings_out.append(w)
 
 
-def jsonable(obj: Any) -> Any:
-    """A record as plain JSON types (tuples become lists)."""
-    if hasattr(obj, "__dataclass_fields__"):
-        return {k: jsonable(v) for k, v in asdict(obj).items()}
-    if isinstance(obj, (list, tuple)):
-        return [jsonable(v) for v in obj]
-    if isinstance(obj, dict):
-        return {k: jsonable(v) for k, v in obj.items()}
-    return obj
+def summarise(warnings: list[DataWarning], what: str) -> None:
+    """Log one WARNING line per file (once per process) counting its tolerated irregularities."""
+    per: dict[str, int] = {}
+    for w in warnings:
+        per[w.path] = per.get(w.path, 0) + 1
+    for path, n in per.items():
+        key = ("summary", path, what, str(n))
+        if key not in _LOGGED:
+            _LOGGED.add(key)
+            logger.warning("%s: %d tolerated data irregularit%s in %s (offsets/terms, spec §6); listed in the "
+                           "results' details.data_warnings and `sentiprobe data stats`", what, n,
+                           "y" if n == 1 else "ies", path)

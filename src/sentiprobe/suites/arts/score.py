@@ -1,0 +1,332 @@
+"""ARTS scoring (spec ``arts.md`` §5.1-5.2): accuracy, ARS and per-strategy subset accuracies.
+
+Pure functions of items and predictions. One pass over the items builds integer/boolean numpy
+arrays (group index, kind code, correctness); everything after that is vectorised, so scoring is
+O(n). Counts are exact integers; CIs come from :func:`sentiprobe.stats.bootstrap.mean_metric`
+(exact multinomial bootstrap of a mean) over *units*: items for accuracies, groups (a source and
+all its variants) for ARS, so the ARS bootstrap resamples groups.
+
+Rounding rule for reported percentages: exact :class:`~fractions.Fraction` arithmetic, then
+round-half-up to two decimals (ties away from zero, as ``decimal.ROUND_HALF_UP``), see
+:func:`round_half_up`. 147/1120 = 13.125% prints as ``13.13``.
+
+Welch's t-test (optional, §5.2): the paper marks significant drops by Welch's t-test without
+saying over which samples. We assume the samples are the per-example 0/1 correctness of the
+Ori(S) sources and of the New(S) variants, treated as independent samples with unequal variances
+(``scipy.stats.ttest_ind(equal_var=False)``, two-sided); this ignores the pairing of variants with
+their sources.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ...core.errors import ConfigError, DataError, PredictionError
+from ...core.types import Item, Metric, Prediction
+from ...stats.bootstrap import mean_metric
+from ..base import SuiteScore
+from .formats import ORIGINAL, STRATEGIES, STRATEGY_NAMES
+
+ROUNDING_RULE = ("percentages from exact integer counts (Fraction), rounded half-up to two decimals "
+                 "(ties away from zero, as decimal.ROUND_HALF_UP)")
+MISSING_POLICIES = ("error", "wrong", "variants-wrong")
+"""``error``: any missing prediction raises; ``wrong``: every missing prediction counts as wrong;
+``variants-wrong``: the spec's §5.1 rule (a missing source raises, a missing variant is wrong)."""
+WELCH_NOTE = ("Welch's t-test (scipy ttest_ind, equal_var=False) of per-example 0/1 correctness, Ori(S) "
+              "sources vs New(S) variants, treated as independent samples; this is an assumption, the "
+              "paper does not say which samples it used")
+BOTH_NOTE = "Both(S): share of units of S whose source and every S variant are correct; not a paper metric"
+MAX_EXAMPLES = 10
+MAX_LISTED = 20
+
+
+# ---- exact percentages -------------------------------------------------------------------------------
+
+def round_half_up(value: Fraction, places: int = 2) -> Decimal:
+    """Round an exact value half-up (ties away from zero) to ``places`` decimals, exactly."""
+    scaled = Fraction(value) * 10 ** places
+    sign = -1 if scaled < 0 else 1
+    a = abs(scaled)
+    q, r = divmod(a.numerator, a.denominator)
+    if 2 * r >= a.denominator:
+        q += 1
+    return Decimal(sign * q).scaleb(-places)
+
+
+def format_percent(value: Fraction | None) -> str | None:
+    """A rate in [0, 1] as a percentage with two decimals (``Fraction(147, 1120)`` -> ``'13.13'``)."""
+    if value is None:
+        return None
+    return f"{round_half_up(Fraction(value) * 100):.2f}"
+
+
+def format_rate(value: float | None) -> str | None:
+    """A float rate (e.g. a metric value or CI bound) as a percentage, by the same half-up rule.
+
+    The float is first turned back into the fraction it came from (``limit_denominator(10**9)``:
+    exact for ``k/n`` with n up to about a million), so ``0.80625`` prints as ``80.63``.
+    """
+    if value is None or not math.isfinite(value):
+        return None
+    return format_percent(Fraction(value).limit_denominator(10 ** 9))
+
+
+def format_pp(value: Fraction | None) -> str | None:
+    """A difference of two rates in percentage points, signed, two decimals (``'-25.24'``, ``'+1.50'``)."""
+    if value is None:
+        return None
+    d = round_half_up(Fraction(value) * 100)
+    return f"{d:+.2f}" if d != 0 else "0.00"
+
+
+@dataclass(frozen=True)
+class Count:
+    """An exact rate: ``correct`` out of ``total``."""
+
+    correct: int
+    total: int
+
+    @property
+    def fraction(self) -> Fraction | None:
+        return Fraction(self.correct, self.total) if self.total else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"correct": self.correct, "total": self.total, "percent": format_percent(self.fraction)}
+
+
+def _count(mask: np.ndarray) -> Count:
+    return Count(int(np.count_nonzero(mask)), int(mask.size))
+
+
+# ---- arrays ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ScoreArrays:
+    """Per-item arrays built in one pass (index ``i`` is ``items[i]``).
+
+    Attributes:
+        group: group (unit) index per item, 0..n_units-1 in order of first appearance.
+        kind: kind code per item (see ``kinds``).
+        kinds: kind names, indexed by code.
+        correct: prediction present, parsed and equal to the gold label.
+        present: a prediction exists for the item.
+        source: per unit, the index of its original item.
+        unparsed: number of predictions whose label is ``None`` (unparseable model output).
+        warned: indices of items that carry ``meta["data_warnings"]``.
+    """
+
+    group: np.ndarray
+    kind: np.ndarray
+    kinds: tuple[str, ...]
+    correct: np.ndarray
+    present: np.ndarray
+    source: np.ndarray
+    unparsed: int = 0
+    warned: tuple[int, ...] = ()
+
+    @property
+    def n_units(self) -> int:
+        return int(self.source.size)
+
+    def mask(self, kind: str) -> np.ndarray:
+        if kind not in self.kinds:
+            return np.zeros(self.group.size, dtype=bool)
+        return self.kind == self.kinds.index(kind)
+
+
+def build_arrays(items: Sequence[Item], by_id: Mapping[str, Prediction]) -> ScoreArrays:
+    """One pass over the items; checks that every unit has exactly one original item."""
+    n = len(items)
+    gidx: dict[str, int] = {}
+    kidx: dict[str, int] = {ORIGINAL: 0}
+    group = np.empty(n, dtype=np.int64)
+    kind = np.empty(n, dtype=np.int16)
+    correct = np.zeros(n, dtype=bool)
+    present = np.zeros(n, dtype=bool)
+    get = by_id.get
+    unparsed = 0
+    warned: list[int] = []
+    for i, it in enumerate(items):
+        group[i] = gidx.setdefault(it.group_id, len(gidx))
+        kind[i] = kidx.setdefault(it.kind, len(kidx))
+        p = get(it.item_id)
+        if p is not None:
+            present[i] = True
+            if p.label is None:
+                unparsed += 1
+            else:
+                correct[i] = p.label == it.label
+        if it.meta and "data_warnings" in it.meta:
+            warned.append(i)
+    is_orig = kind == 0
+    n_units = len(gidx)
+    per_group = np.bincount(group[is_orig], minlength=n_units)
+    bad = np.flatnonzero(per_group != 1)
+    if bad.size:
+        names = list(gidx)
+        first = names[int(bad[0])]
+        what = "no original (source) item" if per_group[bad[0]] == 0 else "several original items"
+        raise DataError(f"{bad.size} unit(s) with {what} among the items; first: {first!r}", record=first,
+                        field="group_id")
+    source = np.empty(n_units, dtype=np.int64)
+    orig_idx = np.flatnonzero(is_orig)
+    source[group[orig_idx]] = orig_idx
+    return ScoreArrays(group, kind, tuple(kidx), correct, present, source, unparsed, tuple(warned))
+
+
+def unit_all_correct(arr: ScoreArrays) -> np.ndarray:
+    """Per unit: the source and every variant are correct (the ARS numerator, §5.1)."""
+    wrong = np.bincount(arr.group, weights=(~arr.correct).astype(np.float64), minlength=arr.n_units)
+    return wrong == 0
+
+
+def strategy_arrays(arr: ScoreArrays, kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(ori, new, both)`` 0/1 arrays for one strategy (§5.2).
+
+    ``ori``: correctness of the sources of units having a ``kind`` variant; ``new``: correctness of
+    the ``kind`` variants; ``both``: per such unit, source and all its ``kind`` variants correct.
+    """
+    m = arr.mask(kind)
+    g = arr.group[m]
+    has = np.bincount(g, minlength=arr.n_units) > 0
+    wrong = np.bincount(g, weights=(~arr.correct[m]).astype(np.float64), minlength=arr.n_units)
+    src_ok = arr.correct[arr.source]
+    return src_ok[has], arr.correct[m], (src_ok & (wrong == 0))[has]
+
+
+def strategies_present(arr: ScoreArrays) -> list[str]:
+    """The paper's three strategies, then any other variant kind present (e.g. generated recipes)."""
+    return list(STRATEGIES) + sorted(k for k in arr.kinds if k != ORIGINAL and k not in STRATEGIES)
+
+
+def welch(ori: np.ndarray, new: np.ndarray) -> dict[str, Any] | None:
+    """Welch's t-test of two 0/1 samples (see the module docstring); ``None`` when undefined.
+
+    Same result as ``scipy.stats.ttest_ind(ori, new, equal_var=False)`` (two-sided), computed with
+    numpy and ``scipy.special.stdtr`` to avoid importing ``scipy.stats`` on the scoring path.
+    """
+    n1, n2 = ori.size, new.size
+    if n1 < 2 or n2 < 2:
+        return None
+    x1, x2 = ori.astype(np.float64), new.astype(np.float64)
+    v1, v2 = x1.var(ddof=1) / n1, x2.var(ddof=1) / n2
+    se2 = v1 + v2
+    if not se2 > 0:
+        return None
+    t = float((x1.mean() - x2.mean()) / math.sqrt(se2))
+    df = float(se2 ** 2 / (v1 ** 2 / (n1 - 1) + v2 ** 2 / (n2 - 1)))
+    try:
+        from scipy.special import stdtr
+    except ImportError:  # pragma: no cover - scipy is a core dependency
+        return {"t": t, "df": df, "p": None, "significant_at_0.05": None}
+    p = float(2 * stdtr(df, -abs(t)))
+    if not (math.isfinite(t) and math.isfinite(p)):
+        return None
+    return {"t": t, "df": df, "p": p, "significant_at_0.05": p <= 0.05}
+
+
+# ---- scoring -----------------------------------------------------------------------------------------
+
+def _metric(name: str, values: np.ndarray, n_boot: int, seed: int, unit: str) -> Metric:
+    if values.size == 0:
+        return Metric.not_computable(name, f"no {unit}")
+    return mean_metric(name, values, n_boot=n_boot, seed=seed, note=f"unit: {unit}")
+
+
+def _missing(items: Sequence[Item], arr: ScoreArrays, policy: str) -> dict[str, Any]:
+    miss = np.flatnonzero(~arr.present)
+    ids = [items[int(i)].item_id for i in miss]
+    src = [items[int(i)].item_id for i in miss if arr.kind[i] == 0]
+    if policy == "error" and ids:
+        raise PredictionError("missing predictions (use --missing wrong to count them as wrong)", ids)
+    if policy == "variants-wrong" and src:
+        raise PredictionError("missing predictions for source examples (a unit needs its source)", src)
+    by_kind = {arr.kinds[k]: int(np.count_nonzero(arr.kind[miss] == k)) for k in range(len(arr.kinds))}
+    return {"policy": policy, "count": len(ids), "sources": len(src), "variants": len(ids) - len(src),
+            "by_kind": {k: v for k, v in by_kind.items() if v}, "first_ids": ids[:MAX_LISTED],
+            "note": "missing predictions count as wrong" if ids else None}
+
+
+def _examples(items, by_id, arr: ScoreArrays, strategies: list[str]) -> list[dict[str, Any]]:
+    """Up to MAX_EXAMPLES robustness failures: the source is right, the variant is wrong."""
+    src_ok_item = arr.correct[arr.source][arr.group]
+    per = max(1, -(-MAX_EXAMPLES // max(1, len(strategies))))
+    out: list[dict[str, Any]] = []
+
+    def side(i: int) -> dict[str, Any]:
+        it = items[i]
+        p = by_id.get(it.item_id)
+        return {"item_id": it.item_id, "kind": it.kind, "text": it.text, "aspect": it.aspect, "gold": it.label,
+                "predicted": p.label if p is not None else None}
+
+    for s in strategies:
+        idx = np.flatnonzero(arr.mask(s) & ~arr.correct & src_ok_item)[:per]
+        for i in idx:
+            if len(out) >= MAX_EXAMPLES:
+                return out
+            i = int(i)
+            out.append({"strategy": s, "group_id": items[i].group_id,
+                        "source": side(int(arr.source[arr.group[i]])), "variant": side(i)})
+    return out
+
+
+def score_items(items: Sequence[Item], by_id: Mapping[str, Prediction], *, n_boot: int = 1000, seed: int = 0,
+                missing: str = "error", suite: str | None = None) -> SuiteScore:
+    """Score validated predictions (``by_id`` from ``Suite.check_predictions``) on ARTS items.
+
+    Metrics (fractions in [0, 1], CI, n): ``accuracy_original``, ``ars`` (n = units),
+    ``accuracy_<s>`` (New(S), n = variants) and ``accuracy_<s>_source`` (Ori(S), n = units with an
+    S variant) for s in revtgt, revnon, adddiff (and any other variant kind present).
+    """
+    if missing not in MISSING_POLICIES:
+        raise ConfigError(f"missing must be one of {list(MISSING_POLICIES)}, not {missing!r}")
+    arr = build_arrays(items, by_id)
+    miss = _missing(items, arr, missing)
+    is_orig = arr.mask(ORIGINAL)
+    orig_ok = arr.correct[is_orig]
+    units_ok = unit_all_correct(arr)
+    metrics: dict[str, Metric] = {
+        "accuracy_original": _metric("accuracy_original", orig_ok, n_boot, seed, "original examples"),
+        "ars": _metric("ars", units_ok, n_boot, seed, "units (source + all its variants)"),
+    }
+    counts: dict[str, dict[str, Any]] = {"accuracy_original": _count(orig_ok).to_dict(),
+                                         "ars": _count(units_ok).to_dict()}
+    strategies = strategies_present(arr)
+    rows = []
+    for s in strategies:
+        ori, new, both = strategy_arrays(arr, s)
+        metrics[f"accuracy_{s}"] = _metric(f"accuracy_{s}", new, n_boot, seed, f"{s} variants")
+        metrics[f"accuracy_{s}_source"] = _metric(f"accuracy_{s}_source", ori, n_boot, seed,
+                                                  f"sources of units with a {s} variant")
+        c_ori, c_new, c_both = _count(ori), _count(new), _count(both)
+        counts[f"accuracy_{s}"], counts[f"accuracy_{s}_source"] = c_new.to_dict(), c_ori.to_dict()
+        change = (c_new.fraction - c_ori.fraction) if c_new.total and c_ori.total else None
+        rows.append({"strategy": s, "name": STRATEGY_NAMES.get(s, s), "units": c_ori.total,
+                     "variants": c_new.total, "ori": c_ori.to_dict(), "new": c_new.to_dict(),
+                     "change_pp": format_pp(change),
+                     "both_not_in_paper": {**c_both.to_dict(), "note": BOTH_NOTE},
+                     "welch": welch(ori, new)})
+    c_o, c_a = _count(orig_ok), _count(units_ok)
+    overall_drop = (c_a.fraction - c_o.fraction) if c_o.total else None
+    warnings = [{"item_id": items[i].item_id, "messages": list(items[i].meta["data_warnings"])}
+                for i in arr.warned]
+    details = {
+        "suite": suite, "n_items": len(items), "n_units": arr.n_units,
+        "counts": counts, "strategies": rows,
+        "ars_minus_original_pp": format_pp(overall_drop),
+        "missing": miss, "unparsed_predictions": arr.unparsed,
+        "data_warnings": warnings, "examples": _examples(items, by_id, arr, strategies),
+        "rounding": ROUNDING_RULE, "welch_assumption": WELCH_NOTE,
+    }
+    return SuiteScore(metrics, details)
+
+
+def predictions_from_mapping(mapping: Mapping[str, str | None]) -> list[Prediction]:
+    """``{example_id: label}`` (the spec's mapping input) as Predictions."""
+    return [Prediction(str(k), v, parse_ok=v is not None) for k, v in mapping.items()]
