@@ -8,6 +8,11 @@ from __future__ import annotations
 from .base import MODELS, ModelAdapter, format_input, mark_aspect
 
 from . import baselines  # noqa: E402,F401
+from . import llm  # noqa: E402,F401
+from . import local_lm  # noqa: E402,F401
+from . import encoder_models  # noqa: E402,F401
+from . import hf  # noqa: E402,F401
+from . import lexicon  # noqa: E402,F401
 
 __all__ = ["MODELS", "ModelAdapter", "format_input", "mark_aspect", "create_model"]
 

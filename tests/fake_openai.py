@@ -1,0 +1,216 @@
+"""A fault-injecting fake OpenAI-compatible server for tests (127.0.0.1, random free port).
+
+Usage::
+
+    with FakeOpenAI(faults=["429", "500", "ok"]) as srv:
+        adapter = OpenAICompatibleModel(base_url=srv.base_url, model="fake")
+
+Faults are consumed one per POST, in arrival order; when the list is empty every request is answered
+normally. Fault names:
+
+- ``ok``: a normal answer;
+- ``429``: HTTP 429 with ``Retry-After: <retry_after>`` (seconds);
+- ``500`` / ``503``: a server error with a JSON error body;
+- ``slow``: sleep ``slow_s`` (longer than the client's timeout), then answer;
+- ``truncate``: announce a ``Content-Length`` larger than the body, send part of it, close;
+- ``nonjson``: HTTP 200 with an HTML body;
+- ``badjson``: HTTP 200 with JSON lacking ``choices``;
+- ``echo_auth``: HTTP 400 whose body echoes the request's Authorization header (a leak trap);
+- ``400``: a plain client error (never retried).
+
+Normal answers are deterministic functions of the prompt (:func:`answer_for`). The server records every
+request (path, JSON body, whether an Authorization header came and its value), the number of POSTs and
+the maximum number of requests in flight at once. It shuts itself down after ``lifetime`` seconds.
+"""
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections import deque
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+TRUE_MARK = "<<T>>"
+FALSE_MARK = "<<F>>"
+
+
+def answer_for(text: str) -> str:
+    """The fake model's reply: ``true``/``false`` for marked prompts, else an echo of the prompt's end."""
+    if TRUE_MARK in text:
+        return "true"
+    if FALSE_MARK in text:
+        return "false"
+    return "echo:" + text[-24:]
+
+
+def _tokens(text: str) -> list[str]:
+    """Whitespace-attached word tokens covering ``text`` exactly (``"a b"`` -> ``["a", " b"]``)."""
+    return re.findall(r"\s*\S+|\s+$", text) or [text]
+
+
+class FakeOpenAI:
+    """The server (a ``ThreadingHTTPServer`` in a daemon thread); use as a context manager."""
+
+    def __init__(self, faults: list[str] | None = None, *, delay: float = 0.0, slow_s: float = 1.0,
+                 retry_after: str = "0", lifetime: float = 60.0, logprobs: bool = True) -> None:
+        self.faults: deque[str] = deque(faults or [])
+        self.delay = delay
+        self.slow_s = slow_s
+        self.retry_after = retry_after
+        self.lifetime = lifetime
+        self.logprobs = logprobs
+        self.requests: list[dict[str, Any]] = []
+        self.posts = 0
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self.lock = threading.Lock()
+        self.httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+        self._timer: threading.Timer | None = None
+
+    # ---- lifecycle -------------------------------------------------------------------------------
+    @property
+    def base_url(self) -> str:
+        assert self.httpd is not None
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def start(self) -> FakeOpenAI:
+        fake = self
+
+        class Handler(_Handler):
+            server_ref = fake
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                                        daemon=True, name="fake-openai")
+        self._thread.start()
+        self._timer = threading.Timer(self.lifetime, self.stop)
+        self._timer.daemon = True
+        self._timer.start()
+        return self
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        if self.httpd is not None:
+            self.httpd.shutdown()
+            self.httpd.server_close()
+            self.httpd = None
+
+    def __enter__(self) -> FakeOpenAI:
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+    def next_fault(self) -> str:
+        with self.lock:
+            return self.faults.popleft() if self.faults else "ok"
+
+    # ---- answers -------------------------------------------------------------------------------
+    def answer(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        model = body.get("model", "fake")
+        if path.endswith("/chat/completions"):
+            text = "\n".join(m.get("content", "") for m in body["messages"])
+            reply = answer_for(text)
+            return {"id": "chatcmpl-fake", "object": "chat.completion", "model": model,
+                    "choices": [{"index": 0, "finish_reason": "stop",
+                                 "message": {"role": "assistant", "content": reply}}]}
+        prompt = body["prompt"]
+        choice: dict[str, Any] = {"index": 0, "finish_reason": "stop", "logprobs": None}
+        if body.get("echo") and body.get("logprobs") is not None and self.logprobs:
+            choice.update(self._echo_logprobs(prompt))
+        else:
+            choice["text"] = answer_for(prompt)
+        return {"id": "cmpl-fake", "object": "text_completion", "model": model, "choices": [choice]}
+
+    @staticmethod
+    def _echo_logprobs(prompt: str) -> dict[str, Any]:
+        """Echo the prompt plus one token; a word scores -0.5 when it appears in the prompt's answer."""
+        toks = _tokens(prompt) + [" ."]
+        ans = answer_for(prompt)
+        offsets, values, pos = [], [], 0
+        for i, t in enumerate(toks):
+            offsets.append(pos)
+            pos += len(t)
+            values.append(None if i == 0 else (-0.5 if t.strip() and t.strip() in ans else -3.0))
+        return {"text": prompt + " .", "logprobs": {"tokens": toks, "text_offset": offsets,
+                                                    "token_logprobs": values, "top_logprobs": None}}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_ref: FakeOpenAI
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - keep test output quiet
+        pass
+
+    def _send(self, status: int, body: bytes, ctype: str = "application/json", headers: dict | None = None,
+              length: int | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body) if length is None else length))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(body)
+        self.wfile.flush()
+
+    def do_GET(self) -> None:  # noqa: N802
+        if self.path.rstrip("/").endswith("/models"):
+            self._send(200, json.dumps({"object": "list", "data": [{"id": "fake", "object": "model"}]}).encode())
+        else:
+            self._send(404, b'{"error": "not found"}')
+
+    def do_POST(self) -> None:  # noqa: N802
+        fake = self.server_ref
+        raw = self.rfile.read(int(self.headers.get("Content-Length", "0") or 0))
+        auth = self.headers.get("Authorization")
+        with fake.lock:
+            fake.posts += 1
+            fake.in_flight += 1
+            fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
+        try:
+            try:
+                body = json.loads(raw)
+            except ValueError:
+                body = None
+            fault = fake.next_fault()
+            with fake.lock:
+                fake.requests.append({"path": self.path, "body": body, "auth": auth, "fault": fault})
+            if fake.delay:
+                time.sleep(fake.delay)
+            self._serve(fake, fault, body, auth)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+        finally:
+            with fake.lock:
+                fake.in_flight -= 1
+
+    def _serve(self, fake: FakeOpenAI, fault: str, body: Any, auth: str | None) -> None:
+        if fault == "429":
+            self._send(429, b'{"error": {"message": "rate limited"}}', headers={"Retry-After": fake.retry_after})
+        elif fault in ("500", "503"):
+            self._send(int(fault), b'{"error": {"message": "internal error"}}')
+        elif fault == "400":
+            self._send(400, b'{"error": {"message": "bad request"}}')
+        elif fault == "echo_auth":
+            self._send(400, json.dumps({"error": {"message": f"invalid key in header {auth}"}}).encode())
+        elif fault == "nonjson":
+            self._send(200, b"<html><body>502 Bad Gateway</body></html>", ctype="text/html")
+        elif fault == "badjson":
+            self._send(200, b'{"object": "nothing useful"}')
+        elif fault == "truncate":
+            full = json.dumps(fake.answer(self.path, body)).encode()
+            self.close_connection = True
+            self._send(200, full[: len(full) // 2], length=len(full) + 100)
+        else:
+            if fault == "slow":
+                time.sleep(fake.slow_s)
+            if not isinstance(body, dict):
+                self._send(400, b'{"error": {"message": "body is not JSON"}}')
+                return
+            self._send(200, json.dumps(fake.answer(self.path, body)).encode())
