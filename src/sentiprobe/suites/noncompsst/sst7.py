@@ -1,0 +1,258 @@
+"""SST-7: binning (spec §4.2), removal of sentences containing stimuli (§4.3), train/dev/test items (§4.4).
+
+- ``sst7_label(v) = min(floor(7 v), 6)``, computed exactly (``Fraction``) on the float v;
+- :class:`StimulusMatcher`: whole-token-sequence, case-insensitive match of any Study-2 subphrase
+  (``-LRB-``/``-RRB-`` read as brackets, ``\\/`` as ``/``);
+- dev/test items: the shipped ``noncompsst/sst7/{validation,test}.tsv`` as they are;
+- train items, in this order of preference (``train_source="auto"``):
+  1. a user file (``train_file=`` / ``$SENTIPROBE_SST7_TRAIN_FILE``), ``text<TAB>label`` as the shipped files;
+  2. the upstream ``<data-dir>/noncompsst/sst7/train.tsv`` if someone placed it there;
+  3. phrase level, rebuilt when ``sst/stanfordSentimentTreebank/dictionary.txt`` is supplied;
+  4. sentence level from the raw SST files (always available; a documented deviation).
+"""
+from __future__ import annotations
+
+import logging
+import math
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from ...core.errors import ConfigError, DataError
+from ...core.types import Item
+from .load import read_tsv
+from .sst import (SST_FILES, load_sst_sentences, node_spans, read_dictionary, read_sentiment_labels,
+                  read_sostr_stree, read_split, sst_file)
+
+log = logging.getLogger("sentiprobe")
+
+LABELS7 = tuple(str(i) for i in range(7))
+TRAIN_FILE_ENV = "SENTIPROBE_SST7_TRAIN_FILE"
+TRAIN_SOURCE_ENV = "SENTIPROBE_SST7_TRAIN_SOURCE"
+TRAIN_SOURCES = ("auto", "file", "phrases", "sentences")
+SHIPPED = {"dev": "noncompsst/sst7/validation.tsv", "test": "noncompsst/sst7/test.tsv",
+           "train": "noncompsst/sst7/train.tsv"}
+
+
+def sst7_label(v: float) -> int:
+    """7-way label of an SST value v in [0, 1]: ``min(floor(7 v), 6)`` (exact in v's float value)."""
+    if not 0.0 <= v <= 1.0:
+        raise ValueError(f"SST value {v} outside [0, 1]")
+    return min(math.floor(7 * Fraction(v)), 6)
+
+
+def sst7_label_from_raw(scores: Sequence[int]) -> int:
+    """7-way label from raw 1..25 slider scores: ``min(floor(7 (m - 1) / 24), 6)``, m the exact mean."""
+    m = Fraction(sum(scores), len(scores))
+    return min(math.floor(7 * (m - 1) / 24), 6)
+
+
+# ---- removal of sentences that contain stimuli (§4.3) ---------------------------------------------
+def match_tokens(text: str) -> tuple[str, ...]:
+    """Tokens for matching: whitespace split, lower-cased, -LRB-/-RRB- as brackets, ``\\/`` as ``/``."""
+    out = []
+    for t in text.split():
+        t = t.replace("\\/", "/").lower()
+        out.append({"-lrb-": "(", "-rrb-": ")"}.get(t, t))
+    return tuple(out)
+
+
+class StimulusMatcher:
+    """Finds whether a text contains any of a set of subphrases as a whole-token sequence."""
+
+    def __init__(self, subphrases: Iterable[str]) -> None:
+        self.by_first: dict[str, set[tuple[str, ...]]] = {}
+        for s in subphrases:
+            toks = match_tokens(s)
+            if toks:
+                self.by_first.setdefault(toks[0], set()).add(toks)
+        self.lengths = {t: sorted({len(x) for x in v}) for t, v in self.by_first.items()}
+
+    def find(self, text: str) -> str | None:
+        """The first subphrase (as matched tokens joined by spaces) found in ``text``, else None."""
+        toks = match_tokens(text)
+        for i, t in enumerate(toks):
+            cands = self.by_first.get(t)
+            if not cands:
+                continue
+            for n in self.lengths[t]:
+                seq = toks[i:i + n]
+                if len(seq) == n and seq in cands:
+                    return " ".join(seq)
+        return None
+
+
+def matcher_for(phrases) -> StimulusMatcher:
+    """Matcher for every Study-2 subphrase: A, B (both spellings) and the six controls."""
+    return StimulusMatcher(s for p in phrases for s in p.subphrases())
+
+
+# ---- shipped files and user files -----------------------------------------------------------------
+@dataclass(frozen=True)
+class SST7Row:
+    """One line of an SST-7 file (``text<TAB>label``): 1-based line, text, label 0..6."""
+
+    line: int
+    text: str
+    label: int
+
+
+def read_sst7_tsv(path: str | Path) -> list[SST7Row]:
+    """Read ``sentence<TAB>label`` lines (no header, label 0..6, UTF-8, no quoting)."""
+    out = []
+    for n, (text, lab) in read_tsv(path, None, 2):
+        if lab not in LABELS7:
+            raise DataError(f"label {lab!r} is not an integer 0..6", path=path, record=f"line {n}", field="label")
+        out.append(SST7Row(n, text, int(lab)))
+    if not out:
+        raise DataError("no rows", path=path)
+    return out
+
+
+def shipped_items(data_dir: str | Path, split: str) -> list[Item]:
+    """Items of the shipped ``validation.tsv`` (split ``dev``) or ``test.tsv`` (split ``test``), as they are."""
+    from ...data import require_file
+
+    path = require_file(data_dir, SHIPPED[split])
+    return [Item(f"sst7-{split}-{r.line}", f"sst7-{split}-{r.line}", split, r.text, str(r.label),
+                 meta={"line": r.line, "source": SHIPPED[split]}) for r in read_sst7_tsv(path)]
+
+
+def file_items(path: str | Path, source: str) -> list[Item]:
+    """Training items from a ``text<TAB>label`` file (user-supplied or the upstream train.tsv), as they are."""
+    path = Path(path).expanduser()
+    if not path.is_file():
+        raise ConfigError(f"SST-7 training file {path} does not exist (set via {TRAIN_FILE_ENV} or train_file=)")
+    return [Item(f"sst7-train-{r.line}", f"sst7-train-{r.line}", "train", r.text, str(r.label),
+                 meta={"line": r.line, "source": source}) for r in read_sst7_tsv(path)]
+
+
+# ---- rebuilding from the raw SST files ------------------------------------------------------------
+@dataclass(frozen=True)
+class BuiltSplit:
+    """An SST-7 split rebuilt from SST.
+
+    Attributes:
+        items: the kept items (labels "0".."6").
+        removed: (item id, matched subphrase) of the sentences/phrases removed by the §4.3 rule.
+        unresolved: phrase-level only: node texts not found in ``dictionary.txt`` (not used, counted).
+        source: ``sst-sentences`` or ``sst-phrases``.
+    """
+
+    items: tuple[Item, ...]
+    removed: tuple[tuple[str, str], ...]
+    unresolved: tuple[str, ...]
+    source: str
+
+
+def build_sst7_sentences(sst_root: str | Path, split: str = "train",
+                         exclude: StimulusMatcher | Iterable[str] | None = None) -> BuiltSplit:
+    """Sentence-level SST-7 items of an SST split (§4.4 option 1), minus sentences matching ``exclude``.
+
+    ``sst_root`` is the data dir (holding ``sst/``) or the ``sst`` folder itself; ``exclude`` a
+    matcher or the subphrases to remove sentences for (None: keep all).
+    """
+    m = exclude if isinstance(exclude, StimulusMatcher) or exclude is None else StimulusMatcher(exclude)
+    kept, removed = [], []
+    for s in load_sst_sentences(sst_root, split):
+        iid = f"sst7-{split}-s{s.sentence_index}"
+        hit = m.find(s.text) if m is not None else None
+        if hit is not None:
+            removed.append((iid, hit))
+            continue
+        kept.append(Item(iid, iid, split, s.text, str(sst7_label(s.value)),
+                         meta={"sentence_index": s.sentence_index, "value": s.value, "source": "sst-sentences"}))
+    return BuiltSplit(tuple(kept), tuple(removed), (), "sst-sentences")
+
+
+def _ptb_token(tok: str) -> str:
+    tok = tok.replace("\\/", "/").replace("\\*", "*")
+    return {"(": "-LRB-", ")": "-RRB-"}.get(tok, tok)
+
+
+def build_sst7_phrases(sst_root: str | Path, exclude: StimulusMatcher | Iterable[str] | None = None) -> BuiltSplit:
+    """Phrase-level SST-7 train (§4.4 option 2): every node of every kept training tree, deduplicated.
+
+    Needs ``dictionary.txt`` (not shipped). Trees of training sentences that match ``exclude`` are
+    dropped whole; each distinct node text is kept once (first occurrence); node texts absent from
+    the dictionary are counted in ``unresolved`` and not used. Text uses the PTB spelling
+    (``-LRB-``, ``/``) like the shipped SST-7 files.
+    """
+    m = exclude if isinstance(exclude, StimulusMatcher) or exclude is None else StimulusMatcher(exclude)
+    dictionary = read_dictionary(sst_file(sst_root, SST_FILES["dictionary"]))
+    values = read_sentiment_labels(sst_file(sst_root, SST_FILES["labels"]))
+    split = read_split(sst_file(sst_root, SST_FILES["split"]))
+    trees = read_sostr_stree(sst_file(sst_root, SST_FILES["sostr"]), sst_file(sst_root, SST_FILES["stree"]))
+    if len(trees) != len(split):
+        raise DataError(f"{len(trees)} trees but datasetSplit.txt has {len(split)} sentences",
+                        path=sst_file(sst_root, SST_FILES["sostr"]))
+    kept, removed, unresolved, seen = [], [], [], set()
+    for si, code in split.items():
+        if code != 1:
+            continue
+        tokens, parents = trees[si - 1]
+        spans = node_spans(len(tokens), parents)
+        sent_text = " ".join(_ptb_token(t) for t in tokens)
+        hit = m.find(sent_text) if m is not None else None
+        if hit is not None:
+            removed.append((f"sst7-train-s{si}", hit))
+            continue
+        for lo, hi in sorted(set(spans), key=lambda s: (s[1] - s[0], s[0]), reverse=True):
+            raw = " ".join(tokens[lo:hi])
+            text = " ".join(_ptb_token(t) for t in tokens[lo:hi])
+            if text in seen:
+                continue
+            seen.add(text)
+            pid = dictionary.get(raw)
+            if pid is None:
+                pid = dictionary.get(raw.replace("\\/", "/"), dictionary.get(text))
+            if pid is None or pid >= len(values):
+                unresolved.append(text)
+                continue
+            iid = f"sst7-train-p{pid}"
+            kept.append(Item(iid, iid, "train", text, str(sst7_label(values[pid])),
+                             meta={"phrase_id": pid, "sentence_index": si, "source": "sst-phrases"}))
+    if unresolved:
+        log.warning("SST-7 phrase-level train: %d node texts not in dictionary.txt (not used)", len(unresolved))
+    return BuiltSplit(tuple(kept), tuple(removed), tuple(unresolved), "sst-phrases")
+
+
+def train_file_option(train_file: str | Path | None = None) -> Path | None:
+    """The user-supplied training file: the argument, else ``$SENTIPROBE_SST7_TRAIN_FILE``, else None."""
+    f = train_file or os.environ.get(TRAIN_FILE_ENV) or None
+    return Path(f).expanduser() if f else None
+
+
+def resolve_train_source(data_dir: str | Path, train_file: str | Path | None, source: str | None) -> str:
+    """Which training source ``auto`` (or an explicit choice) resolves to; validates the choice."""
+    source = (source or os.environ.get(TRAIN_SOURCE_ENV) or "auto").strip().lower()
+    if source not in TRAIN_SOURCES:
+        raise ConfigError(f"SST-7 train source {source!r} is not one of {list(TRAIN_SOURCES)} ({TRAIN_SOURCE_ENV})")
+    data_dir = Path(data_dir)
+    if source == "auto":
+        if train_file_option(train_file) is not None or (data_dir / SHIPPED["train"]).exists():
+            return "file"
+        if (data_dir / SST_FILES["dictionary"]).exists():
+            return "phrases"
+        return "sentences"
+    return source
+
+
+def load_train(data_dir: str | Path, phrases, *, train_file: str | Path | None = None,
+               source: str | None = None) -> BuiltSplit:
+    """SST-7 training items for the resolved source (see the module docstring)."""
+    src = resolve_train_source(data_dir, train_file, source)
+    if src == "file":
+        f = train_file_option(train_file)
+        if f is None:
+            from ...data import require_file
+
+            f = require_file(data_dir, SHIPPED["train"])
+            return BuiltSplit(tuple(file_items(f, SHIPPED["train"])), (), (), "upstream-train.tsv")
+        return BuiltSplit(tuple(file_items(f, "user-file")), (), (), "user-file")
+    matcher = matcher_for(phrases)
+    if src == "phrases":
+        return build_sst7_phrases(data_dir, matcher)
+    return build_sst7_sentences(data_dir, "train", matcher)
