@@ -7,8 +7,8 @@ import sys
 
 def add_parser(sub) -> None:
     p = sub.add_parser("run", help="run models on suites: fit, predict (cached), score, report")
-    p.add_argument("--suite", default=None,
-                   help="comma-separated suite names (default: every suite whose data is available)")
+    p.add_argument("--suite", default=None, action="append",
+                   help="suite names, comma-separated or repeated (default: every suite whose data is available)")
     p.add_argument("--model", default=None, action="append",
                    help="model name (repeatable; default: the default models, see `sentiprobe list models`)")
     p.add_argument("--model-arg", default=[], action="append", metavar="KEY=VALUE",
@@ -20,7 +20,8 @@ def add_parser(sub) -> None:
     p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for CIs")
     p.add_argument("--limit", type=int, default=None, help="only the first N test items per suite (recorded)")
-    p.add_argument("--missing", choices=("error", "wrong"), default="error")
+    p.add_argument("--missing", choices=("error", "wrong", "variants-wrong"), default="error",
+                   help="how missing predictions are scored (see `sentiprobe score --help`)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.add_argument("--json", action="store_true", help="also print the results document")
     p.set_defaults(func=cmd)
@@ -41,7 +42,7 @@ def parse_model_args(pairs: list[str]) -> dict[str, str]:
 def cmd(args) -> int:
     from ..api import run
 
-    suites = [s.strip() for s in args.suite.split(",") if s.strip()] if args.suite else None
+    suites = [s.strip() for arg in args.suite or [] for s in arg.split(",") if s.strip()] or None
     doc = run(suites=suites, models=args.model, model_args=parse_model_args(args.model_arg), out=args.out,
               data_dir=args.data_dir, cache_dir=args.cache_dir, use_cache=not args.no_cache, seed=args.seed,
               n_boot=args.n_boot, limit=args.limit, missing=args.missing, progress=not args.no_progress,

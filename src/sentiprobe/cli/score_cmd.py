@@ -10,8 +10,8 @@ def add_parser(sub) -> None:
     p.add_argument("--predictions", required=True, help="CSV/JSONL predictions file")
     p.add_argument("--column", default=None, help="label column (e.g. a model column of a published CSV)")
     p.add_argument("--data-dir", default=None, help="data directory (default: $SENTIPROBE_DATA_DIR or cache)")
-    p.add_argument("--missing", choices=("error", "wrong"), default="error",
-                   help="missing predictions: error (default) or count them as wrong (reported)")
+    p.add_argument("--missing", choices=("error", "wrong", "variants-wrong"), default="error",
+                   help="missing predictions: error (default), wrong (count every missing one as wrong) or variants-wrong (ARTS: a missing variant counts as wrong, a missing source is an error); always reported")
     p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for CIs (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
     p.add_argument("--json", action="store_true", help="print the JSON document")
@@ -38,11 +38,12 @@ def cmd(args) -> int:
     if args.json:
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
-        from ..report.html import pct
+        from ..report.html import format_value, is_percentage
 
         for k, m in doc["metrics"].items():
             v = m["value"]
-            shown = "n/a" if v is None else (f"{pct(v)}%" if 0 <= v <= 1 else f"{v:.4f}")
-            lo = "" if m["ci_low"] is None else f"  [{pct(m['ci_low'])}, {pct(m['ci_high'])}]"
+            unit = "%" if is_percentage(k, v) else ""
+            shown = "n/a" if v is None else f"{format_value(k, v)}{unit}"
+            lo = "" if m["ci_low"] is None else f"  [{format_value(k, m['ci_low'])}, {format_value(k, m['ci_high'])}]"
             print(f"{k:<28} {shown:>10}{lo}  n={m['n']}")
     return 0

@@ -28,11 +28,28 @@ def pct(v: float | None) -> str:
     return str((Decimal(repr(float(v))) * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
 
 
+_NOT_PERCENT = ("pearson", "spearman", "kappa", "fleiss", "cohen", "krippendorff", "gwet", "bleu", "rouge",
+                "bertscore", "judge", "mean_", "q_")
+
+
+def is_percentage(name: str, value: float | None) -> bool:
+    """Whether a metric value is a rate shown as a percentage (accuracies, F1, ARS), not a coefficient."""
+    return value is not None and 0.0 <= value <= 1.0 and not name.lower().startswith(_NOT_PERCENT)
+
+
+def format_value(name: str, v: float | None) -> str:
+    """A metric value for display: a percentage with two decimals for rates, else three decimals."""
+    if v is None:
+        return "\u2014"
+    return pct(v) if is_percentage(name, v) else f"{v:.3f}"
+
+
 def metric_cell(m: dict[str, Any]) -> str:
     if m.get("value") is None:
         return f'<td class="muted" title="{escape(m.get("note") or "")}">n/a</td>'
     v = m["value"]
-    rate = 0.0 <= v <= 1.0 and m.get("name", "").split("_")[0] not in ("pearson", "spearman")
+    name = m.get("name", "")
+    rate = is_percentage(name, v)
     fmt = pct if rate else (lambda x: "\u2014" if x is None else f"{x:.3f}")
     ci = ""
     if m.get("ci_low") is not None:

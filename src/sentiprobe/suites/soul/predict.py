@@ -1,0 +1,183 @@
+"""How a model answers SOUL items: generation, label log-probability scoring, or classification.
+
+Modes (suite option ``mode`` / ``$SENTIPROBE_SOUL_MODE``, default ``auto``):
+
+- ``generate``: the spec's zero-shot prompt (``prompts``) per item through ``predictor.generate``
+  (cached), one reply per item, parsed by ``parse`` (RC strict + lenient; JG label + justification);
+- ``score``: RC only. The RC prompt's continuations ``true`` / ``false`` / ``not-given`` are scored
+  with ``predictor.call("score_labels", ...)``; the label is the argmax of the log-probabilities (ties:
+  label order), ``scores`` are the softmax over the three options and the log-probs are kept in ``meta``;
+- ``classify``: ``predictor.classify(items, labels)`` (trainable baselines, fine-tuned classifiers).
+  Such models produce no justification, so JG text metrics are not computable;
+- ``auto``: the adapter's ``answer_mode`` attribute when it has one, else ``generate`` when the model can
+  generate, else ``classify``, else ``score``.
+
+Generation settings: ``temperature`` 0 and ``max_tokens`` 256 (spec 5.1) are passed to every
+``generate`` call; suite options / ``$SENTIPROBE_SOUL_TEMPERATURE`` / ``$SENTIPROBE_SOUL_MAX_TOKENS``
+change them (and they override the adapter's own defaults, recorded in every prediction's ``meta``).
+
+Failures: a reply that does not parse gives ``Prediction(label=None, parse_ok=False, raw=reply)``.
+A request that still fails after the adapter's retries (:class:`LLMError`) is retried once on its own
+and then recorded as ``label=None`` with ``meta["generation_error"]`` (spec 5.5: the run finishes and the
+count is reported); such items are not cached, so a re-run asks again. If every request fails, the
+error is raised.
+"""
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ...core.errors import CapabilityError, ConfigError, SentiprobeError
+from ...core.types import Item, Prediction
+from .load import LABELS
+from .parse import parse_answer
+from .prompts import PromptTemplate, prompt_text, template_for
+
+log = logging.getLogger("sentiprobe")
+MODES = ("auto", "generate", "score", "classify")
+
+
+@dataclass(frozen=True)
+class GenerationOptions:
+    """How the suite asks a model (recorded in results details).
+
+    Attributes:
+        mode: ``auto``, ``generate``, ``score`` or ``classify`` (see the module docstring).
+        prompt_style: ``chat`` (zero-shot prompts, spec 5.2/5.3) or ``seq2seq`` (``Review:\\n...``, spec 3.2).
+        max_tokens: maximum new tokens per reply (spec: 256).
+        temperature: sampling temperature (spec: 0).
+    """
+
+    mode: str = "auto"
+    prompt_style: str = "chat"
+    max_tokens: int = 256
+    temperature: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ConfigError(f"unknown SOUL mode {self.mode!r}; use one of {list(MODES)}")
+        if self.max_tokens < 1:
+            raise ConfigError(f"SOUL max_tokens must be >= 1, got {self.max_tokens}")
+        if not (0.0 <= self.temperature <= 2.0) or not math.isfinite(self.temperature):
+            raise ConfigError(f"SOUL temperature must be in [0, 2], got {self.temperature}")
+
+
+def resolve_mode(model: Any, task: str, requested: str) -> str:
+    """The mode a model is run in (raises CapabilityError / ConfigError when it cannot be)."""
+    caps = set(getattr(model, "capabilities", ()))
+    mode = requested
+    if mode == "auto":
+        hint = getattr(model, "answer_mode", None)
+        if hint in ("generate", "score", "classify"):
+            mode = hint
+        elif "generate" in caps:
+            mode = "generate"
+        elif "classify" in caps:
+            mode = "classify"
+        elif "score_labels" in caps:
+            mode = "score"
+        else:
+            raise CapabilityError(f"model {getattr(model, 'name', model)!r} can neither generate, classify nor "
+                                  f"score labels; its capabilities: {sorted(caps)}")
+    if mode == "score" and task != "rc":
+        raise ConfigError("SOUL mode 'score' (label log-probabilities) applies to soul-rc only: "
+                          "JG needs generated justifications")
+    need = {"generate": "generate", "score": "score_labels", "classify": "classify"}[mode]
+    if need not in caps:
+        raise CapabilityError(f"SOUL mode {mode!r} needs a model that can {need}; "
+                              f"{getattr(model, 'name', model)!r} has {sorted(caps)}")
+    return mode
+
+
+def _meta(tmpl: PromptTemplate, text: str, mode: str, opts: GenerationOptions) -> dict[str, Any]:
+    return {"mode": mode, "prompt_template": tmpl.name, "prompt_version": tmpl.version, "prompt_hash": tmpl.hash,
+            "prompt": text, "max_tokens": opts.max_tokens, "temperature": opts.temperature}
+
+
+def _generate_tolerant(predictor: Any, prompts: list[str], kw: dict[str, Any]) -> tuple[list[Any], list[str | None]]:
+    """Replies (None for requests that failed for good) and the error text per prompt."""
+    from ...models.http_retry import LLMError
+
+    try:
+        return list(predictor.generate(prompts, **kw)), [None] * len(prompts)
+    except LLMError as exc:
+        log.warning("SOUL generation: a batch failed (%s); retrying its prompts one by one", exc)
+    outs: list[Any] = []
+    errors: list[str | None] = []
+    last: Exception | None = None
+    for p in prompts:
+        try:
+            outs.append(predictor.generate([p], **kw)[0])
+            errors.append(None)
+        except LLMError as exc:
+            last = exc
+            outs.append(None)
+            errors.append(str(exc)[:300])
+    if last is not None and all(e is not None for e in errors):
+        raise last
+    return outs, errors
+
+
+def generate_predictions(predictor: Any, items: Sequence[Item], task: str, opts: GenerationOptions) -> list[Prediction]:
+    """Prompt, generate (cached) and parse one reply per item."""
+    tmpl = template_for(task, opts.prompt_style)
+    model = predictor.model
+    if hasattr(model, "template_hash"):
+        model.template_hash = tmpl.hash
+    texts = [prompt_text(tmpl, it) for it in items]
+    outs, errors = _generate_tolerant(predictor, texts, {"max_tokens": opts.max_tokens,
+                                                         "temperature": opts.temperature})
+    preds = []
+    for it, text, out, err in zip(items, texts, outs, errors):
+        meta = _meta(tmpl, text, "generate", opts)
+        if err is not None or not isinstance(out, str):
+            meta["generation_error"] = err or f"the model returned {type(out).__name__}, not text"
+            preds.append(Prediction(it.item_id, None, raw=None, parse_ok=False, meta=meta,
+                                    text="" if task == "jg" else None))
+            continue
+        parsed = parse_answer(out, task)
+        meta["label_lenient"] = parsed.label_lenient
+        preds.append(Prediction(it.item_id, parsed.label, text=parsed.justification, raw=out,
+                                parse_ok=parsed.label is not None, meta=meta))
+    return preds
+
+
+def score_label_predictions(predictor: Any, items: Sequence[Item], opts: GenerationOptions) -> list[Prediction]:
+    """RC by label log-probabilities: argmax over ``true`` / ``false`` / ``not-given`` after the RC prompt."""
+    tmpl = template_for("rc", opts.prompt_style)
+    model = predictor.model
+    if hasattr(model, "template_hash"):
+        model.template_hash = tmpl.hash
+    texts = [prompt_text(tmpl, it) for it in items]
+    results = predictor.call("score_labels", [{"prompt": t, "options": list(LABELS)} for t in texts])
+    preds = []
+    for it, text, lp in zip(items, texts, results):
+        if not isinstance(lp, dict) or set(lp) != set(LABELS):
+            raise SentiprobeError(f"score_labels returned {lp!r} for {it.item_id}; expected a log-prob per "
+                                  f"option {list(LABELS)}")
+        vals = [float(lp[lab]) for lab in LABELS]
+        best = max(range(len(LABELS)), key=lambda k: (vals[k], -k))
+        top = max(vals)
+        z = sum(math.exp(v - top) for v in vals)
+        scores = {lab: math.exp(v - top) / z for lab, v in zip(LABELS, vals)}
+        meta = {**_meta(tmpl, text, "score", opts), "logprobs": dict(zip(LABELS, vals)), "label_lenient": LABELS[best]}
+        meta.pop("max_tokens")
+        meta.pop("temperature")
+        preds.append(Prediction(it.item_id, LABELS[best], scores=scores, raw=None, parse_ok=True, meta=meta))
+    return preds
+
+
+def predict(predictor: Any, items: Sequence[Item], task: str, opts: GenerationOptions) -> list[Prediction]:
+    """Predictions for SOUL items in the mode resolved for ``predictor.model``."""
+    mode = resolve_mode(predictor.model, task, opts.mode)
+    if mode == "generate":
+        return generate_predictions(predictor, items, task, opts)
+    if mode == "score":
+        return score_label_predictions(predictor, items, opts)
+    from dataclasses import replace
+
+    preds = predictor.classify(items, LABELS)
+    return [replace(p, meta={**p.meta, "mode": "classify"}) for p in preds]

@@ -1,0 +1,103 @@
+"""Versioned SOUL prompt templates (spec sections 3.2, 4.1, 5.2, 5.3).
+
+Every template has a ``version`` and a ``hash`` (of its name, version and text). Both are stored in
+every Prediction's ``meta`` and in the suite's results ``details``, together with the full prompt
+text of each request, because LLM scores are sensitive to wording. Changing a template's text
+changes its hash; bump its version too.
+
+Templates:
+
+- ``rc-chat``: zero-shot RC prompt (spec 5.2): lead-in line, review, question, statement, an
+  instruction to answer in lower case with no other text.
+- ``jg-chat``: zero-shot JG prompt (spec 5.3): lead-in, review, instruction to answer two numbered
+  questions (label, reason) and to skip neither, the statement at the very end.
+- ``seq2seq-source``: ``"Review:\\n{review}\\n\\nStatement:\\n{statement}"`` (spec 3.2), sent as a plain
+  string to text-to-text models fine-tuned on SOUL (``prompt_style="seq2seq"``).
+- ``jg-target``: ``"Label:\\n{label}\\nJustification:\\n{justification}"`` (spec 4.1), the training target
+  of seq2seq JG models.
+
+The wording of the chat templates is sentiprobe's own (the spec fixes their structure, the option
+spellings ``true`` / ``false`` / ``not-given`` and RC's lower-case instruction).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...core.errors import ConfigError
+from ...core.hashing import stable_hash
+from ...core.types import SCHEMA_VERSION, Item
+
+
+@dataclass(frozen=True)
+class PromptTemplate:
+    """A named, versioned prompt template with ``{review}`` / ``{statement}`` (etc.) fields.
+
+    Attributes:
+        name: template name (``rc-chat``).
+        version: version string, bumped whenever ``text`` changes.
+        text: the template (``str.format`` fields).
+        chat: True for zero-shot chat prompts, False for seq2seq strings. Both are sent as a plain
+            string, which chat adapters turn into one user message with no system message (spec 5.1).
+    """
+
+    name: str
+    version: str
+    text: str
+    chat: bool = True
+    schema_version: int = SCHEMA_VERSION
+
+    @property
+    def hash(self) -> str:
+        return stable_hash({"name": self.name, "version": self.version, "text": self.text, "chat": self.chat}, 16)
+
+    def render(self, **fields: str) -> str:
+        return self.text.format(**fields)
+
+    def describe(self) -> dict[str, Any]:
+        """JSON-able record of the template (for results details)."""
+        return {"name": self.name, "version": self.version, "hash": self.hash, "chat": self.chat, "text": self.text}
+
+
+RC_CHAT = PromptTemplate("rc-chat", "1", (
+    "Here is a review:\n\n"
+    "{review}\n\n"
+    "According to the review, is the statement below true, false or not-given?\n\n"
+    "{statement}\n\n"
+    "Reply with your answer (true, false or not-given) in lower case and no other text."))
+
+JG_CHAT = PromptTemplate("jg-chat", "1", (
+    "Here is a review:\n\n"
+    "{review}\n\n"
+    "Answer the following two questions about the statement at the end, and do not skip either of them.\n"
+    "1. According to the review, is the statement true, false or not-given?\n"
+    "2. What is the reason for your answer?\n\n"
+    "Statement: {statement}"))
+
+SEQ2SEQ_SOURCE = PromptTemplate("seq2seq-source", "1", "Review:\n{review}\n\nStatement:\n{statement}", chat=False)
+JG_TARGET = PromptTemplate("jg-target", "1", "Label:\n{label}\nJustification:\n{justification}", chat=False)
+
+PROMPT_STYLES = ("chat", "seq2seq")
+
+
+def template_for(task: str, style: str = "chat") -> PromptTemplate:
+    """The prompt template of a SOUL task (``rc`` / ``jg``) in a prompt style (``chat`` / ``seq2seq``)."""
+    if style not in PROMPT_STYLES:
+        raise ConfigError(f"unknown SOUL prompt style {style!r}; use one of {list(PROMPT_STYLES)}")
+    if task not in ("rc", "jg"):
+        raise ConfigError(f"unknown SOUL task {task!r}; use rc or jg")
+    if style == "seq2seq":
+        return SEQ2SEQ_SOURCE
+    return RC_CHAT if task == "rc" else JG_CHAT
+
+
+def prompt_text(template: PromptTemplate, item: Item) -> str:
+    """The prompt text of one item (review and statement verbatim)."""
+    return template.render(review=item.text, statement=item.text_pair or "")
+
+
+def seq2seq_target(label: str, justification: str | None = None) -> str:
+    """The training target of a seq2seq model: the label (RC) or the JG target (spec 3.2, 4.1)."""
+    if justification is None:
+        return label
+    return JG_TARGET.render(label=label, justification=justification)

@@ -1,0 +1,154 @@
+"""Scoring SOUL predictions (spec 6.1, 6.2): pure functions of items, predictions and options.
+
+Metrics (rates on the 0-1 scale; CIs resample whole reviews, ``n`` = reviews):
+
+- ``accuracy``: share of statements whose primary label equals the gold label; unparseable
+  (``label=None``) and missing predictions are wrong and stay in the denominator;
+- ``f1_true``, ``f1_false``, ``f1_not_given``: per-class F1 with scikit-learn's ``zero_division=0``;
+  a junk prediction lowers the recall of its gold class only (spec 6.1);
+- ``macro_f1``: mean of the three real classes' F1 (not in the paper; sentiprobe extra);
+- ``accuracy_lenient``: accuracy under the lenient rule (RC: spec 4.3 extraction; JG: equals ``accuracy``);
+- ``parse_failure_rate`` (lower is better): share of statements whose prediction did not parse;
+- JG only: ``bleu``, ``rouge1``, ``rouge2``, ``rougeL``, ``bertscore_f1`` (see ``textmetrics``), not
+  computable when no prediction carries a justification (classify-only models).
+
+``details`` hold the confusion matrix, per-class precision / recall / F1, the junk replies
+(each distinct unparseable reply is a row of the reference per-class report), counts of missing
+predictions and generation errors, the prompt templates seen, and a few failure examples.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from ...core.errors import PredictionError
+from ...core.hashing import stable_hash
+from ...core.types import Item, Metric, Prediction
+from ...stats.metrics_common import classification_report
+from .load import LABELS
+from .parse import extract_label, normalise_junk
+from .textmetrics import TextMetricOptions, grouped_mean, text_metrics
+
+METRIC_KEY = {"true": "true", "false": "false", "not-given": "not_given"}
+N_EXAMPLES = 6
+SNIPPET = 400
+
+
+def lenient_label(p: Prediction | None) -> str | None:
+    """The lenient label of a prediction: recorded in meta, else extracted from ``raw``, else its label."""
+    if p is None:
+        return None
+    if "label_lenient" in p.meta:
+        return p.meta["label_lenient"]
+    if p.raw is not None:
+        return extract_label(p.raw)
+    return p.label
+
+
+def _clip(text: str | None, n: int = SNIPPET) -> str | None:
+    if text is None:
+        return None
+    return text if len(text) <= n else text[:n] + "\u2026"
+
+
+def classification_metrics(gold: Sequence[str], pred: Sequence[str | None], groups: Sequence[str], *,
+                           n_boot: int, seed: int, suffix: str = "") -> tuple[dict[str, Metric], dict[str, Any]]:
+    """Accuracy, per-class and macro F1 (renamed ``f1_not_given`` etc.) with review-level CIs."""
+    rep = classification_report(list(gold), list(pred), LABELS, n_boot=n_boot, seed=seed, groups=list(groups))
+    out: dict[str, Metric] = {}
+
+    def put(name: str, m: Metric) -> None:
+        out[name + suffix] = Metric(name + suffix, m.value, m.ci_low, m.ci_high, m.n, m.higher_is_better,
+                                    m.ci_method, m.note)
+
+    put("accuracy", rep.metrics["accuracy"])
+    for lab in LABELS:
+        put(f"f1_{METRIC_KEY[lab]}", rep.metrics[f"f1_{lab}"])
+    put("macro_f1", rep.metrics["macro_f1"])
+    details = rep.details()
+    for row in details["per_label"]:
+        lab = row["label"]
+        row["precision_ci"] = [rep.metrics[f"precision_{lab}"].ci_low, rep.metrics[f"precision_{lab}"].ci_high]
+        row["recall_ci"] = [rep.metrics[f"recall_{lab}"].ci_low, rep.metrics[f"recall_{lab}"].ci_high]
+    return out, details
+
+
+def _examples(items: Sequence[Item], by_id: dict[str, Prediction], wrong: list[int], jg: bool) -> list[dict]:
+    """A few failure examples, spread over gold labels, chosen by a stable hash of the item id."""
+    order = sorted(wrong, key=lambda i: stable_hash(items[i].item_id))
+    picked: list[int] = []
+    for lab in LABELS:
+        picked += [i for i in order if items[i].label == lab][: max(1, N_EXAMPLES // len(LABELS))]
+    out = []
+    for i in picked[:N_EXAMPLES]:
+        it, p = items[i], by_id.get(items[i].item_id)
+        ex = {"item_id": it.item_id, "review": _clip(it.text), "statement": it.text_pair, "gold": it.label,
+              "predicted": p.label if p else None, "raw": _clip(p.raw, 300) if p else None,
+              "missing": p is None}
+        if jg:
+            ex["justification"] = _clip(p.text, 300) if p else None
+            ex["reference_justification"] = it.meta.get("justification")
+        out.append(ex)
+    return out
+
+
+def score_predictions(items: Sequence[Item], by_id: dict[str, Prediction], *, task: str, n_boot: int, seed: int,
+                      text_options: TextMetricOptions | None = None) -> tuple[dict[str, Metric], dict[str, Any]]:
+    """Metrics and details of checked predictions (``by_id`` from ``Suite.check_predictions``)."""
+    groups = [it.group_id for it in items]
+    gold = [it.label for it in items]
+    preds = [by_id.get(it.item_id) for it in items]
+    for it, p in zip(items, preds):
+        stmt = p.meta.get("statement") if p is not None else None
+        if stmt is not None and stmt != it.text_pair:
+            raise PredictionError("prediction rows do not match the data's statements (row order changed?)",
+                                  [f"{it.item_id}: {stmt!r} != {it.text_pair!r}"])
+    primary = [p.label if p is not None else None for p in preds]
+    lenient = [lenient_label(p) for p in preds]
+    metrics, cls_details = classification_metrics(gold, primary, groups, n_boot=n_boot, seed=seed)
+    len_metrics, len_details = classification_metrics(gold, lenient, groups, n_boot=n_boot, seed=seed,
+                                                      suffix="_lenient")
+    metrics["accuracy_lenient"] = len_metrics["accuracy_lenient"]
+    failed = [float(p is not None and p.label is None) for p in preds]
+    metrics["parse_failure_rate"] = grouped_mean(
+        "parse_failure_rate", failed, groups, n_boot=n_boot, seed=seed, higher_is_better=False,
+        note="share of statements whose output gave no label (scored wrong)")
+    metrics["parse_failure_rate_lenient"] = grouped_mean(
+        "parse_failure_rate_lenient", [float(p is not None and lab is None) for p, lab in zip(preds, lenient)],
+        groups, n_boot=n_boot, seed=seed, higher_is_better=False, note="under the lenient rule")
+    junk = Counter(normalise_junk(p.raw) for p in preds if p is not None and p.label is None)
+    wrong = [i for i, (g, p) in enumerate(zip(gold, primary)) if g != p]
+    details: dict[str, Any] = {
+        **cls_details,
+        "lenient": {k: len_details[k] for k in ("confusion_matrix", "per_label", "n_invalid_predictions")},
+        "n_statements": len(items), "n_reviews": len(set(groups)),
+        "n_missing": sum(1 for p in preds if p is None),
+        "n_parse_failures": int(sum(failed)),
+        "n_generation_errors": sum(1 for p in preds if p is not None and p.meta.get("generation_error")),
+        "junk_predictions": [{"reply": k, "count": v} for k, v in junk.most_common(20)],
+        "n_distinct_junk_predictions": len(junk),
+        "ci": "percentile bootstrap over reviews (group_id = rid); n = reviews",
+        "examples": _examples(items, by_id, wrong, task == "jg"),
+        "prompt_templates": sorted({f"{p.meta['prompt_template']} v{p.meta.get('prompt_version')} "
+                                    f"#{p.meta.get('prompt_hash')}" for p in preds
+                                    if p is not None and "prompt_template" in p.meta}),
+        "modes": dict(Counter(str(p.meta.get("mode", "external")) for p in preds if p is not None)),
+    }
+    if task == "jg":
+        has_text = [p for p in preds if p is not None and p.text is not None]
+        names = ("bleu", "rouge1", "rouge2", "rougeL", "bertscore_f1")
+        if not has_text:
+            why = "no justifications: the model only classifies (or the file has no justification column)"
+            for k in names:
+                metrics[k] = Metric.not_computable(k, why, len(items))
+            details["text_metrics"] = {"not_computable": why}
+        else:
+            cands = [(p.text or "") if p is not None else "" for p in preds]
+            refs = [it.meta.get("justification") or "" for it in items]
+            tm, tdetails = text_metrics(cands, refs, groups, text_options or TextMetricOptions(),
+                                        n_boot=n_boot, seed=seed)
+            metrics.update(tm)
+            details["text_metrics"] = {**tdetails, "n_without_justification": sum(
+                1 for p in preds if p is None or p.text is None)}
+    return metrics, details
