@@ -10,6 +10,14 @@ from pathlib import Path
 
 import pytest
 
+try:  # deterministic property tests: the same examples on every run (no flaky CI)
+    from hypothesis import settings as _hyp_settings
+
+    _hyp_settings.register_profile("sentiprobe", derandomize=True, deadline=None, print_blob=True)
+    _hyp_settings.load_profile("sentiprobe")
+except ImportError:  # pragma: no cover
+    pass
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
