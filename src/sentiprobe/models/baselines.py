@@ -75,7 +75,7 @@ class TfidfLRModel(ModelAdapter):
     learns = True
 
     def __init__(self, C: Any = 4.0, class_weight: Any = None, window: Any = 6, boundary_decay: Any = 0.4,
-                 context_weight: Any = 1.0, char: Any = True, char_min_df: Any = 2, max_iter: Any = 2000) -> None:
+                 context_weight: Any = 2.0, char: Any = True, char_min_df: Any = 2, max_iter: Any = 2000) -> None:
         self.auto_C = isinstance(C, str) and C.strip().lower() == "auto"
         self.C = 1.0 if self.auto_C else as_float("C", C, lo=0.0, lo_open=True)
         self.class_weight = as_class_weight(class_weight)
@@ -164,7 +164,7 @@ class TfidfLRModel(ModelAdapter):
         try:
             self.blocks = [(b["source"], TfidfBlock.from_state(b, arrays[f"idf_{i}"]))
                            for i, b in enumerate(meta["blocks"])]
-            self.fitted_kind = meta["input_kind"]
+            self.fitted_kind = self.input_kind = meta["input_kind"]
             self.window = int(meta.get("window", self.window))
             self.boundary_decay = float(meta.get("boundary_decay", self.boundary_decay))
             hm = meta["head"]
@@ -195,7 +195,7 @@ MODELS.register(
         "class_weight": "'balanced' or 'none', default none: logistic-regression class weights",
         "window": "int, default 6: tokens left/right of the aspect used as context features",
         "boundary_decay": "float in [0,1], default 0.4: context weight factor after a clause boundary (, ; but)",
-        "context_weight": "float, default 1.0: weight of the aspect-context block",
+        "context_weight": "float, default 2.0: weight of the aspect-context block",
         "char": "bool, default true: add character 2-5-gram features",
         "char_min_df": "int, default 2: minimum document frequency of a character n-gram",
         "max_iter": "int, default 2000: logistic-regression iterations",

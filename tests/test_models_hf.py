@@ -1,0 +1,162 @@
+"""Tests of hf-classifier and hf-finetune on a tiny random BERT built in tmp_path (no hub access)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+transformers = pytest.importorskip("transformers")
+
+from sentiprobe.core.errors import ConfigError  # noqa: E402
+from sentiprobe.core.types import Item  # noqa: E402
+from sentiprobe.models import create_model  # noqa: E402
+from sentiprobe.models.hf import resolve_label_map  # noqa: E402
+
+LABELS = ("positive", "negative", "neutral")
+WORDS = ("the screen battery keyboard price is great awful ok good bad fine and but it works statement review "
+         "true false . ,").split()
+
+
+def build_tiny(root: Path, id2label: dict[int, str], seed: int = 0) -> Path:
+    """A 2-layer random BERT classifier with a word-level vocab, saved as safetensors."""
+    root.mkdir(parents=True, exist_ok=True)
+    vocab = root / "vocab.txt"
+    vocab.write_text("\n".join(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *WORDS]) + "\n")
+    tok = transformers.BertTokenizerFast.from_pretrained(str(root))
+    torch.manual_seed(seed)
+    cfg = transformers.BertConfig(vocab_size=5 + len(WORDS), hidden_size=32, num_hidden_layers=2,
+                                  num_attention_heads=2, intermediate_size=37, max_position_embeddings=64,
+                                  id2label=id2label, label2id={v: k for k, v in id2label.items()})
+    model = transformers.BertForSequenceClassification(cfg)
+    d = root / "model"
+    model.save_pretrained(str(d))
+    tok.save_pretrained(str(d))
+    vocab.unlink()
+    return d
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory) -> Path:
+    return build_tiny(tmp_path_factory.mktemp("tiny"), {0: "Positive", 1: "NEGATIVE", 2: "neutral"})
+
+
+@pytest.fixture(scope="module")
+def tiny_anon(tmp_path_factory) -> Path:
+    return build_tiny(tmp_path_factory.mktemp("anon"), {0: "LABEL_0", 1: "LABEL_1"}, seed=1)
+
+
+def absa(n: int, split: str = "train") -> list[Item]:
+    out = []
+    for i in range(n):
+        a = ("screen", "battery", "keyboard")[i % 3]
+        w, lab = (("great", "positive"), ("awful", "negative"), ("ok", "neutral"))[i % 3 if i % 4 else (i + 1) % 3]
+        s = f"the {a} is {w} but the price is bad"
+        out.append(Item(f"{split}{i}", f"{split}{i}", split, s, label=lab, aspect=a, span=(4, 4 + len(a))))
+    return out
+
+
+def test_classify_probabilities_and_label_names(tiny):
+    m = create_model("hf-classifier", path=str(tiny), batch_size="4", max_length="32")
+    assert list(tiny.glob("*.safetensors")) and not list(tiny.glob("*.bin"))
+    for kind in ("text+aspect", "text", "text-pair"):
+        m.input_kind = kind
+        its = absa(7) if kind != "text-pair" else [Item(f"p{i}", f"p{i}", "test", "the review", text_pair="it works")
+                                                    for i in range(3)]
+        preds = m.classify(its, LABELS)
+        assert [p.item_id for p in preds] == [it.item_id for it in its]
+        for p in preds:
+            assert p.label in LABELS and set(p.scores) == set(LABELS)
+            assert sum(p.scores.values()) == pytest.approx(1.0)
+            assert p.label == max(p.scores, key=p.scores.get)
+    # batching and sorting do not change results
+    m.input_kind = "text+aspect"
+    one = create_model("hf-classifier", path=str(tiny), batch_size=1)
+    one.input_kind = "text+aspect"
+    a, b = m.classify(absa(7), LABELS), one.classify(absa(7), LABELS)
+    for x, y in zip(a, b):
+        assert x.label == y.label and x.scores == pytest.approx(y.scores, abs=1e-5)
+    assert "weights_sha256" in m.config()["checkpoint"]
+
+
+def test_label_map(tiny_anon):
+    m = create_model("hf-classifier", path=str(tiny_anon))
+    with pytest.raises(ConfigError, match="label_map"):
+        m.classify(absa(2), LABELS)
+    m = create_model("hf-classifier", path=str(tiny_anon), label_map="LABEL_0:negative,label_1:positive")
+    m.input_kind = "text+aspect"
+    preds = m.classify(absa(5), LABELS)
+    assert all(p.label in ("negative", "positive") and p.scores["neutral"] == 0.0 for p in preds)
+    assert all(sum(p.scores.values()) == pytest.approx(1.0) for p in preds)
+    with pytest.raises(ConfigError, match="does not cover"):
+        create_model("hf-classifier", path=str(tiny_anon), label_map={"LABEL_0": "negative"}).classify(absa(1), LABELS)
+    with pytest.raises(ConfigError, match="not a suite label"):
+        create_model("hf-classifier", path=str(tiny_anon), label_map="0:bad,1:positive").classify(absa(1), LABELS)
+    # many-to-one and dropped classes
+    nli = {0: "entailment", 1: "neutral", 2: "contradiction"}
+    assert resolve_label_map(nli, ("true", "false", "not-given"),
+                             {"entailment": "true", "neutral": "not given", "contradiction": None}) == \
+        ["true", "not-given", None]
+
+
+def test_missing_dir_and_pickle_checkpoints(tmp_path, tiny):
+    with pytest.raises(ConfigError, match="only local directories"):
+        create_model("hf-classifier", path="bert-base-uncased")
+    with pytest.raises(ConfigError, match="required"):
+        create_model("hf-classifier")
+    pk = tmp_path / "pk"
+    pk.mkdir()
+    for f in tiny.iterdir():
+        if f.suffix != ".safetensors":
+            (pk / f.name).write_bytes(f.read_bytes())
+    (pk / "pytorch_model.bin").write_bytes(b"not really a pickle")
+    with pytest.raises(ConfigError, match="allow_pickle"):
+        create_model("hf-classifier", path=str(pk))
+    create_model("hf-classifier", path=str(pk), allow_pickle="true")  # accepted (not loaded here)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(ConfigError, match="no model weights"):
+        create_model("hf-classifier", path=str(empty))
+    bare = tmp_path / "bare"
+    transformers.BertModel(transformers.BertConfig(vocab_size=30, hidden_size=32, num_hidden_layers=1,
+                                                   num_attention_heads=2, intermediate_size=37)).save_pretrained(str(bare))
+    for f in tiny.iterdir():
+        if f.name.startswith(("tokenizer", "vocab", "special")):
+            (bare / f.name).write_bytes(f.read_bytes())
+    with pytest.raises(ConfigError, match="not a fine-tuned sequence classifier"):
+        create_model("hf-classifier", path=str(bare)).classify(absa(1), LABELS)
+    for bad in ({"batch_size": "0"}, {"max_length": "x"}, {"device": "warp"}):
+        with pytest.raises(ConfigError):
+            create_model("hf-classifier", path=str(tiny), **bad)
+
+
+def test_finetune_changes_model_and_reloads(tmp_path, tiny_anon):
+    train, test = absa(30), absa(9, "test")
+    kw = dict(path=str(tiny_anon), lr="5e-3", batch_size="8", max_length="32", output_dir=str(tmp_path / "ft"),
+              threads="2")
+    base = create_model("hf-finetune", epochs="0", **kw)
+    base.input_kind = "text+aspect"
+    base.fit(train, [], LABELS, seed=3)
+    tuned = create_model("hf-finetune", epochs="1", **kw)
+    tuned.input_kind = "text+aspect"
+    fp_unfitted = tuned.fingerprint
+    tuned.fit(train, absa(6, "dev"), LABELS, seed=3)
+    p0, p1 = base.classify(test, LABELS), tuned.classify(test, LABELS)
+    assert all(p.label in LABELS and sum(p.scores.values()) == pytest.approx(1.0) for p in p1)
+    assert not np.allclose([list(p.scores.values()) for p in p0], [list(p.scores.values()) for p in p1])
+    assert len({fp_unfitted, base.fingerprint, tuned.fingerprint}) == 3
+    meta, arrays = tuned.get_state()
+    assert arrays == {} and meta["history"][0]["epoch"] == 1 and "dev_accuracy" in meta["history"][0]
+    ckpt = Path(meta["checkpoint"])
+    assert ckpt.parent == tmp_path / "ft" and list(ckpt.glob("*.safetensors"))
+    assert not [f for f in ckpt.rglob("*") if f.suffix in (".bin", ".pt", ".pkl", ".pth")]
+    again = create_model("hf-finetune", epochs=1, **kw)
+    again.load_state((meta, {}))
+    assert again.input_kind == "text+aspect"
+    assert again.classify(test, LABELS) == p1
+    assert again.fingerprint == tuned.fingerprint
+    with pytest.raises(ConfigError, match="changed"):
+        again.load_state((dict(meta, weights_sha256="0" * 64), {}))
+    with pytest.raises(ConfigError):
+        create_model("hf-finetune", path=str(tiny_anon), epochs="one")
