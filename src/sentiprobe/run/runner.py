@@ -128,6 +128,10 @@ def run_suite(suite_name: str, cfg: RunConfig, cache: PredictionCache) -> tuple[
             raise CapabilityError(f"model {probe.name!r} cannot {suite.task} (suite {suite_name!r} needs it); "
                                   f"its capabilities: {sorted(model.capabilities)}")
         model.input_kind = suite.input_kind
+        if getattr(model, "output_dir", False) is None:
+            # fine-tuned checkpoints live beside the cache that records their fitted state
+            root = Path(cfg.out_dir) if isinstance(cache, NullCache) else cache.path.parent
+            model.output_dir = root / "checkpoints"
         seed = cfg.seed + k
         fits.append(_fit_or_restore(model, suite, cache, seed))
         predictor = CachedPredictor(model, cache, progress=cfg.progress,
