@@ -17,7 +17,7 @@ run: venv
 
 ## the test suite (real-data tests need SENTIPROBE_DATA_DIR, e.g. ../shared/data)
 test: venv
-	$(VENV)/bin/python -m pytest -q -m "not slow" tests
+	$(VENV)/bin/python -m pytest -q tests
 
 bench: venv
 	for b in benchmarks/bench_*.py; do $(VENV)/bin/python $$b || exit 1; done

@@ -47,7 +47,11 @@ class Item:
     meta: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return _clean(asdict(self))
+        # hand-written (not dataclasses.asdict): items are hashed by the thousand for cache keys
+        return {"item_id": self.item_id, "group_id": self.group_id, "split": self.split, "text": self.text,
+                "label": self.label, "text_pair": self.text_pair, "aspect": self.aspect,
+                "span": list(self.span) if self.span is not None else None, "kind": self.kind,
+                "meta": self.meta}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Item:

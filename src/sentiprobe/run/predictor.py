@@ -56,8 +56,10 @@ class CachedPredictor:
                 todo[k] = it
         self.hits += sum(1 for k in keys if k in found)
         bar = _progress(len(todo), self.desc, self.progress)
-        pending = list(todo.items())
-        bs = max(1, int(getattr(self.model, "batch_size", 64)))
+        # batches of similar length: padding dominates the cost of batched encoders
+        pending = sorted(todo.items(), key=lambda kv: len(kv[1].text) + len(kv[1].text_pair or ""))
+        # a few model batches per call and per committed transaction: the model can still sort by length
+        bs = 4 * max(1, int(getattr(self.model, "batch_size", 64)))
         try:
             for i in range(0, len(pending), bs):
                 chunk = pending[i:i + bs]

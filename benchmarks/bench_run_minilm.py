@@ -1,0 +1,74 @@
+"""`run` with minilm-lr on arts-laptop + arts-rest vs a bare batched forward pass (goal: <= 1.15).
+
+Both sides run in this process on the same loaded encoder (loaded once before timing):
+
+- harness: ``sentiprobe.api.run(["arts-laptop", "arts-rest"], ["minilm-lr"])`` with a fresh,
+  empty cache: loads and validates the data, encodes the train split and fits the logistic
+  regression, predicts every test item (originals + variants) through the SQLite cache, scores
+  with bootstrap CIs and writes predictions, results.json and report.html;
+- bare: one batched forward pass of the same encoder over exactly the same input texts (the
+  marked train and test sentences with their aspect spans) and nothing else.
+
+Also reports the process's peak resident memory. Re-measure:
+
+    SENTIPROBE_DATA_DIR=../shared/data .venv/bin/python benchmarks/bench_run_minilm.py
+"""
+from __future__ import annotations
+
+import tempfile
+import time
+
+from _common import peak_rss_mib, report, require_data
+
+SUITES = ["arts-laptop", "arts-rest"]
+
+
+def main(repeat: int = 2) -> None:
+    require_data()
+    from sentiprobe import api
+    from sentiprobe.models import create_model
+    from sentiprobe.models import encoder_models
+    from sentiprobe.suites import get_suite
+
+    model = create_model("minilm-lr")
+    model.input_kind = "text+aspect"
+    enc = model.encoder
+    enc.load()
+    texts, spans = [], []
+    for name in SUITES:
+        s = get_suite(name)
+        for split in ("train", "test"):
+            for it in s.items(split):
+                t, sp = encoder_models.marked(it)
+                texts.append(t)
+                spans.append(sp)
+
+    def bare() -> None:
+        enc.encode(texts, None, spans)
+
+    def harness() -> None:
+        encoder_models._TRAIN_MEMO.clear()
+        with tempfile.TemporaryDirectory() as tmp:
+            api.run(SUITES, ["minilm-lr"], out=f"{tmp}/run", cache_dir=f"{tmp}/cache", progress=False)
+
+    bare()  # warm-up (thread pools, allocator)
+    t_h, t_b = [], []
+    for _ in range(repeat):  # interleaved, best of each
+        t0 = time.perf_counter()
+        harness()
+        t_h.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        bare()
+        t_b.append(time.perf_counter() - t0)
+    h, b = min(t_h), min(t_b)
+    report("run-minilm-arts", {
+        "suites": SUITES, "n_texts_encoded": len(texts),
+        "harness_seconds": round(h, 2), "bare_forward_seconds": round(b, 2),
+        "ratio_harness_over_bare": round(h / b, 3), "goal_ratio_at_most_1.15": h / b <= 1.15,
+        "bare_sentences_per_second": round(len(texts) / b, 1),
+        "peak_rss_mib": round(peak_rss_mib(), 1),
+    })
+
+
+if __name__ == "__main__":
+    main()
