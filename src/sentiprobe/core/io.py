@@ -55,3 +55,34 @@ def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
                 raise DataError("expected a JSON object", path=path, record=f"line {i}")
             out.append(obj)
     return out
+
+
+def read_table(path: str | Path) -> list[dict[str, Any]]:
+    """Rows of a JSONL (``.jsonl``/``.json``), TSV (``.tsv``, unquoted) or CSV file as dicts.
+
+    A CSV whose first 4 kB hold more tabs than commas is read as TSV. A row with more or fewer
+    fields than the header, or malformed quoting, raises DataError naming the file and line.
+    """
+    import csv
+
+    from .errors import DataError
+
+    path = Path(path)
+    if path.suffix in (".jsonl", ".json"):
+        return read_jsonl(path)
+    with open(path, encoding="utf-8", newline="") as f:
+        sample = f.read(4096)
+        f.seek(0)
+        tsv = path.suffix == ".tsv" or sample.count("\t") > sample.count(",")
+        reader = csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE) if path.suffix == ".tsv" else \
+            csv.DictReader(f, delimiter="\t" if tsv else ",")
+        rows = []
+        try:
+            for r in reader:
+                if None in r or any(v is None for v in r.values()):
+                    raise DataError("row has a different number of fields than the header", path=path,
+                                    record=f"line {reader.line_num}")
+                rows.append(r)
+        except csv.Error as exc:
+            raise DataError(f"malformed CSV: {exc}", path=path, record=f"line {reader.line_num}") from None
+    return rows

@@ -32,7 +32,7 @@ from urllib.parse import parse_qsl, urlsplit
 from ..core.errors import ConfigError, require
 from .base import MODELS, ModelAdapter
 from .http_retry import LLMError, MalformedResponse, RetryPolicy, post_json
-from .utils import as_bool, as_choice, as_float, as_int
+from .utils import as_bool, as_choice, as_float, as_int, as_messages
 
 __all__ = ["OpenAICompatibleModel", "LLMError", "resolve_api_key"]
 
@@ -92,21 +92,6 @@ def _json_list(value: Any) -> Any:
         except ValueError:
             raise ConfigError(f"cannot read {value!r} as a JSON list of strings") from None
     return value
-
-
-def _as_messages(prompt: Any, system: str | None) -> list[dict[str, str]]:
-    """Chat messages for a prompt: a string becomes one user message; a list is validated."""
-    if isinstance(prompt, str):
-        msgs = [{"role": "user", "content": prompt}]
-    elif isinstance(prompt, Sequence) and prompt and all(
-            isinstance(m, Mapping) and isinstance(m.get("role"), str) and isinstance(m.get("content"), str)
-            for m in prompt):
-        msgs = [{"role": m["role"], "content": m["content"]} for m in prompt]
-    else:
-        raise ConfigError("a prompt must be a string or a non-empty list of {'role': str, 'content': str} messages")
-    if system is not None and msgs[0]["role"] != "system":
-        msgs.insert(0, {"role": "system", "content": system})
-    return msgs
 
 
 def _as_text_prompt(prompt: Any, system: str | None) -> str:
@@ -304,7 +289,7 @@ class OpenAICompatibleModel(ModelAdapter):
         if self.token_param != "max_tokens":
             body[self.token_param] = body.pop("max_tokens")
         if self.endpoint == "chat":
-            body["messages"] = _as_messages(prompt, system)
+            body["messages"] = as_messages(prompt, system)
         else:
             body["prompt"] = _as_text_prompt(prompt, system)
         return body

@@ -30,7 +30,7 @@ from typing import Any
 from ..core.errors import ConfigError, MissingExtraError, require
 from .assets import package_version, resolve_device, set_threads, sha256_cached
 from .base import MODELS, ModelAdapter
-from .utils import as_bool, as_choice, as_float, as_int, as_optional_int
+from .utils import as_bool, as_choice, as_float, as_int, as_messages, as_optional_int
 
 log = logging.getLogger(__name__)
 
@@ -185,19 +185,6 @@ class SmolLM2Model(ModelAdapter):
                                                                self.convert, self.convert_dir)
         return self._tok, self._model
 
-    def _messages(self, prompt: Any, system: str | None) -> list[dict[str, str]]:
-        if isinstance(prompt, str):
-            msgs = [{"role": "user", "content": prompt}]
-        elif isinstance(prompt, Sequence) and prompt and all(
-                isinstance(m, Mapping) and isinstance(m.get("role"), str) and isinstance(m.get("content"), str)
-                for m in prompt):
-            msgs = [{"role": m["role"], "content": m["content"]} for m in prompt]
-        else:
-            raise ConfigError("a prompt must be a string or a non-empty list of {'role', 'content'} messages")
-        if system is not None and msgs[0]["role"] != "system":
-            msgs.insert(0, {"role": "system", "content": system})
-        return msgs
-
     def render(self, prompt: Any, system: str | None = None) -> str:
         """The exact text the model reads for a prompt (chat template with the generation prompt)."""
         tok, _ = self._ensure()
@@ -206,7 +193,7 @@ class SmolLM2Model(ModelAdapter):
             if not isinstance(prompt, str):
                 raise ConfigError("chat_template=false takes string prompts only")
             return f"{system}\n\n{prompt}" if system else prompt
-        return tok.apply_chat_template(self._messages(prompt, system), tokenize=False, add_generation_prompt=True)
+        return tok.apply_chat_template(as_messages(prompt, system), tokenize=False, add_generation_prompt=True)
 
     # ---- capabilities --------------------------------------------------------------------------
     def generate(self, prompts: Sequence[Any], **kwargs: Any) -> list[str]:

@@ -245,3 +245,18 @@ def predictions_from_proba(items: Sequence[Item], proba: np.ndarray, classes: Se
         best = max(labels, key=lambda lab: (scores[lab], -list(labels).index(lab)))
         out.append(Prediction(item_id=it.item_id, label=best, scores=scores))
     return out
+
+
+def as_messages(prompt: Any, system: str | None) -> list[dict[str, str]]:
+    """Chat messages for a prompt: a string becomes one user message; a list is validated."""
+    if isinstance(prompt, str):
+        msgs = [{"role": "user", "content": prompt}]
+    elif isinstance(prompt, Sequence) and prompt and all(
+            isinstance(m, Mapping) and isinstance(m.get("role"), str) and isinstance(m.get("content"), str)
+            for m in prompt):
+        msgs = [{"role": m["role"], "content": m["content"]} for m in prompt]
+    else:
+        raise ConfigError("a prompt must be a string or a non-empty list of {'role': str, 'content': str} messages")
+    if system is not None and msgs[0]["role"] != "system":
+        msgs.insert(0, {"role": "system", "content": system})
+    return msgs

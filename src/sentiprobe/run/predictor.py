@@ -46,40 +46,55 @@ class CachedPredictor:
             self._fp = self.model.fingerprint
         return self._fp
 
-    def classify(self, items: Sequence[Item], labels: Sequence[str]) -> list[Prediction]:
-        fp = self.fingerprint
-        keys = [stable_hash(self.model.request(it, labels), 32) for it in items]
-        found = self.cache.get_many(fp, keys)
-        todo: dict[str, Item] = {}
-        for it, k in zip(items, keys):
+    def _cached(self, ns: str, table: str, keys: list[str], inputs: Sequence[Any], fn, *, chunk: int,
+                what: str, size=None) -> dict[str, Any]:
+        """Values for ``keys`` from the cache, computing the missing ones with ``fn(inputs_chunk)``.
+
+        Identical keys are computed once; each chunk is committed before the next starts.
+        ``size`` (optional) sorts the pending inputs so batches hold inputs of similar length.
+        """
+        found = self.cache.get_many(ns, keys, table=table)
+        todo: dict[str, Any] = {}
+        for x, k in zip(inputs, keys):
             if k not in found and k not in todo:
-                todo[k] = it
+                todo[k] = x
         self.hits += sum(1 for k in keys if k in found)
-        bar = _progress(len(todo), self.desc, self.progress)
-        # batches of similar length: padding dominates the cost of batched encoders
-        pending = sorted(todo.items(), key=lambda kv: len(kv[1].text) + len(kv[1].text_pair or ""))
-        # a few model batches per call and per committed transaction: the model can still sort by length
-        bs = 4 * max(1, int(getattr(self.model, "batch_size", 64)))
+        pending = sorted(todo.items(), key=lambda kv: size(kv[1])) if size else list(todo.items())
+        bar = _progress(len(pending), self.desc, self.progress)
         try:
-            for i in range(0, len(pending), bs):
-                chunk = pending[i:i + bs]
-                preds = self.model.classify([it for _, it in chunk], labels)
-                if len(preds) != len(chunk):
-                    raise SentiprobeError(f"model {self.model.name!r} returned {len(preds)} predictions "
-                                          f"for {len(chunk)} items")
-                batch = {}
-                for (k, it), p in zip(chunk, preds):
-                    d = p.to_dict()
-                    d.pop("item_id", None)
-                    batch[k] = d
-                self.cache.put_many(fp, batch)
+            for i in range(0, len(pending), chunk):
+                part = pending[i:i + chunk]
+                outs = fn([x for _, x in part])
+                if len(outs) != len(part):
+                    raise SentiprobeError(f"model {self.model.name!r}.{what} returned {len(outs)} results "
+                                          f"for {len(part)} inputs")
+                batch = dict(zip([k for k, _ in part], outs))
+                self.cache.put_many(ns, batch, table=table)
                 found.update(batch)
-                self.computed += len(chunk)
+                self.computed += len(part)
                 if bar is not None:
-                    bar.update(len(chunk))
+                    bar.update(len(part))
         finally:
             if bar is not None:
                 bar.close()
+        return found
+
+    def classify(self, items: Sequence[Item], labels: Sequence[str]) -> list[Prediction]:
+        """Cached classification: one cache entry per (fingerprint, request payload)."""
+
+        def run(batch: list[Item]) -> list[dict[str, Any]]:
+            out = []
+            for p in self.model.classify(batch, labels):
+                d = p.to_dict()
+                d.pop("item_id", None)  # identical requests of different items share one entry
+                out.append(d)
+            return out
+
+        keys = [stable_hash(self.model.request(it, labels), 32) for it in items]
+        # a few model batches per call: the model can still sort a call's inputs by length
+        chunk = 4 * max(1, int(getattr(self.model, "batch_size", 64)))
+        found = self._cached(self.fingerprint, "predictions", keys, items, run, chunk=chunk, what="classify",
+                             size=lambda it: len(it.text) + len(it.text_pair or ""))
         return [Prediction.from_dict({**found[k], "item_id": it.item_id}) for it, k in zip(items, keys)]
 
     def generate(self, prompts: Sequence[str], **kwargs: Any) -> list[str]:
@@ -93,33 +108,10 @@ class CachedPredictor:
         (fingerprint, method, payload, kwargs); each batch is committed before the next starts.
         """
         fn = getattr(self.model, method)
-        ns = f"{method}:{self.fingerprint}"
         keys = [stable_hash({"payload": p, "kw": kwargs}, 32) for p in payloads]
-        found = self.cache.get_many(ns, keys, table="blobs")
-        todo: dict[str, Any] = {}
-        for p, k in zip(payloads, keys):
-            if k not in found and k not in todo:
-                todo[k] = p
-        self.hits += sum(1 for k in keys if k in found)
-        pending = list(todo.items())
-        bs = max(1, int(getattr(self.model, "batch_size", 8)))
-        bar = _progress(len(pending), self.desc, self.progress)
-        try:
-            for i in range(0, len(pending), bs):
-                chunk = pending[i:i + bs]
-                outs = fn([p for _, p in chunk], **kwargs)
-                if len(outs) != len(chunk):
-                    raise SentiprobeError(f"model {self.model.name!r}.{method} returned {len(outs)} results "
-                                          f"for {len(chunk)} inputs")
-                batch = dict(zip([k for k, _ in chunk], outs))
-                self.cache.put_many(ns, batch, table="blobs")
-                found.update(batch)
-                self.computed += len(chunk)
-                if bar is not None:
-                    bar.update(len(chunk))
-        finally:
-            if bar is not None:
-                bar.close()
+        found = self._cached(f"{method}:{self.fingerprint}", "blobs", keys, payloads,
+                             lambda batch: fn(batch, **kwargs), what=method,
+                             chunk=max(1, int(getattr(self.model, "batch_size", 8))))
         return [found[k] for k in keys]
 
 

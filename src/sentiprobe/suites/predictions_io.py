@@ -1,12 +1,11 @@
 """Reading prediction files made elsewhere (CSV / JSONL with item_id + label)."""
 from __future__ import annotations
 
-import csv
 import json
 from pathlib import Path
 
 from ..core.errors import DataError
-from ..core.io import read_jsonl
+from ..core.io import read_table
 from ..core.types import Prediction
 
 ID_COLUMNS = ("item_id", "id")
@@ -29,16 +28,7 @@ def read_label_file(path: str | Path, column: str | None = None) -> list[Predict
     path = Path(path)
     if not path.exists():
         raise DataError("predictions file not found", path=path)
-    rows: list[dict] = []
-    if path.suffix in (".jsonl", ".json"):
-        rows = read_jsonl(path)
-    else:
-        with open(path, encoding="utf-8", newline="") as f:
-            sample = f.read(4096)
-            f.seek(0)
-            delim = "\t" if path.suffix == ".tsv" or (sample.count("\t") > sample.count(",")) else ","
-            reader = csv.DictReader(f, delimiter=delim)
-            rows = list(reader)
+    rows = read_table(path)
     if not rows:
         raise DataError("no predictions in file", path=path)
     header = list(rows[0].keys())

@@ -15,35 +15,17 @@ Without a seed column every row belongs to a single seed 0.
 """
 from __future__ import annotations
 
-import csv
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ...core.errors import DataError, PredictionError
-from ...core.io import read_jsonl
+from ...core.io import read_table
 from ...core.types import Item, Prediction
 
 KEY_COLUMNS = ("item_id", "id", "line", "text")
 LABEL_COLUMNS = ("label", "pred", "prediction")
-
-
-def _rows(path: Path) -> list[dict[str, Any]]:
-    if path.suffix in (".jsonl", ".json"):
-        return read_jsonl(path)
-    with open(path, encoding="utf-8", newline="") as f:
-        if path.suffix == ".tsv":
-            reader = csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE)
-        else:
-            reader = csv.DictReader(f)
-        rows = []
-        for r in reader:
-            if None in r or any(v is None for v in r.values()):
-                raise DataError("row has a different number of fields than the header", path=path,
-                                record=f"line {reader.line_num}")
-            rows.append(r)
-        return rows
 
 
 def parse_label(v: Any) -> str | None:
@@ -85,7 +67,7 @@ def read_seeded(path: str | Path, items: Sequence[Item], *, column: str | None =
     path = Path(path)
     if not path.is_file():
         raise DataError("predictions file not found", path=path)
-    rows = _rows(path)
+    rows = read_table(path)
     if not rows:
         raise DataError("no predictions in file", path=path)
     header = list(rows[0].keys())

@@ -15,12 +15,11 @@ exact-agreement rate, each with its CI (``stats.agreement.cohen_kappa``; percent
 """
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 from typing import Any
 
 from ...core.errors import DataError
-from ...core.io import read_jsonl
+from ...core.io import read_table
 from ...core.types import SCHEMA_VERSION
 from ...stats.agreement import cohen_kappa
 from .judge import CRITERIA, SCORE_RANGE
@@ -46,14 +45,7 @@ def read_ratings(path: str | Path) -> tuple[dict[Key, dict[str, int | None]], di
     path = Path(path)
     if not path.is_file():
         raise DataError("ratings file not found", path=path)
-    if path.suffix in (".jsonl", ".json"):
-        rows = read_jsonl(path)
-    else:
-        with open(path, encoding="utf-8", newline="") as f:
-            sample = f.read(4096)
-            f.seek(0)
-            delim = "\t" if path.suffix == ".tsv" or sample.count("\t") > sample.count(",") else ","
-            rows = list(csv.DictReader(f, delimiter=delim))
+    rows = read_table(path)
     out: dict[Key, dict[str, int | None]] = {}
     info = {"path": str(path), "rows": len(rows), "missing_items": 0}
     for i, r in enumerate(rows, 1):

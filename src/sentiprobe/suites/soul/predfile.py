@@ -19,13 +19,12 @@ either, the text metrics are not computable.
 """
 from __future__ import annotations
 
-import csv
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from ...core.errors import DataError
-from ...core.io import read_jsonl
+from ...core.io import read_table
 from ...core.types import Prediction
 from .parse import extract_justification, extract_label, parse_answer
 
@@ -33,19 +32,6 @@ ID_COLUMNS = ("item_id", "id")
 LABEL_COLUMNS = ("label", "prediction", "pred")
 TEXT_COLUMNS = ("justification",)
 RAW_COLUMNS = ("output", "raw")
-
-
-def _rows(path: Path) -> list[dict[str, Any]]:
-    if path.suffix in (".jsonl", ".json"):
-        return read_jsonl(path)
-    with open(path, encoding="utf-8", newline="") as f:
-        sample = f.read(4096)
-        f.seek(0)
-        delim = "\t" if path.suffix == ".tsv" or sample.count("\t") > sample.count(",") else ","
-        try:
-            return list(csv.DictReader(f, delimiter=delim))
-        except csv.Error as exc:
-            raise DataError(f"malformed CSV: {exc}", path=path) from None
 
 
 def _first(header: list[str], wanted: tuple[str, ...]) -> str | None:
@@ -57,7 +43,7 @@ def read_soul_predictions(path: str | Path, task: str, column: str | None = None
     path = Path(path)
     if not path.is_file():
         raise DataError("predictions file not found", path=path)
-    rows = _rows(path)
+    rows = read_table(path)
     if not rows:
         raise DataError("no predictions in file", path=path)
     if all("parse_ok" in r and "item_id" in r for r in rows):
