@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from .errors import UnknownNameError
+from .errors import ConfigError, UnknownNameError
 
 T = TypeVar("T")
 
@@ -71,7 +71,10 @@ class Registry(Generic[T]):
             raise UnknownNameError(self.kind, name, self._entries) from None
 
     def create(self, name: str, **kwargs: Any) -> T:
-        return self.entry(name).factory(**kwargs)
+        """Build ``name`` with keyword arguments; unknown arguments raise ConfigError with suggestions."""
+        entry = self.entry(name)
+        check_arguments(f"{self.kind} {name!r}", entry.factory, kwargs)
+        return entry.factory(**kwargs)
 
     def names(self, tag: str | None = None) -> list[str]:
         self._load_plugins()
@@ -84,3 +87,27 @@ class Registry(Generic[T]):
     def __iter__(self) -> Iterator[Entry[T]]:
         self._load_plugins()
         return iter(sorted(self._entries.values(), key=lambda e: e.name))
+
+
+def check_arguments(what: str, factory: Callable[..., Any], kwargs: dict[str, Any]) -> None:
+    """Raise ConfigError naming unknown keyword arguments (with did-you-mean) before calling ``factory``.
+
+    Factories that take ``**kwargs`` check their own arguments.
+    """
+    import difflib
+    import inspect
+
+    try:
+        params = inspect.signature(factory).parameters
+    except (TypeError, ValueError):  # builtins without a signature
+        return
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return
+    known = [n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    unknown = [k for k in kwargs if k not in known]
+    if unknown:
+        hints = []
+        for k in unknown:
+            close = difflib.get_close_matches(k, known, n=1)
+            hints.append(f"{k!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+        raise ConfigError(f"{what}: unknown argument(s) {', '.join(hints)}; known: {', '.join(known) or 'none'}")

