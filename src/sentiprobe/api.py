@@ -75,12 +75,11 @@ def run(suites: Sequence[str] | None = None, models: Sequence[str] | None = None
         raise ConfigError("--model-arg applies to a single --model")
     base = RunConfig(suites=tuple(suites), model=models[0], model_args=dict(model_args or {}), out_dir=str(out),
                      data_dir=data_dir, cache_dir=cache_dir, use_cache=use_cache, seed=seed, n_boot=n_boot,
-                     limit=limit, missing=missing, progress=progress, skip_unsupported=bare)
+                     limit=limit, missing=missing, progress=progress, skip_unsupported=bare,
+                     unavailable_suites=tuple(skipped))
     if len(models) == 1:
         doc = run_one(base)
     else:
         doc = run_many([(m, {}) for m in models], base)
-    if skipped:
-        doc["skipped_suites"] = skipped
     log(f"wrote {out}")
     return doc

@@ -58,6 +58,7 @@ class RunConfig:
         progress: show progress bars.
         skip_unsupported: skip (and record) suites the model cannot run instead of failing
             (used by the bare ``sentiprobe run`` over every suite and default model).
+        unavailable_suites: suites left out of a bare run because their data is missing (recorded).
     """
 
     suites: tuple[str, ...]
@@ -73,6 +74,7 @@ class RunConfig:
     missing: str = "error"
     progress: bool = True
     skip_unsupported: bool = False
+    unavailable_suites: tuple[str, ...] = ()
     schema_version: int = SCHEMA_VERSION
 
 
@@ -244,7 +246,8 @@ def run_many(models: Sequence[tuple[str, dict[str, Any]]], base: RunConfig) -> d
     out = Path(base.out_dir)
     summary: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "sentiprobe_version": __version__,
                                "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                               "suites": list(base.suites), "runs": {}}
+                               "suites": list(base.suites), "unavailable_suites": list(base.unavailable_suites),
+                               "runs": {}}
     docs = {}
     for name, args in models:
         cfg = RunConfig(**{**asdict(base), "model": name, "model_args": dict(args),
