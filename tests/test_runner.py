@@ -151,3 +151,16 @@ def test_sigkill_and_resume_recomputes_nothing_finished(tmp_path, when):
     assert _metrics(out) == _metrics(ref_out)
     for s in ("toy", "toy2"):
         assert (out / "predictions" / f"{s}.jsonl").read_text() == (ref_out / "predictions" / f"{s}.jsonl").read_text()
+
+
+def test_report_escapes_every_text():
+    from sentiprobe.report.html import render_comparison, render_report
+
+    evil = "<script>alert(1)</script>"
+    doc = {"model": {"name": evil, "args": {"x": evil}}, "command": evil, "seed": 0, "created": evil,
+           "platform": evil, "packages": {evil: evil},
+           "suites": {"toy": {"n_items": 1, "metrics": {evil: {"value": 0.5, "ci_low": 0.1, "ci_high": 0.9, "n": 1,
+                                                             "note": evil}},
+                              "data_files": {evil: evil}}}}
+    for html in (render_report(doc), render_comparison({evil: doc})):
+        assert "<script>" not in html and "&lt;script&gt;" in html
