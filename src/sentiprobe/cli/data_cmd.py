@@ -88,9 +88,10 @@ def _families(names: list[str]) -> list[str] | None:
     return resolve_families(names, suites)
 
 
-def _fail(exc: Exception, code: int) -> int:
+def _fail(exc: Exception) -> int:
+    """Print the error; exit code 2 for a bad name or argument, 1 for a data problem."""
     print(f"sentiprobe data: error: {exc}", file=sys.stderr)
-    return code
+    return 2 if isinstance(exc, (UnknownNameError, ConfigError)) else 1
 
 
 def _dump(obj: Any) -> None:
@@ -109,10 +110,8 @@ def cmd_fetch(args: argparse.Namespace) -> int:
                        progress=not args.json and sys.stderr.isatty(),
                        include_unpublished=args.include_unpublished, keep_going=True,
                        timeout=args.timeout, retries=args.retries)
-    except (UnknownNameError, ConfigError) as exc:
-        return _fail(exc, 2)
     except SentiprobeError as exc:
-        return _fail(exc, 1)
+        return _fail(exc)
     if args.json:
         _dump(report.to_dict())
         return 0 if report.ok else 1
@@ -134,10 +133,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     try:
         report = verify(_families(args.names), data_dir=args.data_dir)
-    except (UnknownNameError, ConfigError) as exc:
-        return _fail(exc, 2)
     except SentiprobeError as exc:
-        return _fail(exc, 1)
+        return _fail(exc)
     if args.json:
         _dump(report.to_dict())
         return 0 if report.ok else 1
@@ -171,7 +168,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     try:
         fams = _families(args.names)
     except UnknownNameError as exc:
-        return _fail(exc, 2)
+        return _fail(exc)
     m = load_manifest()
     entries = m.select(fams)
     if args.json:
@@ -200,7 +197,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
                 raise UnknownNameError("suite or data family", args.names, list(names) + sorted(set(fams.values())))
         out = {s: get_suite(s, data_dir=args.data_dir).stats() for s in chosen}
     except UnknownNameError as exc:
-        return _fail(exc, 2)
+        return _fail(exc)
     except SentiprobeError as exc:
         return _fail(exc, 1)
     doc = {"schema_version": 1, "kind": "sentiprobe-data-stats", "name": args.names, "suites": out}

@@ -26,6 +26,7 @@ from typing import Any, BinaryIO, Iterator
 from urllib.parse import quote
 
 from ..core.errors import ChecksumError, DownloadError, SentiprobeError
+from ..core.io import atomic_write_bytes
 from .manifest import Manifest, ManifestFile, load_manifest
 from .integrity import git_blob_of
 
@@ -182,21 +183,6 @@ def _temp_for(dest: Path) -> tuple[int, Path]:
             return os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_BINARY", 0), 0o666), tmp
         except FileExistsError:  # pragma: no cover - 48 random bits
             continue
-
-
-def _write_atomic(dest: Path, data: bytes) -> None:
-    fd, tmp = _temp_for(dest)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, dest)
-    finally:
-        try:
-            tmp.unlink()
-        except FileNotFoundError:
-            pass
 
 
 def _download_once(entry: ManifestFile, src: str, dest: Path, timeout: float,
@@ -451,7 +437,7 @@ def _derive(m: Manifest, e: ManifestFile, root: Path, dest: Path, timeout: float
         raise ChecksumError(e.path, e.sha256, actual,
                             f"rebuilt by recipe {recipe.recipe}: {len(data)} bytes, expected {e.size}")
     try:
-        _write_atomic(dest, data)
+        atomic_write_bytes(dest, data)
     except OSError as exc:
         raise DownloadError(f"{e.path}: cannot write into {dest.parent}: {exc}") from None
     src = f"recipe:{recipe.recipe}(" + ", ".join(list(recipe.inputs) + ([recipe.source_url] if recipe.source_url
