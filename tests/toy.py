@@ -9,42 +9,40 @@ import numpy as np
 from sentiprobe.core.types import Item, Prediction
 from sentiprobe.models.base import MODELS, ModelAdapter
 from sentiprobe.stats.bootstrap import mean_metric
-from sentiprobe.suites.base import SUITES, Suite, SuiteScore
+from sentiprobe.suites import SUITES, SuiteScore, SuiteSpec
 
 WORDS = ["good", "bad", "fine", "awful", "great", "poor", "nice", "meh"]
 POLARITY = {"good": "pos", "great": "pos", "nice": "pos", "fine": "pos", "bad": "neg", "awful": "neg",
             "poor": "neg", "meh": "neg"}
 
 
-class ToySuite(Suite):
-    name = "toy"
-    family = "toy"
-    labels = ("pos", "neg")
-    input_kind = "text"
-    description = "toy suite for tests"
-
-    def data_files(self):
-        return []
-
-    def _load(self, split):
-        n = {"train": 40, "dev": 10, "test": int(os.environ.get("TOY_N", "60"))}[split]
-        rng = np.random.default_rng({"train": 1, "dev": 2, "test": 3}[split])
-        out = []
-        for i in range(n):
-            w = WORDS[int(rng.integers(len(WORDS)))]
-            out.append(Item(f"{split}-{i}", f"{split}-{i // 2}", split, f"{self.name}: the movie was {w} number {i}",
-                            POLARITY[w]))
-        return out
-
-    def score(self, items, predictions, *, n_boot=1000, seed=0, missing="error", **options):
-        by_id = self.check_predictions(items, predictions, missing=missing)
-        correct = [float(by_id.get(it.item_id) is not None and by_id[it.item_id].label == it.label)
-                   for it in items]
-        return SuiteScore({"accuracy": mean_metric("accuracy", correct, n_boot=n_boot, seed=seed)})
+def _load(suite, split):
+    n = {"train": 40, "dev": 10, "test": int(os.environ.get("TOY_N", "60"))}[split]
+    rng = np.random.default_rng({"train": 1, "dev": 2, "test": 3}[split])
+    out = []
+    for i in range(n):
+        w = WORDS[int(rng.integers(len(WORDS)))]
+        out.append(Item(f"{split}-{i}", f"{split}-{i // 2}", split, f"{suite.name}: the movie was {w} number {i}",
+                        POLARITY[w]))
+    return out
 
 
-class ToySuite2(ToySuite):
-    name = "toy2"
+def _score(suite, items, predictions, config):
+    by_id = suite.check_predictions(items, predictions, missing=config.missing)
+    correct = [float(by_id.get(it.item_id) is not None and by_id[it.item_id].label == it.label) for it in items]
+    return SuiteScore({"accuracy": mean_metric("accuracy", correct, n_boot=config.n_boot, seed=config.seed)})
+
+
+def _read(suite, path, column):
+    from sentiprobe.suites.predictions_io import read_label_file
+
+    return read_label_file(path, column=column)
+
+
+def toy_spec(name: str) -> SuiteSpec:
+    return SuiteSpec(name=name, family="toy", version="1", description="toy suite for tests", labels=("pos", "neg"),
+                     task="classify", input_kind="text", load_items=_load, data_files=lambda s: [],
+                     read_predictions=_read, score=_score, render_section=lambda name, entry: "")
 
 
 class SlowLexicon(ModelAdapter):
@@ -91,8 +89,8 @@ class SlowLexicon(ModelAdapter):
 
 def register() -> None:
     if "toy" not in SUITES:
-        SUITES.register("toy", ToySuite, description="toy suite for tests")
-        SUITES.register("toy2", ToySuite2, description="second toy suite for tests")
+        SUITES.register(toy_spec("toy"))
+        SUITES.register(toy_spec("toy2"))
     if "slow-lexicon" not in MODELS:
         MODELS.register("slow-lexicon", SlowLexicon, description="toy learning model for tests",
                         params={"delay": "float, seconds per item", "fit_delay": "float", "batch_size": "int"})

@@ -6,8 +6,7 @@
 """
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +17,11 @@ from .core.types import SCHEMA_VERSION
 def list_suites() -> list[dict[str, Any]]:
     from .suites import SUITES
 
-    return [{"name": e.name, "family": getattr(e.factory, "family", ""), "task": getattr(e.factory, "task", ""),
-             "labels": list(getattr(e.factory, "labels", ())),
-             "description": e.description or getattr(e.factory, "description", "")} for e in SUITES]
+    from .suites.spec import describe_options
+
+    return [{"name": s.name, "family": s.family, "version": s.version, "task": s.task, "input_kind": s.input_kind,
+             "labels": list(s.labels), "seeds": s.seeds, "description": s.description,
+             "options": describe_options(s.options)} for s in SUITES]
 
 
 def list_models() -> list[dict[str, Any]]:
@@ -31,19 +32,34 @@ def list_models() -> list[dict[str, Any]]:
 
 
 def score(suite: str, predictions: str | Path, *, column: str | None = None, data_dir: str | None = None,
-          missing: str = "error", n_boot: int = 1000, seed: int = 0, **options: Any) -> dict[str, Any]:
-    """Score a predictions file made elsewhere on a suite. Returns the JSON-able score document."""
+          missing: str = "error", n_boot: int = 1000, seed: int = 0, alpha: float = 0.05,
+          suite_options: Mapping[str, Any] | None = None, tables_out: str | Path | None = None) -> dict[str, Any]:
+    """Score a predictions file made elsewhere on a suite. Returns the JSON-able score document.
+
+    ``suite_options`` are the suite's typed options (``sentiprobe list suites`` shows them); an unknown one
+    is a ConfigError. ``tables_out``: write the suite's extra tables (e.g. NonCompSST rating TSVs) there; a
+    ConfigError when the suite has none.
+    """
+    from .core.io import atomic_write_text
     from .suites import get_suite
 
-    s = get_suite(suite, data_dir)
+    s = get_suite(suite, data_dir, suite_options)
     preds = s.read_predictions(predictions, column=column)
     items = s.items("test")
-    sig = inspect.signature(s.score).parameters
-    if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in sig.values()):
-        options = {k: v for k, v in options.items() if k in sig}
-    result = s.score(items, preds, n_boot=n_boot, seed=seed, missing=missing, **options)
-    return {"schema_version": SCHEMA_VERSION, "suite": suite, "predictions": str(predictions),
-            "column": column, "n_boot": n_boot, "seed": seed, **result.to_dict()}
+    result = s.score(items, preds, n_boot=n_boot, seed=seed, missing=missing, alpha=alpha, path=predictions)
+    written: list[str] = []
+    if tables_out is not None:
+        if not result.tables:
+            raise ConfigError(f"suite {suite!r} has no extra tables to write (--tables-out)")
+        for name, text in result.tables.items():
+            target = Path(tables_out) / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_text(target, text)
+            written.append(str(target))
+    return {"schema_version": SCHEMA_VERSION, "suite": suite, "suite_info": s.describe(),
+            "items_hash": s.items_hash(items), "predictions": str(predictions), "column": column,
+            "n_boot": n_boot, "seed": seed, "alpha": alpha, **result.to_dict(),
+            **({"tables_written": written} if written else {})}
 
 
 def run(suites: Sequence[str] | None = None, models: Sequence[str] | None = None, *,

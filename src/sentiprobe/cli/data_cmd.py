@@ -72,7 +72,7 @@ def _suite_families() -> dict[str, str]:
 
     out = {}
     for name in SUITES.names():
-        fam = getattr(SUITES.entry(name).factory, "family", None)
+        fam = SUITES.get(name).family
         if isinstance(fam, str):
             out[name] = fam
     return out

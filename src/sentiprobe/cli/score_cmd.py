@@ -1,4 +1,4 @@
-"""``sentiprobe score --suite S --predictions FILE [--column C] [--json]``: score predictions made elsewhere."""
+"""``sentiprobe score --suite S --predictions FILE [--column C] [--suite-arg K=V] [--json]``."""
 from __future__ import annotations
 
 import json
@@ -11,30 +11,26 @@ def add_parser(sub) -> None:
     p.add_argument("--column", default=None, help="label column (e.g. a model column of a published CSV)")
     p.add_argument("--data-dir", default=None, help="data directory (default: $SENTIPROBE_DATA_DIR or cache)")
     p.add_argument("--missing", choices=("error", "wrong", "variants-wrong"), default="error",
-                   help="missing predictions: error (default), wrong (count every missing one as wrong) or variants-wrong (ARTS: a missing variant counts as wrong, a missing source is an error); always reported")
+                   help="missing predictions: error (default), wrong (count every missing one as wrong) or "
+                        "variants-wrong (ARTS: a missing variant counts as wrong, a missing source is an error); "
+                        "always reported")
+    p.add_argument("--suite-arg", default=[], action="append", metavar="KEY=VALUE",
+                   help="suite option (repeatable; `sentiprobe list suites` shows each suite's options)")
+    p.add_argument("--tables-out", default=None, metavar="DIR",
+                   help="write the suite's extra tables here (NonCompSST: pooled scores and rating TSVs)")
     p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for CIs (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
     p.add_argument("--json", action="store_true", help="print the JSON document")
-    from ..suites import SUITES
-
-    seen = set()
-    for e in SUITES:
-        hook = getattr(e.factory, "add_score_arguments", None)
-        if hook is not None and hook not in seen:
-            seen.add(hook)
-            hook(p)
     p.set_defaults(func=cmd)
-
-
-_BASE = {"suite", "predictions", "column", "data_dir", "missing", "n_boot", "seed", "json", "func", "command"}
 
 
 def cmd(args) -> int:
     from ..api import score
+    from .suite_args import parse_suite_args
 
-    options = {k: v for k, v in vars(args).items() if k not in _BASE and v is not None}
-    doc = score(args.suite, args.predictions, column=args.column, data_dir=args.data_dir,
-                missing=args.missing, n_boot=args.n_boot, seed=args.seed, **options)
+    options = parse_suite_args(args.suite_arg, [args.suite]).get(args.suite, {})
+    doc = score(args.suite, args.predictions, column=args.column, data_dir=args.data_dir, missing=args.missing,
+                n_boot=args.n_boot, seed=args.seed, suite_options=options, tables_out=args.tables_out)
     if args.json:
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     else:

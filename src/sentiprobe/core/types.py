@@ -33,6 +33,9 @@ class Item:
         span: optional ``(from, to)`` character span of ``aspect`` in ``text`` (0-based, end-exclusive).
         kind: what kind of item: ``original`` or a generation recipe (``revtgt``, ...).
         meta: free-form JSON-serialisable extras (source ids, reference justification, ...).
+        features: optional numeric side features the suite computes for every item with the same keys
+            (SENTiVENT lexicon features); models that use them read this field, never ``meta``.
+        tokens: optional tokenisation of ``text`` (span-based suites: LexComp, triplets).
     """
 
     item_id: str
@@ -45,13 +48,20 @@ class Item:
     span: tuple[int, int] | None = None
     kind: str = "original"
     meta: dict[str, Any] = field(default_factory=dict)
+    features: dict[str, float] | None = None
+    tokens: tuple[str, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         # hand-written (not dataclasses.asdict): items are hashed by the thousand for cache keys
-        return {"item_id": self.item_id, "group_id": self.group_id, "split": self.split, "text": self.text,
-                "label": self.label, "text_pair": self.text_pair, "aspect": self.aspect,
-                "span": list(self.span) if self.span is not None else None, "kind": self.kind,
-                "meta": self.meta}
+        d = {"item_id": self.item_id, "group_id": self.group_id, "split": self.split, "text": self.text,
+             "label": self.label, "text_pair": self.text_pair, "aspect": self.aspect,
+             "span": list(self.span) if self.span is not None else None, "kind": self.kind,
+             "meta": self.meta}
+        if self.features is not None:
+            d["features"] = self.features
+        if self.tokens is not None:
+            d["tokens"] = list(self.tokens)
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Item:
@@ -59,6 +69,8 @@ class Item:
         kw = {k: v for k, v in d.items() if k in names}
         if kw.get("span") is not None:
             kw["span"] = tuple(kw["span"])
+        if kw.get("tokens") is not None:
+            kw["tokens"] = tuple(kw["tokens"])
         return cls(**kw)
 
 
@@ -73,7 +85,9 @@ class Prediction:
         text: optional generated text (e.g. a justification).
         raw: raw model output, kept for audit.
         parse_ok: ``False`` when ``raw`` could not be turned into a label (scored as wrong).
-        meta: extras (seed, latency, ...).
+        meta: extras (latency, source column, ...).
+        seed: the training seed of the model that made it (multi-seed suites score every seed); ``None``
+            for single-seed suites.
     """
 
     item_id: str
@@ -83,9 +97,13 @@ class Prediction:
     raw: str | None = None
     parse_ok: bool = True
     meta: dict[str, Any] = field(default_factory=dict)
+    seed: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return _clean(asdict(self))
+        d = _clean(asdict(self))
+        if d["seed"] is None:
+            del d["seed"]
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Prediction:

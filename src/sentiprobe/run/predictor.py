@@ -79,8 +79,9 @@ class CachedPredictor:
                 bar.close()
         return found
 
-    def classify(self, items: Sequence[Item], labels: Sequence[str]) -> list[Prediction]:
+    def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str = "text") -> list[Prediction]:
         """Cached classification: one cache entry per (fingerprint, request payload)."""
+        self.model.input_kind = input_kind  # TRANSITIONAL until adapters take input_kind as an argument
 
         def run(batch: list[Item]) -> list[dict[str, Any]]:
             out = []
@@ -116,4 +117,5 @@ class CachedPredictor:
 
 
 def with_seed(preds: list[Prediction], seed: int) -> list[Prediction]:
-    return [replace(p, meta={**p.meta, "seed": seed}) for p in preds]
+    """The predictions of the model trained with ``seed`` (``Prediction.seed`` set)."""
+    return [replace(p, seed=seed) for p in preds]

@@ -177,7 +177,7 @@ def run(cfg: RunConfig) -> dict[str, Any]:
     if not cfg.suites:
         raise ConfigError("no suite to run")
     for s in cfg.suites:
-        SUITES.entry(s)  # fail early, with did-you-mean
+        SUITES.get(s)  # fail early, with did-you-mean
     MODELS.entry(cfg.model)
     out = Path(cfg.out_dir)
     (out / "predictions").mkdir(parents=True, exist_ok=True)
@@ -233,11 +233,8 @@ def _jsonl(p: Prediction) -> str:
 def available_suites(data_dir: str | None = None) -> tuple[list[str], list[str]]:
     """(suites whose data is present, suites whose data is missing)."""
     ok, missing = [], []
-    for e in SUITES:
-        try:
-            (ok if e.factory(data_dir=data_dir).available() else missing).append(e.name)
-        except Exception:  # a suite that cannot even be constructed counts as unavailable
-            missing.append(e.name)
+    for spec in SUITES:
+        (ok if get_suite(spec.name, data_dir).available() else missing).append(spec.name)
     return ok, missing
 
 

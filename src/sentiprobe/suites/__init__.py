@@ -1,17 +1,14 @@
 """Suite registry. Importing this package registers every built-in suite.
 
-Each protocol subpackage registers its suites into ``SUITES`` when imported.
+Each protocol subpackage declares one :class:`~.spec.SuiteSpec` per suite and registers it in ``SUITES``.
 """
 from __future__ import annotations
 
-from .base import SUITES, Suite, SuiteScore
+from .base import SUITES, Suite, check_predictions, get_suite
+from .spec import NoOptions, ScoreConfig, SuiteScore, SuiteSpec, option, parse_options
 
 # built-in protocol subpackages (each registers its suites on import)
 from . import arts, noncompsst, sentivent, soul  # noqa: E402,F401
 
-__all__ = ["SUITES", "Suite", "SuiteScore", "get_suite"]
-
-
-def get_suite(name: str, data_dir=None) -> Suite:
-    """Instantiate a registered suite by name (did-you-mean error when unknown)."""
-    return SUITES.entry(name).factory(data_dir=data_dir)
+__all__ = ["SUITES", "NoOptions", "ScoreConfig", "Suite", "SuiteScore", "SuiteSpec", "check_predictions",
+           "get_suite", "option", "parse_options"]

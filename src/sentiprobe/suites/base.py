@@ -1,174 +1,283 @@
-"""The Suite interface: load items, read predictions, score them (pure, no model).
+"""The suite registry and the bound :class:`Suite`: a :class:`~.spec.SuiteSpec` with a data dir and options.
 
-A suite is one evaluation protocol on one dataset (``arts-laptop``). Suites are registered in
-``SUITES`` (see ``sentiprobe.suites.__init__``). Scoring never touches a model.
+The spec (frozen, declared once per suite) says *what* a suite is; a ``Suite`` is one use of it: where the
+data lives, which options are in force, and the items already loaded. Its methods call the spec's stage
+functions; it holds no protocol logic of its own.
 """
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+import dataclasses
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
-from ..core.errors import PredictionError
-from ..core.registry import Registry
-from ..core.types import Item, Metric, Prediction
+from ..core.errors import PredictionError, UnknownNameError
+from ..core.hashing import stable_hash
+from ..core.types import Item, Prediction
+from .spec import NoOptions, ScoreConfig, SuiteScore, SuiteSpec, options_dict, parse_options
+
+__all__ = ["SUITES", "Suite", "SuiteRegistry", "SuiteScore", "SuiteSpec", "check_predictions", "get_suite"]
 
 
-@dataclass(frozen=True)
-class SuiteScore:
-    """What ``Suite.score`` returns.
+class Suite:
+    """A suite spec bound to a data directory and options.
 
     Attributes:
-        metrics: metric name -> Metric (value, CI, n).
-        details: JSON-able extras for the report (per-strategy tables, missing ids, examples).
+        spec: the frozen :class:`SuiteSpec`.
+        data_dir: the resolved data directory.
+        options: the parsed options (an instance of ``spec.options``).
+        memo: per-instance store for what the stages compute once (data warnings, lexicon info, loaded
+            resources); never written to disk as such.
     """
 
-    metrics: dict[str, Metric]
-    details: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"metrics": {k: m.to_dict() for k, m in self.metrics.items()}, "details": self.details}
-
-
-class Suite(ABC):
-    """One protocol on one dataset.
-
-    Class attributes:
-        name: registry name (``arts-laptop``).
-        family: data family in the manifest (``arts``, ``noncompsst``, ``sst``, ``sentivent``, ...).
-        labels: the label set predictions must come from.
-        task: ``classify`` (needs ``ModelAdapter.classify``) or ``generate``.
-        input_kind: what the model sees: ``text``, ``text+aspect`` or ``text-pair``.
-        seeds: how many training seeds a learning model is run with (NonCompSST uses several).
-    """
-
-    name: ClassVar[str]
-    family: ClassVar[str]
-    labels: ClassVar[tuple[str, ...]]
-    task: ClassVar[str] = "classify"
-    input_kind: ClassVar[str] = "text"
-    description: ClassVar[str] = ""
-    n_seeds: ClassVar[int] = 1
-
-    def __init__(self, data_dir: str | Path | None = None) -> None:
+    def __init__(self, spec: SuiteSpec, data_dir: str | Path | None = None,
+                 options: Mapping[str, Any] | Any | None = None) -> None:
         from ..data import resolve_data_dir
 
+        self.spec = spec
         self.data_dir = resolve_data_dir(data_dir)
-        self._cache: dict[str, list[Item]] = {}
+        self.options = parse_options(spec.options, options, suite=spec.name)
+        self.memo: dict[str, Any] = {}
+        self._items: dict[str, list[Item]] = {}
 
-    # ---- data -------------------------------------------------------------------------------
-    @abstractmethod
-    def data_files(self) -> list[str]:
-        """Manifest paths (``family/relative/path``) the evaluation split needs."""
+    # ---- what the spec declares ----------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self.spec.name
 
-    @abstractmethod
-    def _load(self, split: str) -> list[Item]:
-        """Load the items of ``split`` (``train``, ``dev`` or ``test``); [] when the split does not exist."""
+    @property
+    def family(self) -> str:
+        return self.spec.family
 
-    def items(self, split: str = "test") -> list[Item]:
-        if split not in self._cache:
-            self._cache[split] = self._load(split)
-        return self._cache[split]
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return self.spec.labels
 
-    def train_items(self) -> list[Item]:
-        return self.items("train")
+    @property
+    def task(self) -> str:
+        return self.spec.task
 
-    def dev_items(self) -> list[Item]:
-        return self.items("dev")
+    @property
+    def input_kind(self) -> str:
+        return self.spec.input_kind
 
+    @property
+    def n_seeds(self) -> int:
+        return self.spec.seeds
+
+    def __repr__(self) -> str:
+        return f"Suite({self.name!r}, data_dir={str(self.data_dir)!r}, options={self.options!r})"
+
+    # ---- data ------------------------------------------------------------------------------------
     def path(self, rel: str) -> Path:
-        """Path of a manifest file inside the data dir; raises MissingDataError with fetch advice."""
+        """Path of a manifest file (``family/rel`` or ``rel`` inside the family) under the data dir.
+
+        Raises MissingDataError with fetch advice when it is absent, ChecksumError when it does not match
+        the manifest.
+        """
         from ..data import require_file
 
-        return require_file(self.data_dir, f"{self.family}/{rel}" if not rel.startswith(self.family + "/") else rel)
+        full = rel if rel.startswith(self.family + "/") else f"{self.family}/{rel}"
+        return require_file(self.data_dir, full)
+
+    def data_files(self) -> list[str]:
+        """Manifest paths (``family/relative/path``) the test split needs."""
+        return list(self.spec.data_files(self))
 
     def available(self) -> bool:
-        """True when every data file of the evaluation split is present in the data dir."""
+        """True when every data file of the test split is present in the data dir."""
         return all((self.data_dir / f).exists() for f in self.data_files())
 
+    def items(self, split: str = "test") -> list[Item]:
+        """Items of ``split`` (loaded once per instance)."""
+        if split not in self._items:
+            self._items[split] = list(self.spec.load_items(self, split))
+        return self._items[split]
+
+    def loaded(self, split: str) -> bool:
+        """Whether ``split`` was already loaded by this instance (scoring reports train info only then)."""
+        return split in self._items
+
+    def training(self) -> tuple[list[Item], list[Item]]:
+        """(train items, dev items) a learning model is fitted on."""
+        if self.spec.training is not None:
+            return self.spec.training(self)
+        return self.items("train"), self.items("dev")
+
+    def train_items(self) -> list[Item]:
+        return self.training()[0]
+
+    def dev_items(self) -> list[Item]:
+        return self.training()[1]
+
     def train_fingerprint(self) -> str:
-        """Hash of the training and dev items (keys fitted-model states in the cache)."""
-        from ..core.hashing import stable_hash
+        """Hash of the training and dev items and the options (keys fitted-model states in the cache)."""
+        train, dev = self.training()
+        return stable_hash([[i.to_dict() for i in train], [i.to_dict() for i in dev]], 32)
 
-        return stable_hash([[i.to_dict() for i in self.train_items()],
-                            [i.to_dict() for i in self.dev_items()]], 32)
+    def items_hash(self, items: Sequence[Item] | None = None) -> str:
+        """Hash of the (test) items: two runs with the same hash asked the same questions."""
+        its = self.items("test") if items is None else items
+        return stable_hash([i.to_dict() for i in its], 32)
 
-    def supports(self, model: Any) -> bool:
-        """Whether a model adapter can be run on this suite (default: it has the suite's task capability)."""
-        return self.task in model.capabilities
-
-    # ---- predictions ---------------------------------------------------------------------------
-    def predict(self, predictor: Any, items: Sequence[Item]) -> list[Prediction]:
-        """Ask a (cached) predictor for predictions on items. Generation suites override this."""
-        return predictor.classify(items, self.labels)
-
-    def read_predictions(self, path: str | Path, column: str | None = None) -> list[Prediction]:
-        """Read predictions made elsewhere: CSV or JSONL with ``item_id`` and ``label`` columns.
-
-        Suites override this to accept their published formats too.
-        """
-        from .predictions_io import read_label_file
-
-        return read_label_file(path, column=column)
-
-    def check_predictions(self, items: Sequence[Item], predictions: Sequence[Prediction], *,
-                          missing: str = "error", path: str | Path | None = None) -> dict[str, Prediction]:
-        """Index predictions by item id after validating them against the items.
-
-        Unknown ids, duplicates and labels outside the label set raise PredictionError naming the
-        first offenders. Missing predictions raise unless ``missing == "wrong"`` (they are then
-        absent from the mapping and scored as wrong by the suite, which reports how many).
-        """
-        known = {it.item_id for it in items}
-        by_id: dict[str, Prediction] = {}
-        dups, unknown, bad = [], [], []
-        allowed = set(self.labels)
-        for p in predictions:
-            if p.item_id in by_id:
-                dups.append(p.item_id)
-            by_id[p.item_id] = p
-            if p.item_id not in known:
-                unknown.append(p.item_id)
-            elif p.label is not None and p.label not in allowed:
-                bad.append(f"{p.item_id}={p.label}")
-        if unknown:
-            raise PredictionError(f"predictions for ids that are not in suite {self.name}", unknown, path=path)
-        if dups:
-            raise PredictionError("duplicate predictions", dups, path=path)
-        if bad:
-            raise PredictionError(f"labels outside the label set {list(self.labels)}", bad, path=path)
-        absent = [it.item_id for it in items if it.item_id not in by_id]
-        if absent and missing != "wrong":
-            raise PredictionError(
-                "missing predictions (use --missing wrong to count them as wrong)", absent, path=path)
-        return by_id
-
-    @abstractmethod
-    def score(self, items: Sequence[Item], predictions: Sequence[Prediction], *, n_boot: int = 1000,
-              seed: int = 0, missing: str = "error") -> SuiteScore:
-        """Score predictions on items (pure function of its inputs and the seed)."""
-
-    # ---- report ------------------------------------------------------------------------------
-    def report_section(self, result: dict[str, Any]) -> str:
-        """HTML fragment for this suite's section of the report (already escaped). Optional."""
-        return ""
+    def describe(self) -> dict[str, Any]:
+        """Name, version and effective options (recorded in ``results.json``)."""
+        return {"name": self.name, "version": self.spec.version, "family": self.family,
+                "options": options_dict(self.options)}
 
     def stats(self) -> dict[str, Any]:
         """Dataset statistics for ``sentiprobe data stats`` (JSON-able)."""
-        out: dict[str, Any] = {}
-        for split in ("train", "dev", "test"):
-            try:
-                its = self.items(split)
-            except Exception as exc:  # a missing optional split is reported, not fatal
-                out[split] = {"error": str(exc)}
-                continue
-            counts: dict[str, int] = {}
-            for it in its:
-                counts[str(it.label)] = counts.get(str(it.label), 0) + 1
-            out[split] = {"items": len(its), "groups": len({i.group_id for i in its}), "labels": counts}
-        return out
+        if self.spec.statistics is not None:
+            return self.spec.statistics(self)
+        return default_statistics(self)
+
+    # ---- models -------------------------------------------------------------------------------------
+    def supports(self, model: Any) -> bool:
+        """Whether a model adapter has a capability the suite can use."""
+        return bool(self.spec.accepts & set(getattr(model, "capabilities", ())))
+
+    def predict(self, predictor: Any, items: Sequence[Item]) -> list[Prediction]:
+        """Ask a (cached) predictor for predictions on items (the spec's predict stage, else classify)."""
+        if self.spec.predict is not None:
+            return self.spec.predict(self, predictor, items)
+        return predictor.classify(items, self.labels, self.input_kind)
+
+    # ---- predictions and scores ------------------------------------------------------------------
+    def read_predictions(self, path: str | Path, column: str | None = None) -> list[Prediction]:
+        """Read predictions made elsewhere (every format the suite accepts)."""
+        return self.spec.read_predictions(self, Path(path), column)
+
+    def check_predictions(self, items: Sequence[Item], predictions: Sequence[Prediction], *,
+                          missing: str = "error", path: str | Path | None = None) -> dict[str, Prediction]:
+        return check_predictions(self.name, self.labels, items, predictions, missing=missing, path=path)
+
+    def score(self, items: Sequence[Item], predictions: Sequence[Prediction], *, n_boot: int = 1000,
+              seed: int = 0, missing: str = "error", alpha: float = 0.05,
+              path: str | Path | None = None) -> SuiteScore:
+        """Score predictions on items (the spec's pure score stage)."""
+        cfg = ScoreConfig(n_boot=n_boot, seed=seed, missing=missing, alpha=alpha,
+                          path=None if path is None else str(path))
+        return self.spec.score(self, items, predictions, cfg)
+
+    def report_section(self, entry: dict[str, Any]) -> str:
+        """HTML fragment of this suite's results entry (escaped)."""
+        return self.spec.render_section(self.name, entry)
 
 
-SUITES: Registry[type[Suite]] = Registry("suite", "sentiprobe.suites")
+def check_predictions(suite: str, labels: Sequence[str], items: Sequence[Item], predictions: Sequence[Prediction],
+                      *, missing: str = "error", path: str | Path | None = None) -> dict[str, Prediction]:
+    """Index predictions by item id after validating them against the items.
+
+    Unknown ids, duplicates and labels outside the label set raise PredictionError naming the first
+    offenders. Missing predictions raise unless ``missing`` is ``wrong`` or ``variants-wrong`` (they are then
+    absent from the mapping and the suite scores them as wrong and reports how many).
+    """
+    known = {it.item_id for it in items}
+    by_id: dict[str, Prediction] = {}
+    dups, unknown, bad = [], [], []
+    allowed = set(labels)
+    for p in predictions:
+        if p.item_id in by_id:
+            dups.append(p.item_id)
+        by_id[p.item_id] = p
+        if p.item_id not in known:
+            unknown.append(p.item_id)
+        elif p.label is not None and p.label not in allowed:
+            bad.append(f"{p.item_id}={p.label}")
+    if unknown:
+        raise PredictionError(f"predictions for ids that are not in suite {suite}", unknown, path=path)
+    if dups:
+        raise PredictionError("duplicate predictions", dups, path=path)
+    if bad:
+        raise PredictionError(f"labels outside the label set {list(labels)}", bad, path=path)
+    absent = [it.item_id for it in items if it.item_id not in by_id]
+    if absent and missing == "error":
+        raise PredictionError("missing predictions (use --missing wrong to count them as wrong)", absent, path=path)
+    return by_id
+
+
+def default_statistics(suite: Suite) -> dict[str, Any]:
+    """Items, groups and label counts per split; a split whose data is missing is reported, not fatal."""
+    from ..core.errors import MissingDataError
+
+    out: dict[str, Any] = {"suite": suite.name}
+    for split in ("train", "dev", "test"):
+        try:
+            its = suite.items(split)
+        except MissingDataError as exc:
+            out[split] = {"error": str(exc)}
+            continue
+        counts: dict[str, int] = {}
+        for it in its:
+            counts[str(it.label)] = counts.get(str(it.label), 0) + 1
+        out[split] = {"items": len(its), "groups": len({i.group_id for i in its}), "labels": counts}
+    return out
+
+
+class SuiteRegistry:
+    """Name -> :class:`SuiteSpec`, with did-you-mean errors and entry-point plug-ins.
+
+    Third-party packages add suites through the entry-point group ``sentiprobe.suites``: each entry point
+    names a callable that receives this registry and calls :meth:`register` with its specs.
+    """
+
+    def __init__(self, entry_point_group: str | None = "sentiprobe.suites") -> None:
+        self._specs: dict[str, SuiteSpec] = {}
+        self._group = entry_point_group
+        self._plugins_loaded = False
+
+    def register(self, spec: SuiteSpec) -> SuiteSpec:
+        if not isinstance(spec, SuiteSpec):
+            raise TypeError(f"SUITES.register takes a SuiteSpec, not {type(spec).__name__}")
+        old = self._specs.get(spec.name)
+        if old is not None and old is not spec:
+            raise ValueError(f"suite {spec.name!r} is already registered")
+        self._specs[spec.name] = spec
+        return spec
+
+    def _load_plugins(self) -> None:
+        if self._plugins_loaded or not self._group:
+            return
+        self._plugins_loaded = True
+        from importlib.metadata import entry_points
+
+        for ep in entry_points(group=self._group):
+            ep.load()(self)
+
+    def get(self, name: str) -> SuiteSpec:
+        """The spec registered as ``name`` (UnknownNameError with did-you-mean otherwise)."""
+        self._load_plugins()
+        try:
+            return self._specs[name]
+        except KeyError:
+            raise UnknownNameError("suite", name, self._specs) from None
+
+    def names(self) -> list[str]:
+        self._load_plugins()
+        return sorted(self._specs)
+
+    def __contains__(self, name: object) -> bool:
+        self._load_plugins()
+        return name in self._specs
+
+    def __iter__(self) -> Iterator[SuiteSpec]:
+        self._load_plugins()
+        return iter(sorted(self._specs.values(), key=lambda s: s.name))
+
+
+SUITES = SuiteRegistry()
+
+
+def get_suite(name: str, data_dir: str | Path | None = None, options: Mapping[str, Any] | Any | None = None,
+              **option_values: Any) -> Suite:
+    """Bind the registered suite ``name`` to a data dir and options (keyword options merge into ``options``)."""
+    spec = SUITES.get(name)
+    if option_values:
+        if options is not None and dataclasses.is_dataclass(options):
+            options = options_dict(options)
+        options = {**dict(options or {}), **option_values}
+    return Suite(spec, data_dir, options)
+
+
+def no_options() -> NoOptions:
+    return NoOptions()

@@ -6,11 +6,10 @@ Registers ``arts-laptop``, ``arts-rest`` and ``arts-mams`` into ``SUITES``. Modu
 """
 from __future__ import annotations
 
-from ..base import SUITES
+from ..legacy import register_legacy
 from .suite import ArtsLaptop, ArtsMams, ArtsRest, ArtsSuite
 
 for _cls in (ArtsLaptop, ArtsRest, ArtsMams):
-    SUITES.register(_cls.name, _cls, description=_cls.description,
-                    params={"data_dir": "path, default: resolved data dir: where arts/ lives"})
+    register_legacy(_cls)
 
 __all__ = ["ArtsLaptop", "ArtsMams", "ArtsRest", "ArtsSuite"]

@@ -30,7 +30,7 @@ import numpy as np
 from ...core.errors import ConfigError, DataError, PredictionError
 from ...core.types import Item, Metric, Prediction
 from ...stats.bootstrap import mean_metric
-from ..base import SuiteScore
+from ..spec import SuiteScore
 from .formats import ORIGINAL, STRATEGIES, STRATEGY_NAMES
 
 ROUNDING_RULE = ("percentages from exact integer counts (Fraction), rounded half-up to two decimals "

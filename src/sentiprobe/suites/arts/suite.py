@@ -15,7 +15,8 @@ from typing import Any, ClassVar
 
 from ...core.errors import ConfigError, DataError
 from ...core.types import Item, Prediction
-from ..base import Suite, SuiteScore
+from ..legacy import Suite
+from ..spec import SuiteScore
 from . import load
 from .datastats import original_test_stats
 from .formats import LABELS, DataWarning, normalise_key, summarise

@@ -10,7 +10,7 @@ removal rule, splits), :mod:`.ratings` (the five rating variants), :mod:`.score`
 """
 from __future__ import annotations
 
-from ..base import SUITES
+from ..legacy import register_legacy
 from .load import load_noncompsst
 from .ratings import VARIANTS, pool_predictions, ratings, write_ratings
 from .score import evaluate
@@ -20,7 +20,5 @@ from .suite import NonCompSSTSuite, SST7Suite
 __all__ = ["NonCompSSTSuite", "SST7Suite", "VARIANTS", "build_sst7_phrases", "build_sst7_sentences", "evaluate",
            "load_noncompsst", "pool_predictions", "ratings", "sst7_label", "write_ratings"]
 
-if "noncompsst" not in SUITES:
-    SUITES.register("noncompsst", NonCompSSTSuite, description=NonCompSSTSuite.description)
-if "sst7" not in SUITES:
-    SUITES.register("sst7", SST7Suite, description=SST7Suite.description)
+register_legacy(NonCompSSTSuite)
+register_legacy(SST7Suite)

@@ -22,7 +22,8 @@ from ...core.errors import PredictionError
 from ...core.types import Item, Prediction
 from ...stats.bootstrap import bootstrap_metric, mean_metric
 from ...stats.classification import confusion, encode, prf_from_confusion
-from ..base import Suite, SuiteScore
+from ..legacy import Suite
+from ..spec import SuiteScore
 from .items import cached_noncompsst, cached_train, sst7_split_items, stimulus_items, text_options
 from .load import FILES, LINES_PER_PHRASE
 from .predictions import check_seeded, read_seeded

@@ -11,13 +11,10 @@ search winners), ``report`` (HTML section).
 """
 from __future__ import annotations
 
-from ..base import SUITES
+from ..legacy import register_legacy
 from .suite import SentiventClauseSuite, SentiventPolarSuite, SentiventSuite
 
-SUITES.register("sentivent-polar", SentiventPolarSuite, description=SentiventPolarSuite.description,
-                params={"lexicon": "auto|nolex|lexecon|lexecon+vader|lexall, default auto: lexicon features in "
-                                   "item.meta['features'] (auto = lexecon when the lexicon files are present)"})
-SUITES.register("sentivent-clause", SentiventClauseSuite, description=SentiventClauseSuite.description,
-                params={"lexicon": "auto|nolex|lexecon|lexecon+vader|lexall, default auto (as sentivent-polar)"})
+register_legacy(SentiventPolarSuite)
+register_legacy(SentiventClauseSuite)
 
 __all__ = ["SentiventSuite", "SentiventPolarSuite", "SentiventClauseSuite"]

@@ -25,7 +25,8 @@ from typing import Any, ClassVar
 from ...core.errors import ConfigError, MissingDataError
 from ...core.types import Item, Prediction
 from ...stats.metrics_common import classification_report
-from ..base import Suite, SuiteScore
+from ..legacy import Suite
+from ..spec import SuiteScore
 from . import lexicon as lx
 from .load import (CLAUSE_FILE, CLAUSE_LABELS, POLAR_FILE, POLAR_LABELS, SPLITS, SPLITS_FILE, load_clauses,
                    load_polar, read_splits)

@@ -5,11 +5,10 @@
 """
 from __future__ import annotations
 
-from ..base import SUITES
+from ..legacy import register_legacy
 from .suite import SoulJG, SoulRC, SoulSuite
 
 __all__ = ["SoulJG", "SoulRC", "SoulSuite"]
 
 for _cls in (SoulRC, SoulJG):
-    if _cls.name not in SUITES:
-        SUITES.register(_cls.name, _cls, description=_cls.description)
+    register_legacy(_cls)

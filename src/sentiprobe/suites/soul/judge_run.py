@@ -56,7 +56,7 @@ def judge_runs(run_dirs: list[str | Path], model: str, model_args: dict[str, Any
     from ...models import create_model
     from ...run.cache import NullCache, PredictionCache
     from ...run.predictor import CachedPredictor
-    from ..base import SUITES
+    from ..base import get_suite
 
     if not run_dirs:
         raise ConfigError("give at least one --run directory")
@@ -71,7 +71,7 @@ def judge_runs(run_dirs: list[str | Path], model: str, model_args: dict[str, Any
         if len(set(names)) < len(names):
             raise ConfigError(f"cannot tell the runs apart by model or directory name: {names}")
     systems = {n: preds for n, (_, preds) in zip(names, loaded)}
-    suite = SUITES.entry(SUITE).factory(data_dir=data_dir or loaded[0][0].get("config", {}).get("data_dir"))
+    suite = get_suite(SUITE, data_dir or loaded[0][0].get("config", {}).get("data_dir"))
     items = suite.items("test")
     judge_model = create_model(model, **(model_args or {}))
     if "generate" not in judge_model.capabilities:

@@ -33,7 +33,8 @@ from typing import Any, ClassVar
 from ...core.errors import DataError, SentiprobeError
 from ...core.types import Item, Prediction
 from ...models.utils import as_bool, as_float, as_int
-from ..base import Suite, SuiteScore
+from ..legacy import Suite
+from ..spec import SuiteScore
 from .load import EXPECTED, LABELS, TRAIN_STAND_IN, load_split, load_train_file, split_stats
 from .predict import GenerationOptions, predict
 from .prompts import template_for
