@@ -157,10 +157,14 @@ def test_report_escapes_every_text():
     from sentiprobe.report.html import render_comparison, render_report
 
     evil = "<script>alert(1)</script>"
-    doc = {"model": {"name": evil, "args": {"x": evil}}, "command": evil, "seed": 0, "created": evil,
-           "platform": evil, "packages": {evil: evil},
-           "suites": {"toy": {"n_items": 1, "metrics": {evil: {"value": 0.5, "ci_low": 0.1, "ci_high": 0.9, "n": 1,
+    doc = {"schema_version": 2, "sentiprobe_version": evil, "config": {}, "model": {"name": evil, "args": {"x": evil}},
+           "command": evil, "seed": 0, "created": evil,
+           "provenance": {"platform": evil, "packages": {evil: evil}, "git_commit": evil, "data_dir": evil},
+           "suites": {"toy": {"suite": {"name": "toy", "version": evil, "family": evil, "options": {evil: evil}},
+                              "items_hash": evil, "details": {}, "model_fingerprints": [evil], "seconds": {},
+                              "n_items": 1, "metrics": {evil: {"value": 0.5, "ci_low": 0.1, "ci_high": 0.9, "n": 1,
                                                              "note": evil}},
-                              "data_files": {evil: evil}}}}
+                              "data_files": {evil: evil}}},
+           "errors": {evil: {"type": evil, "message": evil, "kind": "bug"}}}
     for html in (render_report(doc), render_comparison({evil: doc})):
         assert "<script>" not in html and "&lt;script&gt;" in html

@@ -66,12 +66,15 @@ def run(suites: Sequence[str] | None = None, models: Sequence[str] | None = None
         model_args: dict[str, Any] | None = None, out: str | Path = "runs/latest", data_dir: str | None = None,
         cache_dir: str | None = None, use_cache: bool = True, seed: int = 0, n_boot: int = 1000,
         limit: int | None = None, missing: str = "error", progress: bool = True,
+        suite_options: Mapping[str, Mapping[str, Any]] | None = None,
         log: Callable[[str], None] = lambda m: None) -> dict[str, Any]:
     """Run models on suites and write the run directory.
 
     ``suites=None`` runs every suite whose data is available (missing ones are reported through
-    ``log`` and listed in the results). ``models=None`` runs the default models. With one model,
-    returns its results document; with several, the summary document.
+    ``log`` and listed in the results). ``models=None`` runs the default models. ``suite_options``:
+    suite name -> that suite's options. With one model, returns its results document; with several, the
+    summary document. A suite that fails is recorded under ``errors`` (see :func:`run_errors`) while the
+    others still run.
     """
     from .models import MODELS
     from .run.runner import RunConfig, available_suites, run as run_one, run_many
@@ -92,10 +95,25 @@ def run(suites: Sequence[str] | None = None, models: Sequence[str] | None = None
     base = RunConfig(suites=tuple(suites), model=models[0], model_args=dict(model_args or {}), out_dir=str(out),
                      data_dir=data_dir, cache_dir=cache_dir, use_cache=use_cache, seed=seed, n_boot=n_boot,
                      limit=limit, missing=missing, progress=progress, skip_unsupported=bare,
-                     unavailable_suites=tuple(skipped))
+                     unavailable_suites=tuple(skipped),
+                     suite_options={k: dict(v) for k, v in (suite_options or {}).items()})
     if len(models) == 1:
         doc = run_one(base)
     else:
         doc = run_many([(m, {}) for m in models], base)
     log(f"wrote {out}")
     return doc
+
+
+def run_errors(doc: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+    """``{"<model>/<suite>" or "<suite>": error record}`` of a results or summary document."""
+    if "runs" in doc:
+        return {f"{m}/{s}": e for m, r in doc["runs"].items() for s, e in (r.get("errors") or {}).items()}
+    return dict(doc.get("errors") or {})
+
+
+def available_suite_names(data_dir: str | None = None) -> list[str]:
+    """Suites whose data is present (what a bare ``sentiprobe run`` runs)."""
+    from .run.runner import available_suites
+
+    return available_suites(data_dir)[0]

@@ -49,6 +49,24 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("sentiprobe: interrupted (finished work is kept in the cache)", file=sys.stderr)
         return 130
+    except Exception as exc:  # noqa: BLE001 - a bug: one line for the user, the traceback in a file
+        log = write_crash_log(exc)
+        print(f"sentiprobe: internal error: {type(exc).__name__}: {exc}\n"
+              f"sentiprobe: this is a bug; the traceback is in {log} - please report it with that file",
+              file=sys.stderr)
+        return 3
+
+
+def write_crash_log(exc: BaseException) -> str:
+    """Write the traceback of an unexpected exception to a file and return its path."""
+    import tempfile
+    import traceback
+
+    fd, path = tempfile.mkstemp(prefix="sentiprobe-crash-", suffix=".log")
+    with open(fd, "w", encoding="utf-8") as f:
+        f.write(f"sentiprobe {__version__}\nargv: {sys.argv}\n\n")
+        f.write("".join(traceback.format_exception(exc)))
+    return path
 
 
 if __name__ == "__main__":  # pragma: no cover

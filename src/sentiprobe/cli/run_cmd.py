@@ -13,6 +13,9 @@ def add_parser(sub) -> None:
                    help="model name (repeatable; default: the default models, see `sentiprobe list models`)")
     p.add_argument("--model-arg", default=[], action="append", metavar="KEY=VALUE",
                    help="argument for the model factory (repeatable)")
+    p.add_argument("--suite-arg", default=[], action="append", metavar="[SUITE:]KEY=VALUE",
+                   help="suite option (repeatable; `sentiprobe list suites` shows each suite's options; "
+                        "SUITE: restricts it to one suite)")
     p.add_argument("--out", default="runs/latest", help="run directory (default runs/latest)")
     p.add_argument("--data-dir", default=None, help="data directory (default: $SENTIPROBE_DATA_DIR or cache)")
     p.add_argument("--cache-dir", default=None, help="cache directory (default: $SENTIPROBE_CACHE_DIR or cache)")
@@ -40,13 +43,22 @@ def parse_model_args(pairs: list[str]) -> dict[str, str]:
 
 
 def cmd(args) -> int:
-    from ..api import run
+    from ..api import available_suite_names, run, run_errors
+    from .suite_args import parse_suite_args
 
     suites = [s.strip() for arg in args.suite or [] for s in arg.split(",") if s.strip()] or None
+    suite_options = parse_suite_args(args.suite_arg, suites or available_suite_names(args.data_dir))
     doc = run(suites=suites, models=args.model, model_args=parse_model_args(args.model_arg), out=args.out,
               data_dir=args.data_dir, cache_dir=args.cache_dir, use_cache=not args.no_cache, seed=args.seed,
               n_boot=args.n_boot, limit=args.limit, missing=args.missing, progress=not args.no_progress,
-              log=lambda msg: print(msg, file=sys.stderr))
+              suite_options=suite_options, log=lambda msg: print(msg, file=sys.stderr))
     if args.json:
         print(json.dumps(doc, indent=2, ensure_ascii=False))
+    errors = run_errors(doc)
+    for where, err in errors.items():
+        print(f"sentiprobe: suite {where} failed: {err['type']}: {err['message']}", file=sys.stderr)
+    if errors:
+        print(f"sentiprobe: {len(errors)} suite(s) failed; the other results are in {args.out} "
+              f"(details in run.log)", file=sys.stderr)
+        return 1
     return 0

@@ -97,16 +97,28 @@ def _profile(results: dict[str, Any]) -> str:
 
 
 def _provenance(results: dict[str, Any]) -> str:
-    pk = results.get("packages", {})
+    prov = results.get("provenance") or {"packages": results.get("packages", {}),
+                                          "platform": results.get("platform", "")}  # schema v1
+    pk = prov.get("packages", {})
     rows = "".join(f"<tr><td>{escape(k)}</td><td>{escape(str(v))}</td></tr>" for k, v in pk.items())
     files = []
     for name, entry in results.get("suites", {}).items():
         for f, h in entry.get("data_files", {}).items():
             files.append(f"<tr><td>{escape(f)}</td><td><code>{escape(str(h))}</code></td></tr>")
+    opts = []
+    for name, entry in results.get("suites", {}).items():
+        o = (entry.get("suite") or {}).get("options") or {}
+        if o:
+            shown = ", ".join(f"{k}={v}" for k, v in o.items())
+            opts.append(f"<tr><td>{escape(name)}</td><td><code>{escape(shown)}</code></td></tr>")
     return (f"<h2>Provenance</h2><p>command: <code>{escape(results.get('command', ''))}</code><br>"
             f"seed {escape(str(results.get('seed')))}, created {escape(str(results.get('created')))}, "
-            f"{escape(str(results.get('platform', '')))}</p>"
-            f"<details><summary>package versions</summary><table>{rows}</table></details>"
+            f"{escape(str(prov.get('platform', '')))}; git commit "
+            f"<code>{escape(str(prov.get('git_commit') or 'n/a'))}</code>; data dir "
+            f"<code>{escape(str(prov.get('data_dir') or 'n/a'))}</code></p>"
+            + (f"<details open><summary>suite options</summary><table>{''.join(opts)}</table></details>"
+               if opts else "")
+            + f"<details><summary>package versions</summary><table>{rows}</table></details>"
             f"<details><summary>data files (sha256)</summary><table>{''.join(files)}</table></details>")
 
 
@@ -116,7 +128,10 @@ def page(title: str, body: str) -> str:
 
 
 def render_report(results: dict[str, Any]) -> str:
-    """The report of one model's run (results.json document)."""
+    """The report of one model's run (results.json document, validated against the results schema)."""
+    from .schema import validate_results
+
+    validate_results(results)
     model = results.get("model", {})
     args = ", ".join(f"{k}={v}" for k, v in model.get("args", {}).items())
     body = [f"<h1>sentiprobe report: {escape(str(model.get('name')))}</h1>",
@@ -124,6 +139,9 @@ def render_report(results: dict[str, Any]) -> str:
             f'{escape(str(results.get("sentiprobe_version")))}</p>',
             "<h2>Profile</h2>", _profile(results)]
     body += [_suite_section(n, e) for n, e in results.get("suites", {}).items()]
+    for name, err in (results.get("errors") or {}).items():
+        body.append(f'<h2 id="{escape(name)}">{escape(name)}</h2><p class="warn">failed: '
+                    f'{escape(err.get("type", ""))}: {escape(err.get("message", ""))}</p>')
     body.append(_provenance(results))
     return page(f"sentiprobe: {model.get('name')}", "\n".join(body))
 

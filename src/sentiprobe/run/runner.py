@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..core.errors import CapabilityError, ConfigError
+from ..core.errors import CapabilityError, ConfigError, MissingDataError, SentiprobeError
 from ..core.hashing import file_sha256, stable_hash
 from ..core.io import atomic_write_text, write_json
-from ..core.types import SCHEMA_VERSION, Prediction
+from ..core.types import Prediction
 from ..models import MODELS, create_model
 from ..suites import SUITES, get_suite
 from .cache import NullCache, PredictionCache
@@ -59,6 +59,8 @@ class RunConfig:
         skip_unsupported: skip (and record) suites the model cannot run instead of failing
             (used by the bare ``sentiprobe run`` over every suite and default model).
         unavailable_suites: suites left out of a bare run because their data is missing (recorded).
+        suite_options: suite name -> options (raw strings or values; parsed and validated by the suite's
+            options type; the effective values are recorded per suite in ``results.json``).
     """
 
     suites: tuple[str, ...]
@@ -75,7 +77,16 @@ class RunConfig:
     progress: bool = True
     skip_unsupported: bool = False
     unavailable_suites: tuple[str, ...] = ()
-    schema_version: int = SCHEMA_VERSION
+    suite_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.limit is not None and (isinstance(self.limit, bool) or not isinstance(self.limit, int)
+                                       or self.limit < 1):
+            raise ConfigError(f"--limit must be a positive number of items, not {self.limit!r}")
+        if not isinstance(self.n_boot, int) or self.n_boot < 0:
+            raise ConfigError(f"--n-boot must be a non-negative integer, not {self.n_boot!r}")
+        if self.missing not in ("error", "wrong", "variants-wrong"):
+            raise ConfigError(f"--missing must be error, wrong or variants-wrong, not {self.missing!r}")
 
 
 def package_versions() -> dict[str, str]:
@@ -91,19 +102,25 @@ def package_versions() -> dict[str, str]:
 
 
 def _fit_or_restore(model, suite, cache, seed: int) -> dict[str, Any]:
-    """Fit a learning model on the suite's train split, or restore its fitted state from the cache."""
+    """Fit a learning model on the suite's training items, or restore its fitted state from the cache.
+
+    The key covers the adapter (name, config), the suite's input kind and label set, the training items, the
+    suite's effective options and the seed, so a change to any of them refits.
+    """
     if not model.learns:
         return {"fitted": False}
-    train, dev = suite.train_items(), suite.dev_items()
+    train, dev = suite.training()
     if not train:
         raise ConfigError(f"model {model.name!r} learns but suite {suite.name!r} has no training items")
-    key = stable_hash({"adapter": model.name, "config": model.config(), "input_kind": model.input_kind,
-                       "labels": list(suite.labels), "train": suite.train_fingerprint(), "seed": seed}, 40)
+    key = stable_hash({"adapter": model.name, "config": model.config(), "input_kind": suite.input_kind,
+                       "labels": list(suite.labels), "train": suite.train_fingerprint(),
+                       "suite_options": suite.describe()["options"], "seed": seed}, 40)
     state = cache.get_state(key)
     if state is not None:
         model.load_state(state)
         return {"fitted": True, "restored_from_cache": True, "n_train": len(train), "n_dev": len(dev)}
     t0 = time.perf_counter()
+    model.input_kind = suite.input_kind
     model.fit(train, dev, suite.labels, seed=seed)
     st = model.get_state()
     if st is not None:
@@ -114,49 +131,59 @@ def _fit_or_restore(model, suite, cache, seed: int) -> dict[str, Any]:
 
 def run_suite(suite_name: str, cfg: RunConfig, cache: PredictionCache) -> tuple[dict[str, Any], list[Prediction]]:
     """Fit/predict/score one suite with one model. Returns the suite's results entry and predictions."""
-    suite = get_suite(suite_name, cfg.data_dir)
+    seconds: dict[str, float] = {}
+    t0 = time.perf_counter()
+    suite = get_suite(suite_name, cfg.data_dir, cfg.suite_options.get(suite_name))
     items = suite.items("test")
     if cfg.limit is not None:
         items = items[: cfg.limit]
+    seconds["load"] = time.perf_counter() - t0
     probe = MODELS.entry(cfg.model)
     n_seeds = suite.n_seeds
     preds: list[Prediction] = []
     fits, fingerprints = [], []
     hits = computed = 0
-    t0 = time.perf_counter()
+    seconds["fit"] = seconds["predict"] = 0.0
     for k in range(n_seeds):
         model = create_model(cfg.model, **cfg.model_args)
-        if not suite.supports(model):
-            raise CapabilityError(f"model {probe.name!r} cannot {suite.task} (suite {suite_name!r} needs it); "
-                                  f"its capabilities: {sorted(model.capabilities)}")
-        model.input_kind = suite.input_kind
-        if getattr(model, "output_dir", False) is None:
-            # fine-tuned checkpoints live beside the cache that records their fitted state
-            root = Path(cfg.out_dir) if isinstance(cache, NullCache) else cache.path.parent
-            model.output_dir = root / "checkpoints"
-        seed = cfg.seed + k
-        fits.append(_fit_or_restore(model, suite, cache, seed))
-        predictor = CachedPredictor(model, cache, progress=cfg.progress,
-                                    desc=f"{suite_name}/{cfg.model}" + (f"/seed{seed}" if n_seeds > 1 else ""))
-        p = suite.predict(predictor, items)
-        preds.extend(with_seed(p, seed) if n_seeds > 1 else p)
-        fingerprints.append(predictor.fingerprint)
-        hits += predictor.hits
-        computed += predictor.computed
-        if n_seeds > 1 and not model.learns:
-            # a model that does not learn gives the same predictions for every seed
-            for extra in range(1, n_seeds):
-                preds.extend(with_seed(p, cfg.seed + extra))
+        try:
+            if not suite.supports(model):
+                raise CapabilityError(f"model {probe.name!r} cannot {suite.task} (suite {suite_name!r} needs it); "
+                                      f"its capabilities: {sorted(model.capabilities)}")
+            if getattr(model, "output_dir", False) is None:
+                # fine-tuned checkpoints live beside the cache that records their fitted state
+                root = Path(cfg.out_dir) if isinstance(cache, NullCache) else cache.path.parent
+                model.output_dir = root / "checkpoints"
+            seed = cfg.seed + k
+            t1 = time.perf_counter()
+            fits.append(_fit_or_restore(model, suite, cache, seed))
+            t2 = time.perf_counter()
+            predictor = CachedPredictor(model, cache, progress=cfg.progress,
+                                        desc=f"{suite_name}/{cfg.model}" + (f"/seed{seed}" if n_seeds > 1 else ""))
+            p = suite.predict(predictor, items)
+            seconds["fit"] += t2 - t1
+            seconds["predict"] += time.perf_counter() - t2
+            preds.extend(with_seed(p, seed) if n_seeds > 1 else p)
+            fingerprints.append(predictor.fingerprint)
+            hits += predictor.hits
+            computed += predictor.computed
+            if n_seeds > 1 and not model.learns:
+                # a model that does not learn gives the same predictions for every seed
+                for extra in range(1, n_seeds):
+                    preds.extend(with_seed(p, cfg.seed + extra))
+                break
+        finally:
             model.close()
-            break
-        model.close()
-    predict_s = time.perf_counter() - t0
+    t3 = time.perf_counter()
     scored = suite.score(items, preds, n_boot=cfg.n_boot, seed=cfg.seed, missing=cfg.missing)
+    seconds["score"] = time.perf_counter() - t3
     data_hashes = {}
     for rel in suite.data_files():
-        p = Path(suite.data_dir) / rel
-        data_hashes[rel] = file_sha256(p) if p.exists() else None
+        path = Path(suite.data_dir) / rel
+        data_hashes[rel] = file_sha256(path) if path.exists() else None
     entry = {
+        "suite": suite.describe(),
+        "items_hash": suite.items_hash(items),
         "metrics": {k: m.to_dict() for k, m in scored.metrics.items()},
         "details": scored.details,
         "n_items": len(items),
@@ -166,18 +193,47 @@ def run_suite(suite_name: str, cfg: RunConfig, cache: PredictionCache) -> tuple[
         "model_fingerprints": fingerprints,
         "fit": fits,
         "cache": {"hits": hits, "computed": computed},
-        "seconds": round(predict_s, 3),
+        "seconds": {k: round(v, 3) for k, v in seconds.items()},
         "data_files": data_hashes,
     }
     return entry, preds
 
 
+def _error_record(exc: BaseException, kind: str) -> dict[str, str]:
+    return {"type": type(exc).__name__, "message": str(exc), "kind": kind}
+
+
+def git_commit() -> str | None:
+    """The commit of the sentiprobe source checkout, when it is one (None for an installed wheel)."""
+    import subprocess
+
+    src = Path(__file__).resolve().parents[1]
+    try:
+        out = subprocess.run(["git", "-C", str(src), "rev-parse", "HEAD"], capture_output=True, text=True,
+                             timeout=5, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
 def run(cfg: RunConfig) -> dict[str, Any]:
-    """Run one model on the configured suites and write the run directory. Returns the results document."""
+    """Run one model on the configured suites and write the run directory. Returns the results document.
+
+    A suite that fails records its error (type, message; ``kind`` ``missing-data`` for a missing data file,
+    ``bug`` for an unexpected exception, whose traceback goes to ``run.log``) under ``errors`` and the other
+    suites still run; callers exit non-zero when ``errors`` is not empty.
+    """
+    from ..data import resolve_data_dir
+    from ..report.schema import RESULTS_SCHEMA_VERSION, validate_results
+
     if not cfg.suites:
         raise ConfigError("no suite to run")
     for s in cfg.suites:
         SUITES.get(s)  # fail early, with did-you-mean
+    for s in cfg.suite_options:
+        if s not in cfg.suites:
+            raise ConfigError(f"suite options given for {s!r}, which is not among the suites run")
+        get_suite(s, cfg.data_dir, cfg.suite_options[s])  # validate options before any work
     MODELS.entry(cfg.model)
     out = Path(cfg.out_dir)
     (out / "predictions").mkdir(parents=True, exist_ok=True)
@@ -187,15 +243,15 @@ def run(cfg: RunConfig) -> dict[str, Any]:
     log.setLevel(logging.INFO)
     cache = PredictionCache.open(cfg.cache_dir) if cfg.use_cache else NullCache()
     results: dict[str, Any] = {
-        "schema_version": SCHEMA_VERSION,
+        "schema_version": RESULTS_SCHEMA_VERSION,
         "sentiprobe_version": __version__,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "command": " ".join(sys.argv),
         "config": asdict(cfg),
         "seed": cfg.seed,
         "model": {"name": cfg.model, "args": dict(cfg.model_args)},
-        "packages": package_versions(),
-        "platform": platform.platform(),
+        "provenance": {"packages": package_versions(), "git_commit": git_commit(),
+                       "data_dir": str(resolve_data_dir(cfg.data_dir).resolve()), "platform": platform.platform()},
         "suites": {},
     }
     try:
@@ -204,15 +260,26 @@ def run(cfg: RunConfig) -> dict[str, Any]:
             try:
                 entry, preds = run_suite(name, cfg, cache)
             except CapabilityError as exc:
-                if not cfg.skip_unsupported:
-                    raise
-                results.setdefault("skipped", {})[name] = str(exc)
-                log.info("suite %s skipped: %s", name, exc)
-                continue
-            atomic_write_text(out / "predictions" / f"{name}.jsonl",
-                              "".join(_jsonl(p) for p in preds))
-            results["suites"][name] = entry
-            log.info("suite %s done: %s", name, {k: v["value"] for k, v in entry["metrics"].items()})
+                if cfg.skip_unsupported:
+                    results.setdefault("skipped", {})[name] = str(exc)
+                    log.info("suite %s skipped: %s", name, exc)
+                else:
+                    results.setdefault("errors", {})[name] = _error_record(exc, "error")
+                    log.error("suite %s failed: %s", name, exc)
+            except MissingDataError as exc:
+                results.setdefault("errors", {})[name] = _error_record(exc, "missing-data")
+                log.error("suite %s: data missing: %s", name, exc)
+            except SentiprobeError as exc:
+                results.setdefault("errors", {})[name] = _error_record(exc, "error")
+                log.error("suite %s failed: %s", name, exc)
+            except Exception as exc:  # noqa: BLE001 - a bug in one suite must not lose the others' results
+                results.setdefault("errors", {})[name] = _error_record(exc, "bug")
+                log.exception("suite %s failed with an unexpected error (a bug; please report it)", name)
+            else:
+                atomic_write_text(out / "predictions" / f"{name}.jsonl", "".join(_jsonl(p) for p in preds))
+                results["suites"][name] = entry
+                log.info("suite %s done: %s", name, {k: v["value"] for k, v in entry["metrics"].items()})
+            validate_results(results, out / "results.json")
             write_json(out / "results.json", results)  # after every suite: partial results survive a kill
         from ..report.html import render_report
 
@@ -241,7 +308,9 @@ def available_suites(data_dir: str | None = None) -> tuple[list[str], list[str]]
 def run_many(models: Sequence[tuple[str, dict[str, Any]]], base: RunConfig) -> dict[str, Any]:
     """Run several models (each into ``out/<model>/``) and write a comparison summary and report."""
     out = Path(base.out_dir)
-    summary: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "sentiprobe_version": __version__,
+    from ..report.schema import RESULTS_SCHEMA_VERSION
+
+    summary: dict[str, Any] = {"schema_version": RESULTS_SCHEMA_VERSION, "sentiprobe_version": __version__,
                                "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                                "suites": list(base.suites), "unavailable_suites": list(base.unavailable_suites),
                                "runs": {}}
@@ -251,7 +320,8 @@ def run_many(models: Sequence[tuple[str, dict[str, Any]]], base: RunConfig) -> d
                            "out_dir": str(out / name), "suites": tuple(base.suites)})
         docs[name] = run(cfg)
         summary["runs"][name] = {"dir": name, "suites": {s: {"metrics": e["metrics"]}
-                                                         for s, e in docs[name]["suites"].items()}}
+                                                         for s, e in docs[name]["suites"].items()},
+                                 "errors": docs[name].get("errors", {})}
         write_json(out / "summary.json", summary)
     from ..report.html import render_comparison
 

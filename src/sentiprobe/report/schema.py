@@ -1,0 +1,174 @@
+"""The results schema: one typed definition of ``results.json``, validated when written and when read.
+
+Layout (``schema_version`` 2; the ``suites.<name>.metrics.<metric>.{value,ci_low,ci_high,n}`` path of version 1
+is unchanged, so scripts reading metrics keep working)::
+
+    {
+      "schema_version": 2,
+      "sentiprobe_version": "0.1.0",
+      "created": "2026-11-26T03:00:00+00:00",
+      "command": "sentiprobe run ...",
+      "config": {...RunConfig...},
+      "seed": 0,
+      "model": {"name": "tfidf-lr", "args": {...}},
+      "provenance": {"packages": {...}, "git_commit": "abc..." | null, "data_dir": "/abs/path",
+                     "platform": "Linux-..."},
+      "suites": {"<suite>": SuiteResult},
+      "errors": {"<suite>": {"type": "PredictionError", "message": "...", "kind": "error" | "missing-data"}},
+      "skipped": {"<suite>": "why"}
+    }
+
+A :class:`SuiteResult` holds the suite's identity (name, version, effective options), the hash of the items
+asked, the metrics, the details, the data-file hashes, the model fingerprints and per-stage seconds.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import SentiprobeError
+
+RESULTS_SCHEMA_VERSION = 2
+READABLE_VERSIONS = (1, 2)
+
+
+class ResultsSchemaError(SentiprobeError):
+    """A results document does not follow the schema (names the file and the offending key path)."""
+
+    def __init__(self, message: str, *, path: str | Path | None = None, key: str | None = None) -> None:
+        self.path = None if path is None else str(path)
+        self.key = key
+        where = ", ".join(x for x in (f"file {self.path}" if self.path else "", f"at {key}" if key else "") if x)
+        super().__init__(f"invalid results document: {message}" + (f" ({where})" if where else ""))
+
+
+@dataclass(frozen=True)
+class SuiteIdentity:
+    """Which suite produced an entry.
+
+    Attributes:
+        name: suite name.
+        version: suite version (bumped when items or metrics change).
+        family: data family.
+        options: the effective suite options (every option that changed items or metrics).
+    """
+
+    name: str
+    version: str
+    family: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SuiteResult:
+    """One suite's entry under ``suites``.
+
+    Attributes:
+        suite: identity of the suite (:class:`SuiteIdentity`).
+        items_hash: hash of the test items asked (two runs with the same hash asked the same questions).
+        metrics: metric name -> ``{name, value, ci_low, ci_high, n, ...}`` (``Metric.to_dict``).
+        details: suite-specific JSON (tables, warnings, examples).
+        n_items: number of test items asked.
+        data_files: manifest path -> sha256 of each data file read.
+        model_fingerprints: the adapter fingerprint per seed.
+        seconds: wall-clock seconds per stage (``load``, ``fit``, ``predict``, ``score``).
+    """
+
+    suite: SuiteIdentity
+    items_hash: str
+    metrics: dict[str, dict[str, Any]]
+    details: dict[str, Any]
+    n_items: int
+    data_files: dict[str, str | None]
+    model_fingerprints: list[str]
+    seconds: dict[str, float]
+
+
+_TOP = {"schema_version": int, "sentiprobe_version": str, "created": str, "config": dict, "model": dict,
+        "provenance": dict, "suites": dict}
+_ENTRY = {"suite": dict, "items_hash": str, "metrics": dict, "details": dict, "n_items": int, "data_files": dict,
+          "model_fingerprints": list, "seconds": dict}
+_METRIC = {"value": (int, float, type(None)), "ci_low": (int, float, type(None)),
+           "ci_high": (int, float, type(None)), "n": int}
+
+
+def _need(doc: Mapping[str, Any], spec: Mapping[str, Any], where: str, path: str | Path | None) -> None:
+    for key, typ in spec.items():
+        if key not in doc:
+            raise ResultsSchemaError(f"missing key {key!r}", path=path, key=where)
+        if not isinstance(doc[key], typ) or (typ is int and isinstance(doc[key], bool)):
+            raise ResultsSchemaError(f"{key!r} has type {type(doc[key]).__name__}", path=path,
+                                     key=f"{where}.{key}" if where else key)
+
+
+def validate_metric(m: Any, where: str, path: str | Path | None = None) -> None:
+    if not isinstance(m, Mapping):
+        raise ResultsSchemaError("a metric must be an object", path=path, key=where)
+    _need(m, _METRIC, where, path)
+    for k in ("value", "ci_low", "ci_high"):
+        v = m[k]
+        if isinstance(v, float) and not math.isfinite(v):
+            raise ResultsSchemaError(f"{k} is not finite", path=path, key=f"{where}.{k}")
+    lo, hi, v = m["ci_low"], m["ci_high"], m["value"]
+    if lo is not None and hi is not None and lo > hi + 1e-12:
+        raise ResultsSchemaError(f"ci_low {lo} > ci_high {hi}", path=path, key=where)
+    if v is None and (lo is not None or hi is not None):
+        raise ResultsSchemaError("an interval without a value", path=path, key=where)
+
+
+def validate_suite_result(entry: Any, where: str, path: str | Path | None = None) -> SuiteResult:
+    if not isinstance(entry, Mapping):
+        raise ResultsSchemaError("a suite entry must be an object", path=path, key=where)
+    _need(entry, _ENTRY, where, path)
+    ident = entry["suite"]
+    _need(ident, {"name": str, "version": str, "family": str, "options": dict}, f"{where}.suite", path)
+    for name, m in entry["metrics"].items():
+        validate_metric(m, f"{where}.metrics.{name}", path)
+    return SuiteResult(SuiteIdentity(ident["name"], ident["version"], ident["family"], dict(ident["options"])),
+                       entry["items_hash"], dict(entry["metrics"]), dict(entry["details"]), entry["n_items"],
+                       dict(entry["data_files"]), list(entry["model_fingerprints"]), dict(entry["seconds"]))
+
+
+def validate_results(doc: Any, path: str | Path | None = None) -> dict[str, SuiteResult]:
+    """Check a results document against the schema; returns its suites as typed :class:`SuiteResult`.
+
+    Raises ResultsSchemaError naming the file and the key path of the first problem.
+    """
+    if not isinstance(doc, Mapping):
+        raise ResultsSchemaError("the document must be a JSON object", path=path)
+    version = doc.get("schema_version")
+    if version not in READABLE_VERSIONS:
+        raise ResultsSchemaError(f"schema_version {version!r} is not one of {list(READABLE_VERSIONS)}", path=path,
+                                 key="schema_version")
+    if version == 1:  # written before the typed schema: metrics only
+        for sname, entry in (doc.get("suites") or {}).items():
+            for mname, m in (entry.get("metrics") or {}).items():
+                validate_metric(m, f"suites.{sname}.metrics.{mname}", path)
+        return {}
+    _need(doc, _TOP, "", path)
+    out = {name: validate_suite_result(e, f"suites.{name}", path) for name, e in doc["suites"].items()}
+    for name, err in (doc.get("errors") or {}).items():
+        _need(err, {"type": str, "message": str, "kind": str}, f"errors.{name}", path)
+    return out
+
+
+def read_results(path: str | Path) -> dict[str, Any]:
+    """Read and validate a ``results.json`` (typed errors for unreadable or invalid files)."""
+    import json
+
+    from ..core.errors import DataError
+
+    p = Path(path)
+    if p.is_dir():
+        p = p / "results.json"
+    try:
+        doc = json.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DataError("results file not found", path=p) from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DataError(f"not a JSON results document: {exc}", path=p) from None
+    validate_results(doc, p)
+    return doc

@@ -1,0 +1,176 @@
+"""The suite contract: typed options (parsed, validated, recorded, in the fit key), narrow errors in runs,
+the results schema, and the stage modules every built-in package has."""
+from __future__ import annotations
+
+import importlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import toy
+from sentiprobe import api
+from sentiprobe.cli import main
+from sentiprobe.cli.suite_args import parse_suite_args
+from sentiprobe.core.errors import ConfigError
+from sentiprobe.core.types import Item
+from sentiprobe.report.schema import ResultsSchemaError, read_results, validate_results
+from sentiprobe.suites import SUITES, SuiteSpec, get_suite, option
+from sentiprobe.suites.spec import describe_options, parse_options
+
+toy.register()
+
+
+@dataclass(frozen=True)
+class ShiftOptions:
+    """Options of the test suite below."""
+
+    prefix: str = option("", "text prepended to every item (changes the items)", env="SENTIPROBE_TEST_PREFIX")
+    n: int = option(30, "number of test items")
+    strict: bool = option(True, "a boolean option")
+    crash: str = option("none", "make a stage fail", choices=("none", "bug", "typed"))
+
+
+def _load(suite, split):
+    if suite.options.crash == "bug" and split == "test":
+        raise ZeroDivisionError("a bug in a suite")
+    items = toy._load(suite, split)[: suite.options.n] if split == "test" else toy._load(suite, split)
+    return [Item(it.item_id, it.group_id, it.split, suite.options.prefix + it.text, it.label) for it in items]
+
+
+def _spec(name):
+    base = toy.toy_spec(name)
+    return SuiteSpec(**{**{f: getattr(base, f) for f in base.__dataclass_fields__}, "load_items": _load,
+                        "options": ShiftOptions})
+
+
+if "toy-opt" not in SUITES:
+    SUITES.register(_spec("toy-opt"))
+
+
+def test_options_parse_validate_and_describe():
+    o = parse_options(ShiftOptions, {"n": "5", "strict": "no", "prefix": "x"}, suite="toy-opt")
+    assert (o.n, o.strict, o.prefix) == (5, False, "x")
+    with pytest.raises(ConfigError, match="did you mean 'strict'"):
+        parse_options(ShiftOptions, {"strikt": "1"}, suite="toy-opt")
+    with pytest.raises(ConfigError, match="expected an integer"):
+        parse_options(ShiftOptions, {"n": "many"}, suite="toy-opt")
+    with pytest.raises(ConfigError, match="not one of"):
+        parse_options(ShiftOptions, {"crash": "sometimes"}, suite="toy-opt")
+    d = describe_options(ShiftOptions)
+    assert d["prefix"]["env"] == "SENTIPROBE_TEST_PREFIX" and d["n"]["default"] == 30
+
+
+def test_suite_args_cli_layer(monkeypatch):
+    env = {"SENTIPROBE_TEST_PREFIX": "from-env "}
+    assert parse_suite_args([], ["toy-opt"], environ=env) == {"toy-opt": {"prefix": "from-env "}}
+    # an explicit --suite-arg wins over the environment
+    assert parse_suite_args(["prefix=cli "], ["toy-opt"], environ=env)["toy-opt"]["prefix"] == "cli "
+    # qualified keys, and keys that only some selected suites declare
+    assert parse_suite_args(["toy-opt:n=3"], ["toy", "toy-opt"], environ={}) == {"toy-opt": {"n": "3"}}
+    with pytest.raises(ConfigError, match="no option 'prefx'.*did you mean 'prefix'"):
+        parse_suite_args(["prefx=1"], ["toy-opt"], environ={})
+    with pytest.raises(ConfigError, match="no option 'n'"):  # toy has no options: inapplicable, not dropped
+        parse_suite_args(["toy:n=3"], ["toy", "toy-opt"], environ={})
+    # the suite itself never reads the environment
+    monkeypatch.setenv("SENTIPROBE_TEST_PREFIX", "ignored ")
+    assert not get_suite("toy-opt").items("test")[0].text.startswith("ignored")
+
+
+def test_options_are_recorded_and_key_the_fitted_model(tmp_path):
+    cache = tmp_path / "cache"
+    a = api.run(["toy-opt"], ["slow-lexicon"], out=tmp_path / "a", cache_dir=str(cache), n_boot=0, progress=False,
+                suite_options={"toy-opt": {"n": "12"}})
+    entry = a["suites"]["toy-opt"]
+    assert entry["suite"]["options"] == {"prefix": "", "n": 12, "strict": True, "crash": "none"}
+    assert entry["n_items"] == 12 and entry["fit"][0]["restored_from_cache"] is False
+    assert set(entry["seconds"]) == {"load", "fit", "predict", "score"}
+    b = api.run(["toy-opt"], ["slow-lexicon"], out=tmp_path / "b", cache_dir=str(cache), n_boot=0, progress=False,
+                suite_options={"toy-opt": {"n": "12", "strict": "0"}})
+    assert b["suites"]["toy-opt"]["fit"][0]["restored_from_cache"] is False  # another option: refit
+    c = api.run(["toy-opt"], ["slow-lexicon"], out=tmp_path / "c", cache_dir=str(cache), n_boot=0, progress=False,
+                suite_options={"toy-opt": {"n": "12"}})
+    assert c["suites"]["toy-opt"]["fit"][0]["restored_from_cache"] is True
+    assert c["suites"]["toy-opt"]["items_hash"] == entry["items_hash"]
+    doc = read_results(tmp_path / "a")
+    assert doc["suites"]["toy-opt"]["suite"]["options"]["n"] == 12
+
+
+def test_a_failing_suite_is_recorded_and_the_others_finish(tmp_path, capsys):
+    out = tmp_path / "run"
+    code = main(["run", "--suite", "toy,toy-opt", "--model", "slow-lexicon", "--out", str(out), "--n-boot", "0",
+                 "--no-progress", "--suite-arg", "crash=bug"])
+    assert code == 1
+    err = capsys.readouterr().err
+    assert "toy-opt failed: ZeroDivisionError" in err and "Traceback" not in err
+    doc = json.loads((out / "results.json").read_text())
+    assert "toy" in doc["suites"] and "toy-opt" not in doc["suites"]
+    assert doc["errors"]["toy-opt"] == {"type": "ZeroDivisionError", "message": "a bug in a suite", "kind": "bug"}
+    log = (out / "run.log").read_text()
+    assert "Traceback" in log and "ZeroDivisionError" in log
+    assert "failed" in (out / "report.html").read_text()
+
+
+def test_missing_data_is_the_only_data_missing(tmp_path):
+    doc = api.run(["arts-laptop", "toy"], ["majority"], out=tmp_path / "r", data_dir=str(tmp_path / "empty"),
+                  n_boot=0, progress=False)
+    assert doc["errors"]["arts-laptop"]["kind"] == "missing-data"
+    assert "toy" in doc["suites"]
+
+
+@pytest.mark.parametrize("limit", [0, -1, -5])
+def test_limit_must_be_positive(limit, tmp_path, capsys):
+    assert main(["run", "--suite", "toy", "--model", "majority", "--out", str(tmp_path), "--limit", str(limit)]) == 1
+    assert "--limit must be a positive" in capsys.readouterr().err
+
+
+def test_results_schema_rejects_bad_documents(tmp_path):
+    doc = api.run(["toy"], ["majority"], out=tmp_path / "r", n_boot=10, progress=False)
+    validate_results(doc)
+    bad = json.loads(json.dumps(doc))
+    del bad["suites"]["toy"]["items_hash"]
+    with pytest.raises(ResultsSchemaError, match="items_hash"):
+        validate_results(bad)
+    bad = json.loads(json.dumps(doc))
+    bad["suites"]["toy"]["metrics"]["accuracy"]["ci_low"] = 2.0
+    with pytest.raises(ResultsSchemaError, match="ci_low"):
+        validate_results(bad)
+    with pytest.raises(ResultsSchemaError, match="schema_version"):
+        validate_results({**doc, "schema_version": 99})
+    p = tmp_path / "x.json"
+    p.write_bytes(b"\xff\xfe not json")
+    with pytest.raises(Exception, match="not a JSON results document"):
+        read_results(p)
+
+
+def test_unexpected_exception_prints_one_line_and_a_log(monkeypatch, capsys):
+    import sentiprobe.api as sp
+
+    def boom(**kw):
+        raise RuntimeError("kaboom")
+
+    monkeypatch.setattr(sp, "list_suites", boom)
+    assert main(["list"]) == 3
+    err = capsys.readouterr().err
+    assert "internal error: RuntimeError: kaboom" in err and "Traceback" not in err
+    log = err.split("traceback is in ")[1].split(" ")[0]
+    assert "Traceback" in Path(log).read_text()
+
+
+STAGES = {"data": ("load_items", "data_files"), "predictions": ("read_predictions",), "score": ("score",),
+          "report": ("render_section",)}
+
+
+@pytest.mark.parametrize("package", ["arts", "noncompsst", "sentivent", "soul"])
+def test_every_package_has_the_stage_modules(package):
+    for module, functions in STAGES.items():
+        try:
+            mod = importlib.import_module(f"sentiprobe.suites.{package}.{module}")
+        except ModuleNotFoundError:
+            pytest.xfail(f"{package} not yet converted to the stage contract")
+        for fn in functions:
+            assert callable(getattr(mod, fn)), f"{package}.{module}.{fn}"
+    for spec in SUITES:
+        if spec.family == package:
+            assert spec.load_items.__module__.endswith(f"{package}.data")
