@@ -1,7 +1,6 @@
 """Reading prediction files made elsewhere (CSV / JSONL with item_id + label)."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from ..core.errors import DataError
@@ -47,7 +46,3 @@ def read_label_file(path: str | Path, column: str | None = None) -> list[Predict
         out.append(Prediction(str(r[idc]), lab, text=text if isinstance(text, str) else None,
                               parse_ok=lab is not None, meta={"source": str(path)}))
     return out
-
-
-def dump_predictions(preds: list[Prediction]) -> str:
-    return "".join(json.dumps(p.to_dict(), ensure_ascii=False) + "\n" for p in preds)

@@ -239,11 +239,6 @@ def normalise_key(key: str) -> str:
     return key[:-1] + "3" if key.endswith("_adv4") else key
 
 
-def variant_key(source_id: str, kind: str) -> str:
-    """Canonical item id of a variant (``kind`` in :data:`STRATEGIES`) or of an original."""
-    return source_id if kind == ORIGINAL else source_id + KIND_SUFFIX[kind]
-
-
 def expected_label(source_label: str, kind: str) -> str:
     """Gold label a variant must carry given its source's label (§2.5 label rule)."""
     return FLIP[source_label] if kind == "revtgt" else source_label

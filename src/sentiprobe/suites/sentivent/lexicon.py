@@ -177,12 +177,6 @@ def load_vader_lexicon() -> Lexicon:
     return Lexicon("vader", ("vader_polarity",), entries, "general", str(path), tuple(notes))
 
 
-def sequence_scores(values: Sequence[float], n_tokens: int) -> tuple[float, float, float]:
-    """``(seqsum, seqnorm, matchnorm)`` of the non-zero matched ``values`` in a text of ``n_tokens``."""
-    s = float(sum(values))
-    return s, (s / n_tokens if n_tokens else 0.0), (s / len(values) if values else 0.0)
-
-
 def raw_matrix(texts: Sequence[str], lexicons: Sequence[Lexicon]) -> tuple[list[str], np.ndarray]:
     """Unscaled features of ``texts`` as ``(column names, matrix)``: every list x score + derived LM columns.
 
