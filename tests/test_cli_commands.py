@@ -1,0 +1,98 @@
+"""Every subcommand: a success path and a failure path through ``sentiprobe.cli.main`` (exit code, message,
+never a traceback). Real-data paths use the shipped data; the rest the toy suite."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import toy
+from sentiprobe.cli import main
+
+toy.register()
+
+
+def _run_toy(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["run", "--suite", "toy", "--model", "slow-lexicon", "--out", str(out), "--n-boot", "50",
+                 "--no-progress"]) == 0
+    capsys.readouterr()
+    return out
+
+
+def _no_traceback(capsys) -> str:
+    cap = capsys.readouterr()
+    assert "Traceback" not in cap.err and "Traceback" not in cap.out
+    return cap.err
+
+
+def test_list(capsys):
+    assert main(["list", "suites"]) == 0
+    assert "arts-laptop" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exc:
+        main(["list", "everything"])
+    assert exc.value.code == 2
+
+
+def test_data_list_verify_stats(capsys, data_dir, tmp_path):
+    assert main(["data", "list", "--data-dir", str(data_dir), "sentivent"]) == 0
+    assert "sentivent/" in capsys.readouterr().out
+    assert main(["data", "verify", "soul", "--data-dir", str(data_dir)]) == 0
+    _no_traceback(capsys)
+    assert main(["data", "verify", "soul", "--data-dir", str(tmp_path)]) == 1
+    _no_traceback(capsys)
+    assert main(["data", "stats", "soul-rc", "--data-dir", str(data_dir), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)
+    assert main(["data", "stats", "no-such-suite", "--data-dir", str(data_dir)]) != 0
+    assert "unknown" in _no_traceback(capsys)
+
+
+def test_data_fetch_failure_is_clean(capsys, tmp_path):
+    # a mirror directory that has none of the files: a typed error, not a traceback
+    assert main(["data", "fetch", "soul", "--data-dir", str(tmp_path / "d"), "--mirror", str(tmp_path / "m")]) != 0
+    _no_traceback(capsys)
+
+
+def test_score_success_and_unknown_option(capsys, tmp_path):
+    out = _run_toy(tmp_path, capsys)
+    preds = out / "predictions" / "toy.jsonl"
+    assert main(["score", "--suite", "toy", "--predictions", str(preds)]) == 0
+    assert "accuracy" in capsys.readouterr().out
+    assert main(["score", "--suite", "toy", "--predictions", str(preds), "--suite-arg", "x=1"]) == 1
+    assert "no option 'x'" in _no_traceback(capsys)
+    assert main(["score", "--suite", "toy", "--predictions", str(preds), "--tables-out", str(tmp_path)]) == 1
+    assert "no extra tables" in _no_traceback(capsys)
+
+
+def test_run_unknown_model(capsys, tmp_path):
+    assert main(["run", "--suite", "toy", "--model", "slow-lexicn", "--out", str(tmp_path)]) == 1
+    assert "did you mean 'slow-lexicon'" in _no_traceback(capsys)
+
+
+def test_compare(capsys, tmp_path):
+    out = _run_toy(tmp_path, capsys)
+    preds = out / "predictions" / "toy.jsonl"
+    other = tmp_path / "other.csv"
+    other.write_text("item_id,label\n" + "".join(f"test-{i},pos\n" for i in range(60)))
+    assert main(["compare", "--suite", "toy", "--predictions", str(preds), str(other), "--json",
+                 "--n-boot", "50"]) == 0
+    assert json.loads(capsys.readouterr().out)["pairs"]
+    assert main(["compare", "--suite", "toy", "--predictions", str(preds)]) == 1
+    assert "at least two" in _no_traceback(capsys)
+
+
+def test_agree(capsys, tmp_path):
+    f = tmp_path / "r.csv"
+    f.write_text("unit,a,b\n1,x,x\n2,y,y\n3,x,y\n4,y,y\n")
+    assert main(["agree", str(f), "--json"]) == 0
+    assert "fleiss" in capsys.readouterr().out.lower()
+    assert main(["agree", str(tmp_path / "absent.csv")]) == 1
+    _no_traceback(capsys)
+
+
+def test_judge_failures(capsys, tmp_path):
+    assert main(["judge", "--run", str(tmp_path / "absent"), "--model", "majority"]) == 1
+    _no_traceback(capsys)
+    assert main(["judge-agreement", "--judge", str(tmp_path / "absent.jsonl"), "--human",
+                 str(tmp_path / "h.csv")]) == 1
+    _no_traceback(capsys)
