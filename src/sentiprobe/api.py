@@ -56,8 +56,10 @@ def score(suite: str, predictions: str | Path, *, column: str | None = None, dat
             target.parent.mkdir(parents=True, exist_ok=True)
             atomic_write_text(target, text)
             written.append(str(target))
+    scored_columns = sorted({str(p.meta["column"]) for p in preds if isinstance(p.meta, dict) and "column" in p.meta})
     return {"schema_version": SCHEMA_VERSION, "suite": suite, "suite_info": s.describe(),
             "items_hash": s.items_hash(items), "predictions": str(predictions), "column": column,
+            "scored_column": scored_columns[0] if len(scored_columns) == 1 else (scored_columns or None),
             "n_boot": n_boot, "seed": seed, "alpha": alpha, **result.to_dict(),
             **({"tables_written": written} if written else {})}
 

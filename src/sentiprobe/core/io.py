@@ -46,50 +46,97 @@ def write_jsonl(path: str | Path, rows: Iterable[dict[str, Any]]) -> None:
     atomic_write_text(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
 
 
-def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
+MAX_INPUT_BYTES = 2 << 30
+"""Largest user file read into memory (2 GiB): a larger one is refused with a typed error."""
+
+
+def read_user_text(path: str | Path, what: str = "file") -> str:
+    """The text of a user-supplied file (predictions, ratings, judgements), checked.
+
+    The one input layer: a missing path, a directory, an oversized file, binary content (NUL bytes) and
+    bytes that are not UTF-8 raise DataError naming the file and, for decoding errors, the line and byte
+    offset. A UTF-8 byte-order mark is removed.
+    """
+    from .errors import DataError
+
+    p = Path(path)
+    if not p.exists():
+        raise DataError(f"{what} not found", path=p)
+    if p.is_dir():
+        raise DataError(f"{what} is a directory, not a file", path=p)
+    size = p.stat().st_size
+    if size > MAX_INPUT_BYTES:
+        raise DataError(f"{what} is {size} bytes; the limit is {MAX_INPUT_BYTES}", path=p)
+    try:
+        data = p.read_bytes()
+    except PermissionError:
+        raise DataError(f"{what} is not readable (permission denied)", path=p) from None
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        line = data.count(b"\n", 0, nul) + 1
+        raise DataError(f"{what} holds binary content (a NUL byte at offset {nul}); expected UTF-8 text", path=p,
+                        record=f"line {line}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise DataError(f"{what} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); save it "
+                        "as UTF-8", path=p, record=f"line {line}") from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def read_jsonl(path: str | Path, what: str = "file") -> list[dict[str, Any]]:
+    """Objects of a JSON-lines file (blank lines skipped); typed errors name the file and line."""
     from .errors import DataError
 
     out = []
-    with open(path, encoding="utf-8") as f:
-        for i, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DataError(f"invalid JSON: {exc.msg}", path=path, record=f"line {i}") from None
-            if not isinstance(obj, dict):
-                raise DataError("expected a JSON object", path=path, record=f"line {i}")
-            out.append(obj)
+    for i, line in enumerate(read_user_text(path, what).splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DataError(f"invalid JSON: {exc.msg}", path=path, record=f"line {i}") from None
+        except RecursionError:
+            raise DataError("JSON nested too deeply", path=path, record=f"line {i}") from None
+        if not isinstance(obj, dict):
+            raise DataError("expected a JSON object", path=path, record=f"line {i}")
+        out.append(obj)
     return out
 
 
-def read_table(path: str | Path) -> list[dict[str, Any]]:
+def read_table(path: str | Path, what: str = "file") -> list[dict[str, Any]]:
     """Rows of a JSONL (``.jsonl``/``.json``), TSV (``.tsv``, unquoted) or CSV file as dicts.
 
     A CSV whose first 4 kB hold more tabs than commas is read as TSV. A row with more or fewer
-    fields than the header, or malformed quoting, raises DataError naming the file and line.
+    fields than the header, a duplicated or empty header name, or malformed quoting raises DataError naming
+    the file and line. Reading goes through :func:`read_user_text` (encoding, binary content, directories).
     """
     import csv
+    import io
 
     from .errors import DataError
 
     path = Path(path)
     if path.suffix in (".jsonl", ".json"):
-        return read_jsonl(path)
-    with open(path, encoding="utf-8", newline="") as f:
-        sample = f.read(4096)
-        f.seek(0)
-        tsv = path.suffix == ".tsv" or sample.count("\t") > sample.count(",")
-        reader = csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE) if path.suffix == ".tsv" else \
-            csv.DictReader(f, delimiter="\t" if tsv else ",")
-        rows = []
-        try:
-            for r in reader:
-                if None in r or any(v is None for v in r.values()):
-                    raise DataError("row has a different number of fields than the header", path=path,
-                                    record=f"line {reader.line_num}")
-                rows.append(r)
-        except csv.Error as exc:
-            raise DataError(f"malformed CSV: {exc}", path=path, record=f"line {reader.line_num}") from None
+        return read_jsonl(path, what)
+    text = read_user_text(path, what)
+    sample = text[:4096]
+    tsv = path.suffix == ".tsv" or sample.count("\t") > sample.count(",")
+    f = io.StringIO(text, newline="")
+    reader = csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE) if path.suffix == ".tsv" else \
+        csv.DictReader(f, delimiter="\t" if tsv else ",")
+    rows = []
+    try:
+        header = reader.fieldnames or []
+        dup = sorted({h for h in header if header.count(h) > 1})
+        if dup:
+            raise DataError(f"duplicated column name(s) {dup} in the header", path=path, record="line 1")
+        for r in reader:
+            if None in r or any(v is None for v in r.values()):
+                raise DataError("row has a different number of fields than the header", path=path,
+                                record=f"line {reader.line_num}")
+            rows.append(r)
+    except csv.Error as exc:
+        raise DataError(f"malformed CSV: {exc}", path=path, record=f"line {reader.line_num}") from None
     return rows

@@ -8,7 +8,19 @@ from ..core.io import read_table
 from ..core.types import Prediction
 
 ID_COLUMNS = ("item_id", "id")
-LABEL_COLUMNS = ("label", "pred", "prediction")
+LABEL_COLUMNS = ("prediction", "predicted_label", "predicted", "pred", "label")
+"""Label columns in order of precedence: a prediction-looking column always wins over ``label``, which in
+files that also carry the gold standard (the SOUL reference code's output, for one) is the gold label."""
+GOLD_COLUMNS = ("gold", "gold_label", "true_label", "labels")
+
+
+def pick_label_column(header: list[str], column: str | None, path: Path) -> str:
+    """The column to score: ``column`` when given (must exist), else the first of :data:`LABEL_COLUMNS`."""
+    if column is not None:
+        if column not in header:
+            raise DataError(f"no column {column!r} (header has {header})", path=path, field=column)
+        return column
+    return _pick(header, LABEL_COLUMNS, path, "label")
 
 
 def _pick(header: list[str], wanted: tuple[str, ...], path: Path, what: str) -> str:
@@ -21,18 +33,16 @@ def _pick(header: list[str], wanted: tuple[str, ...], path: Path, what: str) -> 
 def read_label_file(path: str | Path, column: str | None = None) -> list[Prediction]:
     """Read ``item_id,label`` rows from CSV/TSV or JSONL (``.jsonl``/``.json`` lines).
 
-    ``column`` selects the label column (default ``label``/``pred``/``prediction``).
+    ``column`` selects the label column (default: the first of :data:`LABEL_COLUMNS`, prediction first).
     Empty labels become ``label=None, parse_ok=False`` (scored as wrong, counted).
     """
     path = Path(path)
-    if not path.exists():
-        raise DataError("predictions file not found", path=path)
-    rows = read_table(path)
+    rows = read_table(path, "predictions file")
     if not rows:
         raise DataError("no predictions in file", path=path)
     header = list(rows[0].keys())
     idc = _pick(header, ID_COLUMNS, path, "id")
-    labc = column or _pick(header, LABEL_COLUMNS, path, "label")
+    labc = pick_label_column(header, column, path)
     out = []
     for i, r in enumerate(rows, 1):
         if idc not in r or r[idc] in (None, ""):
@@ -44,5 +54,5 @@ def read_label_file(path: str | Path, column: str | None = None) -> list[Predict
         extra = {k: v for k, v in r.items() if k not in (idc, labc)}
         text = extra.pop("justification", None) or extra.pop("text", None)
         out.append(Prediction(str(r[idc]), lab, text=text if isinstance(text, str) else None,
-                              parse_ok=lab is not None, meta={"source": str(path)}))
+                              parse_ok=lab is not None, meta={"source": str(path), "column": labc}))
     return out
