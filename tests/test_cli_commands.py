@@ -96,3 +96,31 @@ def test_judge_failures(capsys, tmp_path):
     assert main(["judge-agreement", "--judge", str(tmp_path / "absent.jsonl"), "--human",
                  str(tmp_path / "h.csv")]) == 1
     _no_traceback(capsys)
+
+
+@pytest.mark.parametrize("extra,message", [
+    (["--reference", "zz"], "--reference 'zz' is not one of the systems"),
+    (["--alpha", "nan"], "--alpha must be a number in (0, 1)"),
+    (["--alpha", "1.5"], "--alpha must be a number in (0, 1)"),
+    (["--n-boot", "-5"], "--n-boot must be a non-negative integer"),
+])
+def test_compare_refuses_bad_settings(capsys, tmp_path, extra, message):
+    out = _run_toy(tmp_path, capsys)
+    preds = out / "predictions" / "toy.jsonl"
+    assert main(["compare", "--suite", "toy", "--predictions", str(preds), str(preds), *extra]) == 1
+    assert message in _no_traceback(capsys)
+
+
+def test_compare_refuses_suites_without_item_gold(capsys, data_dir, tmp_path):
+    f = tmp_path / "p.csv"
+    f.write_text("line,label\n0,3\n")
+    assert main(["compare", "--suite", "noncompsst", "--data-dir", str(data_dir), "--predictions", str(f),
+                 str(f)]) == 1
+    assert "no gold label per item" in _no_traceback(capsys)
+
+
+def test_out_pointing_at_a_file(capsys, tmp_path):
+    f = tmp_path / "file"
+    f.write_text("x")
+    assert main(["run", "--suite", "toy", "--model", "majority", "--out", str(f / "sub")]) == 1
+    assert "exists and is not a directory" in _no_traceback(capsys)

@@ -83,3 +83,12 @@ def test_arbitrary_bytes_give_rows_or_a_typed_error(tmp_path_factory, data):
             read_label_file(f)
         except DataError:
             pass
+
+
+def test_blank_labels_are_missing_predictions_in_every_suite(tmp_path, capsys):
+    f = tmp_path / "p.csv"
+    f.write_text("item_id,label\n" + "".join(f"test-{i},{'' if i < 3 else 'pos'}\n" for i in range(60)))
+    assert main(["score", "--suite", "toy", "--predictions", str(f)]) == 1
+    assert "blank labels" in capsys.readouterr().err
+    doc = api.score("toy", f, n_boot=0, missing="wrong")
+    assert doc["metrics"]["accuracy"]["n"] == 60

@@ -47,11 +47,17 @@ def compare_predictions(suite: str, predictions: Sequence[str | Path], *, names:
 
     if len(predictions) < 2:
         raise ConfigError("compare needs at least two prediction files")
+    check_settings(n_boot=n_boot, alpha=alpha, exact_below=exact_below)
     s = get_suite(suite, data_dir)
     if s.task != "classify":
         raise ConfigError(f"suite {suite!r} is a {s.task} suite; compare works on classification suites")
     items = s.items("test")
+    if any(it.label is None for it in items):
+        raise ConfigError(f"suite {suite!r} has no gold label per item (its metrics compare model and human "
+                          "ratings), so per-item paired tests do not apply; compare its runs' metrics instead")
     sys_names = _names(predictions, names)
+    if reference is not None and reference not in sys_names:
+        raise ConfigError(f"--reference {reference!r} is not one of the systems {sys_names}")
     systems: dict[str, list[str | None]] = {}
     suite_metrics: dict[str, Any] = {}
     missing_counts: dict[str, int] = {}
@@ -68,3 +74,15 @@ def compare_predictions(suite: str, predictions: Sequence[str | Path], *, names:
                 "column": column, "missing_policy": missing, "missing_predictions": missing_counts,
                 "suite_metrics": suite_metrics})
     return doc
+
+
+def check_settings(*, n_boot: int, alpha: float, exact_below: int = 0) -> None:
+    """ConfigError for resampling and test settings outside their domain (before any work is done)."""
+    import math
+
+    if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 0:
+        raise ConfigError(f"--n-boot must be a non-negative integer, not {n_boot!r}")
+    if not isinstance(alpha, float | int) or not math.isfinite(alpha) or not 0.0 < alpha < 1.0:
+        raise ConfigError(f"--alpha must be a number in (0, 1), not {alpha!r}")
+    if isinstance(exact_below, bool) or not isinstance(exact_below, int) or exact_below < 0:
+        raise ConfigError(f"--exact-below must be a non-negative integer, not {exact_below!r}")

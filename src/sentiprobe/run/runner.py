@@ -236,6 +236,9 @@ def run(cfg: RunConfig) -> dict[str, Any]:
         get_suite(s, cfg.data_dir, cfg.suite_options[s])  # validate options before any work
     MODELS.entry(cfg.model)
     out = Path(cfg.out_dir)
+    for p in (out, *out.parents):
+        if p.exists() and not p.is_dir():
+            raise ConfigError(f"--out {out}: {p} exists and is not a directory")
     (out / "predictions").mkdir(parents=True, exist_ok=True)
     handler = logging.FileHandler(out / "run.log", encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))

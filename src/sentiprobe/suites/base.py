@@ -170,15 +170,22 @@ def check_predictions(suite: str, labels: Sequence[str], items: Sequence[Item], 
 
     Unknown ids, duplicates and labels outside the label set raise PredictionError naming the first
     offenders. Missing predictions raise unless ``missing`` is ``wrong`` or ``variants-wrong`` (they are then
-    absent from the mapping and the suite scores them as wrong and reports how many).
+    absent from the mapping and the suite scores them as wrong and reports how many). A *blank* prediction (no
+    label, no raw model output, no text: an empty or ``null`` cell of a predictions file) is a missing one, in
+    every suite; a model output that could not be parsed (``raw`` kept, ``label=None``) is a wrong answer.
     """
     known = {it.item_id for it in items}
     by_id: dict[str, Prediction] = {}
-    dups, unknown, bad = [], [], []
+    dups, unknown, bad, blank = [], [], [], []
     allowed = set(labels)
     for p in predictions:
-        if p.item_id in by_id:
+        if p.item_id in by_id or p.item_id in blank:
             dups.append(p.item_id)
+        if p.label is None and p.raw is None and p.text is None:
+            blank.append(p.item_id)
+            if p.item_id not in known:
+                unknown.append(p.item_id)
+            continue
         by_id[p.item_id] = p
         if p.item_id not in known:
             unknown.append(p.item_id)
@@ -190,6 +197,9 @@ def check_predictions(suite: str, labels: Sequence[str], items: Sequence[Item], 
         raise PredictionError("duplicate predictions", dups, path=path)
     if bad:
         raise PredictionError(f"labels outside the label set {list(labels)}", bad, path=path)
+    if blank and missing == "error":
+        raise PredictionError("blank labels (an empty or null label is a missing prediction; use --missing wrong "
+                              "to count them as wrong)", blank, path=path)
     absent = [it.item_id for it in items if it.item_id not in by_id]
     if absent and missing == "error":
         raise PredictionError("missing predictions (use --missing wrong to count them as wrong)", absent, path=path)
