@@ -2,8 +2,8 @@
 
 They were constructor keywords of the old suite classes. ``lexicon`` picks the lexicon-feature setting
 attached to every item (spec section 7); ``lexicon_strict`` decides whether a malformed line of a shipped
-lexicon file is an error or is skipped and recorded in the lexicon's notes. Neither is read from the
-environment.
+lexicon file is an error or is skipped and recorded in the lexicon's notes. Neither has an env-var
+default: they are set with ``--suite-arg`` or ``get_suite(..., lexicon=...)`` only.
 
 Lexicons other than the shipped ones (the licensed SentiEcon, MSOL, SentiWordNet 3, LIWC that ``lexall``
 needs) are Python objects, not options: pass them to :func:`.data.attach_lexicon_features`.
