@@ -101,6 +101,12 @@ class Count:
         return {"correct": self.correct, "total": self.total, "percent": format_percent(self.fraction)}
 
 
+def _difference(a: Count, b: Count) -> Fraction | None:
+    """``a - b`` as exact rates; ``None`` when either has no units."""
+    fa, fb = a.fraction, b.fraction
+    return None if fa is None or fb is None else fa - fb
+
+
 def _count(mask: np.ndarray) -> Count:
     return Count(int(np.count_nonzero(mask)), int(mask.size))
 
@@ -321,14 +327,14 @@ def score_items(items: Sequence[Item], by_id: Mapping[str, Prediction], *, n_boo
                                                   f"sources of units with a {s} variant")
         c_ori, c_new, c_both = _count(ori), _count(new), _count(both)
         counts[f"accuracy_{s}"], counts[f"accuracy_{s}_source"] = c_new.to_dict(), c_ori.to_dict()
-        change = (c_new.fraction - c_ori.fraction) if c_new.total and c_ori.total else None
+        change = _difference(c_new, c_ori)
         rows.append({"strategy": s, "name": STRATEGY_NAMES.get(s, s), "units": c_ori.total,
                      "variants": c_new.total, "ori": c_ori.to_dict(), "new": c_new.to_dict(),
                      "change_pp": format_pp(change),
                      "both_not_in_paper": {**c_both.to_dict(), "note": BOTH_NOTE},
                      "welch": welch(ori, new)})
     c_o, c_a = _count(orig_ok), _count(units_ok)
-    overall_drop = (c_a.fraction - c_o.fraction) if c_o.total else None
+    overall_drop = _difference(c_a, c_o)
     warnings = [{"item_id": items[i].item_id, "messages": list(items[i].meta["data_warnings"])}
                 for i in arr.warned]
     details = {
