@@ -12,6 +12,7 @@ import pytest
 from sentiprobe.core.errors import ConfigError, PredictionError
 from sentiprobe.suites import get_suite
 from sentiprobe.suites.arts import load
+from sentiprobe.suites.arts.data import data_warnings
 
 pytestmark = pytest.mark.realdata
 
@@ -59,11 +60,11 @@ def test_ids_with_a_space_are_kept(suites):
 
 
 def test_section6_cases_warn_not_crash(suites):
-    lap = {(w.record, w.field) for w in suites["arts-laptop"].data_warnings()}
+    lap = {(w.record, w.field) for w in data_warnings(suites["arts-laptop"])}
     assert {("29:1175_0_adv1", "from/to"), ("933:1_0_adv1", "from/to"), ("279:2_0_adv1", "from/to"),
             ("349:1_0_adv1", "term"), ("792:2_0_adv1", "term")} <= lap
     assert sum(f == "term" for _, f in lap) == 4 and sum(f == "from/to" for _, f in lap) == 3
-    rest = {(w.record, w.field) for w in suites["arts-rest"].data_warnings()}
+    rest = {(w.record, w.field) for w in data_warnings(suites["arts-rest"])}
     assert {("11350539#680470#2_0_adv1", "from/to"), ("11359613#884374#3_0_adv1", "from/to"),
             ("32889544#0#4_1_adv3", "from/to"), ("11351628#404492#3_3_adv1", "term"),
             ("11359618#788741#2_0_adv3", "term"), ("35170181#0#3_0_adv1", "term")} <= rest
@@ -72,11 +73,11 @@ def test_section6_cases_warn_not_crash(suites):
     assert by_id["11350539#680470#2_0_adv1"].span == (55, 60)  # the target pizza, not "pizza joint"
     assert by_id["11359618#788741#2_0_adv3"].aspect == "service"  # the variant's own term
     assert by_id["11359613#884374#3_0_adv1"].meta["data_warnings"]
-    mams = {w.record: w for w in suites["arts-mams"].data_warnings()}
+    mams = {w.record: w for w in data_warnings(suites["arts-mams"])}
     assert {"341_0_adv1", "50_0_adv1"} <= set(mams)
     mitems = {i.item_id: i for i in suites["arts-mams"].items("test")}
     assert mitems["341_0_adv1"].span is None and mitems["50_0_adv1"].span is None
-    dev = {(w.record, w.field) for w in suites["arts-laptop"].data_warnings("dev")}
+    dev = {(w.record, w.field) for w in data_warnings(suites["arts-laptop"], "dev")}
     assert dev == {("1878_2", "from/to")}
     assert {i.item_id: i for i in suites["arts-laptop"].items("dev")}["1878_2"].span == (46, 64)
 
@@ -140,3 +141,16 @@ def test_read_predictions_errors_on_real_csvs(suites, data_dir):
     preds = lap.read_predictions(data_dir / "arts" / "output" / "rest_results.csv", column="bert_pt")
     with pytest.raises(PredictionError, match="not in suite arts-laptop"):
         lap.score(lap.items("test"), preds)
+
+
+def test_data_warnings_in_memo_and_in_scored_details(suites):
+    """Warnings of a loaded split live in ``suite.memo``; scoring reports them from the items' meta."""
+    from sentiprobe.core.types import Prediction
+
+    s = suites["arts-laptop"]
+    items = s.items("test")
+    assert s.memo["data_warnings"]["test"] == data_warnings(s)
+    res = s.score(items, [Prediction(i.item_id, i.label) for i in items], n_boot=0)
+    warned = [i.item_id for i in items if i.meta.get("data_warnings")]
+    assert [w["item_id"] for w in res.details["data_warnings"]] == warned and len(warned) == 7
+    assert all(w["messages"] for w in res.details["data_warnings"])

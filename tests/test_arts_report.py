@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from sentiprobe.core.types import Item
-from sentiprobe.suites.arts import ArtsLaptop
-from sentiprobe.suites.arts.report import drop_chart, report_section, token_diff
+from sentiprobe.suites import get_suite
+from sentiprobe.suites.arts.report import drop_chart, render_section, report_section, token_diff
 from sentiprobe.suites.arts.score import predictions_from_mapping
 
 EVIL = "<script>alert('x')</script>"
@@ -22,7 +22,7 @@ def test_drop_chart_is_inline_svg():
 
 
 def test_report_section_escapes_dataset_and_model_text(tmp_path):
-    suite = ArtsLaptop(data_dir=tmp_path)
+    suite = get_suite("arts-laptop", data_dir=tmp_path)
     items = [Item("s_0", "s_0", "test", f"The {EVIL} screen is nice.", "positive", aspect=EVIL),
              Item("s_0_adv1", "s_0", "test", f"The {EVIL} screen is bad.", "negative", aspect=EVIL, kind="revtgt"),
              Item("s_0_adv3", "s_0", "test", f"The {EVIL} screen is nice, but keys are bad.", "positive",
@@ -36,3 +36,4 @@ def test_report_section_escapes_dataset_and_model_text(tmp_path):
     assert "Robustness failures" in html and "s_0_adv1" in html
     assert "ARS" in html and "0.00" in html  # ARS is 0/1 units
     assert report_section({}).startswith('<section class="sp-arts">')
+    assert "ARTS: arts-laptop" in html and render_section("<b>x</b>", {}).count("&lt;b&gt;x") == 1

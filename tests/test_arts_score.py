@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from sentiprobe.core.errors import ConfigError, DataError, PredictionError
 from sentiprobe.core.types import Item, Prediction
 from sentiprobe.suites import SUITES, get_suite
-from sentiprobe.suites.arts import ArtsLaptop
+from sentiprobe.suites.arts.predictions import read_results
 from sentiprobe.suites.arts.score import (build_arrays, format_percent, format_pp, predictions_from_mapping,
                                           round_half_up, welch)
 
@@ -56,7 +56,7 @@ def tiny_preds(**override):
 
 @pytest.fixture()
 def suite(tmp_path):
-    return ArtsLaptop(data_dir=tmp_path)
+    return get_suite("arts-laptop", data_dir=tmp_path)
 
 
 def counts(res):
@@ -67,9 +67,17 @@ def counts(res):
 
 def test_registered():
     for name in ("arts-laptop", "arts-rest", "arts-mams"):
-        cls = SUITES.entry(name).factory
-        assert cls.family == "arts" and cls.labels == ("positive", "negative", "neutral")
-        assert cls.input_kind == "text+aspect"
+        spec = SUITES.get(name)
+        assert spec.family == "arts" and spec.labels == ("positive", "negative", "neutral")
+        assert spec.input_kind == "text+aspect" and spec.task == "classify" and spec.version == "1"
+        assert spec.groups_name == "source example"
+
+
+def test_no_options_and_unknown_option_is_an_error(tmp_path):
+    s = get_suite("arts-rest", data_dir=tmp_path)
+    assert s.describe() == {"name": "arts-rest", "version": "1", "family": "arts", "options": {}}
+    with pytest.raises(ConfigError, match="unknown option"):
+        get_suite("arts-rest", tmp_path, missing="wrong")  # the missing policy is a score setting
 
 
 def test_ars_groups_units_and_subset_accuracies(suite):
@@ -164,7 +172,7 @@ def test_counts_match_naive_definition_in_any_order(units, rnd):
             items.append(it(f"{g}_{kind}", g, kind, "neutral"))
             preds.append(Prediction(f"{g}_{kind}", "neutral" if ok else "positive"))
     rnd.shuffle(items)
-    res = ArtsLaptop(data_dir=".").score(items, preds, n_boot=0)
+    res = get_suite("arts-laptop", data_dir=".").score(items, preds, n_boot=0)
     c = counts(res)
     assert c["ars"] == (sum(s and all(ok for _, ok in v) for s, v in units), len(units))
     assert c["accuracy_original"] == (sum(s for s, _ in units), len(units))
@@ -226,20 +234,23 @@ def _results_csv(tmp_path, items, gold_override=None):
 
 
 def test_read_published_results_csv(suite, tmp_path):
-    items = tiny_items()
-    suite._cache["test"] = items  # stand-in for the shipped test set
+    items = tiny_items()  # stand-in for the shipped test set
+
+    def read(path, column=None):
+        return read_results(path, column, items, suite.name)
+
     p = _results_csv(tmp_path, items)
     with pytest.raises(ConfigError, match=r"\['M1', 'M2'\]"):
-        suite.read_predictions(p)
+        read(p)
     with pytest.raises(ConfigError, match="no model column 'M3'"):
-        suite.read_predictions(p, column="M3")
-    res = suite.score(items, suite.read_predictions(p, column="M1"), n_boot=0)
+        read(p, column="M3")
+    res = suite.score(items, read(p, column="M1"), n_boot=0)
     assert counts(res)["ars"] == (3, 3)
-    res = suite.score(items, suite.read_predictions(p, column="M2"), n_boot=0)
+    res = suite.score(items, read(p, column="M2"), n_boot=0)
     assert counts(res)["accuracy_original"] == (1, 3)
     bad = _results_csv(tmp_path, items, gold_override={"A_0_adv3": "negative"})
     with pytest.raises(DataError, match="disagree") as ei:
-        suite.read_predictions(bad, column="M1")
+        read(bad, column="M1")
     assert ei.value.record == "A_0_adv4" and ei.value.field == "gold_label"
 
 

@@ -108,10 +108,11 @@ def test_combos_match_an_independent_computation(data_dir):
     from sklearn.preprocessing import MinMaxScaler
 
     from sentiprobe.suites import get_suite
+    from sentiprobe.suites.sentivent.data import all_items, lexicon_info
 
     suite = get_suite("sentivent-polar", data_dir)
-    items = suite.all_items()
-    feats = pd.DataFrame([it.meta["features"] for it in items])
+    items = all_items(suite)
+    feats = pd.DataFrame([it.features for it in items])
     fit = np.array([it.split != "test" for it in items])
     for s in lx.SCORES:
         cols = [f"henry_polarity-{s}", f"ntusd_market_sentiment-{s}", f"lm_polarity-{s}"]
@@ -122,8 +123,8 @@ def test_combos_match_an_independent_computation(data_dir):
         scaled = scaler.transform(X.clip(lower=lower, upper=upper, axis=1))
         np.testing.assert_allclose(feats[f"econcombo_polarity-{s}sum"], scaled.sum(axis=1), atol=1e-9)
         np.testing.assert_allclose(feats[f"econcombo_polarity-{s}mean"], scaled.mean(axis=1), atol=1e-9)
-    info = suite.lexicon_info
+    info = lexicon_info(suite)
     assert info["setting"] == "lexecon" and "secon" in info["not_available"]
     henry = next(x for x in info["lexicons"] if x["name"] == "henry")
     assert henry["entries"] == 189 and any("leading" in n for n in henry["notes"])
-    assert len({tuple(it.meta["features"]) for it in items}) == 1  # same keys, same order for every item
+    assert len({tuple(it.features) for it in items}) == 1  # same keys, same order for every item

@@ -9,11 +9,13 @@ from test_sentivent_load import make_data_dir
 
 import sentiprobe.models.lexicon  # noqa: F401  (registers the *-lex adapters)
 from sentiprobe.cli import main
-from sentiprobe.core.errors import ConfigError, PredictionError
+from sentiprobe.core.errors import ConfigError, MissingDataError, PredictionError
 from sentiprobe.core.types import Prediction
 from sentiprobe.models import create_model
 from sentiprobe.suites import SUITES, get_suite
+from sentiprobe.suites.sentivent import SentiventOptions
 from sentiprobe.suites.sentivent.analysis import category_frequencies, write_error_list
+from sentiprobe.suites.sentivent.data import lexicon_info
 from sentiprobe.suites.sentivent.report import render_section
 
 
@@ -31,29 +33,57 @@ def mini(tmp_path, monkeypatch):
 def test_registered():
     for name, labels in (("sentivent-polar", ("positive", "neutral", "negative")),
                          ("sentivent-clause", ("positive", "neutral", "negative", "none"))):
-        cls = SUITES.entry(name).factory
-        assert cls.family == "sentivent" and cls.labels == labels and cls.input_kind == "text"
+        spec = SUITES.get(name)
+        assert spec.family == "sentivent" and spec.labels == labels and spec.input_kind == "text"
+        assert spec.options is SentiventOptions and spec.task == "classify"
+
+
+def test_options_parsed_recorded_and_not_from_the_environment(mini, monkeypatch):
+    from sentiprobe.cli.suite_args import parse_suite_args
+    from sentiprobe.suites.spec import describe_options
+
+    s = get_suite("sentivent-polar", mini, {"lexicon": "nolex", "lexicon_strict": "false"})
+    assert s.describe()["options"] == {"lexicon": "nolex", "lexicon_strict": False}
+    assert get_suite("sentivent-clause", mini).describe()["options"] == {"lexicon": "auto", "lexicon_strict": True}
+    with pytest.raises(ConfigError, match="did you mean 'lexicon'"):
+        get_suite("sentivent-polar", mini, lexicn="nolex")
+    with pytest.raises(ConfigError, match="not one of"):
+        get_suite("sentivent-polar", mini, lexicon="everything")
+    # no option is fed from the environment: neither the suite nor the CLI helper reads one
+    assert all(d["env"] is None for d in describe_options(SentiventOptions).values())
+    monkeypatch.setenv("SENTIPROBE_SENTIVENT_LEXICON", "nolex")
+    assert get_suite("sentivent-polar", mini).options.lexicon == "auto"
+    assert parse_suite_args([], ["sentivent-polar"], environ={"SENTIPROBE_SENTIVENT_LEXICON": "nolex"}) == {}
+    assert parse_suite_args(["lexicon=lexecon"], ["sentivent-polar", "sentivent-clause"], environ={}) == {
+        "sentivent-polar": {"lexicon": "lexecon"}, "sentivent-clause": {"lexicon": "lexecon"}}
+    with pytest.raises(ConfigError, match="did you mean 'lexicon_strict'"):
+        parse_suite_args(["lexicon_strikt=0"], ["sentivent-polar"], environ={})
 
 
 def test_items_and_features(mini):
     s = get_suite("sentivent-polar", mini)
     tr, dv, te = s.items("train"), s.items("dev"), s.items("test")
     assert (len(tr), len(dv), len(te)) == (5, 2, 3)
-    keys = list(te[0].meta["features"])
-    assert all(list(it.meta["features"]) == keys for it in tr + dv + te)
-    assert "econcombo_polarity-seqnormsum" in keys and s.lexicon_info["setting"] == "lexecon"
+    keys = list(te[0].features)
+    assert all(list(it.features) == keys for it in tr + dv + te)
+    assert all("features" not in it.meta and it.meta["feature_setting"] == "lexecon" for it in tr + dv + te)
+    assert "econcombo_polarity-seqnormsum" in keys and lexicon_info(s)["setting"] == "lexecon"
+    assert s.memo["lexicon_info"] is lexicon_info(s) and lexicon_info(s)["features"] == keys
     assert s.data_files()[-1].startswith("sentivent/lexicons/")
     off = get_suite("sentivent-clause", mini)
-    assert "features" in off.items("test")[0].meta
-    nolex = SUITES.entry("sentivent-polar").factory(data_dir=mini, lexicon="nolex")
-    assert "features" not in nolex.items("test")[0].meta
+    assert off.items("test")[0].features
+    nolex = get_suite("sentivent-polar", mini, lexicon="nolex")
+    assert nolex.items("test")[0].features is None and "sentivent/lexicons/" not in " ".join(nolex.data_files())
+    assert nolex.items_hash() != s.items_hash()  # the option changes the items
     bare = make_data_dir(mini.parent / "bare", lexicons=False)
     auto = get_suite("sentivent-polar", bare)
-    assert "features" not in auto.items("test")[0].meta and "not found" in auto.lexicon_info["reason"]
-    with pytest.raises(Exception, match="missing data file"):
-        SUITES.entry("sentivent-polar").factory(data_dir=bare, lexicon="lexecon").items("test")
+    assert auto.items("test")[0].features is None and "not found" in lexicon_info(auto)["reason"]
+    with pytest.raises(MissingDataError, match="missing data file"):
+        get_suite("sentivent-polar", bare, lexicon="lexecon").items("test")
     with pytest.raises(ConfigError):
-        SUITES.entry("sentivent-polar").factory(data_dir=mini, lexicon="everything")
+        get_suite("sentivent-polar", mini, lexicon="everything")
+    with pytest.raises(ConfigError, match="lexall needs"):
+        get_suite("sentivent-polar", mini, lexicon="lexall").items("test")
 
 
 def test_score_and_missing_policy(mini):
@@ -151,15 +181,15 @@ def test_lexicon_models(mini):
     assert lexm.request(te[0], s.labels)["features"] is not None
     assert all("market_sentiment" in c or "polarity" in c
                for c in create_model("tfidf-lr-lex", lexicon_features="pol")._choose_columns(tr) or [])
-    nolex = SUITES.entry("sentivent-polar").factory(data_dir=mini, lexicon="nolex")
+    nolex = get_suite("sentivent-polar", mini, lexicon="nolex")
     with pytest.raises(ConfigError, match="no lexicon features"):
         create_model("tfidf-lr-lex").fit(nolex.items("train"), [], s.labels)
     with pytest.raises(ConfigError, match="lexicon_features"):
         create_model("tfidf-lr-lex", lexicon_features="everything")
     score = create_model("lexicon-score").classify(te, s.labels)
     assert [p.label for p in score] == [
-        "positive" if it.meta["features"]["econcombo_polarity-seqnormsum"] > 0 else
-        "negative" if it.meta["features"]["econcombo_polarity-seqnormsum"] < 0 else "neutral" for it in te]
+        "positive" if it.features["econcombo_polarity-seqnormsum"] > 0 else
+        "negative" if it.features["econcombo_polarity-seqnormsum"] < 0 else "neutral" for it in te]
 
 
 def test_vader_model(mini):
@@ -232,3 +262,20 @@ def test_published_predictions_and_cli(data_dir, capsys):
     assert scored.metrics["accuracy"].value == pytest.approx((1322 - 465) / 1322)
     freq = category_frequencies(data_dir / "sentivent" / "error-analysis" / "senti-error-analysis-manual.csv")
     assert freq["n_errors"] == 298 and 0 < freq["n_analysed"] <= 298
+
+
+def test_extra_lexicons_python_api(mini):
+    """Licensed lexicons are Python objects, not options: ``attach_lexicon_features`` takes them (lexall)."""
+    from sentiprobe.suites.sentivent import lexicon as lx
+    from sentiprobe.suites.sentivent.data import all_items, attach_lexicon_features, shipped_lexicons
+
+    s = get_suite("sentivent-polar", mini, lexicon="nolex")
+    items = all_items(s)
+    general = [lx.Lexicon(name, (f"{name}_polarity",), {"profit": {f"{name}_polarity": 1.0}}, kind="general")
+               for name in ("msol", "swn3geometric", "liwc")]
+    with pytest.raises(ConfigError, match="lexall needs"):
+        attach_lexicon_features(items, "lexall", shipped_lexicons(s))
+    out, info = attach_lexicon_features(items, "lexall", shipped_lexicons(s), extra=general)
+    assert info["setting"] == "lexall" and {x["name"] for x in info["lexicons"]} >= {"msol", "liwc"}
+    assert "allcombo_polarity-seqnormsum" in out[0].features and out[0].meta["feature_setting"] == "lexall"
+    assert [it.item_id for it in out] == [it.item_id for it in items] and items[0].features is None

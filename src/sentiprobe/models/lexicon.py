@@ -1,7 +1,7 @@
 """Lexicon model adapters.
 
 Lexicon features come with the items: a suite that supports them (``sentivent-polar``,
-``sentivent-clause``) attaches ``item.meta["features"]``, a dict feature name -> float with the same
+``sentivent-clause``) attaches ``item.features``, a dict feature name -> float with the same
 keys for every item (SENTiVENT spec section 7). These adapters use them:
 
 - ``tfidf-lr-lex``: the ``tfidf-lr`` baseline with the lexicon features appended to its sparse feature
@@ -39,7 +39,7 @@ FEATURE_GROUPS: dict[str, tuple[str, ...] | None] = {
     "posnegneupol": ("positive", "negative", "neutral", "posemo", "negemo", "market_sentiment", "polarity"),
     "all": None,
 }
-NO_FEATURES = ("needs lexicon features in item.meta['features']; use a suite that provides them "
+NO_FEATURES = ("needs lexicon features in item.features; use a suite that provides them "
                "(sentivent-polar, sentivent-clause with lexicon features on)")
 
 
@@ -50,10 +50,10 @@ def feature_group_columns(names: Sequence[str], group: str) -> list[str]:
 
 
 def lexicon_matrix(items: Sequence[Item], columns: Sequence[str], model: str) -> np.ndarray:
-    """``items x columns`` matrix of ``item.meta["features"]``; a missing dict or column is a ConfigError."""
+    """``items x columns`` matrix of ``item.features``; a missing dict or column is a ConfigError."""
     out = np.empty((len(items), len(columns)))
     for i, it in enumerate(items):
-        f = it.meta.get("features")
+        f = it.features
         if not isinstance(f, dict):
             raise ConfigError(f"{model}: item {it.item_id!r} has no lexicon features; {model} {NO_FEATURES}")
         try:
@@ -78,10 +78,10 @@ class LexiconColumnsMixin:
         return {"lexicon_features": self.lexicon_features, "lex_weight": self.lex_weight}
 
     def _choose_columns(self, train: Sequence[Item]) -> None:
-        first = next((it for it in train if isinstance(it.meta.get("features"), dict)), None)
+        first = next((it for it in train if isinstance(it.features, dict)), None)
         if first is None:
             raise ConfigError(f"{self.name}: the training items have no lexicon features; {self.name} {NO_FEATURES}")
-        cols = feature_group_columns(list(first.meta["features"]), self.lexicon_features)
+        cols = feature_group_columns(list(first.features), self.lexicon_features)
         if not cols:
             raise ConfigError(f"{self.name}: no lexicon feature matches group {self.lexicon_features!r}")
         self.lex_columns = cols
@@ -92,7 +92,7 @@ class LexiconColumnsMixin:
         return lexicon_matrix(items, self.lex_columns, self.name)
 
     def _lex_request(self, d: dict[str, Any], item: Item) -> dict[str, Any]:
-        f = item.meta.get("features")
+        f = item.features
         d["features"] = None if not isinstance(f, dict) else [f.get(c) for c in (self.lex_columns or sorted(f))]
         return d
 
@@ -246,7 +246,7 @@ class LexiconScoreModel(ModelAdapter):
         return {"feature": self.feature, "threshold": self.threshold, "zero_label": self.zero_label}
 
     def request(self, item: Item, labels: Sequence[str]) -> dict[str, Any]:
-        f = item.meta.get("features")
+        f = item.features
         return {**super().request(item, labels), "score": f.get(self.feature) if isinstance(f, dict) else None}
 
     def classify(self, items: Sequence[Item], labels: Sequence[str]) -> list[Prediction]:

@@ -1,15 +1,42 @@
 """The ARTS suites (aspect robustness; spec ``shared/specs/arts.md``).
 
-Registers ``arts-laptop``, ``arts-rest`` and ``arts-mams`` into ``SUITES``. Modules:
-``formats`` (records, id rules), ``load`` (file loaders), ``items`` (records -> Items),
-``score`` (accuracy, ARS, subset accuracies), ``datastats`` (§5.3), ``report`` (HTML), ``suite``.
+Registers ``arts-laptop``, ``arts-rest`` and ``arts-mams`` into ``SUITES``. Stage modules: ``data``
+(items per split, §5.3 statistics, data warnings in ``suite.memo``), ``predictions`` (results CSVs and
+``item_id,label`` files), ``score`` (accuracy, ARS, subset accuracies; pure), ``report`` (HTML).
+Protocol helpers: ``formats`` (records, id rules), ``load`` (file loaders), ``items`` (records -> Items),
+``datastats`` (§5.3).
+
+Test items are the original test examples plus their RevTgt, RevNon and AddDiff variants; the resampling
+unit of ARS is the source example (``Item.group_id``). ARTS has no suite options; the policy for missing
+predictions (``error`` / ``wrong`` / ``variants-wrong``) comes from ``ScoreConfig.missing``.
 """
 from __future__ import annotations
 
-from ..legacy import register_legacy
-from .suite import ArtsLaptop, ArtsMams, ArtsRest, ArtsSuite
+from ..base import SUITES
+from ..spec import NoOptions, SuiteSpec
+from . import data, predictions, report, score
+from .formats import LABELS
 
-for _cls in (ArtsLaptop, ArtsRest, ArtsMams):
-    register_legacy(_cls)
+_DESCRIPTIONS = {
+    "arts-laptop": "ARTS aspect robustness, SemEval-2014 laptop (accuracy, ARS, per-strategy accuracies)",
+    "arts-rest": "ARTS aspect robustness, SemEval-2014 restaurant (accuracy, ARS, per-strategy accuracies)",
+    "arts-mams": "ARTS aspect robustness, MAMS (accuracy, ARS, per-strategy accuracies)",
+}
 
-__all__ = ["ArtsLaptop", "ArtsMams", "ArtsRest", "ArtsSuite"]
+
+def _spec(name: str) -> SuiteSpec:
+    return SuiteSpec(name=name, family="arts", version="1", description=_DESCRIPTIONS[name], labels=LABELS,
+                     task="classify", input_kind="text+aspect", load_items=data.load_items,
+                     data_files=data.data_files, read_predictions=predictions.read_predictions,
+                     score=score.score, render_section=report.render_section, options=NoOptions,
+                     statistics=data.statistics, groups_name="source example")
+
+
+ARTS_LAPTOP = SUITES.register(_spec("arts-laptop"))
+"""SemEval-2014 laptop test set + RevTgt/RevNon/AddDiff variants (1877 items)."""
+ARTS_REST = SUITES.register(_spec("arts-rest"))
+"""SemEval-2014 restaurant test set + variants (3530 items)."""
+ARTS_MAMS = SUITES.register(_spec("arts-mams"))
+"""MAMS test set + variants, rebuilt from the published results CSV (3863 items)."""
+
+__all__ = ["ARTS_LAPTOP", "ARTS_MAMS", "ARTS_REST"]

@@ -142,3 +142,8 @@ def report_section(result: dict[str, Any], title: str = "ARTS") -> str:
                  + escape("; ".join(str(w.get("item_id")) for w in warns[:10])) + "</small></p>")
     h.append(f"<p><small>{escape(str(details.get('rounding', '')))}</small></p></section>")
     return "".join(h)
+
+
+def render_section(name: str, entry: dict[str, Any]) -> str:
+    """The report stage: the section of one ARTS suite's results entry (pure, escaped)."""
+    return report_section(entry, title=f"ARTS: {name}")

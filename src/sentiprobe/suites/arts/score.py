@@ -23,21 +23,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ...core.errors import ConfigError, DataError, PredictionError
 from ...core.types import Item, Metric, Prediction
 from ...stats.bootstrap import mean_metric
-from ..spec import SuiteScore
+from ..base import check_predictions
+from ..spec import MISSING_POLICIES, ScoreConfig, SuiteScore
 from .formats import ORIGINAL, STRATEGIES, STRATEGY_NAMES
+
+if TYPE_CHECKING:
+    from ..base import Suite
 
 ROUNDING_RULE = ("percentages from exact integer counts (Fraction), rounded half-up to two decimals "
                  "(ties away from zero, as decimal.ROUND_HALF_UP)")
-MISSING_POLICIES = ("error", "wrong", "variants-wrong")
-"""``error``: any missing prediction raises; ``wrong``: every missing prediction counts as wrong;
-``variants-wrong``: the spec's §5.1 rule (a missing source raises, a missing variant is wrong)."""
 WELCH_NOTE = ("Welch's t-test (scipy ttest_ind, equal_var=False) of per-example 0/1 correctness, Ori(S) "
               "sources vs New(S) variants, treated as independent samples; this is an assumption, the "
               "paper does not say which samples it used")
@@ -98,6 +99,12 @@ class Count:
 
     def to_dict(self) -> dict[str, Any]:
         return {"correct": self.correct, "total": self.total, "percent": format_percent(self.fraction)}
+
+
+def _difference(a: Count, b: Count) -> Fraction | None:
+    """``a - b`` as exact rates; ``None`` when either has no units."""
+    fa, fb = a.fraction, b.fraction
+    return None if fa is None or fb is None else fa - fb
 
 
 def _count(mask: np.ndarray) -> Count:
@@ -233,20 +240,34 @@ def welch(ori: np.ndarray, new: np.ndarray) -> dict[str, Any] | None:
 
 # ---- scoring -----------------------------------------------------------------------------------------
 
+def score(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction], config: ScoreConfig) -> SuiteScore:
+    """The suite's score stage: accuracy on originals, ARS and per-strategy subset accuracies (§5.1-5.2).
+
+    ``config.missing`` (from :data:`~sentiprobe.suites.spec.MISSING_POLICIES`): ``error`` (any missing
+    prediction raises), ``wrong`` (missing predictions count as wrong, reported) or ``variants-wrong``
+    (the spec's §5.1 rule: a missing source raises, a missing variant counts as wrong). Pure: no file
+    writes; the data warnings reported come from the items' own ``meta``.
+    """
+    by_id = check_predictions(suite.name, suite.labels, items, predictions, missing="wrong", path=config.path)
+    return score_items(items, by_id, n_boot=config.n_boot, seed=config.seed, missing=config.missing,
+                       suite=suite.name, path=config.path)
+
+
 def _metric(name: str, values: np.ndarray, n_boot: int, seed: int, unit: str) -> Metric:
     if values.size == 0:
         return Metric.not_computable(name, f"no {unit}")
     return mean_metric(name, values, n_boot=n_boot, seed=seed, note=f"unit: {unit}")
 
 
-def _missing(items: Sequence[Item], arr: ScoreArrays, policy: str) -> dict[str, Any]:
+def _missing(items: Sequence[Item], arr: ScoreArrays, policy: str, path: str | None = None) -> dict[str, Any]:
     miss = np.flatnonzero(~arr.present)
     ids = [items[int(i)].item_id for i in miss]
     src = [items[int(i)].item_id for i in miss if arr.kind[i] == 0]
     if policy == "error" and ids:
-        raise PredictionError("missing predictions (use --missing wrong to count them as wrong)", ids)
+        raise PredictionError("missing predictions (use --missing wrong to count them as wrong)", ids, path=path)
     if policy == "variants-wrong" and src:
-        raise PredictionError("missing predictions for source examples (a unit needs its source)", src)
+        raise PredictionError("missing predictions for source examples (a unit needs its source)", src,
+                              path=path)
     by_kind = {arr.kinds[k]: int(np.count_nonzero(arr.kind[miss] == k)) for k in range(len(arr.kinds))}
     return {"policy": policy, "count": len(ids), "sources": len(src), "variants": len(ids) - len(src),
             "by_kind": {k: v for k, v in by_kind.items() if v}, "first_ids": ids[:MAX_LISTED],
@@ -277,8 +298,8 @@ def _examples(items, by_id, arr: ScoreArrays, strategies: list[str]) -> list[dic
 
 
 def score_items(items: Sequence[Item], by_id: Mapping[str, Prediction], *, n_boot: int = 1000, seed: int = 0,
-                missing: str = "error", suite: str | None = None) -> SuiteScore:
-    """Score validated predictions (``by_id`` from ``Suite.check_predictions``) on ARTS items.
+                missing: str = "error", suite: str | None = None, path: str | None = None) -> SuiteScore:
+    """Score validated predictions (``by_id`` from :func:`~sentiprobe.suites.base.check_predictions`) on ARTS items.
 
     Metrics (fractions in [0, 1], CI, n): ``accuracy_original``, ``ars`` (n = units),
     ``accuracy_<s>`` (New(S), n = variants) and ``accuracy_<s>_source`` (Ori(S), n = units with an
@@ -287,7 +308,7 @@ def score_items(items: Sequence[Item], by_id: Mapping[str, Prediction], *, n_boo
     if missing not in MISSING_POLICIES:
         raise ConfigError(f"missing must be one of {list(MISSING_POLICIES)}, not {missing!r}")
     arr = build_arrays(items, by_id)
-    miss = _missing(items, arr, missing)
+    miss = _missing(items, arr, missing, path)
     is_orig = arr.mask(ORIGINAL)
     orig_ok = arr.correct[is_orig]
     units_ok = unit_all_correct(arr)
@@ -306,14 +327,14 @@ def score_items(items: Sequence[Item], by_id: Mapping[str, Prediction], *, n_boo
                                                   f"sources of units with a {s} variant")
         c_ori, c_new, c_both = _count(ori), _count(new), _count(both)
         counts[f"accuracy_{s}"], counts[f"accuracy_{s}_source"] = c_new.to_dict(), c_ori.to_dict()
-        change = (c_new.fraction - c_ori.fraction) if c_new.total and c_ori.total else None
+        change = _difference(c_new, c_ori)
         rows.append({"strategy": s, "name": STRATEGY_NAMES.get(s, s), "units": c_ori.total,
                      "variants": c_new.total, "ori": c_ori.to_dict(), "new": c_new.to_dict(),
                      "change_pp": format_pp(change),
                      "both_not_in_paper": {**c_both.to_dict(), "note": BOTH_NOTE},
                      "welch": welch(ori, new)})
     c_o, c_a = _count(orig_ok), _count(units_ok)
-    overall_drop = (c_a.fraction - c_o.fraction) if c_o.total else None
+    overall_drop = _difference(c_a, c_o)
     warnings = [{"item_id": items[i].item_id, "messages": list(items[i].meta["data_warnings"])}
                 for i in arr.warned]
     details = {

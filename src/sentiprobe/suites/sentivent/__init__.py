@@ -2,19 +2,37 @@
 
 Registered suites:
 
-- ``sentivent-polar`` (task A): polarity of gold polar expressions, positive / neutral / negative;
-- ``sentivent-clause`` (task B): clause polarity, positive / neutral / negative / none.
+- ``sentivent-polar`` (task A): polarity of gold polar expressions, positive / neutral / negative; the
+  model sees the ``polex+targets`` window (polar span and its targets made contiguous);
+- ``sentivent-clause`` (task B): clause polarity, positive / neutral / negative / none; the model sees
+  ``clause_text`` (labels re-derived from ``polarity_all`` and verified).
 
-Submodules: ``load`` (validated readers, split rule), ``lexicon`` (lexicon features, spec section 7),
-``suite`` (the suites), ``predictions`` (published prediction layouts), ``analysis`` (error lists and
-search winners), ``report`` (HTML section).
+Stage modules: ``data`` (items with lexicon features in ``Item.features``, statistics), ``predictions``
+(published prediction layouts), ``score`` (classification report; pure), ``report`` (HTML section).
+Protocol helpers: ``load`` (validated readers, split rule), ``lexicon`` (lexicon features, spec section
+7), ``analysis`` (error lists and search winners). Options: :class:`~.options.SentiventOptions`.
 """
 from __future__ import annotations
 
-from ..legacy import register_legacy
-from .suite import SentiventClauseSuite, SentiventPolarSuite, SentiventSuite
+from ..base import SUITES
+from ..spec import SuiteSpec
+from . import data, predictions, report, score
+from .load import CLAUSE_LABELS, POLAR_LABELS
+from .options import SentiventOptions
 
-register_legacy(SentiventPolarSuite)
-register_legacy(SentiventClauseSuite)
 
-__all__ = ["SentiventSuite", "SentiventPolarSuite", "SentiventClauseSuite"]
+def _spec(name: str, labels: tuple[str, ...], description: str) -> SuiteSpec:
+    return SuiteSpec(name=name, family="sentivent", version="1", description=description, labels=labels,
+                     task="classify", input_kind="text", load_items=data.load_items, data_files=data.data_files,
+                     read_predictions=predictions.read_predictions, score=score.score,
+                     render_section=report.render_section, options=SentiventOptions, statistics=data.statistics)
+
+
+SENTIVENT_POLAR = SUITES.register(_spec(
+    "sentivent-polar", POLAR_LABELS,
+    "SENTiVENT implicit economic sentiment, task A: polarity of gold polar expressions"))
+SENTIVENT_CLAUSE = SUITES.register(_spec(
+    "sentivent-clause", CLAUSE_LABELS,
+    "SENTiVENT implicit economic sentiment, task B: clause polarity (incl. none)"))
+
+__all__ = ["SENTIVENT_CLAUSE", "SENTIVENT_POLAR", "SentiventOptions"]

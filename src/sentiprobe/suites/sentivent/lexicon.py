@@ -32,6 +32,7 @@ is an error (or, non-strict, the first is kept and the conflict recorded).
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -218,7 +219,7 @@ def raw_matrix(texts: Sequence[str], lexicons: Sequence[Lexicon]) -> tuple[list[
         zero = np.zeros(len(texts))
         for s in SCORES:
             get = lambda c: by_score[s][:, col[f"lm_{c}"]] if f"lm_{c}" in col else zero  # noqa: E731
-            neg = sum(get(c) for c in LM_NEGATIVE_COMBO)
+            neg = functools.reduce(np.add, [get(c) for c in LM_NEGATIVE_COMBO])  # = sum(), typed as an array
             names += [f"lm_negativecombo-{s}", f"lm_polarity-{s}", f"lm_polaritycombo-{s}"]
             columns += [neg, get("positive") - get("negative"), get("positive") - neg]
     X = np.stack(columns, axis=1) if columns else np.zeros((len(texts), 0))

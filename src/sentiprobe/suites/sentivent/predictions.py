@@ -17,12 +17,21 @@ import csv
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...core.errors import DataError, PredictionError
 from ...core.types import Item, Prediction
 from ..predictions_io import read_label_file
 
+if TYPE_CHECKING:
+    from ..base import Suite
+
 ERROR_LIST_HEAD = ("id", "text", "labels", "pred")
+
+
+def read_predictions(suite: Suite, path: Path, column: str | None = None) -> list[Prediction]:
+    """The predictions stage: any of the three layouts, checked against the suite's test items."""
+    return read_sentivent_predictions(path, suite.items("test"), column=column)
 
 
 def _header(path: Path) -> str:

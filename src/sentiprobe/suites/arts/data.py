@@ -1,0 +1,111 @@
+"""ARTS data stage (spec ``arts.md`` §2, §5.3, §6): items per split, data files, dataset statistics.
+
+Test items are the original SemEval/MAMS test examples plus their RevTgt, RevNon and AddDiff variants;
+train/dev items come from the flat split files. The three suites differ only in their domain folder
+(:data:`DOMAINS`) and in where MAMS's test set lives (it exists only as the published results CSV).
+
+The tolerated irregularities of the released data (§6) met while loading a split are kept in
+``suite.memo["data_warnings"][split]`` (see :func:`data_warnings`); the items themselves carry them in
+``meta["data_warnings"]`` so that scoring reports them without access to the suite's memo.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from ...core.errors import DataError, MissingDataError
+from ...core.types import Item
+from . import load
+from .datastats import original_test_stats
+from .formats import LABELS, DataWarning, summarise
+from .items import enriched_items, flat_items, results_items
+
+if TYPE_CHECKING:
+    from ..base import Suite
+
+DOMAINS = {"arts-laptop": "laptop", "arts-rest": "rest", "arts-mams": "mams"}
+"""Suite name -> folder name under ``src_data/`` (and prefix of the test files)."""
+
+
+def domain(suite: Suite) -> str:
+    return DOMAINS[suite.name]
+
+
+def data_files(suite: Suite) -> list[str]:
+    """Manifest paths the test split needs (MAMS: the results CSV and the flat originals)."""
+    if suite.name == "arts-mams":
+        return ["arts/output/mams_results.csv", "arts/src_data/mams/test.json"]
+    return [f"arts/arts_testset/{domain(suite)}_test_enriched.json"]
+
+
+def load_items(suite: Suite, split: str) -> list[Item]:
+    """Items of ``split``; ``[]`` for a split ARTS does not have. Warnings go to ``suite.memo``."""
+    warns: list[DataWarning] = []
+    dom = domain(suite)
+    if split in ("train", "dev"):
+        recs = load.load_flat(suite.path(f"src_data/{dom}/{split}.json"), warnings_out=warns)
+        items = flat_items(recs, split, warns)
+    elif split == "test":
+        items = _load_mams_test(suite, warns) if dom == "mams" else _load_enriched_test(suite, warns)
+    else:
+        return []
+    suite.memo.setdefault("data_warnings", {})[split] = warns
+    summarise(warns, f"{suite.name} {split}")
+    return items
+
+
+def _load_enriched_test(suite: Suite, warns: list[DataWarning]) -> list[Item]:
+    recs = load.load_enriched(suite.path(f"arts_testset/{domain(suite)}_test_enriched.json"), warnings_out=warns)
+    return enriched_items(recs, warns)
+
+
+def _load_mams_test(suite: Suite, warns: list[DataWarning]) -> list[Item]:
+    """MAMS test items rebuilt from the published results CSV (the only copy of its enriched set)."""
+    table_warns: list[DataWarning] = []
+    table = load.load_results_csv(suite.path("output/mams_results.csv"), warnings_out=table_warns)
+    originals = load.load_flat(suite.path("src_data/mams/test.json"), warnings_out=table_warns)
+    warns.extend(table_warns)
+    return results_items(table, originals, warnings_out=warns, extra_warnings=table_warns)
+
+
+def data_warnings(suite: Suite, split: str = "test") -> list[DataWarning]:
+    """Tolerated irregularities (§6) met while loading ``split`` (loads it if needed)."""
+    suite.items(split)
+    return list(suite.memo.get("data_warnings", {}).get(split, []))
+
+
+def statistics(suite: Suite) -> dict[str, Any]:
+    """Item counts per split and kind, label counts, §5.3 statistics and data warnings.
+
+    A split or per-sentence file that is missing or unreadable is reported in place of its numbers
+    (``{"error": ...}``), not fatal: ``data stats`` should show what is there.
+    """
+    out: dict[str, Any] = {"suite": suite.name}
+    warnings: list[dict[str, str]] = []
+    for split in ("train", "dev", "test"):
+        try:
+            its = suite.items(split)
+        except (MissingDataError, DataError) as exc:
+            out[split] = {"error": str(exc)}
+            continue
+        kinds = Counter(it.kind for it in its)
+        by_kind: dict[str, Counter] = {}
+        for it in its:
+            by_kind.setdefault(it.kind, Counter())[str(it.label)] += 1
+        out[split] = {"items": len(its), "groups": len({i.group_id for i in its}),
+                      "labels": _ordered(Counter(str(i.label) for i in its)), "kinds": dict(kinds),
+                      "labels_by_kind": {k: _ordered(c) for k, c in by_kind.items()}}
+        warnings += [w.to_dict() for w in suite.memo.get("data_warnings", {}).get(split, [])]
+    sent_warns: list[DataWarning] = []
+    try:
+        sents = load.load_sent(suite.path(f"src_data/{domain(suite)}/test_sent.json"), towe=False,
+                               warnings_out=sent_warns)
+        out["dataset_statistics"] = {"original_test": original_test_stats(sents)}
+    except (MissingDataError, DataError) as exc:
+        out["dataset_statistics"] = {"error": str(exc)}
+    out["data_warnings"] = warnings + [w.to_dict() for w in sent_warns]
+    return out
+
+
+def _ordered(c: Counter) -> dict[str, int]:
+    return {lab: c[lab] for lab in (*LABELS, *sorted(set(c) - set(LABELS))) if c.get(lab)}
