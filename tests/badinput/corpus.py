@@ -1,0 +1,248 @@
+"""The bad-input corpus: hostile but fair single-command cases over every command and suite family.
+
+Each :class:`Case` writes its input files into a fresh directory and names the CLI arguments, the expected exit
+status and text the error must contain (``{file}`` stands for the case's main input file, so every file error is
+checked to name the file). ``python tests/badinput/corpus.py OUT_DIR`` writes every case's files and a
+``cases.json`` index, for running them by hand; ``tests/test_badinput.py`` runs them all through the CLI and
+asserts the exit status, the message and the absence of a traceback.
+
+New suites add their cases: a suite family's entry in :data:`SCORE_SUITES` (suite name -> a valid id of its
+test items, a valid label) gets the whole predictions-file battery.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+Build = Callable[[Path], None]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One bad-input case.
+
+    Attributes:
+        id: stable case id (``score-arts-laptop-latin1``).
+        args: CLI arguments; ``{dir}`` is the case directory, ``{data}`` the data dir, ``{file}`` the main file.
+        build: writes the case's files into its directory.
+        exit: expected exit status (1: a typed error; 0: accepted, e.g. a BOM that is simply removed).
+        expect: substrings the stderr (or stdout for exit 0) must contain; ``{file}`` is replaced by the path.
+        file: the main input file's name inside the case directory.
+    """
+
+    id: str
+    args: tuple[str, ...]
+    build: Build
+    exit: int = 1
+    expect: tuple[str, ...] = ()
+    file: str = "p.csv"
+    tags: tuple[str, ...] = field(default=())
+
+
+def _write(name: str, data: bytes | str) -> Build:
+    def build(d: Path) -> None:
+        p = d / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+
+    return build
+
+
+def _mkdir(name: str) -> Build:
+    return lambda d: (d / name).mkdir(parents=True, exist_ok=True)
+
+
+def _nothing(d: Path) -> None:
+    return None
+
+
+# suite -> (key column, a valid key of a test item, a valid label, label column name)
+SCORE_SUITES: dict[str, tuple[str, str, str]] = {
+    "arts-laptop": ("item_id", "0:1_0", "positive"),
+    "arts-rest": ("item_id", "0:1_0", "positive"),
+    "arts-mams": ("item_id", "0:1_0", "positive"),
+    "sentivent-polar": ("item_id", "@@FIRST@@", "positive"),
+    "sentivent-clause": ("item_id", "@@FIRST@@", "positive"),
+    "soul-rc": ("item_id", "@@FIRST@@", "true"),
+    "soul-jg": ("item_id", "@@FIRST@@", "true"),
+    "noncompsst": ("line", "0", "3"),
+    "sst7": ("item_id", "@@FIRST@@", "3"),
+}
+
+
+def _predictions_battery(suite: str, key: str, first: str, label: str) -> list[Case]:
+    """The predictions-file cases every suite gets (first = a valid key, or @@FIRST@@ resolved at build time)."""
+    base = ("score", "--suite", suite, "--data-dir", "{data}", "--predictions", "{dir}/{file}")
+    head = f"{key},label\n"
+    row = f"{first},{label}\n"
+
+    def c(name: str, build: Build, expect: tuple[str, ...] = ("{file}",), *, file: str = "p.csv",
+          extra: tuple[str, ...] = (), exit: int = 1) -> Case:
+        return Case(f"score-{suite}-{name}", (*base, *extra), build, exit, expect, file, (suite,))
+
+    return [
+        c("latin1", _write("p.csv", head.encode() + f"{first},".encode() + b"positiv\xe9\n"),
+          ("not UTF-8", "{file}")),
+        c("nul-bytes", _write("p.csv", head + row + "\x00\x00\n"), ("binary content", "{file}")),
+        c("gzip", _write("p.csv", b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\x00"), ("{file}",)),
+        c("directory", _mkdir("p.csv"), ("is a directory", "{file}")),
+        c("absent", _nothing, ("not found", "{file}")),
+        c("empty", _write("p.csv", ""), ("{file}",)),
+        c("header-only", _write("p.csv", head), ("{file}",)),
+        c("ragged-row", _write("p.csv", head + row + f"{first},{label},extra\n"), ("{file}",)),
+        c("duplicated-header", _write("p.csv", f"{key},label,label\n{first},{label},{label}\n"),
+          ("duplicated column", "{file}")),
+        c("no-id-column", _write("p.csv", "label\n" + label + "\n"), ("{file}",)),
+        c("no-label-column", _write("p.csv", f"{key}\n{first}\n"), ("{file}",)),
+        c("unknown-id", _write("p.csv", head + f"no-such-id-xyz,{label}\n"), ("no-such-id-xyz",)),
+        c("label-outside-set", _write("p.csv", head + f"{first},definitely-not-a-label\n"),
+          ("definitely-not-a-label",)),
+        c("duplicate-ids", _write("p.csv", head + row + row), ("{file}",)),
+        c("blank-label", _write("p.csv", head + f"{first},\n"), ("{file}",)),
+        c("missing-predictions", _write("p.csv", head + row), ("missing", "{file}")),
+        c("bom-header", _write("p.csv", "\ufeff" + head + row), ("missing", "{file}")),
+        c("unknown-column", _write("p.csv", head + row), ("nope",), extra=("--column", "nope")),
+        c("jsonl-broken", _write("p.jsonl", f'{{"{key}": "{first}", "label": "{label}"}}\n{{"{key}": \n'),
+          ("invalid JSON", "{file}"), file="p.jsonl"),
+        c("jsonl-not-object", _write("p.jsonl", f'["{first}", "{label}"]\n'), ("JSON object", "{file}"),
+          file="p.jsonl"),
+        c("jsonl-meta-not-dict", _write("p.jsonl", json.dumps({"item_id": first, "label": label, "meta": [1, 2],
+                                                                "parse_ok": True}) + "\n"),
+          ("{file}",), file="p.jsonl"),
+        c("huge-field", _write("p.csv", head + f'{first},"{"x" * 300_000}"\n'), ("{file}",)),
+        c("unknown-suite-arg", _write("p.csv", head + row), ("no option 'bogus_option'",),
+          extra=("--suite-arg", "bogus_option=1")),
+        c("tables-out-unsupported" if suite != "noncompsst" else "tables-out-missing-preds",
+          _write("p.csv", head + row), ("{file}",) if suite == "noncompsst" else ("no extra tables",),
+          extra=("--tables-out", "{dir}/tables", "--missing", "wrong") if suite != "noncompsst" else
+          ("--tables-out", "{dir}/tables")),
+    ]
+
+
+def _other_cases() -> list[Case]:
+    ok = "item_id,label\ntest-0,pos\n"
+    cases = [
+        # run
+        Case("run-limit-zero", ("run", "--suite", "soul-rc", "--model", "majority", "--out", "{dir}/r", "--data-dir",
+                                "{data}", "--limit", "0"), _nothing, 1, ("--limit must be a positive",)),
+        Case("run-limit-negative", ("run", "--suite", "soul-rc", "--model", "majority", "--out", "{dir}/r",
+                                    "--data-dir", "{data}", "--limit", "-1"), _nothing, 1, ("--limit must be a positive",)),
+        Case("run-unknown-suite", ("run", "--suite", "arts-lap", "--model", "majority", "--out", "{dir}/r"),
+             _nothing, 1, ("did you mean 'arts-laptop'",)),
+        Case("run-unknown-model", ("run", "--suite", "arts-laptop", "--model", "majorty", "--out", "{dir}/r"),
+             _nothing, 1, ("did you mean 'majority'",)),
+        Case("run-unknown-suite-arg", ("run", "--suite", "soul-rc", "--model", "majority", "--out", "{dir}/r",
+                                       "--data-dir", "{data}", "--suite-arg", "promt_style=chat"), _nothing, 1,
+             ("did you mean 'prompt_style'",)),
+        Case("run-suite-arg-no-equals", ("run", "--suite", "soul-rc", "--model", "majority", "--out", "{dir}/r",
+                                         "--suite-arg", "prompt_style"), _nothing, 1, ("KEY=VALUE",)),
+        Case("run-model-arg-unknown", ("run", "--suite", "soul-rc", "--model", "tfidf-lr", "--out", "{dir}/r",
+                                       "--data-dir", "{data}", "--model-arg", "CC=3"), _nothing, 1,
+             ("unknown argument",)),
+        Case("run-out-is-file", ("run", "--suite", "soul-rc", "--model", "majority", "--out", "{dir}/{file}/x",
+                                 "--data-dir", "{data}"), _write("f.txt", "x"), 1, ("not a directory",), "f.txt"),
+        Case("run-empty-data-dir", ("run", "--suite", "soul-rc", "--model", "majority", "--out", "{dir}/r",
+                                    "--data-dir", "{dir}/empty", "--no-progress"), _mkdir("empty"), 1,
+             ("missing data file",)),
+        Case("run-bad-n-boot", ("run", "--suite", "soul-rc", "--model", "majority", "--out", "{dir}/r",
+                                "--n-boot", "-3"), _nothing, 1, ("--n-boot",)),
+        # compare
+        Case("compare-one-file", ("compare", "--suite", "soul-rc", "--data-dir", "{data}", "--predictions",
+                                  "{dir}/{file}"), _write("p.csv", ok), 1, ("at least two",)),
+        Case("compare-bad-reference", ("compare", "--suite", "soul-rc", "--data-dir", "{data}", "--predictions",
+                                       "{dir}/{file}", "{dir}/{file}", "--reference", "zz"), _write("p.csv", ok), 1,
+             ("--reference 'zz'",)),
+        Case("compare-alpha-nan", ("compare", "--suite", "soul-rc", "--data-dir", "{data}", "--predictions",
+                                   "{dir}/{file}", "{dir}/{file}", "--alpha", "nan"), _write("p.csv", ok), 1,
+             ("--alpha",)),
+        Case("compare-n-boot-negative", ("compare", "--suite", "soul-rc", "--data-dir", "{data}", "--predictions",
+                                         "{dir}/{file}", "{dir}/{file}", "--n-boot", "-5"), _write("p.csv", ok), 1,
+             ("--n-boot",)),
+        Case("compare-noncompsst", ("compare", "--suite", "noncompsst", "--data-dir", "{data}", "--predictions",
+                                    "{dir}/{file}", "{dir}/{file}"), _write("p.csv", "line,label\n0,3\n"), 1,
+             ("no gold label per item",)),
+        Case("compare-latin1", ("compare", "--suite", "sentivent-polar", "--data-dir", "{data}", "--predictions",
+                                "{dir}/{file}", "{dir}/{file}"), _write("p.csv", b"item_id,label\nx,n\xe9g\n"), 1,
+             ("not UTF-8", "{file}")),
+        Case("compare-directory", ("compare", "--suite", "sentivent-polar", "--data-dir", "{data}", "--predictions",
+                                   "{dir}/{file}", "{dir}/{file}"), _mkdir("p.csv"), 1, ("directory", "{file}")),
+        # agree
+        Case("agree-latin1", ("agree", "{dir}/{file}"), _write("r.csv", b"unit,a,b\n1,x\xe9,x\n2,y,y\n"), 1,
+             ("not UTF-8", "{file}"), "r.csv"),
+        Case("agree-binary", ("agree", "{dir}/{file}"), _write("r.csv", b"\x00\x01\x02"), 1, ("{file}",), "r.csv"),
+        Case("agree-directory", ("agree", "{dir}/{file}"), _mkdir("r.csv"), 1, ("directory", "{file}"), "r.csv"),
+        Case("agree-absent", ("agree", "{dir}/{file}"), _nothing, 1, ("{file}",), "r.csv"),
+        Case("agree-empty", ("agree", "{dir}/{file}"), _write("r.csv", ""), 1, ("{file}",), "r.csv"),
+        Case("agree-one-rater", ("agree", "{dir}/{file}"), _write("r.csv", "unit,a\n1,x\n2,y\n"), 1, ("{file}",),
+             "r.csv"),
+        Case("agree-nan-interval", ("agree", "{dir}/{file}", "--level", "interval"),
+             _write("r.csv", "unit,a,b\n1,1.0,nan\n2,2.0,2.0\n3,3,3\n"), 1, ("{file}",), "r.csv"),
+        Case("agree-inf-interval", ("agree", "{dir}/{file}", "--level", "interval"),
+             _write("r.csv", "unit,a,b\n1,1.0,inf\n2,2.0,2.0\n3,3,3\n"), 1, ("{file}",), "r.csv"),
+        Case("agree-duplicate-units", ("agree", "{dir}/{file}"),
+             _write("r.csv", "unit,a,b\n1,x,x\n1,y,y\n2,x,y\n"), 1, ("{file}", "duplicate"), "r.csv"),
+        Case("agree-ragged", ("agree", "{dir}/{file}"), _write("r.csv", "unit,a,b\n1,x,x,x\n"), 1, ("{file}",),
+             "r.csv"),
+        Case("agree-many-distinct-interval", ("agree", "{dir}/{file}", "--level", "interval"),
+             _write("r.csv", "unit,a,b,c\n" + "".join(f"{i},{i}.5,{i}.25,{i}.75\n" for i in range(1900))), 0,
+             ("alpha",), "r.csv"),
+        # data
+        Case("data-stats-empty-dir", ("data", "stats", "sentivent-polar", "--data-dir", "{dir}/empty"),
+             _mkdir("empty"), 1, ("missing",)),
+        Case("data-stats-unknown", ("data", "stats", "sentivent-polr", "--data-dir", "{data}"), _nothing, 1,
+             ("did you mean",)),
+        Case("data-verify-empty", ("data", "verify", "soul", "--data-dir", "{dir}/empty"), _mkdir("empty"), 1, ()),
+        Case("data-fetch-bad-mirror", ("data", "fetch", "soul", "--data-dir", "{dir}/d", "--mirror", "{dir}/m"),
+             _mkdir("m"), 1, ()),
+        # judge
+        Case("judge-absent-run", ("judge", "--run", "{dir}/absent", "--model", "majority"), _nothing, 1, ("absent",)),
+        Case("judge-agreement-latin1", ("judge-agreement", "--judge", "{dir}/{file}", "--human", "{dir}/{file}"),
+             _write("j.csv", b"item_id,criterion,score\nx,a,\xe9\n"), 1, ("{file}",), "j.csv"),
+    ]
+    return cases
+
+
+def all_cases() -> list[Case]:
+    out: list[Case] = []
+    for suite, (key, first, label) in SCORE_SUITES.items():
+        out += _predictions_battery(suite, key, first, label)
+    out += _other_cases()
+    ids = [c.id for c in out]
+    assert len(ids) == len(set(ids)), "case ids must be unique"
+    return out
+
+
+def first_key(suite: str, data_dir: Path) -> str:
+    """A valid key of the suite's test items (resolves ``@@FIRST@@``)."""
+    from sentiprobe.suites import get_suite
+
+    return get_suite(suite, data_dir).items("test")[0].item_id
+
+
+def materialise(case: Case, root: Path, data_dir: Path, first: Callable[[str], str]) -> tuple[list[str], Path]:
+    """Write the case's files under ``root`` and return (CLI arguments, main file path)."""
+    root.mkdir(parents=True, exist_ok=True)
+    case.build(root)
+    main_file = root / case.file
+    if main_file.is_file() and "@@FIRST@@" in main_file.read_bytes().decode("utf-8", "replace"):
+        suite = case.tags[0]
+        raw = main_file.read_bytes().replace(b"@@FIRST@@", first(suite).encode())
+        main_file.write_bytes(raw)
+    args = [a.replace("{dir}", str(root)).replace("{data}", str(data_dir)).replace("{file}", case.file)
+            for a in case.args]
+    return args, main_file
+
+
+if __name__ == "__main__":  # pragma: no cover - a tool for running the corpus by hand
+    out = Path(sys.argv[1])
+    data = Path(sys.argv[2]) if len(sys.argv) > 2 else Path("../shared/data")
+    index = []
+    for c in all_cases():
+        args, f = materialise(c, out / c.id, data, lambda s: first_key(s, data))
+        index.append({"id": c.id, "args": args, "exit": c.exit, "expect": [e.replace("{file}", str(f))
+                                                                             for e in c.expect]})
+    (out / "cases.json").write_text(json.dumps(index, indent=2))
+    print(f"{len(index)} cases written to {out}")
