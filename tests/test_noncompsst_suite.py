@@ -16,7 +16,7 @@ from sentiprobe.cli.suite_args import parse_suite_args
 from sentiprobe.core.errors import ConfigError, DataError, PredictionError
 from sentiprobe.core.hashing import file_sha256
 from sentiprobe.core.types import Prediction
-from sentiprobe.suites import SUITES, Suite, get_suite
+from sentiprobe.suites import SUITES, get_suite
 from sentiprobe.suites.noncompsst.ratings import write_ratings, write_scores
 from sentiprobe.suites.noncompsst.items import ptb_tokenize, stimulus_text
 from sentiprobe.suites.noncompsst.load import load_noncompsst

@@ -174,9 +174,10 @@ def format_ratings(tables: Mapping[str, Mapping[str, float]], prefix: str = "mod
     next to the rating where the key exists (empty otherwise). Pure: the score stage returns these
     as ``SuiteScore.tables`` and ``sentiprobe score --tables-out`` writes them.
     """
+    extra = extra or {}
     out = {}
     for variant, table in tables.items():
-        cols = [c for c in (extra or {}) if variant in extra[c]]
+        cols = [c for c in extra if variant in extra[c]]
         head = "\t".join(["key", "rating", *cols])
         rows = [head]
         for k, v in table.items():

@@ -75,7 +75,7 @@ def score_sst7(suite: Suite, items: Sequence[Item], predictions: Sequence[Predic
                                      len(items), n_boot=n_boot, seed=seed, note=note),
         "accuracy": mean_metric("accuracy", correct, n_boot=n_boot, seed=seed, note=note),
     }
-    cm = sum(confusion(t, p, k) for t, p in enc)
+    cm = np.sum([confusion(t, p, k) for t, p in enc], axis=0)
     details = {"seeds": list(sd.seeds), "per_seed": {"macro_f1": [round(v, 6) for v in per_f1],
                                                       "accuracy": [round(v, 6) for v in per_acc]},
                "confusion_summed_over_seeds": cm.tolist(), "missing": len(sd.missing),
@@ -95,6 +95,10 @@ def covered(items: Sequence[Item], data: NonCompSST) -> tuple[list[Phrase], list
     return phrases, lines
 
 
+def _int_or_none(label: str | None) -> int | None:
+    return None if label is None else int(label)
+
+
 def score_noncompsst(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction],
                      config: ScoreConfig) -> SuiteScore:
     """Pool, rate and correlate with the humans; the score and rating TSVs go into ``tables``."""
@@ -104,8 +108,7 @@ def score_noncompsst(suite: Suite, items: Sequence[Item], predictions: Sequence[
     sd = check_seeded(items, predictions, suite.labels, suite=suite.name, missing=missing, path=config.path)
     phrases, lines = covered(items, data)
     by_line = {it.meta["line"]: it.item_id for it in items}
-    per_seed_lines = {s: [None if sd.labels[s][by_line[i]] is None else int(sd.labels[s][by_line[i]])
-                          for i in lines] for s in sd.seeds}
+    per_seed_lines = {s: [_int_or_none(sd.labels[s][by_line[i]]) for i in lines] for s in sd.seeds}
     line_text = [data.lines[i] for i in lines]
     pooled = pool(line_text, per_seed_lines, skip_missing=(missing == "wrong"))
     naturals = {p.text: by_line[LINES_PER_PHRASE * p.index] for p in phrases}
