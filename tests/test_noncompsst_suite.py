@@ -12,9 +12,12 @@ from sklearn.metrics import f1_score
 
 import sentiprobe.api as sp
 from sentiprobe.cli import main
-from sentiprobe.core.errors import DataError, PredictionError
+from sentiprobe.cli.suite_args import parse_suite_args
+from sentiprobe.core.errors import ConfigError, DataError, PredictionError
+from sentiprobe.core.hashing import file_sha256
 from sentiprobe.core.types import Prediction
-from sentiprobe.suites import get_suite
+from sentiprobe.suites import SUITES, get_suite
+from sentiprobe.suites.noncompsst.ratings import write_ratings, write_scores
 from sentiprobe.suites.noncompsst.items import ptb_tokenize, stimulus_text
 from sentiprobe.suites.noncompsst.load import load_noncompsst
 
@@ -50,7 +53,7 @@ def syn_csv(tmp_path_factory, release):
 @pytest.fixture(scope="module")
 def syn_doc(syn_csv, tmp_path_factory):
     out = tmp_path_factory.mktemp("ratings")
-    doc = sp.score("noncompsst", syn_csv, n_boot=NB, ratings_out=str(out))
+    doc = sp.score("noncompsst", syn_csv, n_boot=NB, tables_out=str(out))
     return doc, out
 
 
@@ -64,7 +67,7 @@ def test_items(data_dir, release):
     assert {it.kind for it in items} == {"natural", "control-left", "control-right"}
     son = next(it for it in items if it.meta["stimulus"] == "her son's discovery of his homosexuality")
     assert son.text == "her son 's discovery of his homosexuality"  # §7.2: tokenised, lower-cased
-    raw = get_suite("noncompsst", data_dir).__class__(data_dir, lowercase=False, tokenize=False)
+    raw = get_suite("noncompsst", data_dir, lowercase=False, tokenize=False)
     assert [it.text for it in raw.items("test")] == list(release.lines)
 
 
@@ -72,12 +75,42 @@ def test_stimulus_text_options(monkeypatch, data_dir):
     assert ptb_tokenize("everyone isn't the characters' lives: you're") == \
         "everyone is n't the characters ' lives : you 're"
     assert stimulus_text("Its weighty themes", tokenize=False) == "its weighty themes"
-    monkeypatch.setenv("SENTIPROBE_NONCOMPSST_LOWERCASE", "0")
+    suite = get_suite("noncompsst", data_dir, {"lowercase": "0"})
+    assert not suite.options.lowercase and suite.options.tokenize
+    with pytest.raises(ConfigError, match="tokenize"):
+        get_suite("noncompsst", data_dir, tokenize="maybe")
+
+
+def test_options_are_recorded_and_checked(data_dir):
+    spec = SUITES.get("noncompsst")
+    assert spec.family == "noncompsst" and spec.labels == tuple("0123456") and spec.seeds == 3
+    assert SUITES.get("sst7").options is not spec.options
+    suite = get_suite("noncompsst", data_dir, tokenize=False, train_source="sentences")
+    assert suite.describe()["options"] == {"train_file": None, "train_source": "sentences", "lowercase": True,
+                                           "tokenize": False, "human_scores": None}
+    with pytest.raises(ConfigError, match="did you mean 'lowercase'"):
+        get_suite("noncompsst", data_dir, lowercse=False)
+    with pytest.raises(ConfigError, match="train_source"):
+        get_suite("noncompsst", data_dir, train_source="trees")
+    with pytest.raises(ConfigError, match="unknown option"):
+        get_suite("sst7", data_dir, tokenize=False)  # a noncompsst option, not an sst7 one
+
+
+def test_env_is_read_by_the_cli_only(monkeypatch, data_dir):
+    env = {"SENTIPROBE_NONCOMPSST_LOWERCASE": "0", "SENTIPROBE_NONCOMPSST_TOKENIZE": "0",
+           "SENTIPROBE_SST7_TRAIN_SOURCE": "sentences", "SENTIPROBE_SST7_TRAIN_FILE": "/nonexistent/train.tsv"}
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
     suite = get_suite("noncompsst", data_dir)
-    assert not suite.lowercase and suite.tokenize
-    monkeypatch.setenv("SENTIPROBE_NONCOMPSST_TOKENIZE", "maybe")
-    with pytest.raises(Exception, match="TOKENIZE"):
-        get_suite("noncompsst", data_dir)
+    assert suite.describe()["options"] == {"train_file": None, "train_source": "auto", "lowercase": True,
+                                           "tokenize": True, "human_scores": None}
+    assert suite.items("test")[0].text == "a more immediate mystery in the present"
+    args = parse_suite_args([], ["noncompsst", "sst7"], environ=env)
+    assert args["noncompsst"] == {"train_file": "/nonexistent/train.tsv", "train_source": "sentences",
+                                  "lowercase": "0", "tokenize": "0"}
+    assert args["sst7"] == {"train_file": "/nonexistent/train.tsv", "train_source": "sentences"}
+    raw = get_suite("noncompsst", data_dir, {k: v for k, v in args["noncompsst"].items() if k != "train_file"})
+    assert [it.text for it in raw.items("test")] == [it.meta["stimulus"] for it in raw.items("test")]
 
 
 def test_train_and_dev_are_sst7(data_dir, release):
@@ -138,8 +171,25 @@ def test_score_file_matches_independent_computation(syn_doc, release):
     assert len(json.dumps(d)) < 60_000
 
 
-def test_ratings_out(syn_doc, release):
-    _, out = syn_doc
+def test_rating_tables(syn_doc, syn_csv, tmp_path, data_dir, release):
+    doc, out = syn_doc
+    assert "ratings_written" not in doc["details"] and len(doc["tables_written"]) == 6
+    # score is pure: the tables come back in SuiteScore.tables, byte for byte what write_scores/write_ratings write
+    suite = get_suite("noncompsst", data_dir)
+    res = suite.score(suite.items("test"), suite.read_predictions(syn_csv), n_boot=0)
+    assert not list(tmp_path.iterdir())
+    assert sorted(res.tables) == sorted(p.name for p in out.iterdir())
+    for name, text in res.tables.items():
+        assert (out / name).read_bytes() == text.encode("utf-8"), name
+    per = synthetic(len(release.lines))
+    from sentiprobe.suites.noncompsst.ratings import pool
+    pooled = pool(list(release.lines), per)
+    write_scores(pooled.scores, pooled.counts, tmp_path / "model_scores.tsv")
+    assert (tmp_path / "model_scores.tsv").read_text(encoding="utf-8") == res.tables["model_scores.tsv"]
+    from sentiprobe.suites.noncompsst.metrics import evaluate
+    ev = evaluate(pooled.scores, release, n_boot=0)
+    for p in write_ratings(ev.model_ratings, tmp_path, "model", extra={"human": ev.human_ratings}):
+        assert p.read_text(encoding="utf-8") == res.tables[p.name], p.name
     names = sorted(p.name for p in out.iterdir())
     assert names == sorted(["model_scores.tsv"] + [f"model_{v}.tsv" for v in ("ALL", "ALLABS", "MAX", "MAXABS",
                                                                                "ALLCLEAN")])
@@ -162,9 +212,15 @@ def test_text_and_jsonl_keys_give_the_same_numbers(tmp_path, release, syn_doc):
     doc = sp.score("noncompsst", txt, n_boot=NB)
     assert doc["metrics"] == syn_doc[0]["metrics"]
     jl = tmp_path / "p.jsonl"
-    jl.write_text("".join(json.dumps(Prediction(f"L{i:04d}", str(lab), meta={"seed": s}).to_dict()) + "\n"
+    jl.write_text("".join(json.dumps(Prediction(f"L{i:04d}", str(lab), seed=s).to_dict()) + "\n"
                           for s, labs in per.items() for i, lab in enumerate(labs)))
     assert sp.score("noncompsst", jl, n_boot=NB)["metrics"] == syn_doc[0]["metrics"]
+    old = tmp_path / "old.jsonl"  # files written when the seed rode in meta
+    old.write_text("".join(json.dumps(Prediction(f"L{i:04d}", str(lab), meta={"seed": s}).to_dict()) + "\n"
+                           for s, labs in per.items() for i, lab in enumerate(labs)))
+    assert sp.score("noncompsst", old, n_boot=NB)["metrics"] == syn_doc[0]["metrics"]
+    suite = get_suite("noncompsst")
+    assert {p.seed for p in suite.read_predictions(old)} == {1, 2, 3}
     once = tmp_path / "once.csv"
     seen = set()
     with open(once, "w", newline="") as f:
@@ -238,29 +294,32 @@ def test_user_human_table_enables_every_correlation(tmp_path, syn_doc, syn_csv):
     table = tmp_path / "human.tsv"
     lines = (out / "model_scores.tsv").read_text().splitlines()
     table.write_text("stimulus\tscore\n" + "".join("\t".join(ln.split("\t")[:2]) + "\n" for ln in lines[1:]))
-    doc = sp.score("noncompsst", syn_csv, n_boot=NB, human_scores=str(table))
+    doc = sp.score("noncompsst", syn_csv, n_boot=NB, suite_options={"human_scores": str(table)})
+    assert doc["suite_info"]["options"]["human_scores"] == str(table)
+    assert doc["details"]["human_scores"] == {"path": str(table), "sha256": file_sha256(table)}
     for k in ("pearson_maxabs", "pearson_max", "pearson_all", "pearson_allabs", "pearson_allclean"):
         assert doc["metrics"][k]["value"] == pytest.approx(1.0), k
     assert doc["metrics"]["pearson_all"]["n"] == 518 and doc["metrics"]["pearson_max"]["n"] == 259
     assert doc["details"]["human_source"] == "user table"
     table.write_text("stimulus\tscore\n" + "".join("\t".join(ln.split("\t")[:2]) + "\n" for ln in lines[2:]))
     with pytest.raises(DataError, match="missing"):
-        sp.score("noncompsst", syn_csv, n_boot=NB, human_scores=str(table))
+        sp.score("noncompsst", syn_csv, n_boot=NB, suite_options={"human_scores": str(table)})
 
 
-def test_cli_score_json_with_ratings_out(capsys, tmp_path, syn_csv):
+def test_cli_score_json_with_tables_out(capsys, tmp_path, syn_csv):
     out = tmp_path / "r"
     assert main(["score", "--suite", "noncompsst", "--predictions", str(syn_csv), "--json", "--n-boot", "20",
-                 "--ratings-out", str(out)]) == 0
+                 "--tables-out", str(out), "--suite-arg", "tokenize=1"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["metrics"]["pearson_maxabs"]["n"] == 259 and (out / "model_MAXABS.tsv").exists()
+    assert doc["suite_info"]["options"]["tokenize"] is True
 
 
 def test_partial_items_rate_only_complete_phrases(data_dir, release):
     suite = get_suite("noncompsst", data_dir)
     items = suite.items("test")[:73]  # 10 complete phrases + 3 stimuli of the 11th
     per = synthetic(len(release.lines))
-    preds = [Prediction(it.item_id, str(per[s][i]), meta={"seed": s}) for s in per for i, it in enumerate(items)]
+    preds = [Prediction(it.item_id, str(per[s][i]), seed=s) for s in per for i, it in enumerate(items)]
     res = suite.score(items, preds, n_boot=NB)
     assert res.details["n_phrases"] == 10 and res.details["limited"]
     assert res.metrics["pearson_maxabs"].n == 10

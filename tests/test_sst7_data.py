@@ -89,18 +89,18 @@ def test_phrase_level_builder_on_a_mini_treebank(tmp_path):
 def test_user_training_file(tmp_path, monkeypatch):
     f = tmp_path / "train.tsv"
     f.write_text("A fine film .\t5\nAwful\t0\n", encoding="utf-8")
-    monkeypatch.setenv("SENTIPROBE_SST7_TRAIN_FILE", str(f))
-    assert resolve_train_source(tmp_path, None, None) == "file"
-    built = load_train(tmp_path, [], source=None)
+    monkeypatch.setenv("SENTIPROBE_SST7_TRAIN_FILE", str(f))  # never read here: the suite option is
+    assert resolve_train_source(tmp_path, None, None) == "sentences"
+    assert resolve_train_source(tmp_path, f, None) == "file"
+    built = load_train(tmp_path, [], train_file=f, source=None)
     assert [(it.text, it.label) for it in built.items] == [("A fine film .", "5"), ("Awful", "0")]
     assert built.source == "user-file"
     f.write_text("A fine film .\t5\nAwful\t7\n", encoding="utf-8")
     with pytest.raises(DataError) as ei:
-        load_train(tmp_path, [], source=None)
+        load_train(tmp_path, [], train_file=str(f), source=None)
     assert (ei.value.record, ei.value.field) == ("line 2", "label")
-    monkeypatch.setenv("SENTIPROBE_SST7_TRAIN_FILE", str(tmp_path / "nope.tsv"))
     with pytest.raises(ConfigError, match="does not exist"):
-        load_train(tmp_path, [], source=None)
+        load_train(tmp_path, [], train_file=tmp_path / "nope.tsv", source=None)
 
 
 def test_split_reader_errors(tmp_path):

@@ -8,9 +8,10 @@ import pytest
 from sklearn.metrics import accuracy_score, f1_score
 
 import sentiprobe.api as sp
-from sentiprobe.core.errors import PredictionError
+from sentiprobe.core.errors import ConfigError, PredictionError
+from sentiprobe.core.hashing import file_sha256
 from sentiprobe.core.types import Prediction
-from sentiprobe.suites import get_suite
+from sentiprobe.suites import Suite, get_suite
 
 pytestmark = pytest.mark.realdata
 
@@ -21,7 +22,7 @@ def fake(items, seeds=(0, 1, 2)):
     for s in seeds:
         for i, it in enumerate(items):
             lab = it.label if (i * (s + 3)) % 5 < 3 else str((int(it.label) + 1 + s) % 7)
-            out.append(Prediction(it.item_id, lab, meta={"seed": s}))
+            out.append(Prediction(it.item_id, lab, seed=s))
     return out
 
 
@@ -41,7 +42,7 @@ def test_score_is_the_mean_over_seeds(data_dir):
     preds = fake(items)
     res = suite.score(items, preds, n_boot=80)
     gold = [it.label for it in items]
-    by_seed = {s: [p.label for p in preds if p.meta["seed"] == s] for s in (0, 1, 2)}
+    by_seed = {s: [p.label for p in preds if p.seed == s] for s in (0, 1, 2)}
     f1 = [f1_score(gold, by_seed[s], average="macro") for s in by_seed]
     acc = [accuracy_score(gold, by_seed[s]) for s in by_seed]
     assert res.metrics["macro_f1"].value == pytest.approx(np.mean(f1), abs=1e-12)
@@ -65,7 +66,7 @@ def test_prediction_files_and_errors(data_dir, tmp_path):
     assert doc["metrics"]["macro_f1"]["value"] == pytest.approx(suite.score(items, preds, n_boot=0)
                                                                  .metrics["macro_f1"].value)
     path.write_text("".join(json.dumps(p.to_dict()) + "\n" for p in preds if not
-                            (p.meta["seed"] == 1 and p.item_id == "sst7-test-7")))
+                            (p.seed == 1 and p.item_id == "sst7-test-7")))
     with pytest.raises(PredictionError, match="missing") as ei:
         sp.score("sst7", path, n_boot=40)
     assert ei.value.offenders == ["sst7-test-7@1"]
@@ -75,3 +76,37 @@ def test_prediction_files_and_errors(data_dir, tmp_path):
     csv.write_text("item_id,label\nsst7-test-1,3\nsst7-test-99999,2\n")
     with pytest.raises(PredictionError, match="ids not in the suite"):
         sp.score("sst7", csv, n_boot=40)
+
+
+def test_every_seed_is_checked(data_dir):
+    """The one seeded check validates every seed (the old per-suite check returned only the first)."""
+    suite = get_suite("sst7", data_dir)
+    items = suite.items("test")
+    preds = fake(items)
+    bad = [Prediction(p.item_id, "9", seed=p.seed) if (p.seed == 2 and p.item_id == "sst7-test-5") else p
+           for p in preds]
+    with pytest.raises(PredictionError, match="label set") as ei:
+        suite.score(items, bad, n_boot=0)
+    assert ei.value.offenders == ["sst7-test-5@2=9"]
+    assert type(suite).check_predictions is Suite.check_predictions  # the generic check is not overridden
+    res = suite.score(items, preds, n_boot=0)
+    assert res.details["seeds"] == [0, 1, 2] and set(res.details["train"]) == {"source"}  # train not built
+
+
+def test_sst7_options(monkeypatch, data_dir, tmp_path):
+    f = tmp_path / "train.tsv"
+    f.write_text("A fine film .\t5\nAwful\t0\n", encoding="utf-8")
+    monkeypatch.setenv("SENTIPROBE_SST7_TRAIN_FILE", str(f))
+    assert get_suite("sst7", data_dir).describe()["options"] == {"train_file": None, "train_source": "auto"}
+    suite = get_suite("sst7", data_dir, train_file=str(f))
+    assert suite.describe()["options"] == {"train_file": str(f), "train_source": "auto"}
+    assert [(it.text, it.label) for it in suite.train_items()] == [("A fine film .", "5"), ("Awful", "0")]
+    assert "noncompsst/sst7/train.tsv" not in suite.data_files()
+    items = suite.items("test")
+    info = suite.score(items, fake(items), n_boot=0).details["train"]
+    assert info == {"source": "user-file", "train_file": str(f), "train_file_sha256": file_sha256(f),
+                    "n_train": 2, "n_removed": 0, "n_unresolved": 0}
+    with pytest.raises(ConfigError, match="did you mean 'train_file'"):
+        get_suite("sst7", data_dir, trainfile=str(f))
+    stats = get_suite("sst7", data_dir, train_source="sentences").stats()
+    assert stats["test"]["items"] == 1975 and stats["train_source"]["source"] == "sst-sentences"

@@ -6,24 +6,19 @@ the rounded human mean sentiment for the natural phrase, None for controls (no p
 
 Model input (§7.2): the reference tokenises each stimulus with stanza and lower-cases it. stanza
 is not a dependency; :func:`ptb_tokenize` splits what stanza splits in these stimuli (clitics
-``'s 're n't ...``, a final possessive ``'``, ``: ; , ! ? ( ) "``). Both steps are options
-(``SENTIPROBE_NONCOMPSST_LOWERCASE`` / ``SENTIPROBE_NONCOMPSST_TOKENIZE`` = 0/1, default 1).
+``'s 're n't ...``, a final possessive ``'``, ``: ; , ! ? ( ) "``). Both steps are suite options
+(``lowercase`` / ``tokenize``, default on; :mod:`.options`).
 """
 from __future__ import annotations
 
 import functools
-import os
 import re
 from pathlib import Path
 
-from ...core.errors import ConfigError
 from ...core.types import Item
 from .load import LINES_PER_PHRASE, ROLES, NonCompSST, load_noncompsst
-from .score import round_half_up
+from .metrics import round_half_up
 from .sst7 import BuiltSplit, load_train, resolve_train_source, shipped_items, train_file_option
-
-LOWERCASE_ENV = "SENTIPROBE_NONCOMPSST_LOWERCASE"
-TOKENIZE_ENV = "SENTIPROBE_NONCOMPSST_TOKENIZE"
 
 _PUNCT = re.compile(r'([:;,!?()"])')
 _NT = re.compile(r"(\w)(n't)\b", re.IGNORECASE)
@@ -38,26 +33,6 @@ def ptb_tokenize(text: str) -> str:
     s = _CLITIC.sub(r"\1 \2", s)
     s = _POSS.sub(r"\1 '", s)
     return " ".join(s.split())
-
-
-def _flag(value: bool | str | None, env: str, default: bool = True) -> bool:
-    if value is None:
-        value = os.environ.get(env, "")
-        if value == "":
-            return default
-    if isinstance(value, bool):
-        return value
-    v = str(value).strip().lower()
-    if v in ("1", "true", "yes", "on"):
-        return True
-    if v in ("0", "false", "no", "off"):
-        return False
-    raise ConfigError(f"{env}: expected 0/1 or true/false, got {value!r}")
-
-
-def text_options(lowercase: bool | str | None = None, tokenize: bool | str | None = None) -> tuple[bool, bool]:
-    """(lowercase, tokenize) from the arguments, else the environment, else (True, True)."""
-    return _flag(lowercase, LOWERCASE_ENV), _flag(tokenize, TOKENIZE_ENV)
 
 
 def stimulus_text(stimulus: str, *, lowercase: bool = True, tokenize: bool = True) -> str:

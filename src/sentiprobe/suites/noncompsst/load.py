@@ -197,7 +197,7 @@ def read_study(path: str | Path, n_replacements: int) -> list[StudyRow]:
     """Read ``stimuli_study1.tsv`` (4 replacements) or ``stimuli_study2.tsv`` (3): left/right row pairs."""
     header = STUDY1_HEADER[:5 + n_replacements]
     rows = read_tsv(path, header, len(header), utf7=True)
-    out = []
+    out: list[StudyRow] = []
     for n, f in rows:
         side = f[4]
         want = "left" if len(out) % 2 == 0 else "right"

@@ -1,7 +1,9 @@
-"""Seeded predictions: reading files made elsewhere and checking them against the items.
+"""Seeded predictions (the ``predictions`` stage of both suites): reading files made elsewhere and the one
+seeded check both score stages use.
 
-Predictions of multi-seed suites carry ``meta["seed"]``; one (item, seed) pair has at most one
-prediction and every seed must cover every item. Files made elsewhere (CSV, TSV or JSONL) have a
+Predictions of multi-seed suites carry ``Prediction.seed``; one (item, seed) pair has at most one
+prediction and every seed must cover every item. Every seed is checked and scored: there is no
+"first seed" view (it made ``compare`` test seed 0 while the metrics averaged all seeds). Files made elsewhere (CSV, TSV or JSONL) have a
 ``label`` column (an integer 0..6), an optional ``seed`` column and one key column:
 
 - ``line``: 0-based line number in ``stimuli_flat.txt`` (noncompsst);
@@ -9,7 +11,7 @@ prediction and every seed must cover every item. Files made elsewhere (CSV, TSV 
   occurs at n lines may be given once per seed (it then stands for all n lines) or n times (assigned
   to its lines in order);
 - ``item_id`` (or ``id``): the item id (both suites; e.g. a run's ``predictions/<suite>.jsonl``,
-  where the seed is in ``meta.seed``).
+  where the seed is the ``seed`` field, or ``meta.seed`` in files written before it existed).
 
 Without a seed column every row belongs to a single seed 0.
 """
@@ -18,11 +20,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.errors import DataError, PredictionError
 from ...core.io import read_table
 from ...core.types import Item, Prediction
+
+if TYPE_CHECKING:
+    from ..base import Suite
 
 KEY_COLUMNS = ("item_id", "id", "line", "text")
 LABEL_COLUMNS = ("label", "pred", "prediction")
@@ -57,9 +62,18 @@ def parse_seed(v: Any) -> int | None:
     return int(str(v).strip())
 
 
+def read_predictions(suite: Suite, path: Path, column: str | None = None) -> list[Prediction]:
+    """Stage: a predictions file made elsewhere (see the module docstring) as seeded Predictions.
+
+    ``noncompsst`` accepts every key column (``line``, ``text``, ``item_id``/``id``); ``sst7`` ids only.
+    """
+    allow = KEY_COLUMNS if suite.name == "noncompsst" else ("item_id", "id")
+    return read_seeded(path, suite.items("test"), column=column, allow=allow)
+
+
 def read_seeded(path: str | Path, items: Sequence[Item], *, column: str | None = None,
                 allow: Sequence[str] = KEY_COLUMNS) -> list[Prediction]:
-    """Read a predictions file into Predictions with ``meta["seed"]`` (see the module docstring).
+    """Read a predictions file into Predictions with ``seed`` set (see the module docstring).
 
     ``items`` must carry ``meta["line"]`` and ``meta["stimulus"]`` for the ``line``/``text`` keys.
     Unknown keys, labels outside 0..6 and bad seeds raise PredictionError naming the offenders.
@@ -93,7 +107,9 @@ def read_seeded(path: str | Path, items: Sequence[Item], *, column: str | None =
         except ValueError:
             bad_label.append(f"row {n}: {r.get(labc)!r}")
             continue
-        raw_seed = r.get("seed", (r.get("meta") or {}).get("seed") if isinstance(r.get("meta"), dict) else None)
+        raw_seed = r.get("seed")
+        if raw_seed is None and isinstance(r.get("meta"), dict):
+            raw_seed = r["meta"].get("seed")  # files written when the seed rode in meta
         try:
             seed = parse_seed(raw_seed)
         except ValueError:
@@ -144,7 +160,7 @@ def read_seeded(path: str | Path, items: Sequence[Item], *, column: str | None =
                 raise PredictionError(f"a text that occurs at {len(ids)} lines is given {total} times for seed {s} "
                                       f"(give it once or once per line)", [f"row {n}"], path=path)
         for iid in ids:
-            out.append(Prediction(iid, lab, parse_ok=lab is not None, meta={"seed": s, "source": str(path)}))
+            out.append(Prediction(iid, lab, parse_ok=lab is not None, meta={"source": str(path)}, seed=s))
     return out
 
 
@@ -169,7 +185,8 @@ def check_seeded(items: Sequence[Item], predictions: Sequence[Prediction], label
                  suite: str, missing: str = "error", path: str | Path | None = None) -> Seeded:
     """Validate seeded predictions: known ids, labels in the label set, one per (item, seed), full coverage.
 
-    A prediction without ``meta["seed"]`` belongs to seed 0 (single-seed predictions). Missing
+    This is the one check of both suites' score stages (``Suite.check_predictions`` stays the generic,
+    single-seed check). A prediction whose ``seed`` is None belongs to seed 0. Missing
     (item, seed) pairs and unparseable labels raise PredictionError unless ``missing == "wrong"``,
     in which case they are returned (as None labels) for the caller to handle and report.
     """
@@ -178,10 +195,8 @@ def check_seeded(items: Sequence[Item], predictions: Sequence[Prediction], label
     per: dict[int, dict[str, str | None]] = {}
     unknown, dups, bad = [], [], []
     for p in predictions:
-        seed = p.meta.get("seed", 0) if isinstance(p.meta, dict) else 0
-        try:
-            seed = int(seed)
-        except (TypeError, ValueError):
+        seed = 0 if p.seed is None else p.seed
+        if isinstance(seed, bool) or not isinstance(seed, int):
             bad.append(f"{p.item_id} seed={seed!r}")
             continue
         if p.item_id not in known:

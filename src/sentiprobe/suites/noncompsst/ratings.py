@@ -166,34 +166,49 @@ def format_value(v: float) -> str:
     return repr(float(v))
 
 
-def write_ratings(tables: Mapping[str, Mapping[str, float]], out_dir: str | Path, prefix: str = "model",
-                  extra: Mapping[str, Mapping[str, Mapping[str, float]]] | None = None) -> list[Path]:
-    """Write one TSV per variant: ``<prefix>_<VARIANT>.tsv`` with header ``key<TAB>rating``.
+def format_ratings(tables: Mapping[str, Mapping[str, float]], prefix: str = "model",
+                   extra: Mapping[str, Mapping[str, Mapping[str, float]]] | None = None) -> dict[str, str]:
+    """One TSV text per variant: ``{"<prefix>_<VARIANT>.tsv": text}``, header ``key<TAB>rating``.
 
     ``extra``: further columns ``{column: {variant: {key: value}}}`` (e.g. human ratings), written
-    next to the rating where the key exists (empty otherwise).
+    next to the rating where the key exists (empty otherwise). Pure: the score stage returns these
+    as ``SuiteScore.tables`` and ``sentiprobe score --tables-out`` writes them.
     """
-    out_dir = Path(out_dir)
-    written = []
+    extra = extra or {}
+    out = {}
     for variant, table in tables.items():
-        cols = [c for c in (extra or {}) if variant in extra[c]]
+        cols = [c for c in extra if variant in extra[c]]
         head = "\t".join(["key", "rating", *cols])
         rows = [head]
         for k, v in table.items():
             ex = [format_value(extra[c][variant][k]) if k in extra[c][variant] else "" for c in cols]
             rows.append("\t".join([k, format_value(v), *ex]))
-        path = out_dir / f"{prefix}_{variant}.tsv"
-        atomic_write_text(path, "\n".join(rows) + "\n")
+        out[f"{prefix}_{variant}.tsv"] = "\n".join(rows) + "\n"
+    return out
+
+
+def format_scores(scores: Mapping[str, float], counts: Mapping[str, int] | None) -> str:
+    """The pooled score table as TSV text: ``stimulus<TAB>score[<TAB>n]``."""
+    rows = ["stimulus\tscore" + ("\tn" if counts is not None else "")]
+    for s, v in scores.items():
+        rows.append(f"{s}\t{format_value(v)}" + (f"\t{counts[s]}" if counts is not None else ""))
+    return "\n".join(rows) + "\n"
+
+
+def write_ratings(tables: Mapping[str, Mapping[str, float]], out_dir: str | Path, prefix: str = "model",
+                  extra: Mapping[str, Mapping[str, Mapping[str, float]]] | None = None) -> list[Path]:
+    """Write the :func:`format_ratings` tables into ``out_dir`` (a helper for library users)."""
+    written = []
+    for name, text in format_ratings(tables, prefix, extra).items():
+        path = Path(out_dir) / name
+        atomic_write_text(path, text)
         written.append(path)
     return written
 
 
 def write_scores(scores: Mapping[str, float], counts: Mapping[str, int] | None, path: str | Path) -> Path:
-    """Write the pooled score table: ``stimulus<TAB>score[<TAB>n]``."""
-    rows = ["stimulus\tscore" + ("\tn" if counts is not None else "")]
-    for s, v in scores.items():
-        rows.append(f"{s}\t{format_value(v)}" + (f"\t{counts[s]}" if counts is not None else ""))
-    atomic_write_text(path, "\n".join(rows) + "\n")
+    """Write the :func:`format_scores` table to ``path`` (a helper for library users)."""
+    atomic_write_text(path, format_scores(scores, counts))
     return Path(path)
 
 

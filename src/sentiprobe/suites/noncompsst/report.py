@@ -125,3 +125,8 @@ def sst7_section(result: dict[str, Any]) -> str:
         size = f', {int(t["n_train"])} items' if "n_train" in t else ""
         parts.append(f'<p class="muted">training set: {escape(str(t.get("source", t.get("error", ""))))}{size}</p>')
     return "\n".join(parts)
+
+
+def render_section(name: str, entry: dict[str, Any]) -> str:
+    """Stage: the HTML section of suite ``name`` (``noncompsst`` or ``sst7``) from its results entry alone."""
+    return sst7_section(entry) if name == "sst7" else noncompsst_section(entry)

@@ -1,229 +1,141 @@
-"""NonCompSST evaluation (spec §6): correlations of ratings and F1 on the natural phrases.
+"""Score stage of the ``noncompsst`` and ``sst7`` suites (pure: no file writes, no model, no env variables).
 
-- ``pearson_maxabs`` / ``spearman_maxabs``: model vs human MAXABS over the phrases; model ratings
-  from the seed-pooled scores (§6.1); human ratings from ``maxabs_ranking.tsv`` (the printed
-  2-decimal values recovered exactly as multiples of 1/9, §5.4). CIs: bootstrap over phrases.
-- ``macro_f1_all`` / ``macro_f1_top67``: gold = human mean sentiment rounded, prediction = the
-  seed-mean score rounded (half up; no .5 can occur with 3 seeds), macro over labels in gold ∪
-  prediction; top set = human MAXABS strictly > 1 (§6.2). Secondary ``*_per_seed``: mean over
-  seeds of per-seed macro-F1 of the argmax labels.
-- ``pearson_max``, ``pearson_all``, ``pearson_allabs``, ``pearson_allclean``: need the human score
-  of every control stimulus (unpublished, §6.4) -> ``Metric.not_computable`` unless the user gives
-  a human score table.
+``sst7`` (spec §6.3): means over seeds of per-seed accuracy / macro-F1, CIs by bootstrap over sentences.
+
+``noncompsst`` (spec §5, §6): predictions of every seed are pooled per stimulus string, rated
+(:mod:`.ratings`) and compared with the human ratings (:mod:`.metrics`). The pooled scores and the five
+rating tables used to be written by scoring itself (``--ratings-out``); they are returned as
+``SuiteScore.tables`` instead (``sentiprobe score --tables-out DIR`` writes them, byte for byte the same).
+
+Both suites validate predictions with the one seeded check (:func:`.predictions.check_seeded`), so every
+seed is checked and scored.
 """
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Any
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...core.types import Metric
-from ...stats.bootstrap import bootstrap_metric
-from ...stats.classification import confusion, encode, macro_f1, prf_from_confusion
-from .load import NonCompSST, Phrase
-from .ratings import PHRASE_VARIANTS, VARIANTS, phrase_of_key, ratings
-from .sst7 import LABELS7
+from ...core.errors import PredictionError
+from ...core.types import Item, Prediction
+from ...stats.bootstrap import bootstrap_metric, mean_metric
+from ...stats.classification import confusion, encode, prf_from_confusion
+from ..spec import ScoreConfig, SuiteScore
+from .data import TRAIN_INFO_ERRORS, release, train_info, user_file_record
+from .load import LINES_PER_PHRASE, NonCompSST, Phrase
+from .metrics import evaluate
+from .predictions import check_seeded
+from .ratings import format_ratings, format_scores, pool, read_score_table
 
-UNPUBLISHED = ("human {variant} ratings need the human score of every control stimulus, which is unpublished "
-               "(spec §6.4); give a stimulus<TAB>score table with --human-scores to compute it")
-TOP_THRESHOLD = Fraction(1)
-
-
-def round_half_up(x: float | Fraction) -> int:
-    """Nearest integer, .5 rounded up (exact on the float's value)."""
-    return math.floor(Fraction(x) + Fraction(1, 2))
+if TYPE_CHECKING:
+    from ..base import Suite
 
 
-def _pearson(x: np.ndarray, y: np.ndarray) -> float:
-    xm, ym = x - x.mean(), y - y.mean()
-    den = math.sqrt(float(xm @ xm) * float(ym @ ym))
-    if den == 0.0:
-        return float("nan")
-    return max(-1.0, min(1.0, float(xm @ ym) / den))
+def score(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction],
+          config: ScoreConfig) -> SuiteScore:
+    """Stage: score seeded predictions on items (``sst7`` or ``noncompsst``)."""
+    if suite.name == "sst7":
+        return score_sst7(suite, items, predictions, config)
+    return score_noncompsst(suite, items, predictions, config)
 
 
-def rankdata(a: np.ndarray) -> np.ndarray:
-    """Average ranks (1-based; ties share the mean rank), as ``scipy.stats.rankdata``."""
-    a = np.asarray(a)
-    sorter = np.argsort(a, kind="mergesort")
-    inv = np.empty(sorter.size, dtype=np.intp)
-    inv[sorter] = np.arange(sorter.size)
-    s = a[sorter]
-    obs = np.r_[True, s[1:] != s[:-1]]
-    dense = obs.cumsum()[inv]
-    count = np.r_[np.nonzero(obs)[0], len(obs)]
-    return 0.5 * (count[dense] + count[dense - 1] + 1)
+def _train_details(suite: Suite) -> dict[str, Any]:
+    """Train info; built only when the suite already loaded SST-7 train (a model was fitted)."""
+    try:
+        return train_info(suite, build=suite.loaded("train"))
+    except TRAIN_INFO_ERRORS as exc:  # scoring predictions made elsewhere must not need the SST files
+        return {"error": str(exc)}
 
 
-def _spearman(x: np.ndarray, y: np.ndarray) -> float:
-    return _pearson(rankdata(x), rankdata(y))
-
-
-def correlation_metric(name: str, human: Mapping[str, float], model: Mapping[str, float], *, kind: str = "pearson",
-                       n_boot: int = 1000, seed: int = 0, note: str | None = None) -> Metric:
-    """Correlation of ``human`` and ``model`` ratings over their shared keys, CI by bootstrap over phrases.
-
-    Side-level keys (``<left> A B``) of one phrase are resampled together.
-    """
-    keys = [k for k in model if k in human]
-    if len(keys) < 3:
-        return Metric.not_computable(name, f"only {len(keys)} shared keys", len(keys))
-    x = np.array([float(human[k]) for k in keys])
-    y = np.array([float(model[k]) for k in keys])
-    if np.ptp(x) == 0 or np.ptp(y) == 0:
-        who = "model" if np.ptp(y) == 0 else "human"
-        return Metric.not_computable(name, f"the {who} ratings are constant (e.g. a model that predicts one class "
-                                           "everywhere): the correlation is undefined", len(keys))
-    fn = _pearson if kind == "pearson" else _spearman
-    groups = None
-    phrases = [phrase_of_key(k) for k in keys]
-    if len(set(phrases)) != len(keys):
-        groups = np.unique(np.array(phrases), return_inverse=True)[1]
-    return bootstrap_metric(name, lambda idx: fn(x[idx], y[idx]), len(keys), groups=groups, n_boot=n_boot,
-                            seed=seed, n_units=len(keys), note=note)
-
-
-def _per_seed_f1(name: str, gold: Sequence[str], per_seed: Sequence[Sequence[str | None]], *, n_boot: int,
-                 seed: int) -> tuple[Metric, list[float]]:
-    """Mean over seeds of per-seed macro-F1 (labels in gold ∪ prediction), CI by bootstrap over phrases."""
-    k = len(LABELS7)
-    encoded = [encode(gold, preds, LABELS7) for preds in per_seed]
-
-    def stat(idx: np.ndarray) -> float:
-        vals = []
-        for t, p in encoded:
-            cm = confusion(t[idx], p[idx], k)
-            g = np.bincount(t[idx], minlength=k)
-            _, _, f1 = prf_from_confusion(cm, g)
-            vals.append(float(f1[(g > 0) | (cm.sum(axis=0) > 0)].mean()))
-        return float(np.mean(vals))
-
-    each = [_single(t, p, k) for t, p in encoded]
-    m = bootstrap_metric(name, stat, len(gold), n_boot=n_boot, seed=seed,
-                         note="mean over seeds of per-seed macro-F1 (argmax labels)")
-    return m, each
-
-
-def _single(t: np.ndarray, p: np.ndarray, k: int) -> float:
+def _macro_f1(t: np.ndarray, p: np.ndarray, k: int) -> float:
     cm = confusion(t, p, k)
     g = np.bincount(t, minlength=k)
-    _, _, f1 = prf_from_confusion(cm, g)
-    return float(f1[(g > 0) | (cm.sum(axis=0) > 0)].mean())
+    _, _, f = prf_from_confusion(cm, g)
+    return float(f[(g > 0) | (cm.sum(axis=0) > 0)].mean())
 
 
-@dataclass(frozen=True)
-class Evaluation:
-    """Result of :func:`evaluate`.
-
-    Attributes:
-        metrics: metric name -> Metric.
-        details: JSON-able extras for the report.
-        model_ratings: variant -> {key: rating} of the model.
-        human_ratings: variant -> {key: rating} of the humans (MAXABS only, unless a table was given).
-    """
-
-    metrics: dict[str, Metric]
-    details: dict[str, Any]
-    model_ratings: dict[str, dict[str, float]]
-    human_ratings: dict[str, dict[str, float]] = field(default_factory=dict)
-
-
-def _r(v: float | None, nd: int = 4) -> float | None:
-    return None if v is None or not math.isfinite(v) else round(float(v), nd)
-
-
-def evaluate(model_scores: Mapping[str, float], data: NonCompSST, *,
-             per_seed: Mapping[int, Mapping[str, str | None]] | None = None,
-             human_scores: Mapping[str, float] | None = None, phrases: Sequence[Phrase] | None = None,
-             n_boot: int = 1000, seed: int = 0) -> Evaluation:
-    """Score a model's pooled stimulus scores against the human data (spec §6).
-
-    ``per_seed``: seed -> {natural phrase: argmax label "0".."6" or None} for the secondary F1.
-    ``human_scores``: optional full human table (stimulus -> mean rating) enabling all five correlations.
-    ``phrases``: restrict to these phrases (default: all of ``data``).
-    """
-    phrases = list(data.phrases if phrases is None else phrases)
-    model = ratings(model_scores, data.flags, phrases)
-    metrics: dict[str, Metric] = {}
-    published = {p.text: float(data.human[p.text].maxabs) for p in phrases}
-    if human_scores is not None:
-        human = ratings(human_scores, data.flags, phrases)
-        human_note = "human ratings from the user-supplied score table"
-    else:
-        human = {"MAXABS": published}
-        human_note = None
-    metrics["pearson_maxabs"] = correlation_metric("pearson_maxabs", human["MAXABS"], model["MAXABS"],
-                                                   n_boot=n_boot, seed=seed, note=human_note)
-    metrics["spearman_maxabs"] = correlation_metric("spearman_maxabs", human["MAXABS"], model["MAXABS"],
-                                                    kind="spearman", n_boot=n_boot, seed=seed, note=human_note)
-    # F1 on the natural phrases
-    gold = {p.text: str(round_half_up(data.human[p.text].sentiment)) for p in phrases}
-    pred = {p.text: str(round_half_up(model_scores[p.text])) for p in phrases}
-    top = [p.text for p in phrases if data.human[p.text].maxabs > TOP_THRESHOLD]
-    sets = {"all": [p.text for p in phrases], "top67": top}
-    per_seed_values: dict[str, list[float]] = {}
-    for tag, keys in sets.items():
-        name = f"macro_f1_{tag}"
-        if not keys:
-            metrics[name] = Metric.not_computable(name, "no phrase in the set")
-            continue
-        metrics[name] = macro_f1([gold[k] for k in keys], [pred[k] for k in keys], LABELS7, name=name,
-                                 n_boot=n_boot, seed=seed)
-        if per_seed:
-            seeds = sorted(per_seed)
-            m, each = _per_seed_f1(f"{name}_per_seed", [gold[k] for k in keys],
-                                   [[per_seed[s].get(k) for k in keys] for s in seeds], n_boot=n_boot, seed=seed)
-            metrics[m.name] = m
-            per_seed_values[m.name] = [round(v, 6) for v in each]
-    for variant in ("MAX", "ALL", "ALLABS", "ALLCLEAN"):
-        name = f"pearson_{variant.lower()}"
-        if variant in human:
-            metrics[name] = correlation_metric(name, human[variant], model[variant], n_boot=n_boot, seed=seed,
-                                               note=human_note)
-        else:
-            metrics[name] = Metric.not_computable(name, UNPUBLISHED.format(variant=variant), 0)
-    details = _details(phrases, data, model, human, model_scores, pred, gold, top, metrics, per_seed_values,
-                       human_scores is not None)
-    return Evaluation(metrics, details, model, human)
-
-
-def _details(phrases, data, model, human, scores, pred, gold, top, metrics, per_seed_values, user_table):
-    variants = {}
-    for v in VARIANTS:
-        vals = np.array(list(model[v].values()), dtype=np.float64)
-        m = metrics.get("pearson_maxabs" if v == "MAXABS" else f"pearson_{v.lower()}")
-        variants[v] = {
-            "n": int(vals.size), "per": "phrase" if v in PHRASE_VARIANTS else "side",
-            "model_mean": _r(float(vals.mean())) if vals.size else None,
-            "model_sd": _r(float(vals.std())) if vals.size else None,
-            "human": ("user table" if user_table else ("published" if v == "MAXABS" else "unpublished")),
-            "pearson": _r(m.value) if m is not None else None,
-        }
-    rows = []
-    for p in phrases:
-        h = data.human[p.text]
-        rows.append([p.index, p.a, p.b, _r(float(h.maxabs)), _r(model["MAXABS"][p.text]), _r(model["MAX"][p.text]),
-                     _r(float(h.sentiment)), _r(float(scores[p.text]))])
-    agree = None
-    if user_table:
-        diffs = [abs(round(human["MAXABS"][p.text], 2) - float(data.human[p.text].maxabs_printed)) for p in phrases]
-        agree = {"max_abs_difference_vs_published_maxabs": _r(max(diffs), 6)}
-    return {
-        "n_phrases": len(phrases),
-        "n_top": len(top),
-        "top_rule": "human MAXABS strictly greater than 1 (exact multiples of 1/9)",
-        "f1_labels": "gold = human mean sentiment rounded; prediction = seed-mean score rounded half up",
-        "human_source": "user table" if user_table else "maxabs_ranking.tsv (published)",
-        "human_table_agreement": agree,
-        "variants": variants,
-        "per_seed": per_seed_values,
-        "phrase_columns": ["index", "a", "b", "human_maxabs", "model_maxabs", "model_max", "human_sentiment",
-                           "model_sentiment"],
-        "phrases": rows,
-        "prediction_counts": {g: sum(1 for k in pred if pred[k] == g) for g in LABELS7},
-        "gold_counts": {g: sum(1 for k in gold if gold[k] == g) for g in LABELS7},
+def score_sst7(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction],
+               config: ScoreConfig) -> SuiteScore:
+    """Macro-F1 and accuracy: means over seeds of the per-seed values (§6.3)."""
+    labels = suite.labels
+    sd = check_seeded(items, predictions, labels, suite=suite.name, missing=config.missing, path=config.path)
+    gold = [it.label for it in items]
+    enc = [encode(gold, [sd.labels[s][it.item_id] for it in items], labels) for s in sd.seeds]
+    k = len(labels)
+    per_f1 = [_macro_f1(t, p, k) for t, p in enc]
+    per_acc = [float(np.mean(t == p)) for t, p in enc]
+    correct = np.mean([(t == p).astype(np.float64) for t, p in enc], axis=0)
+    note = f"mean over {len(sd.seeds)} seed(s)"
+    n_boot, seed = config.n_boot, config.seed
+    metrics = {
+        "macro_f1": bootstrap_metric("macro_f1",
+                                     lambda idx: float(np.mean([_macro_f1(t[idx], p[idx], k) for t, p in enc])),
+                                     len(items), n_boot=n_boot, seed=seed, note=note),
+        "accuracy": mean_metric("accuracy", correct, n_boot=n_boot, seed=seed, note=note),
     }
+    cm = np.sum([confusion(t, p, k) for t, p in enc], axis=0)
+    details = {"seeds": list(sd.seeds), "per_seed": {"macro_f1": [round(v, 6) for v in per_f1],
+                                                      "accuracy": [round(v, 6) for v in per_acc]},
+               "confusion_summed_over_seeds": cm.tolist(), "missing": len(sd.missing),
+               "unparsed": len(sd.unparsed), "train": _train_details(suite)}
+    return SuiteScore(metrics, details)
+
+
+def covered(items: Sequence[Item], data: NonCompSST) -> tuple[list[Phrase], list[int]]:
+    """Phrases whose 7 stimuli are all among ``items`` (all of them unless the run used --limit), their lines."""
+    have = {it.meta.get("line") for it in items}
+    phrases = [p for p in data.phrases
+               if all(LINES_PER_PHRASE * p.index + j in have for j in range(LINES_PER_PHRASE))]
+    if not phrases:
+        raise PredictionError("no phrase has all 7 of its stimuli among the items (was --limit below 7?)",
+                              [it.item_id for it in items][:10])
+    lines = [LINES_PER_PHRASE * p.index + j for p in phrases for j in range(LINES_PER_PHRASE)]
+    return phrases, lines
+
+
+def _int_or_none(label: str | None) -> int | None:
+    return None if label is None else int(label)
+
+
+def score_noncompsst(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction],
+                     config: ScoreConfig) -> SuiteScore:
+    """Pool, rate and correlate with the humans; the score and rating TSVs go into ``tables``."""
+    data = release(suite)
+    opts = suite.options
+    missing = config.missing
+    sd = check_seeded(items, predictions, suite.labels, suite=suite.name, missing=missing, path=config.path)
+    phrases, lines = covered(items, data)
+    by_line = {it.meta["line"]: it.item_id for it in items}
+    per_seed_lines = {s: [_int_or_none(sd.labels[s][by_line[i]]) for i in lines] for s in sd.seeds}
+    line_text = [data.lines[i] for i in lines]
+    pooled = pool(line_text, per_seed_lines, skip_missing=(missing == "wrong"))
+    naturals = {p.text: by_line[LINES_PER_PHRASE * p.index] for p in phrases}
+    per_seed_nat = {s: {t: sd.labels[s][iid] for t, iid in naturals.items()} for s in sd.seeds}
+    human = None
+    if opts.human_scores is not None:
+        human = read_score_table(opts.human_scores, [s for p in phrases for s in p.stimuli])
+    ev = evaluate(pooled.scores, data, per_seed=per_seed_nat, human_scores=human, phrases=phrases,
+                  n_boot=config.n_boot, seed=config.seed)
+    details = dict(ev.details)
+    occurrences = Counter(line_text)
+    dup = {s: pooled.counts[s] for s, c in occurrences.items() if c > 1}
+    details.update({
+        "seeds": list(sd.seeds),
+        "pooling": {"duplicated_strings": dup, "n_distinct_stimuli": len(pooled.scores)},
+        "missing": {"pairs": len(sd.missing), "unparsed": len(sd.unparsed),
+                    "stimuli_with_skipped_predictions": len(pooled.skipped)},
+        "limited": len(phrases) < len(data.phrases),
+        "text_options": {"lowercase": opts.lowercase, "tokenize": opts.tokenize},
+    })
+    if opts.human_scores is not None:
+        details["human_scores"] = user_file_record(opts.human_scores)
+    if sd.missing or sd.unparsed:
+        n = len(sd.missing) + len(sd.unparsed)
+        details["missing"]["note"] = (f"{n} (stimulus, seed) predictions missing or unparseable: left out of the "
+                                      "pooled scores; counted as wrong in the per-seed F1")
+    details["train"] = _train_details(suite)
+    tables = {"model_scores.tsv": format_scores(pooled.scores, pooled.counts),
+              **format_ratings(ev.model_ratings, "model", extra={"human": ev.human_ratings})}
+    return SuiteScore(ev.metrics, details, tables)

@@ -81,7 +81,7 @@ def read_sentiment_labels(path: str | Path) -> list[float]:
     lines = split_lines(read_text(path))
     if not lines or lines[0] != "phrase ids|sentiment values":
         raise DataError("expected header 'phrase ids|sentiment values'", path=path, record="line 1")
-    out = []
+    out: list[float] = []
     for n, line in enumerate(lines[1:], 2):
         i, sep, v = line.partition("|")
         if not sep or i != str(len(out)):

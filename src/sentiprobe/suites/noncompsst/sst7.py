@@ -5,16 +5,17 @@
   (``-LRB-``/``-RRB-`` read as brackets, ``\\/`` as ``/``);
 - dev/test items: the shipped ``noncompsst/sst7/{validation,test}.tsv`` as they are;
 - train items, in this order of preference (``train_source="auto"``):
-  1. a user file (``train_file=`` / ``$SENTIPROBE_SST7_TRAIN_FILE``), ``text<TAB>label`` as the shipped files;
+  1. a user file (the suite option ``train_file``), ``text<TAB>label`` as the shipped files;
   2. the upstream ``<data-dir>/noncompsst/sst7/train.tsv`` if someone placed it there;
   3. phrase level, rebuilt when ``sst/stanfordSentimentTreebank/dictionary.txt`` is supplied;
   4. sentence level from the raw SST files (always available; a documented deviation).
+
+The file and the source are suite options (:mod:`.options`); this module never reads env variables.
 """
 from __future__ import annotations
 
 import logging
 import math
-import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -29,8 +30,6 @@ from .sst import (SST_FILES, load_sst_sentences, node_spans, read_dictionary, re
 log = logging.getLogger("sentiprobe")
 
 LABELS7 = tuple(str(i) for i in range(7))
-TRAIN_FILE_ENV = "SENTIPROBE_SST7_TRAIN_FILE"
-TRAIN_SOURCE_ENV = "SENTIPROBE_SST7_TRAIN_SOURCE"
 TRAIN_SOURCES = ("auto", "file", "phrases", "sentences")
 SHIPPED = {"dev": "noncompsst/sst7/validation.tsv", "test": "noncompsst/sst7/test.tsv",
            "train": "noncompsst/sst7/train.tsv"}
@@ -124,7 +123,7 @@ def file_items(path: str | Path, source: str) -> list[Item]:
     """Training items from a ``text<TAB>label`` file (user-supplied or the upstream train.tsv), as they are."""
     path = Path(path).expanduser()
     if not path.is_file():
-        raise ConfigError(f"SST-7 training file {path} does not exist (set via {TRAIN_FILE_ENV} or train_file=)")
+        raise ConfigError(f"SST-7 training file {path} does not exist (suite option train_file)")
     return [Item(f"sst7-train-{r.line}", f"sst7-train-{r.line}", "train", r.text, str(r.label),
                  meta={"line": r.line, "source": source}) for r in read_sst7_tsv(path)]
 
@@ -220,16 +219,16 @@ def build_sst7_phrases(sst_root: str | Path, exclude: StimulusMatcher | Iterable
 
 
 def train_file_option(train_file: str | Path | None = None) -> Path | None:
-    """The user-supplied training file: the argument, else ``$SENTIPROBE_SST7_TRAIN_FILE``, else None."""
-    f = train_file or os.environ.get(TRAIN_FILE_ENV) or None
-    return Path(f).expanduser() if f else None
+    """The user-supplied training file as a Path (``~`` expanded), or None."""
+    return Path(train_file).expanduser() if train_file else None
 
 
 def resolve_train_source(data_dir: str | Path, train_file: str | Path | None, source: str | None) -> str:
     """Which training source ``auto`` (or an explicit choice) resolves to; validates the choice."""
-    source = (source or os.environ.get(TRAIN_SOURCE_ENV) or "auto").strip().lower()
+    source = (source or "auto").strip().lower()
     if source not in TRAIN_SOURCES:
-        raise ConfigError(f"SST-7 train source {source!r} is not one of {list(TRAIN_SOURCES)} ({TRAIN_SOURCE_ENV})")
+        raise ConfigError(f"SST-7 train source {source!r} is not one of {list(TRAIN_SOURCES)} "
+                          "(suite option train_source)")
     data_dir = Path(data_dir)
     if source == "auto":
         if train_file_option(train_file) is not None or (data_dir / SHIPPED["train"]).exists():

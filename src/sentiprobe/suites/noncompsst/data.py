@@ -1,0 +1,109 @@
+"""Data stage of the ``noncompsst`` and ``sst7`` suites: items per split, data files, training, statistics.
+
+``sst7``: test = shipped ``sst7/test.tsv`` (1,975), dev = shipped ``sst7/validation.tsv``, train = rebuilt
+from SST or a user file (see :mod:`.sst7`).
+
+``noncompsst``: test = the 1,813 Study-2 stimuli (:mod:`.items`); train and dev are SST-7's (the same
+items as ``sst7``, so a run of both suites fits each seed once and restores it from the cache for the
+other). The loaded NonCompSST release is kept in ``suite.memo`` (:func:`release`) so that the score stage
+reaches it through the suite rather than a module-level cache keyed on the data dir.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ...core.errors import ConfigError, DataError, MissingDataError
+from ...core.hashing import file_sha256
+from ...core.types import Item
+from .items import cached_noncompsst, cached_train, sst7_split_items, stimulus_items
+from .load import FILES, NonCompSST
+from .sst import SST_FILES
+from .sst7 import SHIPPED, resolve_train_source, train_file_option
+
+if TYPE_CHECKING:
+    from ..base import Suite
+
+#: what ``train_info`` may raise when the SST files (or a user training file) are absent or broken:
+#: scoring predictions made elsewhere must not need them, so the score stage reports these instead.
+TRAIN_INFO_ERRORS = (MissingDataError, DataError, ConfigError)
+
+
+def release(suite: Suite) -> NonCompSST:
+    """The loaded NonCompSST release of the suite's data dir (memoised on the suite)."""
+    if "release" not in suite.memo:
+        suite.memo["release"] = cached_noncompsst(suite.data_dir)
+    return suite.memo["release"]
+
+
+def _train_data_files(suite: Suite) -> list[str]:
+    o = suite.options
+    src = resolve_train_source(suite.data_dir, o.train_file, o.train_source)
+    if src == "file":
+        return [SHIPPED["train"]] if train_file_option(o.train_file) is None else []
+    if src == "phrases":
+        return [SST_FILES[k] for k in ("dictionary", "labels", "split", "sostr", "stree")]
+    return [SST_FILES["split"], SST_FILES["trees"].format(split="train"), SST_FILES["csv"].format(split="train")]
+
+
+def data_files(suite: Suite) -> list[str]:
+    """Manifest paths the suite needs (its test split and the SST-7 training source)."""
+    if suite.name == "sst7":
+        return [SHIPPED["test"], SHIPPED["dev"], FILES["study2"], FILES["stimuli"], FILES["flat"],
+                *_train_data_files(suite)]
+    return [FILES[k] for k in ("study1", "study2", "stimuli", "flat", "flags", "ranking")] + \
+        [SHIPPED["dev"], *_train_data_files(suite)]
+
+
+def load_items(suite: Suite, split: str) -> list[Item]:
+    """Items of ``split``: noncompsst's test = the stimuli; every other split is SST-7's."""
+    o = suite.options
+    if suite.name == "noncompsst" and split == "test":
+        return stimulus_items(release(suite), lowercase=o.lowercase, tokenize=o.tokenize)
+    return sst7_split_items(suite.data_dir, split, o.train_file, o.train_source)
+
+
+def training(suite: Suite) -> tuple[list[Item], list[Item]]:
+    """SST-7 train and dev (the shipped validation.tsv, for model selection); noncompsst's stimuli never.
+
+    Loaded through ``suite.items`` so that ``suite.loaded("train")`` tells scoring a model was fitted.
+    """
+    return suite.items("train"), suite.items("dev")
+
+
+def train_info(suite: Suite, build: bool = True) -> dict[str, Any]:
+    """Where SST-7 train comes from; with ``build``, also its size and the removals (builds it).
+
+    A user training file is recorded with its path and sha256 (None when it cannot be read), so a run
+    can be reproduced from its own record.
+    """
+    o = suite.options
+    src = resolve_train_source(suite.data_dir, o.train_file, o.train_source)
+    out: dict[str, Any] = {"source": src}
+    user = train_file_option(o.train_file)
+    if user is not None:
+        out["train_file"] = str(user)
+        out["train_file_sha256"] = file_sha256(user) if user.is_file() else None
+    if not build:
+        return out
+    built = cached_train(suite.data_dir, o.train_file, o.train_source)
+    out.update({"source": built.source, "n_train": len(built.items), "n_removed": len(built.removed),
+                "n_unresolved": len(built.unresolved)})
+    return out
+
+
+def statistics(suite: Suite) -> dict[str, Any]:
+    """Items, groups and labels per split (``default_statistics``) and the SST-7 training source."""
+    from ..base import default_statistics
+
+    out = default_statistics(suite)
+    try:
+        out["train_source"] = train_info(suite)
+    except TRAIN_INFO_ERRORS as exc:
+        out["train_source"] = {"error": str(exc)}
+    return out
+
+
+def user_file_record(path: Path) -> dict[str, Any]:
+    """``{"path", "sha256"}`` of a user-supplied file (recorded in score details)."""
+    return {"path": str(path), "sha256": file_sha256(path) if path.is_file() else None}

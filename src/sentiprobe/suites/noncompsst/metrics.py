@@ -1,0 +1,230 @@
+"""NonCompSST evaluation (spec §6): correlations of ratings and F1 on the natural phrases.
+
+- ``pearson_maxabs`` / ``spearman_maxabs``: model vs human MAXABS over the phrases; model ratings
+  from the seed-pooled scores (§6.1); human ratings from ``maxabs_ranking.tsv`` (the printed
+  2-decimal values recovered exactly as multiples of 1/9, §5.4). CIs: bootstrap over phrases.
+- ``macro_f1_all`` / ``macro_f1_top67``: gold = human mean sentiment rounded, prediction = the
+  seed-mean score rounded (half up; no .5 can occur with 3 seeds), macro over labels in gold ∪
+  prediction; top set = human MAXABS strictly > 1 (§6.2). Secondary ``*_per_seed``: mean over
+  seeds of per-seed macro-F1 of the argmax labels.
+- ``pearson_max``, ``pearson_all``, ``pearson_allabs``, ``pearson_allclean``: need the human score
+  of every control stimulus (unpublished, §6.4) -> ``Metric.not_computable`` unless the user gives
+  a human score table.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ...core.types import Metric
+from ...stats.bootstrap import bootstrap_metric
+from ...stats.classification import confusion, encode, macro_f1, prf_from_confusion
+from .load import NonCompSST, Phrase
+from .ratings import PHRASE_VARIANTS, VARIANTS, phrase_of_key, ratings
+from .sst7 import LABELS7
+
+UNPUBLISHED = ("human {variant} ratings need the human score of every control stimulus, which is unpublished "
+               "(spec §6.4); give a stimulus<TAB>score table with the suite option human_scores "
+               "(--suite-arg human_scores=FILE) to compute it")
+TOP_THRESHOLD = Fraction(1)
+
+
+def round_half_up(x: float | Fraction) -> int:
+    """Nearest integer, .5 rounded up (exact on the float's value)."""
+    return math.floor(Fraction(x) + Fraction(1, 2))
+
+
+def _pearson(x: np.ndarray, y: np.ndarray) -> float:
+    xm, ym = x - x.mean(), y - y.mean()
+    den = math.sqrt(float(xm @ xm) * float(ym @ ym))
+    if den == 0.0:
+        return float("nan")
+    return max(-1.0, min(1.0, float(xm @ ym) / den))
+
+
+def rankdata(a: np.ndarray) -> np.ndarray:
+    """Average ranks (1-based; ties share the mean rank), as ``scipy.stats.rankdata``."""
+    a = np.asarray(a)
+    sorter = np.argsort(a, kind="mergesort")
+    inv = np.empty(sorter.size, dtype=np.intp)
+    inv[sorter] = np.arange(sorter.size)
+    s = a[sorter]
+    obs = np.r_[True, s[1:] != s[:-1]]
+    dense = obs.cumsum()[inv]
+    count = np.r_[np.nonzero(obs)[0], len(obs)]
+    return 0.5 * (count[dense] + count[dense - 1] + 1)
+
+
+def _spearman(x: np.ndarray, y: np.ndarray) -> float:
+    return _pearson(rankdata(x), rankdata(y))
+
+
+def correlation_metric(name: str, human: Mapping[str, float], model: Mapping[str, float], *, kind: str = "pearson",
+                       n_boot: int = 1000, seed: int = 0, note: str | None = None) -> Metric:
+    """Correlation of ``human`` and ``model`` ratings over their shared keys, CI by bootstrap over phrases.
+
+    Side-level keys (``<left> A B``) of one phrase are resampled together.
+    """
+    keys = [k for k in model if k in human]
+    if len(keys) < 3:
+        return Metric.not_computable(name, f"only {len(keys)} shared keys", len(keys))
+    x = np.array([float(human[k]) for k in keys])
+    y = np.array([float(model[k]) for k in keys])
+    if np.ptp(x) == 0 or np.ptp(y) == 0:
+        who = "model" if np.ptp(y) == 0 else "human"
+        return Metric.not_computable(name, f"the {who} ratings are constant (e.g. a model that predicts one class "
+                                           "everywhere): the correlation is undefined", len(keys))
+    fn = _pearson if kind == "pearson" else _spearman
+    groups = None
+    phrases = [phrase_of_key(k) for k in keys]
+    if len(set(phrases)) != len(keys):
+        groups = np.unique(np.array(phrases), return_inverse=True)[1]
+    return bootstrap_metric(name, lambda idx: fn(x[idx], y[idx]), len(keys), groups=groups, n_boot=n_boot,
+                            seed=seed, n_units=len(keys), note=note)
+
+
+def _per_seed_f1(name: str, gold: Sequence[str], per_seed: Sequence[Sequence[str | None]], *, n_boot: int,
+                 seed: int) -> tuple[Metric, list[float]]:
+    """Mean over seeds of per-seed macro-F1 (labels in gold ∪ prediction), CI by bootstrap over phrases."""
+    k = len(LABELS7)
+    encoded = [encode(gold, preds, LABELS7) for preds in per_seed]
+
+    def stat(idx: np.ndarray) -> float:
+        vals = []
+        for t, p in encoded:
+            cm = confusion(t[idx], p[idx], k)
+            g = np.bincount(t[idx], minlength=k)
+            _, _, f1 = prf_from_confusion(cm, g)
+            vals.append(float(f1[(g > 0) | (cm.sum(axis=0) > 0)].mean()))
+        return float(np.mean(vals))
+
+    each = [_single(t, p, k) for t, p in encoded]
+    m = bootstrap_metric(name, stat, len(gold), n_boot=n_boot, seed=seed,
+                         note="mean over seeds of per-seed macro-F1 (argmax labels)")
+    return m, each
+
+
+def _single(t: np.ndarray, p: np.ndarray, k: int) -> float:
+    cm = confusion(t, p, k)
+    g = np.bincount(t, minlength=k)
+    _, _, f1 = prf_from_confusion(cm, g)
+    return float(f1[(g > 0) | (cm.sum(axis=0) > 0)].mean())
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Result of :func:`evaluate`.
+
+    Attributes:
+        metrics: metric name -> Metric.
+        details: JSON-able extras for the report.
+        model_ratings: variant -> {key: rating} of the model.
+        human_ratings: variant -> {key: rating} of the humans (MAXABS only, unless a table was given).
+    """
+
+    metrics: dict[str, Metric]
+    details: dict[str, Any]
+    model_ratings: dict[str, dict[str, float]]
+    human_ratings: dict[str, dict[str, float]] = field(default_factory=dict)
+
+
+def _r(v: float | None, nd: int = 4) -> float | None:
+    return None if v is None or not math.isfinite(v) else round(float(v), nd)
+
+
+def evaluate(model_scores: Mapping[str, float], data: NonCompSST, *,
+             per_seed: Mapping[int, Mapping[str, str | None]] | None = None,
+             human_scores: Mapping[str, float] | None = None, phrases: Sequence[Phrase] | None = None,
+             n_boot: int = 1000, seed: int = 0) -> Evaluation:
+    """Score a model's pooled stimulus scores against the human data (spec §6).
+
+    ``per_seed``: seed -> {natural phrase: argmax label "0".."6" or None} for the secondary F1.
+    ``human_scores``: optional full human table (stimulus -> mean rating) enabling all five correlations.
+    ``phrases``: restrict to these phrases (default: all of ``data``).
+    """
+    phrases = list(data.phrases if phrases is None else phrases)
+    model = ratings(model_scores, data.flags, phrases)
+    metrics: dict[str, Metric] = {}
+    published = {p.text: float(data.human[p.text].maxabs) for p in phrases}
+    if human_scores is not None:
+        human = ratings(human_scores, data.flags, phrases)
+        human_note = "human ratings from the user-supplied score table"
+    else:
+        human = {"MAXABS": published}
+        human_note = None
+    metrics["pearson_maxabs"] = correlation_metric("pearson_maxabs", human["MAXABS"], model["MAXABS"],
+                                                   n_boot=n_boot, seed=seed, note=human_note)
+    metrics["spearman_maxabs"] = correlation_metric("spearman_maxabs", human["MAXABS"], model["MAXABS"],
+                                                    kind="spearman", n_boot=n_boot, seed=seed, note=human_note)
+    # F1 on the natural phrases
+    gold = {p.text: str(round_half_up(data.human[p.text].sentiment)) for p in phrases}
+    pred = {p.text: str(round_half_up(model_scores[p.text])) for p in phrases}
+    top = [p.text for p in phrases if data.human[p.text].maxabs > TOP_THRESHOLD]
+    sets = {"all": [p.text for p in phrases], "top67": top}
+    per_seed_values: dict[str, list[float]] = {}
+    for tag, keys in sets.items():
+        name = f"macro_f1_{tag}"
+        if not keys:
+            metrics[name] = Metric.not_computable(name, "no phrase in the set")
+            continue
+        metrics[name] = macro_f1([gold[k] for k in keys], [pred[k] for k in keys], LABELS7, name=name,
+                                 n_boot=n_boot, seed=seed)
+        if per_seed:
+            seeds = sorted(per_seed)
+            m, each = _per_seed_f1(f"{name}_per_seed", [gold[k] for k in keys],
+                                   [[per_seed[s].get(k) for k in keys] for s in seeds], n_boot=n_boot, seed=seed)
+            metrics[m.name] = m
+            per_seed_values[m.name] = [round(v, 6) for v in each]
+    for variant in ("MAX", "ALL", "ALLABS", "ALLCLEAN"):
+        name = f"pearson_{variant.lower()}"
+        if variant in human:
+            metrics[name] = correlation_metric(name, human[variant], model[variant], n_boot=n_boot, seed=seed,
+                                               note=human_note)
+        else:
+            metrics[name] = Metric.not_computable(name, UNPUBLISHED.format(variant=variant), 0)
+    details = _details(phrases, data, model, human, model_scores, pred, gold, top, metrics, per_seed_values,
+                       human_scores is not None)
+    return Evaluation(metrics, details, model, human)
+
+
+def _details(phrases, data, model, human, scores, pred, gold, top, metrics, per_seed_values, user_table):
+    variants = {}
+    for v in VARIANTS:
+        vals = np.array(list(model[v].values()), dtype=np.float64)
+        m = metrics.get("pearson_maxabs" if v == "MAXABS" else f"pearson_{v.lower()}")
+        variants[v] = {
+            "n": int(vals.size), "per": "phrase" if v in PHRASE_VARIANTS else "side",
+            "model_mean": _r(float(vals.mean())) if vals.size else None,
+            "model_sd": _r(float(vals.std())) if vals.size else None,
+            "human": ("user table" if user_table else ("published" if v == "MAXABS" else "unpublished")),
+            "pearson": _r(m.value) if m is not None else None,
+        }
+    rows = []
+    for p in phrases:
+        h = data.human[p.text]
+        rows.append([p.index, p.a, p.b, _r(float(h.maxabs)), _r(model["MAXABS"][p.text]), _r(model["MAX"][p.text]),
+                     _r(float(h.sentiment)), _r(float(scores[p.text]))])
+    agree = None
+    if user_table:
+        diffs = [abs(round(human["MAXABS"][p.text], 2) - float(data.human[p.text].maxabs_printed)) for p in phrases]
+        agree = {"max_abs_difference_vs_published_maxabs": _r(max(diffs), 6)}
+    return {
+        "n_phrases": len(phrases),
+        "n_top": len(top),
+        "top_rule": "human MAXABS strictly greater than 1 (exact multiples of 1/9)",
+        "f1_labels": "gold = human mean sentiment rounded; prediction = seed-mean score rounded half up",
+        "human_source": "user table" if user_table else "maxabs_ranking.tsv (published)",
+        "human_table_agreement": agree,
+        "variants": variants,
+        "per_seed": per_seed_values,
+        "phrase_columns": ["index", "a", "b", "human_maxabs", "model_maxabs", "model_max", "human_sentiment",
+                           "model_sentiment"],
+        "phrases": rows,
+        "prediction_counts": {g: sum(1 for k in pred if pred[k] == g) for g in LABELS7},
+        "gold_counts": {g: sum(1 for k in gold if gold[k] == g) for g in LABELS7},
+    }

@@ -1,0 +1,47 @@
+"""Typed options of the ``sst7`` and ``noncompsst`` suites.
+
+Everything that used to come from env variables read inside this package (which the run record did not
+see) is an option here: the CLI maps the ``env=`` variables to defaults (``cli/suite_args``), the effective
+values are recorded in ``results.json`` through ``Suite.describe()``. Nothing in this package reads env
+variables.
+
+Both suites share the SST-7 training options (so a run of both fits each seed once); ``noncompsst`` adds
+the stimulus text options (spec §7.2) and the optional full human score table (spec §6.4).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..spec import option
+from .sst7 import TRAIN_SOURCES
+
+TRAIN_FILE_ENV = "SENTIPROBE_SST7_TRAIN_FILE"
+TRAIN_SOURCE_ENV = "SENTIPROBE_SST7_TRAIN_SOURCE"
+LOWERCASE_ENV = "SENTIPROBE_NONCOMPSST_LOWERCASE"
+TOKENIZE_ENV = "SENTIPROBE_NONCOMPSST_TOKENIZE"
+
+
+@dataclass(frozen=True)
+class SST7Options:
+    """Where the SST-7 training set comes from (see :mod:`.sst7`)."""
+
+    train_file: Path | None = option(
+        None, "SST-7 training file (text<TAB>label, labels 0..6) used as it is; its sha256 is recorded",
+        env=TRAIN_FILE_ENV, user_file=True)
+    train_source: str = option(
+        "auto", "SST-7 training source: auto (file > upstream train.tsv > phrases > sentences) or a forced one",
+        choices=TRAIN_SOURCES, env=TRAIN_SOURCE_ENV)
+
+
+@dataclass(frozen=True)
+class NonCompSSTOptions(SST7Options):
+    """SST-7 training options plus the stimulus text (spec §7.2) and an optional full human table (§6.4)."""
+
+    lowercase: bool = option(True, "lower-case the stimulus text a model sees (as the reference)",
+                             env=LOWERCASE_ENV)
+    tokenize: bool = option(True, "PTB-tokenise the stimulus text a model sees (as the reference's stanza)",
+                            env=TOKENIZE_ENV)
+    human_scores: Path | None = option(
+        None, "stimulus<TAB>score table of human mean ratings for all stimuli (enables the MAX/ALL/ALLABS/"
+              "ALLCLEAN correlations); its sha256 is recorded", user_file=True)
