@@ -62,8 +62,8 @@ def _nothing(d: Path) -> None:
 # suite -> (key column, a valid key of a test item, a valid label, label column name)
 SCORE_SUITES: dict[str, tuple[str, str, str]] = {
     "arts-laptop": ("item_id", "0:1_0", "positive"),
-    "arts-rest": ("item_id", "0:1_0", "positive"),
-    "arts-mams": ("item_id", "0:1_0", "positive"),
+    "arts-rest": ("item_id", "@@FIRST@@", "positive"),
+    "arts-mams": ("item_id", "@@FIRST@@", "positive"),
     "sentivent-polar": ("item_id", "@@FIRST@@", "positive"),
     "sentivent-clause": ("item_id", "@@FIRST@@", "positive"),
     "soul-rc": ("item_id", "@@FIRST@@", "true"),

@@ -170,9 +170,9 @@ def check_predictions(suite: str, labels: Sequence[str], items: Sequence[Item], 
 
     Unknown ids, duplicates and labels outside the label set raise PredictionError naming the first
     offenders. Missing predictions raise unless ``missing`` is ``wrong`` or ``variants-wrong`` (they are then
-    absent from the mapping and the suite scores them as wrong and reports how many). A *blank* prediction (no
-    label, no raw model output, no text: an empty or ``null`` cell of a predictions file) is a missing one, in
-    every suite; a model output that could not be parsed (``raw`` kept, ``label=None``) is a wrong answer.
+    absent from the mapping and the suite scores them as wrong and reports how many). A *blank* prediction (an
+    empty or ``null`` label cell of a predictions file, marked ``meta["blank"]`` by the readers) is a missing
+    one, in every suite; a model output that could not be parsed (``label=None``) is a wrong answer.
     """
     known = {it.item_id for it in items}
     by_id: dict[str, Prediction] = {}
@@ -181,7 +181,7 @@ def check_predictions(suite: str, labels: Sequence[str], items: Sequence[Item], 
     for p in predictions:
         if p.item_id in by_id or p.item_id in blank:
             dups.append(p.item_id)
-        if p.label is None and p.raw is None and p.text is None:
+        if p.label is None and isinstance(p.meta, dict) and p.meta.get("blank") is True:
             blank.append(p.item_id)
             if p.item_id not in known:
                 unknown.append(p.item_id)

@@ -54,5 +54,6 @@ def read_label_file(path: str | Path, column: str | None = None) -> list[Predict
         extra = {k: v for k, v in r.items() if k not in (idc, labc)}
         text = extra.pop("justification", None) or extra.pop("text", None)
         out.append(Prediction(str(r[idc]), lab, text=text if isinstance(text, str) else None,
-                              parse_ok=lab is not None, meta={"source": str(path), "column": labc}))
+                              parse_ok=lab is not None,
+                              meta={"source": str(path), "column": labc, **({"blank": True} if lab is None else {})}))
     return out

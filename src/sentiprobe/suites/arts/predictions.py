@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...core.errors import ConfigError, DataError
+from ...core.io import read_user_text
 from ...core.types import Item, Prediction
 from . import load
 from .formats import normalise_key
@@ -30,8 +31,7 @@ if TYPE_CHECKING:
 def read_predictions(suite: Suite, path: Path, column: str | None = None) -> list[Prediction]:
     """Read a published results CSV or an ``item_id,label`` CSV/JSONL (see the module docstring)."""
     path = Path(path)
-    if not path.exists():
-        raise DataError("predictions file not found", path=path)
+    read_user_text(path, "predictions file")  # the input layer: missing, directory, binary, encoding
     if path.suffix not in (".jsonl", ".json") and is_results_csv(path):
         return read_results(path, column, suite.items("test"), suite.name)
     from ..predictions_io import read_label_file
@@ -72,9 +72,10 @@ def read_results(path: Path, column: str | None, test_items: Sequence[Item], sui
 
 def is_results_csv(path: Path) -> bool:
     """Whether the file's header has the published results' fixed columns (§2.7)."""
+    import io
+
     try:
-        with open(path, encoding="utf-8", newline="") as f:
-            header = next(csv.reader(f), [])
-    except (UnicodeDecodeError, csv.Error):
+        header = next(csv.reader(io.StringIO(read_user_text(path, "predictions file"), newline="")), [])
+    except csv.Error:
         return False
     return all(c in header for c in load.RESULTS_FIXED_COLUMNS)

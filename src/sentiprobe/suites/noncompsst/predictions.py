@@ -79,9 +79,7 @@ def read_seeded(path: str | Path, items: Sequence[Item], *, column: str | None =
     Unknown keys, labels outside 0..6 and bad seeds raise PredictionError naming the offenders.
     """
     path = Path(path)
-    if not path.is_file():
-        raise DataError("predictions file not found", path=path)
-    rows = read_table(path)
+    rows = read_table(path, "predictions file")
     if not rows:
         raise DataError("no predictions in file", path=path)
     header = list(rows[0].keys())

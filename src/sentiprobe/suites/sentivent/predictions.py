@@ -14,12 +14,14 @@ Three layouts are accepted (ids are the data files' ids verbatim, e.g. ``aapl14 
 from __future__ import annotations
 
 import csv
+import io
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...core.errors import DataError, PredictionError
+from ...core.io import read_table, read_user_text
 from ...core.types import Item, Prediction
 from ..predictions_io import read_label_file
 
@@ -35,8 +37,7 @@ def read_predictions(suite: Suite, path: Path, column: str | None = None) -> lis
 
 
 def _header(path: Path) -> str:
-    with open(path, encoding="utf-8-sig", newline="") as f:
-        return f.readline().rstrip("\r\n")
+    return read_user_text(path, "predictions file").split("\n", 1)[0].rstrip("\r")
 
 
 def is_error_list(path: str | Path) -> bool:
@@ -48,7 +49,7 @@ def is_error_list(path: str | Path) -> bool:
 def read_error_list(path: str | Path) -> tuple[list[str], list[dict[str, str]]]:
     """``(category columns, rows)`` of an error-analysis file (tab-separated, quoting disabled)."""
     path = Path(path)
-    with open(path, encoding="utf-8-sig", newline="") as f:
+    with io.StringIO(read_user_text(path, "predictions file"), newline="") as f:
         reader = csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE)
         header = next(reader, None)
         if not header or tuple(h.strip() for h in header[:4]) != ERROR_LIST_HEAD:
@@ -78,8 +79,7 @@ def read_sentivent_predictions(path: str | Path, test_items: Sequence[Item], *,
                                column: str | None = None) -> list[Prediction]:
     """Read any of the three layouts of the module docstring."""
     path = Path(path)
-    if not path.is_file():
-        raise DataError("predictions file not found", path=path)
+    read_user_text(path, "predictions file")  # the input layer: missing, directory, binary, encoding
     gold = {it.item_id: str(it.label) for it in test_items}
     if column is None and is_error_list(path):
         _, rows = read_error_list(path)
@@ -97,11 +97,8 @@ def read_sentivent_predictions(path: str | Path, test_items: Sequence[Item], *,
                 Prediction(it.item_id, it.label, meta={**src, "rebuilt": "not listed: correct"})
                 for it in test_items]
     preds = read_label_file(path, column=column)
-    head = _header(path)
     if path.suffix not in (".jsonl", ".json"):
-        delim = "\t" if head.count("\t") > head.count(",") else ","
-        with open(path, encoding="utf-8", newline="") as f:
-            rows = list(csv.DictReader(f, delimiter=delim))
+        rows = read_table(path, "predictions file")
         if rows and "labels" in rows[0] and ("id" in rows[0] or "item_id" in rows[0]):
             idc = "item_id" if "item_id" in rows[0] else "id"
             _check_gold(path, [(r[idc], r["labels"]) for r in rows], gold)
