@@ -12,8 +12,9 @@ exponential backoff; checksum mismatches and other HTTP errors are not.
 included, so a mirror that trickles one byte every few seconds (never tripping the read timeout) still
 fails, with DownloadDeadlineError. During :func:`fetch`, SIGTERM is turned into ``SystemExit(143)`` so the
 ``finally`` blocks run and remove the ``.part`` file (the default SIGTERM action kills the process
-without running them); SIGINT already raises KeyboardInterrupt. ``.part`` files left by a process that
-was SIGKILLed are removed by the next fetch once they are older than :data:`STALE_PART_AGE`.
+without running them); SIGINT already raises KeyboardInterrupt. A downloading process holds an
+exclusive ``flock`` on its ``.part`` file, so the next fetch can tell the ``.part`` files of a SIGKILLed
+process (no lock) from those of a concurrent fetch (locked) and removes only the former.
 """
 from __future__ import annotations
 
@@ -47,8 +48,15 @@ DEFAULT_RETRIES = 3
 DEFAULT_BACKOFF = 1.0
 DEFAULT_DEADLINE = 600.0  # seconds per file, plus 1 s per MIN_RATE bytes (see deadline_for)
 MIN_RATE = 64 * 1024  # bytes/s a download is granted beyond DEFAULT_DEADLINE when no deadline is given
-STALE_PART_AGE = 900.0  # a .part untouched this long belongs to no live download (they write every read)
+STALE_PART_AGE = 900.0  # an unlockable .part (no flock, or core.io's) untouched this long is an orphan
+UNLOCKED_GRACE = 30.0  # an unlocked .part of ours younger than this may be a download between open and flock
+_OUR_PART_RE = re.compile(r"^\..+\.[0-9a-f]{12}\.part$")  # _temp_for's names
 _PART_RE = re.compile(r"^\..+\.[A-Za-z0-9_]{6,}\.part$")  # ours and core.io.atomic_write_bytes'
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: only the age rule applies
+    fcntl = None  # type: ignore[assignment]
 
 ProgressFn = Callable[[str, int, "int | None"], None]
 
@@ -201,9 +209,12 @@ def _temp_for(dest: Path) -> tuple[int, Path]:
     while True:
         tmp = dest.parent / f".{dest.name}.{secrets.token_hex(6)}.part"
         try:
-            return os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_BINARY", 0), 0o666), tmp
+            fd = os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_BINARY", 0), 0o666)
         except FileExistsError:  # pragma: no cover - 48 random bits
             continue
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # released by the kernel if this process dies
+        return fd, tmp
 
 
 def _download_once(entry: ManifestFile, src: str, dest: Path, timeout: float,
@@ -403,7 +414,7 @@ def fetch(family: str | Iterable[str] | None = None, data_dir: str | Path | None
     entries = m.select(family)
     # rebuild derived files after everything they may read
     entries.sort(key=lambda e: e.derive is not None)
-    remove_stale_parts(root, sorted({e.family for e in entries}), max(STALE_PART_AGE, 4 * timeout))
+    remove_stale_parts(root, sorted({e.family for e in entries}))
     close = None
     if progress is True:
         progress, close = _tqdm_progress()
@@ -443,10 +454,12 @@ def _sigterm_raises() -> Iterator[None]:
 
 
 def remove_stale_parts(root: Path, families: Iterable[str], age: float = STALE_PART_AGE) -> list[Path]:
-    """Remove temporary ``.*.part`` files under the families' folders not modified for ``age`` seconds.
+    """Remove orphaned temporary ``.*.part`` files under the families' folders; returns what was removed.
 
-    Why the age: a concurrent fetch into the same data directory writes its ``.part`` file on every read,
-    so only files untouched for much longer than the read timeout are orphans (of a SIGKILL or power loss).
+    Why: a process killed with SIGKILL (or a power loss) cannot clean up. A ``.part`` of ours is an orphan
+    when no process holds its ``flock`` (and it is older than UNLOCKED_GRACE, the moment between creating
+    and locking it); other ``.part`` files (``core.io``'s atomic writes, or where ``flock`` is unavailable)
+    when nothing wrote to them for ``age`` seconds. A concurrent fetch's file is never touched.
     """
     removed = []
     now = time.time()
@@ -455,15 +468,36 @@ def remove_stale_parts(root: Path, families: Iterable[str], age: float = STALE_P
         if not d.is_dir():
             continue
         for p in d.rglob("*.part"):
-            if not _PART_RE.match(p.name):
+            if not _PART_RE.match(p.name) or p.is_symlink():
                 continue
             try:
-                if p.is_file() and not p.is_symlink() and now - p.stat().st_mtime > age:
+                idle = now - p.stat().st_mtime
+                if fcntl is not None and _OUR_PART_RE.match(p.name):
+                    if idle > min(age, UNLOCKED_GRACE) and _unlink_if_unlocked(p):
+                        removed.append(p)
+                elif p.is_file() and idle > age:
                     p.unlink()
                     removed.append(p)
             except FileNotFoundError:  # removed meanwhile by its owner
                 continue
     return removed
+
+
+def _unlink_if_unlocked(p: Path) -> bool:
+    """Remove ``p`` if no process holds an flock on it (its downloader is gone)."""
+    try:
+        fd = os.open(p, os.O_RDONLY)
+    except (FileNotFoundError, IsADirectoryError, PermissionError):
+        return False
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False  # a live download owns it
+        p.unlink()
+        return True
+    finally:
+        os.close(fd)
 
 
 def _present(e: ManifestFile, dest: Path, action: str, source: str | None, message: str = "") -> FetchOutcome:
