@@ -278,3 +278,27 @@ def test_require_file_refuses_unsafe_paths(tmp_path):
     (d / "soul" / "link.txt").symlink_to(tmp_path / "outside.txt")  # not in the manifest: cannot be verified
     with pytest.raises(UnsafePathError, match="outside the data directory"):
         require_file(d, "soul/link.txt")
+
+
+def test_a_new_process_uses_the_stamp_left_by_the_previous_one(tmp_path, data_dir):
+    """Two real processes: the second must not hash (its hash function raises) and still accept the file."""
+    import subprocess
+    import sys
+
+    import sentiprobe
+
+    code = (
+        "import sys\n"
+        "from sentiprobe.data import integrity, require_file\n"
+        "if sys.argv[1] == 'second':\n"
+        "    def boom(p):\n"
+        "        raise AssertionError('re-hashed ' + str(p))\n"
+        "    integrity.file_sha256 = boom\n"
+        f"require_file({str(data_dir)!r}, 'soul/test.csv', stamp_dir={str(tmp_path / 'stamps')!r})\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(sentiprobe.__file__).parents[1])}
+    for which in ("first", "second"):
+        r = subprocess.run([sys.executable, "-c", code, which], env=env, capture_output=True, text=True,
+                           timeout=60)
+        assert r.returncode == 0, r.stderr
+    assert (tmp_path / "stamps" / integrity.STAMP_FILE).is_file()

@@ -16,7 +16,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import atexit
 import threading
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -184,6 +186,7 @@ def verify(family: str | Iterable[str] | None = None, data_dir: str | Path | Non
 STAMP_FILE = "verified-data.json"
 STAMP_SCHEMA = 1
 STAMP_LIMIT = 4096  # entries kept in the stamp file (oldest dropped): it must stay small to load fast
+FLUSH_INTERVAL = 1.0  # seconds between stamp-file writes within a process (see StampStore.add)
 
 _memo: dict[tuple, str] = {}  # stamp key -> digest verified in this process
 _memo_lock = threading.Lock()
@@ -219,9 +222,20 @@ class StampStore:
     def __init__(self, directory: str | Path) -> None:
         self.path = Path(directory) / STAMP_FILE
         self._entries: dict[str, list] | None = None
+        self._seen: tuple[int, int] | None = None  # (mtime_ns, inode) of the stamp file we last read/wrote
+        self._pending: dict[str, list] = {}
+        self._last_flush = float("-inf")
+
+    def _state(self) -> tuple[int, int] | None:
+        try:
+            st = self.path.stat()
+        except OSError:
+            return None
+        return st.st_mtime_ns, st.st_ino
 
     def _load(self) -> dict[str, list]:
         if self._entries is None:
+            self._seen = self._state()
             try:
                 doc = json.loads(self.path.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError, ValueError):
@@ -236,19 +250,54 @@ class StampStore:
         return self._load().get(key[0]) == list(key[1:])
 
     def add(self, key: tuple) -> None:
-        """Stamp ``key`` as verified and save the store (best effort)."""
-        from ..core.io import atomic_write_text
+        """Stamp ``key`` as verified; saved at once, then at most every FLUSH_INTERVAL s, and at exit.
 
-        self._entries = None  # re-read: keep stamps a concurrent process wrote since our first read
+        Why batched: renaming the stamp file into place costs milliseconds on some filesystems, more than
+        hashing a small data file; a stamp lost to a crash before the flush only costs a re-hash.
+        """
         entries = self._load()
         entries.pop(key[0], None)
         entries[key[0]] = list(key[1:])
+        self._pending[key[0]] = list(key[1:])
+        if time.monotonic() - self._last_flush >= FLUSH_INTERVAL:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write pending stamps (merged with stamps other processes wrote meanwhile); best effort, no fsync."""
+        if not self._pending:
+            return
+        if self._state() != self._seen:
+            self._entries = None  # another process wrote stamps since we read the file: keep theirs too
+        entries = self._load()
+        entries.update(self._pending)
         while len(entries) > STAMP_LIMIT:
             entries.pop(next(iter(entries)))
+        data = json.dumps({"schema_version": STAMP_SCHEMA, "files": entries}).encode("utf-8")
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        self._pending = {}
+        self._last_flush = time.monotonic()
         try:
-            atomic_write_text(self.path, json.dumps({"schema_version": STAMP_SCHEMA, "files": entries}))
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_bytes(data)
+            os.replace(tmp, self.path)
+            self._seen = self._state()
         except OSError:
-            pass  # read-only or missing cache dir: the next process re-hashes, nothing worse
+            try:  # read-only or missing cache dir: the next process re-hashes, nothing worse
+                tmp.unlink()
+            except OSError:
+                pass
+
+
+_stores: dict[str, StampStore] = {}
+
+
+def _store(directory: str | Path) -> StampStore:
+    """One StampStore per directory and process, so the stamp file is parsed once, not once per file."""
+    key = str(directory)
+    with _memo_lock:
+        if key not in _stores:
+            _stores[key] = StampStore(directory)
+        return _stores[key]
 
 
 def _expected(entry: ManifestFile) -> tuple[str, str] | None:
@@ -277,7 +326,7 @@ def verify_on_read(entry: ManifestFile, path: str | Path, stamp_dir: str | Path 
     key = _stamp_key(resolved, st, kind, expected)
     if key in _memo:
         return
-    store = StampStore(stamp_dir) if stamp_dir is not None else None
+    store = _store(stamp_dir) if stamp_dir is not None else None
     if store is not None and store.has(key):
         with _memo_lock:
             _memo[key] = expected
@@ -296,7 +345,21 @@ def verify_on_read(entry: ManifestFile, path: str | Path, stamp_dir: str | Path 
         store.add(key)
 
 
+def flush_stamps() -> None:
+    """Write every pending verified-stamp now (also run at interpreter exit)."""
+    with _memo_lock:
+        stores = list(_stores.values())
+    for st in stores:
+        st.flush()
+
+
+atexit.register(flush_stamps)
+
+
 def clear_read_memo() -> None:
-    """Forget what this process verified (tests; long-lived processes that want a full re-check)."""
+    """Forget what this process verified, after saving pending stamps (tests; a long-lived process that
+    wants a full re-check)."""
+    flush_stamps()
     with _memo_lock:
         _memo.clear()
+        _stores.clear()
