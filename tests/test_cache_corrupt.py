@@ -10,12 +10,11 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+import toy
 
 from sentiprobe.cli import main
 from sentiprobe.core.errors import CacheCorruptError, ConfigError
 from sentiprobe.run.cache import PredictionCache
-
-import toy
 
 toy.register()
 pytestmark = pytest.mark.timeout(120)

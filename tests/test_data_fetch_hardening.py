@@ -17,13 +17,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from test_data_fetch import SMALL, mini_manifest, no_temp_files
 
 import sentiprobe
 from sentiprobe.cli import main
 from sentiprobe.core.errors import DownloadDeadlineError, DownloadError
 from sentiprobe.data import fetch
 from sentiprobe.data.download import remove_stale_parts
-from test_data_fetch import SMALL, mini_manifest, no_temp_files
 
 pytestmark = pytest.mark.timeout(120)
 REPO = Path(__file__).resolve().parents[1]
@@ -80,10 +80,9 @@ def mirror(tmp_path, data_dir) -> Path:
 def test_trickling_mirror_hits_the_overall_deadline(tmp_path, mirror):
     dest = tmp_path / "data"
     t0 = time.monotonic()
-    with trickle_server(mirror, interval=0.2) as url:
-        with pytest.raises(DownloadDeadlineError, match=FILE) as ei:
-            fetch(data_dir=dest, mirror=url, manifest=mini_manifest([FILE]), timeout=5.0, retries=2,
-                  backoff=0.0, deadline=1.5)
+    with trickle_server(mirror, interval=0.2) as url, pytest.raises(DownloadDeadlineError, match=FILE) as ei:
+        fetch(data_dir=dest, mirror=url, manifest=mini_manifest([FILE]), timeout=5.0, retries=2,
+              backoff=0.0, deadline=1.5)
     assert isinstance(ei.value, DownloadError) and "deadline" in str(ei.value)
     assert time.monotonic() - t0 < 30  # generous: the read timeout alone would never have fired
     assert not (dest / FILE).exists() and no_temp_files(dest)

@@ -13,10 +13,10 @@ Two entry points:
 """
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import os
-import atexit
 import threading
 import time
 from collections.abc import Iterable
