@@ -302,3 +302,12 @@ def test_a_new_process_uses_the_stamp_left_by_the_previous_one(tmp_path, data_di
                            timeout=60)
         assert r.returncode == 0, r.stderr
     assert (tmp_path / "stamps" / integrity.STAMP_FILE).is_file()
+
+
+def test_hand_supplied_unpublished_file_must_match_its_git_blob(tmp_path, data_dir):
+    d = tmp_path / "dc"
+    (d / "soul").mkdir(parents=True)
+    (d / "soul/train.csv").write_text("text,label\nnot the upstream file,positive\n", encoding="utf-8")
+    with pytest.raises(TamperedDataError, match="git hash-object") as ei:
+        require_file(d, "soul/train.csv", stamp_dir=None)
+    assert load_manifest().entry("soul/train.csv").git_blob in str(ei.value)

@@ -61,15 +61,14 @@ class TamperedDataError(ChecksumError):
     """
 
     def __init__(self, path: str | Path, expected: str, actual: str, *, family: str,
-                 resolved: str | Path | None = None, detail: str = "") -> None:
+                 resolved: str | Path | None = None, detail: str = "", repair: str | None = None) -> None:
         self.family = family
         self.resolved = str(resolved) if resolved is not None and str(resolved) != str(path) else None
         via = f"symlink to {self.resolved}; " if self.resolved else ""
         what = f"{detail}; " if detail else ""
-        super().__init__(path, expected, actual,
-                         f"{via}{what}the file was modified or replaced; repair it with "
-                         f"`sentiprobe data fetch {family} --force` (or `sentiprobe data verify {family}` "
-                         f"to list every damaged file)")
+        how = repair or (f"repair it with `sentiprobe data fetch {family} --force` (or `sentiprobe data verify "
+                         f"{family}` to list every damaged file)")
+        super().__init__(path, expected, actual, f"{via}{what}the file was modified or replaced; {how}")
 
 
 class UnsafePathError(DataError):

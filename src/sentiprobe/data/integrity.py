@@ -336,9 +336,14 @@ def verify_on_read(entry: ManifestFile, path: str | Path, stamp_dir: str | Path 
                                 detail=f"size {st.st_size} bytes, expected {entry.size}")
     actual = file_sha256(resolved) if kind == "sha256" else git_blob_of(resolved)
     if actual != expected:
+        repair = None
+        if entry.optional:  # unpublished: fetch cannot restore it; the user supplied it by hand
+            repair = (f"it must be the upstream file (`git hash-object` gives {entry.git_blob}); replace it, "
+                      f"remove it, or pass your own file to the suite as a suite argument (e.g. --train-file) "
+                      f"where it offers one")
         raise TamperedDataError(p, expected if kind == "sha256" else f"git blob {expected}",
                                 actual if kind == "sha256" else f"git blob {actual}",
-                                family=entry.family, resolved=resolved)
+                                family=entry.family, resolved=resolved, repair=repair)
     with _memo_lock:
         _memo[key] = expected
     if store is not None:
