@@ -10,7 +10,7 @@ exponential backoff; checksum mismatches and other HTTP errors are not.
 
 ``timeout`` bounds each connection and read; ``deadline`` bounds a whole file, attempts and backoff
 included, so a mirror that trickles one byte every few seconds (never tripping the read timeout) still
-fails, with DownloadDeadlineError. During :func:`fetch`, SIGTERM is turned into ``SystemExit(143)`` so the
+fails, with DownloadDeadlineError (checked between reads, so it is overshot by at most one ``timeout``). During :func:`fetch`, SIGTERM is turned into ``SystemExit(143)`` so the
 ``finally`` blocks run and remove the ``.part`` file (the default SIGTERM action kills the process
 without running them); SIGINT already raises KeyboardInterrupt. A downloading process holds an
 exclusive ``flock`` on its ``.part`` file, so the next fetch can tell the ``.part`` files of a SIGKILLed
