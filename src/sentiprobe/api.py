@@ -67,7 +67,7 @@ def score(suite: str, predictions: str | Path, *, column: str | None = None, dat
 def run(suites: Sequence[str] | None = None, models: Sequence[str] | None = None, *,
         model_args: dict[str, Any] | None = None, out: str | Path = "runs/latest", data_dir: str | None = None,
         cache_dir: str | None = None, use_cache: bool = True, seed: int = 0, n_boot: int = 1000,
-        limit: int | None = None, missing: str = "error", progress: bool = True,
+        limit: int | None = None, missing: str = "error", progress: bool = True, repair_cache: bool = False,
         suite_options: Mapping[str, Mapping[str, Any]] | None = None,
         log: Callable[[str], None] = lambda m: None) -> dict[str, Any]:
     """Run models on suites and write the run directory.
@@ -96,7 +96,7 @@ def run(suites: Sequence[str] | None = None, models: Sequence[str] | None = None
         raise ConfigError("--model-arg applies to a single --model")
     base = RunConfig(suites=tuple(suites), model=models[0], model_args=dict(model_args or {}), out_dir=str(out),
                      data_dir=data_dir, cache_dir=cache_dir, use_cache=use_cache, seed=seed, n_boot=n_boot,
-                     limit=limit, missing=missing, progress=progress, skip_unsupported=bare,
+                     limit=limit, missing=missing, progress=progress, skip_unsupported=bare, repair_cache=repair_cache,
                      unavailable_suites=tuple(skipped),
                      suite_options={k: dict(v) for k, v in (suite_options or {}).items()})
     if len(models) == 1:

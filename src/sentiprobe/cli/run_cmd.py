@@ -20,6 +20,9 @@ def add_parser(sub) -> None:
     p.add_argument("--data-dir", default=None, help="data directory (default: $SENTIPROBE_DATA_DIR or cache)")
     p.add_argument("--cache-dir", default=None, help="cache directory (default: $SENTIPROBE_CACHE_DIR or cache)")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the prediction cache")
+    p.add_argument("--repair-cache", action="store_true",
+                   help="if the cache database is corrupt, move it aside (cache.sqlite.corrupt-<timestamp>) "
+                        "and start a fresh one instead of stopping")
     p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for CIs")
     p.add_argument("--limit", type=int, default=None, help="only the first N test items per suite (recorded)")
@@ -51,7 +54,8 @@ def cmd(args) -> int:
     doc = run(suites=suites, models=args.model, model_args=parse_model_args(args.model_arg), out=args.out,
               data_dir=args.data_dir, cache_dir=args.cache_dir, use_cache=not args.no_cache, seed=args.seed,
               n_boot=args.n_boot, limit=args.limit, missing=args.missing, progress=not args.no_progress,
-              suite_options=suite_options, log=lambda msg: print(msg, file=sys.stderr))
+              suite_options=suite_options, repair_cache=args.repair_cache,
+              log=lambda msg: print(msg, file=sys.stderr))
     if args.json:
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     errors = run_errors(doc)

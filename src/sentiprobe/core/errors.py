@@ -53,6 +53,43 @@ class DownloadError(SentiprobeError):
     """A download failed (network error, HTTP error, truncated body)."""
 
 
+class TamperedDataError(ChecksumError):
+    """A data file a suite is about to read does not match the manifest's sha256 (verify on read).
+
+    Raised instead of silently scoring modified data; names the file (and, for a symlink, the file it
+    resolves to), the expected and actual sha256 and the repair command.
+    """
+
+    def __init__(self, path: str | Path, expected: str, actual: str, *, family: str,
+                 resolved: str | Path | None = None, detail: str = "", repair: str | None = None) -> None:
+        self.family = family
+        self.resolved = str(resolved) if resolved is not None and str(resolved) != str(path) else None
+        via = f"symlink to {self.resolved}; " if self.resolved else ""
+        what = f"{detail}; " if detail else ""
+        how = repair or (f"repair it with `sentiprobe data fetch {family} --force` (or `sentiprobe data verify "
+                         f"{family}` to list every damaged file)")
+        super().__init__(path, expected, actual, f"{via}{what}the file was modified or replaced; {how}")
+
+
+class UnsafePathError(DataError):
+    """A manifest path is absolute, contains ``..`` or resolves outside the data directory."""
+
+
+class DownloadDeadlineError(DownloadError):
+    """A download did not finish within its overall deadline (e.g. a mirror trickling bytes)."""
+
+
+class CacheCorruptError(SentiprobeError):
+    """The prediction cache database is not a readable SQLite file; names it and how to repair it."""
+
+    def __init__(self, path: str | Path, detail: str) -> None:
+        self.path = str(path)
+        self.detail = detail
+        super().__init__(f"the prediction cache {self.path} is corrupt ({detail}); rerun with --repair-cache "
+                         f"to move it aside (to {Path(self.path).name}.corrupt-<timestamp>) and start a fresh "
+                         f"cache, or delete it (the cache is safe to delete)")
+
+
 class UnknownNameError(SentiprobeError, KeyError):
     """An unknown registry name, with did-you-mean suggestions."""
 

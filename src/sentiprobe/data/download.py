@@ -7,14 +7,25 @@ Ctrl-C), no partial file is left at the destination and the temporary file is re
 
 Connection errors, timeouts, HTTP 429/5xx and truncated bodies are retried ``retries`` times with
 exponential backoff; checksum mismatches and other HTTP errors are not.
+
+``timeout`` bounds each connection and read; ``deadline`` bounds a whole file, attempts and backoff
+included, so a mirror that trickles one byte every few seconds (never tripping the read timeout) still
+fails, with DownloadDeadlineError (checked between reads, so it is overshot by at most one ``timeout``). During :func:`fetch`, SIGTERM is turned into ``SystemExit(143)`` so the
+``finally`` blocks run and remove the ``.part`` file (the default SIGTERM action kills the process
+without running them); SIGINT already raises KeyboardInterrupt. A downloading process holds an
+exclusive ``flock`` on its ``.part`` file, so the next fetch can tell the ``.part`` files of a SIGKILLed
+process (no lock) from those of a concurrent fetch (locked) and removes only the former.
 """
 from __future__ import annotations
 
 import hashlib
 import http.client
 import os
-import sys
+import re
 import secrets
+import signal
+import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -25,7 +36,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Iterator
 from urllib.parse import quote
 
-from ..core.errors import ChecksumError, DownloadError, SentiprobeError
+from ..core.errors import ChecksumError, ConfigError, DownloadDeadlineError, DownloadError, SentiprobeError
 from ..core.io import atomic_write_bytes
 from .manifest import Manifest, ManifestFile, load_manifest
 from .integrity import git_blob_of
@@ -35,6 +46,17 @@ CHUNK = 1 << 16
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_RETRIES = 3
 DEFAULT_BACKOFF = 1.0
+DEFAULT_DEADLINE = 600.0  # seconds per file, plus 1 s per MIN_RATE bytes (see deadline_for)
+MIN_RATE = 64 * 1024  # bytes/s a download is granted beyond DEFAULT_DEADLINE when no deadline is given
+STALE_PART_AGE = 900.0  # an unlockable .part (no flock, or core.io's) untouched this long is an orphan
+UNLOCKED_GRACE = 30.0  # an unlocked .part of ours younger than this may be a download between open and flock
+_OUR_PART_RE = re.compile(r"^\..+\.[0-9a-f]{12}\.part$")  # _temp_for's names
+_PART_RE = re.compile(r"^\..+\.[A-Za-z0-9_]{6,}\.part$")  # ours and core.io.atomic_write_bytes'
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: only the age rule applies
+    fcntl = None  # type: ignore[assignment]
 
 ProgressFn = Callable[[str, int, "int | None"], None]
 
@@ -146,6 +168,13 @@ def source_location(entry: ManifestFile, mirror: str | Path | None) -> str | Non
     return str(Path(m) / entry.path)
 
 
+def deadline_for(entry: ManifestFile, deadline: float | None) -> float:
+    """Seconds a whole file may take: ``deadline`` when given, else DEFAULT_DEADLINE plus size / MIN_RATE."""
+    if deadline is not None:
+        return deadline
+    return DEFAULT_DEADLINE + (entry.size or 0) / MIN_RATE
+
+
 @contextmanager
 def _open(src: str, timeout: float) -> Iterator[tuple[BinaryIO, int | None]]:
     """Open ``src`` (http(s) URL or local path) as a byte stream; yields (stream, expected length)."""
@@ -180,13 +209,16 @@ def _temp_for(dest: Path) -> tuple[int, Path]:
     while True:
         tmp = dest.parent / f".{dest.name}.{secrets.token_hex(6)}.part"
         try:
-            return os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_BINARY", 0), 0o666), tmp
+            fd = os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_BINARY", 0), 0o666)
         except FileExistsError:  # pragma: no cover - 48 random bits
             continue
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # released by the kernel if this process dies
+        return fd, tmp
 
 
 def _download_once(entry: ManifestFile, src: str, dest: Path, timeout: float,
-                   progress: ProgressFn | None) -> None:
+                   progress: ProgressFn | None, end: float | None = None) -> None:
     fd, tmp = _temp_for(dest)
     try:
         h, n = hashlib.sha256(), 0
@@ -194,9 +226,16 @@ def _download_once(entry: ManifestFile, src: str, dest: Path, timeout: float,
         with os.fdopen(fd, "wb") as out:
             with _open(src, timeout) as (stream, length):
                 total = limit if limit is not None else length
+                # read1: return what has arrived; read(CHUNK) would wait for a full chunk, so a trickling
+                # server would never give the deadline check below a chance to run
+                read = getattr(stream, "read1", stream.read)
                 while True:
+                    if end is not None and time.monotonic() > end:
+                        raise DownloadDeadlineError(
+                            f"{entry.path}: not finished within its deadline ({n} bytes received from "
+                            f"{src}); use a faster mirror or raise --deadline")
                     try:
-                        chunk = stream.read(CHUNK)
+                        chunk = read(CHUNK)
                     except (OSError, http.client.HTTPException) as exc:  # reset, timeout, IncompleteRead
                         raise _Retryable(f"connection to {src} failed after {n} bytes: {exc!r}") from None
                     if not chunk:
@@ -234,7 +273,8 @@ def _download_once(entry: ManifestFile, src: str, dest: Path, timeout: float,
             pass
 
 
-def _with_retries(what: str, fn: Callable[[], Any], retries: int, backoff: float) -> Any:
+def _with_retries(what: str, fn: Callable[[], Any], retries: int, backoff: float,
+                  end: float | None = None) -> Any:
     last: Exception | None = None
     for attempt in range(retries + 1):
         try:
@@ -242,31 +282,39 @@ def _with_retries(what: str, fn: Callable[[], Any], retries: int, backoff: float
         except _Retryable as exc:
             last = exc
             if attempt < retries:
-                time.sleep(backoff * (2 ** attempt))
+                pause = backoff * (2 ** attempt)
+                if end is not None and time.monotonic() + pause > end:
+                    raise DownloadDeadlineError(f"{what}: deadline reached after {attempt + 1} attempt(s): "
+                                                f"{last}") from None
+                time.sleep(pause)
     raise DownloadError(f"{what}: giving up after {retries + 1} attempt(s): {last}")
 
 
 def download_file(entry: ManifestFile, dest: str | Path, src: str, *, timeout: float = DEFAULT_TIMEOUT,
                   retries: int = DEFAULT_RETRIES, backoff: float = DEFAULT_BACKOFF,
-                  progress: ProgressFn | None = None) -> None:
+                  progress: ProgressFn | None = None, deadline: float | None = None) -> None:
     """Download ``src`` to ``dest`` atomically, verified against ``entry`` (raises typed errors).
 
+    ``deadline``: seconds the whole file may take, every attempt included (default :func:`deadline_for`).
+
     Raises:
+        DownloadDeadlineError: the deadline passed (a DownloadError; not retried).
         ChecksumError: wrong size or hash (names the file, expected and actual hash).
         DownloadError: HTTP error, connection failure or truncated body after all retries, or the
             source does not have the file.
     """
     dest = Path(dest)
+    end = time.monotonic() + deadline_for(entry, deadline)
 
     def once() -> None:
         try:
-            _download_once(entry, src, dest, timeout, progress)
+            _download_once(entry, src, dest, timeout, progress, end)
         except _NotFound as exc:
             raise DownloadError(f"{entry.path}: not found at the source ({exc})") from None
         except OSError as exc:  # cannot create/write the destination, unreadable mirror file
             raise DownloadError(f"{entry.path}: {exc}") from None
 
-    _with_retries(entry.path, once, retries, backoff)
+    _with_retries(entry.path, once, retries, backoff, end)
 
 
 def _fetch_bytes(url: str, git_blob: str | None, timeout: float, retries: int, backoff: float) -> bytes:
@@ -337,7 +385,8 @@ def fetch(family: str | Iterable[str] | None = None, data_dir: str | Path | None
           mirror: str | Path | None = None, force: bool = False,
           progress: bool | ProgressFn | None = None, *, include_unpublished: bool = False,
           keep_going: bool = False, timeout: float = DEFAULT_TIMEOUT, retries: int = DEFAULT_RETRIES,
-          backoff: float = DEFAULT_BACKOFF, manifest: Manifest | None = None) -> FetchReport:
+          backoff: float = DEFAULT_BACKOFF, deadline: float | None = None,
+          manifest: Manifest | None = None) -> FetchReport:
     """Download what is missing (or wrong) in the data directory and verify it.
 
     Args:
@@ -352,16 +401,20 @@ def fetch(family: str | Iterable[str] | None = None, data_dir: str | Path | None
             mirror; verified by git blob id.
         keep_going: record failures in the report instead of raising the first one.
         timeout: socket timeout per connection/read, seconds. retries/backoff: see the module docstring.
+        deadline: seconds one file may take in all (default: 600 s plus 1 s per 64 KiB of the file).
 
     Raises (unless ``keep_going``): ChecksumError, DownloadError, DataError (recipe input malformed).
     """
     from . import resolve_data_dir
 
+    if deadline is not None and not deadline > 0:  # also refuses NaN
+        raise ConfigError(f"--deadline must be a positive number of seconds, got {deadline}")
     m = manifest or load_manifest()
     root = resolve_data_dir(data_dir)
     entries = m.select(family)
     # rebuild derived files after everything they may read
     entries.sort(key=lambda e: e.derive is not None)
+    remove_stale_parts(root, sorted({e.family for e in entries}))
     close = None
     if progress is True:
         progress, close = _tqdm_progress()
@@ -369,13 +422,82 @@ def fetch(family: str | Iterable[str] | None = None, data_dir: str | Path | None
         progress = None
     outcomes: list[FetchOutcome] = []
     try:
-        for e in entries:
-            outcomes.append(_fetch_one(m, e, root, mirror, force, progress, include_unpublished, keep_going,
-                                       timeout, retries, backoff))
+        with _sigterm_raises():
+            for e in entries:
+                outcomes.append(_fetch_one(m, e, root, mirror, force, progress, include_unpublished, keep_going,
+                                           timeout, retries, backoff, deadline))
     finally:
         if close:
             close()
     return FetchReport(str(root), str(mirror) if mirror is not None else None, tuple(outcomes))
+
+
+@contextmanager
+def _sigterm_raises() -> Iterator[None]:
+    """While fetching, SIGTERM raises SystemExit(143) so ``finally`` blocks remove the ``.part`` file.
+
+    Why: the default SIGTERM action ends the process at once, skipping every cleanup. Only the main
+    thread may install handlers; elsewhere (a fetch in a worker thread) nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def remove_stale_parts(root: Path, families: Iterable[str], age: float = STALE_PART_AGE) -> list[Path]:
+    """Remove orphaned temporary ``.*.part`` files under the families' folders; returns what was removed.
+
+    Why: a process killed with SIGKILL (or a power loss) cannot clean up. A ``.part`` of ours is an orphan
+    when no process holds its ``flock`` (and it is older than UNLOCKED_GRACE, the moment between creating
+    and locking it); other ``.part`` files (``core.io``'s atomic writes, or where ``flock`` is unavailable)
+    when nothing wrote to them for ``age`` seconds. A concurrent fetch's file is never touched.
+    """
+    removed = []
+    now = time.time()
+    for fam in families:
+        d = root / fam
+        if not d.is_dir():
+            continue
+        for p in d.rglob("*.part"):
+            if not _PART_RE.match(p.name) or p.is_symlink():
+                continue
+            try:
+                idle = now - p.stat().st_mtime
+                if fcntl is not None and _OUR_PART_RE.match(p.name):
+                    if idle > min(age, UNLOCKED_GRACE) and _unlink_if_unlocked(p):
+                        removed.append(p)
+                elif p.is_file() and idle > age:
+                    p.unlink()
+                    removed.append(p)
+            except FileNotFoundError:  # removed meanwhile by its owner
+                continue
+    return removed
+
+
+def _unlink_if_unlocked(p: Path) -> bool:
+    """Remove ``p`` if no process holds an flock on it (its downloader is gone)."""
+    try:
+        fd = os.open(p, os.O_RDONLY)
+    except (FileNotFoundError, IsADirectoryError, PermissionError):
+        return False
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False  # a live download owns it
+        p.unlink()
+        return True
+    finally:
+        os.close(fd)
 
 
 def _present(e: ManifestFile, dest: Path, action: str, source: str | None, message: str = "") -> FetchOutcome:
@@ -386,7 +508,7 @@ def _present(e: ManifestFile, dest: Path, action: str, source: str | None, messa
 
 def _fetch_one(m: Manifest, e: ManifestFile, root: Path, mirror: str | Path | None, force: bool,
                progress: ProgressFn | None, include_unpublished: bool, keep_going: bool, timeout: float,
-               retries: int, backoff: float) -> FetchOutcome:
+               retries: int, backoff: float, deadline: float | None = None) -> FetchOutcome:
     dest = root / e.path
     if not force and file_matches(e, dest):
         return _present(e, dest, "skipped", None, "present and verified")
@@ -401,7 +523,8 @@ def _fetch_one(m: Manifest, e: ManifestFile, root: Path, mirror: str | Path | No
     try:
         if src is not None:
             try:
-                download_file(e, dest, src, timeout=timeout, retries=retries, backoff=backoff, progress=progress)
+                download_file(e, dest, src, timeout=timeout, retries=retries, backoff=backoff, progress=progress,
+                              deadline=deadline)
                 return _present(e, dest, "fetched", src)
             except DownloadError:
                 if e.derive is None or mirror is None:
@@ -445,4 +568,5 @@ def _derive(m: Manifest, e: ManifestFile, root: Path, dest: Path, timeout: float
     return _present(e, dest, "derived", src)
 
 
-__all__ = ["FetchOutcome", "FetchReport", "fetch", "download_file", "file_matches", "source_location"]
+__all__ = ["FetchOutcome", "FetchReport", "fetch", "download_file", "file_matches", "source_location",
+           "deadline_for", "remove_stale_parts"]

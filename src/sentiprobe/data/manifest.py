@@ -21,7 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import DataError, UnknownNameError
+from ..core.errors import DataError, UnknownNameError, UnsafePathError
 
 SCHEMA_VERSION = 1
 STATUSES = ("upstream", "derived", "transcribed", "unpublished")
@@ -174,6 +174,38 @@ class Manifest:
         return idx
 
 
+def unsafe_path_reason(rel: str) -> str | None:
+    """Why ``rel`` cannot be a data-dir-relative manifest path, or ``None`` when it is safe.
+
+    Why: a manifest path is joined to the data directory and read (and, by ``data fetch``, written); an
+    absolute path, a ``..`` component, a backslash or drive letter (Windows separators) or a NUL byte
+    would let a manifest (reachable through the Python API) address files outside the data directory.
+    """
+    if not isinstance(rel, str):
+        return f"not a string ({type(rel).__name__})"
+    if not rel:
+        return "empty path"
+    if "\0" in rel:
+        return "NUL byte in path"
+    if "\\" in rel:
+        return "backslash in path (use '/')"
+    if rel.startswith("/") or (len(rel) > 1 and rel[1] == ":"):
+        return "absolute path"
+    if ".." in rel.split("/"):
+        return "'..' component in path"
+    return None
+
+
+def check_relative_path(rel: str, *, source: str | Path | None = None, record: str | None = None,
+                        field: str = "path") -> str:
+    """``rel`` unchanged when :func:`unsafe_path_reason` finds nothing; UnsafePathError otherwise."""
+    why = unsafe_path_reason(rel)
+    if why is not None:
+        raise UnsafePathError(f"unsafe manifest path {rel!r}: {why}; paths must stay inside the data directory",
+                              path=source, record=record if record is not None else rel, field=field)
+    return rel
+
+
 def _req(d: dict[str, Any], key: str, where: str, path: str, types: type | tuple[type, ...]) -> Any:
     if key not in d:
         raise DataError("missing field", path=path, record=where, field=key)
@@ -203,7 +235,7 @@ def parse_manifest(doc: Any, path: str = MANIFEST_RESOURCE) -> Manifest:
     opt_str = (str, type(None))
     for i, d in enumerate(_req(doc, "files", "manifest", path, list)):
         where = f"files[{i}]"
-        p = _req(d, "path", where, path, str)
+        p = check_relative_path(_req(d, "path", where, path, str), source=path, record=where)
         where = p
         if p in seen:
             raise DataError("duplicate manifest path", path=path, record=p, field="path")
@@ -227,8 +259,9 @@ def parse_manifest(doc: Any, path: str = MANIFEST_RESOURCE) -> Manifest:
         recipe = None
         if der is not None:
             s = der.get("source") or {}
-            recipe = DeriveRecipe(_req(der, "recipe", where, path, str),
-                                  tuple(_req(der, "inputs", where, path, list)), s.get("url"), s.get("git_blob"),
+            inputs = tuple(check_relative_path(i, source=path, record=p, field="derive.inputs")
+                           for i in _req(der, "inputs", where, path, list))
+            recipe = DeriveRecipe(_req(der, "recipe", where, path, str), inputs, s.get("url"), s.get("git_blob"),
                                   dict(der.get("params") or {}))
         files.append(ManifestFile(
             path=p, family=family, status=status, url=url,

@@ -51,6 +51,7 @@ class RunConfig:
         data_dir: data directory (None: resolved from the environment).
         cache_dir: cache directory (None: ``$SENTIPROBE_CACHE_DIR`` or the user cache dir).
         use_cache: False disables the cache (``--no-cache``).
+        repair_cache: move a corrupt cache aside and start a fresh one (``--repair-cache``) instead of failing.
         seed: base seed; seed k of a multi-seed suite uses ``seed + k``.
         n_boot: bootstrap resamples for confidence intervals.
         limit: evaluate only the first ``limit`` test items of each suite (recorded; for slow models).
@@ -70,6 +71,7 @@ class RunConfig:
     data_dir: str | None = None
     cache_dir: str | None = None
     use_cache: bool = True
+    repair_cache: bool = False
     seed: int = 0
     n_boot: int = 1000
     limit: int | None = None
@@ -244,7 +246,7 @@ def run(cfg: RunConfig) -> dict[str, Any]:
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     log.addHandler(handler)
     log.setLevel(logging.INFO)
-    cache = PredictionCache.open(cfg.cache_dir) if cfg.use_cache else NullCache()
+    cache = PredictionCache.open(cfg.cache_dir, repair=cfg.repair_cache) if cfg.use_cache else NullCache()
     results: dict[str, Any] = {
         "schema_version": RESULTS_SCHEMA_VERSION,
         "sentiprobe_version": __version__,

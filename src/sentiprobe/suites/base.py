@@ -121,9 +121,22 @@ class Suite:
         return stable_hash([i.to_dict() for i in its], 32)
 
     def describe(self) -> dict[str, Any]:
-        """Name, version and effective options (recorded in ``results.json``)."""
-        return {"name": self.name, "version": self.spec.version, "family": self.family,
-                "options": options_dict(self.options)}
+        """Name, version, effective options and the sha256 of user-supplied files (recorded in ``results.json``)."""
+        from ..data import hash_user_file
+        from .spec import option_fields
+
+        out: dict[str, Any] = {"name": self.name, "version": self.spec.version, "family": self.family,
+                               "options": options_dict(self.options)}
+        files = {}
+        for f in option_fields(type(self.options)):
+            value = getattr(self.options, f.name)
+            if f.metadata.get("user_file") and value is not None and Path(value).is_file():
+                if f.name not in self.memo.setdefault("user_file_hashes", {}):
+                    self.memo["user_file_hashes"][f.name] = hash_user_file(value)
+                files[f.name] = {"path": str(value), "sha256": self.memo["user_file_hashes"][f.name]}
+        if files:
+            out["user_files"] = files
+        return out
 
     def stats(self) -> dict[str, Any]:
         """Dataset statistics for ``sentiprobe data stats`` (JSON-able)."""

@@ -1,0 +1,209 @@
+"""``data fetch`` deadlines and interrupts, ``data stats`` error path (issue 15, items 5 and 8).
+
+Servers run on 127.0.0.1 only; every wait is bounded (deadlines of a few seconds, subprocesses killed
+after at most 60 s). No timing assertion is tighter than several times the configured deadline.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from test_data_fetch import SMALL, mini_manifest, no_temp_files
+
+import sentiprobe
+from sentiprobe.cli import main
+from sentiprobe.core.errors import DownloadDeadlineError, DownloadError
+from sentiprobe.data import fetch
+from sentiprobe.data.download import remove_stale_parts
+
+pytestmark = pytest.mark.timeout(120)
+REPO = Path(__file__).resolve().parents[1]
+FILE = SMALL[0]  # sentivent/lexicons/henry2008.tsv
+
+
+@contextmanager
+def trickle_server(root: Path, interval: float = 0.5):
+    """Serves files with the right Content-Length but one byte every ``interval`` seconds (never idle
+    long enough for the per-read timeout to fire)."""
+    stop = threading.Event()
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            p = root / urllib.parse.unquote(self.path.lstrip("/"))
+            body = p.read_bytes()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            for i in range(len(body)):
+                if stop.wait(interval):
+                    return
+                try:
+                    self.wfile.write(body[i:i + 1])
+                    self.wfile.flush()
+                except OSError:
+                    return
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    srv.daemon_threads = True
+    t = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+    t.start()
+    try:
+        yield f"http://127.0.0.1:{srv.server_address[1]}/"
+    finally:
+        stop.set()
+        srv.shutdown()
+        srv.server_close()
+        t.join(5)
+
+
+@pytest.fixture
+def mirror(tmp_path, data_dir) -> Path:
+    root = tmp_path / "mirror"
+    (root / FILE).parent.mkdir(parents=True)
+    (root / FILE).write_bytes((data_dir / FILE).read_bytes())
+    return root
+
+
+# ---- deadline ---------------------------------------------------------------------------------
+def test_trickling_mirror_hits_the_overall_deadline(tmp_path, mirror):
+    dest = tmp_path / "data"
+    t0 = time.monotonic()
+    with trickle_server(mirror, interval=0.2) as url, pytest.raises(DownloadDeadlineError, match=FILE) as ei:
+        fetch(data_dir=dest, mirror=url, manifest=mini_manifest([FILE]), timeout=5.0, retries=2,
+              backoff=0.0, deadline=1.5)
+    assert isinstance(ei.value, DownloadError) and "deadline" in str(ei.value)
+    assert time.monotonic() - t0 < 30  # generous: the read timeout alone would never have fired
+    assert not (dest / FILE).exists() and no_temp_files(dest)
+
+
+def test_cli_deadline_flag_and_bad_values(tmp_path, mirror, capsys):
+    with trickle_server(mirror, interval=0.2) as url:
+        rc = main(["data", "fetch", "sentivent", "--data-dir", str(tmp_path / "d"), "--mirror", url,
+                   "--deadline", "1", "--timeout", "5", "--retries", "0", "--json"])
+    assert rc == 1
+    out = capsys.readouterr().out
+    assert "DownloadDeadlineError" in out
+    assert no_temp_files(tmp_path / "d")
+    for bad in ("0", "-3", "nan"):
+        assert main(["data", "fetch", "soul", "--data-dir", str(tmp_path / "d"), "--deadline", bad]) == 2
+        assert "--deadline must be a positive" in capsys.readouterr().err
+
+
+# ---- signals ----------------------------------------------------------------------------------
+CHILD = r"""
+import sys
+from sentiprobe.data import fetch
+sys.path.insert(0, {tests!r})
+from test_data_fetch import mini_manifest
+print("start", flush=True)
+fetch(data_dir={dest!r}, mirror={url!r}, manifest=mini_manifest([{file!r}]), timeout=30, retries=0,
+      backoff=0.0, deadline=60, progress=lambda p, n, t: print("progress", n, flush=True))
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_signal_during_fetch_leaves_no_part_file(tmp_path, mirror, sig):
+    dest = tmp_path / "data"
+    with trickle_server(mirror, interval=0.05) as url:
+        code = CHILD.format(tests=str(REPO / "tests"), dest=str(dest), url=url, file=FILE)
+        env = {**os.environ, "PYTHONPATH": str(Path(sentiprobe.__file__).parents[1])}  # the code under test
+        proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                env=env, text=True)
+        try:
+            for line in proc.stdout:  # wait until bytes are being written to the .part file
+                if line.startswith("progress"):
+                    break
+            assert list(dest.rglob("*.part")), "the download should be under way"
+            proc.send_signal(sig)
+            rc = proc.wait(timeout=30)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert rc != 0
+    assert rc in (128 + sig, -sig, 1), rc  # SystemExit(143), or KeyboardInterrupt's exit status
+    assert not (dest / FILE).exists()
+    assert no_temp_files(dest), sorted(p.name for p in dest.rglob("*"))
+
+
+def test_later_fetch_removes_the_part_file_of_a_killed_fetch(tmp_path, mirror):
+    """SIGKILL cannot be handled: the next fetch removes the orphan, but not a live fetch's file."""
+    dest = tmp_path / "data"
+    with trickle_server(mirror, interval=0.05) as url:
+        code = CHILD.format(tests=str(REPO / "tests"), dest=str(dest), url=url, file=FILE)
+        env = {**os.environ, "PYTHONPATH": str(Path(sentiprobe.__file__).parents[1])}
+        procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, env=env, text=True) for _ in range(2)]
+        try:
+            for proc in procs:
+                for line in proc.stdout:
+                    if line.startswith("progress"):
+                        break
+            parts = sorted(dest.rglob("*.part"))
+            assert len(parts) == 2
+            procs[0].kill()
+            procs[0].wait(timeout=30)
+            orphan_age = time.time() - 3600  # older than the grace period between create and lock
+            for p in parts:
+                os.utime(p, (orphan_age, orphan_age))
+            removed = remove_stale_parts(dest, ["sentivent"])
+            assert len(removed) == 1 and not removed[0].exists()
+            live = [p for p in parts if p not in removed]
+            assert live[0].exists()  # the running fetch's file is untouched
+        finally:
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+    # a foreign .part (core.io's naming) goes by age only; a later fetch cleans what is left
+    folder = (dest / FILE).parent
+    other = folder / ".results.json.abc123xy.part"
+    other.write_bytes(b"partial")
+    notes = folder / "notes.part"  # not a temporary file name: never touched
+    notes.write_bytes(b"mine")
+    old = time.time() - 7200
+    for p in (other, notes, *folder.glob(".*.part")):
+        os.utime(p, (old, old))
+    r = fetch(data_dir=dest, mirror=mirror, manifest=mini_manifest([FILE]), timeout=2.0, retries=0)
+    assert r.ok
+    assert sorted(p.name for p in folder.glob("*.part")) == ["notes.part"]
+
+
+# ---- data stats -------------------------------------------------------------------------------
+def test_data_stats_on_an_empty_dir_is_a_clean_error(tmp_path, capsys):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    rc = main(["data", "stats", "sentivent-polar", "--data-dir", str(empty)])
+    err = capsys.readouterr().err
+    assert rc == 1
+    assert "missing data file" in err and str(empty / "sentivent") in err
+    assert "sentiprobe data fetch sentivent" in err and "TypeError" not in err
+
+
+def test_data_stats_exits_nonzero_when_parts_fail(tmp_path, capsys):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    rc = main(["data", "stats", "arts-laptop", "--data-dir", str(empty)])
+    cap = capsys.readouterr()
+    assert rc == 1
+    assert "error: missing data file" in cap.out  # the per-split errors are still shown
+    assert "could not be read: arts-laptop.train" in cap.err and "sentiprobe data verify arts-laptop" in cap.err
+    rc = main(["data", "stats", "arts-laptop", "--data-dir", str(empty), "--json"])
+    assert rc == 1
+
+
+def test_data_stats_on_real_data_exits_zero(data_dir, capsys):
+    assert main(["data", "stats", "soul-rc", "--data-dir", str(data_dir)]) == 0
+    assert "could not be read" not in capsys.readouterr().err
