@@ -8,12 +8,17 @@ import json
 import pytest
 
 from sentiprobe.cli import main
+from sentiprobe.core.errors import ChecksumError, DataError
 from sentiprobe.core.hashing import file_sha256
 from sentiprobe.core.types import Prediction
-from sentiprobe.core.errors import ChecksumError, DataError
 from sentiprobe.suites import get_suite
 from sentiprobe.suites.soul.data import train_source
-from sentiprobe.suites.soul.load import TRAIN_BLOB_ID, git_blob_id, load_split, load_train_file
+from sentiprobe.suites.soul.load import (
+    TRAIN_BLOB_ID,
+    git_blob_id,
+    load_split,
+    load_train_file,
+)
 
 HEADER = ["rid", "review_text", "statement", "justification", "label"]
 

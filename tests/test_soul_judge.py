@@ -15,8 +15,17 @@ from sentiprobe.models.base import MODELS, ModelAdapter
 from sentiprobe.run.cache import NullCache
 from sentiprobe.run.predictor import CachedPredictor
 from sentiprobe.suites.soul.agreement import judge_human_agreement, read_ratings
-from sentiprobe.suites.soul.judge import (CRITERIA, NOT_VALIDATED, JudgeConfig, JudgeParseError, aliases,
-                                          build_prompt, parse_judge_reply, run_judge, summarize)
+from sentiprobe.suites.soul.judge import (
+    CRITERIA,
+    NOT_VALIDATED,
+    JudgeConfig,
+    JudgeParseError,
+    aliases,
+    build_prompt,
+    parse_judge_reply,
+    run_judge,
+    summarize,
+)
 
 GOOD = {"correctness": 3, "alignment": 2, "relevance": 3, "conciseness": 1, "originality": 2}
 

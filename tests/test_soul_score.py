@@ -67,7 +67,8 @@ def test_rc_matches_sklearn_with_junk_classes(rc):
     preds = [Prediction(i.item_id, r if r in LABELS else None, raw=r, parse_ok=r in LABELS)
              for i, r in zip(items, replies)]
     res = rc.score(items, preds, n_boot=0)
-    from sklearn.metrics import accuracy_score, classification_report as skl
+    from sklearn.metrics import accuracy_score
+    from sklearn.metrics import classification_report as skl
 
     gold = [i.label for i in items]
     norm = [r.lower().strip() for r in replies]

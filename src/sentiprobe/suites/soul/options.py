@@ -28,7 +28,8 @@ ENV = "SENTIPROBE_SOUL_"
 class SoulOptions:
     """Options of ``soul-rc`` / ``soul-jg`` (``--suite-arg KEY=VALUE``; env ``SENTIPROBE_SOUL_<KEY>``)."""
 
-    train_file: Path | None = option(
+    # option() is a dataclasses.field specifier (ruff's RUF009 cannot tell)
+    train_file: Path | None = option(  # noqa: RUF009
         None, "the official SOUL train.csv (unpublished); default <data-dir>/soul/train.csv when present, "
               "else learning models train on dev as a stand-in", env=ENV + "TRAIN_FILE", user_file=True)
     train_verify: bool = option(
@@ -42,7 +43,7 @@ class SoulOptions:
     temperature: float = option(0.0, "sampling temperature of generation, 0-2 (spec 5.1: 0)",
                                 env=ENV + "TEMPERATURE")
     bertscore: bool = option(True, "JG: compute BERTScore of justifications", env=ENV + "BERTSCORE")
-    bertscore_model: Path | None = option(
+    bertscore_model: Path | None = option(  # noqa: RUF009
         None, "JG: local BERTScore model directory (default: the packaged all-MiniLM-L6-v2)",
         env=ENV + "BERTSCORE_MODEL")
     bertscore_layers: int | None = option(

@@ -101,13 +101,13 @@ def judge_table(judge: dict[str, Any]) -> str:
             f"{_num(per[c].get('ci_high'))}]</span></td>" for c in CRITERIA if c in per)
         rows.append(f"<tr><td>{_e(system)}</td>{cells}</tr>")
     if agreement:
-        cells = []
+        kappas = []
         for c in CRITERIA:
             k = agreement.get("criteria", {}).get(c, {}).get("kappa_quadratic", {})
-            cells.append(f"<td class=num>{_num(k.get('value'))} <span class=muted>[{_num(k.get('ci_low'))}, "
+            kappas.append(f"<td class=num>{_num(k.get('value'))} <span class=muted>[{_num(k.get('ci_low'))}, "
                          f"{_num(k.get('ci_high'))}]</span></td>")
         rows.append(f"<tr><td><em>judge-human agreement (quadratic-weighted kappa, n="
-                    f"{int(agreement.get('n_pairs', 0))})</em></td>{''.join(cells)}</tr>")
+                    f"{int(agreement.get('n_pairs', 0))})</em></td>{''.join(kappas)}</tr>")
     warn = "" if agreement else f' <span class="warn">({_e(NOT_VALIDATED)})</span>'
     return (f"<h3>Judge evaluation{warn}</h3><p class=\"muted\">judge {_e(jm.get('name'))} "
             f"{_e(jm.get('args') or '')}; {int(summary.get('n_judged', 0))} of {int(summary.get('n_sampled', 0))} "

@@ -62,7 +62,7 @@ def _clip(text: str | None, n: int = SNIPPET) -> str | None:
     return text if len(text) <= n else text[:n] + "\u2026"
 
 
-def classification_metrics(gold: Sequence[str], pred: Sequence[str | None], groups: Sequence[str], *,
+def classification_metrics(gold: Sequence[str | None], pred: Sequence[str | None], groups: Sequence[str], *,
                            n_boot: int, seed: int, suffix: str = "") -> tuple[dict[str, Metric], dict[str, Any]]:
     """Accuracy, per-class and macro F1 (renamed ``f1_not_given`` etc.) with review-level CIs."""
     rep = classification_report(list(gold), list(pred), LABELS, n_boot=n_boot, seed=seed, groups=list(groups))

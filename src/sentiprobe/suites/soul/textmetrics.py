@@ -76,7 +76,7 @@ def _interval(dist: np.ndarray) -> tuple[float | None, float | None]:
     return float(lo), float(hi)
 
 
-def grouped_mean(name: str, values: Sequence[float], groups: Sequence[str], *, n_boot: int, seed: int,
+def grouped_mean(name: str, values: Sequence[float] | np.ndarray, groups: Sequence[str], *, n_boot: int, seed: int,
                  higher_is_better: bool = True, note: str | None = None) -> Metric:
     """Mean of per-item values with a percentile CI from resampling whole groups; ``n`` = groups."""
     x = np.asarray(values, dtype=np.float64)
@@ -119,7 +119,7 @@ def bleu_metric(cands: Sequence[str], refs: Sequence[str], groups: Sequence[str]
         info["ci_unavailable"] = f"sacrebleu statistics API unavailable ({exc})"
         return Metric("bleu", point, None, None, g, True, "none", sig), info
     boot = group_draws(g, n_boot, seed) @ per_group
-    dist = np.array([min(1.0, bleu._compute_score_from_stats([int(round(v)) for v in row]).score / 100.0)
+    dist = np.array([min(1.0, bleu._compute_score_from_stats([int(v) for v in np.rint(row)]).score / 100.0)
                      for row in boot])
     lo, hi = _interval(dist)
     return Metric("bleu", point, lo, hi, g, True, "bootstrap-percentile", f"{sig}; {CI_NOTE}"), info
@@ -135,8 +135,8 @@ def rouge_values(cands: Sequence[str], refs: Sequence[str], stemmer: bool) -> di
     out = {k: np.zeros(len(cands)) for k in ("rouge1", "rouge2", "rougeL")}
     for i, (c, r) in enumerate(zip(cands, refs)):
         s = sc.score(r, c)
-        for k in out:
-            out[k][i] = s[k].fmeasure
+        for k, values in out.items():
+            values[i] = s[k].fmeasure
     return out
 
 
@@ -176,7 +176,7 @@ def bertscore_values(cands: Sequence[str], refs: Sequence[str], opts: TextMetric
     n_model = model_layers(path)
     if layers is None:
         layers = n_model
-    if n_model is not None and not 1 <= int(layers) <= n_model:
+    if layers is not None and n_model is not None and not 1 <= layers <= n_model:
         # bert-score would stop on an assertion deep inside; say which option is wrong instead
         raise BertScoreLayersError(f"SOUL bertscore_layers={layers}: the BERTScore model {model_id} has "
                                    f"{n_model} layers (use 1-{n_model})")
