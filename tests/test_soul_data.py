@@ -9,9 +9,16 @@ import pytest
 
 from sentiprobe.cli import main
 from sentiprobe.core.errors import ChecksumError, DataError
+from sentiprobe.core.hashing import file_sha256
+from sentiprobe.core.types import Prediction
 from sentiprobe.suites import get_suite
-from sentiprobe.suites.soul import SoulRC
-from sentiprobe.suites.soul.load import TRAIN_BLOB_ID, git_blob_id, load_split, load_train_file
+from sentiprobe.suites.soul.data import train_source
+from sentiprobe.suites.soul.load import (
+    TRAIN_BLOB_ID,
+    git_blob_id,
+    load_split,
+    load_train_file,
+)
 
 HEADER = ["rid", "review_text", "statement", "justification", "label"]
 
@@ -95,7 +102,7 @@ def test_stats_golden(data_dir):
 
 @pytest.mark.realdata
 def test_items_ids_and_train_stand_in(data_dir):
-    s = SoulRC(data_dir=data_dir)
+    s = get_suite("soul-rc", data_dir)
     test = s.items("test")
     assert len({i.item_id for i in test}) == 4713
     odd = [i for i in test if i.group_id == "yelp-10411" and "\u200b" in i.text_pair]
@@ -115,7 +122,7 @@ def _write_preds(path, rows, header):
 
 @pytest.mark.realdata
 def test_score_cli_gold_and_trivial_rule(data_dir, tmp_path, capsys):
-    items = SoulRC(data_dir=data_dir).items("test")
+    items = get_suite("soul-rc", data_dir).items("test")
     gold = _write_preds(tmp_path / "gold.csv", [[i.item_id, i.label] for i in items], ["item_id", "label"])
     assert main(["score", "--suite", "soul-rc", "--predictions", gold, "--data-dir", str(data_dir),
                  "--n-boot", "50", "--json"]) == 0
@@ -136,11 +143,11 @@ def test_score_cli_gold_and_trivial_rule(data_dir, tmp_path, capsys):
 
 @pytest.mark.realdata
 def test_score_cli_jg_and_reference_format(data_dir, tmp_path, capsys):
-    items = SoulRC(data_dir=data_dir).items("test")
+    items = get_suite("soul-rc", data_dir).items("test")
     gold = _write_preds(tmp_path / "gold.csv", [[i.item_id, i.label, i.meta["justification"]] for i in items],
                         ["item_id", "label", "justification"])
     assert main(["score", "--suite", "soul-jg", "--predictions", gold, "--data-dir", str(data_dir),
-                 "--n-boot", "20", "--no-bertscore", "--json"]) == 0
+                 "--n-boot", "20", "--suite-arg", "bertscore=0", "--json"]) == 0
     m = json.loads(capsys.readouterr().out)["metrics"]
     for k in ("accuracy", "bleu", "rouge1", "rouge2", "rougeL"):
         assert m[k]["value"] == pytest.approx(1.0)
@@ -155,17 +162,43 @@ def test_score_cli_jg_and_reference_format(data_dir, tmp_path, capsys):
 
 
 @pytest.mark.realdata
-def test_suite_with_a_training_file(data_dir, tmp_path, monkeypatch):
+def test_suite_with_a_training_file(data_dir, tmp_path):
     own = write_csv(tmp_path / "train.csv", ROWS)
     with pytest.raises(ChecksumError):
-        SoulRC(data_dir=data_dir, train_file=own).train_items()
-    monkeypatch.setenv("SENTIPROBE_SOUL_TRAIN_VERIFY", "0")
-    s = SoulRC(data_dir=data_dir, train_file=own)
+        get_suite("soul-rc", data_dir, train_file=own).train_items()
+    s = get_suite("soul-rc", data_dir, {"train_file": str(own), "train_verify": "0"})
+    assert s.describe()["options"]["train_file"] == str(own) and s.options.train_verify is False
+    before = train_source(s)  # scoring alone does not read the training file
+    assert before["train_file"] == str(own) and "not read" in before["train_source"]
     assert [i.item_id for i in s.train_items()] == ["yelp-1:1", "yelp-1:2", "yelp-1:3", "imdb-2:1"]
     assert len(s.dev_items()) == 1481  # dev is dev again
-    src = s.train_source()
+    src = train_source(s)
     assert src["train_verified"] is False and src["train_git_blob_id"] == git_blob_id(own)
-    test_rid = s.items("test")[0].group_id
+    assert src["train_sha256"] == file_sha256(own)
+    items = s.items("test")
+    res = s.score(items, [Prediction(i.item_id, i.label) for i in items], n_boot=0)
+    assert res.details["train_sha256"] == file_sha256(own) and res.details["dev_source"] == "dev"
+    test_rid = items[0].group_id
     leak = write_csv(tmp_path / "leak.csv", [[test_rid, "x", "s", "j", "true"]])
     with pytest.raises(DataError, match="shares 1 review"):
-        SoulRC(data_dir=data_dir, train_file=leak).train_items()
+        get_suite("soul-rc", data_dir, train_file=leak, train_verify=False).train_items()
+    st = get_suite("soul-rc", data_dir, train_file=own).stats()  # a failing training file is reported
+    assert "git blob id" in st["train"]["error"] and st["dev"]["statements"] == 1481
+
+
+@pytest.mark.realdata
+def test_score_cli_suite_args_and_env(data_dir, tmp_path, capsys, monkeypatch):
+    items = get_suite("soul-jg", data_dir).items("test")
+    gold = _write_preds(tmp_path / "gold.csv", [[i.item_id, i.label, i.meta["justification"]] for i in items],
+                        ["item_id", "label", "justification"])
+    base = ["score", "--suite", "soul-jg", "--predictions", gold, "--data-dir", str(data_dir), "--n-boot", "0",
+            "--json"]
+    monkeypatch.setenv("SENTIPROBE_SOUL_BERTSCORE", "0")  # the CLI reads it as the option's default
+    assert main(base + ["--suite-arg", "rouge_stemmer=1"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["suite_info"]["options"]["rouge_stemmer"] is True and doc["suite_info"]["options"]["bertscore"] is False
+    assert doc["details"]["text_metrics"]["rouge"]["use_stemmer"] is True
+    assert main(base + ["--suite-arg", "bertscore_layers=99"]) != 0  # never reaches bert-score
+    assert "bertscore_layers" in capsys.readouterr().err
+    assert main(base + ["--suite-arg", "rouge_stemer=1"]) != 0
+    assert "did you mean 'rouge_stemmer'" in capsys.readouterr().err

@@ -15,8 +15,17 @@ from sentiprobe.models.base import MODELS, ModelAdapter
 from sentiprobe.run.cache import NullCache
 from sentiprobe.run.predictor import CachedPredictor
 from sentiprobe.suites.soul.agreement import judge_human_agreement, read_ratings
-from sentiprobe.suites.soul.judge import (CRITERIA, NOT_VALIDATED, JudgeConfig, JudgeParseError, aliases,
-                                          build_prompt, parse_judge_reply, run_judge, summarize)
+from sentiprobe.suites.soul.judge import (
+    CRITERIA,
+    NOT_VALIDATED,
+    JudgeConfig,
+    JudgeParseError,
+    aliases,
+    build_prompt,
+    parse_judge_reply,
+    run_judge,
+    summarize,
+)
 
 GOOD = {"correctness": 3, "alignment": 2, "relevance": 3, "conciseness": 1, "originality": 2}
 
@@ -170,9 +179,9 @@ def test_ratings_file_errors(tmp_path):
 
 @pytest.mark.realdata
 def test_judge_command_on_a_run(data_dir, tmp_path, monkeypatch, capsys):
-    from test_soul_run import StubGenerator  # noqa: F401  (registers the stub generator)
+    from test_soul_run import StubGenerator, soul_options  # noqa: F401  (registers the stub generator)
 
-    monkeypatch.setenv("SENTIPROBE_SOUL_BERTSCORE", "0")
+    soul_options(monkeypatch, bertscore=False)
     run = tmp_path / "run"
     api.run(["soul-jg"], ["test-soul-gen"], out=run, data_dir=str(data_dir), limit=20, n_boot=20, progress=False)
     from sentiprobe.suites.soul.judge_run import judge_runs

@@ -5,9 +5,22 @@ import pytest
 
 from sentiprobe.core.errors import ConfigError
 from sentiprobe.core.types import Item
-from sentiprobe.suites.soul.parse import exact_label, extract_justification, extract_label, parse_answer
-from sentiprobe.suites.soul.prompts import (JG_CHAT, JG_TARGET, RC_CHAT, SEQ2SEQ_SOURCE, PromptTemplate,
-                                            prompt_text, seq2seq_target, template_for)
+from sentiprobe.suites.soul.parse import (
+    exact_label,
+    extract_justification,
+    extract_label,
+    parse_answer,
+)
+from sentiprobe.suites.soul.prompts import (
+    JG_CHAT,
+    JG_TARGET,
+    RC_CHAT,
+    SEQ2SEQ_SOURCE,
+    PromptTemplate,
+    prompt_text,
+    seq2seq_target,
+    template_for,
+)
 
 
 @pytest.mark.parametrize("reply, label", [

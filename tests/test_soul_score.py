@@ -7,10 +7,10 @@ import json
 import numpy as np
 import pytest
 
-from sentiprobe.core.errors import PredictionError
+from sentiprobe.core.errors import ConfigError, PredictionError
 from sentiprobe.core.types import Item, Prediction
 from sentiprobe.stats.metrics_common import classification_report
-from sentiprobe.suites.soul import SoulJG, SoulRC
+from sentiprobe.suites import SUITES, get_suite
 from sentiprobe.suites.soul.predfile import read_soul_predictions
 
 LABELS = ("true", "false", "not-given")
@@ -33,12 +33,12 @@ def make_items(n_reviews: int = 12, per_review: int = 3) -> list[Item]:
 
 @pytest.fixture()
 def rc(tmp_path):
-    return SoulRC(data_dir=tmp_path)
+    return get_suite("soul-rc", tmp_path)
 
 
 @pytest.fixture()
 def jg(tmp_path):
-    return SoulJG(data_dir=tmp_path, bertscore=False)
+    return get_suite("soul-jg", tmp_path, bertscore=False)
 
 
 def test_rc_metric_names_and_perfect_score(rc):
@@ -67,7 +67,8 @@ def test_rc_matches_sklearn_with_junk_classes(rc):
     preds = [Prediction(i.item_id, r if r in LABELS else None, raw=r, parse_ok=r in LABELS)
              for i, r in zip(items, replies)]
     res = rc.score(items, preds, n_boot=0)
-    from sklearn.metrics import accuracy_score, classification_report as skl
+    from sklearn.metrics import accuracy_score
+    from sklearn.metrics import classification_report as skl
 
     gold = [i.label for i in items]
     norm = [r.lower().strip() for r in replies]
@@ -151,7 +152,7 @@ def test_jg_classify_only_has_no_text_metrics(jg):
 
 
 def test_bertscore_packaged_minilm_records_layer(tmp_path):
-    s = SoulJG(data_dir=tmp_path)
+    s = get_suite("soul-jg", tmp_path)
     items = make_items(2, 2)
     preds = [Prediction(i.item_id, i.label, text=t) for i, t in
              zip(items, [items[0].meta["justification"], "Totally unrelated words here.", "", "The soup was hot."])]
@@ -201,3 +202,61 @@ def test_prediction_dump_roundtrip(tmp_path, rc):
     back = rc.read_predictions(p)
     assert back == preds
     assert rc.score(items, back, n_boot=0).metrics["accuracy"].value == 0.75
+
+
+# ---- options (the suite contract) ---------------------------------------------------------------------
+def test_specs_and_options_recorded(tmp_path):
+    rc, jg = SUITES.get("soul-rc"), SUITES.get("soul-jg")
+    assert rc.labels == jg.labels == LABELS and rc.family == jg.family == "soul"
+    assert rc.accepts == {"classify", "generate", "score_labels"} and jg.accepts == {"generate", "classify"}
+    assert rc.input_kind == "text-pair" and rc.training is not None and rc.predict is not None
+    s = get_suite("soul-jg", tmp_path, {"rouge_stemmer": "1", "max_tokens": "64", "bertscore_layers": "3"})
+    opts = s.describe()["options"]
+    assert opts["rouge_stemmer"] is True and opts["max_tokens"] == 64 and opts["bertscore_layers"] == 3
+    assert opts["mode"] == "auto" and opts["train_file"] is None and opts["bertscore"] is True
+
+
+def test_unknown_and_invalid_options(tmp_path):
+    with pytest.raises(ConfigError, match="did you mean 'bertscore_layers'"):
+        get_suite("soul-jg", tmp_path, {"bertscore_layer": "3"})
+    with pytest.raises(ConfigError, match="not one of"):
+        get_suite("soul-rc", tmp_path, {"mode": "sideways"})
+    with pytest.raises(ConfigError, match="not one of"):
+        get_suite("soul-rc", tmp_path, {"prompt_style": "poem"})
+    for bad in ({"bertscore_layers": "99"}, {"bertscore_layers": "0"}, {"max_tokens": "0"},
+                {"temperature": "2.5"}, {"temperature": "nan"}):
+        with pytest.raises(ConfigError):
+            get_suite("soul-jg", tmp_path, bad)
+
+
+def test_env_is_not_read_by_the_suite(tmp_path, monkeypatch):
+    from sentiprobe.cli.suite_args import parse_suite_args
+
+    env = {"SENTIPROBE_SOUL_MODE": "score", "SENTIPROBE_SOUL_BERTSCORE": "0", "SENTIPROBE_SOUL_MAX_TOKENS": "24",
+           "SENTIPROBE_SOUL_ROUGE_STEMMER": "1", "SENTIPROBE_SOUL_TRAIN_FILE": str(tmp_path / "train.csv")}
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    s = get_suite("soul-rc", tmp_path)
+    assert s.options == SUITES.get("soul-rc").options()  # all defaults: the suite ignores the environment
+    # the CLI helper is what maps the variables to options (an explicit --suite-arg wins)
+    args = parse_suite_args(["soul-rc:max_tokens=32"], ["soul-rc"], environ=env)["soul-rc"]
+    assert args == {"mode": "score", "bertscore": "0", "max_tokens": "32", "rouge_stemmer": "1",
+                    "train_file": str(tmp_path / "train.csv")}
+    o = get_suite("soul-rc", tmp_path, args).options
+    assert (o.mode, o.bertscore, o.max_tokens, o.rouge_stemmer) == ("score", False, 32, True)
+
+
+def test_bertscore_layers_beyond_the_model_is_a_config_error(tmp_path):
+    pytest.importorskip("bert_score")
+    s = get_suite("soul-jg", tmp_path, bertscore_layers=7)  # the packaged MiniLM has 6 layers
+    items = make_items(2, 2)
+    preds = [Prediction(i.item_id, i.label, text=i.meta["justification"]) for i in items]
+    from sentiprobe.core.errors import MissingExtraError
+    from sentiprobe.models.assets import minilm_dir
+
+    try:
+        minilm_dir()
+    except (MissingExtraError, ConfigError) as exc:  # the packaged encoder is an optional extra
+        pytest.skip(f"packaged MiniLM unavailable: {exc}")
+    with pytest.raises(ConfigError, match="has 6 layers"):
+        s.score(items, preds, n_boot=0)

@@ -47,7 +47,7 @@ def read_ratings(path: str | Path) -> tuple[dict[Key, dict[str, int | None]], di
         raise DataError("ratings file not found", path=path)
     rows = read_table(path)
     out: dict[Key, dict[str, int | None]] = {}
-    info = {"path": str(path), "rows": len(rows), "missing_items": 0}
+    info: dict[str, Any] = {"path": str(path), "rows": len(rows), "missing_items": 0}
     for i, r in enumerate(rows, 1):
         iid = r.get("item_id")
         if iid in (None, ""):

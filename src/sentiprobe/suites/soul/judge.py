@@ -263,7 +263,8 @@ def run_judge(predictor: Any, items: Sequence[Item], systems: Mapping[str, Mappi
     records = []
     for k, it in enumerate(sample):
         back = {v: r for r, v in shown[k].items()}
-        scores = None if parsed[k] is None else {back[v]: s for v, s in parsed[k].items()}
+        got = parsed[k]
+        scores = None if got is None else {back[v]: s for v, s in got.items()}
         records.append(JudgeRecord(it.item_id, it.group_id, names, shown[k], prompts[k], outs[k],
                                    retry_out.get(k), scores, errors[k], tmpl))
     return records
@@ -279,10 +280,10 @@ def summarize(records: Sequence[JudgeRecord], *, n_boot: int = 1000, seed: int =
                            "n_retried": sum(1 for r in records if r.retry_output is not None),
                            "criteria": list(CRITERIA), "scale": "1 (poor) to 3 (excellent)", "systems": {}}
     for s in systems:
-        rows = [r for r in ok if s in r.scores]
+        rows = [r for r in ok if r.scores is not None and s in r.scores]
         per = {}
         for c in CRITERIA:
-            m = grouped_mean(c, [r.scores[s][c] for r in rows], [r.group_id for r in rows], n_boot=n_boot,
+            m = grouped_mean(c, [r.scores[s][c] for r in rows if r.scores is not None], [r.group_id for r in rows], n_boot=n_boot,
                              seed=seed, note="mean judge score (1-3); bootstrap over reviews")
             per[c] = m.to_dict()
         out["systems"][s] = per

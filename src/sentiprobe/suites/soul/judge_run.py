@@ -23,7 +23,14 @@ from ...core.errors import CapabilityError, ConfigError, DataError
 from ...core.io import atomic_write_text, read_jsonl, write_json, write_jsonl
 from ...core.types import SCHEMA_VERSION, Prediction
 from .agreement import judge_human_agreement, read_ratings
-from .judge import CRITERIA, JUDGE_TEMPLATE, NOT_VALIDATED, JudgeConfig, run_judge, summarize
+from .judge import (
+    CRITERIA,
+    JUDGE_TEMPLATE,
+    NOT_VALIDATED,
+    JudgeConfig,
+    run_judge,
+    summarize,
+)
 
 SUITE = "soul-jg"
 
@@ -49,7 +56,7 @@ def _load_run(run_dir: Path) -> tuple[dict[str, Any], dict[str, Prediction]]:
 
 
 def judge_runs(run_dirs: list[str | Path], model: str, model_args: dict[str, Any] | None = None, *,
-               cfg: JudgeConfig = JudgeConfig(), human: str | Path | None = None, out: str | Path | None = None,
+               cfg: JudgeConfig | None = None, human: str | Path | None = None, out: str | Path | None = None,
                data_dir: str | None = None, cache_dir: str | None = None, use_cache: bool = True,
                n_boot: int = 1000, update_runs: bool = True) -> dict[str, Any]:
     """Judge the soul-jg justifications of one or more runs; returns the ``judge.json`` document."""
@@ -58,6 +65,7 @@ def judge_runs(run_dirs: list[str | Path], model: str, model_args: dict[str, Any
     from ...run.predictor import CachedPredictor
     from ..base import get_suite
 
+    cfg = JudgeConfig() if cfg is None else cfg
     if not run_dirs:
         raise ConfigError("give at least one --run directory")
     dirs = [Path(d) for d in run_dirs]
@@ -95,7 +103,7 @@ def judge_runs(run_dirs: list[str | Path], model: str, model_args: dict[str, Any
         "cache": {"hits": predictor.hits, "computed": predictor.computed},
     }
     if human is not None:
-        judged = {(r.item_id, s): sc for r in records if r.scores for s, sc in r.scores.items()}
+        judged: dict[tuple[str, str], dict[str, int | None]] = {(r.item_id, s): dict(sc) for r in records if r.scores for s, sc in r.scores.items()}
         ratings, info = read_ratings(human)
         doc["agreement"] = {**judge_human_agreement(judged, ratings, n_boot=n_boot, seed=cfg.seed),
                             "human_file": info}

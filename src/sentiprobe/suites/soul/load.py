@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import ChecksumError, DataError
+from ...core.hashing import file_sha256
 from ...core.types import Item
 
 LABELS = ("true", "false", "not-given")
@@ -156,11 +157,13 @@ def load_train_file(path: str | Path, *, verify: bool = True) -> tuple[list[Item
     blob = git_blob_id(path)
     if verify and blob != TRAIN_BLOB_ID:
         raise ChecksumError(path, TRAIN_BLOB_ID, blob,
-                            "git blob id of the official SOUL train.csv; set SENTIPROBE_SOUL_TRAIN_VERIFY=0 "
-                            "(or train_verify=False) to use another training file, recorded as unverified")
+                            "git blob id of the official SOUL train.csv; set the suite option train_verify=0 "
+                            "(--suite-arg train_verify=0, env SENTIPROBE_SOUL_TRAIN_VERIFY=0) to use another "
+                            "training file, recorded as unverified")
     items = load_split(path, "train", expected=verify)
     info = {"train_source": f"file {path} ({'verified official train split' if verify else 'unverified'})",
-            "train_file": str(path), "train_git_blob_id": blob, "train_verified": bool(verify),
+            "train_file": str(path), "train_git_blob_id": blob, "train_sha256": file_sha256(path),
+            "train_verified": bool(verify),
             "train_counts": split_stats(items)}
     return items, info
 

@@ -1,20 +1,29 @@
 """How a model answers SOUL items: generation, label log-probability scoring, or classification.
 
-Modes (suite option ``mode`` / ``$SENTIPROBE_SOUL_MODE``, default ``auto``):
+This is the SOUL suites' ``predict(suite, predictor, items)`` stage (:func:`predict`); the settings come
+from the suite's options (:class:`~.options.SoulOptions`), never from env variables (only ``cli/`` reads those).
+
+Modes (suite option ``mode``, default ``auto``):
 
 - ``generate``: the spec's zero-shot prompt (``prompts``) per item through ``predictor.generate``
   (cached), one reply per item, parsed by ``parse`` (RC strict + lenient; JG label + justification);
 - ``score``: RC only. The RC prompt's continuations ``true`` / ``false`` / ``not-given`` are scored
   with ``predictor.call("score_labels", ...)``; the label is the argmax of the log-probabilities (ties:
   label order), ``scores`` are the softmax over the three options and the log-probs are kept in ``meta``;
-- ``classify``: ``predictor.classify(items, labels)`` (trainable baselines, fine-tuned classifiers).
+- ``classify``: ``predictor.classify(items, labels, input_kind)`` (trainable baselines, fine-tuned
+  classifiers; the suite's input kind is ``text-pair``: review, statement).
   Such models produce no justification, so JG text metrics are not computable;
 - ``auto``: the adapter's ``answer_mode`` attribute when it has one, else ``generate`` when the model can
   generate, else ``classify``, else ``score``.
 
 Generation settings: ``temperature`` 0 and ``max_tokens`` 256 (spec 5.1) are passed to every
-``generate`` call; suite options / ``$SENTIPROBE_SOUL_TEMPERATURE`` / ``$SENTIPROBE_SOUL_MAX_TOKENS``
-change them (and they override the adapter's own defaults, recorded in every prediction's ``meta``).
+``generate`` call; the suite options ``temperature`` / ``max_tokens`` change them (and they override the
+adapter's own defaults, recorded in every prediction's ``meta``).
+
+Cache keys: every option that changes a reply is part of the cached request. ``prompt_style`` changes the
+prompt text (the payload), ``max_tokens`` and ``temperature`` are the ``generate`` keyword arguments (in
+the key), and ``mode`` picks the cached method (``generate`` / ``score_labels`` / ``classify``), each with
+its own cache namespace. Label scoring and classification take no generation settings.
 
 Failures: a reply that does not parse gives ``Prediction(label=None, parse_ok=False, raw=reply)``.
 A request that still fails after the adapter's retries (:class:`LLMError`) is retried once on its own
@@ -28,13 +37,16 @@ import logging
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.errors import CapabilityError, ConfigError, SentiprobeError
 from ...core.types import Item, Prediction
 from .load import LABELS
 from .parse import parse_answer
-from .prompts import PromptTemplate, prompt_text, template_for
+from .prompts import PromptTemplate, prompt_text, soul_task, template_for
+
+if TYPE_CHECKING:
+    from ..base import Suite
 
 log = logging.getLogger("sentiprobe")
 MODES = ("auto", "generate", "score", "classify")
@@ -170,7 +182,8 @@ def score_label_predictions(predictor: Any, items: Sequence[Item], opts: Generat
     return preds
 
 
-def predict(predictor: Any, items: Sequence[Item], task: str, opts: GenerationOptions) -> list[Prediction]:
+def predict_items(predictor: Any, items: Sequence[Item], task: str, opts: GenerationOptions,
+                  input_kind: str = "text-pair") -> list[Prediction]:
     """Predictions for SOUL items in the mode resolved for ``predictor.model``."""
     mode = resolve_mode(predictor.model, task, opts.mode)
     if mode == "generate":
@@ -179,5 +192,10 @@ def predict(predictor: Any, items: Sequence[Item], task: str, opts: GenerationOp
         return score_label_predictions(predictor, items, opts)
     from dataclasses import replace
 
-    preds = predictor.classify(items, LABELS)
+    preds = predictor.classify(items, LABELS, input_kind)
     return [replace(p, meta={**p.meta, "mode": "classify"}) for p in preds]
+
+
+def predict(suite: Suite, predictor: Any, items: Sequence[Item]) -> list[Prediction]:
+    """The SOUL ``predict`` stage: the suite's task (``rc`` / ``jg``) in the mode of its options."""
+    return predict_items(predictor, items, soul_task(suite.name), suite.options.generation(), suite.input_kind)

@@ -78,6 +78,16 @@ SEQ2SEQ_SOURCE = PromptTemplate("seq2seq-source", "1", "Review:\n{review}\n\nSta
 JG_TARGET = PromptTemplate("jg-target", "1", "Label:\n{label}\nJustification:\n{justification}", chat=False)
 
 PROMPT_STYLES = ("chat", "seq2seq")
+SUITE_TASKS = {"soul-rc": "rc", "soul-jg": "jg"}
+"""The SOUL task of each suite: the two suites share every stage function and differ by this."""
+
+
+def soul_task(suite_name: str) -> str:
+    """``rc`` or ``jg`` for a SOUL suite name."""
+    try:
+        return SUITE_TASKS[suite_name]
+    except KeyError:
+        raise ConfigError(f"{suite_name!r} is not a SOUL suite ({', '.join(SUITE_TASKS)})") from None
 
 
 def template_for(task: str, style: str = "chat") -> PromptTemplate:

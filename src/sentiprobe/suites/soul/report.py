@@ -1,5 +1,7 @@
 """The SOUL section of the HTML report. Every piece of dataset or model text is escaped.
 
+The report stage of both SOUL suites: a pure function of the results entry (no suite, no data access).
+
 Shows: where training data came from, the parse rules and prompt template, the confusion matrix of
 parsed predictions, per-class precision / recall / F1 with the unparsed or missing predictions per gold
 label, the junk replies, the justification metric settings (JG), a few failure examples, and the judge
@@ -99,13 +101,13 @@ def judge_table(judge: dict[str, Any]) -> str:
             f"{_num(per[c].get('ci_high'))}]</span></td>" for c in CRITERIA if c in per)
         rows.append(f"<tr><td>{_e(system)}</td>{cells}</tr>")
     if agreement:
-        cells = []
+        kappas = []
         for c in CRITERIA:
             k = agreement.get("criteria", {}).get(c, {}).get("kappa_quadratic", {})
-            cells.append(f"<td class=num>{_num(k.get('value'))} <span class=muted>[{_num(k.get('ci_low'))}, "
+            kappas.append(f"<td class=num>{_num(k.get('value'))} <span class=muted>[{_num(k.get('ci_low'))}, "
                          f"{_num(k.get('ci_high'))}]</span></td>")
         rows.append(f"<tr><td><em>judge-human agreement (quadratic-weighted kappa, n="
-                    f"{int(agreement.get('n_pairs', 0))})</em></td>{''.join(cells)}</tr>")
+                    f"{int(agreement.get('n_pairs', 0))})</em></td>{''.join(kappas)}</tr>")
     warn = "" if agreement else f' <span class="warn">({_e(NOT_VALIDATED)})</span>'
     return (f"<h3>Judge evaluation{warn}</h3><p class=\"muted\">judge {_e(jm.get('name'))} "
             f"{_e(jm.get('args') or '')}; {int(summary.get('n_judged', 0))} of {int(summary.get('n_sampled', 0))} "
@@ -114,8 +116,8 @@ def judge_table(judge: dict[str, Any]) -> str:
             f"<table><tr><th>system</th>{head}</tr>{''.join(rows)}</table>")
 
 
-def render_section(entry: dict[str, Any]) -> str:
-    """HTML for a soul-rc / soul-jg results entry."""
+def render_section(name: str, entry: dict[str, Any]) -> str:
+    """HTML for a soul-rc / soul-jg results entry (``name``: the suite; the entry alone decides the content)."""
     d = entry.get("details", {})
     parts = [f"<p class=\"muted\">training data: {_e(d.get('train_source'))}; parsing: {_e(d.get('parse'))}</p>"]
     tmpl = d.get("prompt_template") or {}

@@ -12,6 +12,10 @@ Metrics (rates on the 0-1 scale; CIs resample whole reviews, ``n`` = reviews):
 - JG only: ``bleu``, ``rouge1``, ``rouge2``, ``rougeL``, ``bertscore_f1`` (see ``textmetrics``), not
   computable when no prediction carries a justification (classify-only models).
 
+:func:`score` is the SOUL suites' score stage; :func:`score_predictions` the protocol's scoring of checked
+predictions. Neither writes files nor reads env variables; the only model they touch is BERTScore's
+encoder (a metric, JG only, local weights).
+
 ``details`` hold the confusion matrix, per-class precision / recall / F1, the junk replies
 (each distinct unparseable reply is a row of the reference per-class report), counts of missing
 predictions and generation errors, the prompt templates seen, and a few failure examples.
@@ -20,15 +24,21 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.errors import PredictionError
 from ...core.hashing import stable_hash
 from ...core.types import Item, Metric, Prediction
 from ...stats.metrics_common import classification_report
+from ..spec import ScoreConfig, SuiteScore
+from .data import train_source
 from .load import LABELS
 from .parse import extract_label, normalise_junk
+from .prompts import soul_task, template_for
 from .textmetrics import TextMetricOptions, grouped_mean, text_metrics
+
+if TYPE_CHECKING:
+    from ..base import Suite
 
 METRIC_KEY = {"true": "true", "false": "false", "not-given": "not_given"}
 N_EXAMPLES = 6
@@ -52,7 +62,7 @@ def _clip(text: str | None, n: int = SNIPPET) -> str | None:
     return text if len(text) <= n else text[:n] + "\u2026"
 
 
-def classification_metrics(gold: Sequence[str], pred: Sequence[str | None], groups: Sequence[str], *,
+def classification_metrics(gold: Sequence[str | None], pred: Sequence[str | None], groups: Sequence[str], *,
                            n_boot: int, seed: int, suffix: str = "") -> tuple[dict[str, Metric], dict[str, Any]]:
     """Accuracy, per-class and macro F1 (renamed ``f1_not_given`` etc.) with review-level CIs."""
     rep = classification_report(list(gold), list(pred), LABELS, n_boot=n_boot, seed=seed, groups=list(groups))
@@ -152,3 +162,27 @@ def score_predictions(items: Sequence[Item], by_id: dict[str, Prediction], *, ta
             details["text_metrics"] = {**tdetails, "n_without_justification": sum(
                 1 for p in preds if p is None or p.text is None)}
     return metrics, details
+
+
+PARSE_RULES = {
+    "rc": "strict = exact label after lower-case/strip (reference code); lenient = spec 4.3 extraction",
+    "jg": "spec 4.3 extraction (strict and lenient coincide); justification per spec 4.4/5.4",
+}
+
+
+def score(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction], config: ScoreConfig) -> SuiteScore:
+    """The SOUL score stage: check predictions, score them, record how they were asked for and trained."""
+    by_id = suite.check_predictions(items, predictions, missing=config.missing, path=config.path)
+    task = soul_task(suite.name)
+    opts = suite.options
+    metrics, details = score_predictions(items, by_id, task=task, n_boot=config.n_boot, seed=config.seed,
+                                         text_options=opts.text_metrics())
+    details.update({
+        "task": task, **train_source(suite),
+        "parse": PARSE_RULES[task],
+        "prompt_template": template_for(task, opts.prompt_style).describe(),
+        "options": {"mode": opts.mode, "prompt_style": opts.prompt_style, "max_tokens": opts.max_tokens,
+                    "temperature": float(opts.temperature), "missing": config.missing},
+        "item_ids": "<rid>:<n>, n = 1-based position of the statement among its review's rows",
+    })
+    return SuiteScore(metrics, details)

