@@ -179,11 +179,11 @@ def test_ratings_file_errors(tmp_path):
 
 @pytest.mark.realdata
 def test_judge_command_on_a_run(data_dir, tmp_path, monkeypatch, capsys):
-    from test_soul_run import StubGenerator, soul_options  # noqa: F401  (registers the stub generator)
+    from test_soul_run import StubGenerator  # noqa: F401  (registers the stub generator)
 
-    soul_options(monkeypatch, bertscore=False)
     run = tmp_path / "run"
-    api.run(["soul-jg"], ["test-soul-gen"], out=run, data_dir=str(data_dir), limit=20, n_boot=20, progress=False)
+    api.run(["soul-jg"], ["test-soul-gen"], out=run, data_dir=str(data_dir), limit=20, n_boot=20, progress=False,
+            suite_options={"soul-jg": {"bertscore": False}})
     from sentiprobe.suites.soul.judge_run import judge_runs
 
     doc = judge_runs([run], "test-soul-judge", cfg=JudgeConfig(n=8, seed=2), data_dir=str(data_dir), n_boot=50)
