@@ -4,15 +4,22 @@ uncorrected McNemar chi-square, McNemar without discordant pairs is defined; plu
 scikit-learn, scipy and statsmodels."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sentiprobe.stats.agreement import (cohen_kappa, fleiss_kappa, gwet_ac1, krippendorff_alpha,
+from sentiprobe.core.errors import LabelSetError
+from sentiprobe.core.types import Metric
+from sentiprobe.stats import bootstrap as B
+from sentiprobe.stats import classification as C
+from sentiprobe.stats.agreement import (AgreementResult, cohen_kappa, fleiss_kappa, gwet_ac1, krippendorff_alpha,
                                         percent_agreement)
 from sentiprobe.stats.metrics_common import classification_report
-from sentiprobe.stats.significance import cochrans_q, mcnemar, paired_bootstrap
+from sentiprobe.stats.significance import BootstrapDifference, cochrans_q, mcnemar, paired_bootstrap
 
 LABELS = ("negative", "neutral", "positive")
 FAST = settings(max_examples=25, deadline=None)
@@ -288,14 +295,6 @@ def test_holm_matches_statsmodels():
 # Each row says how to compute one metric (value, CI, n) on a dataset of N units; the tests below check
 # the same properties for every row, as scikit-learn's test_common.py does. A new metric function in
 # sentiprobe.stats must get a row (test_every_stats_metric_is_in_the_table enforces it).
-from collections.abc import Callable  # noqa: E402
-from dataclasses import dataclass  # noqa: E402
-
-from sentiprobe.core.types import Metric  # noqa: E402
-from sentiprobe.stats import bootstrap as B  # noqa: E402
-from sentiprobe.stats import classification as C  # noqa: E402
-from sentiprobe.stats.agreement import AgreementResult  # noqa: E402
-from sentiprobe.stats.significance import BootstrapDifference  # noqa: E402
 
 N = 120
 N_GROUPS = N // 3
@@ -368,6 +367,30 @@ def _multi_rated(d: dict) -> int:
     return sum(1 for r in d["ratings"] if sum(v is not None for v in r) >= 2)
 
 
+def _paired(metric) -> Callable:
+    def call(d, seed, alpha):
+        return paired_bootstrap(d["y"], d["p"], d["q"], metric=metric, labels=LABELS, n_boot=NB, seed=seed,
+                                alpha=alpha)
+    return call
+
+
+def _match_rate(t, pr) -> float:
+    return float(np.mean([u == v for u, v in zip(t, pr)]))
+
+
+def _rating_call(f, ci: str, kw: dict) -> Callable:
+    def call(d, seed, alpha):
+        return f(d["ratings"], ci=ci, n_boot=NB, seed=seed, alpha=alpha, **kw)
+    return call
+
+
+def _cohen_call(ci: str, kw: dict) -> Callable:
+    def call(d, seed, alpha):
+        return cohen_kappa([r[0] for r in d["ratings"]], [r[1] for r in d["ratings"]], ci=ci, n_boot=NB,
+                           seed=seed, alpha=alpha, **kw)
+    return call
+
+
 TABLE: dict[str, Row] = {
     **{f"report_{k}": Row(C.classification_report, _report(k)) for k in
        ("accuracy", "macro_f1", "macro_precision", "macro_recall", "f1_positive", "precision_negative",
@@ -395,37 +418,27 @@ TABLE: dict[str, Row] = {
         B.bootstrap_metric, lambda d, s, a: B.bootstrap_metric(
             "acc", lambda i: float(d["correct"][i].mean()), N, groups=np.array(d["g"]), n_boot=NB, seed=s,
             alpha=a), order_ci=False, n=lambda d: N_GROUPS),
-    **{f"paired_{m}": Row(paired_bootstrap, (lambda m: lambda d, s, a: paired_bootstrap(
-        d["y"], d["p"], d["q"], metric=m, labels=LABELS, n_boot=NB, seed=s, alpha=a))(m),
-        perfect=0.0, bounds=(-1.0, 1.0)) for m in ("accuracy", "macro_f1")},
-    "paired_callable": Row(paired_bootstrap, lambda d, s, a: paired_bootstrap(
-        d["y"], d["p"], d["q"], metric=lambda t, pr: float(np.mean([u == v for u, v in zip(t, pr)])),
-        n_boot=NB, seed=s, alpha=a), perfect=0.0, bounds=(-1.0, 1.0), order_ci=False),
+    **{f"paired_{m}": Row(paired_bootstrap, _paired(m), perfect=0.0, bounds=(-1.0, 1.0))
+       for m in ("accuracy", "macro_f1")},
+    "paired_callable": Row(paired_bootstrap, _paired(_match_rate), perfect=0.0, bounds=(-1.0, 1.0),
+                           order_ci=False),
 }
 for _ci in ("analytic", "bootstrap"):
     _boot = _ci == "bootstrap"
     for _name, _f, _kw in (("percent_agreement", percent_agreement, {}), ("fleiss_kappa", fleiss_kappa, {}),
-                           ("gwet_ac1", gwet_ac1, {}), ("fleiss_quadratic", fleiss_kappa,
-                                                        {"weights": "quadratic", "categories": LABELS}),
+                           ("gwet_ac1", gwet_ac1, {}),
+                           ("fleiss_quadratic", fleiss_kappa, {"weights": "quadratic", "categories": LABELS}),
                            ("alpha_nominal", krippendorff_alpha, {}),
                            ("alpha_ordinal", krippendorff_alpha, {"level": "ordinal", "categories": LABELS}),
                            ("alpha_interval", krippendorff_alpha, {"level": "interval", "categories": LABELS})):
-        if _name.startswith("alpha_") and _name != "alpha_nominal" and not _boot:
-            continue  # other levels are always bootstrapped (one row is enough)
-        TABLE[f"{_name}_{_ci}"] = Row(
-            _f, (lambda f, kw, ci: lambda d, s, a: f(d["ratings"], ci=ci, n_boot=NB, seed=s, alpha=a, **kw))(
-                _f, _kw, _ci), bounds=(-1.0, 1.0), order_ci=not _boot, n=_multi_rated, bootstrap=_boot)
-    TABLE[f"cohen_{_ci}"] = Row(
-        cohen_kappa, (lambda ci: lambda d, s, a: cohen_kappa([r[0] for r in d["ratings"]],
-                                                             [r[1] for r in d["ratings"]], ci=ci, n_boot=NB,
-                                                             seed=s, alpha=a))(_ci),
-        bounds=(-1.0, 1.0), n=_rated_pairs, bootstrap=_boot)
-    TABLE[f"cohen_linear_{_ci}"] = Row(
-        cohen_kappa, (lambda ci: lambda d, s, a: cohen_kappa([r[0] for r in d["ratings"]],
-                                                             [r[1] for r in d["ratings"]], ci=ci, n_boot=NB,
-                                                             seed=s, alpha=a, weights="linear",
-                                                             categories=LABELS))(_ci),
-        bounds=(-1.0, 1.0), n=_rated_pairs, bootstrap=_boot)
+        if _name in ("alpha_ordinal", "alpha_interval") and not _boot:
+            continue  # these levels are always bootstrapped: one row each is enough
+        TABLE[f"{_name}_{_ci}"] = Row(_f, _rating_call(_f, _ci, _kw), bounds=(-1.0, 1.0), order_ci=not _boot,
+                                      n=_multi_rated, bootstrap=_boot)
+    TABLE[f"cohen_{_ci}"] = Row(cohen_kappa, _cohen_call(_ci, {}), bounds=(-1.0, 1.0), n=_rated_pairs,
+                                bootstrap=_boot)
+    TABLE[f"cohen_linear_{_ci}"] = Row(cohen_kappa, _cohen_call(_ci, {"weights": "linear", "categories": LABELS}),
+                                       bounds=(-1.0, 1.0), n=_rated_pairs, bootstrap=_boot)
 
 
 def _vci(res) -> tuple[float | None, float | None, float | None, int]:
@@ -531,8 +544,6 @@ def test_common_n_reported(name):
     lambda y, p: paired_bootstrap(y, p, p, metric="accuracy", labels=LABELS, n_boot=10),
 ])
 def test_unknown_gold_label_is_a_typed_error(call):
-    from sentiprobe.core.errors import LabelSetError
-
     y = ["positive", "negative", "mixed", "positive"]
     p = ["positive", "negative", "neutral", "positive"]
     with pytest.raises(LabelSetError) as err:
@@ -545,7 +556,7 @@ def test_unknown_prediction_counts_as_wrong():
     y = ["positive", "negative", "neutral", "positive"]
     rep = C.classification_report(y, ["positive", "mixed", None, "positive"], LABELS, n_boot=0)
     assert rep.metrics["accuracy"].value == 0.5 and rep.invalid == [1, 1, 0]
-    t, p = C.encode(y, ["positive", "mixed", None, "positive"], LABELS)
+    _, p = C.encode(y, ["positive", "mixed", None, "positive"], LABELS)
     assert p.tolist() == [2, -1, -1, 2]
     assert C.macro_f1(y, ["positive", "mixed", None, "positive"], LABELS, n_boot=0).value == \
         rep.metrics["macro_f1"].value

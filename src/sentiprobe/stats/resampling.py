@@ -82,7 +82,7 @@ def count_draws(counts: Sequence[float] | np.ndarray, n_boot: int, seed: int) ->
     exactly and directly.
     """
     c = np.asarray(counts, dtype=np.float64)
-    n = int(round(float(c.sum())))
+    n = round(float(c.sum()))
     rng = np.random.default_rng(seed)
     return rng.multinomial(n, c / n, size=n_boot).astype(np.float64)
 
