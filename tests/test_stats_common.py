@@ -4,15 +4,22 @@ uncorrected McNemar chi-square, McNemar without discordant pairs is defined; plu
 scikit-learn, scipy and statsmodels."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sentiprobe.stats.agreement import (cohen_kappa, fleiss_kappa, gwet_ac1, krippendorff_alpha,
+from sentiprobe.core.errors import LabelSetError
+from sentiprobe.core.types import Metric
+from sentiprobe.stats import bootstrap as B
+from sentiprobe.stats import classification as C
+from sentiprobe.stats.agreement import (AgreementResult, cohen_kappa, fleiss_kappa, gwet_ac1, krippendorff_alpha,
                                         percent_agreement)
 from sentiprobe.stats.metrics_common import classification_report
-from sentiprobe.stats.significance import cochrans_q, mcnemar, paired_bootstrap
+from sentiprobe.stats.significance import BootstrapDifference, cochrans_q, mcnemar, paired_bootstrap
 
 LABELS = ("negative", "neutral", "positive")
 FAST = settings(max_examples=25, deadline=None)
@@ -282,3 +289,285 @@ def test_holm_matches_statsmodels():
     p = [0.01, 0.04, 0.03, 0.2, 0.001, 0.04]
     assert holm(p) == pytest.approx(list(multipletests(p, method="holm")[1]))
     assert holm([]) == []
+
+
+# ---- the common table: every metric function of sentiprobe.stats ------------------------------------
+# Each row says how to compute one metric (value, CI, n) on a dataset of N units; the tests below check
+# the same properties for every row, as scikit-learn's test_common.py does. A new metric function in
+# sentiprobe.stats must get a row (test_every_stats_metric_is_in_the_table enforces it).
+
+N = 120
+N_GROUPS = N // 3
+NB = 200
+
+
+def _dataset(seed: int = 0, perfect: bool = False) -> dict:
+    """Gold labels, two systems' predictions (None = unparseable), groups of 3 units, scores, ratings."""
+    rng = np.random.default_rng(seed)
+    y = rng.choice(LABELS, N).tolist()
+
+    def noisy(acc: float) -> list:
+        return [t if rng.random() < acc else (None if rng.random() < 0.1 else str(rng.choice(LABELS))) for t in y]
+
+    p, q = (list(y), list(y)) if perfect else (noisy(0.7), noisy(0.6))
+    x = rng.random(N)
+    z = x.copy() if perfect else x + rng.normal(0, 0.3, N)
+    return {"y": y, "p": p, "q": q, "g": [f"g{i // 3}" for i in range(N)], "x": x, "z": z,
+            "correct": np.array([a == b for a, b in zip(y, p)], dtype=np.float64),
+            "ratings": [[a, b, c] for a, b, c in zip(y, p, q)]}
+
+
+def _permute(d: dict, idx: list[int]) -> dict:
+    out = {}
+    for k, v in d.items():
+        out[k] = v[idx] if isinstance(v, np.ndarray) else [v[i] for i in idx]
+    return out
+
+
+def _pearson(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.corrcoef(a, b)[0, 1]) if np.ptp(a) > 0 and np.ptp(b) > 0 else float("nan")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One metric of the table.
+
+    Attributes:
+        fn: function under test (its name is matched against sentiprobe.stats' public functions).
+        call: ``call(data, seed, alpha)`` -> Metric / AgreementResult / BootstrapDifference / tuple.
+        perfect: the value on perfect predictions (all systems equal to gold, raters agreeing).
+        bounds: the range every value and CI bound must stay in.
+        order_ci: the CI does not depend on the order of the units (resamples are drawn as counts or
+            group weights keyed by group id, not by position).
+        n: ``n(data)`` -> the n the metric must report (units, groups, rated pairs).
+        bootstrap: the CI is a bootstrap (so the seed matters).
+    """
+
+    fn: Callable
+    call: Callable
+    perfect: float = 1.0
+    bounds: tuple[float, float] = (0.0, 1.0)
+    order_ci: bool = True
+    n: Callable[[dict], int] = lambda d: N
+    bootstrap: bool = True
+
+
+def _report(key: str, groups: bool = False) -> Callable:
+    def call(d, seed, alpha):
+        return C.classification_report(d["y"], d["p"], LABELS, n_boot=NB, seed=seed, alpha=alpha,
+                                       groups=d["g"] if groups else None).metrics[key]
+    return call
+
+
+def _rated_pairs(d: dict) -> int:
+    return sum(1 for r in d["ratings"] if r[0] is not None and r[1] is not None)
+
+
+def _multi_rated(d: dict) -> int:
+    return sum(1 for r in d["ratings"] if sum(v is not None for v in r) >= 2)
+
+
+def _paired(metric) -> Callable:
+    def call(d, seed, alpha):
+        return paired_bootstrap(d["y"], d["p"], d["q"], metric=metric, labels=LABELS, n_boot=NB, seed=seed,
+                                alpha=alpha)
+    return call
+
+
+def _match_rate(t, pr) -> float:
+    return float(np.mean([u == v for u, v in zip(t, pr)]))
+
+
+def _rating_call(f, ci: str, kw: dict) -> Callable:
+    def call(d, seed, alpha):
+        return f(d["ratings"], ci=ci, n_boot=NB, seed=seed, alpha=alpha, **kw)
+    return call
+
+
+def _cohen_call(ci: str, kw: dict) -> Callable:
+    def call(d, seed, alpha):
+        return cohen_kappa([r[0] for r in d["ratings"]], [r[1] for r in d["ratings"]], ci=ci, n_boot=NB,
+                           seed=seed, alpha=alpha, **kw)
+    return call
+
+
+TABLE: dict[str, Row] = {
+    **{f"report_{k}": Row(C.classification_report, _report(k)) for k in
+       ("accuracy", "macro_f1", "macro_precision", "macro_recall", "f1_positive", "precision_negative",
+        "recall_neutral")},
+    "report_macro_f1_grouped": Row(C.classification_report, _report("macro_f1", groups=True),
+                                   n=lambda d: N_GROUPS),
+    "macro_f1": Row(C.macro_f1, lambda d, s, a: C.macro_f1(d["y"], d["p"], LABELS, n_boot=NB, seed=s, alpha=a),
+                    order_ci=False),
+    "macro_f1_grouped": Row(C.macro_f1, lambda d, s, a: C.macro_f1(d["y"], d["p"], LABELS, n_boot=NB, seed=s,
+                                                                   alpha=a, groups=np.array(d["g"])),
+                            order_ci=False, n=lambda d: N_GROUPS),
+    "accuracy": Row(C.accuracy, lambda d, s, a: C.accuracy(d["y"], d["p"], labels=LABELS, n_boot=NB, seed=s,
+                                                           alpha=a)),
+    "mean_metric": Row(B.mean_metric, lambda d, s, a: B.mean_metric("m", d["correct"], n_boot=NB, seed=s,
+                                                                    alpha=a)),
+    "mean_ci": Row(B.mean_ci, lambda d, s, a: (*B.mean_ci(d["correct"], n_boot=NB, seed=s, alpha=a),
+                                               len(d["correct"]))),
+    "grouped_mean": Row(B.grouped_mean, lambda d, s, a: B.grouped_mean("g", d["correct"], d["g"], n_boot=NB,
+                                                                       seed=s, alpha=a), n=lambda d: N_GROUPS),
+    "bootstrap_metric_pearson": Row(
+        B.bootstrap_metric, lambda d, s, a: B.bootstrap_metric(
+            "r", lambda i: _pearson(d["x"][i], d["z"][i]), N, n_boot=NB, seed=s, alpha=a),
+        bounds=(-1.0, 1.0), order_ci=False),
+    "bootstrap_metric_grouped": Row(
+        B.bootstrap_metric, lambda d, s, a: B.bootstrap_metric(
+            "acc", lambda i: float(d["correct"][i].mean()), N, groups=np.array(d["g"]), n_boot=NB, seed=s,
+            alpha=a), order_ci=False, n=lambda d: N_GROUPS),
+    **{f"paired_{m}": Row(paired_bootstrap, _paired(m), perfect=0.0, bounds=(-1.0, 1.0))
+       for m in ("accuracy", "macro_f1")},
+    "paired_callable": Row(paired_bootstrap, _paired(_match_rate), perfect=0.0, bounds=(-1.0, 1.0),
+                           order_ci=False),
+}
+for _ci in ("analytic", "bootstrap"):
+    _boot = _ci == "bootstrap"
+    for _name, _f, _kw in (("percent_agreement", percent_agreement, {}), ("fleiss_kappa", fleiss_kappa, {}),
+                           ("gwet_ac1", gwet_ac1, {}),
+                           ("fleiss_quadratic", fleiss_kappa, {"weights": "quadratic", "categories": LABELS}),
+                           ("alpha_nominal", krippendorff_alpha, {}),
+                           ("alpha_ordinal", krippendorff_alpha, {"level": "ordinal", "categories": LABELS}),
+                           ("alpha_interval", krippendorff_alpha, {"level": "interval", "categories": LABELS})):
+        if _name in ("alpha_ordinal", "alpha_interval") and not _boot:
+            continue  # these levels are always bootstrapped: one row each is enough
+        TABLE[f"{_name}_{_ci}"] = Row(_f, _rating_call(_f, _ci, _kw), bounds=(-1.0, 1.0), order_ci=not _boot,
+                                      n=_multi_rated, bootstrap=_boot)
+    TABLE[f"cohen_{_ci}"] = Row(cohen_kappa, _cohen_call(_ci, {}), bounds=(-1.0, 1.0), n=_rated_pairs,
+                                bootstrap=_boot)
+    TABLE[f"cohen_linear_{_ci}"] = Row(cohen_kappa, _cohen_call(_ci, {"weights": "linear", "categories": LABELS}),
+                                       bounds=(-1.0, 1.0), n=_rated_pairs, bootstrap=_boot)
+
+
+def _vci(res) -> tuple[float | None, float | None, float | None, int]:
+    """(value, ci_low, ci_high, n) of any result type in the table."""
+    if isinstance(res, Metric):
+        return res.value, res.ci_low, res.ci_high, res.n
+    if isinstance(res, AgreementResult):
+        return res.value, res.ci_low, res.ci_high, res.n_units
+    if isinstance(res, BootstrapDifference):
+        return res.delta, res.ci_low, res.ci_high, res.n
+    return tuple(res)  # mean_ci: (value, low, high) + n
+
+
+ROWS = sorted(TABLE)
+EPS = 1e-9
+
+
+def test_every_stats_metric_is_in_the_table():
+    """Every public function of sentiprobe.stats that returns a metric with a CI has a row."""
+    import inspect
+
+    from sentiprobe.stats import agreement, bootstrap, classification, significance
+
+    results = ("Metric", "AgreementResult", "BootstrapDifference", "ClassificationReport")
+    public = set()
+    for mod in (bootstrap, classification, agreement, significance):
+        for name, f in vars(mod).items():
+            if name.startswith("_") or not inspect.isfunction(f) or f.__module__ != mod.__name__:
+                continue
+            ret = str(inspect.signature(f).return_annotation)
+            if ret in results or name == "mean_ci":
+                public.add(f)
+    covered = {row.fn for row in TABLE.values()}
+    assert len(public) >= 12
+    assert public - covered == set(), sorted(f.__name__ for f in public - covered)
+
+
+@pytest.mark.parametrize("name", ROWS)
+def test_common_order_invariance(name):
+    row = TABLE[name]
+    d = _dataset(1)
+    idx = list(np.random.default_rng(5).permutation(N))
+    a, b = _vci(row.call(d, 3, 0.05)), _vci(row.call(_permute(d, idx), 3, 0.05))
+    assert _close(a[0], b[0]) and a[3] == b[3]
+    if row.order_ci:
+        assert _close(a[1], b[1]) and _close(a[2], b[2])
+
+
+@pytest.mark.parametrize("name", ROWS)
+def test_common_perfect_prediction_bounds(name):
+    row = TABLE[name]
+    v, lo, hi, _ = _vci(row.call(_dataset(2, perfect=True), 0, 0.05))
+    assert v == pytest.approx(row.perfect, abs=EPS)
+    if row.bootstrap:  # every resample of perfect data is perfect
+        assert lo == pytest.approx(row.perfect, abs=EPS) and hi == pytest.approx(row.perfect, abs=EPS)
+    for seed in range(3):  # and on imperfect data the value and CI stay in range
+        v, lo, hi, _ = _vci(row.call(_dataset(seed), 0, 0.05))
+        assert all(row.bounds[0] - EPS <= u <= row.bounds[1] + EPS for u in (v, lo, hi)), (v, lo, hi)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("name", ROWS)
+def test_common_ci_contains_value(name, seed):
+    v, lo, hi, _ = _vci(TABLE[name].call(_dataset(seed), seed, 0.05))
+    assert lo is not None and hi is not None
+    assert lo - EPS <= v <= hi + EPS
+
+
+@pytest.mark.parametrize("name", ROWS)
+def test_common_alpha_sets_the_width(name):
+    """Smaller alpha, wider interval: the three intervals are nested and not all the same."""
+    row = TABLE[name]
+    d = _dataset(0)
+    wide, mid, narrow = (_vci(row.call(d, 7, a)) for a in (0.01, 0.05, 0.3))
+    assert wide[1] - EPS <= mid[1] <= narrow[1] + EPS and narrow[2] - EPS <= mid[2] <= wide[2] + EPS
+    assert wide[2] - wide[1] > narrow[2] - narrow[1] + 1e-6
+
+
+@pytest.mark.parametrize("name", ROWS)
+def test_common_same_seed_same_ci(name):
+    row = TABLE[name]
+    d = _dataset(0)
+    a, b = _vci(row.call(d, 11, 0.05)), _vci(row.call(d, 11, 0.05))
+    assert a == b
+    if row.bootstrap:  # and the seed is really used
+        c = _vci(row.call(d, 12, 0.05))
+        assert (a[1], a[2]) != (c[1], c[2])
+
+
+@pytest.mark.parametrize("name", ROWS)
+def test_common_n_reported(name):
+    row = TABLE[name]
+    d = _dataset(0)
+    assert _vci(row.call(d, 0, 0.05))[3] == row.n(d)
+
+
+# ---- one classification engine: unknown gold labels are errors, unknown predictions are wrong ------
+@pytest.mark.parametrize("call", [
+    lambda y, p: C.classification_report(y, p, LABELS, n_boot=10),
+    lambda y, p: C.macro_f1(y, p, LABELS, n_boot=10),
+    lambda y, p: C.accuracy(y, p, labels=LABELS, n_boot=10),
+    lambda y, p: C.encode(y, p, LABELS),
+    lambda y, p: paired_bootstrap(y, p, p, metric="accuracy", labels=LABELS, n_boot=10),
+])
+def test_unknown_gold_label_is_a_typed_error(call):
+    y = ["positive", "negative", "mixed", "positive"]
+    p = ["positive", "negative", "neutral", "positive"]
+    with pytest.raises(LabelSetError) as err:
+        call(y, p)
+    assert err.value.offenders == ["mixed"] and "mixed" in str(err.value)
+    assert isinstance(err.value, ValueError)  # what callers caught before the type existed
+
+
+def test_unknown_prediction_counts_as_wrong():
+    y = ["positive", "negative", "neutral", "positive"]
+    rep = C.classification_report(y, ["positive", "mixed", None, "positive"], LABELS, n_boot=0)
+    assert rep.metrics["accuracy"].value == 0.5 and rep.invalid == [1, 1, 0]
+    _, p = C.encode(y, ["positive", "mixed", None, "positive"], LABELS)
+    assert p.tolist() == [2, -1, -1, 2]
+    assert C.macro_f1(y, ["positive", "mixed", None, "positive"], LABELS, n_boot=0).value == \
+        rep.metrics["macro_f1"].value
+
+
+def test_prf_from_confusion_matches_the_report():
+    y = ["positive", "negative", "neutral", "positive", "neutral"]
+    p = ["positive", None, "positive", "negative", "neutral"]
+    t, q = C.encode(y, p, LABELS)
+    prec, rec, f1 = C.prf_from_confusion(C.confusion(t, q, 3), np.bincount(t, minlength=3))
+    rep = C.classification_report(y, p, LABELS, n_boot=0)
+    for j, lab in enumerate(LABELS):
+        assert (prec[j], rec[j], f1[j]) == (rep.metrics[f"precision_{lab}"].value,
+                                            rep.metrics[f"recall_{lab}"].value, rep.metrics[f"f1_{lab}"].value)

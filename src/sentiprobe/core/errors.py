@@ -127,6 +127,23 @@ class PredictionError(SentiprobeError):
         super().__init__(text)
 
 
+class LabelSetError(SentiprobeError, ValueError):
+    """Gold labels outside the label set a metric was asked to use.
+
+    A gold label the metric does not know cannot be scored as right or wrong; counting it as a wrong
+    class (as an index of -1 would) silently changes every rate, so it is an error. Predictions
+    outside the label set are not errors: they are wrong answers. Also a ``ValueError``, which callers
+    caught before this type existed.
+    """
+
+    def __init__(self, labels: Sequence[str], offenders: Iterable[object], limit: int = 5) -> None:
+        self.labels = list(labels)
+        self.offenders = sorted({str(o) for o in offenders})
+        shown = ", ".join(repr(o) for o in self.offenders[:limit])
+        more = f" (and {len(self.offenders) - limit} more)" if len(self.offenders) > limit else ""
+        super().__init__(f"gold labels outside the label set {self.labels}: {shown}{more}")
+
+
 class CapabilityError(SentiprobeError):
     """A model lacks a capability the suite needs (e.g. generate)."""
 

@@ -1,9 +1,11 @@
 """Self-contained HTML report (inline CSS and SVG, no CDN). Every piece of text is escaped."""
 from __future__ import annotations
 
+import math
 from html import escape
 from typing import Any
 
+from ..stats.rounding import percent
 from .svg import ci_bars
 
 CSS = """
@@ -20,12 +22,10 @@ details{margin:.5em 0}
 
 
 def pct(v: float | None) -> str:
-    """A fraction as a percentage with two decimals (round half up), or an em dash."""
-    if v is None:
+    """A fraction as a percentage with two decimals (round half up), or an em dash (None, NaN, inf)."""
+    if v is None or not math.isfinite(float(v)):
         return "\u2014"
-    from decimal import ROUND_HALF_UP, Decimal
-
-    return str((Decimal(repr(float(v))) * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+    return percent(float(v))
 
 
 _NOT_PERCENT = ("pearson", "spearman", "kappa", "fleiss", "cohen", "krippendorff", "gwet", "bleu", "rouge",

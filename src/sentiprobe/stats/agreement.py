@@ -33,7 +33,8 @@ import numpy as np
 
 from ..core.errors import ConfigError
 from ..core.types import Metric
-from .bootstrap import DEFAULT_ALPHA, DEFAULT_N_BOOT
+from .resampling import (CI_METHOD, DEFAULT_ALPHA, DEFAULT_N_BOOT, count_draws, group_weights,
+                         percentile_interval)
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 LANDIS_KOCH = ((0.0, "poor"), (0.2, "slight"), (0.4, "fair"), (0.6, "moderate"), (0.8, "substantial"),
@@ -181,11 +182,12 @@ def _t_interval(value: float, se: float, n: int, alpha: float) -> tuple[float | 
 
 
 def _boot_summary(dist: np.ndarray, alpha: float) -> tuple[float | None, float | None, float | None]:
+    """(bootstrap SD, ci_low, ci_high) of the finite resampled coefficients; None with fewer than 2."""
     d = dist[np.isfinite(dist)]
     if d.size < 2:
         return None, None, None
-    lo, hi = np.quantile(d, [alpha / 2, 1 - alpha / 2])
-    return float(d.std(ddof=1)), float(lo), float(hi)
+    lo, hi = percentile_interval(d, alpha)
+    return float(d.std(ddof=1)), lo, hi
 
 
 # ---- the Gwet family (percent agreement, Fleiss' kappa, AC1) ---------------------------------------
@@ -261,10 +263,9 @@ def _gwet_coefficient(kind: str, ratings, *, weights=None, categories=None, ci: 
                       "undefined: fewer than two categories in use (chance agreement is 1)")
     coef, pa, pe = float(coef), float(pa), float(pe)
     if ci == "bootstrap":
-        rng = np.random.default_rng(seed)
-        uw = rng.multinomial(n, np.full(n, 1.0 / n), size=n_boot).astype(np.float64)
+        uw = group_weights(n, n_boot, seed)  # resample units: how often each unit is drawn
         se, lo, hi = _boot_summary(_gwet_stats(counts, w, kind, uw)[3], alpha)
-        return result(coef, se, lo, hi, "bootstrap-percentile", pa, pe)
+        return result(coef, se, lo, hi, CI_METHOD, pa, pe)
     if ci != "analytic":
         raise ConfigError(f"unknown ci method {ci!r}; use analytic or bootstrap")
     se = float(np.sqrt(_gwet_variance(counts, w, kind, coef, pe, pi)))
@@ -363,13 +364,12 @@ def krippendorff_alpha(ratings: Sequence[Sequence[Any]], *, level: str = "nomina
             return result(value, se, lo, hi, "gwet-analytic-t", pa, pe)
     if ci not in ("analytic", "bootstrap"):
         raise ConfigError(f"unknown ci method {ci!r}; use analytic or bootstrap")
-    rng = np.random.default_rng(seed)
-    uw = rng.multinomial(n2, np.full(n2, 1.0 / n2), size=n_boot).astype(np.float64)
+    uw = group_weights(n2, n_boot, seed)  # resample units with >= 2 ratings
     q = len(cats)
     boot_o = (uw @ per_unit.reshape(n2, q * q)).reshape(n_boot, q, q)
     se, lo, hi = _boot_summary(_alpha_from_coincidence(boot_o, level, nums), alpha)
     note = None if ci == "bootstrap" else f"analytic SE exists for nominal data only; bootstrapped at level {level}"
-    return result(value, se, lo, hi, "bootstrap-percentile", pa, pe, note)
+    return result(value, se, lo, hi, CI_METHOD, pa, pe, note)
 
 
 def _alpha_nominal_gwet(c2: np.ndarray) -> tuple[float, float, float]:
@@ -448,10 +448,9 @@ def cohen_kappa(rater_a: Sequence[Any], rater_b: Sequence[Any], *, weights: str 
     if not np.isfinite(k):
         return result(None, None, None, None, "none", po, pe, "undefined: chance agreement is 1")
     if ci == "bootstrap":
-        rng = np.random.default_rng(seed)
-        draws = rng.multinomial(n, table.ravel() / n, size=n_boot).reshape(n_boot, q, q).astype(np.float64)
+        draws = count_draws(table.ravel(), n_boot, seed).reshape(n_boot, q, q)
         se, lo, hi = _boot_summary(kappa(draws)[2], alpha)
-        return result(k, se, lo, hi, "bootstrap-percentile", po, pe)
+        return result(k, se, lo, hi, CI_METHOD, po, pe)
     if ci != "analytic":
         raise ConfigError(f"unknown ci method {ci!r}; use analytic or bootstrap")
     p = table / n

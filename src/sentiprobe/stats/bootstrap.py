@@ -1,11 +1,15 @@
-"""Seeded bootstrap confidence intervals (percentile method).
+"""Metrics with seeded percentile-bootstrap CIs, built on :mod:`sentiprobe.stats.resampling`.
 
-- ``mean_metric``: a rate/mean over units (items or groups). The bootstrap distribution of a mean
-  only depends on the counts of each distinct value, so it is drawn exactly with a multinomial over
-  the distinct values: O(n_boot * distinct) instead of O(n_boot * n). 0/1 correctness vectors (accuracy,
-  ARS over groups) cost microseconds even for 10^6 units.
-- ``bootstrap_metric``: any statistic of resampled units (macro-F1, correlation), computed in chunks
-  of resampled index arrays. Resampling groups (``groups=``) keeps each group's items together.
+These are the functions suites call; the draws and intervals themselves live in ``resampling`` only.
+
+- ``mean_metric`` / ``mean_ci``: a rate or mean over units. Its bootstrap distribution depends only on
+  how often each distinct value is drawn, so the counts are drawn exactly (multinomial over the
+  distinct values): O(n_boot x distinct) instead of O(n_boot x n); 0/1 vectors of 10^6 units cost
+  microseconds.
+- ``grouped_mean``: a mean over items whose CI resamples whole groups (a SOUL review and its
+  statements); ``n`` is the number of groups.
+- ``bootstrap_metric``: any statistic of resampled units (macro-F1, a correlation) on index arrays;
+  ``groups=`` keeps each group's items together.
 """
 from __future__ import annotations
 
@@ -14,17 +18,13 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ..core.types import Metric
+from .resampling import (CI_METHOD, DEFAULT_ALPHA, DEFAULT_N_BOOT, count_draws, group_index, group_weights,
+                         index_draws, percentile_interval, statistic_distribution)
 
-DEFAULT_N_BOOT = 1000
-DEFAULT_ALPHA = 0.05
+resample_indices = index_draws  # the name this generator had before the resampling module existed
 
-
-def _percentiles(dist: np.ndarray, alpha: float) -> tuple[float | None, float | None]:
-    dist = dist[np.isfinite(dist)]
-    if dist.size == 0:
-        return None, None
-    lo, hi = np.quantile(dist, [alpha / 2, 1 - alpha / 2])
-    return float(lo), float(hi)
+__all__ = ["DEFAULT_ALPHA", "DEFAULT_N_BOOT", "bootstrap_metric", "grouped_mean", "mean_ci", "mean_metric",
+           "resample_indices"]
 
 
 def mean_ci(values: Sequence[float] | np.ndarray, *, n_boot: int = DEFAULT_N_BOOT, seed: int = 0,
@@ -38,10 +38,8 @@ def mean_ci(values: Sequence[float] | np.ndarray, *, n_boot: int = DEFAULT_N_BOO
     if n_boot <= 0:
         return point, None, None
     uniq, counts = np.unique(x, return_counts=True)
-    rng = np.random.default_rng(seed)
-    draws = rng.multinomial(n, counts / n, size=n_boot)
-    dist = draws @ uniq / n
-    lo, hi = _percentiles(dist, alpha)
+    dist = count_draws(counts, n_boot, seed) @ uniq / n
+    lo, hi = percentile_interval(dist, alpha)
     return point, lo, hi
 
 
@@ -53,30 +51,29 @@ def mean_metric(name: str, values: Sequence[float] | np.ndarray, *, n_boot: int 
     if x.size == 0:
         return Metric.not_computable(name, note or "no units", 0, higher_is_better)
     v, lo, hi = mean_ci(x, n_boot=n_boot, seed=seed, alpha=alpha)
-    return Metric(name, v, lo, hi, int(x.size), higher_is_better, "bootstrap-percentile", note)
+    return Metric(name, v, lo, hi, int(x.size), higher_is_better, CI_METHOD, note)
 
 
-def resample_indices(n: int, n_boot: int, seed: int, groups: np.ndarray | None = None,
-                     chunk: int = 64):
-    """Yield chunks of bootstrap index arrays (shape ``(b, m)``) over units or whole groups."""
-    rng = np.random.default_rng(seed)
-    if groups is None:
-        done = 0
-        while done < n_boot:
-            b = min(chunk, n_boot - done)
-            yield rng.integers(0, n, size=(b, n))
-            done += b
-        return
-    groups = np.asarray(groups)
-    _, inv = np.unique(groups, return_inverse=True)
-    order = np.argsort(inv, kind="stable")
-    sizes = np.bincount(inv)
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    g = sizes.size
-    for _ in range(n_boot):
-        pick = rng.integers(0, g, size=g)
-        idx = np.concatenate([order[starts[k]:starts[k] + sizes[k]] for k in pick])
-        yield idx[None, :]
+def grouped_mean(name: str, values: Sequence[float], groups: Sequence, *, n_boot: int = DEFAULT_N_BOOT,
+                 seed: int = 0, alpha: float = DEFAULT_ALPHA, higher_is_better: bool = True,
+                 note: str | None = None) -> Metric:
+    """Mean of per-item values with a percentile CI from resampling whole groups; ``n`` = groups.
+
+    Group ids are compared as strings. A resample's mean is (drawn item total) / (drawn item count),
+    i.e. items of larger groups weigh more, as in the point estimate.
+    """
+    x = np.asarray(values, dtype=np.float64)
+    if x.size == 0:
+        return Metric.not_computable(name, "no items", 0, higher_is_better)
+    inv, g = group_index([str(v) for v in groups])
+    point = float(x.mean())
+    if n_boot <= 0:
+        return Metric(name, point, None, None, g, higher_is_better, "none", note)
+    sums = np.bincount(inv, weights=x, minlength=g)
+    counts = np.bincount(inv, minlength=g).astype(np.float64)
+    draws = group_weights(g, n_boot, seed)
+    lo, hi = percentile_interval((draws @ sums) / (draws @ counts), alpha)
+    return Metric(name, point, lo, hi, g, higher_is_better, CI_METHOD, note)
 
 
 def bootstrap_metric(name: str, statistic: Callable[[np.ndarray], float], n: int, *,
@@ -91,13 +88,10 @@ def bootstrap_metric(name: str, statistic: Callable[[np.ndarray], float], n: int
     if n == 0:
         return Metric.not_computable(name, note or "no units", 0, higher_is_better)
     point = float(statistic(np.arange(n)))
-    units = n_units if n_units is not None else (len(np.unique(groups)) if groups is not None else n)
+    units = n_units if n_units is not None else (group_index(groups)[1] if groups is not None else n)
     if n_boot <= 0 or not np.isfinite(point):
         return Metric(name, point if np.isfinite(point) else None, None, None, units, higher_is_better,
                       "none", note)
-    dist = []
-    for chunk in resample_indices(n, n_boot, seed, groups):
-        for row in chunk:
-            dist.append(statistic(row))
-    lo, hi = _percentiles(np.asarray(dist, dtype=np.float64), alpha)
-    return Metric(name, point, lo, hi, units, higher_is_better, "bootstrap-percentile", note)
+    dist = statistic_distribution(statistic, n, n_boot=n_boot, seed=seed, groups=groups)
+    lo, hi = percentile_interval(dist, alpha)
+    return Metric(name, point, lo, hi, units, higher_is_better, CI_METHOD, note)

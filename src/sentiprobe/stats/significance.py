@@ -25,8 +25,9 @@ from typing import Any
 import numpy as np
 
 from ..core.types import SCHEMA_VERSION
-from .bootstrap import DEFAULT_ALPHA, DEFAULT_N_BOOT
-from .metrics_common import cell_codes, classification_report, scores_from_counts
+from .classification import cell_codes, classification_report, scores_from_counts
+from .resampling import (DEFAULT_ALPHA, DEFAULT_N_BOOT, count_draws, paired_p_value, percentile_interval,
+                         statistic_distribution)
 
 EXACT_BELOW = 25
 
@@ -193,28 +194,23 @@ def paired_bootstrap(y_true: Sequence, pred_a: Sequence, pred_b: Sequence, *,
 
         a0, b0 = split(full)
         delta = float(scores_from_counts(a0, k)[metric] - scores_from_counts(b0, k)[metric])
-        rng = np.random.default_rng(seed)
-        draws = rng.multinomial(n, full / n, size=n_boot).astype(np.float64)
-        ad, bd = split(draws)
+        ad, bd = split(count_draws(full, n_boot, seed))
         dist = scores_from_counts(ad, k)[metric] - scores_from_counts(bd, k)[metric]
         name = metric
     else:
         yt, ya, yb = list(y_true), list(pred_a), list(pred_b)
         delta = float(metric(yt, ya) - metric(yt, yb))
-        rng = np.random.default_rng(seed)
-        dist = np.empty(n_boot)
-        for r in range(n_boot):
-            idx = rng.integers(0, n, size=n)
+        fn = metric
+
+        def diff(idx: np.ndarray) -> float:
             t = [yt[i] for i in idx]
-            dist[r] = metric(t, [ya[i] for i in idx]) - metric(t, [yb[i] for i in idx])
+            return fn(t, [ya[i] for i in idx]) - fn(t, [yb[i] for i in idx])
+
+        # one resample per block: the random stream this test has always used
+        dist = statistic_distribution(diff, n, n_boot=n_boot, seed=seed, chunk=1)
         name = getattr(metric, "__name__", "metric")
-    d = dist[np.isfinite(dist)]
-    if d.size == 0:
-        return BootstrapDifference(name, delta, None, None, 1.0, n, n_boot, seed)
-    lo, hi = np.quantile(d, [alpha / 2, 1 - alpha / 2])
-    tail = min(int((d <= 0).sum()), int((d >= 0).sum()))
-    p = float(min(1.0, 2.0 * (tail + 1) / (d.size + 1)))
-    return BootstrapDifference(name, delta, float(lo), float(hi), p, n, n_boot, seed)
+    lo, hi = percentile_interval(dist, alpha)
+    return BootstrapDifference(name, delta, lo, hi, paired_p_value(dist), n, n_boot, seed)
 
 
 def compare_systems(y_true: Sequence, systems: Mapping[str, Sequence], labels: Sequence[str], *,

@@ -21,7 +21,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +29,7 @@ import numpy as np
 from ...core.errors import ConfigError, DataError, PredictionError
 from ...core.types import Item, Metric, Prediction
 from ...stats.bootstrap import mean_metric
+from ...stats.rounding import round_half_up
 from ..base import check_predictions
 from ..spec import MISSING_POLICIES, ScoreConfig, SuiteScore
 from .formats import ORIGINAL, STRATEGIES, STRATEGY_NAMES
@@ -48,17 +48,6 @@ MAX_LISTED = 20
 
 
 # ---- exact percentages -------------------------------------------------------------------------------
-
-def round_half_up(value: Fraction, places: int = 2) -> Decimal:
-    """Round an exact value half-up (ties away from zero) to ``places`` decimals, exactly."""
-    scaled = Fraction(value) * 10 ** places
-    sign = -1 if scaled < 0 else 1
-    a = abs(scaled)
-    q, r = divmod(a.numerator, a.denominator)
-    if 2 * r >= a.denominator:
-        q += 1
-    return Decimal(sign * q).scaleb(-places)
-
 
 def format_percent(value: Fraction | None) -> str | None:
     """A rate in [0, 1] as a percentage with two decimals (``Fraction(147, 1120)`` -> ``'13.13'``)."""

@@ -24,6 +24,7 @@ import numpy as np
 from ...core.types import Metric
 from ...stats.bootstrap import bootstrap_metric
 from ...stats.classification import confusion, encode, macro_f1, prf_from_confusion
+from ...stats.rounding import round_half_up_int as round_half_up
 from .load import NonCompSST, Phrase
 from .ratings import PHRASE_VARIANTS, VARIANTS, phrase_of_key, ratings
 from .sst7 import LABELS7
@@ -32,11 +33,6 @@ UNPUBLISHED = ("human {variant} ratings need the human score of every control st
                "(spec §6.4); give a stimulus<TAB>score table with the suite option human_scores "
                "(--suite-arg human_scores=FILE) to compute it")
 TOP_THRESHOLD = Fraction(1)
-
-
-def round_half_up(x: float | Fraction) -> int:
-    """Nearest integer, .5 rounded up (exact on the float's value)."""
-    return math.floor(Fraction(x) + Fraction(1, 2))
 
 
 def _pearson(x: np.ndarray, y: np.ndarray) -> float:

@@ -25,6 +25,10 @@ import numpy as np
 
 from ...core.errors import ConfigError, SentiprobeError, require
 from ...core.types import Metric
+from ...stats.bootstrap import grouped_mean
+from ...stats.resampling import DEFAULT_ALPHA, group_index, group_weights, percentile_interval
+
+__all__ = ["TextMetricOptions", "bertscore_values", "bleu_metric", "grouped_mean", "rouge_values", "text_metrics"]
 
 BERTSCORE_DEFAULT_LAYER = 5
 MAX_BERTSCORE_LAYERS = 48
@@ -56,47 +60,9 @@ class TextMetricOptions:
     bertscore_batch_size: int = 64
 
 
-def group_index(groups: Sequence[str]) -> tuple[np.ndarray, int]:
-    """Integer group index per unit and the number of groups."""
-    _, inv = np.unique(np.asarray(list(groups), dtype=object).astype(str), return_inverse=True)
-    return inv, int(inv.max()) + 1 if len(inv) else 0
-
-
-def group_draws(n_groups: int, n_boot: int, seed: int) -> np.ndarray:
-    """Multinomial counts of each group in ``n_boot`` bootstrap resamples of the groups."""
-    rng = np.random.default_rng(seed)
-    return rng.multinomial(n_groups, np.full(n_groups, 1.0 / n_groups), size=n_boot).astype(np.float64)
-
-
-def _interval(dist: np.ndarray) -> tuple[float | None, float | None]:
-    d = dist[np.isfinite(dist)]
-    if d.size == 0:
-        return None, None
-    lo, hi = np.quantile(d, [0.025, 0.975])
-    return float(lo), float(hi)
-
-
-def grouped_mean(name: str, values: Sequence[float] | np.ndarray, groups: Sequence[str], *, n_boot: int, seed: int,
-                 higher_is_better: bool = True, note: str | None = None) -> Metric:
-    """Mean of per-item values with a percentile CI from resampling whole groups; ``n`` = groups."""
-    x = np.asarray(values, dtype=np.float64)
-    if x.size == 0:
-        return Metric.not_computable(name, "no items", 0, higher_is_better)
-    inv, g = group_index(groups)
-    point = float(x.mean())
-    if n_boot <= 0:
-        return Metric(name, point, None, None, g, higher_is_better, "none", note)
-    sums = np.bincount(inv, weights=x, minlength=g)
-    counts = np.bincount(inv, minlength=g).astype(np.float64)
-    draws = group_draws(g, n_boot, seed)
-    dist = (draws @ sums) / (draws @ counts)
-    lo, hi = _interval(dist)
-    return Metric(name, point, lo, hi, g, higher_is_better, "bootstrap-percentile", note)
-
-
 # ---- BLEU --------------------------------------------------------------------------------------------
 def bleu_metric(cands: Sequence[str], refs: Sequence[str], groups: Sequence[str], *, n_boot: int,
-                seed: int) -> tuple[Metric, dict[str, Any]]:
+                seed: int, alpha: float = DEFAULT_ALPHA) -> tuple[Metric, dict[str, Any]]:
     sb = require("sacrebleu", "text", "BLEU")
     from sacrebleu.metrics import BLEU
 
@@ -105,7 +71,7 @@ def bleu_metric(cands: Sequence[str], refs: Sequence[str], groups: Sequence[str]
     sig = str(bleu.get_signature())
     point = min(1.0, corpus.score / 100.0)  # identical texts give 100.00000000000004
     info = {"implementation": f"sacrebleu {sb.__version__}", "signature": sig, "scale": "0-1 (x100 in reports)"}
-    inv, g = group_index(groups)
+    inv, g = group_index([str(v) for v in groups])
     if n_boot <= 0 or g == 0:
         return Metric("bleu", point, None, None, g, True, "none", sig), info
     try:
@@ -118,10 +84,10 @@ def bleu_metric(cands: Sequence[str], refs: Sequence[str], groups: Sequence[str]
     except (AttributeError, TypeError) as exc:  # private sacreBLEU API changed: point estimate only
         info["ci_unavailable"] = f"sacrebleu statistics API unavailable ({exc})"
         return Metric("bleu", point, None, None, g, True, "none", sig), info
-    boot = group_draws(g, n_boot, seed) @ per_group
-    dist = np.array([min(1.0, bleu._compute_score_from_stats([int(v) for v in np.rint(row)]).score / 100.0)
+    boot = group_weights(g, n_boot, seed) @ per_group
+    dist = np.array([min(1.0, bleu._compute_score_from_stats([int(round(v)) for v in row]).score / 100.0)
                      for row in boot])
-    lo, hi = _interval(dist)
+    lo, hi = percentile_interval(dist, alpha)
     return Metric("bleu", point, lo, hi, g, True, "bootstrap-percentile", f"{sig}; {CI_NOTE}"), info
 
 
@@ -208,16 +174,17 @@ def bertscore_values(cands: Sequence[str], refs: Sequence[str], opts: TextMetric
 
 
 def text_metrics(cands: Sequence[str], refs: Sequence[str], groups: Sequence[str], opts: TextMetricOptions, *,
-                 n_boot: int, seed: int) -> tuple[dict[str, Metric], dict[str, Any]]:
+                 n_boot: int, seed: int, alpha: float = DEFAULT_ALPHA) -> tuple[dict[str, Metric], dict[str, Any]]:
     """BLEU, ROUGE-1/2/L and BERTScore F1 (0-1 scale) with review-level CIs, and their settings."""
     metrics: dict[str, Metric] = {}
     details: dict[str, Any] = {"options": asdict(opts), "n_pairs": len(cands),
                                "n_empty_candidates": sum(1 for c in cands if not c.strip())}
-    metrics["bleu"], details["bleu"] = bleu_metric(cands, refs, groups, n_boot=n_boot, seed=seed)
+    metrics["bleu"], details["bleu"] = bleu_metric(cands, refs, groups, n_boot=n_boot, seed=seed,
+                                                       alpha=alpha)
     rouge = rouge_values(cands, refs, opts.rouge_stemmer)
     note = f"rouge-score F-measure, mean over items, stemmer {'on' if opts.rouge_stemmer else 'off'}; {CI_NOTE}"
     for k, v in rouge.items():
-        metrics[k] = grouped_mean(k, v, groups, n_boot=n_boot, seed=seed, note=note)
+        metrics[k] = grouped_mean(k, v, groups, n_boot=n_boot, seed=seed, alpha=alpha, note=note)
     details["rouge"] = {"implementation": "rouge-score", "variants": ["rouge1", "rouge2", "rougeL (not rougeLsum)"],
                         "use_stemmer": opts.rouge_stemmer}
     if not opts.bertscore:
@@ -233,7 +200,7 @@ def text_metrics(cands: Sequence[str], refs: Sequence[str], groups: Sequence[str
         details["bertscore"] = {"unavailable": str(exc)}
         return metrics, details
     metrics["bertscore_f1"] = grouped_mean(
-        "bertscore_f1", f1, groups, n_boot=n_boot, seed=seed,
+        "bertscore_f1", f1, groups, n_boot=n_boot, seed=seed, alpha=alpha,
         note=f"{info['model']} layer {info['num_layers']}, no idf, no baseline rescaling; {CI_NOTE}")
     details["bertscore"] = info
     return metrics, details
