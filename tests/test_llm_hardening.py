@@ -87,7 +87,8 @@ def test_redact_hides_key_and_header_values():
     for leaked in ("sk-other-abcdefghijklmnop", "k-123456789", "zzz9", "abcdefgh12345678", SECRET):
         assert leaked not in out, out
     assert "Authorization: Bearer ***" in out and '"api-key": "***"' in out and "x-api-key=***" in out
-    assert redact("true. The review says so.", [SECRET]) == "true. The review says so."  # ordinary text intact
+    for prose in ("true. The review says so.", "The bearer instruments were sold; authorization pending."):
+        assert redact(prose, [SECRET]) == prose  # ordinary text intact
 
 
 def test_echoed_key_is_redacted_in_replies_and_cache(tmp_path: Path):
@@ -217,6 +218,33 @@ def test_circuit_breaker_trips_on_a_dead_server():
     with pytest.raises(LLMCircuitOpenError):  # open for good: no new connection attempts
         m.generate(["again"])
     assert time.monotonic() - t0 < 0.5
+
+
+def test_breaker_trips_on_connect_timeouts_at_defaults():
+    """A host that drops connection attempts (a listener whose accept queue is full): connect timeouts.
+
+    At the defaults (connect_timeout 5 s, 5 failures, 4 workers) the breaker trips after two rounds of
+    connect timeouts, about 11 s; serially about 31 s (measured, not tested: too slow for the suite).
+    """
+    with socket.socket() as srv:
+        srv.bind(("127.0.0.1", 0))
+        srv.listen(0)
+        url = f"http://127.0.0.1:{srv.getsockname()[1]}/v1"
+        fill = [socket.socket() for _ in range(3)]
+        try:
+            for c in fill:
+                c.setblocking(False)
+                c.connect_ex(srv.getsockname())
+            m = create_model("openai-compatible", base_url=url, model="fake")
+            t0 = time.monotonic()
+            with pytest.raises(LLMCircuitOpenError, match="5 consecutive connection failures"):
+                m.generate([f"p{i}" for i in range(8)])
+            took = time.monotonic() - t0
+        finally:
+            for c in fill:
+                c.close()
+    print(f"connect timeouts tripped the breaker after {took:.2f}s")
+    assert took < 60.0  # before: 60 s timeout x 6 attempts per request, then per-prompt fallback
 
 
 def test_single_request_against_dead_server_is_a_connection_error():

@@ -107,8 +107,9 @@ class MalformedResponse(Exception):
 _HEADER_VALUE = re.compile(
     r"(?i)\b((?:proxy-)?authorization|(?:x-)?api[-_]key)(\"?\s*[:=]\s*\"?)((?:bearer|basic|token)\s+)?"
     r"[^\s\"',;}\]]+")
-# a bearer token anywhere else (a server that echoes only the header's value)
-_BEARER = re.compile(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/-]{8,}=*")
+# a bearer token anywhere else (a server that echoes only the header's value); a token has a digit, so
+# prose such as "bearer instruments" in a model's reply is left alone
+_BEARER = re.compile(r"(?i)\b(bearer\s+)(?=[A-Za-z._~+/-]*\d)[A-Za-z0-9._~+/-]{8,}=*")
 
 
 def redact(text: str, secrets: Sequence[str]) -> str:
