@@ -18,7 +18,9 @@ normally. Fault names:
 - ``echo_auth``: HTTP 400 whose body echoes the request's Authorization header (a leak trap);
 - ``400``: a plain client error (never retried).
 
-Normal answers are deterministic functions of the prompt (:func:`answer_for`). The server records every
+Normal answers are deterministic functions of the prompt (:func:`answer_for`); with ``echo_auth=True``
+every normal answer also quotes the request's ``Authorization`` header and its bare token (a server that
+leaks the key into a 200 reply, which must reach no file). The server records every
 request (path, JSON body, whether an Authorization header came and its value), the number of POSTs and
 the maximum number of requests in flight at once. It shuts itself down after ``lifetime`` seconds.
 """
@@ -54,13 +56,15 @@ class FakeOpenAI:
     """The server (a ``ThreadingHTTPServer`` in a daemon thread); use as a context manager."""
 
     def __init__(self, faults: list[str] | None = None, *, delay: float = 0.0, slow_s: float = 1.0,
-                 retry_after: str = "0", lifetime: float = 60.0, logprobs: bool = True) -> None:
+                 retry_after: str = "0", lifetime: float = 60.0, logprobs: bool = True,
+                 echo_auth: bool = False) -> None:
         self.faults: deque[str] = deque(faults or [])
         self.delay = delay
         self.slow_s = slow_s
         self.retry_after = retry_after
         self.lifetime = lifetime
         self.logprobs = logprobs
+        self.echo_auth = echo_auth
         self.requests: list[dict[str, Any]] = []
         self.posts = 0
         self.in_flight = 0
@@ -111,11 +115,14 @@ class FakeOpenAI:
             return self.faults.popleft() if self.faults else "ok"
 
     # ---- answers -------------------------------------------------------------------------------
-    def answer(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    def answer(self, path: str, body: dict[str, Any], auth: str | None = None) -> dict[str, Any]:
         model = body.get("model", "fake")
         if path.endswith("/chat/completions"):
             text = "\n".join(m.get("content", "") for m in body["messages"])
             reply = answer_for(text)
+            if self.echo_auth:
+                token = (auth or "").split()[-1] if auth else ""
+                reply += f"\n(debug: you sent Authorization: {auth}; token={token})"
             return {"id": "chatcmpl-fake", "object": "chat.completion", "model": model,
                     "choices": [{"index": 0, "finish_reason": "stop",
                                  "message": {"role": "assistant", "content": reply}}]}
@@ -213,4 +220,4 @@ class _Handler(BaseHTTPRequestHandler):
             if not isinstance(body, dict):
                 self._send(400, b'{"error": {"message": "body is not JSON"}}')
                 return
-            self._send(200, json.dumps(fake.answer(self.path, body)).encode())
+            self._send(200, json.dumps(fake.answer(self.path, body, auth)).encode())

@@ -9,9 +9,20 @@
   ``api_key`` is refused, because model args are written into ``results.json`` and shell history. The
   key is sent as ``Authorization: Bearer ...`` and appears in no config, fingerprint, log, cache entry or
   exception (every message is scrubbed).
-- Requests run on a thread pool of ``max_concurrency`` workers; each is retried (see ``http_retry``).
+- Requests run on ``max_concurrency`` daemon worker threads; each is retried (see ``http_retry``).
   ``generate`` returns only when every prompt of the batch succeeded, else raises :class:`LLMError`, so
   the cached predictor commits only complete batches.
+- Replies are secret-free: every reply text goes through :func:`~.http_retry.redact` (the configured
+  key and any ``Authorization`` / ``api-key`` header value) before it leaves the adapter, so a server
+  that echoes the request's headers cannot put the key into the cache, predictions, results or report.
+- Interrupts: the main thread waits on a queue, which Ctrl-C interrupts; the workers are daemon threads
+  that are told to stop (a cancellation event ends their backoff sleeps) and are not joined, so
+  ``KeyboardInterrupt`` propagates at once even while requests hang (a ``ThreadPoolExecutor`` would join
+  its workers, i.e. wait for every in-flight request to time out and spend its retries).
+- Failing fast: ``max_connect_failures`` consecutive connection failures trip a circuit breaker
+  (:class:`~.http_retry.LLMCircuitOpenError`), ``connect_timeout`` bounds each connection attempt and
+  ``deadline_s`` bounds the whole run (:class:`~.http_retry.LLMDeadlineError`). At the defaults a dead
+  server fails in seconds (refused connections) and within about 40 s (unreachable host, serial).
 - ``score_labels`` (opt-in with ``score_labels=true``): log-probability of each option as the
   continuation of the prompt, via the completions endpoint with ``echo=true, logprobs=1`` (the
   lm-evaluation-harness "loglikelihood" request). Needs a server that echoes prompt log-probs: vLLM and
@@ -22,19 +33,40 @@
 from __future__ import annotations
 
 import os
+import queue
 import random
 import threading
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from ..core.errors import ConfigError, require
 from .base import MODELS, ModelAdapter
-from .http_retry import LLMError, MalformedResponse, RetryPolicy, post_json
+from .http_retry import (
+    LLMCancelled,
+    LLMCircuitOpenError,
+    LLMConnectionError,
+    LLMDeadlineError,
+    LLMError,
+    LLMFatalError,
+    MalformedResponse,
+    RequestGuard,
+    RetryPolicy,
+    post_json,
+    redact,
+)
 from .utils import as_bool, as_choice, as_float, as_int, as_messages
 
-__all__ = ["OpenAICompatibleModel", "LLMError", "resolve_api_key"]
+__all__ = [
+    "LLMCancelled",
+    "LLMCircuitOpenError",
+    "LLMConnectionError",
+    "LLMDeadlineError",
+    "LLMError",
+    "LLMFatalError",
+    "OpenAICompatibleModel",
+    "resolve_api_key",
+]
 
 ENV_BASE_URL = ("SENTIPROBE_LLM_BASE_URL", "OPENAI_BASE_URL")
 ENV_MODEL = ("SENTIPROBE_LLM_MODEL",)
@@ -175,7 +207,8 @@ class OpenAICompatibleModel(ModelAdapter):
                  temperature: Any = 0.0, top_p: Any = None, seed: Any = None, system: Any = None, stop: Any = None,
                  max_concurrency: Any = 4, max_retries: Any = 5, timeout: Any = 60.0, backoff: Any = 0.5,
                  max_backoff: Any = 30.0, batch_size: Any = 32, score_labels: Any = False,
-                 score_separator: Any = " ", token_param: Any = "max_tokens", api_key: Any = None) -> None:
+                 score_separator: Any = " ", token_param: Any = "max_tokens", connect_timeout: Any = 5.0,
+                 max_connect_failures: Any = 5, deadline_s: Any = None, api_key: Any = None) -> None:
         if api_key is not None:
             raise ConfigError("the API key is read only from the environment (SENTIPROBE_LLM_API_KEY or "
                               "OPENAI_API_KEY): model args are recorded in results.json, run logs and shell "
@@ -198,6 +231,10 @@ class OpenAICompatibleModel(ModelAdapter):
         self.stop = _as_stop(_json_list(stop))
         self.max_concurrency = as_int("max_concurrency", max_concurrency, lo=1, hi=256)
         self.timeout = as_float("timeout", timeout, lo=0.0, lo_open=True)
+        self.connect_timeout = min(self.timeout, as_float("connect_timeout", connect_timeout, lo=0.0, lo_open=True))
+        self.max_connect_failures = as_int("max_connect_failures", max_connect_failures, lo=1)
+        self.deadline_s = (None if deadline_s in (None, "", "none")
+                           else as_float("deadline_s", deadline_s, lo=0.0, lo_open=True))
         self.policy = RetryPolicy(max_retries=as_int("max_retries", max_retries, lo=0, hi=100),
                                   backoff=as_float("backoff", backoff, lo=0.0),
                                   max_backoff=as_float("max_backoff", max_backoff, lo=0.0))
@@ -213,6 +250,9 @@ class OpenAICompatibleModel(ModelAdapter):
         self._client: Any = None
         self._lock = threading.Lock()
         self._rng = random.Random()
+        self._guard = RequestGuard(self.base_url, max_connect_failures=self.max_connect_failures,
+                                   deadline_s=self.deadline_s, timeout=self.timeout,
+                                   connect_timeout=self.connect_timeout)
         self.requests_made = 0
 
     def __repr__(self) -> str:  # never shows the key
@@ -238,30 +278,64 @@ class OpenAICompatibleModel(ModelAdapter):
                     headers["Authorization"] = f"Bearer {self._key}"
                 limits = httpx.Limits(max_connections=self.max_concurrency,
                                       max_keepalive_connections=self.max_concurrency)
-                self._client = httpx.Client(headers=headers, timeout=httpx.Timeout(self.timeout), limits=limits,
-                                            follow_redirects=False)
+                self._client = httpx.Client(headers=headers, limits=limits, follow_redirects=False,
+                                            timeout=httpx.Timeout(self.timeout, connect=self.connect_timeout))
             return self._client
 
-    def _post(self, path: str, payload: dict[str, Any], parse: Any, what: str) -> Any:
+    def _secrets(self) -> list[str]:
+        return [self._key] if self._key else []
+
+    def _post(self, path: str, payload: dict[str, Any], parse: Any, what: str,
+              cancel: threading.Event | None = None) -> Any:
+        """One request with retries; a text reply is redacted before anything else sees it."""
         client = self._http()
         with self._lock:
             self.requests_made += 1
-        return post_json(client, f"{self.base_url}/{path}", payload, policy=self.policy, parse=parse,
-                         secrets=[self._key] if self._key else (), rng=self._rng, what=what)
+        out = post_json(client, f"{self.base_url}/{path}", payload, policy=self.policy, parse=parse,
+                        secrets=self._secrets(), rng=self._rng, what=what, guard=self._guard, cancel=cancel)
+        return redact(out, self._secrets()) if isinstance(out, str) else out
 
     def _map(self, fn: Any, jobs: Sequence[Any]) -> list[Any]:
-        """``fn`` over ``jobs`` on at most ``max_concurrency`` threads, in order; the first failure raises."""
+        """``fn(job, cancel)`` over ``jobs`` on at most ``max_concurrency`` threads, in order.
+
+        The first failure (or a ``KeyboardInterrupt`` in the waiting main thread) sets ``cancel`` and
+        propagates at once. The workers are daemon threads and are never joined: one blocked in a socket
+        read finishes (or times out) on its own, its result discarded, and cannot hold up an interrupted
+        interpreter's exit. With one job or ``max_concurrency=1`` the requests run in the calling thread,
+        where Ctrl-C interrupts the socket read or the backoff sleep directly.
+        """
         if len(jobs) <= 1 or self.max_concurrency == 1:
-            return [fn(j) for j in jobs]
-        with ThreadPoolExecutor(max_workers=min(self.max_concurrency, len(jobs)),
-                                thread_name_prefix="sentiprobe-llm") as pool:
-            futures = [pool.submit(fn, j) for j in jobs]
-            try:
-                return [f.result() for f in futures]
-            except BaseException:
-                for f in futures:
-                    f.cancel()
-                raise
+            return [fn(j, None) for j in jobs]
+        cancel = threading.Event()
+        todo: queue.SimpleQueue[tuple[int, Any]] = queue.SimpleQueue()
+        for i, j in enumerate(jobs):
+            todo.put((i, j))
+        done: queue.SimpleQueue[tuple[int, bool, Any]] = queue.SimpleQueue()
+
+        def work() -> None:
+            while not cancel.is_set():
+                try:
+                    i, j = todo.get_nowait()
+                except queue.Empty:
+                    return
+                try:
+                    done.put((i, True, fn(j, cancel)))
+                except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread, which re-raises
+                    done.put((i, False, exc))
+                    return
+
+        for k in range(min(self.max_concurrency, len(jobs))):
+            threading.Thread(target=work, daemon=True, name=f"sentiprobe-llm-{k}").start()
+        results: list[Any] = [None] * len(jobs)
+        try:
+            for _ in range(len(jobs)):
+                i, ok, value = done.get()  # interruptible: Ctrl-C raises KeyboardInterrupt here
+                if not ok:
+                    raise value
+                results[i] = value
+        finally:
+            cancel.set()  # on success the workers are already idle; otherwise they stop at their next check
+        return results
 
     # ---- capabilities --------------------------------------------------------------------------
     def _decoding(self, kwargs: Mapping[str, Any]) -> dict[str, Any]:
@@ -302,7 +376,7 @@ class OpenAICompatibleModel(ModelAdapter):
         bodies = [self.request_payload(p, **kwargs) for p in prompts]
         path, parse = ("chat/completions", _parse_chat) if self.endpoint == "chat" else ("completions",
                                                                                           _parse_completion)
-        return self._map(lambda b: self._post(path, b, parse, f"{self.endpoint} request"), bodies)
+        return self._map(lambda b, cancel: self._post(path, b, parse, f"{self.endpoint} request", cancel), bodies)
 
     def score_labels(self, payloads: Sequence[Mapping[str, Any]]) -> list[dict[str, float]]:
         """Total log-probability of each option after the prompt: ``[{option: logprob}]``.
@@ -334,7 +408,7 @@ class OpenAICompatibleModel(ModelAdapter):
             k += len(opts)
         return out
 
-    def _score_one(self, job: tuple[str, int]) -> float:
+    def _score_one(self, job: tuple[str, int], cancel: threading.Event | None = None) -> float:
         text, start = job
         body = {"model": self.model, "prompt": text, "max_tokens": 1, "temperature": 0.0, "echo": True,
                 "logprobs": 1, "n": 1}
@@ -348,7 +422,7 @@ class OpenAICompatibleModel(ModelAdapter):
             return option_logprob(lp["tokens"], lp["token_logprobs"], lp.get("text_offset"), text, start,
                                   choice.get("text"))
 
-        return self._post("completions", body, parse, "score request")
+        return self._post("completions", body, parse, "score request", cancel)
 
     def close(self) -> None:
         with self._lock:
@@ -373,6 +447,10 @@ MODELS.register(
         "max_concurrency": "int, default 4: requests in flight at once",
         "max_retries": "int, default 5: retries on 429/5xx/timeouts/connection errors/bad bodies",
         "timeout": "float seconds, default 60: per-request timeout",
+        "connect_timeout": "float seconds, default 5: timeout of one connection attempt (capped at timeout)",
+        "max_connect_failures": "int, default 5: consecutive connection failures (all requests together) that "
+                                "trip the circuit breaker and fail the run",
+        "deadline_s": "float seconds, default none: overall budget of the run's requests, from the first one",
         "backoff": "float seconds, default 0.5: base of the exponential backoff (jittered)",
         "max_backoff": "float seconds, default 30: cap of one backoff delay",
         "batch_size": "int, default 32: prompts per cached batch (a batch is committed when all of it succeeded)",

@@ -110,11 +110,18 @@ def _meta(tmpl: PromptTemplate, text: str, mode: str, opts: GenerationOptions) -
 
 
 def _generate_tolerant(predictor: Any, prompts: list[str], kw: dict[str, Any]) -> tuple[list[Any], list[str | None]]:
-    """Replies (None for requests that failed for good) and the error text per prompt."""
-    from ...models.http_retry import LLMError
+    """Replies (None for requests that failed for good) and the error text per prompt.
+
+    A failed batch is retried prompt by prompt, except for :class:`LLMFatalError` (dead server, tripped
+    circuit breaker, deadline, interrupt): no single prompt can succeed then, and the per-prompt retries
+    would multiply the retry budget by the batch size (746 s for one item against a dead server).
+    """
+    from ...models.http_retry import LLMError, LLMFatalError
 
     try:
         return list(predictor.generate(prompts, **kw)), [None] * len(prompts)
+    except LLMFatalError:
+        raise
     except LLMError as exc:
         log.warning("SOUL generation: a batch failed (%s); retrying its prompts one by one", exc)
     outs: list[Any] = []
@@ -124,6 +131,8 @@ def _generate_tolerant(predictor: Any, prompts: list[str], kw: dict[str, Any]) -
         try:
             outs.append(predictor.generate([p], **kw)[0])
             errors.append(None)
+        except LLMFatalError:
+            raise
         except LLMError as exc:
             last = exc
             outs.append(None)
