@@ -87,8 +87,12 @@ def test_options_are_recorded_and_key_the_fitted_model(tmp_path):
     assert entry["n_items"] == 12 and entry["fit"][0]["restored_from_cache"] is False
     assert set(entry["seconds"]) == {"load", "fit", "predict", "score"}
     b = api.run(["toy-opt"], ["slow-lexicon"], out=tmp_path / "b", cache_dir=str(cache), n_boot=0, progress=False,
-                suite_options={"toy-opt": {"n": "12", "strict": "0"}})
-    assert b["suites"]["toy-opt"]["fit"][0]["restored_from_cache"] is False  # another option: refit
+                suite_options={"toy-opt": {"n": "12", "prefix": "so "}})
+    assert b["suites"]["toy-opt"]["fit"][0]["restored_from_cache"] is False  # other training items: refit
+    assert b["suites"]["toy-opt"]["items_hash"] != entry["items_hash"]
+    b2 = api.run(["toy-opt"], ["slow-lexicon"], out=tmp_path / "b2", cache_dir=str(cache), n_boot=0,
+                 progress=False, suite_options={"toy-opt": {"n": "12", "strict": "0"}})
+    assert b2["suites"]["toy-opt"]["fit"][0]["restored_from_cache"] is True  # same training items: shared fit
     c = api.run(["toy-opt"], ["slow-lexicon"], out=tmp_path / "c", cache_dir=str(cache), n_boot=0, progress=False,
                 suite_options={"toy-opt": {"n": "12"}})
     assert c["suites"]["toy-opt"]["fit"][0]["restored_from_cache"] is True

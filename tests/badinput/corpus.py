@@ -98,8 +98,10 @@ def _predictions_battery(suite: str, key: str, first: str, label: str) -> list[C
         c("no-id-column", _write("p.csv", "label\n" + label + "\n"), ("{file}",)),
         c("no-label-column", _write("p.csv", f"{key}\n{first}\n"), ("{file}",)),
         c("unknown-id", _write("p.csv", head + f"no-such-id-xyz,{label}\n"), ("no-such-id-xyz",)),
+        # SOUL reads labels like model replies: an unparseable one is a wrong answer (counted), so the
+        # one-row file fails on the missing rows instead
         c("label-outside-set", _write("p.csv", head + f"{first},definitely-not-a-label\n"),
-          ("definitely-not-a-label",)),
+          ("missing", "{file}") if suite.startswith("soul") else ("definitely-not-a-label",)),
         c("duplicate-ids", _write("p.csv", head + row + row), ("{file}",)),
         c("blank-label", _write("p.csv", head + f"{first},\n"), ("{file}",)),
         c("missing-predictions", _write("p.csv", head + row), ("missing", "{file}")),
@@ -192,7 +194,7 @@ def _other_cases() -> list[Case]:
         # data
         Case("data-stats-empty-dir", ("data", "stats", "sentivent-polar", "--data-dir", "{dir}/empty"),
              _mkdir("empty"), 1, ("missing",)),
-        Case("data-stats-unknown", ("data", "stats", "sentivent-polr", "--data-dir", "{data}"), _nothing, 1,
+        Case("data-stats-unknown", ("data", "stats", "sentivent-polr", "--data-dir", "{data}"), _nothing, 2,
              ("did you mean",)),
         Case("data-verify-empty", ("data", "verify", "soul", "--data-dir", "{dir}/empty"), _mkdir("empty"), 1, ()),
         Case("data-fetch-bad-mirror", ("data", "fetch", "soul", "--data-dir", "{dir}/d", "--mirror", "{dir}/m"),

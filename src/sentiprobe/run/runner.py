@@ -106,8 +106,10 @@ def package_versions() -> dict[str, str]:
 def _fit_or_restore(model, suite, cache, seed: int) -> dict[str, Any]:
     """Fit a learning model on the suite's training items, or restore its fitted state from the cache.
 
-    The key covers the adapter (name, config), the suite's input kind and label set, the training items, the
-    suite's effective options and the seed, so a change to any of them refits.
+    The key covers the adapter (name, config), the suite's input kind and label set, the training items and
+    the seed, so a change to any of them refits. Suite options enter through what they change: the training
+    items (a train file, lexicon features, text normalisation); an option that changes only the scoring
+    (BERTScore, ROUGE stemming) does not refit, and two suites trained on the same items share one fit.
     """
     if not model.learns:
         return {"fitted": False}
@@ -115,8 +117,7 @@ def _fit_or_restore(model, suite, cache, seed: int) -> dict[str, Any]:
     if not train:
         raise ConfigError(f"model {model.name!r} learns but suite {suite.name!r} has no training items")
     key = stable_hash({"adapter": model.name, "config": model.config(), "input_kind": suite.input_kind,
-                       "labels": list(suite.labels), "train": suite.train_fingerprint(),
-                       "suite_options": suite.describe()["options"], "seed": seed}, 40)
+                       "labels": list(suite.labels), "train": suite.train_fingerprint(), "seed": seed}, 40)
     state = cache.get_state(key)
     if state is not None:
         model.load_state(state)

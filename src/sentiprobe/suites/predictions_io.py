@@ -57,3 +57,24 @@ def read_label_file(path: str | Path, column: str | None = None) -> list[Predict
                               parse_ok=lab is not None,
                               meta={"source": str(path), "column": labc, **({"blank": True} if lab is None else {})}))
     return out
+
+
+_DUMP_TYPES: dict[str, tuple[type, ...]] = {
+    "item_id": (str,), "label": (str, type(None)), "scores": (dict, type(None)), "text": (str, type(None)),
+    "raw": (str, type(None)), "parse_ok": (bool,), "meta": (dict,), "seed": (int, type(None))}
+
+
+def prediction_from_record(r: dict, path: Path, row: int) -> Prediction:
+    """A Prediction from one line of a sentiprobe predictions dump, each field's type checked.
+
+    A field of the wrong type (``meta`` that is not an object, a numeric label...) is a DataError naming the
+    file, the row and the field, never an AttributeError later.
+    """
+    for name, types in _DUMP_TYPES.items():
+        if name in r and not isinstance(r[name], types) or (name == "seed" and isinstance(r.get(name), bool)):
+            want = " or ".join("null" if t is type(None) else t.__name__ for t in types)
+            raise DataError(f"{name} must be {want}, not {type(r[name]).__name__}", path=path, record=f"row {row}",
+                            field=name)
+    if isinstance(r.get("scores"), dict) and not all(isinstance(v, int | float) for v in r["scores"].values()):
+        raise DataError("scores must map labels to numbers", path=path, record=f"row {row}", field="scores")
+    return Prediction.from_dict(r)

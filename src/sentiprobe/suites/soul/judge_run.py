@@ -14,7 +14,6 @@ Each run's ``results.json`` gets the document under ``suites["soul-jg"]["details
 """
 from __future__ import annotations
 
-import json
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -42,13 +41,13 @@ def _load_run(run_dir: Path) -> tuple[dict[str, Any], dict[str, Prediction]]:
         raise DataError("not a run directory (no results.json)", path=run_dir)
     if not preds.is_file():
         raise DataError(f"the run has no {SUITE} predictions (run `sentiprobe run --suite {SUITE}` first)", path=preds)
-    try:
-        doc = json.loads(res.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise DataError(f"invalid JSON: {exc.msg}", path=res) from None
+    from ...report.schema import read_results
+    from ..predictions_io import prediction_from_record
+
+    doc = read_results(res)
     out: dict[str, Prediction] = {}
-    for row in read_jsonl(preds):
-        p = Prediction.from_dict(row)
+    for i, row in enumerate(read_jsonl(preds, "predictions file"), 1):
+        p = prediction_from_record(row, preds, i)
         if p.item_id in out:
             raise DataError("duplicate prediction (a multi-seed run?)", path=preds, record=p.item_id)
         out[p.item_id] = p

@@ -26,10 +26,12 @@ from typing import Any
 from ...core.errors import DataError
 from ...core.io import read_table
 from ...core.types import Prediction
+from ..predictions_io import prediction_from_record
 from .parse import extract_justification, extract_label, parse_answer
 
 ID_COLUMNS = ("item_id", "id")
-LABEL_COLUMNS = ("label", "prediction", "pred")
+LABEL_COLUMNS = ("prediction", "pred", "label")
+"""Prediction columns first: the reference code's output holds the gold ``label`` beside ``prediction``."""
 TEXT_COLUMNS = ("justification",)
 RAW_COLUMNS = ("output", "raw")
 
@@ -41,13 +43,11 @@ def _first(header: list[str], wanted: tuple[str, ...]) -> str | None:
 def read_soul_predictions(path: str | Path, task: str, column: str | None = None) -> list[Prediction]:
     """Predictions from a file (see the module docstring); ``task`` is ``rc`` or ``jg``."""
     path = Path(path)
-    if not path.is_file():
-        raise DataError("predictions file not found", path=path)
-    rows = read_table(path)
+    rows = read_table(path, "predictions file")
     if not rows:
         raise DataError("no predictions in file", path=path)
     if all("parse_ok" in r and "item_id" in r for r in rows):
-        return [Prediction.from_dict(r) for r in rows]
+        return [prediction_from_record(r, path, i) for i, r in enumerate(rows, 1)]
     header = list(rows[0].keys())
     idc = _first(header, ID_COLUMNS)
     if idc is None and not ("rid" in header and "statement" in header):
@@ -92,6 +92,9 @@ def read_soul_predictions(path: str | Path, task: str, column: str | None = None
                 if given is None:  # a reference-style row with only the raw reply
                     parsed = parse_answer(raw, task)
                     meta["label_lenient"] = extract_label(raw)
+        if given is None and raw is None and text is None:
+            meta["blank"] = True  # an empty cell: a missing prediction (see suites.base.check_predictions)
+        meta["column"] = labc
         out.append(Prediction(item_id, parsed.label, text=text, raw=raw if raw is not None else given,
                               parse_ok=parsed.label is not None, meta=meta))
     return out
