@@ -7,7 +7,7 @@ Modes (suite option ``mode`` / ``$SENTIPROBE_SOUL_MODE``, default ``auto``):
 - ``score``: RC only. The RC prompt's continuations ``true`` / ``false`` / ``not-given`` are scored
   with ``predictor.call("score_labels", ...)``; the label is the argmax of the log-probabilities (ties:
   label order), ``scores`` are the softmax over the three options and the log-probs are kept in ``meta``;
-- ``classify``: ``predictor.classify(items, labels)`` (trainable baselines, fine-tuned classifiers).
+- ``classify``: ``predictor.classify(items, labels, "text-pair")`` (trainable baselines, fine-tuned classifiers).
   Such models produce no justification, so JG text metrics are not computable;
 - ``auto``: the adapter's ``answer_mode`` attribute when it has one, else ``generate`` when the model can
   generate, else ``classify``, else ``score``.
@@ -179,5 +179,5 @@ def predict(predictor: Any, items: Sequence[Item], task: str, opts: GenerationOp
         return score_label_predictions(predictor, items, opts)
     from dataclasses import replace
 
-    preds = predictor.classify(items, LABELS)
+    preds = predictor.classify(items, LABELS, "text-pair")  # SOUL items are (review, statement) pairs
     return [replace(p, meta={**p.meta, "mode": "classify"}) for p in preds]
