@@ -4,15 +4,21 @@ from __future__ import annotations
 import importlib
 import sys
 import textwrap
+from typing import ClassVar
 
 import numpy as np
 import pytest
 
 import sentiprobe
 from sentiprobe.core.errors import ConfigError
-from sentiprobe.core.types import Item
+from sentiprobe.core.types import Item, Prediction
 from sentiprobe.models import create_model
-from sentiprobe.models.base import NUMERICS_PACKAGES, InputKindError, ModelAdapter, numerics_versions
+from sentiprobe.models.base import (
+    NUMERICS_PACKAGES,
+    InputKindError,
+    ModelAdapter,
+    numerics_versions,
+)
 
 LABELS = ("positive", "negative", "neutral")
 
@@ -64,7 +70,7 @@ def test_user_subclass_of_a_builtin_adapter_is_keyed_by_its_source(user_module):
 def _sourceless(version):
     """An adapter class whose module has no readable source (as if defined with exec or in a REPL)."""
     ns: dict = {"ModelAdapter": ModelAdapter, "__name__": "sentiprobe_test_no_source"}
-    exec("class NoSource(ModelAdapter):\n    name = 'no-source'\n", ns)
+    exec("class NoSource(ModelAdapter):\n    name = 'no-source'\n", ns)  # noqa: S102 (a class without source)
     cls = ns["NoSource"]
     if version is not None:
         cls.version = version
@@ -149,3 +155,48 @@ def test_lexicon_adapters_read_item_features():
     score = create_model("lexicon-score", feature="econ_polarity", threshold=0.5)
     assert [p.label for p in score.classify(te, LABELS, "text")] == [it.label for it in te]
     assert score.request(te[0], LABELS, "text")["score"] == te[0].features["econ_polarity"]
+
+
+class _Recorder(ModelAdapter):
+    """Records what the runner hands it: the workdir and the input kinds of fit and classify."""
+
+    name = "test-recorder"
+    learns = True
+    seen: ClassVar[list] = []
+
+    def set_workdir(self, path):
+        self.seen.append(("workdir", path))
+
+    def fit(self, train, dev, labels, *, input_kind, seed=0):
+        self.seen.append(("fit", input_kind))
+        self.fitted_input_kind = input_kind
+
+    def get_state(self):
+        return ({"input_kind": self.fitted_input_kind}, {}) if self.fitted_input_kind else None
+
+    def load_state(self, state):
+        self.fitted_input_kind = state[0]["input_kind"]
+
+    def classify(self, items, labels, input_kind):
+        self.check_input_kind(input_kind)
+        self.seen.append(("classify", input_kind))
+        return [Prediction(it.item_id, labels[0]) for it in items]
+
+
+def test_runner_passes_input_kind_and_workdir(tmp_path):
+    import os
+    from pathlib import Path
+
+    import toy
+
+    from sentiprobe import api
+    from sentiprobe.models import MODELS
+
+    toy.register()
+    if _Recorder.name not in MODELS:
+        MODELS.register(_Recorder.name, _Recorder)
+    _Recorder.seen.clear()
+    api.run(["toy"], [_Recorder.name], out=tmp_path / "run", n_boot=10, progress=False)
+    assert ("fit", "text") in _Recorder.seen and ("classify", "text") in _Recorder.seen
+    workdirs = [p for k, p in _Recorder.seen if k == "workdir"]
+    assert workdirs == [Path(os.environ["SENTIPROBE_CACHE_DIR"]) / "checkpoints"]

@@ -160,7 +160,7 @@ def test_finetune_changes_model_and_reloads(tmp_path, tiny_anon):
 
 
 def test_finetune_checkpoints_go_to_the_workdir_unless_output_dir(tmp_path, tiny_anon):
-    kw = dict(path=str(tiny_anon), epochs="0", batch_size="8", max_length="32", threads="2")
+    kw = {"path": str(tiny_anon), "epochs": "0", "batch_size": "8", "max_length": "32", "threads": "2"}
     m = create_model("hf-finetune", **kw)
     m.set_workdir(tmp_path / "wd")
     m.fit(absa(6), [], LABELS, input_kind="text", seed=0)

@@ -196,14 +196,13 @@ class ModelAdapter(ABC):
 
         The default ignores it: only adapters that write files override it.
         """
-        return None
 
     # ---- capabilities ------------------------------------------------------------------------
     def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], *, input_kind: str,
             seed: int = 0) -> None:
+        """Fit on ``train`` (``dev`` for model selection); record ``input_kind`` in the fitted state."""
         if self.learns:
             raise NotImplementedError
-        return None
 
     def get_state(self) -> State | None:
         return None
