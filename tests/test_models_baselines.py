@@ -10,6 +10,7 @@ import pytest
 from sentiprobe.core.errors import ConfigError
 from sentiprobe.core.types import Item
 from sentiprobe.models import MODELS, create_model
+from sentiprobe.models.base import InputKindError
 from sentiprobe.models.utils import NotFittedError, as_mapping
 
 LABELS = ("positive", "negative", "neutral")
@@ -54,34 +55,36 @@ def test_majority_tie_break_state_and_scores():
     items = [Item(f"i{k}", f"i{k}", "train", "x", label=lab) for k, lab in
              enumerate(["neutral", "negative", "negative", "neutral"])]
     with pytest.raises(NotFittedError):
-        m.classify(items, LABELS)
+        m.classify(items, LABELS, "text")
     assert m.get_state() is None
-    m.fit(items, [], LABELS)
-    preds = m.classify(items[:2], LABELS)
+    m.fit(items, [], LABELS, input_kind="text")
+    preds = m.classify(items[:2], LABELS, "text")
     assert [p.label for p in preds] == ["negative", "negative"]  # tie: label order decides
     assert sum(preds[0].scores.values()) == pytest.approx(1.0)
     m2 = create_model("majority")
     m2.load_state(m.get_state())
-    assert m2.classify(items, LABELS) == m.classify(items, LABELS)
+    assert m2.classify(items, LABELS, "text") == m.classify(items, LABELS, "text")
     assert m2.fingerprint == m.fingerprint
+    with pytest.raises(InputKindError, match="fitted on 'text'"):
+        m2.classify(items, LABELS, "text-pair")
 
 
 def test_majority_rejects_unknown_labels():
     with pytest.raises(ConfigError, match="outside"):
-        create_model("majority").fit([Item("a", "a", "train", "x", label="conflict")], [], LABELS)
+        create_model("majority").fit([Item("a", "a", "train", "x", label="conflict")], [], LABELS,
+                                     input_kind="text")
 
 
 def _fit_tfidf(kind: str, items: list[Item], **kw):
     m = create_model("tfidf-lr", **kw)
-    m.input_kind = kind
-    m.fit(items, [], LABELS, seed=0)
+    m.fit(items, [], LABELS, input_kind=kind, seed=0)
     return m
 
 
 def test_tfidf_lr_aspect_state_round_trip_identical():
     train, test = absa_items(60), absa_items(24, "test")
     m = _fit_tfidf("text+aspect", train)
-    preds = m.classify(test, LABELS)
+    preds = m.classify(test, LABELS, "text+aspect")
     assert all(p.label in LABELS for p in preds)
     for p in preds:
         assert sum(p.scores.values()) == pytest.approx(1.0)
@@ -91,9 +94,11 @@ def test_tfidf_lr_aspect_state_round_trip_identical():
     # the state survives a JSON / npz round-trip (what the runner stores) and predicts identically
     meta2 = json.loads(json.dumps(meta))
     m2 = create_model("tfidf-lr")
-    m2.input_kind = "text+aspect"
     m2.load_state((meta2, {k: np.array(v) for k, v in arrays.items()}))
-    assert m2.classify(test, LABELS) == preds
+    assert m2.fitted_input_kind == "text+aspect"  # the state keeps the input kind it was fitted with
+    assert m2.classify(test, LABELS, "text+aspect") == preds
+    with pytest.raises(InputKindError):
+        m2.classify(test, LABELS, "text")
     assert m2.fingerprint == m.fingerprint
     # the model reads the aspect: same sentence, different targets, different labels
     acc = np.mean([p.label == it.label for p, it in zip(preds, test)])
@@ -102,33 +107,31 @@ def test_tfidf_lr_aspect_state_round_trip_identical():
 
 def test_tfidf_lr_fingerprint_tracks_fitted_state():
     m = create_model("tfidf-lr")
-    m.input_kind = "text+aspect"
     before = m.fingerprint
-    m.fit(absa_items(30), [], LABELS)
+    m.fit(absa_items(30), [], LABELS, input_kind="text+aspect")
     after = m.fingerprint
-    m.fit(absa_items(60), [], LABELS)
+    m.fit(absa_items(60), [], LABELS, input_kind="text+aspect")
     assert len({before, after, m.fingerprint}) == 3
 
 
 def test_tfidf_lr_text_and_pair_kinds():
     m = _fit_tfidf("text", absa_items(30), char="false")
-    assert {p.label for p in m.classify(absa_items(6, "test"), LABELS)} <= set(LABELS)
+    assert {p.label for p in m.classify(absa_items(6, "test"), LABELS, "text")} <= set(LABELS)
     pairs = pair_items()
     m = _fit_tfidf("text-pair", pairs)
     names = [blk.meta()["kind"] + ":" + src for src, blk in m.blocks]
     assert "word:pair" in names and "dict:rel" in names
-    preds = m.classify(pairs, LABELS)
+    preds = m.classify(pairs, LABELS, "text-pair")
     assert np.mean([p.label == it.label for p, it in zip(preds, pairs)]) >= 0.9
     state = m.get_state()
     m2 = create_model("tfidf-lr")
     m2.load_state(state)
-    assert m2.classify(pairs, LABELS) == preds
+    assert m2.classify(pairs, LABELS, "text-pair") == preds
 
 
 def test_tfidf_lr_auto_C_and_string_params():
     m = create_model("tfidf-lr", C="auto", class_weight="balanced", window="3", char="no", max_iter="500")
-    m.input_kind = "text+aspect"
-    m.fit(absa_items(40), absa_items(12, "dev"), LABELS)
+    m.fit(absa_items(40), absa_items(12, "dev"), LABELS, input_kind="text+aspect")
     assert m.head.C in (0.25, 1.0, 4.0, 16.0)
     for bad in ({"C": "abc"}, {"C": "-1"}, {"window": "2.5"}, {"char": "maybe"}, {"class_weight": "x"}):
         with pytest.raises(ConfigError):
@@ -137,10 +140,10 @@ def test_tfidf_lr_auto_C_and_string_params():
 
 def test_unfitted_and_label_mismatch_errors():
     with pytest.raises(NotFittedError):
-        create_model("tfidf-lr").classify(absa_items(2), LABELS)
+        create_model("tfidf-lr").classify(absa_items(2), LABELS, "text+aspect")
     m = _fit_tfidf("text+aspect", absa_items(30))
     with pytest.raises(ConfigError, match="label set"):
-        m.classify(absa_items(2), ("positive", "negative"))
+        m.classify(absa_items(2), ("positive", "negative"), "text+aspect")
 
 
 def test_registry_entries_document_every_param():

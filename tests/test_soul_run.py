@@ -69,7 +69,7 @@ class StubClassifier(ModelAdapter):
     name = "test-soul-const"
     capabilities = frozenset({"classify"})
 
-    def classify(self, items, labels):
+    def classify(self, items, labels, input_kind):
         return [Prediction(it.item_id, "true", scores={lab: float(lab == "true") for lab in labels}) for it in items]
 
 

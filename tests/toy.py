@@ -62,7 +62,7 @@ class SlowLexicon(ModelAdapter):
     def config(self):
         return {"batch_size": self.batch_size}
 
-    def fit(self, train, dev, labels, seed=0):
+    def fit(self, train, dev, labels, *, input_kind, seed=0):
         time.sleep(self.fit_delay)
         for it in train:
             for w in it.text.split():
@@ -77,7 +77,7 @@ class SlowLexicon(ModelAdapter):
         meta, _ = state
         self.table = dict(zip(meta["words"], meta["labels"]))
 
-    def classify(self, items, labels):
+    def classify(self, items, labels, input_kind):
         time.sleep(self.delay * len(items))
         self.calls += len(items)
         out = []

@@ -1,15 +1,25 @@
 """The model adapter protocol (DESIGN.md "Model adapters").
 
-An adapter implements the capabilities it can:
+An adapter implements the capabilities it can. What a call depends on is passed to it, never set
+on the adapter from outside:
 
-- ``classify(items, labels) -> list[Prediction]`` for text, text pairs and text + aspect;
-- ``fit(train, dev, labels, seed)`` for models that learn (``learns = True``);
+- ``classify(items, labels, input_kind) -> list[Prediction]`` for text, text pairs and text + aspect
+  (``input_kind`` is the suite's: ``text``, ``text+aspect`` or ``text-pair``, see :func:`format_input`);
+- ``fit(train, dev, labels, *, input_kind, seed=0)`` for models that learn (``learns = True``). The
+  fitted state records the input kind it was fitted with; classifying with another one raises
+  :class:`InputKindError`;
+- ``request(item, labels, input_kind) -> dict``: the part of an item the output depends on (the
+  input kind included), which keys the prediction cache;
 - ``generate(prompts) -> list[str]`` for LLMs;
-- ``embed(sentences) -> per-layer token vectors`` for frozen-representation probes.
+- ``embed(sentences) -> per-layer token vectors`` for frozen-representation probes;
+- ``set_workdir(path)``: the runner calls it on every adapter before ``fit`` with a directory for
+  large artefacts (fine-tuned checkpoints) kept beside the cache; the default ignores it.
 
-Every adapter has a ``fingerprint`` (name, config, weights/state hash, prompt-template hash)
-that keys the prediction cache. A learning adapter's fingerprint includes the hash of its
-fitted state, so predictions of two differently trained models never collide.
+Every adapter has a ``fingerprint`` (name, config, weights/state hash, prompt-template hash and the
+code identity, see :meth:`ModelAdapter.code_identity`) that keys the prediction cache. A learning
+adapter's fingerprint includes the hash of its fitted state, so predictions of two differently
+trained models never collide; the code identity makes a new sentiprobe release, a new version of
+a numerics library or an edited user adapter miss the cache instead of returning stale predictions.
 
 Fitted state is exported with ``get_state()`` as ``(json_meta, {name: numpy array})`` and
 restored with ``load_state``; the runner stores it in the cache so a resumed run does not refit.
@@ -18,18 +28,55 @@ Nothing is pickled.
 from __future__ import annotations
 
 import hashlib
+import inspect
+import sys
 from abc import ABC
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
 
-from ..core.errors import CapabilityError
+from ..core.errors import CapabilityError, ConfigError
 from ..core.hashing import canonical_json, stable_hash
 from ..core.registry import Registry
 from ..core.types import Item, Prediction
 
 State = tuple[dict[str, Any], dict[str, np.ndarray]]
+
+#: distributions whose versions change a model's numbers; those installed enter every fingerprint
+NUMERICS_PACKAGES = ("numpy", "scikit-learn", "torch", "transformers")
+#: top-level modules whose classes in an adapter's MRO are not user code (covered by versions)
+_NOT_USER_CODE = frozenset({"sentiprobe", "builtins", "abc", "typing"})
+
+
+class InputKindError(ConfigError):
+    """A fitted model was asked to classify items of another input kind than it was fitted on."""
+
+
+def numerics_versions() -> dict[str, str]:
+    """Versions of the installed :data:`NUMERICS_PACKAGES` (absent ones are left out)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {}
+    for dist in NUMERICS_PACKAGES:
+        try:
+            out[dist] = version(dist)
+        except PackageNotFoundError:  # not installed: it cannot change any number
+            continue
+    return out
+
+
+def _module_source_hash(module_name: str) -> str | None:
+    """sha256 of a module's source, or ``None`` when its source cannot be read (``exec``, REPL, .pyc only)."""
+    module = sys.modules.get(module_name)
+    if module is None:
+        return None
+    try:
+        src = inspect.getsource(module)
+    except (OSError, TypeError):  # OSError: no source file; TypeError: a built-in module
+        return None
+    return hashlib.sha256(src.encode("utf-8")).hexdigest()
 
 
 def format_input(item: Item, input_kind: str) -> tuple[str, str | None]:
@@ -71,8 +118,10 @@ class ModelAdapter(ABC):
     learns: ClassVar[bool] = False
     capabilities: ClassVar[frozenset[str]] = frozenset({"classify"})
     batch_size: int = 64
-    #: input_kind is set by the runner from the suite before fit/classify
-    input_kind: str = "text"
+    #: user adapters may set it (and change it with their code): it enters the fingerprint
+    version: ClassVar[str | None] = None
+    #: the input kind a learning adapter was fitted with (``None``: not fitted, or it does not learn)
+    fitted_input_kind: str | None = None
 
     def config(self) -> dict[str, Any]:
         """Hyper-parameters and weight identifiers (JSON-able); enters the fingerprint."""
@@ -91,21 +140,69 @@ class ModelAdapter(ABC):
             h.update(a.tobytes())
         return h.hexdigest()[:32]
 
+    def code_identity(self) -> dict[str, Any]:
+        """The code that computes this adapter's outputs, for cache keys.
+
+        sentiprobe's version, the versions of the installed numerics libraries and, for adapter
+        classes (or mixins) defined outside the ``sentiprobe`` package, the sha256 of each such
+        module's source plus the class's ``version`` attribute when set. A user class whose module
+        source cannot be read and that sets no ``version`` is a ConfigError: its cached predictions
+        could not be told apart from those of an earlier version of its code.
+        """
+        from .. import __version__  # read at call time (tests patch it)
+
+        cls = type(self)
+        sources: dict[str, str] = {}
+        missing: list[str] = []
+        for klass in cls.__mro__:
+            mod = klass.__module__
+            if mod.split(".")[0] in _NOT_USER_CODE or mod in sources or mod in missing:
+                continue
+            digest = _module_source_hash(mod)
+            if digest is None:
+                missing.append(mod)
+            else:
+                sources[mod] = digest
+        if missing and not cls.version:
+            raise ConfigError(f"model {self.name!r}: the source of module(s) {missing} is not readable, so the "
+                              f"prediction cache cannot tell versions of {cls.__qualname__} apart; set a class "
+                              f"attribute version = '...' and change it whenever the adapter's code changes")
+        out: dict[str, Any] = {"sentiprobe": __version__, "packages": numerics_versions()}
+        if sources:
+            out["sources"] = sources
+        if cls.version:
+            out["version"] = str(cls.version)
+        return out
+
     @property
     def fingerprint(self) -> str:
-        return stable_hash({"adapter": self.name, "config": self.config(), "input_kind": self.input_kind,
+        return stable_hash({"adapter": self.name, "config": self.config(), "code": self.code_identity(),
                             "state": self.state_hash()}, 32)
 
-    def request(self, item: Item, labels: Sequence[str]) -> dict[str, Any]:
-        """The part of an item the model's output depends on (keys the cache)."""
+    def request(self, item: Item, labels: Sequence[str], input_kind: str) -> dict[str, Any]:
+        """The part of an item the model's output depends on, with the input kind (keys the cache)."""
         return {"text": item.text, "pair": item.text_pair, "aspect": item.aspect,
-                "span": list(item.span) if item.span else None, "labels": list(labels)}
+                "span": list(item.span) if item.span else None, "labels": list(labels),
+                "input_kind": input_kind}
+
+    def check_input_kind(self, input_kind: str) -> None:
+        """Raise :class:`InputKindError` if the adapter was fitted on another input kind."""
+        if self.fitted_input_kind is not None and input_kind != self.fitted_input_kind:
+            raise InputKindError(f"model {self.name!r} was fitted on {self.fitted_input_kind!r} inputs and cannot "
+                                 f"classify {input_kind!r} inputs; fit it on a suite of that input kind")
+
+    def set_workdir(self, path: Path) -> None:
+        """A directory for large artefacts (fine-tuned checkpoints); the runner calls it before ``fit``.
+
+        The default ignores it: only adapters that write files override it.
+        """
 
     # ---- capabilities ------------------------------------------------------------------------
-    def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], seed: int = 0) -> None:
+    def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], *, input_kind: str,
+            seed: int = 0) -> None:
+        """Fit on ``train`` (``dev`` for model selection); record ``input_kind`` in the fitted state."""
         if self.learns:
             raise NotImplementedError
-        return None
 
     def get_state(self) -> State | None:
         return None
@@ -113,7 +210,7 @@ class ModelAdapter(ABC):
     def load_state(self, state: State) -> None:
         raise CapabilityError(f"model {self.name!r} cannot load a fitted state")
 
-    def classify(self, items: Sequence[Item], labels: Sequence[str]) -> list[Prediction]:
+    def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str) -> list[Prediction]:
         raise CapabilityError(f"model {self.name!r} cannot classify")
 
     def generate(self, prompts: Sequence[str], **kwargs: Any) -> list[str]:

@@ -33,7 +33,8 @@ class MajorityModel(ModelAdapter):
         self.label: str | None = None
         self.counts: dict[str, int] = {}
 
-    def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], seed: int = 0) -> None:
+    def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], *, input_kind: str,
+            seed: int = 0) -> None:
         _, ys = labelled(train, labels)
         if not ys:
             raise ConfigError("majority: the training split has no labelled items")
@@ -41,22 +42,26 @@ class MajorityModel(ModelAdapter):
         self.counts = {lab: c.get(lab, 0) for lab in labels}
         top = max(c.values())
         self.label = next(lab for lab in labels if c.get(lab, 0) == top)
+        self.fitted_input_kind = input_kind
 
     def get_state(self) -> State | None:
         if self.label is None:
             return None
-        return {"label": self.label, "counts": self.counts}, {}
+        return {"label": self.label, "counts": self.counts, "input_kind": self.fitted_input_kind}, {}
 
     def load_state(self, state: State) -> None:
         meta, _ = state
-        if "label" not in meta:
-            raise ConfigError("majority: fitted state lacks 'label'")
+        for key in ("label", "input_kind"):
+            if key not in meta:
+                raise ConfigError(f"majority: fitted state lacks {key!r}")
         self.label = str(meta["label"])
         self.counts = {str(k): int(v) for k, v in meta.get("counts", {}).items()}
+        self.fitted_input_kind = str(meta["input_kind"])
 
-    def classify(self, items: Sequence[Item], labels: Sequence[str]) -> list[Prediction]:
+    def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str) -> list[Prediction]:
         if self.label is None:
             raise NotFittedError("majority: call fit() or load_state() before classify()")
+        self.check_input_kind(input_kind)
         if self.label not in labels:
             raise ConfigError(f"majority: the fitted label {self.label!r} is not in {list(labels)}")
         total = sum(self.counts.get(lab, 0) for lab in labels)
@@ -87,7 +92,6 @@ class TfidfLRModel(ModelAdapter):
         self.max_iter = as_int("max_iter", max_iter, lo=10)
         self.blocks: list[tuple[str, TfidfBlock]] = []
         self.head = LinearHead(self.C, self.class_weight, self.max_iter)
-        self.fitted_kind: str | None = None
 
     def config(self) -> dict[str, Any]:
         return {"C": "auto" if self.auto_C else self.C, "class_weight": self.class_weight,
@@ -122,16 +126,17 @@ class TfidfLRModel(ModelAdapter):
         from scipy import sparse
 
         mats = [blk.transform([self._source(src)(it) for it in items]) for src, blk in self.blocks]
-        if self.fitted_kind == "text-pair":
+        if self.fitted_input_kind == "text-pair":
             mats.append(sparse.csr_matrix(np.array([overlap_numbers(it) for it in items]).reshape(len(items), 3)))
         return sparse.hstack(mats, format="csr")
 
-    def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], seed: int = 0) -> None:
+    def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], *, input_kind: str,
+            seed: int = 0) -> None:
         tr, ys = labelled(train, labels)
         if not tr:
             raise ConfigError("tfidf-lr: the training split has no labelled items")
-        self.fitted_kind = self.input_kind
-        self.blocks = self._new_blocks(self.input_kind)
+        self.fitted_input_kind = input_kind
+        self.blocks = self._new_blocks(input_kind)
         for src, blk in self.blocks:
             blk.fit([self._source(src)(it) for it in tr])
         X = self._features(tr)
@@ -152,7 +157,7 @@ class TfidfLRModel(ModelAdapter):
     def get_state(self) -> State | None:
         if not self.head.fitted:
             return None
-        meta = {"input_kind": self.fitted_kind, "head": self.head.meta(),
+        meta = {"input_kind": self.fitted_input_kind, "head": self.head.meta(),
                 "window": self.window, "boundary_decay": self.boundary_decay,
                 "blocks": [dict(blk.meta(), source=src) for src, blk in self.blocks]}
         arrays = {f"idf_{i}": blk.idf for i, (_, blk) in enumerate(self.blocks)}
@@ -164,7 +169,7 @@ class TfidfLRModel(ModelAdapter):
         try:
             self.blocks = [(b["source"], TfidfBlock.from_state(b, arrays[f"idf_{i}"]))
                            for i, b in enumerate(meta["blocks"])]
-            self.fitted_kind = self.input_kind = meta["input_kind"]
+            self.fitted_input_kind = str(meta["input_kind"])
             self.window = int(meta.get("window", self.window))
             self.boundary_decay = float(meta.get("boundary_decay", self.boundary_decay))
             hm = meta["head"]
@@ -172,9 +177,10 @@ class TfidfLRModel(ModelAdapter):
             raise ConfigError(f"tfidf-lr: invalid fitted state ({exc})") from None
         self.head = LinearHead(hm.get("C", self.C), hm.get("class_weight"), self.max_iter).load(hm, arrays)
 
-    def classify(self, items: Sequence[Item], labels: Sequence[str]) -> list[Prediction]:
+    def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str) -> list[Prediction]:
         if not self.head.fitted:
             raise NotFittedError("tfidf-lr: call fit() or load_state() before classify()")
+        self.check_input_kind(input_kind)
         if not items:
             return []
         proba = self.head.predict_proba(self._features(items))

@@ -81,7 +81,6 @@ class MiniLMLRModel(ModelAdapter):
         self.head = LinearHead(self.C, self.class_weight, self.max_iter)
         self.mu: np.ndarray | None = None
         self.sd: np.ndarray | None = None
-        self.fitted_kind: str | None = None
 
     def config(self) -> dict[str, Any]:
         return {"encoder": self.encoder.identity(), "encoder_options": self.encoder.options(),
@@ -131,12 +130,13 @@ class MiniLMLRModel(ModelAdapter):
         return (X.astype(np.float64) - self.mu) / self.sd
 
     # ---- fit / state / classify ------------------------------------------------------------------
-    def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], seed: int = 0) -> None:
+    def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], *, input_kind: str,
+            seed: int = 0) -> None:
         tr, ys = labelled(train, labels)
         if not tr:
             raise ConfigError("minilm-lr: the training split has no labelled items")
-        self.fitted_kind = self.input_kind
-        X = self._train_features(tr, self.input_kind).astype(np.float64)
+        self.fitted_input_kind = input_kind
+        X = self._train_features(tr, input_kind).astype(np.float64)
         if self.standardize:
             self.mu = X.mean(0)
             self.sd = X.std(0) + 1e-6
@@ -147,7 +147,7 @@ class MiniLMLRModel(ModelAdapter):
     def get_state(self) -> State | None:
         if not self.head.fitted:
             return None
-        meta = {"input_kind": self.fitted_kind, "head": self.head.meta(), "encoder": self.encoder.identity(),
+        meta = {"input_kind": self.fitted_input_kind, "head": self.head.meta(), "encoder": self.encoder.identity(),
                 "encoder_options": self.encoder.options(), "aspect_input": self.aspect_input,
                 "aspect_pool": self.aspect_pool}
         arrays = self.head.arrays()
@@ -170,19 +170,20 @@ class MiniLMLRModel(ModelAdapter):
                               f"not {self.encoder.options()}")
         self.aspect_input = meta.get("aspect_input", self.aspect_input)
         self.aspect_pool = bool(meta.get("aspect_pool", self.aspect_pool))
-        self.fitted_kind = self.input_kind = kind
+        self.fitted_input_kind = str(kind)
         self.C, self.class_weight = float(hm.get("C", self.C)), hm.get("class_weight")
         self.head = LinearHead(self.C, self.class_weight, self.max_iter).load(hm, arrays)
         self.mu = np.asarray(arrays["mu"], dtype=np.float64) if "mu" in arrays else None
         self.sd = np.asarray(arrays["sd"], dtype=np.float64) if "sd" in arrays else None
         self.standardize = self.mu is not None
 
-    def classify(self, items: Sequence[Item], labels: Sequence[str]) -> list[Prediction]:
-        if not self.head.fitted or self.fitted_kind is None:
+    def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str) -> list[Prediction]:
+        if not self.head.fitted or self.fitted_input_kind is None:
             raise NotFittedError("minilm-lr: call fit() or load_state() before classify()")
+        self.check_input_kind(input_kind)
         if not items:
             return []
-        X = self._raw_features(items, self.fitted_kind)
+        X = self._raw_features(items, input_kind)
         return predictions_from_proba(items, self.head.predict_proba(self._scale(X)), self.head.classes,
                                       labels, self.name)
 

@@ -123,8 +123,8 @@ class HFClassifier(ModelAdapter):
         return resolve_label_map(id2label, labels, self.label_map)
 
     # ---- batching --------------------------------------------------------------------------------
-    def _inputs(self, items: Sequence[Item]) -> tuple[list[str], list[str | None]]:
-        pairs = [format_input(it, self.input_kind) for it in items]
+    def _inputs(self, items: Sequence[Item], input_kind: str) -> tuple[list[str], list[str | None]]:
+        pairs = [format_input(it, input_kind) for it in items]
         return [a for a, _ in pairs], [b for _, b in pairs]
 
     def _encode(self, firsts: Sequence[str], seconds: Sequence[str | None]) -> dict[str, Any]:
@@ -144,12 +144,12 @@ class HFClassifier(ModelAdapter):
             rows = order[s:s + self.batch_size]
             yield rows, self._encode([firsts[r] for r in rows], [seconds[r] for r in rows])
 
-    def _proba(self, items: Sequence[Item]) -> np.ndarray:
+    def _proba(self, items: Sequence[Item], input_kind: str) -> np.ndarray:
         """Softmax over the model's classes, ``(n, num_labels)``."""
         import torch
 
         self._ensure_loaded()
-        firsts, seconds = self._inputs(items)
+        firsts, seconds = self._inputs(items, input_kind)
         out = np.zeros((len(items), self._model.config.num_labels))
         with torch.inference_mode():
             for rows, batch in self._batches(firsts, seconds):
@@ -157,12 +157,12 @@ class HFClassifier(ModelAdapter):
                 out[rows] = torch.softmax(logits, dim=-1).cpu().numpy()
         return out
 
-    def classify(self, items: Sequence[Item], labels: Sequence[str]) -> list[Prediction]:
+    def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str) -> list[Prediction]:
         self._ensure_loaded()
         targets = self._class_targets(labels)
         if not items:
             return []
-        p = self._proba(items)
+        p = self._proba(items, input_kind)
         agg = np.zeros((len(items), len(labels)))
         for j, t in enumerate(targets):
             if t is not None:

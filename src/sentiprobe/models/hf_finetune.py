@@ -3,8 +3,10 @@
 A plain torch loop (AdamW, linear warm-up/decay, gradient clipping, seeded shuffling and head
 initialisation) on CPU or GPU. The fine-tuned model is saved with ``save_pretrained`` (safetensors)
 into ``<output_dir>/ft-<key>``, where the key hashes the base checkpoint, the hyper-parameters,
-the seed, the labels and the training items, so the same fit lands in the same directory. The
-fitted state is ``({"checkpoint": dir, "weights_sha256": ..., ...}, {})``: no arrays, no pickles.
+the seed, the labels, the input kind and the training items, so the same fit lands in the same
+directory. ``output_dir`` defaults to the directory the runner passes to :meth:`HFFinetune.set_workdir`
+(``checkpoints/`` beside the cache), else a new temporary directory. The fitted state is
+``({"checkpoint": dir, "weights_sha256": ..., "input_kind": ..., ...}, {})``: no arrays, no pickles.
 """
 from __future__ import annotations
 
@@ -43,6 +45,7 @@ class HFFinetune(HFClassifier):
         self.weight_decay = as_float("weight_decay", weight_decay, lo=0.0)
         self.warmup_ratio = as_float("warmup_ratio", warmup_ratio, lo=0.0, hi=1.0)
         self.output_dir = None if output_dir in (None, "", "none") else Path(str(output_dir))
+        self._workdir: Path | None = None
         self.checkpoint: Path | None = None
         self._state_meta: dict[str, Any] | None = None
 
@@ -52,12 +55,17 @@ class HFFinetune(HFClassifier):
         return {**base, "epochs": self.epochs, "lr": self.lr, "batch_size": self.batch_size, "seed": self.seed,
                 "weight_decay": self.weight_decay, "warmup_ratio": self.warmup_ratio}
 
+    def set_workdir(self, path: Path) -> None:
+        """Checkpoints go to ``path`` unless ``output_dir`` was given."""
+        self._workdir = Path(path)
+
     def _ensure_loaded(self) -> None:
         if self._model is None:
             raise NotFittedError("hf-finetune: call fit() or load_state() before classify()")
 
     # ---- training ------------------------------------------------------------------------------
-    def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], seed: int = 0) -> None:
+    def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], *, input_kind: str,
+            seed: int = 0) -> None:
         import torch
 
         tr, ys = labelled(train, labels)
@@ -70,7 +78,7 @@ class HFFinetune(HFClassifier):
                         label2id={lab: i for i, lab in enumerate(labels)}, ignore_mismatched_sizes=True)
         model = self._model
         y = torch.tensor([labels.index(v) for v in ys])
-        firsts, seconds = self._inputs(tr)
+        firsts, seconds = self._inputs(tr, input_kind)
         steps = self.epochs * ((len(tr) + self.batch_size - 1) // self.batch_size)
         warm = int(round(self.warmup_ratio * steps))
         decay = [p for n, p in model.named_parameters() if not any(k in n.lower() for k in ("bias", "norm"))]
@@ -97,16 +105,17 @@ class HFFinetune(HFClassifier):
             model.eval()
             rec: dict[str, Any] = {"epoch": epoch + 1, "train_loss": round(total / max(1, n), 6)}
             if dv:
-                pred = np.array(labels)[self._proba(dv).argmax(1)]
+                pred = np.array(labels)[self._proba(dv, input_kind).argmax(1)]
                 rec["dev_accuracy"] = round(float(np.mean(pred == np.array(dys))), 6)
             history.append(rec)
         model.eval()
-        self._save(tr, labels, seed, history)
+        self._save(tr, labels, seed, history, input_kind)
 
-    def _save(self, tr: Sequence[Item], labels: list[str], seed: int, history: list[dict[str, Any]]) -> None:
-        key = stable_hash({"config": self.config(), "seed": seed, "labels": labels, "input_kind": self.input_kind,
+    def _save(self, tr: Sequence[Item], labels: list[str], seed: int, history: list[dict[str, Any]],
+              input_kind: str) -> None:
+        key = stable_hash({"config": self.config(), "seed": seed, "labels": labels, "input_kind": input_kind,
                            "train": [[it.text, it.text_pair, it.aspect, it.span, it.label] for it in tr]}, 16)
-        root = self.output_dir or Path(tempfile.mkdtemp(prefix="sentiprobe-hf-finetune-"))
+        root = self.output_dir or self._workdir or Path(tempfile.mkdtemp(prefix="sentiprobe-hf-finetune-"))
         out = root / f"ft-{key}"
         out.mkdir(parents=True, exist_ok=True)
         self._model.save_pretrained(str(out))
@@ -115,8 +124,9 @@ class HFFinetune(HFClassifier):
         if not safe:  # save_pretrained writes safetensors; refuse to leave a pickle behind
             raise ConfigError(f"hf-finetune: {out} was not written as safetensors")
         self.checkpoint = out
+        self.fitted_input_kind = input_kind
         self._state_meta = {"checkpoint": str(out), "weights_sha256": files_hash(weights), "labels": labels,
-                            "input_kind": self.input_kind, "seed": seed, "history": history}
+                            "input_kind": input_kind, "seed": seed, "history": history}
 
     # ---- state ---------------------------------------------------------------------------------
     def get_state(self) -> State | None:
@@ -126,6 +136,7 @@ class HFFinetune(HFClassifier):
         meta, _ = state
         try:
             d, expected, labels = Path(meta["checkpoint"]), meta["weights_sha256"], list(meta["labels"])
+            kind = str(meta["input_kind"])
         except KeyError as exc:
             raise ConfigError(f"hf-finetune: fitted state lacks {exc.args[0]!r}") from None
         if not d.is_dir():
@@ -140,15 +151,16 @@ class HFFinetune(HFClassifier):
         if names != labels:
             raise ConfigError(f"hf-finetune: checkpoint labels {names} differ from the state's {labels}")
         self.checkpoint = d
-        self.input_kind = str(meta.get("input_kind", self.input_kind))  # what the model was trained on
+        self.fitted_input_kind = kind  # what the model was trained on
         self._state_meta = dict(meta)
 
-    def classify(self, items: Sequence[Item], labels: Sequence[str]) -> list[Prediction]:
+    def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str) -> list[Prediction]:
         self._ensure_loaded()
+        self.check_input_kind(input_kind)
         if not items:
             return []
         classes = [str(self._model.config.id2label[i]) for i in range(self._model.config.num_labels)]
-        return predictions_from_proba(items, self._proba(items), classes, labels, self.name)
+        return predictions_from_proba(items, self._proba(items, input_kind), classes, labels, self.name)
 
     def checkpoint_identity(self) -> dict[str, Any] | None:
         """Identity of the fine-tuned checkpoint (``None`` before fitting)."""
@@ -167,5 +179,6 @@ MODELS.register(
         "seed": "int, default: the runner's seed: head initialisation, dropout and shuffling",
         "weight_decay": "float, default 0.01",
         "warmup_ratio": "float in [0,1], default 0.1: share of steps with linear warm-up",
-        "output_dir": "directory for fine-tuned checkpoints (default: a new temporary directory)",
+        "output_dir": "directory for fine-tuned checkpoints (default: checkpoints/ beside the run's cache, "
+                      "else a new temporary directory)",
     })

@@ -1,7 +1,7 @@
 """Lexicon model adapters.
 
 Lexicon features come with the items: a suite that supports them (``sentivent-polar``,
-``sentivent-clause``) attaches ``item.features``, a dict feature name -> float with the same
+``sentivent-clause``) fills the typed field ``Item.features``, a dict feature name -> float with the same
 keys for every item (SENTiVENT spec section 7). These adapters use them:
 
 - ``tfidf-lr-lex``: the ``tfidf-lr`` baseline with the lexicon features appended to its sparse feature
@@ -39,7 +39,7 @@ FEATURE_GROUPS: dict[str, tuple[str, ...] | None] = {
     "posnegneupol": ("positive", "negative", "neutral", "posemo", "negemo", "market_sentiment", "polarity"),
     "all": None,
 }
-NO_FEATURES = ("needs lexicon features in item.features; use a suite that provides them "
+NO_FEATURES = ("needs lexicon features in Item.features; use a suite that provides them "
                "(sentivent-polar, sentivent-clause with lexicon features on)")
 
 
@@ -50,7 +50,7 @@ def feature_group_columns(names: Sequence[str], group: str) -> list[str]:
 
 
 def lexicon_matrix(items: Sequence[Item], columns: Sequence[str], model: str) -> np.ndarray:
-    """``items x columns`` matrix of ``item.features``; a missing dict or column is a ConfigError."""
+    """``items x columns`` matrix of ``Item.features``; a missing dict or column is a ConfigError."""
     out = np.empty((len(items), len(columns)))
     for i, it in enumerate(items):
         f = it.features
@@ -81,7 +81,7 @@ class LexiconColumnsMixin:
         first = next((it for it in train if isinstance(it.features, dict)), None)
         if first is None:
             raise ConfigError(f"{self.name}: the training items have no lexicon features; {self.name} {NO_FEATURES}")
-        cols = feature_group_columns(list(first.features), self.lexicon_features)
+        cols = feature_group_columns(list(first.features or {}), self.lexicon_features)
         if not cols:
             raise ConfigError(f"{self.name}: no lexicon feature matches group {self.lexicon_features!r}")
         self.lex_columns = cols
@@ -120,8 +120,8 @@ class TfidfLexMixin(LexiconColumnsMixin):
     def config(self) -> dict[str, Any]:
         return {**super().config(), **self._lex_config()}  # type: ignore[misc]
 
-    def request(self, item: Item, labels: Sequence[str]) -> dict[str, Any]:
-        return self._lex_request(super().request(item, labels), item)  # type: ignore[misc]
+    def request(self, item: Item, labels: Sequence[str], input_kind: str) -> dict[str, Any]:
+        return self._lex_request(super().request(item, labels, input_kind), item)  # type: ignore[misc]
 
     def _features(self, items: Sequence[Item]):
         from scipy import sparse
@@ -131,12 +131,13 @@ class TfidfLexMixin(LexiconColumnsMixin):
         L = (self._lex(items) - self.lex_mu) / self.lex_sd * scale
         return sparse.hstack([base, sparse.csr_matrix(L)], format="csr")
 
-    def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], seed: int = 0) -> None:
+    def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], *, input_kind: str,
+            seed: int = 0) -> None:
         tr, _ = labelled(train, labels)
         self._choose_columns(tr)
         L = self._lex(tr)
         self.lex_mu, self.lex_sd = L.mean(axis=0), L.std(axis=0) + 1e-6
-        super().fit(train, dev, labels, seed)  # type: ignore[misc]
+        super().fit(train, dev, labels, input_kind=input_kind, seed=seed)  # type: ignore[misc]
 
     def get_state(self) -> State | None:
         st = super().get_state()  # type: ignore[misc]
@@ -168,8 +169,8 @@ class EncoderLexMixin(LexiconColumnsMixin):
     def config(self) -> dict[str, Any]:
         return {**super().config(), **self._lex_config()}  # type: ignore[misc]
 
-    def request(self, item: Item, labels: Sequence[str]) -> dict[str, Any]:
-        return self._lex_request(super().request(item, labels), item)  # type: ignore[misc]
+    def request(self, item: Item, labels: Sequence[str], input_kind: str) -> dict[str, Any]:
+        return self._lex_request(super().request(item, labels, input_kind), item)  # type: ignore[misc]
 
     def _raw_features(self, items: Sequence[Item], kind: str) -> np.ndarray:
         X = super()._raw_features(items, kind)  # type: ignore[misc]
@@ -194,10 +195,11 @@ class EncoderLexMixin(LexiconColumnsMixin):
             Z[:, -k:] *= self.lex_weight
         return Z
 
-    def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], seed: int = 0) -> None:
+    def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], *, input_kind: str,
+            seed: int = 0) -> None:
         tr, _ = labelled(train, labels)
         self._choose_columns(tr)
-        super().fit(train, dev, labels, seed)  # type: ignore[misc]
+        super().fit(train, dev, labels, input_kind=input_kind, seed=seed)  # type: ignore[misc]
 
     def get_state(self) -> State | None:
         st = super().get_state()  # type: ignore[misc]
@@ -245,11 +247,12 @@ class LexiconScoreModel(ModelAdapter):
     def config(self) -> dict[str, Any]:
         return {"feature": self.feature, "threshold": self.threshold, "zero_label": self.zero_label}
 
-    def request(self, item: Item, labels: Sequence[str]) -> dict[str, Any]:
+    def request(self, item: Item, labels: Sequence[str], input_kind: str) -> dict[str, Any]:
         f = item.features
-        return {**super().request(item, labels), "score": f.get(self.feature) if isinstance(f, dict) else None}
+        score = f.get(self.feature) if isinstance(f, dict) else None
+        return {**super().request(item, labels, input_kind), "score": score}
 
-    def classify(self, items: Sequence[Item], labels: Sequence[str]) -> list[Prediction]:
+    def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str) -> list[Prediction]:
         for lab in ("positive", "negative", self.zero_label):
             if lab not in labels:
                 raise ConfigError(f"{self.name}: label {lab!r} is not in the suite's labels {list(labels)}")
@@ -279,7 +282,7 @@ class VaderModel(ModelAdapter):
 
         return {"threshold": self.threshold, "vaderSentiment": md.version("vaderSentiment")}
 
-    def classify(self, items: Sequence[Item], labels: Sequence[str]) -> list[Prediction]:
+    def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str) -> list[Prediction]:
         if "positive" not in labels or "negative" not in labels:
             raise ConfigError(f"vader: needs 'positive' and 'negative' among the labels, got {list(labels)}")
         out = []

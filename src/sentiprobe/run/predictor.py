@@ -79,19 +79,18 @@ class CachedPredictor:
                 bar.close()
         return found
 
-    def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str = "text") -> list[Prediction]:
-        """Cached classification: one cache entry per (fingerprint, request payload)."""
-        self.model.input_kind = input_kind  # TRANSITIONAL until adapters take input_kind as an argument
+    def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str) -> list[Prediction]:
+        """Cached classification: one cache entry per (fingerprint, request payload incl. ``input_kind``)."""
 
         def run(batch: list[Item]) -> list[dict[str, Any]]:
             out = []
-            for p in self.model.classify(batch, labels):
+            for p in self.model.classify(batch, labels, input_kind):
                 d = p.to_dict()
                 d.pop("item_id", None)  # identical requests of different items share one entry
                 out.append(d)
             return out
 
-        keys = [stable_hash(self.model.request(it, labels), 32) for it in items]
+        keys = [stable_hash(self.model.request(it, labels, input_kind), 32) for it in items]
         # a few model batches per call: the model can still sort a call's inputs by length
         chunk = 4 * max(1, int(getattr(self.model, "batch_size", 64)))
         found = self._cached(self.fingerprint, "predictions", keys, items, run, chunk=chunk, what="classify",

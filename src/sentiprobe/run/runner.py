@@ -116,15 +116,15 @@ def _fit_or_restore(model, suite, cache, seed: int) -> dict[str, Any]:
     train, dev = suite.training()
     if not train:
         raise ConfigError(f"model {model.name!r} learns but suite {suite.name!r} has no training items")
-    key = stable_hash({"adapter": model.name, "config": model.config(), "input_kind": suite.input_kind,
-                       "labels": list(suite.labels), "train": suite.train_fingerprint(), "seed": seed}, 40)
+    key = stable_hash({"adapter": model.name, "config": model.config(), "code": model.code_identity(),
+                       "input_kind": suite.input_kind, "labels": list(suite.labels),
+                       "train": suite.train_fingerprint(), "seed": seed}, 40)
     state = cache.get_state(key)
     if state is not None:
         model.load_state(state)
         return {"fitted": True, "restored_from_cache": True, "n_train": len(train), "n_dev": len(dev)}
     t0 = time.perf_counter()
-    model.input_kind = suite.input_kind
-    model.fit(train, dev, suite.labels, seed=seed)
+    model.fit(train, dev, suite.labels, input_kind=suite.input_kind, seed=seed)
     st = model.get_state()
     if st is not None:
         cache.put_state(key, st)
@@ -153,10 +153,9 @@ def run_suite(suite_name: str, cfg: RunConfig, cache: PredictionCache) -> tuple[
             if not suite.supports(model):
                 raise CapabilityError(f"model {probe.name!r} cannot {suite.task} (suite {suite_name!r} needs it); "
                                       f"its capabilities: {sorted(model.capabilities)}")
-            if getattr(model, "output_dir", False) is None:
-                # fine-tuned checkpoints live beside the cache that records their fitted state
-                root = Path(cfg.out_dir) if isinstance(cache, NullCache) else cache.path.parent
-                model.output_dir = root / "checkpoints"
+            # fine-tuned checkpoints live beside the cache that records their fitted state
+            root = Path(cfg.out_dir) if isinstance(cache, NullCache) else cache.path.parent
+            model.set_workdir(root / "checkpoints")
             seed = cfg.seed + k
             t1 = time.perf_counter()
             fits.append(_fit_or_restore(model, suite, cache, seed))
