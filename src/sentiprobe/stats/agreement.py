@@ -333,6 +333,11 @@ def krippendorff_alpha(ratings: Sequence[Sequence[Any]], *, level: str = "nomina
     """
     if level not in LEVELS:
         raise ConfigError(f"unknown level {level!r}; use one of {', '.join(LEVELS)}")
+    if level in ("interval", "ratio"):
+        cats0, nums0 = category_order([v for row in ratings for v in row], categories, ordered=True)
+        if level == "interval" or len(cats0) > MAX_DENSE_CATEGORIES:
+            return _alpha_metric_by_pairs(ratings, cats0, nums0, level, ci=ci, n_boot=n_boot, seed=seed,
+                                          alpha=alpha)
     counts, cats, nums, unrated = rating_counts(ratings, categories, ordered=level != "nominal")
     ri = counts.sum(axis=1)
     single = int((ri == 1).sum())
@@ -475,3 +480,95 @@ def pairwise_cohen(ratings: Sequence[Sequence[Any]], raters: Sequence[str], **kw
             r = cohen_kappa(cols[i], cols[j], **kw)
             out.append({"rater_a": raters[i], "rater_b": raters[j], **r.to_dict()})
     return out
+
+
+MAX_DENSE_CATEGORIES = 200
+"""Above this many distinct values, alpha at the ratio level is computed from value pairs, not from a
+units x categories x categories coincidence array (whose size grows with the square of the distinct values)."""
+MAX_RATIO_BOOTSTRAP_UNITS = 4000
+"""The ratio-level bootstrap over many distinct values needs a units x units matrix; above this many pairable
+units the interval is not computed (and says so)."""
+
+
+def _alpha_metric_by_pairs(ratings: Sequence[Sequence[Any]], cats: list[str], nums: np.ndarray | None, level: str, *,
+                           ci: str, n_boot: int, seed: int, alpha: float) -> AgreementResult:
+    """Krippendorff's alpha at the interval or ratio level from the pairable values, in memory linear in the table.
+
+    Interval: with per-unit sums ``m``, ``s1 = sum v``, ``s2 = sum v^2`` the within-unit disagreement is
+    ``(2 m s2 - 2 s1^2) / (m - 1)`` and the expected one ``2 n S2 - 2 S1^2`` (the coincidence-matrix formula
+    expanded), so the value and every bootstrap resample of units are linear in the number of units. Ratio
+    (``((c - k) / (c + k))^2``, no such expansion): the within-unit sums are direct, the expected disagreement is
+    summed over value pairs in chunks, and the bootstrap uses the units x units matrix of pair sums (bounded by
+    :data:`MAX_RATIO_BOOTSTRAP_UNITS`). Same draws as the coincidence-matrix path, so the intervals agree.
+    """
+    assert nums is not None  # ordered=True guarantees numeric values
+    value_of = {c: float(v) for c, v in zip(cats, nums)}
+    units = [np.array([value_of[str(v).strip()] for v in row if not _is_missing(v)]) for row in ratings]
+    unrated = sum(len(u) == 0 for u in units)
+    single = sum(len(u) == 1 for u in units)
+    pairable = [u for u in units if len(u) >= 2]
+    n2 = len(pairable)
+
+    def result(value, se, lo, hi, method, note=None):
+        se = _finite(se)
+        if lo is None:
+            method = "none" if se is None else method
+        return AgreementResult("krippendorff_alpha", value, se, lo, hi, method, n2, single, unrated, None, None,
+                               tuple(cats), level, note)
+
+    if n2 == 0:
+        return result(None, None, None, None, "none", note="no unit has two or more ratings")
+    m = np.array([len(u) for u in pairable], dtype=np.float64)
+    if level == "interval":
+        s1 = np.array([u.sum() for u in pairable])
+        s2 = np.array([(u * u).sum() for u in pairable])
+        do_u = (2 * m * s2 - 2 * s1 ** 2) / (m - 1)
+
+        def alpha_of(w_m, w_do, w_s1, w_s2):
+            de = 2 * w_m * w_s2 - 2 * w_s1 ** 2
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return np.where(de > 0, 1.0 - (w_m - 1) * w_do / np.where(de > 0, de, 1), np.nan)
+
+        value = float(alpha_of(m.sum(), do_u.sum(), s1.sum(), s2.sum()))
+    else:
+        def d2(a, b):
+            s = a[:, None] + b[None, :]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return np.where(s != 0, ((a[:, None] - b[None, :]) / np.where(s != 0, s, 1)) ** 2, 0.0)
+
+        do_u = np.array([d2(u, u).sum() for u in pairable]) / (m - 1)
+        flat = np.concatenate(pairable)
+        owner = np.repeat(np.arange(n2), m.astype(int))
+        de_total = 0.0
+        for i in range(0, len(flat), 512):
+            de_total += float(d2(flat[i:i + 512], flat).sum())
+        n = m.sum()
+        value = float(1.0 - (n - 1) * do_u.sum() / de_total) if de_total > 0 else float("nan")
+    if not np.isfinite(value):
+        return result(None, None, None, None, "none",
+                      note="undefined: no variation in the pairable values (expected disagreement is 0)")
+    if ci not in ("analytic", "bootstrap"):
+        raise ConfigError(f"unknown ci method {ci!r}; use analytic or bootstrap")
+    note = None if ci == "bootstrap" else f"analytic SE exists for nominal data only; bootstrapped at level {level}"
+    if n_boot <= 0:
+        return result(value, None, None, None, "none", note)
+    if level == "ratio" and n2 > MAX_RATIO_BOOTSTRAP_UNITS:
+        return result(value, None, None, None, "none",
+                      f"no interval: the ratio-level bootstrap over {n2} units with {len(cats)} distinct values "
+                      f"needs a {n2} x {n2} matrix; use the interval level or bin the values")
+    uw = group_weights(n2, n_boot, seed)  # resample units with >= 2 ratings (the same draws as the dense path)
+    if level == "interval":
+        dist = alpha_of(uw @ m, uw @ do_u, uw @ s1, uw @ s2)
+    else:
+        pair = np.zeros((n2, n2))
+        for i in range(0, len(flat), 512):
+            block = d2(flat[i:i + 512], flat)  # values i.. x all values
+            rows = np.zeros((n2, block.shape[0]))
+            rows[owner[i:i + 512], np.arange(block.shape[0])] = 1.0
+            pair += rows @ np.add.reduceat(block, np.r_[0, np.cumsum(m.astype(int))[:-1]], axis=1)
+        de_b = ((uw @ pair) * uw).sum(axis=1)
+        n_b = uw @ m
+        with np.errstate(divide="ignore", invalid="ignore"):
+            dist = np.where(de_b > 0, 1.0 - (n_b - 1) * (uw @ do_u) / np.where(de_b > 0, de_b, 1), np.nan)
+    se, lo, hi = _boot_summary(dist, alpha)
+    return result(value, se, lo, hi, CI_METHOD, note)

@@ -16,7 +16,8 @@ from typing import Any
 
 from ..core.errors import ConfigError, DataError
 from ..core.types import SCHEMA_VERSION
-from .agreement import (LEVELS, cohen_kappa, fleiss_kappa, gwet_ac1, krippendorff_alpha, landis_koch,
+from ..core.io import read_user_text
+from .agreement import (LEVELS, MAX_DENSE_CATEGORIES, cohen_kappa, fleiss_kappa, gwet_ac1, krippendorff_alpha, landis_koch,
                         pairwise_cohen, percent_agreement)
 from .bootstrap import DEFAULT_N_BOOT
 
@@ -48,10 +49,7 @@ def read_rating_table(path: str | Path, *, raters: Sequence[str] | None = None, 
                       delimiter: str | None = None) -> RatingTable:
     """Read a rater table (see the module docstring). Raises DataError / ConfigError on bad input."""
     path = Path(path)
-    if not path.is_file():
-        raise DataError("rater table not found", path=path)
-    with open(path, encoding="utf-8-sig", newline="") as f:
-        text = f.read()
+    text = read_user_text(path, "rater table")  # missing, directory, binary content, encoding, BOM
     if not text.strip():
         raise DataError("empty rater table", path=path)
     if delimiter is None:
@@ -90,6 +88,13 @@ def read_rating_table(path: str | Path, *, raters: Sequence[str] | None = None, 
         table.append(tuple(None if row[pos[c]].strip() in miss else row[pos[c]].strip() for c in rater_cols))
     if not table:
         raise DataError("no units in rater table", path=path)
+    if id_column:
+        from collections import Counter
+
+        dups = sorted(u for u, k in Counter(ids).items() if k > 1)
+        if dups:
+            raise DataError(f"duplicate unit ids {dups[:10]} (each unit must be one row)", path=path,
+                            record=dups[0], field=id_column)
     ignored = tuple(h for h in header if h not in set(rater_cols) and h != id_column)
     return RatingTable(tuple(rater_cols), tuple(ids), tuple(table), str(path), id_column, ignored)
 
@@ -107,15 +112,21 @@ def agreement_report(table: RatingTable, *, level: str = "nominal", categories: 
     if level not in LEVELS:
         raise ConfigError(f"unknown level {level!r}; use one of {', '.join(LEVELS)}")
     rows = [list(r) for r in table.ratings]
+    if level in ("interval", "ratio") and categories is None:
+        check_numeric(table)
     kw = dict(categories=categories, ci=ci, n_boot=n_boot, seed=seed, alpha=alpha)
-    results = {
-        "fleiss_kappa": fleiss_kappa(rows, weights=weights, **kw),
-        "krippendorff_alpha": krippendorff_alpha(rows, level=level, **kw),
-        "gwet_ac1": gwet_ac1(rows, weights=weights, **kw),
-        "percent_agreement": percent_agreement(rows, weights=weights, **kw),
-    }
-    if len(table.raters) == 2:
-        results["cohen_kappa"] = cohen_kappa([r[0] for r in rows], [r[1] for r in rows], weights=weights, **kw)
+    results = {"krippendorff_alpha": krippendorff_alpha(rows, level=level, **kw)}
+    n_values = len({str(v).strip() for r in rows for v in r if v is not None})
+    categorical = level in ("nominal", "ordinal") or n_values <= MAX_DENSE_CATEGORIES
+    if categorical:
+        results.update({
+            "fleiss_kappa": fleiss_kappa(rows, weights=weights, **kw),
+            "gwet_ac1": gwet_ac1(rows, weights=weights, **kw),
+            "percent_agreement": percent_agreement(rows, weights=weights, **kw),
+        })
+        if len(table.raters) == 2:
+            results["cohen_kappa"] = cohen_kappa([r[0] for r in rows], [r[1] for r in rows], weights=weights,
+                                                 **kw)
     n_rated = [sum(v is not None for v in r) for r in rows]
     single = [u for u, k in zip(table.unit_ids, n_rated) if k == 1]
     unrated = [u for u, k in zip(table.unit_ids, n_rated) if k == 0]
@@ -125,9 +136,12 @@ def agreement_report(table: RatingTable, *, level: str = "nominal", categories: 
         m["se"] = res.se
         metrics[name] = m
     details: dict[str, Any] = {
+        **({} if categorical else {"categorical_coefficients": (
+            f"not computed: {n_values} distinct values at the {level} level; Fleiss' kappa, Gwet's AC1, percent "
+            "agreement and Cohen's kappa would treat every distinct value as a category")}),
         "source": table.source, "raters": list(table.raters), "id_column": table.id_column,
         "ignored_columns": list(table.ignored), "level": level, "weights": weights or "identity", "ci": ci,
-        "categories": list(results["fleiss_kappa"].categories),
+        "categories": list(results["krippendorff_alpha"].categories)[:MAX_DENSE_CATEGORIES],
         "n_units_total": len(rows),
         "n_units_used": sum(k >= 2 for k in n_rated),
         "n_units_excluded_single_rating": len(single),
@@ -153,3 +167,22 @@ def agree(path: str | Path, *, raters: Sequence[str] | None = None, id_column: s
     """Read a rater table and return its agreement report (the API behind ``sentiprobe agree``)."""
     table = read_rating_table(path, raters=raters, id_column=id_column, ignore=ignore, missing=missing)
     return agreement_report(table, **kw)
+
+
+def check_numeric(table: RatingTable) -> None:
+    """Interval and ratio ratings must be finite numbers: DataError naming the unit and the rater otherwise."""
+    import math
+
+    for uid, row in zip(table.unit_ids, table.ratings):
+        for rater, v in zip(table.raters, row):
+            if v is None:
+                continue
+            try:
+                x = float(v)
+            except ValueError:
+                raise DataError(f"rating {v!r} is not a number (interval/ratio levels need numbers; pass "
+                                "--categories for ordered text labels)", path=table.source, record=uid,
+                                field=rater) from None
+            if not math.isfinite(x):
+                raise DataError(f"rating {v!r} is not a finite number (leave the cell blank for a missing rating)",
+                                path=table.source, record=uid, field=rater)
