@@ -231,8 +231,14 @@ def test_runner_and_compare_cli(mini, tmp_path, capsys):
     assert main(["compare", "--suite", "sentivent-polar", "--predictions", *files, "--data-dir", str(mini),
                  "--n-boot", "50", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["systems"] == ["sys0", "sys1", "sys2"] and len(out["pairs"]) == 3 and out["reference"] == "sys1"
+    assert list(out["systems"]) == ["sys0", "sys1", "sys2"] and len(out["pairs"]) == 3
+    assert out["unit"] == "item" and out["metrics"] == ["macro_f1", "accuracy"]
+    assert out["reference"] == out["leaderboard"]["macro_f1"][0]
     assert out["cochran_q"]["df"] == 2 and "suite_metrics" in out
+    acc = {n: out["suite_metrics"][n]["accuracy"]["value"] for n in out["systems"]}
+    for p in out["pairs"]:  # differences in percentage points, the same numbers as the suite's own metrics
+        assert p["metrics"]["accuracy"]["difference"] == pytest.approx(100 * (acc[p["a"]] - acc[p["b"]]))
+        assert "mcnemar" in p["metrics"]["accuracy"] and "p_holm" in p["metrics"]["macro_f1"]
     assert main(["compare", "--suite", "sentivent-polar", "--predictions", files[0], "--data-dir", str(mini)]) == 1
 
 

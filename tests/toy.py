@@ -39,10 +39,20 @@ def _read(suite, path, column):
     return read_label_file(path, column=column)
 
 
+def _unit_table(suite, items, predictions, config):
+    from sentiprobe.stats.paired import classification_table
+
+    by_id = suite.check_predictions(items, predictions, missing="error" if config.missing == "error" else "wrong",
+                                    path=config.path)
+    return classification_table([it.label for it in items], [by_id[i.item_id].label if i.item_id in by_id else None
+                                                              for i in items], suite.labels)
+
+
 def toy_spec(name: str) -> SuiteSpec:
     return SuiteSpec(name=name, family="toy", version="1", description="toy suite for tests", labels=("pos", "neg"),
                      task="classify", input_kind="text", load_items=_load, data_files=lambda s: [],
-                     read_predictions=_read, score=_score, render_section=lambda name, entry: "")
+                     read_predictions=_read, score=_score, render_section=lambda name, entry: "",
+                     paired=_unit_table)
 
 
 class SlowLexicon(ModelAdapter):

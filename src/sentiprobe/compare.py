@@ -1,88 +1,214 @@
-"""Paired comparison of several systems' predictions on one suite (the API behind ``sentiprobe compare``).
+"""Paired comparison of systems, on each suite's own headline metrics and its own resampling unit.
+
+One engine (:func:`sentiprobe.stats.paired.compare_units`) serves ``sentiprobe compare`` (prediction files, or
+several columns of one published file), ``sentiprobe report`` and ``sentiprobe run`` with several models (run
+directories). Each suite says how a system's result looks on its units through its ``paired`` stage: ARS and
+accuracy on the originals over ARTS source examples, SOUL accuracy over reviews, NonCompSST correlations and F1
+over phrases, SST-7 pooled over seeds, SENTiVENT macro-F1 and accuracy over items (plus McNemar and Cochran's Q).
 
 >>> from sentiprobe.compare import compare_predictions
 >>> doc = compare_predictions("sentivent-polar", ["a.csv", "b.csv", "c.csv"])   # doctest: +SKIP
->>> doc["cochran_q"]["p_value"], [p["mcnemar"]["p_holm"] for p in doc["pairs"]]  # doctest: +SKIP
-
-Every file is read with the suite's own reader (so published layouts work) and validated against the
-suite's test items; the tests themselves are in :mod:`sentiprobe.stats.significance`.
+>>> doc["pairs"][0]["metrics"]["macro_f1"]["difference"]                       # doctest: +SKIP
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .core.errors import ConfigError
-
-
-def _names(paths: Sequence[str | Path], names: Sequence[str] | None) -> list[str]:
-    if names is not None:
-        if len(names) != len(paths):
-            raise ConfigError(f"{len(names)} names for {len(paths)} prediction files")
-        if len(set(names)) != len(names):
-            raise ConfigError(f"system names must be unique: {list(names)}")
-        return list(names)
-    out: list[str] = []
-    for p in paths:
-        base = Path(p).stem
-        name, k = base, 2
-        while name in out:
-            name, k = f"{base}#{k}", k + 1
-        out.append(name)
-    return out
-
-
-def compare_predictions(suite: str, predictions: Sequence[str | Path], *, names: Sequence[str] | None = None,
-                        reference: str | None = None, column: str | None = None, data_dir: str | None = None,
-                        missing: str = "error", n_boot: int = 1000, seed: int = 0, alpha: float = 0.05,
-                        exact_below: int = 25, metrics: Sequence[str] = ("accuracy", "macro_f1")) -> dict[str, Any]:
-    """Per-system metrics, Cochran's Q, pairwise McNemar and paired bootstrap (Holm-adjusted).
-
-    ``missing="wrong"`` scores missing predictions as wrong (they never match the gold label).
-    See :func:`sentiprobe.stats.significance.compare_systems` for the document's layout.
-    """
-    from .stats.significance import compare_systems
-    from .suites import get_suite
-
-    if len(predictions) < 2:
-        raise ConfigError("compare needs at least two prediction files")
-    check_settings(n_boot=n_boot, alpha=alpha, exact_below=exact_below)
-    s = get_suite(suite, data_dir)
-    if s.task != "classify":
-        raise ConfigError(f"suite {suite!r} is a {s.task} suite; compare works on classification suites")
-    items = s.items("test")
-    if any(it.label is None for it in items):
-        raise ConfigError(f"suite {suite!r} has no gold label per item (its metrics compare model and human "
-                          "ratings), so per-item paired tests do not apply; compare its runs' metrics instead")
-    sys_names = _names(predictions, names)
-    if reference is not None and reference not in sys_names:
-        raise ConfigError(f"--reference {reference!r} is not one of the systems {sys_names}")
-    systems: dict[str, list[str | None]] = {}
-    suite_metrics: dict[str, Any] = {}
-    missing_counts: dict[str, int] = {}
-    for name, path in zip(sys_names, predictions):
-        preds = s.read_predictions(path, column=column)
-        by_id = s.check_predictions(items, preds, missing=missing, path=path)
-        systems[name] = [by_id[it.item_id].label if it.item_id in by_id else None for it in items]
-        missing_counts[name] = sum(it.item_id not in by_id for it in items)
-        scored = s.score(items, preds, n_boot=n_boot, seed=seed, missing=missing)
-        suite_metrics[name] = {k: m.to_dict() for k, m in scored.metrics.items()}
-    doc = compare_systems([it.label for it in items], systems, s.labels, reference=reference, n_boot=n_boot,
-                          seed=seed, alpha=alpha, exact_below=exact_below, metrics=metrics)
-    doc.update({"suite": suite, "predictions": {n: str(p) for n, p in zip(sys_names, predictions)},
-                "column": column, "missing_policy": missing, "missing_predictions": missing_counts,
-                "suite_metrics": suite_metrics})
-    return doc
+from .core.errors import ConfigError, DataError
+from .core.types import SCHEMA_VERSION, Prediction
 
 
 def check_settings(*, n_boot: int, alpha: float, exact_below: int = 0) -> None:
     """ConfigError for resampling and test settings outside their domain (before any work is done)."""
-    import math
-
     if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 0:
         raise ConfigError(f"--n-boot must be a non-negative integer, not {n_boot!r}")
     if not isinstance(alpha, float | int) or not math.isfinite(alpha) or not 0.0 < alpha < 1.0:
         raise ConfigError(f"--alpha must be a number in (0, 1), not {alpha!r}")
     if isinstance(exact_below, bool) or not isinstance(exact_below, int) or exact_below < 0:
         raise ConfigError(f"--exact-below must be a non-negative integer, not {exact_below!r}")
+
+
+def system_names(paths: Sequence[str | Path]) -> list[str]:
+    """Readable unique names: a run's model directory (``runs/x/tfidf-lr/predictions/s.jsonl`` -> ``tfidf-lr``),
+    else the file stem; clashes get the smallest distinguishing parent path."""
+    def base(p: Path) -> list[str]:
+        parts = list(p.resolve().parts)
+        if len(parts) >= 3 and parts[-2] == "predictions":
+            return parts[:-2]
+        return [*parts[:-1], p.stem]
+
+    full = [base(Path(p)) for p in paths]
+    depth = 1
+    while True:
+        names = ["/".join(f[-depth:]) for f in full]
+        if len(set(names)) == len(names) or depth >= max(len(f) for f in full):
+            break
+        depth += 1
+    out: list[str] = []
+    for n in names:
+        name, k = n, 2
+        while name in out:
+            name, k = f"{n}#{k}", k + 1
+        out.append(name)
+    return out
+
+
+def compare_suite(suite: Any, systems: Mapping[str, Sequence[Prediction]], *, items: Sequence[Any] | None = None,
+                  missing: str = "error", n_boot: int = 1000, seed: int = 0, alpha: float = 0.05,
+                  exact_below: int = 25, reference: str | None = None,
+                  paths: Mapping[str, str | Path] | None = None) -> dict[str, Any]:
+    """Compare systems' predictions on one bound suite (see the module docstring); the suite's comparison entry."""
+    from .stats.paired import compare_units
+    from .stats.significance import cochrans_q
+    from .suites.spec import ScoreConfig
+
+    check_settings(n_boot=n_boot, alpha=alpha, exact_below=exact_below)
+    if suite.spec.paired is None:
+        raise ConfigError(f"suite {suite.name!r} has no paired comparison stage")
+    names = list(systems)
+    if reference is not None and reference not in names:
+        raise ConfigError(f"--reference {reference!r} is not one of the systems {names}")
+    its = suite.items("test") if items is None else list(items)
+    paths = paths or {}
+    tables = {n: suite.spec.paired(suite, its, systems[n],
+                                   ScoreConfig(n_boot=n_boot, seed=seed, missing=missing, alpha=alpha,
+                                               path=None if n not in paths else str(paths[n])))
+              for n in names}
+    doc = compare_units(tables, n_boot=n_boot, seed=seed, alpha=alpha, exact_below=exact_below)
+    headline = doc["metrics"][0] if doc["metrics"] else None
+    if reference is None and headline is not None:
+        reference = doc["leaderboard"][headline][0]
+    for p in doc["pairs"]:
+        if p["b"] == reference:  # the reference on the left, differences read "reference minus other"
+            p["a"], p["b"] = p["b"], p["a"]
+            for m in p["metrics"].values():
+                for k in ("difference", "ci_low", "ci_high"):
+                    if m.get(k) is not None:
+                        m[k] = -m[k]
+                m["ci_low"], m["ci_high"] = m["ci_high"], m["ci_low"]
+                if "mcnemar" in m:
+                    c = m["mcnemar"].get("counts", {})
+                    if "b" in c and "c" in c:
+                        c["b"], c["c"] = c["c"], c["b"]
+        p["involves_reference"] = reference in (p["a"], p["b"])
+    doc["reference"] = reference
+    binary = [m for m in doc["metrics"] if all(m in t.correct for t in tables.values())]
+    if binary and len(names) >= 2:
+        import numpy as np
+
+        doc["cochran_q"] = cochrans_q(np.column_stack([tables[n].correct[binary[0]] for n in names])).to_dict()
+        doc["cochran_q"]["metric"] = binary[0]
+    doc.update({"schema_version": SCHEMA_VERSION, "suite": suite.name, "suite_version": suite.spec.version,
+                "options": suite.describe()["options"], "missing_policy": missing, "system_names": names})
+    return doc
+
+
+def compare_predictions(suite: str, predictions: Sequence[str | Path], *, names: Sequence[str] | None = None,
+                        reference: str | None = None, column: str | Sequence[str] | None = None,
+                        data_dir: str | None = None, missing: str = "error", n_boot: int = 1000, seed: int = 0,
+                        alpha: float = 0.05, exact_below: int = 25,
+                        suite_options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Compare prediction files (or several ``column``s of one file) on a suite (the API of ``sentiprobe compare``).
+
+    Every file is read with the suite's own reader (so published layouts work) and validated against the
+    suite's test items. With several columns, each column of each file is one system named after it.
+    """
+    from .suites import get_suite
+
+    cols = [column] if column is None or isinstance(column, str) else list(column)
+    sources = [(Path(p), c) for p in predictions for c in cols]
+    if len(sources) < 2:
+        raise ConfigError("compare needs at least two systems: two prediction files, or --column given twice")
+    check_settings(n_boot=n_boot, alpha=alpha, exact_below=exact_below)
+    s = get_suite(suite, data_dir, suite_options)
+    if s.task != "classify":
+        raise ConfigError(f"suite {suite!r} is a {s.task} suite; compare works on classification suites")
+    if s.spec.paired is None:
+        raise ConfigError(f"suite {suite!r} has no paired comparison stage")
+    items = s.items("test")
+    if names is not None:
+        sys_names = list(names)
+        if len(sys_names) != len(sources) or len(set(sys_names)) != len(sys_names):
+            raise ConfigError(f"--names needs {len(sources)} unique names, got {sys_names}")
+    elif len(cols) > 1:
+        files = system_names([p for p, _ in sources[::len(cols)]]) if len(predictions) > 1 else [""]
+        sys_names = [f"{f}:{c}" if f else str(c) for f in files for c in cols]
+    else:
+        sys_names = system_names([p for p, _ in sources])
+    systems = {n: s.read_predictions(p, column=c) for n, (p, c) in zip(sys_names, sources)}
+    doc = compare_suite(s, systems, items=items, missing=missing, n_boot=n_boot, seed=seed, alpha=alpha,
+                        exact_below=exact_below, reference=reference,
+                        paths={n: p for n, (p, _) in zip(sys_names, sources)})
+    suite_metrics = {}
+    for n, preds in systems.items():
+        scored = s.score(items, preds, n_boot=n_boot, seed=seed, missing=missing, alpha=alpha)
+        suite_metrics[n] = {k: m.to_dict() for k, m in scored.metrics.items()}
+    doc.update({"predictions": {n: f"{p}" + (f" [{c}]" if c else "") for n, (p, c) in zip(sys_names, sources)},
+                "suite_metrics": suite_metrics})
+    return doc
+
+
+def load_run(run_dir: str | Path) -> tuple[dict[str, Any], Path]:
+    """``(results document, run directory)`` of a run directory (validated results schema)."""
+    from .report.schema import read_results
+
+    d = Path(run_dir)
+    if not d.is_dir():
+        raise DataError("not a run directory", path=d)
+    return read_results(d / "results.json"), d
+
+
+def compare_runs(run_dirs: Sequence[str | Path], *, names: Sequence[str] | None = None, n_boot: int = 1000,
+                 seed: int = 0, alpha: float = 0.05, suites: Sequence[str] | None = None) -> dict[str, Any]:
+    """Paired comparisons of several run directories (one model each), suite by suite.
+
+    A suite enters when every run scored it on the same items (same ``items_hash``); otherwise it is listed
+    under ``not_compared`` with the reason. Items come from the data directory and the suite options the runs
+    recorded; the predictions from each run's ``predictions/<suite>.jsonl``.
+    """
+    from .suites import SUITES, get_suite
+
+    runs = [load_run(d) for d in run_dirs]
+    if len(runs) < 2:
+        raise ConfigError("a comparison needs at least two run directories")
+    labels = list(names) if names is not None else [str(doc.get("model", {}).get("name") or d.name)
+                                                    for doc, d in runs]
+    if len(set(labels)) != len(labels):
+        labels = system_names([d / "predictions" / "x.jsonl" for _, d in runs])
+    common = [s for s in runs[0][0].get("suites", {}) if all(s in doc.get("suites", {}) for doc, _ in runs)]
+    if suites is not None:
+        common = [s for s in common if s in suites]
+    out: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "systems": labels,
+                           "runs": {n: str(d) for n, (_, d) in zip(labels, runs)}, "suites": {}, "not_compared": {}}
+    for name in common:
+        entries = [doc["suites"][name] for doc, _ in runs]
+        if name not in SUITES:
+            out["not_compared"][name] = "suite not installed"
+            continue
+        if len({e["items_hash"] for e in entries}) != 1:
+            out["not_compared"][name] = "the runs asked different items (different options, data or --limit)"
+            continue
+        doc0, _ = runs[0]
+        suite = get_suite(name, doc0.get("provenance", {}).get("data_dir") or doc0.get("config", {}).get("data_dir"),
+                          entries[0]["suite"]["options"])
+        if suite.spec.paired is None:
+            out["not_compared"][name] = "the suite has no paired comparison stage"
+            continue
+        items = suite.items("test")[: entries[0]["n_items"]]
+        from .core.io import read_jsonl
+        from .suites.predictions_io import prediction_from_record
+
+        systems = {}
+        for n, (_, d) in zip(labels, runs):
+            path = d / "predictions" / f"{name}.jsonl"
+            systems[n] = [prediction_from_record(r, path, i)
+                          for i, r in enumerate(read_jsonl(path, "predictions file"), 1)]
+        missing = runs[0][0].get("config", {}).get("missing", "error")
+        out["suites"][name] = compare_suite(suite, systems, items=items, missing=missing, n_boot=n_boot, seed=seed,
+                                            alpha=alpha,
+                                            paths={n: d / "predictions" / f"{name}.jsonl"
+                                                   for n, (_, d) in zip(labels, runs)})
+    return out

@@ -165,7 +165,7 @@ def _other_cases() -> list[Case]:
              ("--n-boot",)),
         Case("compare-noncompsst", ("compare", "--suite", "noncompsst", "--data-dir", "{data}", "--predictions",
                                     "{dir}/{file}", "{dir}/{file}"), _write("p.csv", "line,label\n0,3\n"), 1,
-             ("no gold label per item",)),
+             ("missing", "{file}")),
         Case("compare-latin1", ("compare", "--suite", "sentivent-polar", "--data-dir", "{data}", "--predictions",
                                 "{dir}/{file}", "{dir}/{file}"), _write("p.csv", b"item_id,label\nx,n\xe9g\n"), 1,
              ("not UTF-8", "{file}")),

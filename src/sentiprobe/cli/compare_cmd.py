@@ -1,19 +1,30 @@
-"""``sentiprobe compare --suite S --predictions A B [C ...] [--json]``: paired significance tests."""
+"""``sentiprobe compare``: paired comparisons on each suite's own metrics and unit.
+
+``--suite S --predictions A B [C ...]`` compares prediction files (or ``--column a --column b`` of one file);
+``--runs DIR DIR ...`` compares run directories suite by suite. Text output lists per suite the leaderboard and
+every pair's differences (percentage points for rates, r for correlations) with CIs and Holm-corrected p-values.
+"""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("compare", help="compare systems' predictions on one suite (McNemar, Cochran's Q, "
-                                       "paired bootstrap, Holm)")
-    p.add_argument("--suite", required=True, help="suite name (see `sentiprobe list suites`)")
-    p.add_argument("--predictions", required=True, nargs="+", metavar="FILE",
-                   help="two or more prediction files (CSV/JSONL, or the suite's published layouts)")
-    p.add_argument("--names", nargs="+", default=None, help="system names (default: file stems)")
-    p.add_argument("--reference", default=None, help="reference system (default: the most accurate)")
-    p.add_argument("--column", default=None, help="label column of the prediction files")
+    p = sub.add_parser("compare", help="paired comparison of systems on each suite's own metrics and unit "
+                                       "(paired bootstrap, McNemar, Cochran's Q, Holm)")
+    p.add_argument("--suite", default=None, help="suite name (with --predictions)")
+    p.add_argument("--predictions", nargs="+", metavar="FILE", default=None,
+                   help="prediction files (CSV/JSONL, or the suite's published layouts)")
+    p.add_argument("--runs", nargs="+", metavar="DIR", default=None,
+                   help="run directories (one model each) to compare on every suite they share")
+    p.add_argument("--names", nargs="+", default=None,
+                   help="system names (default: the run's model directory, else the file stem)")
+    p.add_argument("--reference", default=None, help="reference system (default: the best on the headline metric)")
+    p.add_argument("--column", action="append", default=None,
+                   help="label column; repeat it to compare several columns of one published file")
     p.add_argument("--data-dir", default=None, help="data directory (default: $SENTIPROBE_DATA_DIR or cache)")
+    p.add_argument("--suite-arg", default=[], action="append", metavar="KEY=VALUE", help="suite option")
     p.add_argument("--missing", choices=("error", "wrong"), default="error",
                    help="missing predictions: error (default) or count them as wrong")
     p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples (default 1000)")
@@ -25,32 +36,58 @@ def add_parser(sub) -> None:
     p.set_defaults(func=cmd)
 
 
-def _f(v, pct: bool = True) -> str:
-    if v is None:
-        return "n/a"
-    return f"{100 * v:.1f}" if pct else f"{v:.4g}"
+def _v(v: float | None, scale: float = 100.0, nd: int = 1) -> str:
+    return "n/a" if v is None else f"{scale * v:.{nd}f}"
+
+
+def format_suite(doc: dict[str, Any]) -> list[str]:
+    """Text lines of one suite's comparison entry."""
+    lines = [f"suite {doc['suite']}: {doc['n_units']} {doc['unit']}s, reference {doc['reference']}"]
+    for m in doc["metrics"]:
+        corr = doc["kinds"][m] == "correlation"
+        board = "  ".join(f"{n} {_v(doc['systems'][n][m]['value'], 1 if corr else 100, 3 if corr else 1)}"
+                          for n in doc["leaderboard"][m])
+        lines.append(f"  {m} ({'r' if corr else '%'}): {board}")
+    if "cochran_q" in doc:
+        q = doc["cochran_q"]
+        lines.append(f"  Cochran's Q ({q['metric']}) = {q['statistic']:.3f} (df {q['df']}), p = {q['p_value']:.4g}")
+    for pr in doc["pairs"]:
+        cells = []
+        for m, d in pr["metrics"].items():
+            nd = 3 if d["unit"] == "r" else 1
+            diff = "n/a" if d["difference"] is None else f"{d['difference']:+.{nd}f}"
+            ci = "" if d["ci_low"] is None else f" [{d['ci_low']:+.{nd}f}, {d['ci_high']:+.{nd}f}]"
+            p = "" if d.get("p_holm") is None else f" p_holm {d['p_holm']:.3g}{' *' if d.get('significant') else ''}"
+            cells.append(f"d{m} {diff} {d['unit']}{ci}{p}")
+        lines.append(f"  {pr['a']} - {pr['b']}: " + "  ".join(cells))
+    return lines
 
 
 def cmd(args) -> int:
-    from ..compare import compare_predictions
+    from ..compare import compare_predictions, compare_runs
+    from ..core.errors import ConfigError
+    from .suite_args import parse_suite_args
 
-    doc = compare_predictions(args.suite, args.predictions, names=args.names, reference=args.reference,
-                              column=args.column, data_dir=args.data_dir, missing=args.missing,
-                              n_boot=args.n_boot, seed=args.seed, alpha=args.alpha, exact_below=args.exact_below)
+    if args.runs:
+        if args.predictions or args.suite:
+            raise ConfigError("give either --runs, or --suite with --predictions")
+        doc = compare_runs(args.runs, names=args.names, n_boot=args.n_boot, seed=args.seed, alpha=args.alpha)
+        suites = list(doc["suites"].values())
+    else:
+        if not args.suite or not args.predictions:
+            raise ConfigError("compare needs --suite and --predictions (or --runs)")
+        options = parse_suite_args(args.suite_arg, [args.suite]).get(args.suite, {})
+        doc = compare_predictions(args.suite, args.predictions, names=args.names, reference=args.reference,
+                                  column=args.column if args.column and len(args.column) > 1 else
+                                  (args.column[0] if args.column else None),
+                                  data_dir=args.data_dir, missing=args.missing, n_boot=args.n_boot, seed=args.seed,
+                                  alpha=args.alpha, exact_below=args.exact_below, suite_options=options)
+        suites = [doc]
     if args.json:
         print(json.dumps(doc, indent=2, ensure_ascii=False))
         return 0
-    print(f"suite {doc['suite']}: {doc['n_items']} items, reference {doc['reference']}")
-    for name, ms in doc["metrics"].items():
-        cells = "  ".join(f"{k} {_f(m['value'])} [{_f(m['ci_low'])}, {_f(m['ci_high'])}]" for k, m in ms.items())
-        print(f"  {name:<28} {cells}")
-    q = doc["cochran_q"]
-    print(f"Cochran's Q = {q['statistic']:.3f} (df {q['df']}), p = {q['p_value']:.4g}"
-          f"{' (reject H0)' if q['reject'] else ''}")
-    for pr in doc["pairs"]:
-        mc = pr["mcnemar"]
-        boots = "  ".join(f"d{k} {_f(b['delta'])} [{_f(b['ci_low'])}, {_f(b['ci_high'])}] p_holm {b['p_holm']:.3g}"
-                          for k, b in pr["bootstrap"].items())
-        print(f"  {pr['a']} vs {pr['b']}: McNemar b={mc['counts']['b']} c={mc['counts']['c']} ({mc['method']}) "
-              f"p={mc['p_value']:.4g} p_holm={mc['p_holm']:.4g}  {boots}")
+    for d in suites:
+        print("\n".join(format_suite(d)))
+    for name, why in doc.get("not_compared", {}).items():
+        print(f"suite {name}: not compared ({why})")
     return 0

@@ -253,6 +253,9 @@ class SuiteSpec:
         predict: protocol-specific prediction stage ``predict(suite, predictor, items)`` (default: classify).
         training: ``(train_items, dev_items)`` a learning model is fitted on (default: the train and dev splits).
         groups_name: what ``Item.group_id`` is (``source example``, ``review``...): the suite's resampling unit.
+        paired: ``score.unit_table(suite, items, predictions, config)``: one system's headline metrics as functions
+            of a resample of the suite's units (:class:`~sentiprobe.stats.paired.UnitTable`), for paired
+            comparisons of systems (``sentiprobe compare``, several models in ``run``, ``sentiprobe report``).
     """
 
     name: str
@@ -274,6 +277,7 @@ class SuiteSpec:
     predict: Callable[[Suite, Any, Sequence[Item]], list[Prediction]] | None = None
     training: Callable[[Suite], tuple[list[Item], list[Item]]] | None = None
     groups_name: str = "item"
+    paired: Callable[[Suite, Sequence[Item], Sequence[Prediction], ScoreConfig], Any] | None = None
 
     def __post_init__(self) -> None:
         if self.task not in TASKS:

@@ -201,6 +201,46 @@ def strategies_present(arr: ScoreArrays) -> list[str]:
     return list(STRATEGIES) + sorted(k for k in arr.kinds if k != ORIGINAL and k not in STRATEGIES)
 
 
+def paired_strategy_test(arr: ScoreArrays, kind: str) -> dict[str, Any] | None:
+    """McNemar's test of Ori vs New on the paired observations: each ``kind`` variant with its source example.
+
+    The primary test of a strategy's effect: the source and its variant are the same example before and after
+    the edit, so the comparison is paired (b = source right and variant wrong, c = the reverse; exact binomial
+    below 25 discordant pairs). Welch's t-test (the paper's choice) is kept beside it for comparison with the
+    paper's tables. A unit with several variants of one kind contributes one pair per variant.
+    """
+    from ...stats.significance import mcnemar
+
+    m = arr.mask(kind)
+    if not m.any():
+        return None
+    src = arr.correct[arr.source[arr.group[m]]]
+    res = mcnemar(src, arr.correct[m]).to_dict()
+    res["pairs"] = int(m.sum())
+    res["note"] = "paired: each variant with its source example (primary test)"
+    return res
+
+
+def unit_table(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction], config: ScoreConfig):
+    """Paired-comparison stage: ``ars`` and ``accuracy_original`` over ARTS units (a source and its variants).
+
+    A missing or unparsed prediction is wrong here (scoring's own ``missing`` policy has already been applied
+    when the runs were scored); both metrics carry per-unit correctness, so McNemar's test is added.
+    """
+    from ...stats.paired import UnitTable, mean_of
+
+    by_id = check_predictions(suite.name, suite.labels, items, predictions,
+                              missing="error" if config.missing == "error" else "wrong", path=config.path)
+    arr = build_arrays(items, by_id)
+    orig = arr.correct[arr.source].astype(np.float64)
+    units = unit_all_correct(arr).astype(np.float64)
+    return UnitTable(unit="source example", n_units=arr.n_units,
+                     metrics={"ars": mean_of(units), "accuracy_original": mean_of(orig)},
+                     kinds={"ars": "rate", "accuracy_original": "rate"},
+                     correct={"ars": units, "accuracy_original": orig},
+                     note="units: a source example with all its variants (ARS counts a unit only when all are right)")
+
+
 def welch(ori: np.ndarray, new: np.ndarray) -> dict[str, Any] | None:
     """Welch's t-test of two 0/1 samples (see the module docstring); ``None`` when undefined.
 
@@ -321,6 +361,7 @@ def score_items(items: Sequence[Item], by_id: Mapping[str, Prediction], *, n_boo
                      "variants": c_new.total, "ori": c_ori.to_dict(), "new": c_new.to_dict(),
                      "change_pp": format_pp(change),
                      "both_not_in_paper": {**c_both.to_dict(), "note": BOTH_NOTE},
+                     "paired": paired_strategy_test(arr, s),
                      "welch": welch(ori, new)})
     c_o, c_a = _count(orig_ok), _count(units_ok)
     overall_drop = _difference(c_a, c_o)

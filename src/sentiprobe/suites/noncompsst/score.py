@@ -27,7 +27,7 @@ from .data import TRAIN_INFO_ERRORS, release, train_info, user_file_record
 from .load import LINES_PER_PHRASE, NonCompSST, Phrase
 from .metrics import evaluate
 from .predictions import check_seeded
-from .ratings import format_ratings, format_scores, pool, read_score_table
+from .ratings import format_ratings, format_scores, pool, ratings, read_score_table
 
 if TYPE_CHECKING:
     from ..base import Suite
@@ -99,23 +99,59 @@ def _int_or_none(label: str | None) -> int | None:
     return None if label is None else int(label)
 
 
-def score_noncompsst(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction],
-                     config: ScoreConfig) -> SuiteScore:
-    """Pool, rate and correlate with the humans; the score and rating TSVs go into ``tables``."""
+def _pool(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction], config: ScoreConfig):
+    """Checked seeded predictions pooled per stimulus (§5): what scoring and the paired comparison share."""
     data = release(suite)
-    opts = suite.options
-    missing = config.missing
-    sd = check_seeded(items, predictions, suite.labels, suite=suite.name, missing=missing, path=config.path)
+    sd = check_seeded(items, predictions, suite.labels, suite=suite.name, missing=config.missing, path=config.path)
     phrases, lines = covered(items, data)
     by_line = {it.meta["line"]: it.item_id for it in items}
     per_seed_lines = {s: [_int_or_none(sd.labels[s][by_line[i]]) for i in lines] for s in sd.seeds}
     line_text = [data.lines[i] for i in lines]
-    pooled = pool(line_text, per_seed_lines, skip_missing=(missing == "wrong"))
+    pooled = pool(line_text, per_seed_lines, skip_missing=(config.missing == "wrong"))
     naturals = {p.text: by_line[LINES_PER_PHRASE * p.index] for p in phrases}
     per_seed_nat = {s: {t: sd.labels[s][iid] for t, iid in naturals.items()} for s in sd.seeds}
     human = None
-    if opts.human_scores is not None:
-        human = read_score_table(opts.human_scores, [s for p in phrases for s in p.stimuli])
+    if suite.options.human_scores is not None:
+        human = read_score_table(suite.options.human_scores, [s for p in phrases for s in p.stimuli])
+    return data, sd, phrases, line_text, pooled, per_seed_nat, human
+
+
+def unit_table(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction], config: ScoreConfig):
+    """Paired-comparison stage. ``sst7``: macro-F1 and accuracy (means over seeds), sentences as units.
+    ``noncompsst``: ``pearson_maxabs`` (model vs human MAXABS) and ``macro_f1_all`` (mean over seeds), phrases
+    as units: two systems' correlations are compared on the same resamples of phrases.
+    """
+    from ...stats.paired import UnitTable, macro_f1_of, pearson_of, seeded_classification_table
+    from .metrics import round_half_up
+
+    if suite.name == "sst7":
+        sd = check_seeded(items, predictions, suite.labels, suite=suite.name, missing=config.missing,
+                          path=config.path)
+        return seeded_classification_table([it.label for it in items],
+                                           [[sd.labels[s][it.item_id] for it in items] for s in sd.seeds],
+                                           suite.labels, unit="sentence")
+    data, sd, phrases, _, pooled, per_seed_nat, human = _pool(suite, items, predictions, config)
+    model = ratings(pooled.scores, data.flags, phrases)["MAXABS"]
+    hum = ratings(human, data.flags, phrases)["MAXABS"] if human is not None else \
+        {p.text: float(data.human[p.text].maxabs) for p in phrases}
+    x = np.array([model[p.text] for p in phrases], dtype=np.float64)
+    y = np.array([hum[p.text] for p in phrases], dtype=np.float64)
+    index = {lab: i for i, lab in enumerate(suite.labels)}
+    gold = np.array([index[str(round_half_up(data.human[p.text].sentiment))] for p in phrases])
+    f1s = [macro_f1_of(gold, np.array([index.get(per_seed_nat[s][p.text] or "", -1) for p in phrases]),
+                       len(suite.labels)) for s in sd.seeds]
+    return UnitTable(unit="phrase", n_units=len(phrases),
+                     metrics={"pearson_maxabs": pearson_of(x, y),
+                              "macro_f1_all": lambda idx: float(np.mean([f(idx) for f in f1s]))},
+                     kinds={"pearson_maxabs": "correlation", "macro_f1_all": "rate"},
+                     note="phrases resampled; correlations of model and human MAXABS ratings over the phrases")
+
+
+def score_noncompsst(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction],
+                     config: ScoreConfig) -> SuiteScore:
+    """Pool, rate and correlate with the humans; the score and rating TSVs go into ``tables``."""
+    data, sd, phrases, line_text, pooled, per_seed_nat, human = _pool(suite, items, predictions, config)
+    opts = suite.options
     ev = evaluate(pooled.scores, data, per_seed=per_seed_nat, human_scores=human, phrases=phrases,
                   n_boot=config.n_boot, seed=config.seed)
     details = dict(ev.details)

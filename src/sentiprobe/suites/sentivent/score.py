@@ -40,3 +40,14 @@ def score(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction]
         "lexicon": {k: v for k, v in info.items() if k in ("setting", "label", "reason")},
     })
     return SuiteScore(rep.metrics, details)
+
+
+def unit_table(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction], config: ScoreConfig):
+    """Paired-comparison stage: macro-F1 (paired bootstrap) and accuracy (McNemar) over items (spec section 10)."""
+    from ...stats.paired import classification_table
+
+    by_id = check_predictions(suite.name, suite.labels, items, predictions,
+                              missing="error" if config.missing == "error" else "wrong", path=config.path)
+    return classification_table([it.label for it in items],
+                                [by_id[it.item_id].label if it.item_id in by_id else None for it in items],
+                                suite.labels, note="items are independent units (spec section 10)")

@@ -26,7 +26,7 @@ def _spec(name: str, task: str, accepts: frozenset[str], description: str) -> Su
         input_kind="text-pair", load_items=data.load_items, data_files=data.data_files,
         read_predictions=predictions.read_predictions, score=score.score, render_section=report.render_section,
         options=SoulOptions, accepts=accepts, statistics=data.statistics, predict=predict,
-        training=data.training, groups_name="review")
+        training=data.training, groups_name="review", paired=score.unit_table)
 
 
 SOUL_RC = SUITES.register(_spec(

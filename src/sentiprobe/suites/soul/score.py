@@ -186,3 +186,20 @@ def score(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction]
         "item_ids": "<rid>:<n>, n = 1-based position of the statement among its review's rows",
     })
     return SuiteScore(metrics, details)
+
+
+def unit_table(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction], config: ScoreConfig):
+    """Paired-comparison stage: (strict) accuracy pooled over statements, resampling whole reviews.
+
+    The same unit as the suite's own intervals: statements of one review are not independent, so two systems
+    are compared on resamples of reviews, never of statements.
+    """
+    import numpy as np
+
+    from ...stats.paired import grouped_accuracy_table
+
+    by_id = suite.check_predictions(items, predictions, missing="error" if config.missing == "error" else "wrong",
+                                    path=config.path)
+    correct = np.array([it.item_id in by_id and by_id[it.item_id].label == it.label for it in items], dtype=float)
+    return grouped_accuracy_table([it.group_id for it in items], correct, unit="review",
+                                  note="accuracy over statements; reviews resampled whole")
