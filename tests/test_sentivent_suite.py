@@ -152,7 +152,7 @@ def test_report_escapes_and_stats(mini):
     te = s.items("test")
     res = s.score(te, [Prediction(it.item_id, "negative") for it in te], n_boot=20).to_dict()
     html = s.report_section(res)
-    assert "<svg" in html and "confusion matrix" in html and "sentivent-polar" in html
+    assert "<svg" in html and "confusion matrix" in html  # the report's own h2 names the suite
     evil = {"metrics": {}, "details": {"labels": ["<script>x</script>", "b&b"], "confusion_matrix": [[1, 0], [0, 1]],
                                        "per_label": [{"label": "<i>", "precision": 1, "recall": 1, "f1": 1,
                                                       "support": 1}]}}

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .core.errors import ConfigError, DataError
+from .core.errors import ConfigError, DataError, SentiprobeError
 from .core.types import SCHEMA_VERSION, Prediction
 
 
@@ -207,8 +207,46 @@ def compare_runs(run_dirs: Sequence[str | Path], *, names: Sequence[str] | None 
             systems[n] = [prediction_from_record(r, path, i)
                           for i, r in enumerate(read_jsonl(path, "predictions file"), 1)]
         missing = runs[0][0].get("config", {}).get("missing", "error")
-        out["suites"][name] = compare_suite(suite, systems, items=items, missing=missing, n_boot=n_boot, seed=seed,
-                                            alpha=alpha,
-                                            paths={n: d / "predictions" / f"{name}.jsonl"
-                                                   for n, (_, d) in zip(labels, runs)})
+        try:
+            out["suites"][name] = compare_suite(suite, systems, items=items, missing=missing, n_boot=n_boot,
+                                                seed=seed, alpha=alpha,
+                                                paths={n: d / "predictions" / f"{name}.jsonl"
+                                                       for n, (_, d) in zip(labels, runs)})
+        except SentiprobeError as exc:  # one suite that cannot be compared does not hide the others
+            out["not_compared"][name] = f"{type(exc).__name__}: {exc}"
     return out
+
+
+def report(run_dirs: Sequence[str | Path], out: str | Path, *, names: Sequence[str] | None = None,
+           n_boot: int = 1000, seed: int = 0) -> dict[str, Any]:
+    """Write the HTML report of one run, or the comparison report of several (the API of ``sentiprobe report``).
+
+    A directory holding several models' runs (``<out>/<model>/results.json``) stands for all of them. Returns
+    ``{"out": path, "runs": [...], "comparison": document or None}``.
+    """
+    from .core.io import atomic_write_text
+    from .report.html import render_comparison, render_report
+
+    dirs: list[Path] = []
+    for d in map(Path, run_dirs):
+        if (d / "results.json").is_file():
+            dirs.append(d)
+        elif d.is_dir() and any((c / "results.json").is_file() for c in d.iterdir() if c.is_dir()):
+            dirs += sorted(c for c in d.iterdir() if c.is_dir() and (c / "results.json").is_file())
+        else:
+            raise DataError("not a run directory (no results.json in it or in its model sub-directories)", path=d)
+    target = Path(out)
+    if target.exists() and target.is_dir():
+        raise ConfigError(f"--out {target} is a directory; give an .html file path")
+    if len(dirs) == 1:
+        doc, _ = load_run(dirs[0])
+        atomic_write_text(target, render_report(doc))
+        return {"out": str(target), "runs": [str(dirs[0])], "comparison": None}
+    comparison = compare_runs(dirs, names=names, n_boot=n_boot, seed=seed)
+    docs = {n: load_run(d)[0] for n, d in zip(comparison["systems"], dirs)}
+    import os
+
+    links = {n: os.path.relpath(d / "report.html", target.resolve().parent) for n, d in zip(comparison["systems"],
+                                                                                            dirs)}
+    atomic_write_text(target, render_comparison(docs, comparison, links))
+    return {"out": str(target), "runs": [str(d) for d in dirs], "comparison": comparison}

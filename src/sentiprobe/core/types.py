@@ -111,6 +111,24 @@ class Prediction:
         return cls(**{k: v for k, v in d.items() if k in names})
 
 
+METRIC_UNITS = ("fraction", "correlation", "coefficient", "score", "count")
+_UNIT_BY_PREFIX = (
+    (("pearson", "spearman", "kendall"), "correlation"),
+    (("kappa", "fleiss", "cohen", "krippendorff", "gwet", "alpha_", "q_"), "coefficient"),
+    (("bleu", "rouge", "bertscore", "judge", "mean_"), "score"),
+    (("n_", "count_"), "count"),
+)
+
+
+def metric_unit(name: str) -> str:
+    """The unit of a metric from its name (one table for every suite; a metric may also set ``unit``)."""
+    low = name.lower()
+    for prefixes, unit in _UNIT_BY_PREFIX:
+        if low.startswith(prefixes):
+            return unit
+    return "fraction"
+
+
 @dataclass(frozen=True)
 class Metric:
     """A metric value with its confidence interval and sample size. A bare float is not a result.
@@ -123,6 +141,9 @@ class Metric:
         higher_is_better: direction for reports and comparisons.
         ci_method: how the interval was obtained (``bootstrap-percentile``, ``wilson``, ...).
         note: free text (e.g. why a value is not computable, counts).
+        unit: what the value is, so display never guesses: ``fraction`` (a rate in [0, 1], shown as %),
+            ``correlation`` (r), ``coefficient`` (kappa, alpha), ``score`` (BLEU, ROUGE, judge ratings) or ``count``.
+            Default: :func:`metric_unit` of the name.
     """
 
     name: str
@@ -133,6 +154,13 @@ class Metric:
     higher_is_better: bool = True
     ci_method: str = "bootstrap-percentile"
     note: str | None = None
+    unit: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.unit is None:
+            object.__setattr__(self, "unit", metric_unit(self.name))
+        elif self.unit not in METRIC_UNITS:
+            raise ValueError(f"metric {self.name}: unit {self.unit!r} is not one of {METRIC_UNITS}")
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)

@@ -11,13 +11,15 @@ from .svg import ci_bars
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
 h1{font-size:1.6em}h2{border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:2em}
-table{border-collapse:collapse;margin:.8em 0;font-size:.92em}
+table{border-collapse:collapse;margin:.8em 0;font-size:.92em;display:block;overflow-x:auto;max-width:100%}
 th,td{border:1px solid #ddd;padding:.3em .6em;text-align:left;vertical-align:top}
-th{background:#f4f4f4}td.num{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#f4f4f4}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .muted{color:#777;font-size:.9em}.warn{color:#a50}
+.banner{background:#fff3cd;border:2px solid #d39e00;color:#6b4f00;padding:.6em 1em;margin:1em 0;font-weight:600}
+.sig{color:#1a7f37;font-weight:600}
 code{background:#f6f6f6;padding:0 .2em}
 ins{background:#d4f7d4;text-decoration:none}del{background:#f7d4d4}
-details{margin:.5em 0}
+details{margin:.5em 0}svg.plot{max-width:100%;height:auto}
 """
 
 
@@ -28,58 +30,82 @@ def pct(v: float | None) -> str:
     return percent(float(v))
 
 
-_NOT_PERCENT = ("pearson", "spearman", "kappa", "fleiss", "cohen", "krippendorff", "gwet", "bleu", "rouge",
-                "bertscore", "judge", "mean_", "q_")
+def unit_of(m: dict[str, Any], name: str = "") -> str:
+    """The metric's unit (``Metric.unit``); results written before units existed get it from the name."""
+    from ..core.types import metric_unit
+
+    return str(m.get("unit") or metric_unit(m.get("name") or name))
 
 
-def is_percentage(name: str, value: float | None) -> bool:
-    """Whether a metric value is a rate shown as a percentage (accuracies, F1, ARS), not a coefficient."""
-    return value is not None and 0.0 <= value <= 1.0 and not name.lower().startswith(_NOT_PERCENT)
+UNIT_LABELS = {"fraction": "%", "correlation": "r", "coefficient": "coefficient", "score": "score", "count": "count"}
 
 
-def format_value(name: str, v: float | None) -> str:
-    """A metric value for display: a percentage with two decimals for rates, else three decimals."""
-    if v is None:
+def format_value(name: str, v: float | None, unit: str | None = None) -> str:
+    """A metric value for display by its unit: fractions as percentages with two decimals, correlations and
+    coefficients with three decimals, counts as integers."""
+    if v is None or not math.isfinite(float(v)):
         return "\u2014"
-    return pct(v) if is_percentage(name, v) else f"{v:.3f}"
+    u = unit or unit_of({}, name)
+    if u == "fraction":
+        return pct(v)
+    if u == "count":
+        return str(int(round(v)))
+    return f"{v:.3f}"
+
+
+def is_percentage(name: str, value: float | None, unit: str | None = None) -> bool:
+    """Whether a metric is shown as a percentage (its unit is ``fraction``)."""
+    return value is not None and (unit or unit_of({}, name)) == "fraction"
 
 
 def metric_cell(m: dict[str, Any]) -> str:
     if m.get("value") is None:
         return f'<td class="muted" title="{escape(m.get("note") or "")}">n/a</td>'
-    v = m["value"]
     name = m.get("name", "")
-    rate = is_percentage(name, v)
-    fmt = pct if rate else (lambda x: "\u2014" if x is None else f"{x:.3f}")
+    unit = unit_of(m, name)
     ci = ""
     if m.get("ci_low") is not None:
-        ci = f' <span class="muted">[{fmt(m["ci_low"])}, {fmt(m["ci_high"])}]</span>'
-    return f'<td class="num">{fmt(v)}{ci}</td>'
+        ci = (f' <span class="muted">[{format_value(name, m["ci_low"], unit)}, '
+              f'{format_value(name, m["ci_high"], unit)}]</span>')
+    return f'<td class="num">{format_value(name, m["value"], unit)}{ci}</td>'
 
 
 def metrics_table(metrics: dict[str, dict[str, Any]]) -> str:
     rows = []
     for name, m in metrics.items():
+        unit = unit_of(m, name)
         rows.append(f"<tr><td><code>{escape(name)}</code></td>{metric_cell({**m, 'name': name})}"
+                    f"<td>{escape(UNIT_LABELS.get(unit, unit))}</td>"
                     f'<td class="num">{int(m.get("n") or 0)}</td>'
                     f'<td class="muted">{escape(str(m.get("note") or ""))}</td></tr>')
-    return ("<table><tr><th>metric</th><th>value (%) [95% CI]</th><th>n</th><th>note</th></tr>"
+    return ("<table><tr><th>metric</th><th>value [95% CI]</th><th>unit</th><th>n</th><th>note</th></tr>"
             + "".join(rows) + "</table>")
+
+
+def limit_banner(limit: Any, n_items: Any) -> str:
+    """A loud banner for runs on a subset of the items (their numbers are not the suite's)."""
+    if not limit:
+        return ""
+    return (f'<div class="banner" role="alert">Limited run: only the first {escape(str(limit))} test items '
+            f"were used ({escape(str(n_items))} items scored). These numbers are not comparable with full "
+            "runs or published results.</div>")
 
 
 def _suite_section(name: str, entry: dict[str, Any]) -> str:
     from ..suites import SUITES
 
     parts = [f'<h2 id="{escape(name)}">{escape(name)}</h2>',
+             limit_banner(entry.get("limit"), entry.get("n_items")),
              f'<p class="muted">{int(entry.get("n_items", 0))} items'
-             + (f', limited to the first {int(entry["limit"])}' if entry.get("limit") else "")
              + f'; cache hits {int(entry.get("cache", {}).get("hits", 0))}, computed '
                f'{int(entry.get("cache", {}).get("computed", 0))}</p>',
              metrics_table(entry.get("metrics", {}))]
-    vals = [(k, m) for k, m in entry.get("metrics", {}).items()
-            if m.get("value") is not None and 0 <= m["value"] <= 1]
-    if vals:
-        parts.append(ci_bars([(k, m["value"], m.get("ci_low"), m.get("ci_high")) for k, m in vals]))
+    for unit in ("fraction", "correlation"):
+        vals = [(k, m) for k, m in entry.get("metrics", {}).items()
+                if m.get("value") is not None and unit_of(m, k) == unit]
+        if vals:
+            parts.append(ci_bars([(k, m["value"], m.get("ci_low"), m.get("ci_high")) for k, m in vals], unit=unit,
+                                 title=f"{name} metrics ({UNIT_LABELS[unit]})"))
     if name in SUITES:
         parts.append(SUITES.get(name).render_section(name, entry))
     else:  # a results file from a suite this installation does not have (a plug-in, an older version)
@@ -123,8 +149,9 @@ def _provenance(results: dict[str, Any]) -> str:
 
 
 def page(title: str, body: str) -> str:
-    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
-            f"<style>{CSS}</style></head><body>{body}</body></html>\n")
+    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{escape(title)}</title><style>{CSS}</style></head><body>{body}</body></html>\n")
 
 
 def render_report(results: dict[str, Any]) -> str:
@@ -146,24 +173,9 @@ def render_report(results: dict[str, Any]) -> str:
     return page(f"sentiprobe: {model.get('name')}", "\n".join(body))
 
 
-def render_comparison(docs: dict[str, dict[str, Any]]) -> str:
-    """A report comparing several models' runs (one results document per model)."""
-    suites: list[str] = []
-    for d in docs.values():
-        suites += [s for s in d.get("suites", {}) if s not in suites]
-    body = ["<h1>sentiprobe: model comparison</h1>",
-            '<p class="muted">Each model has its own full report in its sub-directory.</p>']
-    for s in suites:
-        metric_names: list[str] = []
-        for d in docs.values():
-            for k in d.get("suites", {}).get(s, {}).get("metrics", {}):
-                if k not in metric_names:
-                    metric_names.append(k)
-        head = "".join(f"<th>{escape(k)}</th>" for k in metric_names)
-        rows = []
-        for model, d in docs.items():
-            ms = d.get("suites", {}).get(s, {}).get("metrics", {})
-            cells = "".join(metric_cell({**ms[k], "name": k}) if k in ms else "<td></td>" for k in metric_names)
-            rows.append(f'<tr><td><a href="{escape(model)}/report.html">{escape(model)}</a></td>{cells}</tr>')
-        body.append(f"<h2>{escape(s)}</h2><table><tr><th>model</th>{head}</tr>{''.join(rows)}</table>")
-    return page("sentiprobe comparison", "\n".join(body))
+def render_comparison(docs: dict[str, dict[str, Any]], comparison: dict[str, Any] | None = None,
+                      links: dict[str, str] | None = None) -> str:
+    """A report comparing several models' runs (see :mod:`sentiprobe.report.comparison`)."""
+    from .comparison import render_comparison as render
+
+    return render(docs, comparison, links)

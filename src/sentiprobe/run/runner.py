@@ -29,6 +29,7 @@ from ..core.hashing import file_sha256, stable_hash
 from ..core.io import atomic_write_text, write_json
 from ..core.types import Prediction
 from ..models import MODELS, create_model
+from ..report.html import render_comparison
 from ..suites import SUITES, get_suite
 from .cache import NullCache, PredictionCache
 from .predictor import CachedPredictor, with_seed
@@ -328,7 +329,17 @@ def run_many(models: Sequence[tuple[str, dict[str, Any]]], base: RunConfig) -> d
                                                          for s, e in docs[name]["suites"].items()},
                                  "errors": docs[name].get("errors", {})}
         write_json(out / "summary.json", summary)
-    from ..report.html import render_comparison
-
-    atomic_write_text(out / "report.html", render_comparison(docs))
+    atomic_write_text(out / "report.html", render_comparison(docs, write_comparison(out, list(docs), base)))
     return summary
+
+
+def write_comparison(out: Path, models: Sequence[str], base: RunConfig) -> dict[str, Any] | None:
+    """Paired comparisons of the models' run directories (``out/comparison.json``); None for a single model."""
+    from ..compare import compare_runs
+
+    dirs = [out / m for m in models if (out / m / "results.json").is_file()]
+    if len(dirs) < 2:
+        return None
+    comparison = compare_runs(dirs, names=[d.name for d in dirs], n_boot=base.n_boot, seed=base.seed)
+    write_json(out / "comparison.json", comparison)
+    return comparison

@@ -326,6 +326,6 @@ def summarise(warnings: list[DataWarning], what: str) -> None:
         key = ("summary", path, what, str(n))
         if key not in _LOGGED:
             _LOGGED.add(key)
-            logger.warning("%s: %d tolerated data irregularit%s in %s (offsets/terms, spec §6); listed in the "
+            logger.warning("%s: %d tolerated data irregularit%s in %s (offsets/terms; see docs/arts.md); listed in the "
                            "results' details.data_warnings and `sentiprobe data stats`", what, n,
                            "y" if n == 1 else "ies", path)

@@ -68,8 +68,9 @@ def noncompsst_section(result: dict[str, Any]) -> str:
         labels = [f"{r.get('a', '')} | {r.get('b', '')} (human {_num(r.get('human_maxabs'))}, "
                   f"model {_num(r.get('model_maxabs'))})" for r in rows
                   if r.get("human_maxabs") is not None and r.get("model_maxabs") is not None]
+        r = ((result.get("metrics") or {}).get("pearson_maxabs") or {}).get("value")
         parts.append("<h3>Model vs human non-compositionality (MAXABS)</h3>"
-                     + scatter(pts, labels=labels, xlabel="human MAXABS rating", ylabel="model MAXABS rating"))
+                     + scatter(pts, labels=labels, xlabel="human MAXABS rating", ylabel="model MAXABS rating", r=r))
     top = sorted(rows, key=lambda r: (-(r.get("human_maxabs") or 0.0), r.get("index", 0)))[:N_TOP]
     parts.append(_top_table(top, "Most non-compositional phrases (human MAXABS)",
                             "sentiment on the 0..6 scale (3 neutral); model sentiment = seed-mean argmax"))

@@ -5,7 +5,6 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-MAIN = ("accuracy", "macro_f1", "macro_precision", "macro_recall")
 
 
 def _pct(v: Any) -> str:
@@ -44,19 +43,9 @@ def confusion_svg(matrix: list[list[int]], labels: list[str], *, cell: int = 48)
 
 def render_section(suite: str, result: dict[str, Any]) -> str:
     """The section for one suite's results entry (``{"metrics": ..., "details": ...}``)."""
-    metrics = result.get("metrics", {})
     details = result.get("details", {})
-    parts = [f'<section class="suite sentivent"><h3>{escape(suite)}</h3>']
-    rows = []
-    for name in MAIN:
-        m = metrics.get(name)
-        if not m:
-            continue
-        ci = "" if m.get("ci_low") is None else f"[{_pct(m['ci_low'])}, {_pct(m['ci_high'])}]"
-        rows.append(f"<tr><td>{escape(name)}</td><td>{_pct(m.get('value'))}</td><td>{escape(ci)}</td>"
-                    f"<td>{escape(str(m.get('n', '')))}</td></tr>")
-    parts.append('<table class="metrics"><tr><th>metric</th><th>%</th><th>95% CI</th><th>n</th></tr>'
-                 + "".join(rows) + "</table>")
+    parts = ['<section class="suite sentivent">']
+    # the headline metrics are in the report's own metric table; this section adds what is SENTiVENT's
     per_label = details.get("per_label") or []
     if per_label:
         body = "".join(

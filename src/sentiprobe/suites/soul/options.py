@@ -39,8 +39,8 @@ class SoulOptions:
                        choices=MODES, env=ENV + "MODE")
     prompt_style: str = option("chat", "chat (zero-shot prompts) or seq2seq ('Review:\\n...', fine-tuned models)",
                                choices=PROMPT_STYLES, env=ENV + "PROMPT_STYLE")
-    max_tokens: int = option(256, "maximum new tokens per generated reply (spec 5.1: 256)", env=ENV + "MAX_TOKENS")
-    temperature: float = option(0.0, "sampling temperature of generation, 0-2 (spec 5.1: 0)",
+    max_tokens: int = option(256, "maximum new tokens per generated reply (Deng et al. 2023: 256)", env=ENV + "MAX_TOKENS")
+    temperature: float = option(0.0, "sampling temperature of generation, 0-2 (Deng et al. 2023: 0)",
                                 env=ENV + "TEMPERATURE")
     bertscore: bool = option(True, "JG: compute BERTScore of justifications", env=ENV + "BERTSCORE")
     bertscore_model: Path | None = option(  # noqa: RUF009

@@ -122,9 +122,10 @@ def render_section(name: str, entry: dict[str, Any]) -> str:
     parts = [f"<p class=\"muted\">training data: {_e(d.get('train_source'))}; parsing: {_e(d.get('parse'))}</p>"]
     tmpl = d.get("prompt_template") or {}
     seen = d.get("prompt_templates") or []
-    if seen:
+    prompted = bool(set(d.get("modes") or {}) & {"generate", "score"})  # classifiers see no prompt
+    if seen and prompted:
         parts.append(f"<p class=\"muted\">prompt templates used: {_e(', '.join(seen))}</p>")
-    elif tmpl:
+    elif tmpl and prompted:
         parts.append(f"<p class=\"muted\">prompt template (if generating): {_e(tmpl.get('name'))} "
                      f"v{_e(tmpl.get('version'))} #{_e(tmpl.get('hash'))}</p>")
     counts = (f"{int(d.get('n_statements', 0))} statements in {int(d.get('n_reviews', 0))} reviews; "

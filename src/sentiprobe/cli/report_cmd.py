@@ -1,0 +1,28 @@
+"""``sentiprobe report RUN_DIR [RUN_DIR ...] --out FILE.html``: the report of one run, or the comparison report
+(profile, leaderboards, pairwise paired tests on each suite's unit) of several."""
+from __future__ import annotations
+
+import json
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("report", help="write the HTML report of a run, or the comparison report of several runs")
+    p.add_argument("runs", nargs="+", metavar="RUN_DIR",
+                   help="run directories (a directory of several models' runs stands for all of them)")
+    p.add_argument("--out", required=True, help="the HTML file to write")
+    p.add_argument("--names", nargs="+", default=None, help="model names (default: from the runs)")
+    p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples of the paired tests")
+    p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    p.add_argument("--json", action="store_true", help="print the comparison document")
+    p.set_defaults(func=cmd)
+
+
+def cmd(args) -> int:
+    from ..compare import report
+
+    doc = report(args.runs, args.out, names=args.names, n_boot=args.n_boot, seed=args.seed)
+    if args.json:
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+    else:
+        print(f"wrote {doc['out']}")
+    return 0
