@@ -28,7 +28,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="data_command", metavar="CMD")
     p.set_defaults(func=lambda args: _usage(p))
 
-    def common(sp: argparse.ArgumentParser, names: str) -> None:
+    def common(sp: argparse.ArgumentParser, names: str | None) -> None:
         sp.add_argument("names", nargs=names, metavar="NAME", help="data family or suite name (default: all)")
         sp.add_argument("--data-dir", help="data directory (default: $SENTIPROBE_DATA_DIR, then the user cache)")
         sp.add_argument("--json", action="store_true", help="print a JSON report on stdout")

@@ -53,7 +53,7 @@ class Item:
 
     def to_dict(self) -> dict[str, Any]:
         # hand-written (not dataclasses.asdict): items are hashed by the thousand for cache keys
-        d = {"item_id": self.item_id, "group_id": self.group_id, "split": self.split, "text": self.text,
+        d: dict[str, Any] = {"item_id": self.item_id, "group_id": self.group_id, "split": self.split, "text": self.text,
              "label": self.label, "text_pair": self.text_pair, "aspect": self.aspect,
              "span": list(self.span) if self.span is not None else None, "kind": self.kind,
              "meta": self.meta}

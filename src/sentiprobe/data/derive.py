@@ -17,7 +17,7 @@ import json
 import pickletools
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ..core.errors import DataError
 from .manifest import ManifestFile
@@ -40,7 +40,7 @@ def read_plain_pickle(data: bytes, path: str = "<pickle>") -> Any:
             elif name == "MEMOIZE":
                 memo[len(memo)] = stack[-1]
             elif name in ("BINPUT", "LONG_BINPUT", "PUT"):
-                memo[int(arg)] = stack[-1]
+                memo[int(cast(int, arg))] = stack[-1]
             elif name in _PUSH_CONST:
                 stack.append(_PUSH_CONST[name])
             elif name in _PUSH_ARG:
@@ -52,7 +52,7 @@ def read_plain_pickle(data: bytes, path: str = "<pickle>") -> Any:
             elif name == "MARK":
                 marks.append(len(stack))
             elif name in ("BINGET", "LONG_BINGET"):
-                stack.append(memo[arg])
+                stack.append(memo[cast(int, arg)])
             elif name == "SETITEM":
                 v, k = stack.pop(), stack.pop()
                 stack[-1][k] = v

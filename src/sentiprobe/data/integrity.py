@@ -120,7 +120,7 @@ def git_blob_of(path: str | Path) -> str:
 
 def check_file(entry: ManifestFile, path: Path) -> FileCheck:
     """Compare one file on disk with its manifest entry."""
-    base = dict(path=entry.path, optional=entry.optional, expected_sha256=entry.sha256,
+    base: dict[str, Any] = dict(path=entry.path, optional=entry.optional, expected_sha256=entry.sha256,
                 expected_size=entry.size, expected_git_blob=entry.git_blob)
     if not path.is_file():
         if entry.optional:

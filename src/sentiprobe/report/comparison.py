@@ -27,7 +27,8 @@ def _pair_cell(entry: dict[str, Any] | None, sign: float) -> str:
     nd = 3 if entry["unit"] == "r" else 1
     d = sign * entry["difference"]
     lo, hi = entry.get("ci_low"), entry.get("ci_high")
-    ci = "" if lo is None else (f" [{min(sign * lo, sign * hi):+.{nd}f}, {max(sign * lo, sign * hi):+.{nd}f}]")
+    ci = "" if lo is None or hi is None else \
+        f" [{min(sign * lo, sign * hi):+.{nd}f}, {max(sign * lo, sign * hi):+.{nd}f}]"
     p = entry.get("p_holm")
     mark = '<span class="sig" title="significant after Holm correction">\u2605</span>' if entry.get("significant") \
         else ""

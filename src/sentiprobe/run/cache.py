@@ -201,7 +201,7 @@ class PredictionCache:
     def put_state(self, key: str, state: tuple[dict[str, Any], dict[str, np.ndarray]]) -> None:
         meta, arrays = state
         buf = io.BytesIO()
-        np.savez(buf, **{k: np.asarray(v) for k, v in arrays.items()})
+        np.savez(buf, **{k: np.asarray(v) for k, v in arrays.items()})  # type: ignore[arg-type]  # array names
         with self._transaction():
             self._db.execute("INSERT OR REPLACE INTO states VALUES (?, ?, ?)",
                              (key, json.dumps(meta, sort_keys=True), buf.getvalue()))

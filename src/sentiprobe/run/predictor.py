@@ -13,7 +13,7 @@ from ..models.base import ModelAdapter
 from .cache import PredictionCache
 
 
-def _progress(total: int, desc: str, enabled: bool):
+def _progress(total: int, desc: str, enabled: bool | str):
     if not enabled or total == 0:
         return None
     from tqdm.auto import tqdm

@@ -372,9 +372,9 @@ def krippendorff_alpha(ratings: Sequence[Sequence[Any]], *, level: str = "nomina
     uw = group_weights(n2, n_boot, seed)  # resample units with >= 2 ratings
     q = len(cats)
     boot_o = (uw @ per_unit.reshape(n2, q * q)).reshape(n_boot, q, q)
-    se, lo, hi = _boot_summary(_alpha_from_coincidence(boot_o, level, nums), alpha)
+    bse, lo, hi = _boot_summary(_alpha_from_coincidence(boot_o, level, nums), alpha)
     note = None if ci == "bootstrap" else f"analytic SE exists for nominal data only; bootstrapped at level {level}"
-    return result(value, se, lo, hi, CI_METHOD, pa, pe, note)
+    return result(value, bse, lo, hi, CI_METHOD, pa, pe, note)
 
 
 def _alpha_nominal_gwet(c2: np.ndarray) -> tuple[float, float, float]:

@@ -114,7 +114,7 @@ def agreement_report(table: RatingTable, *, level: str = "nominal", categories: 
     rows = [list(r) for r in table.ratings]
     if level in ("interval", "ratio") and categories is None:
         check_numeric(table)
-    kw = dict(categories=categories, ci=ci, n_boot=n_boot, seed=seed, alpha=alpha)
+    kw: dict[str, Any] = dict(categories=categories, ci=ci, n_boot=n_boot, seed=seed, alpha=alpha)
     results = {"krippendorff_alpha": krippendorff_alpha(rows, level=level, **kw)}
     n_values = len({str(v).strip() for r in rows for v in r if v is not None})
     categorical = level in ("nominal", "ordinal") or n_values <= MAX_DENSE_CATEGORIES

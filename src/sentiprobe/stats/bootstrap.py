@@ -54,7 +54,7 @@ def mean_metric(name: str, values: Sequence[float] | np.ndarray, *, n_boot: int 
     return Metric(name, v, lo, hi, int(x.size), higher_is_better, CI_METHOD, note)
 
 
-def grouped_mean(name: str, values: Sequence[float], groups: Sequence, *, n_boot: int = DEFAULT_N_BOOT,
+def grouped_mean(name: str, values: Sequence[float] | np.ndarray, groups: Sequence, *, n_boot: int = DEFAULT_N_BOOT,
                  seed: int = 0, alpha: float = DEFAULT_ALPHA, higher_is_better: bool = True,
                  note: str | None = None) -> Metric:
     """Mean of per-item values with a percentile CI from resampling whole groups; ``n`` = groups.

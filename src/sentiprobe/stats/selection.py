@@ -169,7 +169,7 @@ def select_winner(runs: Sequence[SearchRun], objective: str, *, maximize: bool =
     splits = {}
     for split, suf in suffixes.items():
         splits[split] = {c[: -len(suf)]: v for c, v in win.numbers.items() if c.endswith(suf)}
-    config = dict(win.text)
+    config: dict[str, Any] = dict(win.text)
     for h in hyperparameters:
         config[h] = win.get(h)
     value = float(win.numbers[objective])  # type: ignore[arg-type]

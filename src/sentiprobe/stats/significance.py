@@ -58,7 +58,7 @@ class HypothesisTest:
         return asdict(self)
 
 
-def _as_bool(x: Sequence) -> np.ndarray:
+def _as_bool(x: Sequence | np.ndarray) -> np.ndarray:
     a = np.asarray(x)
     if a.dtype != bool:
         if not np.isin(a, (0, 1)).all():
@@ -67,7 +67,7 @@ def _as_bool(x: Sequence) -> np.ndarray:
     return a
 
 
-def mcnemar(correct_a: Sequence, correct_b: Sequence, *, exact: bool | None = None,
+def mcnemar(correct_a: Sequence | np.ndarray, correct_b: Sequence | np.ndarray, *, exact: bool | None = None,
             exact_below: int = EXACT_BELOW, correction: bool = True) -> HypothesisTest:
     """McNemar's test on paired correctness (``b`` = A right & B wrong, ``c`` = A wrong & B right).
 
@@ -240,7 +240,7 @@ def compare_systems(y_true: Sequence, systems: Mapping[str, Sequence], labels: S
     elif reference not in systems:
         raise ValueError(f"reference {reference!r} is not one of the systems {names}")
     q = cochrans_q(correct)
-    pairs = []
+    pairs: list[dict[str, Any]] = []
     for i, j in itertools.combinations(range(len(names)), 2):
         a, b = names[i], names[j]
         if b == reference:  # keep the reference on the left

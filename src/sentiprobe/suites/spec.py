@@ -151,12 +151,12 @@ def parse_options(options_type: type, raw: Mapping[str, Any] | Any | None, *, su
             hints.append(f"{k!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
         raise ConfigError(f"suite {suite!r}: unknown option(s) {', '.join(hints)}; "
                           f"known: {', '.join(known) or 'none'}")
-    hints = typing.get_type_hints(options_type)
-    values = {}
+    types_ = typing.get_type_hints(options_type)
+    values: dict[str, Any] = {}
     for f in option_fields(options_type):
         if f.name not in raw:
             continue
-        v = _convert(raw[f.name], hints.get(f.name), f"suite {suite!r} option {f.name!r}")
+        v = _convert(raw[f.name], types_.get(f.name), f"suite {suite!r} option {f.name!r}")
         choices = f.metadata.get("choices")
         if choices and v is not None and v not in choices:
             raise ConfigError(f"suite {suite!r} option {f.name!r}: {v!r} is not one of {list(choices)}")
