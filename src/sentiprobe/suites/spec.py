@@ -253,6 +253,8 @@ class SuiteSpec:
         predict: protocol-specific prediction stage ``predict(suite, predictor, items)`` (default: classify).
         training: ``(train_items, dev_items)`` a learning model is fitted on (default: the train and dev splits).
         groups_name: what ``Item.group_id`` is (``source example``, ``review``...): the suite's resampling unit.
+        headline: the metrics a summary shows first (the run's results table, ``--json``); empty: the first
+            metric the score stage returns. Names that a run did not produce are skipped.
     """
 
     name: str
@@ -274,6 +276,7 @@ class SuiteSpec:
     predict: Callable[[Suite, Any, Sequence[Item]], list[Prediction]] | None = None
     training: Callable[[Suite], tuple[list[Item], list[Item]]] | None = None
     groups_name: str = "item"
+    headline: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.task not in TASKS:

@@ -25,7 +25,8 @@ def _spec(name: str, labels: tuple[str, ...], description: str) -> SuiteSpec:
     return SuiteSpec(name=name, family="sentivent", version="1", description=description, labels=labels,
                      task="classify", input_kind="text", load_items=data.load_items, data_files=data.data_files,
                      read_predictions=predictions.read_predictions, score=score.score,
-                     render_section=report.render_section, options=SentiventOptions, statistics=data.statistics)
+                     render_section=report.render_section, options=SentiventOptions, statistics=data.statistics,
+                     headline=("macro_f1", "accuracy"))
 
 
 SENTIVENT_POLAR = SUITES.register(_spec(
