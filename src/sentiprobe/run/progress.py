@@ -138,8 +138,9 @@ def results_table(summary: Mapping[str, Any]) -> str:
 def compact_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
     """The ``--json`` document: headline metrics and paths, in the results layout scripts read.
 
-    ``suites.<suite>.metrics.<name>.{value,ci_low,ci_high,n}`` at the top level when one model ran,
-    under ``runs.<model>`` when several did. The full documents stay in the run directory.
+    ``suites.<suite>.metrics.<name>`` (the metric as in results.json: ``value``, ``ci_low``, ``ci_high``, ``n``...)
+    for the suite's headline metrics, at the top level when one model ran, under ``runs.<model>`` when several
+    did. The full documents (every metric, details, provenance) stay in the run directory.
     """
     out = str(summary.get("out", ""))
     headline = summary.get("headline", {})
@@ -148,8 +149,7 @@ def compact_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
         suites = {}
         for suite, entry in (run.get("suites") or {}).items():
             metrics = entry.get("metrics", {})
-            suites[suite] = {"metrics": {n: {k: metrics[n].get(k) for k in ("value", "ci_low", "ci_high", "n")}
-                                         for n in headline_of(metrics, headline.get(suite, ()))},
+            suites[suite] = {"metrics": {n: dict(metrics[n]) for n in headline_of(metrics, headline.get(suite, ()))},
                              "predictions": f"{out}/{model}/predictions/{suite}.jsonl"}
         doc: dict[str, Any] = {"model": model, "results": f"{out}/{model}/results.json",
                                "report": f"{out}/{model}/report.html", "suites": suites,
