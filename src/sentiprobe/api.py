@@ -113,6 +113,23 @@ def run(suites: Sequence[str] | None = None, models: Sequence[str] | None = None
     return run_models([(m, per_model[m]) for m in models], base, overwrite=overwrite, progress=reporter)
 
 
+def export(run_dir: str | Path, fmt: str = "csv", out: str | Path | None = None, *,
+           data_dir: str | None = None) -> str:
+    """The per-item table of a run directory (model, suite, item id, group id, input text, gold, prediction,
+    correct, seed) as CSV or JSON lines; written to ``out`` when given. Returns the text.
+
+    ``run_dir``: a run's top directory (every model) or one model's directory. The items are read from the data
+    the run used (``data_dir`` overrides the recorded directory).
+    """
+    from .core.io import atomic_write_text
+    from .run.export import iter_rows, render
+
+    text = render(iter_rows(run_dir, data_dir), fmt)
+    if out is not None:
+        atomic_write_text(out, text)
+    return text
+
+
 def run_errors(doc: Mapping[str, Any]) -> dict[str, dict[str, str]]:
     """``{"<model>/<suite>" or "<suite>": error record}`` of a results or summary document."""
     if "runs" in doc:

@@ -161,8 +161,9 @@ def compact_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
     runs = {m: one(m, r) for m, r in summary.get("runs", {}).items()}
     doc: dict[str, Any] = {"out": out, "summary": f"{out}/summary.json",
                            "report": f"{out}/{summary.get('report', 'report.html')}"}
-    if len(runs) == 1:
-        doc.update(next(iter(runs.values())))
+    if len(runs) == 1:  # the one model's entries at the top level; ``report`` stays the run's report
+        only = next(iter(runs.values()))
+        doc.update({k: v for k, v in only.items() if k != "report"}, model_report=only["report"])
     else:
         doc["runs"] = runs
     return doc

@@ -511,8 +511,8 @@ def assign_model_args(models: Sequence[str], model_args: Mapping[str, Any] | Non
             known_all = sorted({k for m in models for k in (accepted(m) or [])})
             close = difflib.get_close_matches(key, known_all, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise ConfigError(f"--model-arg {raw_key}={value}: no selected model ({', '.join(models)}) takes "
-                              f"{key!r}{hint}; known: {', '.join(known_all) or 'none'}")
+            raise ConfigError(f"--model-arg {raw_key}={value}: unknown argument {key!r}: no selected model "
+                              f"({', '.join(models)}) takes it{hint}; known: {', '.join(known_all) or 'none'}")
         for m in targets:
             out[m][key] = value
     return out
