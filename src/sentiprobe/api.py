@@ -88,7 +88,7 @@ def run(suites: Sequence[str] | None = None, models: Sequence[str] | None = None
     """
     from .models import MODELS
     from .run.progress import NULL_PROGRESS, Progress
-    from .run.runner import RunConfig, assign_model_args, available_suites, run_models
+    from .run.runner import RunConfig, assign_model_args, available_suites, parse_limit, run_models
 
     skipped: list[str] = []
     bare = not suites or not models
@@ -106,7 +106,7 @@ def run(suites: Sequence[str] | None = None, models: Sequence[str] | None = None
     per_model = assign_model_args(models, model_args)
     base = RunConfig(suites=tuple(suites), model=models[0], model_args=per_model[models[0]], out_dir=str(out),
                      data_dir=data_dir, cache_dir=cache_dir, use_cache=use_cache, seed=seed, n_boot=n_boot,
-                     limit=limit, missing=missing, progress=bool(progress), skip_unsupported=bare,
+                     limit=parse_limit(limit), missing=missing, progress=bool(progress), skip_unsupported=bare,
                      repair_cache=repair_cache, unavailable_suites=tuple(skipped),
                      suite_options={k: dict(v) for k, v in (suite_options or {}).items()})
     reporter = progress if isinstance(progress, Progress) else Progress() if progress else NULL_PROGRESS

@@ -388,7 +388,8 @@ def prediction_lines(preds: Sequence[Prediction], items: Sequence[Item]) -> str:
 
 def available_suites(data_dir: str | None = None) -> tuple[list[str], list[str]]:
     """(suites whose data is present, suites whose data is missing)."""
-    ok, missing = [], []
+    ok: list[str] = []
+    missing: list[str] = []
     for spec in SUITES:
         (ok if get_suite(spec.name, data_dir).available() else missing).append(spec.name)
     return ok, missing
