@@ -215,10 +215,13 @@ def test_every_suite_declares_real_headline_metrics():
 @pytest.mark.realdata
 @pytest.mark.parametrize("suite", ["arts-laptop", "sentivent-polar", "soul-rc"])
 def test_headline_metrics_are_produced(suite, data_dir, tmp_path):
-    doc = api.run([suite], ["majority"], out=tmp_path / "r", data_dir=str(data_dir), n_boot=0, limit=0.05,
-                  progress=False)
+    doc = api.run([suite], ["majority"], out=tmp_path / "r", data_dir=str(data_dir), n_boot=0, progress=False)
     metrics = doc["runs"]["majority"]["suites"][suite]["metrics"]
     assert set(SUITES.get(suite).headline) <= set(metrics)
+    # the dump with gold/correct re-scores identically through each suite's own reader
+    pfile = tmp_path / "r" / "majority" / "predictions" / f"{suite}.jsonl"
+    assert '"gold"' in pfile.read_text()
+    assert api.score(suite, pfile, data_dir=str(data_dir), n_boot=0)["metrics"] == metrics
 
 
 # ---- 8. predictions files and export -----------------------------------------------------------------------
