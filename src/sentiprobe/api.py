@@ -88,7 +88,8 @@ def run(suites: Sequence[str] | None = None, models: Sequence[str] | None = None
     """
     from .models import MODELS
     from .run.progress import NULL_PROGRESS, Progress
-    from .run.runner import RunConfig, assign_model_args, available_suites, parse_limit, run_models
+    from .run.modelargs import assign_model_args
+    from .run.runner import RunConfig, available_suites, parse_limit, run_models
 
     skipped: list[str] = []
     bare = not suites or not models
