@@ -31,7 +31,7 @@ def test_run_and_score_roundtrip(capsys, tmp_path):
     doc = json.loads(capsys.readouterr().out)
     acc = doc["suites"]["toy"]["metrics"]["accuracy"]
     assert set(acc) >= {"value", "ci_low", "ci_high", "n"}
-    preds = out / "predictions" / "toy.jsonl"
+    preds = out / "slow-lexicon" / "predictions" / "toy.jsonl"
     assert main(["score", "--suite", "toy", "--predictions", str(preds), "--json", "--n-boot", "100"]) == 0
     scored = json.loads(capsys.readouterr().out)
     assert scored["metrics"]["accuracy"] == acc

@@ -55,7 +55,7 @@ def test_data_fetch_failure_is_clean(capsys, tmp_path):
 
 def test_score_success_and_unknown_option(capsys, tmp_path):
     out = _run_toy(tmp_path, capsys)
-    preds = out / "predictions" / "toy.jsonl"
+    preds = out / "slow-lexicon" / "predictions" / "toy.jsonl"
     assert main(["score", "--suite", "toy", "--predictions", str(preds)]) == 0
     assert "accuracy" in capsys.readouterr().out
     assert main(["score", "--suite", "toy", "--predictions", str(preds), "--suite-arg", "x=1"]) == 1
@@ -71,7 +71,7 @@ def test_run_unknown_model(capsys, tmp_path):
 
 def test_compare(capsys, tmp_path):
     out = _run_toy(tmp_path, capsys)
-    preds = out / "predictions" / "toy.jsonl"
+    preds = out / "slow-lexicon" / "predictions" / "toy.jsonl"
     other = tmp_path / "other.csv"
     other.write_text("item_id,label\n" + "".join(f"test-{i},pos\n" for i in range(60)))
     assert main(["compare", "--suite", "toy", "--predictions", str(preds), str(other), "--json",
@@ -106,7 +106,7 @@ def test_judge_failures(capsys, tmp_path):
 ])
 def test_compare_refuses_bad_settings(capsys, tmp_path, extra, message):
     out = _run_toy(tmp_path, capsys)
-    preds = out / "predictions" / "toy.jsonl"
+    preds = out / "slow-lexicon" / "predictions" / "toy.jsonl"
     assert main(["compare", "--suite", "toy", "--predictions", str(preds), str(preds), *extra]) == 1
     assert message in _no_traceback(capsys)
 

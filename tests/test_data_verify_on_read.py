@@ -214,7 +214,7 @@ def test_cli_run_and_score_refuse_tampered_arts(tmp_path, data_dir, capsys):
     assert "Traceback" not in err
     import json
 
-    doc = json.loads((tmp_path / "run" / "results.json").read_text())
+    doc = json.loads((tmp_path / "run" / "majority" / "results.json").read_text())
     assert doc["suites"] == {} and doc["errors"]["arts-laptop"]["type"] == "TamperedDataError"
 
     preds = tmp_path / "p.csv"
@@ -246,7 +246,7 @@ FAMILY_CASES = [  # (suite, families to lay out, file to tamper)
 def test_api_run_refuses_one_tampered_file_per_family(tmp_path, data_dir, suite, families, target):
     d = linked_copy(data_dir, tmp_path / "dc", families, {target: same_size_tamper})
     doc = api.run([suite], ["majority"], out=tmp_path / "run", data_dir=str(d), use_cache=False, n_boot=10,
-                  limit=5, progress=False)
+                  limit=5, progress=False)["runs"]["majority"]
     err = doc["errors"][suite]  # recorded, the run goes on with the other suites and exits non-zero
     assert err["type"] == TamperedDataError.__name__ and target in err["message"] and not doc["suites"]
     assert f"sentiprobe data fetch {target.split('/', 1)[0]} --force" in err["message"]

@@ -37,10 +37,12 @@ def test_hf_finetune_runs_on_suite(suite, data_dir, tmp_path):
     model = _tiny_bert(tmp_path / "tiny", [it.text for it in train[:500]], len(s.labels))
     doc = api.run([suite], ["hf-finetune"], out=tmp_path / "run", data_dir=str(data_dir), limit=40, n_boot=50,
                   progress=False, model_args={"path": str(model), "epochs": "1", "batch_size": "64",
-                                              "max_length": "32", "output_dir": str(tmp_path / "ft")})
+                                              "max_length": "32", "output_dir": str(tmp_path / "ft")}
+                  )["runs"]["hf-finetune"]
     e = doc["suites"][suite]
     assert e["fit"][0]["fitted"] and e["fit"][0]["n_train"] == len(train)
     assert e["n_items"] == 40 and e["cache"]["computed"] > 0
-    preds = [json.loads(x) for x in (tmp_path / "run" / "predictions" / f"{suite}.jsonl").read_text().splitlines()]
+    pfile = tmp_path / "run" / "hf-finetune" / "predictions" / f"{suite}.jsonl"
+    preds = [json.loads(x) for x in pfile.read_text().splitlines()]
     assert len(preds) == 40 and {p["label"] for p in preds} <= set(s.labels)
     assert all(abs(sum(p["scores"].values()) - 1) < 1e-4 for p in preds)

@@ -119,7 +119,8 @@ def test_echoed_key_reaches_no_file_of_a_run(data_dir, tmp_path: Path):
         assert srv.posts >= 5 and all(r["auth"] == f"Bearer {SECRET}" for r in srv.requests)
     written = {p.name for p in tmp_path.rglob("*") if p.is_file()}
     assert {"results.json", "report.html", "run.log", "soul-rc.jsonl"} <= written, written
-    assert "Bearer ***" in (tmp_path / "run" / "predictions" / "soul-rc.jsonl").read_text()  # the reply was kept
+    pfile = tmp_path / "run" / "openai-compatible" / "predictions" / "soul-rc.jsonl"
+    assert "Bearer ***" in pfile.read_text()  # the reply was kept
     assert _files_with_secret(tmp_path) == []
 
 
@@ -304,7 +305,7 @@ if DeadGenerator.name not in MODELS:
 def test_soul_does_not_retry_prompts_one_by_one_on_a_dead_server(data_dir, tmp_path):
     DeadGenerator.calls = 0
     doc = api.run(["soul-rc"], [DeadGenerator.name], out=tmp_path / "r", data_dir=str(data_dir), limit=20,
-                  n_boot=0, progress=False)
+                  n_boot=0, progress=False)["runs"][DeadGenerator.name]
     assert doc["errors"]["soul-rc"]["type"] == LLMConnectionError.__name__
     assert DeadGenerator.calls == 1  # before: 1 batch call + 20 single-prompt calls, each with full retries
 

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.realdata
 
 def test_majority_run_and_rescore(tmp_path):
     out = tmp_path / "run"
-    doc = sp.run(["noncompsst", "sst7"], ["majority"], out=out, n_boot=50, progress=False)
+    doc = sp.run(["noncompsst", "sst7"], ["majority"], out=out, n_boot=50, progress=False)["runs"]["majority"]
     nc, s7 = doc["suites"]["noncompsst"], doc["suites"]["sst7"]
     assert [f["fitted"] for f in nc["fit"]] == [True, True, True] and nc["fit"][0]["n_train"] > 7000
     assert all(f["restored_from_cache"] for f in s7["fit"])  # same SST-7 train: each seed fitted once
@@ -23,13 +23,13 @@ def test_majority_run_and_rescore(tmp_path):
     assert 0 < m["macro_f1_all"]["value"] < 0.2 and m["macro_f1_top67"]["n"] == 67
     assert nc["details"]["seeds"] == [0, 1, 2] and nc["details"]["train"]["source"] == "sst-sentences"
     assert s7["metrics"]["accuracy"]["n"] == 1975
-    lines = (out / "predictions" / "noncompsst.jsonl").read_text().splitlines()
+    lines = (out / "majority" / "predictions" / "noncompsst.jsonl").read_text().splitlines()
     assert len(lines) == 3 * 1813 and json.loads(lines[0])["seed"] == 0
-    html = (out / "report.html").read_text()
+    html = (out / "majority" / "report.html").read_text()
     assert 'id="noncompsst"' in html and "Most non-compositional phrases" in html and "<script" not in html
-    again = sp.score("noncompsst", out / "predictions" / "noncompsst.jsonl", n_boot=50)
+    again = sp.score("noncompsst", out / "majority" / "predictions" / "noncompsst.jsonl", n_boot=50)
     assert again["metrics"] == nc["metrics"]
-    again7 = sp.score("sst7", out / "predictions" / "sst7.jsonl", n_boot=50)
+    again7 = sp.score("sst7", out / "majority" / "predictions" / "sst7.jsonl", n_boot=50)
     assert again7["metrics"] == s7["metrics"]
 
 
@@ -61,11 +61,11 @@ def test_hf_finetune_tiny_random_model(tmp_path, data_dir):
     doc = sp.run(["noncompsst"], ["hf-finetune"], out=tmp_path / "run", limit=14, n_boot=20, progress=False,
                  model_args={"path": str(model), "epochs": "1", "batch_size": "16", "max_length": "32",
                              "output_dir": str(tmp_path / "ft")},
-                 suite_options={"noncompsst": {"train_file": str(train)}})
+                 suite_options={"noncompsst": {"train_file": str(train)}})["runs"]["hf-finetune"]
     nc = doc["suites"]["noncompsst"]
     assert [f["n_train"] for f in nc["fit"]] == [60, 60, 60]
     assert nc["details"]["seeds"] == [0, 1, 2] and nc["details"]["n_phrases"] == 2 and nc["details"]["limited"]
     assert nc["details"]["train"]["source"] == "user-file"
     assert set(nc["metrics"]) >= {"pearson_maxabs", "macro_f1_all", "macro_f1_top67", "pearson_allclean"}
-    preds = (tmp_path / "run" / "predictions" / "noncompsst.jsonl").read_text().splitlines()
+    preds = (tmp_path / "run" / "hf-finetune" / "predictions" / "noncompsst.jsonl").read_text().splitlines()
     assert len(preds) == 3 * 14 and {json.loads(p)["label"] for p in preds} <= set("0123456")

@@ -22,40 +22,41 @@ TESTS = Path(__file__).parent
 
 
 def _metrics(out: Path) -> dict:
-    doc = json.loads((out / "results.json").read_text())
+    doc = json.loads((out / "slow-lexicon" / "results.json").read_text())
     return {s: {k: (m["value"], m["ci_low"], m["ci_high"], m["n"]) for k, m in e["metrics"].items()}
             for s, e in doc["suites"].items()}
 
 
 def test_run_writes_run_dir_and_caches(tmp_path):
     out = tmp_path / "run"
-    doc = api.run(["toy"], ["slow-lexicon"], out=out, n_boot=200, progress=False)
-    assert (out / "predictions" / "toy.jsonl").exists()
-    assert (out / "report.html").read_text().startswith("<!DOCTYPE html>")
-    lines = (out / "predictions" / "toy.jsonl").read_text().splitlines()
+    doc = api.run(["toy"], ["slow-lexicon"], out=out, n_boot=200, progress=False)["runs"]["slow-lexicon"]
+    assert (out / "slow-lexicon" / "predictions" / "toy.jsonl").exists()
+    assert (out / "slow-lexicon" / "report.html").read_text().startswith("<!DOCTYPE html>")
+    lines = (out / "slow-lexicon" / "predictions" / "toy.jsonl").read_text().splitlines()
     assert len(lines) == 60
     entry = doc["suites"]["toy"]
     assert entry["cache"] == {"hits": 0, "computed": 60}
     assert 0 <= entry["metrics"]["accuracy"]["value"] <= 1
     assert entry["fit"][0]["restored_from_cache"] is False
-    doc2 = api.run(["toy"], ["slow-lexicon"], out=tmp_path / "run2", n_boot=200, progress=False)
+    doc2 = api.run(["toy"], ["slow-lexicon"], out=tmp_path / "run2", n_boot=200, progress=False)["runs"]["slow-lexicon"]
     e2 = doc2["suites"]["toy"]
     assert e2["cache"] == {"hits": 60, "computed": 0}
     assert e2["fit"][0]["restored_from_cache"] is True
     assert e2["metrics"] == entry["metrics"]
-    assert (tmp_path / "run2" / "predictions" / "toy.jsonl").read_text() == "\n".join(lines) + "\n"
+    assert (tmp_path / "run2" / "slow-lexicon" / "predictions" / "toy.jsonl").read_text() == "\n".join(lines) + "\n"
 
 
 def test_no_cache_recomputes(tmp_path):
     api.run(["toy"], ["slow-lexicon"], out=tmp_path / "a", n_boot=50, progress=False)
-    doc = api.run(["toy"], ["slow-lexicon"], out=tmp_path / "b", n_boot=50, progress=False, use_cache=False)
+    doc = api.run(["toy"], ["slow-lexicon"], out=tmp_path / "b", n_boot=50, progress=False,
+                  use_cache=False)["runs"]["slow-lexicon"]
     assert doc["suites"]["toy"]["cache"]["computed"] == 60
 
 
 def test_fingerprint_depends_on_model_config(tmp_path):
-    d1 = api.run(["toy"], ["slow-lexicon"], out=tmp_path / "a", n_boot=10, progress=False)
+    d1 = api.run(["toy"], ["slow-lexicon"], out=tmp_path / "a", n_boot=10, progress=False)["runs"]["slow-lexicon"]
     d2 = api.run(["toy"], ["slow-lexicon"], model_args={"batch_size": "7"}, out=tmp_path / "b", n_boot=10,
-                 progress=False)
+                 progress=False)["runs"]["slow-lexicon"]
     assert d1["suites"]["toy"]["model_fingerprints"] != d2["suites"]["toy"]["model_fingerprints"]
     assert d2["suites"]["toy"]["cache"]["computed"] == 60
 
@@ -138,7 +139,7 @@ def test_sigkill_and_resume_recomputes_nothing_finished(tmp_path, when):
     os.environ["TOY_N"] = "200"
     try:
         doc = api.run(["toy", "toy2"], ["slow-lexicon"], model_args={"delay": "0", "fit_delay": "0"},
-                      out=out, n_boot=100, progress=False, cache_dir=str(cache))
+                      out=out, n_boot=100, progress=False, cache_dir=str(cache))["runs"]["slow-lexicon"]
     finally:
         del os.environ["TOY_N"]
     # model args differ only in delays, which are not part of the fingerprint (config excludes them)
@@ -150,7 +151,8 @@ def test_sigkill_and_resume_recomputes_nothing_finished(tmp_path, when):
     assert sum(restored) == states_before
     assert _metrics(out) == _metrics(ref_out)
     for s in ("toy", "toy2"):
-        assert (out / "predictions" / f"{s}.jsonl").read_text() == (ref_out / "predictions" / f"{s}.jsonl").read_text()
+        assert ((out / "slow-lexicon" / "predictions" / f"{s}.jsonl").read_text()
+                == (ref_out / "slow-lexicon" / "predictions" / f"{s}.jsonl").read_text())
 
 
 def test_report_escapes_every_text():

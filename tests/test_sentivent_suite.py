@@ -219,9 +219,10 @@ def test_runner_and_compare_cli(mini, tmp_path, capsys):
     from sentiprobe import api
 
     doc = api.run(["sentivent-polar"], ["tfidf-lr-lex"], model_args={"char": False}, out=tmp_path / "run",
-                  data_dir=str(mini), progress=False, n_boot=20)
+                  data_dir=str(mini), progress=False, n_boot=20)["runs"]["tfidf-lr-lex"]
     assert doc["suites"]["sentivent-polar"]["metrics"]["accuracy"]["n"] == 3
-    assert 'aria-label="confusion matrix"' in (tmp_path / "run" / "report.html").read_text(encoding="utf-8")
+    html = (tmp_path / "run" / "tfidf-lr-lex" / "report.html").read_text(encoding="utf-8")
+    assert 'aria-label="confusion matrix"' in html
     s = get_suite("sentivent-polar", mini)
     files = []
     for k, lab in enumerate(("positive", "negative", "neutral")):

@@ -181,8 +181,8 @@ def test_ratings_file_errors(tmp_path):
 def test_judge_command_on_a_run(data_dir, tmp_path, monkeypatch, capsys):
     from test_soul_run import StubGenerator  # noqa: F401  (registers the stub generator)
 
-    run = tmp_path / "run"
-    api.run(["soul-jg"], ["test-soul-gen"], out=run, data_dir=str(data_dir), limit=20, n_boot=20, progress=False,
+    run = tmp_path / "run" / "test-soul-gen"  # the model's directory of the run
+    api.run(["soul-jg"], ["test-soul-gen"], out=run.parent, data_dir=str(data_dir), limit=20, n_boot=20, progress=False,
             suite_options={"soul-jg": {"bertscore": False}})
     from sentiprobe.suites.soul.judge_run import judge_runs
 

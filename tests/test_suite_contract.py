@@ -81,23 +81,23 @@ def test_suite_args_cli_layer(monkeypatch):
 def test_options_are_recorded_and_key_the_fitted_model(tmp_path):
     cache = tmp_path / "cache"
     a = api.run(["toy-opt"], ["slow-lexicon"], out=tmp_path / "a", cache_dir=str(cache), n_boot=0, progress=False,
-                suite_options={"toy-opt": {"n": "12"}})
+                suite_options={"toy-opt": {"n": "12"}})["runs"]["slow-lexicon"]
     entry = a["suites"]["toy-opt"]
     assert entry["suite"]["options"] == {"prefix": "", "n": 12, "strict": True, "crash": "none"}
     assert entry["n_items"] == 12 and entry["fit"][0]["restored_from_cache"] is False
     assert set(entry["seconds"]) == {"load", "fit", "predict", "score"}
     b = api.run(["toy-opt"], ["slow-lexicon"], out=tmp_path / "b", cache_dir=str(cache), n_boot=0, progress=False,
-                suite_options={"toy-opt": {"n": "12", "prefix": "so "}})
+                suite_options={"toy-opt": {"n": "12", "prefix": "so "}})["runs"]["slow-lexicon"]
     assert b["suites"]["toy-opt"]["fit"][0]["restored_from_cache"] is False  # other training items: refit
     assert b["suites"]["toy-opt"]["items_hash"] != entry["items_hash"]
     b2 = api.run(["toy-opt"], ["slow-lexicon"], out=tmp_path / "b2", cache_dir=str(cache), n_boot=0,
-                 progress=False, suite_options={"toy-opt": {"n": "12", "strict": "0"}})
+                 progress=False, suite_options={"toy-opt": {"n": "12", "strict": "0"}})["runs"]["slow-lexicon"]
     assert b2["suites"]["toy-opt"]["fit"][0]["restored_from_cache"] is True  # same training items: shared fit
     c = api.run(["toy-opt"], ["slow-lexicon"], out=tmp_path / "c", cache_dir=str(cache), n_boot=0, progress=False,
-                suite_options={"toy-opt": {"n": "12"}})
+                suite_options={"toy-opt": {"n": "12"}})["runs"]["slow-lexicon"]
     assert c["suites"]["toy-opt"]["fit"][0]["restored_from_cache"] is True
     assert c["suites"]["toy-opt"]["items_hash"] == entry["items_hash"]
-    doc = read_results(tmp_path / "a")
+    doc = read_results(tmp_path / "a" / "slow-lexicon")
     assert doc["suites"]["toy-opt"]["suite"]["options"]["n"] == 12
 
 
@@ -108,17 +108,17 @@ def test_a_failing_suite_is_recorded_and_the_others_finish(tmp_path, capsys):
     assert code == 1
     err = capsys.readouterr().err
     assert "toy-opt failed: ZeroDivisionError" in err and "Traceback" not in err
-    doc = json.loads((out / "results.json").read_text())
+    doc = json.loads((out / "slow-lexicon" / "results.json").read_text())
     assert "toy" in doc["suites"] and "toy-opt" not in doc["suites"]
     assert doc["errors"]["toy-opt"] == {"type": "ZeroDivisionError", "message": "a bug in a suite", "kind": "bug"}
-    log = (out / "run.log").read_text()
+    log = (out / "slow-lexicon" / "run.log").read_text()
     assert "Traceback" in log and "ZeroDivisionError" in log
-    assert "failed" in (out / "report.html").read_text()
+    assert "failed" in (out / "slow-lexicon" / "report.html").read_text()
 
 
 def test_missing_data_is_the_only_data_missing(tmp_path):
     doc = api.run(["arts-laptop", "toy"], ["majority"], out=tmp_path / "r", data_dir=str(tmp_path / "empty"),
-                  n_boot=0, progress=False)
+                  n_boot=0, progress=False)["runs"]["majority"]
     assert doc["errors"]["arts-laptop"]["kind"] == "missing-data"
     assert "toy" in doc["suites"]
 
@@ -130,7 +130,7 @@ def test_limit_must_be_positive(limit, tmp_path, capsys):
 
 
 def test_results_schema_rejects_bad_documents(tmp_path):
-    doc = api.run(["toy"], ["majority"], out=tmp_path / "r", n_boot=10, progress=False)
+    doc = api.run(["toy"], ["majority"], out=tmp_path / "r", n_boot=10, progress=False)["runs"]["majority"]
     validate_results(doc)
     bad = json.loads(json.dumps(doc))
     del bad["suites"]["toy"]["items_hash"]

@@ -65,21 +65,31 @@ def score(suite: str, predictions: str | Path, *, column: str | None = None, dat
 
 
 def run(suites: Sequence[str] | None = None, models: Sequence[str] | None = None, *,
-        model_args: dict[str, Any] | None = None, out: str | Path = "runs/latest", data_dir: str | None = None,
+        model_args: Mapping[str, Any] | None = None, out: str | Path = "runs/latest", data_dir: str | None = None,
         cache_dir: str | None = None, use_cache: bool = True, seed: int = 0, n_boot: int = 1000,
-        limit: int | None = None, missing: str = "error", progress: bool = True, repair_cache: bool = False,
+        limit: int | float | str | None = None, missing: str = "error", progress: bool | Any = True,
+        repair_cache: bool = False, overwrite: bool = False,
         suite_options: Mapping[str, Mapping[str, Any]] | None = None,
         log: Callable[[str], None] = lambda m: None) -> dict[str, Any]:
-    """Run models on suites and write the run directory.
+    """Run models on suites and write the run directory ``out`` (``out/<model>/`` per model, plus
+    ``out/summary.json`` and the comparison report ``out/report.html``, whatever the number of models).
 
     ``suites=None`` runs every suite whose data is available (missing ones are reported through
-    ``log`` and listed in the results). ``models=None`` runs the default models. ``suite_options``:
-    suite name -> that suite's options. With one model, returns its results document; with several, the
-    summary document. A suite that fails is recorded under ``errors`` (see :func:`run_errors`) while the
+    ``log`` and listed in the results). ``models=None`` runs the default models. ``model_args``:
+    ``{"KEY": value}`` for every selected model whose factory takes ``KEY``, ``{"MODEL:KEY": value}`` for
+    one model. ``limit``: a positive item count or a fraction in (0, 1]. ``suite_options``: suite name ->
+    that suite's options. ``out`` holding a run of another configuration is refused unless ``overwrite``;
+    the same configuration resumes. ``progress``: True reports stages on stderr (a
+    :class:`~sentiprobe.run.progress.Progress` for another stream).
+
+    Returns the summary document: ``runs.<model>`` is that model's full results document (``suites``,
+    ``errors``...). A suite that fails is recorded under ``errors`` (see :func:`run_errors`) while the
     others still run.
     """
     from .models import MODELS
-    from .run.runner import RunConfig, available_suites, run as run_one, run_many
+    from .run.progress import NULL_PROGRESS, Progress
+    from .run.modelargs import assign_model_args
+    from .run.runner import RunConfig, available_suites, parse_limit, run_models
 
     skipped: list[str] = []
     bare = not suites or not models
@@ -92,19 +102,33 @@ def run(suites: Sequence[str] | None = None, models: Sequence[str] | None = None
             raise ConfigError("no suite has its data available; run `sentiprobe data fetch` or set "
                               "SENTIPROBE_DATA_DIR")
     models = list(models) if models else MODELS.names(tag="default")
-    if model_args and len(models) > 1:
-        raise ConfigError("--model-arg applies to a single --model")
-    base = RunConfig(suites=tuple(suites), model=models[0], model_args=dict(model_args or {}), out_dir=str(out),
+    for m in models:
+        MODELS.entry(m)  # did-you-mean before the arguments are matched
+    per_model = assign_model_args(models, model_args)
+    base = RunConfig(suites=tuple(suites), model=models[0], model_args=per_model[models[0]], out_dir=str(out),
                      data_dir=data_dir, cache_dir=cache_dir, use_cache=use_cache, seed=seed, n_boot=n_boot,
-                     limit=limit, missing=missing, progress=progress, skip_unsupported=bare, repair_cache=repair_cache,
-                     unavailable_suites=tuple(skipped),
+                     limit=parse_limit(limit), missing=missing, progress=bool(progress), skip_unsupported=bare,
+                     repair_cache=repair_cache, unavailable_suites=tuple(skipped),
                      suite_options={k: dict(v) for k, v in (suite_options or {}).items()})
-    if len(models) == 1:
-        doc = run_one(base)
-    else:
-        doc = run_many([(m, {}) for m in models], base)
-    log(f"wrote {out}")
-    return doc
+    reporter = progress if isinstance(progress, Progress) else Progress() if progress else NULL_PROGRESS
+    return run_models([(m, per_model[m]) for m in models], base, overwrite=overwrite, progress=reporter)
+
+
+def export(run_dir: str | Path, fmt: str = "csv", out: str | Path | None = None, *,
+           data_dir: str | None = None) -> str:
+    """The per-item table of a run directory (model, suite, item id, group id, input text, gold, prediction,
+    correct, seed) as CSV or JSON lines; written to ``out`` when given. Returns the text.
+
+    ``run_dir``: a run's top directory (every model) or one model's directory. The items are read from the data
+    the run used (``data_dir`` overrides the recorded directory).
+    """
+    from .core.io import atomic_write_text
+    from .run.export import iter_rows, render
+
+    text = render(iter_rows(run_dir, data_dir), fmt)
+    if out is not None:
+        atomic_write_text(out, text)
+    return text
 
 
 def run_errors(doc: Mapping[str, Any]) -> dict[str, dict[str, str]]:

@@ -13,7 +13,8 @@ import sys
 from .. import __version__
 from ..core.errors import SentiprobeError
 
-COMMANDS = ("list_cmd", "data_cmd", "score_cmd", "run_cmd", "compare_cmd", "report_cmd", "agree_cmd", "judge_cmd")
+COMMANDS = ("list_cmd", "data_cmd", "score_cmd", "run_cmd", "compare_cmd", "report_cmd", "agree_cmd", "judge_cmd",
+            "export_cmd")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,4 +1,9 @@
-"""``sentiprobe run [--suite A,B] [--model NAME] [--out DIR] [--json]``."""
+"""``sentiprobe run [--suite A,B] [--model M,N] [--model-arg [MODEL:]KEY=VALUE] [--out DIR] [--json]``.
+
+Progress goes to stderr (bars on a terminal, one plain line per stage elsewhere); stdout gets the results
+table, or with ``--json`` a compact document (headline metrics and paths). The full documents stay in the
+run directory.
+"""
 from __future__ import annotations
 
 import json
@@ -10,13 +15,19 @@ def add_parser(sub) -> None:
     p.add_argument("--suite", default=None, action="append",
                    help="suite names, comma-separated or repeated (default: every suite whose data is available)")
     p.add_argument("--model", default=None, action="append",
-                   help="model name (repeatable; default: the default models, see `sentiprobe list models`)")
-    p.add_argument("--model-arg", default=[], action="append", metavar="KEY=VALUE",
-                   help="argument for the model factory (repeatable)")
+                   help="model names, comma-separated or repeated (default: the default models, see "
+                        "`sentiprobe list models`)")
+    p.add_argument("--model-arg", default=[], action="append", metavar="[MODEL:]KEY=VALUE",
+                   help="argument for the model factories (repeatable): MODEL:KEY=VALUE for one model, KEY=VALUE "
+                        "for every selected model that takes KEY")
     p.add_argument("--suite-arg", default=[], action="append", metavar="[SUITE:]KEY=VALUE",
                    help="suite option (repeatable; `sentiprobe list suites` shows each suite's options; "
                         "SUITE: restricts it to one suite)")
-    p.add_argument("--out", default="runs/latest", help="run directory (default runs/latest)")
+    p.add_argument("--out", default="runs/latest",
+                   help="run directory (default runs/latest): <out>/<model>/..., <out>/summary.json, "
+                        "<out>/report.html")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace a run of a different configuration in --out (removes only sentiprobe's files)")
     p.add_argument("--data-dir", default=None, help="data directory (default: $SENTIPROBE_DATA_DIR or cache)")
     p.add_argument("--cache-dir", default=None, help="cache directory (default: $SENTIPROBE_CACHE_DIR or cache)")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the prediction cache")
@@ -25,44 +36,64 @@ def add_parser(sub) -> None:
                         "and start a fresh one instead of stopping")
     p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for CIs")
-    p.add_argument("--limit", type=int, default=None, help="only the first N test items per suite (recorded)")
+    p.add_argument("--limit", default=None, metavar="N|FRACTION",
+                   help="only the first N test items per suite, or a fraction in (0, 1] of them (recorded)")
     p.add_argument("--missing", choices=("error", "wrong", "variants-wrong"), default="error",
                    help="how missing predictions are scored (see `sentiprobe score --help`)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bars")
-    p.add_argument("--json", action="store_true", help="also print the results document")
+    p.add_argument("--no-progress", action="store_true", help="no progress on stderr")
+    p.add_argument("--json", action="store_true",
+                   help="print a compact JSON document (headline metrics and paths) instead of the table")
     p.set_defaults(func=cmd)
 
 
+def split_names(values: list[str] | None) -> list[str] | None:
+    """``--x a,b --x c`` -> ``[a, b, c]`` (None when none given)."""
+    return [s.strip() for arg in values or [] for s in arg.split(",") if s.strip()] or None
+
+
 def parse_model_args(pairs: list[str]) -> dict[str, str]:
+    """``[MODEL:]KEY=VALUE`` pairs -> ``{"[MODEL:]KEY": value}`` (matched to models by the API)."""
     from ..core.errors import ConfigError
 
     out = {}
     for kv in pairs:
-        if "=" not in kv:
-            raise ConfigError(f"--model-arg expects KEY=VALUE, got {kv!r}")
+        if "=" not in kv or not kv.split("=", 1)[0].strip().rsplit(":", 1)[-1].strip():
+            raise ConfigError(f"--model-arg expects [MODEL:]KEY=VALUE, got {kv!r}")
         k, v = kv.split("=", 1)
-        out[k.strip().replace("-", "_")] = v
+        k = k.strip()
+        if ":" in k:
+            model, key = k.split(":", 1)
+            k = f"{model.strip()}:{key.strip().replace('-', '_')}"
+        else:
+            k = k.replace("-", "_")
+        out[k] = v
     return out
 
 
 def cmd(args) -> int:
     from ..api import available_suite_names, run, run_errors
+    from ..run.progress import Progress, compact_summary, results_table
+    from ..run.runner import parse_limit
     from .suite_args import parse_suite_args
 
-    suites = [s.strip() for arg in args.suite or [] for s in arg.split(",") if s.strip()] or None
+    suites = split_names(args.suite)
+    limit = parse_limit(args.limit)  # before any work: `--limit 0` is an error, not an empty run
     suite_options = parse_suite_args(args.suite_arg, suites or available_suite_names(args.data_dir))
-    doc = run(suites=suites, models=args.model, model_args=parse_model_args(args.model_arg), out=args.out,
-              data_dir=args.data_dir, cache_dir=args.cache_dir, use_cache=not args.no_cache, seed=args.seed,
-              n_boot=args.n_boot, limit=args.limit, missing=args.missing, progress=not args.no_progress,
-              suite_options=suite_options, repair_cache=args.repair_cache,
+    progress = Progress(sys.stderr, enabled=not args.no_progress)
+    doc = run(suites=suites, models=split_names(args.model), model_args=parse_model_args(args.model_arg),
+              out=args.out, data_dir=args.data_dir, cache_dir=args.cache_dir, use_cache=not args.no_cache,
+              seed=args.seed, n_boot=args.n_boot, limit=limit, missing=args.missing, progress=progress,
+              suite_options=suite_options, repair_cache=args.repair_cache, overwrite=args.overwrite,
               log=lambda msg: print(msg, file=sys.stderr))
     if args.json:
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        print(json.dumps(compact_summary(doc), indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write(results_table(doc))
     errors = run_errors(doc)
     for where, err in errors.items():
         print(f"sentiprobe: suite {where} failed: {err['type']}: {err['message']}", file=sys.stderr)
     if errors:
         print(f"sentiprobe: {len(errors)} suite(s) failed; the other results are in {args.out} "
-              f"(details in run.log)", file=sys.stderr)
+              f"(details in each model's run.log)", file=sys.stderr)
         return 1
     return 0

@@ -13,12 +13,15 @@ from ..models.base import ModelAdapter
 from .cache import PredictionCache
 
 
-def _progress(total: int, desc: str, enabled: bool | str):
+def _progress(total: int, desc: str, enabled: Any):
+    """A bar for ``total`` items: ``enabled`` is a :class:`~.progress.Progress` (the runner's) or a bool."""
+    if hasattr(enabled, "bar"):
+        return enabled.bar(total, desc)
     if not enabled or total == 0:
         return None
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, desc=desc, unit="item", file=sys.stderr, leave=False,
+    return tqdm(total=total, desc=desc, unit="item", file=sys.stderr, leave=True,
                 disable=not sys.stderr.isatty() and enabled != "force")
 
 
@@ -30,7 +33,7 @@ class CachedPredictor:
     cache hits and model calls (per request) for the run's record.
     """
 
-    def __init__(self, model: ModelAdapter, cache: PredictionCache, *, progress: bool | str = True,
+    def __init__(self, model: ModelAdapter, cache: PredictionCache, *, progress: Any = True,
                  desc: str = "") -> None:
         self.model = model
         self.cache = cache

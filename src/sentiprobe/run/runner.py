@@ -1,25 +1,27 @@
 """The runner: fit (where the model learns), predict through the cache, score, write the run dir.
 
-Run directory layout (one model)::
+Run directory layout (the same for one model or several; see :mod:`.rundir`)::
 
-    out/predictions/<suite>.jsonl   one Prediction per line (JSON)
-    out/results.json                metrics per suite under suites.<name>.metrics, provenance
-    out/report.html                 self-contained report
-    out/run.log                     log of the run
+    out/summary.json                        configuration hash, headline metric names, metrics per model
+    out/report.html                         comparison report over the models
+    out/<model>/predictions/<suite>.jsonl   one Prediction per line (JSON) plus ``gold`` and ``correct``
+    out/<model>/results.json                metrics per suite under suites.<name>.metrics, provenance
+    out/<model>/report.html                 self-contained report
+    out/<model>/run.log                     log of the run, errors included
 
-With several models, each model gets ``out/<model>/`` and ``out/summary.json`` + ``out/report.html``
-compare them. Every file is written atomically; finished model calls and fitted states live in
-the SQLite cache, so a run killed at any point and started again recomputes nothing that finished.
+Every file is written atomically; finished model calls and fitted states live in the SQLite cache, so a
+run killed at any point and started again recomputes nothing that finished.
 """
 from __future__ import annotations
 
 import logging
+import math
 import platform
 import sys
 import time
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +29,13 @@ from .. import __version__
 from ..core.errors import CapabilityError, ConfigError, MissingDataError, SentiprobeError
 from ..core.hashing import file_sha256, stable_hash
 from ..core.io import atomic_write_text, write_json
-from ..core.types import Prediction
+from ..core.types import Item, Prediction
 from ..models import MODELS, create_model
 from ..report.html import render_comparison
 from ..suites import SUITES, get_suite
 from .cache import NullCache, PredictionCache
 from .predictor import CachedPredictor, with_seed
+from .progress import NULL_PROGRESS, Progress
 
 log = logging.getLogger("sentiprobe")
 
@@ -55,7 +58,8 @@ class RunConfig:
         repair_cache: move a corrupt cache aside and start a fresh one (``--repair-cache``) instead of failing.
         seed: base seed; seed k of a multi-seed suite uses ``seed + k``.
         n_boot: bootstrap resamples for confidence intervals.
-        limit: evaluate only the first ``limit`` test items of each suite (recorded; for slow models).
+        limit: evaluate only the first ``limit`` test items of each suite (recorded; for slow models): a
+            positive integer, or a fraction in (0, 1] of each suite's test items (rounded up).
         missing: ``error`` or ``wrong`` (missing predictions counted as wrong).
         progress: show progress bars.
         skip_unsupported: skip (and record) suites the model cannot run instead of failing
@@ -75,7 +79,7 @@ class RunConfig:
     repair_cache: bool = False
     seed: int = 0
     n_boot: int = 1000
-    limit: int | None = None
+    limit: int | float | None = None
     missing: str = "error"
     progress: bool = True
     skip_unsupported: bool = False
@@ -83,13 +87,49 @@ class RunConfig:
     suite_options: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.limit is not None and (isinstance(self.limit, bool) or not isinstance(self.limit, int)
-                                       or self.limit < 1):
-            raise ConfigError(f"--limit must be a positive number of items, not {self.limit!r}")
+        object.__setattr__(self, "limit", parse_limit(self.limit))
         if not isinstance(self.n_boot, int) or self.n_boot < 0:
             raise ConfigError(f"--n-boot must be a non-negative integer, not {self.n_boot!r}")
         if self.missing not in ("error", "wrong", "variants-wrong"):
             raise ConfigError(f"--missing must be error, wrong or variants-wrong, not {self.missing!r}")
+
+
+def parse_limit(value: Any) -> int | float | None:
+    """``--limit`` as a positive item count (int) or a fraction in (0, 1] (float); None stays None.
+
+    Strings are parsed (``"50"``, ``"0.1"``); 0, negatives, fractions above 1, booleans and junk raise a
+    ConfigError: ``--limit 0`` used to write an empty run with null metrics, ``--limit -5`` to run all but
+    five items.
+    """
+    if value is None:
+        return None
+    bad = ConfigError(f"--limit must be a positive number of items or a fraction in (0, 1], not {value!r}")
+    if isinstance(value, bool):
+        raise bad
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            value = int(text)
+        except ValueError:
+            try:
+                value = float(text)
+            except ValueError:
+                raise bad from None
+    if isinstance(value, int):
+        if value < 1:
+            raise bad
+        return value
+    if isinstance(value, float) and math.isfinite(value) and 0.0 < value <= 1.0:
+        return value
+    raise bad
+
+
+def apply_limit(items: list, limit: int | float | None) -> list:
+    """The first ``limit`` items (a fraction: that share of them, rounded up, at least one)."""
+    if limit is None:
+        return items
+    n = limit if isinstance(limit, int) else max(1, math.ceil(limit * len(items)))
+    return items[:n]
 
 
 def package_versions() -> dict[str, str]:
@@ -133,21 +173,30 @@ def _fit_or_restore(model, suite, cache, seed: int) -> dict[str, Any]:
             "fit_seconds": round(time.perf_counter() - t0, 3)}
 
 
-def run_suite(suite_name: str, cfg: RunConfig, cache: PredictionCache) -> tuple[dict[str, Any], list[Prediction]]:
+def run_suite(suite_name: str, cfg: RunConfig, cache: PredictionCache, *,
+              progress: Progress = NULL_PROGRESS) -> tuple[dict[str, Any], list[Prediction]]:
     """Fit/predict/score one suite with one model. Returns the suite's results entry and predictions."""
-    seconds: dict[str, float] = {}
-    t0 = time.perf_counter()
-    suite = get_suite(suite_name, cfg.data_dir, cfg.suite_options.get(suite_name))
-    items = suite.items("test")
-    if cfg.limit is not None:
-        items = items[: cfg.limit]
-    seconds["load"] = time.perf_counter() - t0
+    entry, preds, _ = run_suite_items(suite_name, cfg, cache, progress=progress)
+    return entry, preds
+
+
+def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, progress: Progress = NULL_PROGRESS
+                    ) -> tuple[dict[str, Any], list[Prediction], list[Item]]:
+    """:func:`run_suite` plus the test items scored (for the gold labels in the predictions file).
+
+    Each stage (load, fit, predict, score) is reported through ``progress`` with the model and suite named,
+    and timed in the entry's ``seconds``.
+    """
+    seconds: dict[str, float] = {"load": 0.0, "fit": 0.0, "predict": 0.0, "score": 0.0}
+    with progress.stage(cfg.model, suite_name, "load") as t:
+        suite = get_suite(suite_name, cfg.data_dir, cfg.suite_options.get(suite_name))
+        items = apply_limit(suite.items("test"), cfg.limit)
+    seconds["load"] = t["seconds"]
     probe = MODELS.entry(cfg.model)
     n_seeds = suite.n_seeds
     preds: list[Prediction] = []
     fits, fingerprints = [], []
     hits = computed = 0
-    seconds["fit"] = seconds["predict"] = 0.0
     for k in range(n_seeds):
         model = create_model(cfg.model, **cfg.model_args)
         try:
@@ -158,14 +207,19 @@ def run_suite(suite_name: str, cfg: RunConfig, cache: PredictionCache) -> tuple[
             root = Path(cfg.out_dir) if isinstance(cache, NullCache) else cache.path.parent
             model.set_workdir(root / "checkpoints")
             seed = cfg.seed + k
-            t1 = time.perf_counter()
-            fits.append(_fit_or_restore(model, suite, cache, seed))
-            t2 = time.perf_counter()
-            predictor = CachedPredictor(model, cache, progress=cfg.progress,
+            tag = f"seed {seed}" if n_seeds > 1 else ""
+            if model.learns:
+                with progress.stage(cfg.model, suite_name, "fit", tag) as t:
+                    fits.append(_fit_or_restore(model, suite, cache, seed))
+                seconds["fit"] += t["seconds"]
+            else:
+                fits.append(_fit_or_restore(model, suite, cache, seed))
+            predictor = CachedPredictor(model, cache, progress=progress,
                                         desc=f"{suite_name}/{cfg.model}" + (f"/seed{seed}" if n_seeds > 1 else ""))
-            p = suite.predict(predictor, items)
-            seconds["fit"] += t2 - t1
-            seconds["predict"] += time.perf_counter() - t2
+            detail = ", ".join(x for x in (f"{len(items)} items", tag) if x)
+            with progress.stage(cfg.model, suite_name, "predict", detail) as t:
+                p = suite.predict(predictor, items)
+            seconds["predict"] += t["seconds"]
             preds.extend(with_seed(p, seed) if n_seeds > 1 else p)
             fingerprints.append(predictor.fingerprint)
             hits += predictor.hits
@@ -177,9 +231,9 @@ def run_suite(suite_name: str, cfg: RunConfig, cache: PredictionCache) -> tuple[
                 break
         finally:
             model.close()
-    t3 = time.perf_counter()
-    scored = suite.score(items, preds, n_boot=cfg.n_boot, seed=cfg.seed, missing=cfg.missing)
-    seconds["score"] = time.perf_counter() - t3
+    with progress.stage(cfg.model, suite_name, "score", f"{cfg.n_boot} bootstrap resamples") as t:
+        scored = suite.score(items, preds, n_boot=cfg.n_boot, seed=cfg.seed, missing=cfg.missing)
+    seconds["score"] = t["seconds"]
     data_hashes = {}
     for rel in suite.data_files():
         path = Path(suite.data_dir) / rel
@@ -199,7 +253,7 @@ def run_suite(suite_name: str, cfg: RunConfig, cache: PredictionCache) -> tuple[
         "seconds": {k: round(v, 3) for k, v in seconds.items()},
         "data_files": data_hashes,
     }
-    return entry, preds
+    return entry, preds, items
 
 
 def _error_record(exc: BaseException, kind: str) -> dict[str, str]:
@@ -219,16 +273,7 @@ def git_commit() -> str | None:
     return out.stdout.strip() or None if out.returncode == 0 else None
 
 
-def run(cfg: RunConfig) -> dict[str, Any]:
-    """Run one model on the configured suites and write the run directory. Returns the results document.
-
-    A suite that fails records its error (type, message; ``kind`` ``missing-data`` for a missing data file,
-    ``bug`` for an unexpected exception, whose traceback goes to ``run.log``) under ``errors`` and the other
-    suites still run; callers exit non-zero when ``errors`` is not empty.
-    """
-    from ..data import resolve_data_dir
-    from ..report.schema import RESULTS_SCHEMA_VERSION, validate_results
-
+def _validate(cfg: RunConfig) -> None:
     if not cfg.suites:
         raise ConfigError("no suite to run")
     for s in cfg.suites:
@@ -238,6 +283,18 @@ def run(cfg: RunConfig) -> dict[str, Any]:
             raise ConfigError(f"suite options given for {s!r}, which is not among the suites run")
         get_suite(s, cfg.data_dir, cfg.suite_options[s])  # validate options before any work
     MODELS.entry(cfg.model)
+
+
+def run(cfg: RunConfig, *, progress: Progress = NULL_PROGRESS) -> dict[str, Any]:
+    """Run one model on the configured suites into ``cfg.out_dir`` (a model directory of the layout).
+
+    Returns the results document. A suite that fails records its error (type, message; ``kind``
+    ``missing-data`` for a missing data file, ``bug`` for an unexpected exception, whose traceback goes to
+    ``run.log``) under ``errors`` and the other suites still run; callers exit non-zero when ``errors`` is
+    not empty. An error outside the suites (the cache cannot be opened, the report cannot be written) is
+    written to ``run.log`` too, then raised.
+    """
+    _validate(cfg)
     out = Path(cfg.out_dir)
     for p in (out, *out.parents):
         if p.exists() and not p.is_dir():
@@ -247,11 +304,26 @@ def run(cfg: RunConfig) -> dict[str, Any]:
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     log.addHandler(handler)
     log.setLevel(logging.INFO)
+    try:
+        return _run_logged(cfg, out, progress)
+    except BaseException as exc:
+        log.error("run of model %s stopped: %s: %s", cfg.model, type(exc).__name__, exc,
+                  exc_info=not isinstance(exc, SentiprobeError | KeyboardInterrupt))
+        raise
+    finally:
+        log.removeHandler(handler)
+        handler.close()
+
+
+def _run_logged(cfg: RunConfig, out: Path, progress: Progress) -> dict[str, Any]:
+    from ..data import resolve_data_dir
+    from ..report.schema import RESULTS_SCHEMA_VERSION, validate_results
+
     cache = PredictionCache.open(cfg.cache_dir, repair=cfg.repair_cache) if cfg.use_cache else NullCache()
     results: dict[str, Any] = {
         "schema_version": RESULTS_SCHEMA_VERSION,
         "sentiprobe_version": __version__,
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "command": " ".join(sys.argv),
         "config": asdict(cfg),
         "seed": cfg.seed,
@@ -264,7 +336,7 @@ def run(cfg: RunConfig) -> dict[str, Any]:
         for name in cfg.suites:
             log.info("suite %s: model %s", name, cfg.model)
             try:
-                entry, preds = run_suite(name, cfg, cache)
+                entry, preds, items = run_suite_items(name, cfg, cache, progress=progress)
             except CapabilityError as exc:
                 if cfg.skip_unsupported:
                     results.setdefault("skipped", {})[name] = str(exc)
@@ -277,14 +349,15 @@ def run(cfg: RunConfig) -> dict[str, Any]:
                 log.error("suite %s: data missing: %s", name, exc)
             except SentiprobeError as exc:
                 results.setdefault("errors", {})[name] = _error_record(exc, "error")
-                log.error("suite %s failed: %s", name, exc)
-            except Exception as exc:  # noqa: BLE001 - a bug in one suite must not lose the others' results
+                log.error("suite %s failed: %s: %s", name, type(exc).__name__, exc)
+            except Exception as exc:  # a bug in one suite must not lose the others' results
                 results.setdefault("errors", {})[name] = _error_record(exc, "bug")
                 log.exception("suite %s failed with an unexpected error (a bug; please report it)", name)
             else:
-                atomic_write_text(out / "predictions" / f"{name}.jsonl", "".join(_jsonl(p) for p in preds))
+                atomic_write_text(out / "predictions" / f"{name}.jsonl", prediction_lines(preds, items))
                 results["suites"][name] = entry
-                log.info("suite %s done: %s", name, {k: v["value"] for k, v in entry["metrics"].items()})
+                log.info("suite %s done in %s: %s", name, entry["seconds"],
+                         {k: v["value"] for k, v in entry["metrics"].items()})
             validate_results(results, out / "results.json")
             write_json(out / "results.json", results)  # after every suite: partial results survive a kill
         from ..report.html import render_report
@@ -292,45 +365,115 @@ def run(cfg: RunConfig) -> dict[str, Any]:
         atomic_write_text(out / "report.html", render_report(results))
     finally:
         cache.close()
-        log.removeHandler(handler)
-        handler.close()
     return results
 
 
-def _jsonl(p: Prediction) -> str:
+def prediction_record(p: Prediction, gold: str | None) -> dict[str, Any]:
+    """One line of a predictions file: the Prediction's own fields plus ``gold`` and ``correct``.
+
+    ``correct`` is None when the item has no gold label (an unparsed prediction is not correct); readers of
+    predictions files ignore both fields, so a file re-scores exactly as the Prediction alone.
+    """
+    return {**p.to_dict(), "gold": gold,
+            "correct": None if gold is None else p.label == gold}
+
+
+def prediction_lines(preds: Sequence[Prediction], items: Sequence[Item]) -> str:
+    """The predictions file text (JSONL) of ``preds`` on ``items``."""
     import json
 
-    return json.dumps(p.to_dict(), ensure_ascii=False) + "\n"
+    gold = {it.item_id: it.label for it in items}
+    return "".join(json.dumps(prediction_record(p, gold.get(p.item_id)), ensure_ascii=False) + "\n"
+                   for p in preds)
 
 
 def available_suites(data_dir: str | None = None) -> tuple[list[str], list[str]]:
     """(suites whose data is present, suites whose data is missing)."""
-    ok, missing = [], []
+    ok: list[str] = []
+    missing: list[str] = []
     for spec in SUITES:
         (ok if get_suite(spec.name, data_dir).available() else missing).append(spec.name)
     return ok, missing
 
 
-def run_many(models: Sequence[tuple[str, dict[str, Any]]], base: RunConfig) -> dict[str, Any]:
-    """Run several models (each into ``out/<model>/``) and write a comparison summary and report."""
-    out = Path(base.out_dir)
-    from ..report.schema import RESULTS_SCHEMA_VERSION
+def run_models(models: Sequence[tuple[str, dict[str, Any]]], base: RunConfig, *, overwrite: bool = False,
+               progress: Progress = NULL_PROGRESS) -> dict[str, Any]:
+    """Run each model into ``out/<model>/`` and write ``out/summary.json`` and the comparison report.
 
-    summary: dict[str, Any] = {"schema_version": RESULTS_SCHEMA_VERSION, "sentiprobe_version": __version__,
-                               "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                               "suites": list(base.suites), "unavailable_suites": list(base.unavailable_suites),
-                               "runs": {}}
-    docs = {}
+    ``out`` is refused when it holds another configuration's run, unless ``overwrite`` (see :mod:`.rundir`).
+    Returns the summary document, with ``runs.<model>`` the model's full results document (``summary.json``
+    on disk holds the path of each instead, with the metrics).
+    """
+    from ..report.schema import RESULTS_SCHEMA_VERSION
+    from .rundir import SUMMARY, config_hash, prepare
+
+    names = [m for m, _ in models]
+    if not names:
+        raise ConfigError("no model to run")
+    dupes = sorted({m for m in names if names.count(m) > 1})
+    if dupes:
+        raise ConfigError(f"model(s) {', '.join(dupes)} given more than once; each model runs once per run "
+                          "(put differently configured models in separate --out directories)")
     for name, args in models:
-        cfg = RunConfig(**{**asdict(base), "model": name, "model_args": dict(args),
-                           "out_dir": str(out / name), "suites": tuple(base.suites)})
-        docs[name] = run(cfg)
-        summary["runs"][name] = {"dir": name, "suites": {s: {"metrics": e["metrics"]}
-                                                         for s, e in docs[name]["suites"].items()},
-                                 "errors": docs[name].get("errors", {})}
-        write_json(out / "summary.json", summary)
-    atomic_write_text(out / "report.html", render_comparison(docs, write_comparison(out, list(docs), base)))
-    return summary
+        _validate(replace(base, model=name, model_args=dict(args)))
+    out = Path(base.out_dir)
+    config = asdict(base)
+    chash = config_hash([(m, _model_config(m, a)) for m, a in models], config)
+    prepare(out, chash, overwrite=overwrite)
+    headline = {s: list(SUITES.get(s).headline) for s in base.suites}
+    summary: dict[str, Any] = {
+        "schema_version": RESULTS_SCHEMA_VERSION, "sentiprobe_version": __version__,
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        "config_hash": chash, "config": {**{k: v for k, v in config.items() if k not in ("model", "model_args")},
+                                         "models": [{"name": m, "args": dict(a)} for m, a in models]},
+        "out": str(out), "suites": list(base.suites), "unavailable_suites": list(base.unavailable_suites),
+        "headline": headline, "report": "report.html", "runs": {}}
+    write_json(out / SUMMARY, summary)  # first: a killed run is recognised as this configuration
+    docs: dict[str, dict[str, Any]] = {}
+    for name, args in models:
+        cfg = replace(base, model=name, model_args=dict(args), out_dir=str(out / name))
+        docs[name] = run(cfg, progress=progress)
+        summary["runs"][name] = {"dir": name, "results": f"{name}/results.json", "report": f"{name}/report.html",
+                                 "suites": {s: {"metrics": e["metrics"], "seconds": e.get("seconds", {})}
+                                            for s, e in docs[name]["suites"].items()},
+                                 "errors": docs[name].get("errors", {}),
+                                 **({"skipped": docs[name]["skipped"]} if docs[name].get("skipped") else {})}
+        write_json(out / SUMMARY, summary)
+    try:
+        atomic_write_text(out / "report.html", render_comparison(docs, write_comparison(out, names, base)))
+    except Exception as exc:  # any failure of the report: recorded in the models' logs, then raised
+        _log_to_models(out, names, exc)
+        raise
+    return {**summary, "runs": {m: {**summary["runs"][m], **docs[m]} for m in names}}
+
+
+def _model_config(name: str, args: Mapping[str, Any]) -> dict[str, Any]:
+    """What of a model's arguments decides its outputs: the adapter's ``config()`` (the fingerprint's part).
+
+    Arguments that only change how it runs (a delay, a timeout) leave the run's configuration unchanged, so
+    a run resumed with them is still the same run. Building an adapter is cheap: weights load on first use.
+    """
+    model = create_model(name, **dict(args))
+    try:
+        return {"config": model.config()}
+    finally:
+        model.close()
+
+
+def _log_to_models(out: Path, models: Sequence[str], exc: BaseException) -> None:
+    """Append an error of the comparison phase to every model's ``run.log`` (the run failed for all)."""
+    import traceback
+
+    text = "".join(traceback.format_exception(exc))
+    stamp = datetime.now().strftime("%Y-%m-%d %H:%M:%S")
+    for m in models:
+        with open(out / m / "run.log", "a", encoding="utf-8") as f:
+            f.write(f"{stamp} ERROR comparison report failed: {type(exc).__name__}: {exc}\n{text}")
+
+
+def run_many(models: Sequence[tuple[str, dict[str, Any]]], base: RunConfig) -> dict[str, Any]:
+    """Deprecated name of :func:`run_models` (kept for callers of the previous API)."""
+    return run_models(models, base)
 
 
 def write_comparison(out: Path, models: Sequence[str], base: RunConfig) -> dict[str, Any] | None:

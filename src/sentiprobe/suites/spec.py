@@ -256,6 +256,8 @@ class SuiteSpec:
         paired: ``score.unit_table(suite, items, predictions, config)``: one system's headline metrics as functions
             of a resample of the suite's units (:class:`~sentiprobe.stats.paired.UnitTable`), for paired
             comparisons of systems (``sentiprobe compare``, several models in ``run``, ``sentiprobe report``).
+        headline: the metrics a summary shows first (the run's results table, ``--json``); empty: the first
+            metric the score stage returns. Names that a run did not produce are skipped.
     """
 
     name: str
@@ -278,6 +280,7 @@ class SuiteSpec:
     training: Callable[[Suite], tuple[list[Item], list[Item]]] | None = None
     groups_name: str = "item"
     paired: Callable[[Suite, Sequence[Item], Sequence[Prediction], ScoreConfig], Any] | None = None
+    headline: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.task not in TASKS:

@@ -29,7 +29,8 @@ def _spec(name: str) -> SuiteSpec:
                      task="classify", input_kind="text+aspect", load_items=data.load_items,
                      data_files=data.data_files, read_predictions=predictions.read_predictions,
                      score=score.score, render_section=report.render_section, options=NoOptions,
-                     statistics=data.statistics, groups_name="source example", paired=score.unit_table)
+                     statistics=data.statistics, groups_name="source example",
+                     headline=("ars", "accuracy_original"), paired=score.unit_table)
 
 
 ARTS_LAPTOP = SUITES.register(_spec("arts-laptop"))

@@ -31,7 +31,8 @@ SST7 = SuiteSpec(
     labels=LABELS7, task="classify", input_kind="text",
     load_items=data.load_items, data_files=data.data_files, read_predictions=predictions.read_predictions,
     score=score.score, render_section=report.render_section, options=SST7Options, seeds=3,
-    statistics=data.statistics, training=data.training, groups_name="sentence", paired=score.unit_table)
+    statistics=data.statistics, training=data.training, groups_name="sentence",
+    headline=("macro_f1", "accuracy"), paired=score.unit_table)
 
 NONCOMPSST = SuiteSpec(
     name="noncompsst", family="noncompsst", version="1",
@@ -39,7 +40,8 @@ NONCOMPSST = SuiteSpec(
     labels=LABELS7, task="classify", input_kind="text",
     load_items=data.load_items, data_files=data.data_files, read_predictions=predictions.read_predictions,
     score=score.score, render_section=report.render_section, options=NonCompSSTOptions, seeds=3,
-    statistics=data.statistics, training=data.training, groups_name="phrase", paired=score.unit_table)
+    statistics=data.statistics, training=data.training, groups_name="phrase",
+    headline=("pearson_maxabs", "macro_f1_all"), paired=score.unit_table)
 
 SUITES.register(NONCOMPSST)
 SUITES.register(SST7)

@@ -20,18 +20,19 @@ from .predict import predict
 __all__ = ["SOUL_JG", "SOUL_RC", "SoulOptions"]
 
 
-def _spec(name: str, task: str, accepts: frozenset[str], description: str) -> SuiteSpec:
+def _spec(name: str, task: str, accepts: frozenset[str], description: str, headline: tuple[str, ...]) -> SuiteSpec:
     return SuiteSpec(
         name=name, family="soul", version="1", description=description, labels=LABELS, task=task,
         input_kind="text-pair", load_items=data.load_items, data_files=data.data_files,
         read_predictions=predictions.read_predictions, score=score.score, render_section=report.render_section,
         options=SoulOptions, accepts=accepts, statistics=data.statistics, predict=predict,
-        training=data.training, groups_name="review", paired=score.unit_table)
+        training=data.training, groups_name="review", headline=headline, paired=score.unit_table)
 
 
 SOUL_RC = SUITES.register(_spec(
     "soul-rc", "classify", frozenset({"classify", "generate", "score_labels"}),
-    "SOUL review comprehension (true / false / not-given), accuracy and per-class F1"))
+    "SOUL review comprehension (true / false / not-given), accuracy and per-class F1", ("accuracy",)))
 SOUL_JG = SUITES.register(_spec(
     "soul-jg", "generate", frozenset({"generate", "classify"}),
-    "SOUL justification generation: label accuracy + BLEU / ROUGE / BERTScore of justifications"))
+    "SOUL justification generation: label accuracy + BLEU / ROUGE / BERTScore of justifications",
+    ("accuracy", "rougeL")))
