@@ -1,0 +1,1 @@
+"""ARTS test generation (issue 9)."""
