@@ -71,7 +71,7 @@ def _pos_ok(ctx: EditContext, tokens: list[str], i: int, parse: Parse, cand: str
     if ctx.pos_check == "retag":
         new = ctx.tags_for(tokens[:i] + [cand] + tokens[i + 1:])
         return i < len(new.tags) and new.tags[i] == tag
-    return tag in _BASE_TAGS and wordnet_pos(tag) == ant.pos
+    return tag in _BASE_TAGS and wordnet_pos(tag) in ant.poses
 
 
 def antonym_candidates(ctx: EditContext, tokens: list[str], i: int) -> list[tuple[str, Antonym]]:
@@ -111,6 +111,9 @@ def reverse(ctx: EditContext, tokens: Sequence[str], opinions: Sequence[tuple[in
     edits: list[Edit] = []
     done: list[tuple[int, int]] = []
     for f, t in opinions:
+        if f >= len(work):
+            continue  # faithful mode: an earlier collapsed span pushed this one past the end
+        t = min(t, len(work))
         before = detokenize(work[f:t])
         cue = _find_cue(work, f, t)
         if cue is not None:

@@ -144,9 +144,9 @@ def _sentences_of(path: str) -> list[str]:
     return [r["sentence"] for r in recs if isinstance(r, dict) and isinstance(r.get("sentence"), str)]
 
 
-def prepare(sentences: list[Sentence], kit: Toolkit) -> list[Prepared]:
+def prepare(sentences: list[Sentence], kit: Toolkit, plain_quotes: bool = False) -> list[Prepared]:
     """Tokenise every sentence and parse all of them in one batched pass."""
-    toks = [tuple(tokenize(s.text)) for s in sentences]
+    toks = [tuple(tokenize(s.text, plain_quotes)) for s in sentences]
     parses = kit.parser.parse_many(toks)
     return [Prepared(s, t, p, prepare_aspects(s)) for s, t, p in zip(sentences, toks, parses)]
 
@@ -181,13 +181,13 @@ def generate(loaded: Loaded, cfg: GenerateConfig, kit: Toolkit) -> Generated:
     skipped = list(loaded.skipped)
     sentences = loaded.sentences
     use_finder = cfg.opinions == "finder" or (cfg.opinions == "auto" and not loaded.has_opinions)
-    preps = prepare(sentences, kit)
+    preps = prepare(sentences, kit, cfg.faithful)
     if use_finder:
         sentences = [fill_opinions(p) for p in preps]
         preps = [Prepared(s, p.tokens, p.parse, prepare_aspects(s)) for s, p in zip(sentences, preps)]
     pool_preps: list[Prepared] = []
     if cfg.pool_file:
-        pool_preps = prepare(read_input(cfg.pool_file, "towe").sentences, kit)
+        pool_preps = prepare(read_input(cfg.pool_file, "towe").sentences, kit, cfg.faithful)
     vocab_src = [s for f in cfg.vocab_files for s in _sentences_of(f)] if cfg.vocab_files else (
         [p.sentence.text for p in preps + pool_preps])
     wn = kit.antonyms(first_only=cfg.faithful)

@@ -93,10 +93,11 @@ def wordnet_pos(ptb_tag: str) -> str | None:
 
 @dataclass(frozen=True)
 class Antonym:
-    """One antonym candidate: its text (``_`` kept for multi-word lemmas), WordNet POS and the lemma key."""
+    """One antonym candidate: its text (``_`` kept for multi-word lemmas), its WordNet POSes (one word can be
+    the antonym of senses of several POSes: *bad* of ``good.n`` and ``good.a``) and the first lemma key."""
 
     text: str
-    pos: str
+    poses: tuple[str, ...]
     via: str
 
 
@@ -118,15 +119,17 @@ class WordNetAntonyms:
         hit = self._cache.get(word)
         if hit is not None:
             return hit
-        out: dict[str, Antonym] = {}
+        poses: dict[str, list[str]] = {}
+        via: dict[str, str] = {}
         for syn in self.wn.synsets(word):
             for lemma in syn.lemmas():
                 ants = lemma.antonyms()
                 for ant in ants[:1] if self.first_only else ants:
-                    pos = ant.synset().pos()
-                    out.setdefault(ant.name(), Antonym(ant.name(), "a" if pos == "s" else pos,
-                                                       f"{lemma.synset().name()}:{lemma.name()}"))
-        res = tuple(out.values())
+                    pos = "a" if ant.synset().pos() == "s" else ant.synset().pos()
+                    if pos not in poses.setdefault(ant.name(), []):
+                        poses[ant.name()].append(pos)
+                    via.setdefault(ant.name(), f"{lemma.synset().name()}:{lemma.name()}")
+        res = tuple(Antonym(n, tuple(p), via[n]) for n, p in poses.items())
         self._cache[word] = res
         return res
 

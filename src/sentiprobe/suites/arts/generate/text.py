@@ -63,9 +63,16 @@ def _tokenize(text: str) -> tuple[str, ...]:
     return tuple(t for s in split_sentences(text) for t in tok.tokenize(s))
 
 
-def tokenize(text: str) -> list[str]:
-    """Treebank tokens of ``text`` (cached: the span rule tokenises many prefixes of one sentence)."""
-    return list(_tokenize(text))
+def tokenize(text: str, plain_quotes: bool = False) -> list[str]:
+    """Treebank tokens of ``text`` (cached: the span rule tokenises many prefixes of one sentence).
+
+    ``plain_quotes`` turns the PTB quote tokens back into ``"``, as the NLTK version behind the release
+    did: the released variants show ``" tools "`` and ``21 " LED`` (faithful mode uses it).
+    """
+    toks = _tokenize(text)
+    if plain_quotes:
+        return ['"' if t in ("``", "''") else t for t in toks]
+    return list(toks)
 
 
 def token_span(sentence: str, start: int, end: int) -> tuple[int, int]:
@@ -126,8 +133,8 @@ def offsets_faithful(new_sentence: str, term: str) -> tuple[int, int]:
     Kept for the faithful mode: it counts characters of the *tokenised* text, so quotes and a term that
     also occurs earlier give the wrong span, exactly as in the release.
     """
-    a = "".join(tokenize(new_sentence))
-    b = "".join(tokenize(term))
+    a = "".join(tokenize(new_sentence, plain_quotes=True))
+    b = "".join(tokenize(term, plain_quotes=True))
     c = a.find(b) if b else -1
     c = max(c, 0)
     start = 0
