@@ -81,6 +81,9 @@ def antonym_candidates(ctx: EditContext, tokens: list[str], i: int) -> list[tupl
     if not ants:
         return []
     parse = ctx.tags_for(tokens)
+    want = wordnet_pos(parse.tags[i]) if i < len(parse.tags) else None
+    if not ctx.faithful or ctx.choice == "first":
+        ants = tuple(sorted(ants, key=lambda a: a.rank(want)))  # senses of the word's own POS first
     in_vocab = [a for a in ants if a.text.lower() in ctx.vocab]
     for pool in (in_vocab, list(ants)):
         keep = []

@@ -99,6 +99,11 @@ class Antonym:
     text: str
     poses: tuple[str, ...]
     via: str
+    ranks: tuple[int, ...] = ()
+
+    def rank(self, pos: str | None) -> int:
+        """Position of this antonym among those of ``pos`` senses (WordNet's sense order: frequent first)."""
+        return self.ranks[self.poses.index(pos)] if pos in self.poses else 10_000
 
 
 class WordNetAntonyms:
@@ -120,6 +125,8 @@ class WordNetAntonyms:
         if hit is not None:
             return hit
         poses: dict[str, list[str]] = {}
+        ranks: dict[str, list[int]] = {}
+        per_pos: dict[str, int] = {}
         via: dict[str, str] = {}
         for syn in self.wn.synsets(word):
             for lemma in syn.lemmas():
@@ -128,8 +135,10 @@ class WordNetAntonyms:
                     pos = "a" if ant.synset().pos() == "s" else ant.synset().pos()
                     if pos not in poses.setdefault(ant.name(), []):
                         poses[ant.name()].append(pos)
+                        ranks.setdefault(ant.name(), []).append(per_pos.get(pos, 0))
+                        per_pos[pos] = per_pos.get(pos, 0) + 1
                     via.setdefault(ant.name(), f"{lemma.synset().name()}:{lemma.name()}")
-        res = tuple(Antonym(n, tuple(p), via[n]) for n, p in poses.items())
+        res = tuple(Antonym(n, tuple(p), via[n], tuple(ranks[n])) for n, p in poses.items())
         self._cache[word] = res
         return res
 
