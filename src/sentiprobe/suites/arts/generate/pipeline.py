@@ -92,6 +92,7 @@ class Generated:
     config: GenerateConfig
     input_format: str
     resources: dict[str, str] = field(default_factory=dict)
+    parser: Any = None
 
     def counts(self) -> dict[str, int]:
         c = Counter(v.kind for v in self.variants)
@@ -215,7 +216,7 @@ def generate(loaded: Loaded, cfg: GenerateConfig, kit: Toolkit) -> Generated:
                 elif why:
                     skipped.append(Skip(a.id, why, strat))
     return Generated(records, variants, skipped, preps, cfg, loaded.format,
-                     {**kit.versions(), "phrase_pool": f"{cfg.phrase_source}: {len(entries)} entries"})
+                     {**kit.versions(), "phrase_pool": f"{cfg.phrase_source}: {len(entries)} entries"}, kit.parser)
 
 
 def _one(strat, cfg, ctxs, rngs, p, pa, pools, made) -> tuple[Variant | None, str | None]:
@@ -256,7 +257,7 @@ def _pool(cfg: GenerateConfig, preps: list[Prepared], pool_preps: list[Prepared]
 
 def generate_file(input_path: str | Path, out_path: str | Path, cfg: GenerateConfig, *,
                   input_format: str | None = None, kit: Toolkit | None = None,
-                  cache_dir: Path | None = None) -> Generated:
+                  cache_dir: Path | None = None, run_audit: bool = True) -> Generated:
     """Read ``input_path``, generate, write the enriched JSON to ``out_path`` and its report beside it."""
     from ....core.io import atomic_write_text
     from .audit import audit
@@ -267,7 +268,7 @@ def generate_file(input_path: str | Path, out_path: str | Path, cfg: GenerateCon
     atomic_write_text(out_path, gen.to_json())
     rep = gen.report()
     rep["input"] = str(input_path)
-    rep["audit"] = audit(gen)
+    rep["audit"] = audit(gen) if run_audit else None
     atomic_write_text(report_path(out_path), json.dumps(rep, indent=2, ensure_ascii=False) + "\n")
     return gen
 
