@@ -203,8 +203,9 @@ def conjunction(ctx: EditContext, tokens: list[str], term: str, term_span: tuple
     """Turn the ``old`` conjunction nearest to the target into ``new`` (§4.2), in place; the edit or None.
 
     Allowed: after the target (index > target end, not among the last 3 tokens) or before it
-    (index < target start and > 3). Faithful: the ``and``-in-term test is a substring test and the
-    distance to a preceding conjunction is measured from the target end.
+    (index < target start and > 3). Faithful: the ``and``-in-term test is a substring test, the
+    distance to a preceding conjunction is measured from the target end, and the token right after the
+    target (index == target end, exclusive) is never chosen; corrected mode allows it.
     """
     if ctx.faithful:
         if old in term.lower():
@@ -217,7 +218,7 @@ def conjunction(ctx: EditContext, tokens: list[str], term: str, term_span: tuple
         if w.lower() != old:
             continue
         d = None
-        if tt < i < len(tokens) - 3:
+        if (tt < i if ctx.faithful else tt <= i) and i < len(tokens) - 3:
             d = i - tt
         if 3 < i < tf:
             d = (tt if ctx.faithful else tf) - i
