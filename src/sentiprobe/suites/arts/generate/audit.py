@@ -130,8 +130,11 @@ def audit_sample(enriched: str | Path, out: str | Path, *, per_strategy: int = 5
     from ....core.io import atomic_write_text
     from ..load import load_enriched
 
+    from ....core.io import read_user_text
+
+    raw_text = read_user_text(enriched, "enriched ARTS file")
     recs = load_enriched(enriched, warnings_out=[])
-    raw = json.loads(Path(enriched).read_text(encoding="utf-8"))
+    raw = json.loads(raw_text)
     by_kind: dict[str, list] = {}
     for e in recs.values():
         if e.kind != ORIGINAL:

@@ -33,6 +33,9 @@ MAX_EXAMPLES = 15
 
 
 def _load(path: str | Path) -> dict[str, EnrichedExample]:
+    from ....core.io import read_user_text
+
+    read_user_text(path, "enriched ARTS file")  # missing, directory, binary, encoding: typed errors
     return load_enriched(path, warnings_out=[])
 
 
