@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from .resources import Parse
 from .strategies import Prepared, Variant, aspect_terms, suffix, term_labels
@@ -41,7 +41,7 @@ class PoolEntry:
     form: str
 
     def to_dict(self) -> dict[str, str]:
-        return asdict(self)
+        return {"text": self.text, "term": self.term, "label": self.label, "origin": self.origin, "form": self.form}
 
 
 def _singular(word: str, wn) -> str:

@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from .inputs import Sentence
 from .resources import Parse
+from .text import token_offsets
 
 _COMPLEMENT = ("acomp", "attr", "oprd", "xcomp")
 _SUBJ = ("nsubj", "nsubjpass")
@@ -46,23 +47,6 @@ def sentiment_words(extra: Iterable[str] = ()) -> frozenset[str]:
 
 def _children(parse: Parse, i: int) -> list[int]:
     return [j for j, h in enumerate(parse.heads) if h == i and j != i]
-
-
-def token_offsets(text: str, tokens: Sequence[str]) -> list[tuple[int, int] | None]:
-    """Character span of each Treebank token in ``text`` (quotes map back to ``"``); None if not found."""
-    out: list[tuple[int, int] | None] = []
-    pos = 0
-    for t in tokens:
-        cands = ['"', "``", "''"] if t in ("``", "''") else [t]
-        best = None
-        for c in cands:
-            k = text.find(c, pos)
-            if k >= 0 and (best is None or k < best[0]):
-                best = (k, k + len(c))
-        out.append(best)
-        if best is not None:
-            pos = best[1]
-    return out
 
 
 def find_opinions(parse: Parse, span: tuple[int, int], lexicon: frozenset[str]) -> list[int]:

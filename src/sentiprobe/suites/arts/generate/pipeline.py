@@ -160,7 +160,7 @@ def prepare(sentences: list[Sentence], kit: Toolkit, plain_quotes: bool = False)
     """Tokenise every sentence and parse all of them in one batched pass."""
     toks = [tuple(tokenize(s.text, plain_quotes)) for s in sentences]
     parses = kit.parser.parse_many(toks)
-    return [Prepared(s, t, p, prepare_aspects(s)) for s, t, p in zip(sentences, toks, parses)]
+    return [Prepared(s, t, p, prepare_aspects(s, None if plain_quotes else t)) for s, t, p in zip(sentences, toks, parses)]
 
 
 def _tags_for(kit: Toolkit, cfg: GenerateConfig, current: dict[str, Parse]):
@@ -204,7 +204,8 @@ def generate(loaded: Loaded, cfg: GenerateConfig, kit: Toolkit) -> Generated:
         lex = sentiment_words(p.sentence.text[a:b] for p in pool_preps for pa in p.aspects
                               for a, b in pa.aspect.opinions if " " not in p.sentence.text[a:b])
         sentences = [fill_opinions(p, lex) for p in preps]
-        preps = [Prepared(s, p.tokens, p.parse, prepare_aspects(s)) for s, p in zip(sentences, preps)]
+        preps = [Prepared(s, p.tokens, p.parse, prepare_aspects(s, None if cfg.faithful else p.tokens))
+                 for s, p in zip(sentences, preps)]
     vocab_src = [s for f in cfg.vocab_files for s in _sentences_of(f)] if cfg.vocab_files else (
         [p.sentence.text for p in preps + pool_preps])
     wn = kit.antonyms(first_only=cfg.faithful)

@@ -201,8 +201,13 @@ class SpacyParser:
         docs = (self._doc(t) for t in todo)
         with self.nlp.select_pipes(disable=[p for p in ("lemmatizer",) if p in self.nlp.pipe_names]):
             for toks, doc in zip(todo, self.nlp.pipe(docs, batch_size=self.batch_size)):
-                self._cache[toks] = Parse(toks, tuple(t.tag_ for t in doc), tuple(t.pos_ for t in doc),
-                                          tuple(t.head.i for t in doc), tuple(t.dep_ for t in doc))
+                tags, pos, heads, deps = [], [], [], []
+                for t in doc:  # one pass: each Token object is built once
+                    tags.append(t.tag_)
+                    pos.append(t.pos_)
+                    heads.append(t.head.i)
+                    deps.append(t.dep_)
+                self._cache[toks] = Parse(toks, tuple(tags), tuple(pos), tuple(heads), tuple(deps))
         return [self._cache[t] for t in token_lists]
 
     def parse(self, tokens: tuple[str, ...]) -> Parse:

@@ -15,7 +15,8 @@ from ..formats import FLIP
 from .edits import Edit, EditContext, conjunction, exaggerate, reverse
 from .inputs import Aspect, Sentence
 from .resources import Parse
-from .text import capitalise_like, detokenize, offsets_corrected, offsets_faithful, token_span
+from .text import (capitalise_like, detokenize, offsets_corrected, offsets_faithful, token_offsets, token_span,
+                   token_span_aligned)
 
 SUFFIX = {"revtgt": "_adv1", "revnon": "_adv2", "adddiff": "_adv3", "revnon_adddiff": "_revnon_adddiff"}
 """Key suffix per strategy (§2.5, §4.5); AddDiff(k) uses ``_adddiff_k<k>``."""
@@ -45,12 +46,27 @@ class Prepared:
     aspects: tuple[PreparedAspect, ...]
 
 
-def prepare_aspects(sentence: Sentence) -> tuple[PreparedAspect, ...]:
+def prepare_aspects(sentence: Sentence, tokens: Sequence[str] | None = None) -> tuple[PreparedAspect, ...]:
+    """Token spans of every aspect and opinion.
+
+    Without ``tokens`` (faithful mode), the §4.0 rule: tokenise the stripped prefix and the span. With the
+    sentence's ``tokens`` (corrected mode), the tokens overlapping each character span, found through
+    the tokens' own offsets: one tokenisation per sentence instead of one per span, and no prefix effects.
+    """
+    offs = token_offsets(sentence.text, tokens) if tokens is not None else None
+
+    def span(f: int, t: int) -> tuple[int, int]:
+        got = token_span_aligned(offs, f, t) if offs is not None else None
+        return got if got is not None else token_span(sentence.text, f, t)
+
     out = []
     for a in sentence.aspects:
-        ops = tuple(token_span(sentence.text, f, t) for f, t in a.opinions)
-        strs = tuple(" ".join(_tok(sentence.text[f:t].strip())) for f, t in a.opinions)
-        out.append(PreparedAspect(a, token_span(sentence.text, a.start, a.end), ops, strs))
+        ops = tuple(span(f, t) for f, t in a.opinions)
+        if tokens is not None:
+            strs = tuple(" ".join(tokens[f:t]) for f, t in ops)
+        else:
+            strs = tuple(" ".join(_tok(sentence.text[f:t].strip())) for f, t in a.opinions)
+        out.append(PreparedAspect(a, span(a.start, a.end), ops, strs))
     return tuple(out)
 
 
@@ -81,7 +97,7 @@ class Variant:
         rec: dict[str, Any] = {"sentence": self.sentence, "term": self.term, "polarity": self.polarity,
                                "id": self.source_id, "from": self.start, "to": self.end}
         if provenance:
-            prov: dict[str, Any] = {"strategy": self.kind, "edits": [e.to_dict() for e in self.edits]}
+            prov: dict[str, Any] = {"strategy": self.kind, "edits": [dict(e.__dict__) for e in self.edits]}
             if self.appended:
                 prov["appended"] = self.appended
             prov["labels"] = self.labels

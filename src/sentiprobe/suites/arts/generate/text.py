@@ -12,7 +12,7 @@ The lexicons of §4.0 (negation cues, degree adverbs, copulas) live here as data
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 NEGATION_CUES: tuple[str, ...] = (
@@ -81,12 +81,45 @@ def token_span(sentence: str, start: int, end: int) -> tuple[int, int]:
     return a, a + len(_tokenize(sentence[start:end].strip()))
 
 
+def token_offsets(text: str, tokens: Sequence[str]) -> list[tuple[int, int] | None]:
+    """Character span of each Treebank token in ``text`` (quote tokens map back to ``"``); None if not found."""
+    out: list[tuple[int, int] | None] = []
+    pos = 0
+    for t in tokens:
+        cands = ('"', "``", "''") if t in ("``", "''", '"') else (t,)
+        best = None
+        for c in cands:
+            k = text.find(c, pos)
+            if k >= 0 and (best is None or k < best[0]):
+                best = (k, k + len(c))
+        out.append(best)
+        if best is not None:
+            pos = best[1]
+    return out
+
+
+def token_span_aligned(offsets: Sequence[tuple[int, int] | None], start: int, end: int) -> tuple[int, int] | None:
+    """Character span -> token span through the tokens' own offsets (one tokenisation per sentence).
+
+    The corrected mode's rule: the tokens overlapping ``[start, end)``. ``None`` when a token could not be
+    aligned (the caller falls back to :func:`token_span`).
+    """
+    if any(o is None for o in offsets):
+        return None
+    a = next((i for i, o in enumerate(offsets) if o[1] > start), len(offsets))  # type: ignore[index]
+    b = next((i for i, o in enumerate(offsets) if o[0] >= end), len(offsets))  # type: ignore[index]
+    return (a, b) if b > a else None
+
+
 _QUOTES = (("`` ", '"'), (" ''", '"'), (". . .", "..."))
 _BRACKETS = ((" ( ", " ("), (" ) ", ") "), (" - ", "-"), (" / ", "/"))
 
 
 def detokenize(tokens: Iterable[str]) -> str:
     """Join tokens back into text by the seven steps of §4.0 (lossy by design: it matches the release)."""
+    tokens = list(tokens)
+    if len(tokens) == 1 and " " not in tokens[0] and "DELETE" not in tokens[0]:
+        return tokens[0]  # fast path: a single plain token is unchanged by every step
     text = " ".join(tokens)
     for a, b in _QUOTES:
         text = text.replace(a, b)
