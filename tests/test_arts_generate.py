@@ -16,7 +16,7 @@ import _arts_kit  # noqa: E402
 from sentiprobe.cli import main  # noqa: E402
 from sentiprobe.core.errors import ConfigError, DataError  # noqa: E402
 from sentiprobe.suites import get_suite  # noqa: E402
-from sentiprobe.suites.arts.generate import GenerateConfig, audit_sample, audit_score, fidelity  # noqa: E402
+from sentiprobe.suites.arts.generate import GenerateConfig, audit_sample, audit_score, fidelity_report  # noqa: E402
 from sentiprobe.suites.arts.generate.adddiff import append_clauses  # noqa: E402
 from sentiprobe.suites.arts.generate.edits import EditContext, conjunction, reverse  # noqa: E402
 from sentiprobe.suites.arts.generate.inputs import read_input  # noqa: E402
@@ -293,7 +293,7 @@ def test_fidelity_metrics_and_causes(tmp_path):
     gen = enriched(tmp_path, "g.json", {
         "a_0": (src, "food", "positive", "a_0"), "a_0_adv1": (src.replace("good and", "bad but"), "food", "negative", "a_0"),
         "a_1": (src, "service", "negative", "a_1"), "a_1_adv1": (src.replace("slow", "quick"), "service", "positive", "a_1")})
-    doc = fidelity(gen, ref)
+    doc = fidelity_report(gen, ref)
     m = doc["metrics"]
     assert m["selection_agreement_revtgt"] == 1.0 and m["exact_match_revtgt"] == 0.5
     assert m["selection_agreement_revnon"] == 0.5 and m["exact_match_revnon"] is None

@@ -112,13 +112,13 @@ def cmd_score(args) -> int:
 
 def cmd_fidelity(args) -> int:
     from ..suites import get_suite
-    from ..suites.arts.generate import fidelity
+    from ..suites.arts.generate import fidelity_report
 
     ref = args.reference
     if ref in ("arts-laptop", "arts-rest"):
         dom = "laptop" if ref == "arts-laptop" else "rest"
         ref = str(get_suite(ref, args.data_dir).path(f"arts_testset/{dom}_test_enriched.json"))
-    doc = fidelity(args.generated, ref)
+    doc = fidelity_report(args.generated, ref)
     if args.json:
         print(json.dumps(doc, indent=2, ensure_ascii=False))
         return 0

@@ -216,7 +216,7 @@ def generate(loaded: Loaded, cfg: GenerateConfig, kit: Toolkit) -> Generated:
     variants: list[Variant] = []
     rngs = {s: random.Random(f"{cfg.seed}:{s}") for s in STRATEGY_CHOICES}
     ctxs = {s: EditContext(wn.antonyms, _tags_for(kit, cfg, current), vocabulary(vocab_src), rngs[s], cfg.faithful,
-                           cfg.pos_check, "random" if cfg.antonym_choice == "random" else "first")
+                           cfg.pos_check, cfg.antonym_choice)
             for s in ("revtgt", "revnon")}
     for p in preps:
         current["parse"] = p.parse

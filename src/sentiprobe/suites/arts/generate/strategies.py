@@ -57,7 +57,7 @@ def prepare_aspects(sentence: Sentence, tokens: Sequence[str] | None = None) -> 
 
     def span(f: int, t: int) -> tuple[int, int]:
         got = token_span_aligned(offs, f, t) if offs is not None else None
-        return got if got is not None else token_span(sentence.text, f, t)
+        return got if got is not None else token_span(sentence.text, f, t, plain_quotes=tokens is None)
 
     out = []
     for a in sentence.aspects:
@@ -65,7 +65,7 @@ def prepare_aspects(sentence: Sentence, tokens: Sequence[str] | None = None) -> 
         if tokens is not None:
             strs = tuple(" ".join(tokens[f:t]) for f, t in ops)
         else:
-            strs = tuple(" ".join(_tok(sentence.text[f:t].strip())) for f, t in a.opinions)
+            strs = tuple(" ".join(_tok(sentence.text[f:t].strip())) for f, t in a.opinions)  # faithful
         out.append(PreparedAspect(a, span(a.start, a.end), ops, strs))
     return tuple(out)
 
@@ -73,7 +73,7 @@ def prepare_aspects(sentence: Sentence, tokens: Sequence[str] | None = None) -> 
 def _tok(text: str) -> list[str]:
     from .text import tokenize
 
-    return tokenize(text)
+    return tokenize(text, plain_quotes=True)
 
 
 @dataclass

@@ -31,6 +31,7 @@ COPULAS: tuple[str, ...] = ("is", "was", "are", "were", "am", "being")
 DELETE = "DELETE"
 """Placeholder token for a removed negation cue; the detokeniser drops it (§4.0 step 6)."""
 
+_DONT = re.compile(r"(?i)^(do|does|did)(nt)$")
 _ABBREV = frozenset({"mr", "mrs", "ms", "dr", "vs", "etc", "e.g", "i.e", "st", "jr", "sr", "inc", "no", "approx"})
 _SENT_END = re.compile(r"(?<=[.!?])([\"')\]]*)\s+(?=[A-Z0-9\"'(])")
 
@@ -66,19 +67,28 @@ def _tokenize(text: str) -> tuple[str, ...]:
 def tokenize(text: str, plain_quotes: bool = False) -> list[str]:
     """Treebank tokens of ``text`` (cached: the span rule tokenises many prefixes of one sentence).
 
-    ``plain_quotes`` turns the PTB quote tokens back into ``"``, as the NLTK version behind the release
-    did: the released variants show ``" tools "`` and ``21 " LED`` (faithful mode uses it).
+    ``plain_quotes`` turns the PTB quote tokens back into ``"`` and splits ``dont``/``didnt``/``doesnt``,
+    as the NLTK version behind the release did: its variants show ``" tools "``, ``21 " LED`` and
+    ``do nt`` (faithful mode uses it; the character->token span rule counts the same tokens either way
+    except for these rare apostrophe-less contractions).
     """
     toks = _tokenize(text)
     if plain_quotes:
-        return ['"' if t in ("``", "''") else t for t in toks]
+        out = []
+        for t in toks:
+            m = _DONT.match(t)
+            if m:  # "dont" -> "do nt": the release's variants show "do nt", "did nt"
+                out += [m.group(1), m.group(2)]
+            else:
+                out.append('"' if t in ("``", "''") else t)
+        return out
     return list(toks)
 
 
-def token_span(sentence: str, start: int, end: int) -> tuple[int, int]:
+def token_span(sentence: str, start: int, end: int, plain_quotes: bool = False) -> tuple[int, int]:
     """Character span -> token span by the §4.0 rule (count tokens of the stripped prefix and span)."""
-    a = len(_tokenize(sentence[:start].strip()))
-    return a, a + len(_tokenize(sentence[start:end].strip()))
+    a = len(tokenize(sentence[:start].strip(), plain_quotes))
+    return a, a + len(tokenize(sentence[start:end].strip(), plain_quotes))
 
 
 def token_offsets(text: str, tokens: Sequence[str]) -> list[tuple[int, int] | None]:
