@@ -5,24 +5,22 @@ from __future__ import annotations
 import csv
 import json
 import random
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-import _arts_kit  # noqa: E402
+import _arts_kit
 
-from sentiprobe.cli import main  # noqa: E402
-from sentiprobe.core.errors import ConfigError, DataError  # noqa: E402
-from sentiprobe.suites import get_suite  # noqa: E402
-from sentiprobe.suites.arts.generate import GenerateConfig, audit_sample, audit_score, fidelity_report  # noqa: E402
-from sentiprobe.suites.arts.generate.adddiff import append_clauses  # noqa: E402
-from sentiprobe.suites.arts.generate.edits import EditContext, conjunction, reverse  # noqa: E402
-from sentiprobe.suites.arts.generate.inputs import read_input  # noqa: E402
-from sentiprobe.suites.arts.generate.pipeline import generate, generate_file  # noqa: E402
-from sentiprobe.suites.arts.generate.resources import Antonym, Parse  # noqa: E402
-from sentiprobe.suites.arts.generate.text import (detokenize, offsets_corrected, offsets_faithful, token_span,  # noqa: E402
+from sentiprobe.cli import main
+from sentiprobe.core.errors import ConfigError, DataError
+from sentiprobe.suites import get_suite
+from sentiprobe.suites.arts.generate import GenerateConfig, audit_sample, audit_score, fidelity_report
+from sentiprobe.suites.arts.generate.adddiff import append_clauses
+from sentiprobe.suites.arts.generate.edits import EditContext, conjunction, reverse
+from sentiprobe.suites.arts.generate.inputs import read_input
+from sentiprobe.suites.arts.generate.pipeline import generate, generate_file
+from sentiprobe.suites.arts.generate.resources import Antonym, Parse
+from sentiprobe.suites.arts.generate.text import (detokenize, offsets_corrected, offsets_faithful, token_span,
                                                   tokenize)
 
 SENTS = [
@@ -187,7 +185,8 @@ def test_adddiff_connectors_and_final_mark():
     assert append_clauses("Great pizza!", ["service is slow"], faithful=False) == "Great pizza, but service is slow!"
     assert append_clauses("The button is fine.", ["x is bad"], faithful=True) == "The button is fine; x is bad."
     assert append_clauses("The button is fine.", ["x is bad"], faithful=False) == "The button is fine, but x is bad."
-    assert append_clauses("Fine, but loud.", ["a is b", "c is d", "e is f"], False) == "Fine, but loud; a is b, c is d and e is f."
+    three = append_clauses("Fine, but loud.", ["a is b", "c is d", "e is f"], False)
+    assert three == "Fine, but loud; a is b, c is d and e is f."
 
 
 def test_config_validation():
@@ -286,13 +285,14 @@ def enriched(tmp_path: Path, name: str, recs: dict) -> Path:
 
 def test_fidelity_metrics_and_causes(tmp_path):
     src = "The food is good and the service is slow."
-    ref = enriched(tmp_path, "r.json", {
-        "a_0": (src, "food", "positive", "a_0"), "a_0_adv1": (src.replace("good and", "bad but"), "food", "negative", "a_0"),
-        "a_1": (src, "service", "negative", "a_1"), "a_1_adv1": (src.replace("slow", "fast"), "service", "positive", "a_1"),
-        "a_1_adv2": (src.replace("good", "very good"), "service", "negative", "a_1")})
-    gen = enriched(tmp_path, "g.json", {
-        "a_0": (src, "food", "positive", "a_0"), "a_0_adv1": (src.replace("good and", "bad but"), "food", "negative", "a_0"),
-        "a_1": (src, "service", "negative", "a_1"), "a_1_adv1": (src.replace("slow", "quick"), "service", "positive", "a_1")})
+    common = {"a_0": (src, "food", "positive", "a_0"),
+              "a_0_adv1": (src.replace("good and", "bad but"), "food", "negative", "a_0"),
+              "a_1": (src, "service", "negative", "a_1")}
+    ref = enriched(tmp_path, "r.json", {**common,
+                                        "a_1_adv1": (src.replace("slow", "fast"), "service", "positive", "a_1"),
+                                        "a_1_adv2": (src.replace("good", "very good"), "service", "negative", "a_1")})
+    gen = enriched(tmp_path, "g.json", {**common,
+                                        "a_1_adv1": (src.replace("slow", "quick"), "service", "positive", "a_1")})
     doc = fidelity_report(gen, ref)
     m = doc["metrics"]
     assert m["selection_agreement_revtgt"] == 1.0 and m["exact_match_revtgt"] == 0.5

@@ -3,21 +3,19 @@ the gold TOWE spans, generation from SemEval XML, and arts-custom scoring exactl
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-import _arts_kit  # noqa: E402
+import _arts_kit
 
-from sentiprobe.cli import main  # noqa: E402
-from sentiprobe.suites import get_suite  # noqa: E402
-from sentiprobe.suites.arts.generate import GenerateConfig, fidelity_report, generate_file  # noqa: E402
-from sentiprobe.suites.arts.generate.inputs import read_input  # noqa: E402
-from sentiprobe.suites.arts.generate.opinion import evaluate_finder  # noqa: E402
-from sentiprobe.suites.arts.generate.pipeline import prepare  # noqa: E402
+from sentiprobe.cli import main
+from sentiprobe.suites import get_suite
+from sentiprobe.suites.arts.generate import GenerateConfig, fidelity_report, generate_file
+from sentiprobe.suites.arts.generate.inputs import read_input
+from sentiprobe.suites.arts.generate.opinion import evaluate_finder
+from sentiprobe.suites.arts.generate.pipeline import prepare
 
 pytestmark = pytest.mark.realdata
 

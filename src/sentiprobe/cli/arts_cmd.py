@@ -71,8 +71,8 @@ def cmd_generate(args) -> int:
                          pool_file=args.pool, aspectset_file=args.aspectset, vocab_files=tuple(args.vocab),
                          pos_check=args.pos_check, antonym_choice=args.antonym_choice, opinions=args.opinions,
                          provenance=not args.no_provenance)
-    gen = generate_file(args.input, args.out, cfg, input_format=args.format,
-                        cache_dir=Path(args.cache_dir) if args.cache_dir else None, run_audit=not args.no_audit)
+    generate_file(args.input, args.out, cfg, input_format=args.format,
+                  cache_dir=Path(args.cache_dir) if args.cache_dir else None, run_audit=not args.no_audit)
     rep_path = report_path(args.out)
     if args.json:
         print(rep_path.read_text(encoding="utf-8"))

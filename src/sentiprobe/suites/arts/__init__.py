@@ -44,9 +44,9 @@ ARTS_CUSTOM = SUITES.register(SuiteSpec(
     name="arts-custom", family="arts", version="1",
     description="ARTS aspect robustness on your own enriched file (e.g. from `sentiprobe arts generate`): "
                 "accuracy, ARS, per-strategy accuracies", labels=LABELS, task="classify", input_kind="text+aspect",
-    load_items=custom.load_items, data_files=custom.data_files, read_predictions=predictions.read_predictions,
-    score=custom.score_stage, render_section=report.render_section, options=custom.CustomOptions,
-    statistics=custom.statistics, groups_name="source example"))
+    load_items=data.load_items, data_files=data.data_files, read_predictions=predictions.read_predictions,
+    score=score.score, render_section=report.render_section, options=custom.CustomOptions,
+    statistics=data.statistics, groups_name="source example"))
 """A generated or user-supplied enriched set (``--suite-arg path=FILE``), scored like the released ones."""
 
 __all__ = ["ARTS_CUSTOM", "ARTS_LAPTOP", "ARTS_MAMS", "ARTS_REST"]

@@ -3,9 +3,10 @@
 The file has the released format (spec ``arts.md`` §2.5; the output of ``sentiprobe arts generate``):
 originals under their example id, variants under ``<id>_adv1`` / ``_adv2`` / ``_adv3`` (``_adv4`` accepted)
 and the generated recipes ``_revnon_adddiff`` / ``_adddiff_k<k>``. Loading, items, scoring (accuracy, ARS,
-per-strategy subset accuracies) and the report section are the released suites' own stages; only the
-source of the test file differs. The file is a user file: its path is the ``path`` option and its sha256
-is recorded in the score details (and by the run, through ``user_file=True``).
+per-strategy subset accuracies) and the report section are the released suites' own stages (``data.py``
+and ``score.py`` call the helpers here for ``arts-custom``); only the source of the test file differs.
+The file is a user file: its path is the ``path`` option and its sha256 is recorded in the score details
+(and by the run, through ``user_file=True``).
 """
 from __future__ import annotations
 
@@ -17,15 +18,12 @@ from ...core.errors import ConfigError
 from ...core.hashing import file_sha256
 from ...core.io import read_user_text
 from ...core.types import Item
-from ..spec import ScoreConfig, SuiteScore, option
-from . import load, score
+from ..spec import option
+from . import load
 from .formats import DataWarning, summarise
 from .items import enriched_items, flat_items
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
-    from ...core.types import Prediction
     from ..base import Suite
 
 
@@ -48,9 +46,14 @@ def _path(suite: Suite) -> Path:
     return Path(p)
 
 
+UNSET = "arts/(arts-custom: pass --suite-arg path=FILE)"
+"""Placeholder data file while no path is set: never present, so a bare ``sentiprobe run`` skips the suite."""
+
+
 def data_files(suite: Suite) -> list[str]:
-    """No manifest files: the test set is the user's file."""
-    return []
+    """The user's file (absolute, so the run records its sha256 like a data file), or :data:`UNSET`."""
+    p = suite.options.path
+    return [str(Path(p).resolve())] if p is not None else [UNSET]
 
 
 def load_items(suite: Suite, split: str) -> list[Item]:
@@ -60,8 +63,8 @@ def load_items(suite: Suite, split: str) -> list[Item]:
         if dom == "none":
             return []
         warns_td: list[DataWarning] = []
-        recs = load.load_flat(suite.path(f"src_data/{dom}/{split}.json"), warnings_out=warns_td)
-        return flat_items(recs, split, warns_td)
+        flat = load.load_flat(suite.path(f"src_data/{dom}/{split}.json"), warnings_out=warns_td)
+        return flat_items(flat, split, warns_td)
     if split != "test":
         return []
     path = _path(suite)
@@ -76,14 +79,6 @@ def load_items(suite: Suite, split: str) -> list[Item]:
 def file_record(suite: Suite) -> dict[str, Any]:
     path = _path(suite)
     return {"path": str(path), "sha256": file_sha256(path) if path.is_file() else None}
-
-
-def score_stage(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction],
-                config: ScoreConfig) -> SuiteScore:
-    """The released suites' score stage, plus the scored file's path and sha256 in the details."""
-    out = score.score(suite, items, predictions, config)
-    out.details["input_file"] = file_record(suite)
-    return out
 
 
 def statistics(suite: Suite) -> dict[str, Any]:

@@ -69,7 +69,7 @@ def _pos_ok(ctx: EditContext, tokens: list[str], i: int, parse: Parse, cand: str
     """Does the candidate keep the PTB tag at ``i``? (re-tagged, or judged from the tag and WordNet POS)."""
     tag = parse.tags[i] if i < len(parse.tags) else ""
     if ctx.pos_check == "retag":
-        new = ctx.tags_for(tokens[:i] + [cand] + tokens[i + 1:])
+        new = ctx.tags_for([*tokens[:i], cand, *tokens[i + 1:]])
         return i < len(new.tags) and new.tags[i] == tag
     return tag in _BASE_TAGS and wordnet_pos(tag) in ant.poses
 

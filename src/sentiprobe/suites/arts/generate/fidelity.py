@@ -72,7 +72,7 @@ def _chunk_explainable(a: list[str], b: list[str]) -> bool:
         return True
     if len(a) == 1 and len(b) == 1:
         return True  # a one-word swap: an antonym (not verified here)
-    if len(a) == 1 and len(b) == 2 and (b[1] == a[0] and (b[0] == "not" or b[0] in adv) or b == [a[0], "not"]):
+    if len(a) == 1 and len(b) == 2 and ((b[1] == a[0] and (b[0] == "not" or b[0] in adv)) or b == [a[0], "not"]):
         return True
     return set(a) - set(b) <= _CUE_TOKENS and not (set(b) - set(a))
 
@@ -109,7 +109,10 @@ def mismatch_cause(source: str, gen: str, ref: str) -> str:
     return "rewrite"
 
 
-def _split(records: dict[str, EnrichedExample]) -> tuple[dict[str, EnrichedExample], dict[str, dict[str, EnrichedExample]]]:
+_ByKind = dict[str, dict[str, EnrichedExample]]
+
+
+def _split(records: dict[str, EnrichedExample]) -> tuple[dict[str, EnrichedExample], _ByKind]:
     orig = {k: e for k, e in records.items() if e.kind == ORIGINAL}
     by_kind: dict[str, dict[str, EnrichedExample]] = {}
     for e in records.values():
@@ -144,10 +147,11 @@ def compare(generated: str | Path, reference: str | Path) -> dict[str, Any]:
             "sources_with_variant": {"generated": len(gs), "reference": len(rs), "both": len(both)},
             "selection": {"agreement": _frac(agree, len(common)), "precision": _frac(len(both), len(gs)),
                           "recall": _frac(len(both), len(rs)),
-                          "only_generated": sorted(gs - rs)[:MAX_EXAMPLES], "only_reference": sorted(rs - gs)[:MAX_EXAMPLES]},
+                          "only_generated": sorted(gs - rs)[:MAX_EXAMPLES],
+                          "only_reference": sorted(rs - gs)[:MAX_EXAMPLES]},
             "exact_match": _frac(len(exact), len(both)), "exact_match_casefold": _frac(folded, len(both)),
             "exact_match_token_normalised": _frac(normed, len(both)), "label_agreement": _frac(labels, len(both)),
-            "char_similarity": _frac(sum(sim), len(sim)) if sim else None}
+            "char_similarity": sum(sim) / len(sim) if sim else None}
         causes: Counter = Counter()
         examples: dict[str, list] = {}
         for s in both:
@@ -158,7 +162,8 @@ def compare(generated: str | Path, reference: str | Path) -> dict[str, Any]:
                 src, g[s].sentence, r[s].sentence)
             causes[cause] += 1
             if len(examples.setdefault(cause, [])) < 3:
-                examples[cause].append({"id": s, "source": src, "generated": g[s].sentence, "reference": r[s].sentence})
+                examples[cause].append({"id": s, "source": src, "generated": g[s].sentence,
+                                        "reference": r[s].sentence})
         d["mismatch_causes"] = dict(causes.most_common())
         d["mismatch_examples"] = examples
         if kind in ("revtgt", "revnon"):
@@ -167,12 +172,12 @@ def compare(generated: str | Path, reference: str | Path) -> dict[str, Any]:
             d["reference_human_edited"] = len(both) - len(algo)
             d["exact_match_algorithmic"] = _frac(sum(s in exact for s in algo), len(algo))
             metrics[f"exact_match_algorithmic_{kind}"] = d["exact_match_algorithmic"]
-            same = [changed_tokens(gen_o[s].sentence, g[s].sentence) == changed_tokens(gen_o[s].sentence, r[s].sentence)
-                    for s in both]
+            same = [changed_tokens(gen_o[s].sentence, g[s].sentence)
+                    == changed_tokens(gen_o[s].sentence, r[s].sentence) for s in both]
             jac = [_jaccard(changed_tokens(gen_o[s].sentence, g[s].sentence),
                             changed_tokens(gen_o[s].sentence, r[s].sentence)) for s in both]
             d["token_edit_agreement"] = _frac(sum(same), len(same))
-            d["token_edit_jaccard"] = _frac(sum(jac), len(jac)) if jac else None
+            d["token_edit_jaccard"] = sum(jac) / len(jac) if jac else None
             metrics[f"token_edit_agreement_{kind}"] = d["token_edit_agreement"]
         else:
             d["structure"] = {"generated": _adddiff_structure(gen_o, g), "reference": _adddiff_structure(ref_o, r)}

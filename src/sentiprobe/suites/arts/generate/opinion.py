@@ -17,7 +17,7 @@ same as with gold spans. Measured against the gold TOWE spans by :func:`evaluate
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import replace
 from functools import lru_cache
 

@@ -160,7 +160,8 @@ def prepare(sentences: list[Sentence], kit: Toolkit, plain_quotes: bool = False)
     """Tokenise every sentence and parse all of them in one batched pass."""
     toks = [tuple(tokenize(s.text, plain_quotes)) for s in sentences]
     parses = kit.parser.parse_many(toks)
-    return [Prepared(s, t, p, prepare_aspects(s, None if plain_quotes else t)) for s, t, p in zip(sentences, toks, parses)]
+    return [Prepared(s, t, p, prepare_aspects(s, None if plain_quotes else t))
+            for s, t, p in zip(sentences, toks, parses)]
 
 
 def _tags_for(kit: Toolkit, cfg: GenerateConfig, current: dict[str, Parse]):
@@ -173,7 +174,7 @@ def _tags_for(kit: Toolkit, cfg: GenerateConfig, current: dict[str, Parse]):
             return src
         if cfg.pos_check == "retag":
             return kit.parser.parse(tup)
-        first = {}
+        first: dict[str, int] = {}
         for i, w in enumerate(src.tokens):
             first.setdefault(w, i)
         tags, upos = [], []

@@ -23,7 +23,7 @@ SUFFIX = {"revtgt": "_adv1", "revnon": "_adv2", "adddiff": "_adv3", "revnon_addd
 
 
 def suffix(kind: str) -> str:
-    return SUFFIX[kind] if kind in SUFFIX else f"_{kind}"
+    return SUFFIX.get(kind, f"_{kind}")
 
 
 @dataclass(frozen=True)

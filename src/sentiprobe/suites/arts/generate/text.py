@@ -50,7 +50,7 @@ def split_sentences(text: str) -> list[str]:
     for m in _SENT_END.finditer(text):
         head = text[start:m.start()]
         last = head.rsplit(None, 1)[-1].rstrip(".!?").lower() if head.strip() else ""
-        if len(last) == 1 and last.isalpha() or last in _ABBREV:
+        if (len(last) == 1 and last.isalpha()) or last in _ABBREV:
             continue
         out.append(text[start:m.end(1) if m.group(1) else m.start()])
         start = m.end()
