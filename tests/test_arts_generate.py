@@ -329,3 +329,23 @@ def test_audit_sample_and_wilson_score(tmp_path):
         w.writerows(rows)
     with pytest.raises(DataError, match="line 2"):
         audit_score(out)
+
+
+def test_template_clauses_and_aspectset_label_recovery():
+    from sentiprobe.suites.arts.generate.adddiff import aspectset_pool, clause, pools_by_label
+
+    assert clause("battery", ["dead"], ["JJ"], ["NN"], faithful=True) == ("battery is dead", "adj")
+    assert clause("waiters", ["angry"], ["JJ"], ["NNS"], faithful=True)[0] == "waiters is angry"  # as released
+    assert clause("waiters", ["angry"], ["JJ"], ["NNS"], faithful=False)[0] == "waiters are angry"
+    assert clause("quality", ["superlatives"], ["NNS"], ["NN"], faithful=True) == ("quality is a superlative", "noun")
+    assert clause("windows 8", ["not", "enjoy"], ["RB", "VB"], ["NNS", "CD"], faithful=True) == (
+        "I don't enjoy windows 8", "verb")
+    pairs = [("battery life", "good", "positive"), ("screen", "dim", "negative"), ("price", "fair", "positive"),
+             ("price", "high", "negative")]
+    pool = aspectset_pool(["the good battery life", "a dim screen", "the price is fair and high", "no match"],
+                          pairs, "aspectset.txt")
+    assert [(e.text, e.term, e.label, e.origin) for e in pool] == [
+        ("the good battery life", "battery life", "positive", "aspectset.txt:1"),
+        ("a dim screen", "screen", "negative", "aspectset.txt:2")]  # ambiguous and unmatched phrases dropped
+    by = pools_by_label(pool)
+    assert [e.term for e in by["positive"]] == ["screen"] and len(by["neutral"]) == 2
