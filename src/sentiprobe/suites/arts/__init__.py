@@ -1,6 +1,7 @@
 """The ARTS suites (aspect robustness; spec ``shared/specs/arts.md``).
 
-Registers ``arts-laptop``, ``arts-rest`` and ``arts-mams`` into ``SUITES``. Stage modules: ``data``
+Registers ``arts-laptop``, ``arts-rest``, ``arts-mams`` and ``arts-custom`` (a user's enriched file,
+``custom``) into ``SUITES``. Test generation lives in the ``generate`` subpackage. Stage modules: ``data``
 (items per split, §5.3 statistics, data warnings in ``suite.memo``), ``predictions`` (results CSVs and
 ``item_id,label`` files), ``score`` (accuracy, ARS, subset accuracies; pure), ``report`` (HTML).
 Protocol helpers: ``formats`` (records, id rules), ``load`` (file loaders), ``items`` (records -> Items),
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from ..base import SUITES
 from ..spec import NoOptions, SuiteSpec
-from . import data, predictions, report, score
+from . import custom, data, predictions, report, score
 from .formats import LABELS
 
 _DESCRIPTIONS = {
@@ -40,4 +41,14 @@ ARTS_REST = SUITES.register(_spec("arts-rest"))
 ARTS_MAMS = SUITES.register(_spec("arts-mams"))
 """MAMS test set + variants, rebuilt from the published results CSV (3863 items)."""
 
-__all__ = ["ARTS_LAPTOP", "ARTS_MAMS", "ARTS_REST"]
+ARTS_CUSTOM = SUITES.register(SuiteSpec(
+    name="arts-custom", family="arts", version="1",
+    description="ARTS aspect robustness on your own enriched file (e.g. from `sentiprobe arts generate`): "
+                "accuracy, ARS, per-strategy accuracies", labels=LABELS, task="classify", input_kind="text+aspect",
+    load_items=data.load_items, data_files=data.data_files, read_predictions=predictions.read_predictions,
+    score=score.score, render_section=report.render_section, options=custom.CustomOptions,
+    statistics=data.statistics, groups_name="source example", headline=("ars", "accuracy_original"),
+    paired=score.unit_table))
+"""A generated or user-supplied enriched set (``--suite-arg path=FILE``), scored like the released ones."""
+
+__all__ = ["ARTS_CUSTOM", "ARTS_LAPTOP", "ARTS_MAMS", "ARTS_REST"]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.errors import DataError, MissingDataError
 from ...core.types import Item
-from . import load
+from . import custom, load
 from .datastats import original_test_stats
 from .formats import LABELS, DataWarning, summarise
 from .items import enriched_items, flat_items, results_items
@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from ..base import Suite
 
 DOMAINS = {"arts-laptop": "laptop", "arts-rest": "rest", "arts-mams": "mams"}
+CUSTOM = "arts-custom"
+"""The suite over a user's enriched file (:mod:`.custom`)."""
 """Suite name -> folder name under ``src_data/`` (and prefix of the test files)."""
 
 
@@ -32,7 +34,9 @@ def domain(suite: Suite) -> str:
 
 
 def data_files(suite: Suite) -> list[str]:
-    """Manifest paths the test split needs (MAMS: the results CSV and the flat originals)."""
+    """Manifest paths the test split needs (MAMS: the results CSV and the flat originals; arts-custom: none)."""
+    if suite.name == CUSTOM:
+        return custom.data_files(suite)
     if suite.name == "arts-mams":
         return ["arts/output/mams_results.csv", "arts/src_data/mams/test.json"]
     return [f"arts/arts_testset/{domain(suite)}_test_enriched.json"]
@@ -40,6 +44,8 @@ def data_files(suite: Suite) -> list[str]:
 
 def load_items(suite: Suite, split: str) -> list[Item]:
     """Items of ``split``; ``[]`` for a split ARTS does not have. Warnings go to ``suite.memo``."""
+    if suite.name == CUSTOM:
+        return custom.load_items(suite, split)
     warns: list[DataWarning] = []
     dom = domain(suite)
     if split in ("train", "dev"):
@@ -80,6 +86,8 @@ def statistics(suite: Suite) -> dict[str, Any]:
     A split or per-sentence file that is missing or unreadable is reported in place of its numbers
     (``{"error": ...}``), not fatal: ``data stats`` should show what is there.
     """
+    if suite.name == CUSTOM:
+        return custom.statistics(suite)
     out: dict[str, Any] = {"suite": suite.name}
     warnings: list[dict[str, str]] = []
     for split in ("train", "dev", "test"):

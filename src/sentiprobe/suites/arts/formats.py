@@ -226,10 +226,17 @@ def is_example_id(example_id: str) -> bool:
     return True
 
 
+GENERATED_RE = re.compile(r"_(revnon_adddiff|adddiff_k[1-9][0-9]*)$")
+"""Suffixes of the generated recipes of §4.5 (RevNon+AddDiff, AddDiff(k)); the kind is the suffix."""
+
+
 def parse_key(key: str) -> tuple[str, str]:
-    """``(source_id, kind)`` of an enriched key or CSV row id (``_adv[1-4]$``, §2.5)."""
+    """``(source_id, kind)`` of an enriched key or CSV row id (``_adv[1-4]$``, §2.5; generated §4.5 recipes)."""
     m = VARIANT_RE.search(key)
     if m is None:
+        g = GENERATED_RE.search(key)
+        if g is not None:
+            return key[: g.start()], g.group(1)
         return key, ORIGINAL
     return key[: m.start()], SUFFIX_KIND[m.group(1)]
 

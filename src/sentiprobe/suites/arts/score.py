@@ -278,8 +278,13 @@ def score(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction]
     writes; the data warnings reported come from the items' own ``meta``.
     """
     by_id = check_predictions(suite.name, suite.labels, items, predictions, missing="wrong", path=config.path)
-    return score_items(items, by_id, n_boot=config.n_boot, seed=config.seed, missing=config.missing,
-                       suite=suite.name, path=config.path)
+    out = score_items(items, by_id, n_boot=config.n_boot, seed=config.seed, missing=config.missing,
+                      suite=suite.name, path=config.path)
+    if suite.name == "arts-custom":  # the scored file is the user's: record its path and sha256
+        from .custom import file_record
+
+        out.details["input_file"] = file_record(suite)
+    return out
 
 
 def _metric(name: str, values: np.ndarray, n_boot: int, seed: int, unit: str) -> Metric:

@@ -1,0 +1,196 @@
+"""AddDiff, AddDiff(k) and the phrase pools they draw from (spec ``arts.md`` §2.6, §4.4, §4.5).
+
+Phrase sources (a switch, ``phrase_source``):
+
+- ``template`` (default; what the released set contains): short clauses built from (term, opinion)
+  pairs of the *input* file's own opinion annotations: ``<term> is <opinion>`` for adjectival opinions,
+  ``<term> is a <noun>`` (singularised) for noun opinions, ``I [don't] <verb> <term>`` for verbs;
+- ``mined``: the same clauses built from a training file's pairs (``--pool FILE``, e.g.
+  ``train_sent_towe.json``), so no test annotation leaks into the appended text;
+- ``aspectset``: the shipped AspectSet phrases (``--aspectset FILE``) with term and label recovered
+  from the training file's pairs; phrases matching no pair or pairs of several labels are discarded.
+
+Sampling: the pool of the opposite label (positive and negative pooled for a neutral target, as in the
+release), ``k`` drawn from {1, 2, 3} unless fixed, entries drawn again when a drawn term is an aspect of
+the sentence. Faithful mode keeps the original's quirks: the final mark is always ``.``, the ``but``/
+``although`` connector test is a raw substring test and the exclusion test is case-sensitive.
+"""
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .resources import Parse
+from .strategies import Prepared, Variant, aspect_terms, suffix, term_labels
+from .text import detokenize, negation_cues, tokenize
+
+PHRASE_SOURCES = ("template", "mined", "aspectset")
+MAX_DRAWS = 200
+
+
+@dataclass(frozen=True)
+class PoolEntry:
+    """One appendable clause: its text, term, label and where it came from."""
+
+    text: str
+    term: str
+    label: str
+    origin: str
+    form: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"text": self.text, "term": self.term, "label": self.label, "origin": self.origin, "form": self.form}
+
+
+def _singular(word: str, wn) -> str:
+    if wn is None:
+        return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+    base = wn.morphy(word, "n")
+    return base or word
+
+
+def _verb_base(word: str, wn) -> str:
+    base = wn.morphy(word, "v") if wn is not None else None
+    return base or word
+
+
+def clause(term: str, op_tokens: Sequence[str], op_tags: Sequence[str], term_tags: Sequence[str], *,
+           faithful: bool, wn=None) -> tuple[str, str]:
+    """The template clause for one (term, opinion) pair and its form (``adj``/``noun``/``verb``)."""
+    toks = [t.lower() for t in op_tokens]
+    tags = list(op_tags)
+    negated = False
+    low = tuple(toks)
+    for cue in negation_cues():
+        if low[:len(cue)] == cue and len(low) > len(cue):
+            toks, tags, negated = toks[len(cue):], tags[len(cue):], True
+            break
+    head_tag = tags[-1] if tags else "JJ"
+    plural = bool(term_tags) and term_tags[-1] in ("NNS", "NNPS") and not faithful
+    cop = "are" if plural else "is"
+    if head_tag.startswith("VB") and head_tag not in ("VBN",) and len(toks) == 1:
+        verb = _verb_base(toks[0], wn)
+        return (f"I don't {verb} {term}" if negated else f"I {verb} {term}"), "verb"
+    neg = " not" if negated else ""
+    if head_tag.startswith("NN") and len(toks) == 1:
+        noun = _singular(toks[0], wn) if head_tag in ("NNS", "NNPS") else toks[0]
+        art = "an" if (not faithful and noun[:1] in "aeiou") else "a"
+        return f"{term} {cop}{neg} {art} {noun}", "noun"
+    return f"{term} {cop}{neg} {detokenize(toks)}", "adj"
+
+
+def template_pool(preps: Sequence[Prepared], origin: str, *, faithful: bool, wn=None) -> list[PoolEntry]:
+    """Clauses from every (term, last opinion) pair of the prepared sentences, in file order."""
+    out = []
+    for p in preps:
+        for pa in p.aspects:
+            if not pa.opinions:
+                continue
+            f, t = pa.opinions[-1]
+            tf, tt = pa.span
+            text, form = clause(pa.aspect.term, p.tokens[f:t], p.parse.tags[f:t], p.parse.tags[tf:tt],
+                                faithful=faithful, wn=wn)
+            out.append(PoolEntry(text, pa.aspect.term, pa.aspect.polarity, f"{origin}#{pa.aspect.id}", form))
+    return out
+
+
+def aspectset_pool(phrases: Sequence[str], pairs: Sequence[tuple[str, str, str]], origin: str) -> list[PoolEntry]:
+    """AspectSet phrases with (term, label) recovered from training pairs (term, opinion, label), §2.6."""
+    by_term: dict[str, set[tuple[str, str]]] = {}
+    for term, op, lab in pairs:
+        by_term.setdefault(" ".join(tokenize(term.lower())), set()).add((" ".join(tokenize(op.lower())), lab))
+    out = []
+    for n, phrase in enumerate(dict.fromkeys(p.strip() for p in phrases if p.strip())):
+        padded = f" {phrase} "
+        labels: set[str] = set()
+        found = None
+        for term, ops in by_term.items():
+            if f" {term} " not in padded:
+                continue
+            for op, lab in ops:
+                if f" {op} " in padded:
+                    labels.add(lab)
+                    found = found or term
+        if found is None or len(labels) != 1:
+            continue
+        out.append(PoolEntry(detokenize(phrase.split()), found, labels.pop(), f"{origin}:{n + 1}", "phrase"))
+    return out
+
+
+def pools_by_label(entries: Sequence[PoolEntry]) -> dict[str, list[PoolEntry]]:
+    """Pool per target label: the opposite label; positive and negative together for neutral."""
+    pos = [e for e in entries if e.label == "positive"]
+    neg = [e for e in entries if e.label == "negative"]
+    return {"positive": neg, "negative": pos, "neutral": pos + neg}
+
+
+def _join(parts: Sequence[str]) -> str:
+    if len(parts) == 1:
+        return parts[0]
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+_CONTRAST = re.compile(r"\b(but|although)\b", re.IGNORECASE)
+_CONJ = frozenset({"and", "but", "or", "so", "yet", "nor"})
+
+
+def append_clauses(source: str, parts: Sequence[str], faithful: bool) -> str:
+    """Join the clauses to the source sentence (§4.4 connector and final-mark rules)."""
+    body = source.rstrip()
+    final = "."
+    if not faithful and body[-1:] in ("!", "?"):
+        final = body[-1]
+    body = body.rstrip(".?!").rstrip()
+    appended = _join(parts)
+    if faithful:
+        contrast = "but" in body or "although" in body
+    else:
+        contrast = bool(_CONTRAST.search(body))
+    if not faithful and appended.split(" ", 1)[0].lower() in _CONJ:
+        return f"{body}. {appended[:1].upper()}{appended[1:]}{final}"
+    return f"{body}{'; ' if contrast else ', but '}{appended}{final}"
+
+
+def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, start: int, end: int,
+             pools: dict[str, list[PoolEntry]], *, k: int | None, faithful: bool, kind: str = "adddiff",
+             base_labels: dict[str, str] | None = None) -> tuple[Variant | None, str | None]:
+    """AddDiff on ``sentence`` (the source, or a RevNon output for ``revnon_adddiff``); label unchanged."""
+    pa = next(x for x in prep.aspects if x.aspect.id == aspect_id)
+    pool = pools.get(pa.aspect.polarity, [])
+    want = k if k is not None else None
+    draw_n = max(3, want or 0) if faithful else (want or 3)
+    if len(pool) < draw_n:
+        return None, f"the phrase pool for a {pa.aspect.polarity} target has {len(pool)} entries (< {draw_n})"
+    terms = aspect_terms(prep)
+    exact = set(terms)
+    folded = {t.lower() for t in terms}
+    for _ in range(MAX_DRAWS):
+        n = want if want is not None else rng.randint(1, 3)
+        idx = rng.sample(range(len(pool)), draw_n)
+        drawn = [pool[i] for i in idx]
+        used = drawn[:n]
+        check = drawn if faithful else used
+        if faithful and any(e.term in exact for e in check):
+            continue
+        if not faithful and (any(e.term.lower() in folded for e in check)
+                             or len({e.term.lower() for e in used}) < len(used)):
+            continue
+        break
+    else:
+        return None, "every draw from the phrase pool named an aspect of the sentence"
+    text = append_clauses(sentence, [e.text for e in used], faithful)
+    labels = dict(base_labels) if base_labels is not None else term_labels(prep)
+    for e in used:
+        labels[f"appended:{e.term}"] = e.label
+    key = aspect_id + (suffix(kind) if kind != "adddiff_k" else f"_adddiff_k{n}")
+    v = Variant(key, aspect_id, kind if kind != "adddiff_k" else f"adddiff_k{n}", text, pa.aspect.term,
+                pa.aspect.polarity, start, end, appended=[e.to_dict() for e in used], labels=labels)
+    if text[start:end] != pa.aspect.term:
+        v.notes.append(f"offsets {start}:{end} give {text[start:end]!r}, not the term {pa.aspect.term!r}")
+    return v, None
+
+
+def parse_tags(parse: Parse, span: tuple[int, int]) -> tuple[str, ...]:
+    return parse.tags[span[0]:span[1]]

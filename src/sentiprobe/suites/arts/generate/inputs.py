@@ -1,0 +1,254 @@
+"""Input formats of ARTS generation: TOWE JSON, SemEval-2014 ABSA XML and a JSONL format for users' data.
+
+All three become :class:`Sentence` records holding every aspect of the sentence (the non-targets matter
+to RevNon and AddDiff) with their opinion spans when the input has them.
+
+**Malformed files** (invalid JSON/XML, a record of the wrong shape) raise :class:`DataError` naming the
+file and the record (or line). **Bad records** (offsets that do not match the term, an empty sentence or
+term, an unknown label, an aspect without opinion spans where spans are required) are *skipped* with a
+reason: :class:`Skip` entries end up in the generation report and the audit, so nothing is dropped
+silently. XML is parsed with ``defusedxml``: entity declarations (billion laughs, external entities) are
+refused, not expanded.
+
+JSONL format (one sentence per line; ``opinions`` optional, ``[from, to]`` character spans)::
+
+    {"id": "s1", "sentence": "The screen is great but the battery dies.",
+     "aspects": [{"term": "screen", "from": 4, "to": 10, "polarity": "positive", "opinions": [[14, 19]]},
+                 {"term": "battery", "from": 28, "to": 35, "polarity": "negative", "opinions": [[36, 40]]}]}
+
+Aspect ids are ``<sentence id>_<index>`` unless an aspect carries its own ``id``.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ....core.errors import DataError
+from ....core.io import read_user_text
+from ..formats import LABELS
+
+FORMATS = ("towe", "semeval-xml", "jsonl")
+
+
+@dataclass(frozen=True)
+class Aspect:
+    """One annotated aspect: term, gold label, character span, opinion spans (may be empty)."""
+
+    id: str
+    term: str
+    polarity: str
+    start: int
+    end: int
+    opinions: tuple[tuple[int, int], ...] = ()
+    opinion_source: str = "gold"
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence with all of its (valid) aspects, in file order."""
+
+    id: str
+    text: str
+    aspects: tuple[Aspect, ...]
+
+
+@dataclass(frozen=True)
+class Skip:
+    """A record left out of generation, and why (reported in the generation report and the audit)."""
+
+    record: str
+    reason: str
+    stage: str = "input"
+
+    def to_dict(self) -> dict[str, str]:
+        return {"record": self.record, "stage": self.stage, "reason": self.reason}
+
+
+@dataclass
+class Loaded:
+    """What a reader returns: sentences, skipped records, the format and whether opinions were given."""
+
+    sentences: list[Sentence]
+    skipped: list[Skip] = field(default_factory=list)
+    format: str = "towe"
+    has_opinions: bool = True
+
+
+def detect_format(path: Path) -> str:
+    """``semeval-xml`` for ``.xml``, ``jsonl`` for ``.jsonl``, otherwise ``towe`` (a JSON object)."""
+    suf = path.suffix.lower()
+    return "semeval-xml" if suf == ".xml" else "jsonl" if suf == ".jsonl" else "towe"
+
+
+def read_input(path: str | Path, fmt: str | None = None) -> Loaded:
+    """Read a generation input file (format from ``fmt`` or the file name)."""
+    path = Path(path)
+    fmt = fmt or detect_format(path)
+    text = read_user_text(path, "generation input")
+    if fmt == "towe":
+        return _read_towe(path, text)
+    if fmt == "jsonl":
+        return _read_jsonl(path, text)
+    if fmt == "semeval-xml":
+        return _read_xml(path, text)
+    raise DataError(f"unknown input format {fmt!r}; expected one of {list(FORMATS)}", path=path)
+
+
+def _check_aspect(sent_id: str, text: str, aid: str, term: Any, pol: Any, a: Any, b: Any, ops: list,
+                  skipped: list[Skip]) -> Aspect | None:
+    """Validate one aspect; a bad one becomes a :class:`Skip` (never an exception)."""
+    if not isinstance(term, str) or not term.strip():
+        skipped.append(Skip(aid, "empty or missing term"))
+        return None
+    if pol not in LABELS:
+        skipped.append(Skip(aid, f"label {pol!r} is not one of {list(LABELS)}"))
+        return None
+    if not (isinstance(a, int) and isinstance(b, int)) or isinstance(a, bool) or isinstance(b, bool):
+        skipped.append(Skip(aid, f"offsets {a!r}:{b!r} are not integers"))
+        return None
+    if text[a:b] != term or not 0 <= a < b <= len(text):
+        skipped.append(Skip(aid, f"offsets {a}:{b} give {text[a:b]!r}, not the term {term!r}"))
+        return None
+    spans = []
+    for sp in ops:
+        if (not isinstance(sp, list | tuple) or len(sp) != 2 or not all(isinstance(x, int) for x in sp)
+                or not 0 <= sp[0] < sp[1] <= len(text)):
+            skipped.append(Skip(aid, f"opinion span {sp!r} is not a [from, to] pair inside the sentence"))
+            return None
+        spans.append((int(sp[0]), int(sp[1])))
+    return Aspect(aid, term, pol, a, b, tuple(spans))
+
+
+def _sentence(sid: str, text: Any, aspects: list[Aspect], skipped: list[Skip]) -> Sentence | None:
+    if not aspects:
+        skipped.append(Skip(sid, "no usable aspect"))
+        return None
+    return Sentence(sid, text, tuple(aspects))
+
+
+def _parse_json(path: Path, text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataError(f"invalid JSON: {exc.msg}", path=path, record=f"line {exc.lineno}") from None
+    except RecursionError:
+        raise DataError("JSON nested too deeply", path=path) from None
+
+
+def _read_towe(path: Path, text: str) -> Loaded:
+    obj = _parse_json(path, text)
+    if not isinstance(obj, dict):
+        raise DataError("top level must be a JSON object keyed by sentence id", path=path)
+    out: list[Sentence] = []
+    skipped: list[Skip] = []
+    for sid, rec in obj.items():
+        if not isinstance(rec, dict) or not isinstance(rec.get("term_list"), dict):
+            raise DataError("expected an object with 'sentence' and 'term_list'", path=path, record=sid)
+        sent = rec.get("sentence")
+        if not isinstance(sent, str) or not sent.strip():
+            skipped.append(Skip(sid, "empty or missing sentence"))
+            continue
+        aspects = []
+        for tid, t in rec["term_list"].items():
+            if not isinstance(t, dict):
+                raise DataError("term must be a JSON object", path=path, record=tid)
+            ops = t.get("opinion_position") or []
+            if not isinstance(ops, list):
+                raise DataError("expected a list of [from, to]", path=path, record=tid, field="opinion_position")
+            asp = _check_aspect(sid, sent, tid, t.get("term"), t.get("polarity"), t.get("from"), t.get("to"),
+                                ops, skipped)
+            if asp is not None:
+                aspects.append(asp)
+        s = _sentence(sid, sent, aspects, skipped)
+        if s is not None:
+            out.append(s)
+    return Loaded(out, skipped, "towe", True)
+
+
+def _read_jsonl(path: Path, text: str) -> Loaded:
+    out: list[Sentence] = []
+    skipped: list[Skip] = []
+    has_ops = False
+    for i, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DataError(f"invalid JSON: {exc.msg}", path=path, record=f"line {i}") from None
+        if not isinstance(rec, dict) or not isinstance(rec.get("aspects", []), list):
+            raise DataError("expected an object with 'id', 'sentence' and 'aspects'", path=path, record=f"line {i}")
+        sid = str(rec.get("id", f"line{i}"))
+        sent = rec.get("sentence")
+        if not isinstance(sent, str) or not sent.strip():
+            skipped.append(Skip(sid, "empty or missing sentence"))
+            continue
+        aspects = []
+        for j, a in enumerate(rec.get("aspects", [])):
+            if not isinstance(a, dict):
+                raise DataError("aspect must be a JSON object", path=path, record=f"line {i}", field=f"aspects[{j}]")
+            ops = a.get("opinions") or []
+            has_ops = has_ops or bool(ops)
+            asp = _check_aspect(sid, sent, str(a.get("id", f"{sid}_{j}")), a.get("term"), a.get("polarity"),
+                                a.get("from"), a.get("to"), ops if isinstance(ops, list) else [ops], skipped)
+            if asp is not None:
+                aspects.append(asp)
+        s = _sentence(sid, sent, aspects, skipped)
+        if s is not None:
+            out.append(s)
+    return Loaded(out, skipped, "jsonl", has_ops)
+
+
+def _read_xml(path: Path, text: str) -> Loaded:
+    """SemEval-2014 ABSA XML (``<sentence id><text/><aspectTerms><aspectTerm .../>``), no entity expansion."""
+    try:
+        import defusedxml.ElementTree as DET
+        from defusedxml import DefusedXmlException
+    except ModuleNotFoundError:
+        from ....core.errors import MissingExtraError
+
+        raise MissingExtraError("defusedxml", "generate", "reading SemEval XML safely") from None
+    from xml.etree.ElementTree import ParseError
+
+    try:
+        root = DET.fromstring(text.encode("utf-8"), forbid_dtd=False, forbid_entities=True,
+                              forbid_external=True)
+    except DefusedXmlException as exc:
+        raise DataError(f"XML refused: {type(exc).__name__} (entity declarations are not expanded)",
+                        path=path) from None
+    except ParseError as exc:
+        line = exc.position[0] if getattr(exc, "position", None) else None
+        raise DataError(f"invalid XML: {exc}", path=path, record=f"line {line}" if line else None) from None
+    out: list[Sentence] = []
+    skipped: list[Skip] = []
+    for n, s in enumerate(root.iter("sentence")):
+        sid = s.get("id") or f"sentence{n}"
+        sent = s.findtext("text")
+        if not sent or not sent.strip():
+            skipped.append(Skip(sid, "empty or missing <text>"))
+            continue
+        aspects = []
+        for j, at in enumerate(s.iter("aspectTerm")):
+            aid = f"{sid}_{j}"
+            pol = at.get("polarity")
+            if pol == "conflict":
+                skipped.append(Skip(aid, "polarity 'conflict' (removed upstream in ARTS)"))
+                continue
+            try:
+                a, b = int(at.get("from", "")), int(at.get("to", ""))
+            except ValueError:
+                skipped.append(Skip(aid, f"offsets {at.get('from')!r}:{at.get('to')!r} are not integers"))
+                continue
+            asp = _check_aspect(sid, sent, aid, at.get("term"), pol, a, b, [], skipped)
+            if asp is not None:
+                aspects.append(asp)
+        if not aspects and not list(s.iter("aspectTerm")):
+            continue  # a sentence without aspect terms is normal in SemEval files, not a skip
+        sent_obj = _sentence(sid, sent, aspects, skipped)
+        if sent_obj is not None:
+            out.append(sent_obj)
+    if root.tag != "sentences" and not out:
+        raise DataError(f"expected a <sentences> document, found <{root.tag}>", path=path)
+    return Loaded(out, skipped, "semeval-xml", False)

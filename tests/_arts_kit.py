@@ -1,0 +1,25 @@
+"""One ARTS generation toolkit (spaCy + WordNet) per test session, with its WordNet copy in a temporary dir.
+
+Both ``test_arts_generate*.py`` files use it, so the spaCy model loads once; the CLI tests pass the same
+``--cache-dir`` and get the same in-process toolkit.
+"""
+from __future__ import annotations
+
+import atexit
+import functools
+import shutil
+import tempfile
+from pathlib import Path
+
+
+@functools.lru_cache(maxsize=1)
+def cache_dir() -> Path:
+    d = Path(tempfile.mkdtemp(prefix="sentiprobe-test-wn-"))
+    atexit.register(shutil.rmtree, d, True)
+    return d
+
+
+def kit():
+    from sentiprobe.suites.arts.generate.pipeline import default_toolkit
+
+    return default_toolkit(cache_dir())
