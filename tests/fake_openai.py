@@ -152,7 +152,7 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_ref: FakeOpenAI
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - keep test output quiet
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
     def _send(self, status: int, body: bytes, ctype: str = "application/json", headers: dict | None = None,
@@ -166,13 +166,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
         self.wfile.flush()
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         if self.path.rstrip("/").endswith("/models"):
             self._send(200, json.dumps({"object": "list", "data": [{"id": "fake", "object": "model"}]}).encode())
         else:
             self._send(404, b'{"error": "not found"}')
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         fake = self.server_ref
         raw = self.rfile.read(int(self.headers.get("Content-Length", "0") or 0))
         auth = self.headers.get("Authorization")

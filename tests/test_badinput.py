@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "badinput"))
-import corpus  # noqa: E402
+import corpus
 
-from sentiprobe.cli import main  # noqa: E402
+from sentiprobe.cli import main
 
 CASES = corpus.all_cases()
 
@@ -24,7 +24,7 @@ def test_corpus_is_large_and_covers_every_command_and_family():
     assert families >= {"arts", "sentivent", "soul", "noncompsst", "sst7"}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _first(suite: str, data_dir: str) -> str:
     return corpus.first_key(suite, Path(data_dir))
 

@@ -176,9 +176,8 @@ def test_corrupted_body_raises_checksum_error_and_leaves_no_file(tmp_path, mirro
 
 
 def test_longer_body_is_a_checksum_error(tmp_path, mirror):
-    with serve(mirror, mode="long") as (url, _):
-        with pytest.raises(ChecksumError, match="longer than the expected"):
-            fetch(data_dir=tmp_path, mirror=url, manifest=mini_manifest(SMALL[:1]), **FAST)
+    with serve(mirror, mode="long") as (url, _), pytest.raises(ChecksumError, match="longer than the expected"):
+        fetch(data_dir=tmp_path, mirror=url, manifest=mini_manifest(SMALL[:1]), **FAST)
     assert not (tmp_path / SMALL[0]).exists() and no_temp_files(tmp_path)
 
 
@@ -194,17 +193,15 @@ def test_connection_dropped_mid_file_raises_and_leaves_no_partial_file(tmp_path,
 
 
 def test_stalled_server_times_out(tmp_path, mirror):
-    with serve(mirror, mode="stall") as (url, _):
-        with pytest.raises(DownloadError, match=SMALL[0]):
-            fetch(data_dir=tmp_path, mirror=url, manifest=mini_manifest(SMALL[:1]), timeout=0.5, retries=0)
+    with serve(mirror, mode="stall") as (url, _), pytest.raises(DownloadError, match=SMALL[0]):
+        fetch(data_dir=tmp_path, mirror=url, manifest=mini_manifest(SMALL[:1]), timeout=0.5, retries=0)
     assert not (tmp_path / SMALL[0]).exists() and no_temp_files(tmp_path)
 
 
 def test_missing_on_mirror_is_a_download_error(tmp_path, mirror):
     (mirror / SMALL[0]).unlink()
-    with serve(mirror) as (url, _):
-        with pytest.raises(DownloadError, match="not found"):
-            fetch(data_dir=tmp_path, mirror=url, manifest=mini_manifest(SMALL[:1]), **FAST)
+    with serve(mirror) as (url, _), pytest.raises(DownloadError, match="not found"):
+        fetch(data_dir=tmp_path, mirror=url, manifest=mini_manifest(SMALL[:1]), **FAST)
 
 
 @pytest.mark.parametrize("exc", [KeyboardInterrupt, RuntimeError])
@@ -213,9 +210,8 @@ def test_interrupted_fetch_leaves_no_temp_file(tmp_path, mirror, exc):
         assert list((tmp_path / path).parent.glob("*.part"))  # the temp file exists mid-download
         raise exc("interrupted")
 
-    with serve(mirror) as (url, _):
-        with pytest.raises(exc):
-            fetch(data_dir=tmp_path, mirror=url, manifest=mini_manifest(SMALL[:1]), progress=boom, **FAST)
+    with serve(mirror) as (url, _), pytest.raises(exc):
+        fetch(data_dir=tmp_path, mirror=url, manifest=mini_manifest(SMALL[:1]), progress=boom, **FAST)
     assert not (tmp_path / SMALL[0]).exists()
     assert no_temp_files(tmp_path)
 

@@ -252,9 +252,8 @@ def test_score_labels_via_echo_logprobs(tmp_path: Path):
             make(srv).score_labels(payloads)
         with pytest.raises(ConfigError, match="chat messages"):
             m.score_labels([{"prompt": [{"role": "user", "content": "x"}], "options": ["a"]}])
-    with FakeOpenAI(logprobs=False) as srv:
-        with pytest.raises(LLMError, match="logits_all"):
-            make(srv, score_labels="true", max_retries="0").score_labels(payloads[:1])
+    with FakeOpenAI(logprobs=False) as srv, pytest.raises(LLMError, match="logits_all"):
+        make(srv, score_labels="true", max_retries="0").score_labels(payloads[:1])
 
 
 def test_option_logprob_token_alignment():

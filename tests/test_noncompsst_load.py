@@ -87,7 +87,7 @@ def _replace(name, old, new):
 @pytest.mark.parametrize("mutate,where", [
     (_replace("stimuli_flat.txt", b"the human story", b"the human stroy"), ("stimuli_flat.txt", "line 2", "left1")),
     (_replace("stimuli.tsv", b"of cheap tricks", b"of cheap trick"), ("stimuli.tsv", "line 2", "column 5")),
-    (_replace("stimuli_study2.tsv", "\tright\t".encode(), b"\tleft\t"),
+    (_replace("stimuli_study2.tsv", b"\tright\t", b"\tleft\t"),
      ("stimuli_study2.tsv", "line 3", "side to be replaced")),
     (_replace("maxabs_ranking.tsv", b"1.11", b"1.15"), ("maxabs_ranking.tsv", "line 2", "maxabs_rating")),
     (_replace("maxabs_ranking.tsv", b"5.33", b"seven"), ("maxabs_ranking.tsv", "line 2", "sentiment")),

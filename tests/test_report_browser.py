@@ -85,7 +85,7 @@ def runs(tmp_path_factory, data_dir):
 
 @pytest.mark.realdata
 def test_single_report_in_a_browser(chromium, runs, tmp_path):
-    out, docs = runs
+    _, docs = runs
     doc = copy.deepcopy(docs["majority"])
     html = tmp_path / "single.html"
     html.write_text(render_report(doc), encoding="utf-8")

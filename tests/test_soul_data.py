@@ -97,7 +97,8 @@ def test_stats_golden(data_dir):
     assert st["train"]["available"] is False
     assert st["train_source"] == "dev (stand-in: official train split unpublished)"
     assert st["test"]["single_statement_reviews"] == ["imdb-17668"]
-    assert len(st["test"]["duplicate_statement_pairs"]) == 1 and "imdb-15611" in st["test"]["duplicate_statement_pairs"][0]
+    pairs = st["test"]["duplicate_statement_pairs"]
+    assert len(pairs) == 1 and "imdb-15611" in pairs[0]
 
 
 @pytest.mark.realdata

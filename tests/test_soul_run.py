@@ -166,7 +166,8 @@ def test_modes_and_capabilities(data_dir, tmp_path, monkeypatch):
     assert e["errors"]["soul-rc"]["type"] == CapabilityError.__name__ and not e["suites"]
     g = api.run(["soul-jg"], ["test-soul-gen"], out=tmp_path / "g", data_dir=str(data_dir), limit=3, progress=False,
                 suite_options={"soul-jg": {"mode": "score"}})["runs"]["test-soul-gen"]
-    assert g["errors"]["soul-jg"]["type"] == ConfigError.__name__ and "soul-rc only" in g["errors"]["soul-jg"]["message"]
+    err = g["errors"]["soul-jg"]
+    assert err["type"] == ConfigError.__name__ and "soul-rc only" in err["message"]
     with pytest.raises(ConfigError, match="not one of"):
         api.run(["soul-rc"], ["test-soul-gen"], out=tmp_path / "h", data_dir=str(data_dir), limit=3, progress=False,
                 suite_options={"soul-rc": {"mode": "sideways"}})

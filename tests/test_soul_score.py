@@ -82,7 +82,8 @@ def test_rc_matches_sklearn_with_junk_classes(rc):
     lenient = ["not-given" if r == "Not given" else ("false" if r == "False." else r) for r in replies]
     assert res.metrics["accuracy_lenient"].value == pytest.approx(accuracy_score(gold, lenient))
     junk = {j["reply"]: j["count"] for j in res.details["junk_predictions"]}
-    assert junk == {k: v for k, v in {"false.": replies.count("False."), "not given": replies.count("Not given")}.items()
+    counts = {"false.": replies.count("False."), "not given": replies.count("Not given")}
+    assert junk == {k: v for k, v in counts.items()
                     if v}
 
 

@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("sentiprobe: interrupted (finished work is kept in the cache)", file=sys.stderr)
         return 130
-    except Exception as exc:  # noqa: BLE001 - a bug: one line for the user, the traceback in a file
+    except Exception as exc:
         log = write_crash_log(exc)
         print(f"sentiprobe: internal error: {type(exc).__name__}: {exc}\n"
               f"sentiprobe: this is a bug; the traceback is in {log} - please report it with that file",

@@ -83,5 +83,9 @@ def cmd_agreement(args) -> int:
             k = row["kappa_quadratic"]
             v = "n/a" if k["value"] is None else f"{k['value']:.3f}"
             print(f"  {c:<12} quadratic-weighted kappa {v}  exact agreement "
-                  f"{'n/a' if row['exact_agreement']['value'] is None else format(row['exact_agreement']['value'], '.3f')}")
+                  f"{_num(row['exact_agreement']['value'])}")
     return 0
+
+
+def _num(v: float | None) -> str:
+    return "n/a" if v is None else format(v, ".3f")

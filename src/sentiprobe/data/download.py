@@ -10,7 +10,8 @@ exponential backoff; checksum mismatches and other HTTP errors are not.
 
 ``timeout`` bounds each connection and read; ``deadline`` bounds a whole file, attempts and backoff
 included, so a mirror that trickles one byte every few seconds (never tripping the read timeout) still
-fails, with DownloadDeadlineError (checked between reads, so it is overshot by at most one ``timeout``). During :func:`fetch`, SIGTERM is turned into ``SystemExit(143)`` so the
+fails, with DownloadDeadlineError (checked between reads, so it is overshot by at most one ``timeout``).
+During :func:`fetch`, SIGTERM is turned into ``SystemExit(143)`` so the
 ``finally`` blocks run and remove the ``.part`` file (the default SIGTERM action kills the process
 without running them); SIGINT already raises KeyboardInterrupt. A downloading process holds an
 exclusive ``flock`` on its ``.part`` file, so the next fetch can tell the ``.part`` files of a SIGKILLed
@@ -33,7 +34,8 @@ from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator
+from typing import Any, BinaryIO
+from collections.abc import Iterator
 from urllib.parse import quote
 
 from ..core.errors import ChecksumError, ConfigError, DownloadDeadlineError, DownloadError, SentiprobeError
@@ -180,7 +182,7 @@ def _open(src: str, timeout: float) -> Iterator[tuple[BinaryIO, int | None]]:
     """Open ``src`` (http(s) URL or local path) as a byte stream; yields (stream, expected length)."""
     if not src.startswith(("http://", "https://")):
         try:
-            f = open(src, "rb")
+            f = open(src, "rb")  # noqa: SIM115 - returned to the caller, which closes it
         except FileNotFoundError:
             raise _NotFound(f"{src} does not exist") from None
         with f:
@@ -188,7 +190,7 @@ def _open(src: str, timeout: float) -> Iterator[tuple[BinaryIO, int | None]]:
         return
     req = urllib.request.Request(src, headers={"User-Agent": _user_agent(), "Accept-Encoding": "identity"})
     try:
-        resp = urllib.request.urlopen(req, timeout=timeout)  # noqa: S310 - https/http only, checked above
+        resp = urllib.request.urlopen(req, timeout=timeout)
     except urllib.error.HTTPError as exc:
         exc.close()
         if exc.code in (404, 410):

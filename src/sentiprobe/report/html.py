@@ -9,7 +9,8 @@ from ..stats.rounding import percent
 from .svg import ci_bars
 
 CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em auto;max-width:1100px;color:#222;
+padding:0 1em}
 h1{font-size:1.6em}h2{border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:2em}
 table{border-collapse:collapse;margin:.8em 0;font-size:.92em;display:block;overflow-x:auto;max-width:100%}
 th,td{border:1px solid #ddd;padding:.3em .6em;text-align:left;vertical-align:top}
@@ -49,7 +50,7 @@ def format_value(name: str, v: float | None, unit: str | None = None) -> str:
     if u == "fraction":
         return pct(v)
     if u == "count":
-        return str(int(round(v)))
+        return str(round(v))
     return f"{v:.3f}"
 
 
@@ -128,7 +129,7 @@ def _provenance(results: dict[str, Any]) -> str:
     pk = prov.get("packages", {})
     rows = "".join(f"<tr><td>{escape(k)}</td><td>{escape(str(v))}</td></tr>" for k, v in pk.items())
     files = []
-    for name, entry in results.get("suites", {}).items():
+    for entry in results.get("suites", {}).values():
         for f, h in entry.get("data_files", {}).items():
             files.append(f"<tr><td>{escape(f)}</td><td><code>{escape(str(h))}</code></td></tr>")
     opts = []

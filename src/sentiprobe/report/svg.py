@@ -103,7 +103,8 @@ def scatter(points: Sequence[tuple[float, float]], *, labels: Sequence[str] | No
                        f'stroke="#c66" stroke-dasharray="4 3"><title>y = x</title></line>')
     for i, (a, b) in enumerate(points):
         tip = f"<title>{escape(labels[i])}</title>" if labels else ""
-        out.append(f'<circle cx="{px(a):.1f}" cy="{py(b):.1f}" r="2.5" fill="#6c8ebf" fill-opacity="0.6">{tip}</circle>')
+        out.append(f'<circle cx="{px(a):.1f}" cy="{py(b):.1f}" r="2.5" fill="#6c8ebf" fill-opacity="0.6">'
+                   f"{tip}</circle>")
     if r is not None:
         out.append(f'<text x="{left + 8}" y="{top + 14}" fill="#333">r = {r:.3f} (n = {len(points)})</text>')
     out.append(f'<text x="{left + pw / 2}" y="{height - 10}" text-anchor="middle">{escape(xlabel)}</text>')

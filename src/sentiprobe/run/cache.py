@@ -223,7 +223,7 @@ class PredictionCache:
 class NullCache(PredictionCache):
     """A cache that stores nothing (``--no-cache``)."""
 
-    def __init__(self) -> None:  # noqa: D107 - nothing to open
+    def __init__(self) -> None:
         self.path = Path(os.devnull)
 
     def close(self) -> None:

@@ -383,7 +383,7 @@ def _alpha_nominal_gwet(c2: np.ndarray) -> tuple[float, float, float]:
     ``pa = (1 - eps) pa' + eps`` and ``pe = sum_k pi_k^2`` over units with >= 2 ratings (spec section 9);
     the standard error is irrCAC's linearisation variance (that of alpha').
     """
-    n, q = c2.shape
+    n, _ = c2.shape
     ri = c2.sum(axis=1)
     rbar = ri.mean()
     eps = 1.0 / ri.sum()

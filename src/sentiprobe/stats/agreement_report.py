@@ -17,7 +17,8 @@ from typing import Any
 from ..core.errors import ConfigError, DataError
 from ..core.types import SCHEMA_VERSION
 from ..core.io import read_user_text
-from .agreement import (LEVELS, MAX_DENSE_CATEGORIES, cohen_kappa, fleiss_kappa, gwet_ac1, krippendorff_alpha, landis_koch,
+from .agreement import (LEVELS, MAX_DENSE_CATEGORIES, cohen_kappa, fleiss_kappa, gwet_ac1, krippendorff_alpha,
+                        landis_koch,
                         pairwise_cohen, percent_agreement)
 from .bootstrap import DEFAULT_N_BOOT
 
@@ -80,7 +81,7 @@ def read_rating_table(path: str | Path, *, raters: Sequence[str] | None = None, 
     miss = {m.strip() for m in missing}
     ids, table = [], []
     for r, row in enumerate(rows[1:], start=1):
-        if not row or all(not c.strip() for c in row) and len(row) <= 1:
+        if not row or (all(not c.strip() for c in row) and len(row) <= 1):
             continue  # a blank line is not a unit
         if len(row) != len(header):
             raise DataError(f"expected {len(header)} fields, found {len(row)}", path=path, record=f"row {r}")

@@ -261,7 +261,7 @@ def compare_systems(y_true: Sequence, systems: Mapping[str, Sequence], labels: S
             "metrics": per_system,
             "cochran_q": {**q.to_dict(), "reject": q.p_value < alpha},
             "pairs": pairs,
-            "notes": ["McNemar uses the exact binomial test when b + c < %d, else the continuity-corrected "
-                      "chi-square; p = 1 when there are no discordant pairs." % exact_below,
+            "notes": [f"McNemar uses the exact binomial test when b + c < {exact_below}, else the continuity-corrected "
+                      "chi-square; p = 1 when there are no discordant pairs.",
                       "Holm's adjustment is applied within each family of tests (McNemar; bootstrap per "
                       "metric) over all pairs."]}

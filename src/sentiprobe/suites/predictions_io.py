@@ -71,7 +71,7 @@ def prediction_from_record(r: dict, path: Path, row: int) -> Prediction:
     file, the row and the field, never an AttributeError later.
     """
     for name, types in _DUMP_TYPES.items():
-        if name in r and not isinstance(r[name], types) or (name == "seed" and isinstance(r.get(name), bool)):
+        if (name in r and not isinstance(r[name], types)) or (name == "seed" and isinstance(r.get(name), bool)):
             want = " or ".join("null" if t is type(None) else t.__name__ for t in types)
             raise DataError(f"{name} must be {want}, not {type(r[name]).__name__}", path=path, record=f"row {row}",
                             field=name)

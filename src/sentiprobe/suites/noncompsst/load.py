@@ -411,5 +411,6 @@ def load_noncompsst(root: str | Path, *, strict: bool = True, check_study1: bool
                "flagged": sum(flags.values())}
         for k, v in EXPECTED_COUNTS.items():
             if got[k] != v:
-                raise DataError(f"{k}: found {got[k]}, the release has {v} (see docs/noncompsst.md)", path=root / "noncompsst")
+                raise DataError(f"{k}: found {got[k]}, the release has {v} (see docs/noncompsst.md)",
+                                path=root / "noncompsst")
     return NonCompSST(tuple(phrases), lines, flags, human)

@@ -30,7 +30,8 @@ from .ratings import PHRASE_VARIANTS, VARIANTS, phrase_of_key, ratings
 from .sst7 import LABELS7
 
 UNPUBLISHED = ("human {variant} ratings need the human score of every control stimulus, which is unpublished "
-               "(Dankers & Lucas 2023 released only the natural phrases' ratings; see docs/noncompsst.md); give a stimulus<TAB>score table with the suite option human_scores "
+               "(Dankers & Lucas 2023 released only the natural phrases' ratings; see docs/noncompsst.md); "
+               "give a stimulus<TAB>score table with the suite option human_scores "
                "(--suite-arg human_scores=FILE) to compute it")
 TOP_THRESHOLD = Fraction(1)
 

@@ -3,7 +3,8 @@ seeded check both score stages use.
 
 Predictions of multi-seed suites carry ``Prediction.seed``; one (item, seed) pair has at most one
 prediction and every seed must cover every item. Every seed is checked and scored: there is no
-"first seed" view (it made ``compare`` test seed 0 while the metrics averaged all seeds). Files made elsewhere (CSV, TSV or JSONL) have a
+"first seed" view (it made ``compare`` test seed 0 while the metrics averaged all seeds). Files made
+elsewhere (CSV, TSV or JSONL) have a
 ``label`` column (an integer 0..6), an optional ``seed`` column and one key column:
 
 - ``line``: 0-based line number in ``stimuli_flat.txt`` (noncompsst);

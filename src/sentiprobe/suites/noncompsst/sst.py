@@ -264,7 +264,7 @@ def load_sst_sentences(root: str | Path, split: str) -> list[SSTSentence]:
                         path=trees_path)
     values = read_sstb_csv(csv_path)
     out = []
-    for j, (si, (root_label, text)) in enumerate(zip(indices, trees)):
+    for si, (root_label, text) in zip(indices, trees):
         if si not in values:
             raise DataError(f"no row for sentence_index {si}", path=csv_path, record=si, field="sentence_index")
         pid, v = values[si]

@@ -218,7 +218,7 @@ def raw_matrix(texts: Sequence[str], lexicons: Sequence[Lexicon]) -> tuple[list[
     if any(lex.name == "lm" for lex in lexicons):
         zero = np.zeros(len(texts))
         for s in SCORES:
-            get = lambda c: by_score[s][:, col[f"lm_{c}"]] if f"lm_{c}" in col else zero  # noqa: E731
+            get = lambda c, s=s: by_score[s][:, col[f"lm_{c}"]] if f"lm_{c}" in col else zero  # noqa: E731
             neg = functools.reduce(np.add, [get(c) for c in LM_NEGATIVE_COMBO])  # = sum(), typed as an array
             names += [f"lm_negativecombo-{s}", f"lm_polarity-{s}", f"lm_polaritycombo-{s}"]
             columns += [neg, get("positive") - get("negative"), get("positive") - neg]

@@ -50,4 +50,5 @@ def unit_table(suite: Suite, items: Sequence[Item], predictions: Sequence[Predic
                               missing="error" if config.missing == "error" else "wrong", path=config.path)
     return classification_table([it.label for it in items],
                                 [by_id[it.item_id].label if it.item_id in by_id else None for it in items],
-                                suite.labels, note="items are independent units (Jacobs & Hoste 2021 compare systems per item)")
+                                suite.labels,
+                                note="items are independent units (Jacobs & Hoste 2021 compare systems per item)")

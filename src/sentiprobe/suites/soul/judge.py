@@ -283,7 +283,8 @@ def summarize(records: Sequence[JudgeRecord], *, n_boot: int = 1000, seed: int =
         rows = [r for r in ok if r.scores is not None and s in r.scores]
         per = {}
         for c in CRITERIA:
-            m = grouped_mean(c, [r.scores[s][c] for r in rows if r.scores is not None], [r.group_id for r in rows], n_boot=n_boot,
+            m = grouped_mean(c, [r.scores[s][c] for r in rows if r.scores is not None], [r.group_id for r in rows],
+                             n_boot=n_boot,
                              seed=seed, note="mean judge score (1-3); bootstrap over reviews")
             per[c] = m.to_dict()
         out["systems"][s] = per

@@ -102,7 +102,8 @@ def judge_runs(run_dirs: list[str | Path], model: str, model_args: dict[str, Any
         "cache": {"hits": predictor.hits, "computed": predictor.computed},
     }
     if human is not None:
-        judged: dict[tuple[str, str], dict[str, int | None]] = {(r.item_id, s): dict(sc) for r in records if r.scores for s, sc in r.scores.items()}
+        judged: dict[tuple[str, str], dict[str, int | None]] = {
+            (r.item_id, s): dict(sc) for r in records if r.scores for s, sc in r.scores.items()}
         ratings, info = read_ratings(human)
         doc["agreement"] = {**judge_human_agreement(judged, ratings, n_boot=n_boot, seed=cfg.seed),
                             "human_file": info}

@@ -29,7 +29,7 @@ class SoulOptions:
     """Options of ``soul-rc`` / ``soul-jg`` (``--suite-arg KEY=VALUE``; env ``SENTIPROBE_SOUL_<KEY>``)."""
 
     # option() is a dataclasses.field specifier (ruff's RUF009 cannot tell)
-    train_file: Path | None = option(  # noqa: RUF009
+    train_file: Path | None = option(
         None, "the official SOUL train.csv (unpublished); default <data-dir>/soul/train.csv when present, "
               "else learning models train on dev as a stand-in", env=ENV + "TRAIN_FILE", user_file=True)
     train_verify: bool = option(
@@ -39,11 +39,12 @@ class SoulOptions:
                        choices=MODES, env=ENV + "MODE")
     prompt_style: str = option("chat", "chat (zero-shot prompts) or seq2seq ('Review:\\n...', fine-tuned models)",
                                choices=PROMPT_STYLES, env=ENV + "PROMPT_STYLE")
-    max_tokens: int = option(256, "maximum new tokens per generated reply (Deng et al. 2023: 256)", env=ENV + "MAX_TOKENS")
+    max_tokens: int = option(256, "maximum new tokens per generated reply (Deng et al. 2023: 256)",
+                             env=ENV + "MAX_TOKENS")
     temperature: float = option(0.0, "sampling temperature of generation, 0-2 (Deng et al. 2023: 0)",
                                 env=ENV + "TEMPERATURE")
     bertscore: bool = option(True, "JG: compute BERTScore of justifications", env=ENV + "BERTSCORE")
-    bertscore_model: Path | None = option(  # noqa: RUF009
+    bertscore_model: Path | None = option(
         None, "JG: local BERTScore model directory (default: the packaged all-MiniLM-L6-v2)",
         env=ENV + "BERTSCORE_MODEL")
     bertscore_layers: int | None = option(

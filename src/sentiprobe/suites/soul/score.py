@@ -165,7 +165,8 @@ def score_predictions(items: Sequence[Item], by_id: dict[str, Prediction], *, ta
 
 
 PARSE_RULES = {
-    "rc": "strict = exact label after lower-case/strip (reference code); lenient = the answer extraction of docs/soul.md",
+    "rc": ("strict = exact label after lower-case/strip (reference code); "
+           "lenient = the answer extraction of docs/soul.md"),
     "jg": "answer extraction of docs/soul.md (strict and lenient coincide); justification as in Deng et al. 2023",
 }
 

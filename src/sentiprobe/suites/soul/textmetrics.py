@@ -85,7 +85,7 @@ def bleu_metric(cands: Sequence[str], refs: Sequence[str], groups: Sequence[str]
         info["ci_unavailable"] = f"sacrebleu statistics API unavailable ({exc})"
         return Metric("bleu", point, None, None, g, True, "none", sig), info
     boot = group_weights(g, n_boot, seed) @ per_group
-    dist = np.array([min(1.0, bleu._compute_score_from_stats([int(round(v)) for v in row]).score / 100.0)
+    dist = np.array([min(1.0, bleu._compute_score_from_stats([round(v) for v in row]).score / 100.0)
                      for row in boot])
     lo, hi = percentile_interval(dist, alpha)
     return Metric("bleu", point, lo, hi, g, True, "bootstrap-percentile", f"{sig}; {CI_NOTE}"), info
