@@ -1,0 +1,110 @@
+"""On-disk cache of frozen representations, keyed by (model identity, layer set, token sequence hash).
+
+A sweep of probes (encoders x layer modes x tasks) trains many probes on the same frozen vectors; the
+expensive part is the transformer forward pass, so each token sequence is embedded once per model and
+layer set and stored as ``<root>/<model key>/<layer set>/<hh>/<hash>.npy``:
+
+- layer set ``all`` stores every layer ``(L, T, d)``; ``top`` stores ``(1, T, d)`` and is served from an
+  ``all`` entry when one exists (so a Top run after an All run computes nothing);
+- vectors are stored as float16 (half the disk; the probes train in float32 and the rounding is far below
+  the probe's noise), written atomically (temp file + rename) so concurrent runs never read half a file;
+- ``root=None`` keeps vectors in memory only (tests).
+
+The model key hashes the representation's identity (package version and weight sha256), so new weights
+never hit old vectors.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+LAYER_SETS = ("top", "all")
+
+
+class EmbeddingCache:
+    """Cached ``layers(sentences)`` of a representation for one layer set."""
+
+    def __init__(self, rep: Any, root: str | Path | None, layer_set: str = "all") -> None:
+        if layer_set not in LAYER_SETS:
+            raise ValueError(f"layer_set must be one of {LAYER_SETS}")
+        self.rep, self.layer_set = rep, layer_set
+        self.root = Path(root) if root is not None else None
+        self.model_key = hashlib.sha256(json.dumps(rep.identity(), sort_keys=True).encode()).hexdigest()[:20]
+        self._mem: dict[str, np.ndarray] = {}
+        self.hits = self.computed = 0
+        self.compute_seconds = 0.0
+
+    def _key(self, tokens: Sequence[str]) -> str:
+        return hashlib.sha256("\u241f".join(tokens).encode()).hexdigest()[:32]
+
+    def _file(self, layer_set: str, key: str) -> Path:
+        assert self.root is not None
+        return self.root / self.model_key / layer_set / key[:2] / f"{key}.npy"
+
+    def _read(self, key: str) -> np.ndarray | None:
+        if key in self._mem:
+            return self._mem[key]
+        if self.root is None:
+            return None
+        sets = ("top", "all") if self.layer_set == "top" else ("all",)
+        for ls in sets:
+            f = self._file(ls, key)
+            if f.is_file():
+                try:
+                    arr = np.load(f)
+                except (OSError, ValueError):  # a damaged entry is recomputed
+                    continue
+                return arr[-1:] if ls == "all" and self.layer_set == "top" else arr
+        return None
+
+    def _write(self, key: str, arr: np.ndarray) -> None:
+        if self.root is None:
+            return
+        f = self._file(self.layer_set, key)
+        f.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=f.parent, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                np.save(fh, arr)
+            os.replace(tmp, f)
+        except OSError:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def get(self, sentences: Sequence[Sequence[str]]) -> list[np.ndarray]:
+        """``(L', T, d)`` float32 per sentence (L' = 1 for ``top``), computing only what is not cached."""
+        keys = [self._key(s) for s in sentences]
+        found: dict[str, np.ndarray] = {}
+        todo: dict[str, Sequence[str]] = {}
+        for k, s in zip(keys, sentences):
+            if k in found or k in todo:
+                continue
+            arr = self._read(k)
+            if arr is None:
+                todo[k] = s
+            else:
+                found[k] = arr
+        self.hits += len(found)
+        if todo:
+            t0 = time.perf_counter()
+            outs = self.rep.layers(list(todo.values()))
+            self.compute_seconds += time.perf_counter() - t0
+            for k, arr in zip(todo, outs):
+                arr = (arr[-1:] if self.layer_set == "top" else arr).astype(np.float16)
+                self._write(k, arr)
+                found[k] = arr
+            self.computed += len(todo)
+        self._mem.update(found)
+        return [found[k].astype(np.float32) for k in keys]
+
+    def stats(self) -> dict[str, Any]:
+        return {"hits": self.hits, "computed": self.computed, "compute_seconds": round(self.compute_seconds, 3),
+                "root": str(self.root) if self.root else None, "layer_set": self.layer_set}
