@@ -103,7 +103,7 @@ def _net(kind: str, n_layers: int, d: int, encoder: str, n_out: int, cfg: ProbeC
             out, _ = nn.utils.rnn.pad_packed_sequence(out, batch_first=True, total_length=v.shape[1])
             return out
 
-        def forward(self, sent, mask, pos, para=None, pmask=None, target=None):
+        def forward(self, sent, mask, pos=None, para=None, pmask=None, target=None):
             u = self.encode(self.mix(sent), mask)
             if kind == "tag":
                 return self.head(u)
