@@ -3,7 +3,8 @@
 
 The generic ``majority`` model (``baselines.py``) is the spec's Majority-All: the LexComp suites declare
 their labels alphabetically, so its "ties broken by label order" is the spec's "alphabetically smallest".
-These models read the constituents the LexComp items carry in ``Item.meta`` (``first``, ``last``,
+They are in the default run: on a suite without constituents ``fit`` raises CapabilityError, so a bare
+``sentiprobe run`` skips (and records) it. These models read the constituents the LexComp items carry in ``Item.meta`` (``first``, ``last``,
 ``target_word``) and share their logic with the suite's baseline table (``suites/lexcomp/baselines.py``).
 """
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.errors import ConfigError
+from ..core.errors import CapabilityError, ConfigError
 from ..core.types import Item, Prediction
 from .base import MODELS, ModelAdapter, State
 from .utils import NotFittedError
@@ -22,7 +23,7 @@ class ConstituentMajority(ModelAdapter):
 
     name = "majority-constituent"
     learns = True
-    capabilities = frozenset({"classify"})
+    capabilities = frozenset({"classify", "tokens"})
 
     def __init__(self, key: Any = "first", ties: Any = "alphabetical") -> None:
         from ..suites.lexcomp.baselines import KEYS, TIES
@@ -47,15 +48,15 @@ class ConstituentMajority(ModelAdapter):
         from ..suites.lexcomp import baselines
 
         if self.key == "word":
-            if any(it.tokens is None for it in train):
-                raise ConfigError("majority-word needs token items (lexcomp-phrase-type)")
+            if any(it.meta.get("probe") != "tag" for it in train):
+                raise CapabilityError("majority-word tags sentences: it runs on lexcomp-phrase-type only")
             self.fitted = {"words": baselines.fit_words(train, self.ties)}
             return
         need = "target_word" if self.key == "target" else self.key
         missing = [it.item_id for it in train if need not in it.meta]
-        if missing:
-            raise ConfigError(f"majority-{self.key}: items lack the constituent (a LexComp classification suite "
-                              f"is needed); first: {missing[:3]}")
+        if missing:  # a capability error: a bare run skips suites without constituents
+            raise CapabilityError(f"majority-{self.key}: items lack the constituent (a LexComp classification "
+                                  f"suite is needed); first: {missing[:3]}")
         self.fitted = baselines.fit(train, self.key, self.ties)
 
     def get_state(self) -> State | None:
@@ -82,11 +83,11 @@ def _factory(key: str):
 
 
 _TIES = {"ties": "alphabetical | first-seen: tie rule (spec §5; first-seen = the original notebooks)"}
-MODELS.register("majority-first", _factory("first"), tags=("baseline",), params=_TIES,
+MODELS.register("majority-first", _factory("first"), tags=("default", "baseline"), params=_TIES,
                 description="LexComp Majority-1: most frequent training label of the first constituent")
-MODELS.register("majority-last", _factory("last"), tags=("baseline",), params=_TIES,
+MODELS.register("majority-last", _factory("last"), tags=("default", "baseline"), params=_TIES,
                 description="LexComp Majority-2: most frequent training label of the last constituent")
 MODELS.register("majority-target", _factory("target"), tags=("baseline",), params=_TIES,
                 description="LexComp NC literality: most frequent training label of the target word")
-MODELS.register("majority-word", _factory("word"), tags=("baseline",), params=_TIES,
+MODELS.register("majority-word", _factory("word"), tags=("default", "baseline"), params=_TIES,
                 description="LexComp phrase type: most frequent training tag of each lower-cased word")

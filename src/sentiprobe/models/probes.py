@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.errors import ConfigError
+from ..core.errors import CapabilityError, ConfigError
 from ..core.types import Item, Prediction
 from .base import MODELS, ModelAdapter, State
 from .utils import NotFittedError, as_bool, as_int
@@ -35,7 +35,7 @@ class LexCompProbe(ModelAdapter):
 
     name = "lexcomp-probe"
     learns = True
-    capabilities = frozenset({"classify"})
+    capabilities = frozenset({"classify", "tokens"})
     batch_size = 256
     #: set by the runner (``<cache>/checkpoints``); the embedding cache goes beside it
     output_dir: Path | None = None
@@ -108,9 +108,11 @@ class LexCompProbe(ModelAdapter):
         return "all" if self.cfg.layers == "all" or self.layer_curve else "top"
 
     def _examples(self, items: Sequence[Item], ys: Sequence[Any] | None) -> tuple[str, list[Any]]:
-        from ..suites.lexcomp.probes import Example
+        from ..suites.lexcomp.probes import KINDS, Example
 
         kinds = {it.meta.get("probe") for it in items}
+        if not kinds <= {"none", *KINDS}:
+            raise CapabilityError("lexcomp-probe runs on LexComp token items only (suites lexcomp-*)")
         if "none" in kinds or any(it.tokens is None for it in items):
             raise ConfigError("lexcomp-probe: these items carry no text. The released VPC/LVC files hold BNC ids "
                               "only; run the suite with the option bnc_dir=PATH (env SENTIPROBE_BNC_DIR) or "

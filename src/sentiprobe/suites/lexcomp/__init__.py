@@ -4,7 +4,9 @@ Six probing tasks over frozen representations: meaning shift (``lexcomp-vpc``, `
 ``lexcomp-nc-literality``), implicit meaning (``lexcomp-nc-relations``, ``lexcomp-an-attributes``) and
 ``lexcomp-phrase-type`` (BIO tagging). Items are token sequences (``input_kind="tokens"``); the probes
 (``models/probes.py``) and the spec §5 majority baselines (``majority``, ``majority-first``,
-``majority-last``) are models.
+``majority-last``, ``majority-word``) are models. Phrase Type accepts only models with the ``tokens``
+capability (a tag sequence per sentence); the classification suites accept any classifier (a text model
+sees the sentence, without the span).
 """
 from __future__ import annotations
 
@@ -31,7 +33,8 @@ def _spec(task: str) -> SuiteSpec:
                      input_kind="tokens", load_items=data.load_items, data_files=data.data_files,
                      read_predictions=predictions.read_predictions, score=score.score,
                      render_section=report.render_section, options=_OPTIONS.get(task, NoOptions),
-                     statistics=data.statistics)
+                     statistics=data.statistics,
+                     accepts=frozenset({"tokens"}) if task == "phrase-type" else frozenset({"classify"}))
 
 
 SPECS = {task: SUITES.register(_spec(task)) for task in _DESCRIPTIONS}

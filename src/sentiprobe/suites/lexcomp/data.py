@@ -11,8 +11,9 @@ Item layout (what the probe adapters in ``models/probes.py`` read):
 - ``meta["first"]``/``meta["last"]``/``meta["target_word"]``: the constituents the majority baselines key on;
 - ``label``: the gold label; Phrase Type: the tag sequence joined by spaces.
 
-VPC/LVC without ``bnc_dir``/``extracted_dir``: items carry no text (``tokens`` is None, ``text`` empty):
-labels and constituents are enough for the majority baselines, and the probes refuse them with the reason.
+VPC/LVC without ``bnc_dir``/``extracted_dir``: items carry no sentence (``tokens`` is None, ``text`` is the
+span's lemmas, e.g. ``take on``): labels and constituents are enough for the majority baselines, a text
+model sees the phrase alone, and the probes refuse the items with the reason.
 """
 from __future__ import annotations
 
@@ -89,9 +90,9 @@ def _item(suite, split: str, rec: dict[str, Any], task: str) -> Item:
     for k in ("bnc_id", "span_text", "nc", "target_word"):
         if rec.get(k) is not None:
             meta[k] = rec[k]
-    if toks is None:
+    if toks is None:  # BNC ids only: the text is the phrase's lemmas, so text models see the phrase alone
         meta["probe"] = "none"
-        return Item(iid, iid, split, "", rec["label"], meta=meta)
+        return Item(iid, iid, split, rec["span_text"], rec["label"], meta=meta)
     meta["span"] = list(rec["span"])
     pair = None
     if task == "nc-literality":
