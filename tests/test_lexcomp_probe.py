@@ -99,6 +99,12 @@ def test_embedding_cache_cold_warm_and_top_from_all(tmp_path):
     assert rep.calls == 2 and c2.hits == 1
     top = embed_cache.EmbeddingCache(rep, tmp_path, "top").get([["a", "dog"]])[0]
     assert rep.calls == 2 and top.shape == (1, 2, 8) and np.allclose(top[0], a[1][2])
+    # store_all: a Top run stores every layer, so a later All run embeds nothing
+    other = tmp_path / "other"
+    t = embed_cache.EmbeddingCache(rep, other, "top", store_all=True).get([["big", "cat"]])[0]
+    assert rep.calls == 3 and t.shape == (1, 2, 8)
+    full = embed_cache.EmbeddingCache(rep, other, "all").get([["big", "cat"]])[0]
+    assert rep.calls == 3 and full.shape == (3, 2, 8)
 
 
 def test_scalar_mix_all_layers_and_layer_curve(monkeypatch):

@@ -98,7 +98,10 @@ class LexCompProbe(ModelAdapter):
             root = self.cache_dir
             if root is None and self.output_dir is not None:
                 root = Path(self.output_dir).parent / "lexcomp-embeddings"
-            self._caches[layer_set] = EmbeddingCache(self._representation(), root, layer_set)
+            # every layer of a small encoder is stored even for Top, so a Top/All sweep embeds once;
+            # SmolLM2 (31 x 576 per token) stores what was asked for
+            store_all = self._representation().contextual and self.repr_kind != "smollm2"
+            self._caches[layer_set] = EmbeddingCache(self._representation(), root, layer_set, store_all)
         return self._caches[layer_set]
 
     def _layer_set(self) -> str:

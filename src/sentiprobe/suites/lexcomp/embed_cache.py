@@ -5,7 +5,8 @@ expensive part is the transformer forward pass, so each token sequence is embedd
 layer set and stored as ``<root>/<model key>/<layer set>/<hh>/<hash>.npy``:
 
 - layer set ``all`` stores every layer ``(L, T, d)``; ``top`` stores ``(1, T, d)`` and is served from an
-  ``all`` entry when one exists (so a Top run after an All run computes nothing);
+  ``all`` entry when one exists (so a Top run after an All run computes nothing); with ``store_all`` a Top
+  run stores every layer too (one forward pass gives them all), so a later All run computes nothing either;
 - vectors are stored as float16 (half the disk; the probes train in float32 and the rounding is far below
   the probe's noise), written atomically (temp file + rename) so concurrent runs never read half a file;
 - ``root=None`` keeps vectors in memory only (tests).
@@ -32,15 +33,16 @@ LAYER_SETS = ("top", "all")
 class EmbeddingCache:
     """Cached ``layers(sentences)`` of a representation for one layer set."""
 
-    def __init__(self, rep: Any, root: str | Path | None, layer_set: str = "all") -> None:
+    def __init__(self, rep: Any, root: str | Path | None, layer_set: str = "all", store_all: bool = False) -> None:
         if layer_set not in LAYER_SETS:
             raise ValueError(f"layer_set must be one of {LAYER_SETS}")
-        self.rep, self.layer_set = rep, layer_set
+        self.rep, self.layer_set, self.store_all = rep, layer_set, store_all or layer_set == "all"
         self.root = Path(root) if root is not None else None
         self.model_key = hashlib.sha256(json.dumps(rep.identity(), sort_keys=True).encode()).hexdigest()[:20]
         self._mem: dict[str, np.ndarray] = {}
         self.hits = self.computed = 0
         self.compute_seconds = 0.0
+        self.get_seconds = 0.0
 
     def _key(self, tokens: Sequence[str]) -> str:
         return hashlib.sha256("\u241f".join(tokens).encode()).hexdigest()[:32]
@@ -65,10 +67,10 @@ class EmbeddingCache:
                 return arr[-1:] if ls == "all" and self.layer_set == "top" else arr
         return None
 
-    def _write(self, key: str, arr: np.ndarray) -> None:
+    def _write(self, key: str, arr: np.ndarray, layer_set: str) -> None:
         if self.root is None:
             return
-        f = self._file(self.layer_set, key)
+        f = self._file(layer_set, key)
         f.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=f.parent, suffix=".tmp")
         try:
@@ -81,6 +83,7 @@ class EmbeddingCache:
 
     def get(self, sentences: Sequence[Sequence[str]]) -> list[np.ndarray]:
         """``(L', T, d)`` float32 per sentence (L' = 1 for ``top``), computing only what is not cached."""
+        t_get = time.perf_counter()
         keys = [self._key(s) for s in sentences]
         found: dict[str, np.ndarray] = {}
         todo: dict[str, Sequence[str]] = {}
@@ -98,13 +101,16 @@ class EmbeddingCache:
             outs = self.rep.layers(list(todo.values()))
             self.compute_seconds += time.perf_counter() - t0
             for k, arr in zip(todo, outs):
-                arr = (arr[-1:] if self.layer_set == "top" else arr).astype(np.float16)
-                self._write(k, arr)
-                found[k] = arr
+                arr = arr.astype(np.float16)
+                self._write(k, arr if self.store_all else arr[-1:], "all" if self.store_all else "top")
+                found[k] = arr[-1:] if self.layer_set == "top" else arr
             self.computed += len(todo)
         self._mem.update(found)
-        return [found[k].astype(np.float32) for k in keys]
+        out = [found[k].astype(np.float32) for k in keys]
+        self.get_seconds += time.perf_counter() - t_get
+        return out
 
     def stats(self) -> dict[str, Any]:
         return {"hits": self.hits, "computed": self.computed, "compute_seconds": round(self.compute_seconds, 3),
+                "get_seconds": round(self.get_seconds, 3),
                 "root": str(self.root) if self.root else None, "layer_set": self.layer_set}
