@@ -12,10 +12,10 @@ import pytest
 torch = pytest.importorskip("torch")
 torch.set_num_threads(1)
 
-from sentiprobe.core.types import Item  # noqa: E402
-from sentiprobe.models import create_model  # noqa: E402
-from sentiprobe.suites.lexcomp import embed_cache, representations  # noqa: E402
-from sentiprobe.suites.lexcomp.load import TAGS  # noqa: E402
+from sentiprobe.core.types import Item
+from sentiprobe.models import create_model
+from sentiprobe.suites.lexcomp import embed_cache, representations
+from sentiprobe.suites.lexcomp.load import TAGS
 
 WORDS = ["red", "blue", "cat", "dog", "big", "small", "runs", "sits", "the", "a"]
 

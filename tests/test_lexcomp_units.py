@@ -1,6 +1,7 @@
 """Fast unit tests of the LexComp loaders, tags, baselines, transforms and BNC extraction (tiny fixtures)."""
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -113,7 +114,7 @@ def test_viterbi_respects_constraints():
     labels = ["O", "I", "B-N"]
     logp = np.log(np.array([[0.1, 0.8, 0.1], [0.6, 0.3, 0.1], [0.1, 0.8, 0.1]]))
     path = tags.viterbi(logp, labels)
-    assert path[0] != "I" and all(not (a == "O" and b == "I") for a, b in zip(path, path[1:]))
+    assert path[0] != "I" and all(not (a == "O" and b == "I") for a, b in itertools.pairwise(path))
     assert tags.viterbi(np.log(np.array([[0.1, 0.1, 0.8], [0.1, 0.8, 0.1]])), labels) == ["B-N", "I"]
 
 
@@ -157,3 +158,21 @@ def test_control_labels_are_per_type_and_deterministic():
     assert pick(_it(1, "x", first="w3")) == pick(_it(2, "y", first="w3"))
     labs = [pick(_it(i, "x", first=f"type{i}")) for i in range(400)]
     assert 0.6 < labs.count("t") / 400 < 0.9
+
+
+def test_substitute_ranking_with_a_fake_lm():
+    from sentiprobe.suites.lexcomp import substitutes
+
+    def scorer(sents):
+        return [10.0 if "road" in s else (5.0 if "lane" in s else 0.0) for s in sents]
+
+    def proposer(left, n):
+        return ["road", "street", "path"][:n]
+
+    ranked = substitutes.rank(["memory", "lane", "trip"], 1, scorer, proposer, k=3)
+    assert [w for w, _ in ranked] == ["road", "lane", "street"] and ranked[0][1] > 99.0
+    items = [Item(str(i), str(i), "train", "a b", lab, tokens=("memory", "lane"),
+                  meta={"target": 1, "target_word": w, "nc": "memory_lane"})
+             for i, (w, lab) in enumerate([("lane", "LITERAL"), ("lane", "NON-LITERAL"), ("oil", "LITERAL")])]
+    rows = substitutes.analyse(items, scorer, proposer, k=2, per_label=1)
+    assert [r["label"] for r in rows] == ["LITERAL", "NON-LITERAL"] and rows[0]["sentence"] == "memory [lane]"

@@ -4,8 +4,9 @@
 The generic ``majority`` model (``baselines.py``) is the spec's Majority-All: the LexComp suites declare
 their labels alphabetically, so its "ties broken by label order" is the spec's "alphabetically smallest".
 They are in the default run: on a suite without constituents ``fit`` raises CapabilityError, so a bare
-``sentiprobe run`` skips (and records) it. These models read the constituents the LexComp items carry in ``Item.meta`` (``first``, ``last``,
-``target_word``) and share their logic with the suite's baseline table (``suites/lexcomp/baselines.py``).
+``sentiprobe run`` skips (and records) it. These models read the constituents the LexComp items carry in
+``Item.meta`` (``first``, ``last``, ``target_word``) and share their logic with the suite's baseline table
+(``suites/lexcomp/baselines.py``).
 """
 from __future__ import annotations
 

@@ -121,8 +121,8 @@ def read_bnc_extracted(path: Path, task: str) -> list[dict[str, Any]]:
         span = _field(obj, "span_text", str, path, n).split()
         if not span:
             raise DataError("empty span_text", path=path, record=f"line {n}", field="span_text")
-        out.append({"line": n, "ws_dropped": _dropped(obj["sentence"]), "bnc_id": obj.get("bnc_id"), "tokens": toks, "span": (s, e),
-                    "span_text": " ".join(span), "label": _label(obj, task, path, n),
+        out.append({"line": n, "ws_dropped": _dropped(obj["sentence"]), "bnc_id": obj.get("bnc_id"), "tokens": toks,
+                    "span": (s, e), "span_text": " ".join(span), "label": _label(obj, task, path, n),
                     "first": span[0].lower(), "last": span[-1].lower(), "key": span[0].lower()})
     return out
 
@@ -148,8 +148,9 @@ def read_nc_literality(path: Path) -> list[dict[str, Any]]:
         else:
             raise DataError(f"target_word {word!r} is neither constituent of {obj['nc']!r} (or the compound "
                             "runs past the sentence)", path=path, record=f"line {n}", field="target_word")
-        out.append({"line": n, "ws_dropped": _dropped(obj["sentence"]), "tokens": toks, "target": t, "target_word": word, "span": span, "nc": obj["nc"],
-                    "label": _label(obj, "nc-literality", path, n), "first": w1, "last": w2, "key": w2})
+        out.append({"line": n, "ws_dropped": _dropped(obj["sentence"]), "tokens": toks, "target": t,
+                    "target_word": word, "span": span, "nc": obj["nc"], "label": _label(obj, "nc-literality", path, n),
+                    "first": w1, "last": w2, "key": w2})
     return out
 
 

@@ -23,8 +23,8 @@ def _curve(points: list[tuple[str, float]], width: int = 420, height: int = 160)
     xs = [40 + i * (width - 60) / max(n - 1, 1) for i in range(n)]
     ys = [height - 20 - v * (height - 40) for _, v in points]
     path = " ".join(f"{x:.1f},{y:.1f}" for x, y in zip(xs, ys))
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-           'font-size="10" font-family="sans-serif">',
+    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+            'font-size="10" font-family="sans-serif">'),
            f'<polyline points="{path}" fill="none" stroke="#6c8ebf" stroke-width="2"/>']
     for (k, v), x, y in zip(points, xs, ys):
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="#6c8ebf"><title>layer {escape(k)}: '

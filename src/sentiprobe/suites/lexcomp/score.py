@@ -54,7 +54,7 @@ def score(suite, items: Sequence[Item], predictions: Sequence[Prediction], confi
         if name == "control":
             diff = correct - got
             metrics["selectivity"] = bootstrap_metric(
-                "selectivity", lambda idx: float(diff[idx].mean()), len(diff), n_boot=config.n_boot,
+                "selectivity", lambda idx, diff=diff: float(diff[idx].mean()), len(diff), n_boot=config.n_boot,
                 seed=config.seed, alpha=config.alpha, note="accuracy - control accuracy (Hewitt & Liang 2019)")
     if layers:
         details["layers"] = layers
