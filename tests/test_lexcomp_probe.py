@@ -133,6 +133,12 @@ def test_glove_probe_beats_majority_on_nc_literality_end_to_end(data_dir, tmp_pa
     assert e["details"]["probe"]["repr"] == "glove" and e["details"]["probe"]["encoder"] == "none"
     saved = json.loads((tmp_path / "run" / "results.json").read_text())
     assert saved["suites"]["lexcomp-nc-literality"]["metrics"]["accuracy"]["value"] == acc
+    from sentiprobe.suites import get_suite
+
+    suite = get_suite("lexcomp-nc-literality", data_dir)
+    again = suite.read_predictions(tmp_path / "run" / "predictions" / "lexcomp-nc-literality.jsonl")
+    rescored = suite.score(suite.items("test"), again, n_boot=0)
+    assert rescored.metrics["accuracy"].value == acc and rescored.details["probe"]["repr"] == "glove"
     html = (tmp_path / "run" / "report.html").read_text()
     assert "Probe vs majority baselines" in html
     # the embedding cache lives beside the run cache (the test's SENTIPROBE_CACHE_DIR)

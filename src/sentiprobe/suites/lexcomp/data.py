@@ -31,9 +31,10 @@ SPLIT_FILES = {"train": "train", "dev": "val", "test": "test"}
 DIRS = {"vpc": "vpc_classification", "lvc": "lvc_classification", "nc-literality": "nc_literality",
         "nc-relations": "nc_relations", "an-attributes": "an_attribute_selection", "phrase-type": "mwe_type"}
 
-NO_TEXT = ("the released {task} files hold BNC ids only (no sentences): only the majority baselines run. "
-           "Pass the suite option bnc_dir=PATH (env SENTIPROBE_BNC_DIR) with a licensed BNC XML Edition, or "
-           "extracted_dir=PATH with extracted train/val/test.jsonl, to run probes.")
+NO_TEXT = ("the released {task} files hold BNC ids only (no sentences): the majority baselines run (a text model "
+           "sees only the phrase's lemmas) and the probes cannot. Pass the suite option bnc_dir=PATH (env "
+           "SENTIPROBE_BNC_DIR) with a licensed BNC XML Edition, or extracted_dir=PATH with extracted "
+           "train/val/test.jsonl, to run probes.")
 
 
 def task_of(suite) -> str:
