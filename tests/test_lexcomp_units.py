@@ -176,3 +176,26 @@ def test_substitute_ranking_with_a_fake_lm():
              for i, (w, lab) in enumerate([("lane", "LITERAL"), ("lane", "NON-LITERAL"), ("oil", "LITERAL")])]
     rows = substitutes.analyse(items, scorer, proposer, k=2, per_label=1)
     assert [r["label"] for r in rows] == ["LITERAL", "NON-LITERAL"] and rows[0]["sentence"] == "memory [lane]"
+
+
+def test_lexcomp_models_skip_non_lexcomp_items_with_capability_error():
+    from sentiprobe.core.errors import CapabilityError
+    from sentiprobe.models import create_model
+
+    plain = [Item(str(i), str(i), "train", "good movie", "pos") for i in range(4)]
+    for name in ("majority-first", "majority-word", "probe-glove"):
+        with pytest.raises(CapabilityError):
+            create_model(name).fit(plain, plain, ["neg", "pos"], input_kind="text")
+
+
+def test_report_section_is_escaped_and_shows_curves_bars_selectivity():
+    from sentiprobe.suites.lexcomp.report import render_section
+
+    m = {"value": 0.8, "ci_low": 0.7, "ci_high": 0.9}
+    entry = {"metrics": {"accuracy": m, "control_accuracy": {"value": 0.6}, "selectivity": {"value": 0.2},
+                         "accuracy_ablation_phrase": m, "accuracy_ablation_context_phrase": m},
+             "details": {"task": "nc-relations", "baselines": {"majority_all": 0.5, "best": "majority_all"},
+                         "layers": {"0": 0.6, "1": 0.7}, "probe": {"repr": "<script>"}, "note": "a & b"}}
+    html = render_section("lexcomp-nc-relations", entry)
+    assert "<script>" not in html and "&lt;script&gt;" in html and "a &amp; b" in html
+    assert "selectivity" in html and "Ablations" in html and "polyline" in html and "majority all" in html

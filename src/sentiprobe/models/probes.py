@@ -163,7 +163,7 @@ class LexCompProbe(ModelAdapter):
                control: bool = False, layer: int | None = None, encoder: str | None = None) -> None:
         from ..suites.lexcomp.probes import ProbeTrainer
 
-        kind, tr = self._examples(train, self._labels_of(train, labels, train[0].meta["probe"], control))
+        kind, tr = self._examples(train, self._labels_of(train, labels, train[0].meta.get("probe"), control))
         _, dv = self._examples(dev, self._labels_of(dev, labels, kind, control)) if dev else (kind, [])
         cfg = self.cfg if encoder is None else dataclasses.replace(self.cfg, encoder=encoder, layers="single")
         top_only = layer is None and cfg.layers == "top" and tr[0].sent.shape[0] > 1
