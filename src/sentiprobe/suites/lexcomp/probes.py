@@ -10,7 +10,9 @@ dropout 0.2 and 2 outputs, or a linear tagger per token (``tag``).
 
 Training: Adagrad (lr 0.01, no weight decay), batch 10, every gradient clamped to [-5, 5], at most
 ``max_epochs`` epochs, early stopping with ``patience`` on the validation metric (accuracy, or strict span F1
-with the configured decoding), best epoch restored. With the ``none`` encoder only the gathered positions
+with the configured decoding), best epoch restored. For the tagger only, ties of the F1 are broken by the
+validation loss (a deviation: a tagger's strict F1 is 0 for its first epochs, and a flat 0 would stop training
+at ``patience`` with an all-``O`` tagger). With the ``none`` encoder only the gathered positions
 matter (the mix is linear per position), so examples are reduced to them once: a fast, exact shortcut.
 """
 from __future__ import annotations
@@ -175,13 +177,17 @@ class ProbeTrainer:
         tok = tok.reshape(y.shape) * mask
         return (tok.sum(1) / mask.sum(1)).mean()
 
-    def _metric(self, exs: Sequence[Example]) -> float:
-        pred = self._predict_idx(exs)
+    def _metric(self, exs: Sequence[Example]) -> tuple[float, float]:
+        """(validation metric, tie-breaker). Classifiers: (accuracy, 0): a tie is no improvement, as in the
+        released AllenNLP trainer. Tagger: (strict span F1, minus the mean validation loss)."""
+        logp = self._logits(exs)
+        pred = self._decode(logp)
         if self.kind != "tag":
-            return float(np.mean([p == e.y for p, e in zip(pred, exs)])) if exs else 0.0
+            return (float(np.mean([p == e.y for p, e in zip(pred, exs)])) if exs else 0.0), 0.0
+        nll = -float(np.mean([r[np.arange(len(e.y)), e.y].mean() for r, e in zip(logp, exs)])) if exs else 0.0
         gold = [[self.out_labels[j] for j in e.y] for e in exs]
         got = [[self.out_labels[j] for j in p] for p in pred]
-        return tagmod.f1_from_counts(tagmod.span_counts(gold, got, "strict"))
+        return tagmod.f1_from_counts(tagmod.span_counts(gold, got, "strict")), -nll
 
     def fit(self, train: Sequence[Example], dev: Sequence[Example], seed: int = 0) -> ProbeTrainer:
         import torch
@@ -191,7 +197,8 @@ class ProbeTrainer:
         train, dev = self._prep(train), self._prep(dev)
         params = [p for p in self.net.parameters() if p.requires_grad]
         opt = torch.optim.Adagrad(params, lr=self.cfg.lr)
-        best, best_state, bad, epoch = -1.0, None, 0, 0
+        best: tuple[float, float] = (-1.0, float("-inf"))
+        best_state, bad, epoch, best_epoch = None, 0, 0, 0
         history = []
         for epoch in range(1, self.cfg.max_epochs + 1):
             self.net.train()
@@ -207,18 +214,18 @@ class ProbeTrainer:
                     if p.grad is not None:
                         p.grad.clamp_(-self.cfg.clip, self.cfg.clip)
                 opt.step()
-            score = self._metric(dev) if dev else 0.0
-            history.append(round(score, 4))
+            score = self._metric(dev) if dev else (0.0, 0.0)
+            history.append(round(score[0], 4))
             if score > best:
-                best, best_state, bad = score, copy.deepcopy(self.net.state_dict()), 0
+                best, best_state, bad, best_epoch = score, copy.deepcopy(self.net.state_dict()), 0, epoch
             else:
                 bad += 1
                 if bad >= self.cfg.patience:
                     break
         if best_state is not None:
             self.net.load_state_dict(best_state)
-        self.log = {"epochs": epoch, "best_epoch": int(np.argmax(history)) + 1 if history else 0,
-                    "best_dev": round(best, 4), "dev_curve": history[-50:]}
+        self.log = {"epochs": epoch, "best_epoch": best_epoch, "best_dev": round(best[0], 4),
+                    "dev_curve": history[-50:]}
         return self
 
     def _logits(self, exs: Sequence[Example]):
@@ -238,7 +245,9 @@ class ProbeTrainer:
         return outs
 
     def _predict_idx(self, exs: Sequence[Example]) -> list[Any]:
-        logp = self._logits(exs)
+        return self._decode(self._logits(exs))
+
+    def _decode(self, logp: Sequence[np.ndarray]) -> list[Any]:
         if self.kind != "tag":
             return [int(np.argmax(r)) for r in logp]
         if self.cfg.decoding == "argmax":
