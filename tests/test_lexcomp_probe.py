@@ -144,3 +144,16 @@ def test_glove_probe_beats_majority_on_nc_literality_end_to_end(data_dir, tmp_pa
     # the embedding cache lives beside the run cache (the test's SENTIPROBE_CACHE_DIR)
     emb = Path(os.environ["SENTIPROBE_CACHE_DIR"]) / "lexcomp-embeddings"
     assert len(list(emb.rglob("*.npy"))) > 1000
+
+
+def test_bilstm_tagger_learns_context_dependent_spans():
+    """B-N I at the start of a sentence depends on the third word: only a contextual encoder can learn it."""
+    from sentiprobe.suites.lexcomp import tags
+
+    train, dev, test = _items("tag", 200, "train", 0), _items("tag", 50, "dev", 1), _items("tag", 50, "test", 2)
+    m = create_model("lexcomp-probe", repr="random", dim=8, encoder="bilstm", max_epochs=30, patience=10, lr=0.2)
+    m.fit(train, dev, list(TAGS), input_kind="tokens")
+    preds = m.classify(test, list(TAGS), "tokens")
+    c = tags.span_counts([it.label.split() for it in test], [p.label.split() for p in preds])
+    assert tags.f1_from_counts(c) > 0.5
+    assert all(not (a == "O" and b == "I") for p in preds for a, b in zip(p.label.split(), p.label.split()[1:]))
