@@ -2,6 +2,7 @@
 the embedding cache, and real-data runs (GloVe probe beats majority on NC Literality; CLI/API end to end)."""
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from pathlib import Path
@@ -156,4 +157,4 @@ def test_bilstm_tagger_learns_context_dependent_spans():
     preds = m.classify(test, list(TAGS), "tokens")
     c = tags.span_counts([it.label.split() for it in test], [p.label.split() for p in preds])
     assert tags.f1_from_counts(c) > 0.5
-    assert all(not (a == "O" and b == "I") for p in preds for a, b in zip(p.label.split(), p.label.split()[1:]))
+    assert all(not (a == "O" and b == "I") for p in preds for a, b in itertools.pairwise(p.label.split()))
