@@ -4,8 +4,9 @@ A sweep trains one probe per (suite x representation x layer mode x encoder). Th
 are the expensive part to compute and the same for every probe of a representation, so they are cached on
 disk (``suites/lexcomp/embed_cache.py``). This script runs the sweep twice with fresh adapters:
 
-1. cold: empty embedding cache directory (every sentence is embedded);
-2. warm: the same directory (nothing is embedded; vectors are read from disk).
+1. cold: empty embedding cache directory (every sentence is embedded once; later cells of the same
+   representation share the vectors in memory);
+2. warm: the same directory, memory cleared (nothing is embedded; vectors are read from disk once).
 
 It prints, per phase, the embedding seconds, the probe training seconds and the wall time, the cold/warm
 ratio of both the embedding stage and the whole sweep, and the test score of every cell next to the best
@@ -88,8 +89,11 @@ def main() -> None:
     tmp = Path(args.cache_dir) if args.cache_dir else Path(tempfile.mkdtemp(prefix="lexcomp-bench-"))
     if tmp.exists():
         shutil.rmtree(tmp)
+    from sentiprobe.suites.lexcomp.embed_cache import clear_memory
+
     try:
         cold = sweep(args, tmp)
+        clear_memory()  # the warm phase starts like a fresh process: vectors come from disk
         warm = sweep(args, tmp)
     finally:
         if not args.cache_dir:

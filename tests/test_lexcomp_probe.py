@@ -95,6 +95,7 @@ def test_embedding_cache_cold_warm_and_top_from_all(tmp_path):
     c = embed_cache.EmbeddingCache(rep, tmp_path, "all")
     a = c.get([["the", "cat"], ["a", "dog"], ["the", "cat"]])
     assert rep.calls == 2 and a[0].shape == (3, 2, 8) and a[0].dtype == np.float32
+    embed_cache.clear_memory()  # a fresh process: the vectors come from disk
     c2 = embed_cache.EmbeddingCache(rep, tmp_path, "all")
     c2.get([["the", "cat"]])
     assert rep.calls == 2 and c2.hits == 1
@@ -104,6 +105,7 @@ def test_embedding_cache_cold_warm_and_top_from_all(tmp_path):
     other = tmp_path / "other"
     t = embed_cache.EmbeddingCache(rep, other, "top", store_all=True).get([["big", "cat"]])[0]
     assert rep.calls == 3 and t.shape == (1, 2, 8)
+    embed_cache.clear_memory()
     full = embed_cache.EmbeddingCache(rep, other, "all").get([["big", "cat"]])[0]
     assert rep.calls == 3 and full.shape == (3, 2, 8)
 

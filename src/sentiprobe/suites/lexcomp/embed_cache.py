@@ -9,7 +9,10 @@ layer set and stored as ``<root>/<model key>/<layer set>/<hh>/<hash>.npy``:
   run stores every layer too (one forward pass gives them all), so a later All run computes nothing either;
 - vectors are stored as float16 (half the disk; the probes train in float32 and the rounding is far below
   the probe's noise), written atomically (temp file + rename) so concurrent runs never read half a file;
-- ``root=None`` keeps vectors in memory only (tests).
+- ``root=None`` keeps vectors in memory only (tests);
+- within a process, vectors read or computed once are shared by every cache of the same model and layer set
+  (a sweep builds one adapter per cell), up to :data:`MEMORY_CAP` bytes (oldest entries evicted first);
+  :func:`clear_memory` empties it (the benchmark does, to time a fresh process).
 
 The model key hashes the representation's identity (package version and weight sha256), so new weights
 never hit old vectors.
@@ -21,6 +24,7 @@ import json
 import os
 import tempfile
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -28,6 +32,27 @@ from typing import Any
 import numpy as np
 
 LAYER_SETS = ("top", "all")
+MEMORY_CAP = 2 << 30
+"""Bytes of float16 vectors kept in memory per process (shared across caches)."""
+
+_SHARED: OrderedDict[tuple[str, str, str], np.ndarray] = OrderedDict()
+_SHARED_BYTES = [0]
+
+
+def clear_memory() -> None:
+    """Forget the vectors kept in memory (the disk cache stays)."""
+    _SHARED.clear()
+    _SHARED_BYTES[0] = 0
+
+
+def _remember(key: tuple[str, str, str], arr: np.ndarray) -> None:
+    if key in _SHARED:
+        return
+    _SHARED[key] = arr
+    _SHARED_BYTES[0] += arr.nbytes
+    while _SHARED_BYTES[0] > MEMORY_CAP and _SHARED:
+        _, old = _SHARED.popitem(last=False)
+        _SHARED_BYTES[0] -= old.nbytes
 
 
 class EmbeddingCache:
@@ -39,7 +64,6 @@ class EmbeddingCache:
         self.rep, self.layer_set, self.store_all = rep, layer_set, store_all or layer_set == "all"
         self.root = Path(root) if root is not None else None
         self.model_key = hashlib.sha256(json.dumps(rep.identity(), sort_keys=True).encode()).hexdigest()[:20]
-        self._mem: dict[str, np.ndarray] = {}
         self.hits = self.computed = 0
         self.compute_seconds = 0.0
         self.get_seconds = 0.0
@@ -52,8 +76,9 @@ class EmbeddingCache:
         return self.root / self.model_key / layer_set / key[:2] / f"{key}.npy"
 
     def _read(self, key: str) -> np.ndarray | None:
-        if key in self._mem:
-            return self._mem[key]
+        hit = _SHARED.get((self.model_key, self.layer_set, key))
+        if hit is not None:
+            return hit
         if self.root is None:
             return None
         sets = ("top", "all") if self.layer_set == "top" else ("all",)
@@ -105,7 +130,8 @@ class EmbeddingCache:
                 self._write(k, arr if self.store_all else arr[-1:], "all" if self.store_all else "top")
                 found[k] = arr[-1:] if self.layer_set == "top" else arr
             self.computed += len(todo)
-        self._mem.update(found)
+        for k, arr in found.items():
+            _remember((self.model_key, self.layer_set, k), arr)
         out = [found[k].astype(np.float32) for k in keys]
         self.get_seconds += time.perf_counter() - t_get
         return out
