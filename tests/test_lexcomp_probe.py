@@ -126,7 +126,7 @@ def test_glove_probe_beats_majority_on_nc_literality_end_to_end(data_dir, tmp_pa
     """One small real probe run through the API (``sentiprobe run --suite lexcomp-nc-literality``)."""
     from sentiprobe import api
 
-    args = {"max_epochs": "6", "patience": "3", "threads": "1"}
+    args = {"max_epochs": "4", "patience": "2", "threads": "1"}
     r = api.run(["lexcomp-nc-literality"], ["probe-glove"], model_args=args, out=tmp_path / "run",
                 data_dir=str(data_dir), progress=False, n_boot=100)
     e = r["suites"]["lexcomp-nc-literality"]
