@@ -32,6 +32,8 @@ from typing import Any
 import numpy as np
 
 LAYER_SETS = ("top", "all")
+CHUNK = 256
+"""Sequences embedded per call of the representation (then written to disk)."""
 MEMORY_CAP = 2 << 30
 """Bytes of float16 vectors kept in memory per process (shared across caches)."""
 
@@ -121,15 +123,17 @@ class EmbeddingCache:
             else:
                 found[k] = arr
         self.hits += len(found)
-        if todo:
+        pending = list(todo.items())
+        for i in range(0, len(pending), CHUNK):  # written chunk by chunk: an interrupted run keeps its work
+            part = pending[i:i + CHUNK]
             t0 = time.perf_counter()
-            outs = self.rep.layers(list(todo.values()))
+            outs = self.rep.layers([s for _, s in part])
             self.compute_seconds += time.perf_counter() - t0
-            for k, arr in zip(todo, outs):
+            for (k, _), arr in zip(part, outs):
                 arr = arr.astype(np.float16)
                 self._write(k, arr if self.store_all else arr[-1:], "all" if self.store_all else "top")
                 found[k] = arr[-1:] if self.layer_set == "top" else arr
-            self.computed += len(todo)
+            self.computed += len(part)
         for k, arr in found.items():
             _remember((self.model_key, self.layer_set, k), arr)
         out = [found[k].astype(np.float32) for k in keys]
