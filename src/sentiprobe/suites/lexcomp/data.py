@@ -1,0 +1,153 @@
+"""Stage ``data``: LexComp records -> :class:`~sentiprobe.core.types.Item` (spec §3).
+
+Item layout (what the probe adapters in ``models/probes.py`` read):
+
+- ``tokens``: the whitespace-split sentence; ``text`` = the tokens joined by spaces;
+- ``text_pair``: the paraphrase (NC Relations, AN Attributes);
+- ``meta["probe"]``: the probe input of spec §3: ``span`` ([u_s; u_e]), ``target`` ([u_t; e_t]),
+  ``pair`` ([u_s; u_e; u'_1; u'_l]), ``paraphrase`` ([u'_1; u'_l], the -(Context+Phrase) ablation) or
+  ``tag`` (BIO tagging);
+- ``meta["span"]``: inclusive token span ``[start, end]``; ``meta["target"]``: the NC Literality target;
+- ``meta["first"]``/``meta["last"]``/``meta["target_word"]``: the constituents the majority baselines key on;
+- ``label``: the gold label; Phrase Type: the tag sequence joined by spaces.
+
+VPC/LVC without ``bnc_dir``/``extracted_dir``: items carry no sentence (``tokens`` is None, ``text`` is the
+span's lemmas, e.g. ``take on``): labels and constituents are enough for the majority baselines, a text
+model sees the phrase alone, and the probes refuse the items with the reason.
+"""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+from ...core.errors import ConfigError, MissingDataError
+from ...core.types import Item
+from ..base import default_statistics
+from . import bnc, load
+from .transforms import ablate, control_labeller
+
+SPLIT_FILES = {"train": "train", "dev": "val", "test": "test"}
+DIRS = {"vpc": "vpc_classification", "lvc": "lvc_classification", "nc-literality": "nc_literality",
+        "nc-relations": "nc_relations", "an-attributes": "an_attribute_selection", "phrase-type": "mwe_type"}
+
+NO_TEXT = ("the released {task} files hold BNC ids only (no sentences): the majority baselines run (a text model "
+           "sees only the phrase's lemmas) and the probes cannot. Pass the suite option bnc_dir=PATH (env "
+           "SENTIPROBE_BNC_DIR) with a licensed BNC XML Edition, or extracted_dir=PATH with extracted "
+           "train/val/test.jsonl, to run probes.")
+
+
+def task_of(suite) -> str:
+    return suite.name.removeprefix("lexcomp-")
+
+
+def data_files(suite) -> list[str]:
+    task = task_of(suite)
+    prefix = "ids_" if task in ("vpc", "lvc") else ""
+    return [f"lexcomp/{DIRS[task]}/{prefix}test.jsonl"]
+
+
+def _records(suite, split: str) -> list[dict[str, Any]]:
+    task, name = task_of(suite), SPLIT_FILES[split]
+    d = DIRS[task]
+    if task in ("vpc", "lvc"):
+        opts = suite.options
+        if opts.extracted_dir is not None:
+            p = Path(opts.extracted_dir) / f"{name}.jsonl"
+            if not p.is_file():
+                raise MissingDataError(p, f"extracted_dir must hold {name}.jsonl")
+            return load.read_bnc_extracted(p, task)
+        ids = load.read_bnc_ids(suite.path(f"{d}/ids_{name}.jsonl"), task)
+        if opts.bnc_dir is None:
+            suite.memo["no_text"] = NO_TEXT.format(task=task.upper())
+            return ids
+        recs, report = bnc.extract(Path(opts.bnc_dir), ids)
+        suite.memo.setdefault("bnc", {})[split] = report
+        return recs
+    p = suite.path(f"{d}/{name}.jsonl")
+    if task == "nc-literality":
+        return load.read_nc_literality(p)
+    if task in ("nc-relations", "an-attributes"):
+        return load.read_span_paraphrase(p, task)
+    return load.read_mwe(p)
+
+
+def records(suite, split: str) -> list[dict[str, Any]]:
+    """Validated records of a split (memoised per suite instance)."""
+    key = f"records:{split}"
+    if key not in suite.memo:
+        suite.memo[key] = _records(suite, split)
+    return suite.memo[key]
+
+
+def _item(suite, split: str, rec: dict[str, Any], task: str) -> Item:
+    iid = f"{split}:{rec['line']}"
+    toks = rec.get("tokens")
+    meta: dict[str, Any] = {"line": rec["line"], "task": task}
+    if task == "phrase-type":
+        meta["probe"] = "tag"
+        return Item(iid, iid, split, " ".join(toks), " ".join(rec["tags"]), tokens=tuple(toks), meta=meta)
+    meta.update(first=rec["first"], last=rec["last"])
+    for k in ("bnc_id", "span_text", "nc", "target_word"):
+        if rec.get(k) is not None:
+            meta[k] = rec[k]
+    if toks is None:  # BNC ids only: the text is the phrase's lemmas, so text models see the phrase alone
+        meta["probe"] = "none"
+        return Item(iid, iid, split, rec["span_text"], rec["label"], meta=meta)
+    meta["span"] = list(rec["span"])
+    pair = None
+    if task == "nc-literality":
+        meta["probe"], meta["target"] = "target", rec["target"]
+    elif "paraphrase" in rec:
+        pair = " ".join(rec["paraphrase"])
+        meta["probe"] = "paraphrase" if rec.get("paraphrase_only") else "pair"
+    else:
+        meta["probe"] = "span"
+    return Item(iid, iid, split, " ".join(toks), rec["label"], text_pair=pair, tokens=tuple(toks), meta=meta)
+
+
+def _plain_items(suite, split: str) -> list[Item]:
+    task = task_of(suite)
+    return [_item(suite, split, r, task) for r in records(suite, split)]
+
+
+def load_items(suite, split: str) -> list[Item]:
+    """Items of a split; classification items carry ``meta["control"]`` (their control-task label) and,
+    under the ``ablation`` option, the ablated input (spec §8)."""
+    if split not in SPLIT_FILES:
+        raise ConfigError(f"unknown split {split!r}")
+    items = _plain_items(suite, split)
+    if task_of(suite) == "phrase-type":
+        return items
+    pick = control_labeller(_plain_items(suite, "train") if split != "train" else items, suite.labels)
+    items = [dataclasses.replace(it, meta={**it.meta, "control": pick(it)}) for it in items]
+    mode = getattr(suite.options, "ablation", "none")
+    if mode != "none":
+        items = [ablate(it, mode) for it in items]
+    return items
+
+
+def statistics(suite) -> dict[str, Any]:
+    """Counts per split plus the split-key disjointness check of spec §3 (overlaps are reported)."""
+    out = default_statistics(suite)
+    task = task_of(suite)
+    if task == "phrase-type":
+        for split in ("train", "dev", "test"):
+            if isinstance(out.get(split), dict) and "labels" in out[split]:
+                tags: dict[str, int] = {}
+                for it in suite.items(split):
+                    for t in (it.label or "").split():
+                        tags[t] = tags.get(t, 0) + 1
+                out[split]["labels"] = tags
+        return out
+    keys = {s: {r["key"] for r in records(suite, s)} for s in ("train", "dev", "test")}
+    out["whitespace_tokens_dropped"] = {s: sum(r.get("ws_dropped", 0) for r in records(suite, s))
+                                        for s in ("train", "dev", "test")}
+    out["split_key_overlap"] = {"train-dev": sorted(keys["train"] & keys["dev"]),
+                                "train-test": sorted(keys["train"] & keys["test"]),
+                                "dev-test": sorted(keys["dev"] & keys["test"])}
+    if "no_text" in suite.memo:
+        out["note"] = suite.memo["no_text"]
+    if "bnc" in suite.memo:
+        out["bnc_extraction"] = suite.memo["bnc"]
+    return out

