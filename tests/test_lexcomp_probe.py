@@ -128,21 +128,21 @@ def test_glove_probe_beats_majority_on_nc_literality_end_to_end(data_dir, tmp_pa
 
     args = {"max_epochs": "4", "patience": "2", "threads": "1"}
     r = api.run(["lexcomp-nc-literality"], ["probe-glove"], model_args=args, out=tmp_path / "run",
-                data_dir=str(data_dir), progress=False, n_boot=100)
+                data_dir=str(data_dir), progress=False, n_boot=100)["runs"]["probe-glove"]
     e = r["suites"]["lexcomp-nc-literality"]
     acc = e["metrics"]["accuracy"]["value"]
     best = max(v for k, v in e["details"]["baselines"].items() if k.startswith("majority_"))
     assert acc > best, (acc, e["details"]["baselines"])
     assert e["details"]["probe"]["repr"] == "glove" and e["details"]["probe"]["encoder"] == "none"
-    saved = json.loads((tmp_path / "run" / "results.json").read_text())
+    saved = json.loads((tmp_path / "run" / "probe-glove" / "results.json").read_text())
     assert saved["suites"]["lexcomp-nc-literality"]["metrics"]["accuracy"]["value"] == acc
     from sentiprobe.suites import get_suite
 
     suite = get_suite("lexcomp-nc-literality", data_dir)
-    again = suite.read_predictions(tmp_path / "run" / "predictions" / "lexcomp-nc-literality.jsonl")
+    again = suite.read_predictions(tmp_path / "run" / "probe-glove" / "predictions" / "lexcomp-nc-literality.jsonl")
     rescored = suite.score(suite.items("test"), again, n_boot=0)
     assert rescored.metrics["accuracy"].value == acc and rescored.details["probe"]["repr"] == "glove"
-    html = (tmp_path / "run" / "report.html").read_text()
+    html = (tmp_path / "run" / "probe-glove" / "report.html").read_text()
     assert "Probe vs majority baselines" in html
     # the embedding cache lives beside the run cache (the test's SENTIPROBE_CACHE_DIR)
     emb = Path(os.environ["SENTIPROBE_CACHE_DIR"]) / "lexcomp-embeddings"

@@ -55,15 +55,16 @@ def test_majority_table_of_every_task(data_dir):
 def test_majority_models_run_end_to_end_without_text(data_dir, tmp_path):
     from sentiprobe import api
 
-    r = api.run(["lexcomp-vpc"], ["majority"], out=tmp_path / "a", data_dir=str(data_dir), progress=False, n_boot=50)
+    r = api.run(["lexcomp-vpc"], ["majority"], out=tmp_path / "a", data_dir=str(data_dir), progress=False,
+                n_boot=50)["runs"]["majority"]
     e = r["suites"]["lexcomp-vpc"]
     assert round(100 * e["metrics"]["accuracy"]["value"], 1) == 23.6
     assert "BNC ids only" in e["details"]["note"]
     r = api.run(["lexcomp-lvc"], ["majority-last"], out=tmp_path / "b", data_dir=str(data_dir), progress=False,
-                n_boot=50)
+                n_boot=50)["runs"]["majority-last"]
     assert round(100 * r["suites"]["lexcomp-lvc"]["metrics"]["accuracy"]["value"], 1) == 56.9
     r = api.run(["lexcomp-phrase-type"], ["majority-word"], out=tmp_path / "c", data_dir=str(data_dir),
-                progress=False, n_boot=50)
+                progress=False, n_boot=50)["runs"]["majority-word"]
     m = r["suites"]["lexcomp-phrase-type"]["metrics"]
     assert round(100 * m["span_f1"]["value"], 1) == 4.0 and round(100 * m["span_f1_allennlp08"]["value"], 1) == 22.6
 

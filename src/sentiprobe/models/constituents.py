@@ -39,7 +39,7 @@ class ConstituentMajority(ModelAdapter):
     def config(self) -> dict[str, Any]:
         return {"key": self.key, "ties": self.ties}
 
-    def request(self, item: Item, labels: Sequence[str]) -> dict[str, Any]:
+    def request(self, item: Item, labels: Sequence[str], input_kind: str = "tokens") -> dict[str, Any]:
         m = item.meta
         return {"tokens": list(item.tokens or ()), "first": m.get("first"), "last": m.get("last"),
                 "target_word": m.get("target_word"), "labels": list(labels)}

@@ -74,7 +74,7 @@ class LexCompProbe(ModelAdapter):
                 **self.cfg.to_dict(), "control": self.control, "ablations": self.ablations,
                 "layer_curve": self.layer_curve}
 
-    def request(self, item: Item, labels: Sequence[str]) -> dict[str, Any]:
+    def request(self, item: Item, labels: Sequence[str], input_kind: str = "tokens") -> dict[str, Any]:
         m = item.meta
         return {"tokens": list(item.tokens or ()), "pair": item.text_pair, "probe": m.get("probe"),
                 "span": m.get("span"), "target": m.get("target"), "labels": list(labels)}
