@@ -37,8 +37,11 @@ class LexCompProbe(ModelAdapter):
     learns = True
     capabilities = frozenset({"classify", "tokens"})
     batch_size = 256
-    #: set by the runner (``<cache>/checkpoints``); the embedding cache goes beside it
-    output_dir: Path | None = None
+    #: set by the runner through :meth:`set_workdir` (``<cache>/checkpoints``); the embedding cache goes beside it
+    workdir: Path | None = None
+
+    def set_workdir(self, path: Path) -> None:
+        self.workdir = Path(path)
 
     def __init__(self, repr: Any = "minilm", path: Any = None, layers: Any = "top", encoder: Any = "none",
                  max_epochs: Any = 500, patience: Any = 20, batch: Any = 10, lr: Any = 0.01,
@@ -96,8 +99,8 @@ class LexCompProbe(ModelAdapter):
 
         if layer_set not in self._caches:
             root = self.cache_dir
-            if root is None and self.output_dir is not None:
-                root = Path(self.output_dir).parent / "lexcomp-embeddings"
+            if root is None and self.workdir is not None:
+                root = Path(self.workdir).parent / "lexcomp-embeddings"
             # every layer of a small encoder is stored even for Top, so a Top/All sweep embeds once;
             # SmolLM2 (31 x 576 per token) stores what was asked for
             store_all = self._representation().contextual and self.repr_kind != "smollm2"
