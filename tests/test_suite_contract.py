@@ -182,3 +182,12 @@ def test_no_environment_reads_outside_the_cli():
     for sub in ("suites", "stats", "report"):
         for f in (root / sub).rglob("*.py"):
             assert "os.environ" not in f.read_text(encoding="utf-8"), f
+
+
+def test_family_names_expand_to_their_suites(data_dir):
+    from sentiprobe.api import expand_suite_groups
+
+    got = expand_suite_groups(["lexcomp", "toy"], str(data_dir))
+    assert got[-1] == "toy" and {s for s in got if s.startswith("lexcomp-")} >= {"lexcomp-nc-literality",
+                                                                                  "lexcomp-phrase-type"}
+    assert "arts-custom" not in expand_suite_groups(["arts"], str(data_dir))  # needs --suite-arg path=FILE

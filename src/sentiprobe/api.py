@@ -93,6 +93,8 @@ def run(suites: Sequence[str] | None = None, models: Sequence[str] | None = None
 
     skipped: list[str] = []
     bare = not suites or not models
+    if suites:
+        suites = expand_suite_groups(suites, data_dir)
     if not suites:
         suites, skipped = available_suites(data_dir)
         if skipped:
@@ -143,3 +145,26 @@ def available_suite_names(data_dir: str | None = None) -> list[str]:
     from .run.runner import available_suites
 
     return available_suites(data_dir)[0]
+
+
+def expand_suite_groups(names: Sequence[str], data_dir: str | None = None) -> list[str]:
+    """Suite names with family groups expanded: ``lexcomp`` -> every ``lexcomp-*`` suite whose data is present.
+
+    A name that is a suite stays as it is (unknown names are reported by the runner with did-you-mean).
+    """
+    from .run.runner import available_suites
+    from .suites import SUITES
+
+    out: list[str] = []
+    available: list[str] | None = None
+    for name in names:
+        members = [s.name for s in SUITES if s.family == name] if name not in SUITES else []
+        if members:
+            available = available_suites(data_dir)[0] if available is None else available
+            members = [m for m in members if m in available]
+            if not members:
+                raise ConfigError(f"suite group {name!r}: no suite of it has its data available")
+        for m in members or [name]:
+            if m not in out:
+                out.append(m)
+    return out

@@ -71,12 +71,14 @@ def parse_model_args(pairs: list[str]) -> dict[str, str]:
 
 
 def cmd(args) -> int:
-    from ..api import available_suite_names, run, run_errors
+    from ..api import available_suite_names, expand_suite_groups, run, run_errors
     from ..run.progress import Progress, compact_summary, results_table
     from ..run.runner import parse_limit
     from .suite_args import parse_suite_args
 
     suites = split_names(args.suite)
+    if suites:
+        suites = expand_suite_groups(suites, args.data_dir)  # `--suite lexcomp`: every lexcomp-* suite
     limit = parse_limit(args.limit)  # before any work: `--limit 0` is an error, not an empty run
     suite_options = parse_suite_args(args.suite_arg, suites or available_suite_names(args.data_dir))
     progress = Progress(sys.stderr, enabled=not args.no_progress)

@@ -94,12 +94,17 @@ def headline_of(metrics: Mapping[str, Any], headline: tuple[str, ...] | list[str
 
 
 def _fmt(m: Mapping[str, Any]) -> str:
+    """A metric by its unit: fractions as percentages (``53.29%``), correlations and coefficients as numbers."""
+    from ..report.html import format_value, unit_of
+
     v = m.get("value")
     if v is None:
         return "n/a"
+    unit = unit_of(dict(m))
+    suffix = "%" if unit == "fraction" else ""
     lo, hi = m.get("ci_low"), m.get("ci_high")
-    ci = f" [{lo:.3f}, {hi:.3f}]" if lo is not None and hi is not None else ""
-    return f"{v:.3f}{ci}"
+    ci = f" [{format_value('', lo, unit)}, {format_value('', hi, unit)}]" if lo is not None and hi is not None else ""
+    return f"{format_value('', v, unit)}{suffix}{ci}"
 
 
 def results_table(summary: Mapping[str, Any]) -> str:
