@@ -13,7 +13,7 @@ import sys
 from .. import __version__
 from ..core.errors import SentiprobeError
 
-COMMANDS = ("list_cmd", "data_cmd", "score_cmd", "run_cmd", "compare_cmd", "agree_cmd", "judge_cmd")
+COMMANDS = ("list_cmd", "data_cmd", "score_cmd", "run_cmd", "compare_cmd", "agree_cmd", "judge_cmd", "sweep_cmd")
 
 
 def build_parser() -> argparse.ArgumentParser:
