@@ -16,6 +16,7 @@ from ..core.errors import ConfigError
 from .sweep import Executor, JobFn, Resources, execute_job
 
 OnDone = Callable[[str, dict[str, Any]], None]
+DEFAULT_RESOURCES = Resources()
 
 
 class LocalExecutor(Executor):
@@ -59,7 +60,7 @@ class RayExecutor(Executor):
 
     name = "ray"
 
-    def __init__(self, address: str | None = None, resources: Resources = Resources(), retries: int = 2,
+    def __init__(self, address: str | None = None, resources: Resources = DEFAULT_RESOURCES, retries: int = 2,
                  runtime_env: Mapping[str, Any] | None = None, job_fn: JobFn = execute_job) -> None:
         self.address = address
         self.resources = resources
@@ -104,7 +105,7 @@ class RayExecutor(Executor):
                 ray.shutdown()
 
 
-def make_executor(kind: str, *, address: str | None = None, resources: Resources = Resources(),
+def make_executor(kind: str, *, address: str | None = None, resources: Resources = DEFAULT_RESOURCES,
                   retries: int = 2) -> Executor:
     """The executor named by ``--executor`` (``local`` or ``ray``)."""
     if kind == "local":

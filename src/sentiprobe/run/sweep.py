@@ -387,7 +387,7 @@ def execute_job(payload: Mapping[str, Any]) -> dict[str, Any]:
             error = {"type": str(first.get("type")), "message": str(first.get("message"))}
     except SentiprobeError as exc:
         error = {"type": type(exc).__name__, "message": str(exc)}
-    except Exception as exc:  # noqa: BLE001 - a bug in one job must not stop the sweep; recorded as failed
+    except Exception as exc:  # a bug in one job must not stop the sweep; recorded as failed
         error = {"type": type(exc).__name__, "message": f"unexpected error (a bug): {exc}"}
     status = "failed" if error else "done"
     rec = {k: v for k, v in payload.items() if k not in ("out_dir", "data_dir", "cache_dir")}
