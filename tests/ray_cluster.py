@@ -129,6 +129,21 @@ class LocalRayCluster:
         self.stop()
 
 
+def crash_job(payload):
+    """A job function whose worker process dies on every attempt for the model label ``crash``."""
+    from sentiprobe.run.sweep import execute_job
+
+    if payload["label"] == "crash":
+        import json as _json
+
+        job_dir = Path(payload["out_dir"])
+        job_dir.mkdir(parents=True, exist_ok=True)
+        with open(job_dir / "attempts.jsonl", "a", encoding="utf-8") as f:
+            f.write(_json.dumps({"pid": os.getpid()}) + "\n")
+        os._exit(1)
+    return execute_job(payload)
+
+
 if __name__ == "__main__":  # stop a cluster left by a killed test: python tests/ray_cluster.py ADDRESS TEMP
     c = LocalRayCluster.__new__(LocalRayCluster)
     c.address, c.temp = sys.argv[1], sys.argv[2]

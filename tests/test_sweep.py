@@ -61,7 +61,7 @@ def test_config_errors_name_the_key(doc, expect):
 def test_bad_yaml_names_the_file(tmp_path):
     p = tmp_path / "bad.yaml"
     p.write_text("models: [majority\n")
-    with pytest.raises(ConfigError, match="bad.yaml: not valid YAML"):
+    with pytest.raises(ConfigError, match=r"bad\.yaml: not valid YAML"):
         load_config(p)
 
 
