@@ -41,6 +41,18 @@ def import_ray() -> Any:
     return ray
 
 
+def private_runtime_env() -> dict[str, Any]:
+    """For a private single-node Ray started by the driver: workers import exactly what the driver imports.
+
+    Why: Ray workers are fresh interpreters; without this a source checkout run with ``PYTHONPATH=src`` (or a
+    plugin on ``sys.path``) would import another installed sentiprobe, or none, on the workers.
+    """
+    import os
+    import sys
+
+    return {"env_vars": {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}}
+
+
 def _error_of(exc: BaseException) -> dict[str, str]:
     text = str(exc).strip().splitlines()
     return {"type": type(exc).__name__, "message": text[0] if text else type(exc).__name__}
@@ -79,10 +91,10 @@ class RayExecutor(Executor):
         ray = import_ray()
         started_here = not ray.is_initialized()
         if started_here:
-            kwargs: dict[str, Any] = {"address": self.address, "log_to_driver": False,
-                                      "include_dashboard": False} if self.address is None else {
-                "address": self.address, "log_to_driver": False}
-            if self.runtime_env:
+            kwargs: dict[str, Any] = {"address": self.address, "log_to_driver": False}
+            if self.address is None:
+                kwargs.update(include_dashboard=False, runtime_env=self.runtime_env or private_runtime_env())
+            elif self.runtime_env:
                 kwargs["runtime_env"] = self.runtime_env
             try:
                 ray.init(**kwargs)
