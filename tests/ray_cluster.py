@@ -52,11 +52,12 @@ def _pids() -> list[int]:
 
 
 class LocalRayCluster:
-    """``ray start --head`` plus ``workers`` worker nodes, each with ``cpus`` CPUs, all on 127.0.0.2."""
+    """``ray start --head`` (``head_cpus``, default ``cpus``) plus ``workers`` nodes of ``cpus`` CPUs, on 127.0.0.2."""
 
-    def __init__(self, workers: int = 1, cpus: int = 1, timeout: float = 150.0) -> None:
+    def __init__(self, workers: int = 1, cpus: int = 1, timeout: float = 150.0, head_cpus: int | None = None) -> None:
         self.workers = workers
         self.cpus = cpus
+        self.head_cpus = cpus if head_cpus is None else head_cpus
         self.timeout = timeout
         self.port = free_port()
         self.address = f"{HOST}:{self.port}"
@@ -64,8 +65,8 @@ class LocalRayCluster:
         pythonpath = os.pathsep.join(p for p in (SRC, os.environ.get("PYTHONPATH", "")) if p)
         self.env = {**os.environ, "PYTHONPATH": pythonpath, "RAY_USAGE_STATS_ENABLED": "0"}
 
-    def _start(self, args: list[str], deadline: float) -> None:
-        common = [f"--node-ip-address={HOST}", f"--num-cpus={self.cpus}", "--object-store-memory=80000000",
+    def _start(self, args: list[str], deadline: float, cpus: int) -> None:
+        common = [f"--node-ip-address={HOST}", f"--num-cpus={cpus}", "--object-store-memory=80000000",
                   f"--dashboard-agent-listen-port={free_port()}"]
         out = subprocess.run([ray_bin(), "start", *args, *common], env=self.env, capture_output=True, text=True,
                              timeout=max(5.0, deadline - time.monotonic()), check=False)
@@ -76,9 +77,9 @@ class LocalRayCluster:
         deadline = time.monotonic() + self.timeout
         try:
             self._start(["--head", f"--port={self.port}", "--include-dashboard=false", f"--temp-dir={self.temp}",
-                         "--disable-usage-stats", f"--dashboard-port={free_port()}"], deadline)
+                         "--disable-usage-stats", f"--dashboard-port={free_port()}"], deadline, self.head_cpus)
             for _ in range(self.workers):
-                self._start([f"--address={self.address}"], deadline)
+                self._start([f"--address={self.address}"], deadline, self.cpus)
         except BaseException:
             self.stop()
             raise
