@@ -342,7 +342,8 @@ class JobOutcome:
 
     Attributes:
         job_id: ``<label>/<suite>/seed<k>``.
-        status: ``done`` (ran now), ``cached`` (finished earlier; not run) or ``failed``.
+        status: ``done`` (ran now), ``cached`` (finished earlier; not run), ``failed``, or ``pending`` while the
+            sweep runs (an index left by a killed driver shows what had not ended).
         attempts: how many times a worker started the job in this invocation (more than 1: a worker died).
         error: for ``failed``: ``{"type", "message"}``; None otherwise.
         seconds: wall time of the last attempt as seen by the worker (0 for ``cached``).
