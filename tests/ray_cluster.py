@@ -2,12 +2,15 @@
 
 Why 127.0.0.2 and not 127.0.0.1: Ray replaces a node address of ``127.0.0.1``/``localhost`` by the machine's
 outward address; any other loopback address is kept, so every connection stays on the loopback interface.
-Stopping never calls ``ray stop`` (it would stop every Ray on the machine): it ends only the processes this
+A driver needs ``cluster.auth`` in its environment (Ray caches the token per process: one token per driver
+process, see ``token``). Stopping never calls ``ray stop`` (it would stop every Ray on the machine): it ends
+only the processes this
 cluster started, found by its unique GCS address and temp directory, and their children.
 """
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -54,7 +57,8 @@ def _pids() -> list[int]:
 class LocalRayCluster:
     """``ray start --head`` (``head_cpus``, default ``cpus``) plus ``workers`` nodes of ``cpus`` CPUs, on 127.0.0.2."""
 
-    def __init__(self, workers: int = 1, cpus: int = 1, timeout: float = 150.0, head_cpus: int | None = None) -> None:
+    def __init__(self, workers: int = 1, cpus: int = 1, timeout: float = 150.0, head_cpus: int | None = None,
+                 token: str | None = None) -> None:
         self.workers = workers
         self.cpus = cpus
         self.head_cpus = cpus if head_cpus is None else head_cpus
@@ -63,7 +67,10 @@ class LocalRayCluster:
         self.address = f"{HOST}:{self.port}"
         self.temp = tempfile.mkdtemp(prefix="spray-", dir="/tmp")  # short: unix socket paths <= 107 bytes
         pythonpath = os.pathsep.join(p for p in (SRC, os.environ.get("PYTHONPATH", "")) if p)
-        self.env = {**os.environ, "PYTHONPATH": pythonpath, "RAY_USAGE_STATS_ENABLED": "0"}
+        # token authentication with a token of this cluster's own: explicit, so neither a ~/.ray/auth_token left by
+        # another Ray (which `ray start --head` would pick up, and a worker node not) nor its absence matters
+        self.auth = {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token or secrets.token_hex(16)}
+        self.env = {**os.environ, "PYTHONPATH": pythonpath, "RAY_USAGE_STATS_ENABLED": "0", **self.auth}
 
     def _start(self, args: list[str], deadline: float, cpus: int) -> None:
         common = [f"--node-ip-address={HOST}", f"--num-cpus={cpus}", "--object-store-memory=80000000",

@@ -28,8 +28,8 @@ if importlib.util.find_spec("ray") is None:
 
 from ray_cluster import SRC, LocalRayCluster  # noqa: E402
 
-from sentiprobe.run.executors import LocalExecutor, RayExecutor  # noqa: E402
-from sentiprobe.run.sweep import Resources, parse_config, run_sweep  # noqa: E402
+from sentiprobe.run.executors import LocalExecutor  # noqa: E402
+from sentiprobe.run.sweep import parse_config, run_sweep  # noqa: E402
 
 TESTS = str(Path(__file__).parent)
 GRID = {"models": ["majority", {"name": "tfidf-lr", "args": {"char": False, "max_iter": 200}}],
@@ -119,14 +119,28 @@ def test_ray_sweep_equals_local_survives_a_killed_worker_and_resumes(cluster, tm
     assert {p: p.read_text() for p in out.glob("jobs/*/*/*/attempts.jsonl")} == before  # no worker started
 
 
+CRASH_DRIVER = """
+import json, sys
+from ray_cluster import crash_job
+from sentiprobe.run.executors import RayExecutor
+from sentiprobe.run.sweep import Resources, parse_config, run_sweep
+grid, address, out, data_dir, cache_dir = json.loads(sys.argv[1])
+cfg = parse_config(grid)
+ex = RayExecutor(address, Resources(num_cpus=1), retries=cfg.retries, job_fn=crash_job)
+print(json.dumps(run_sweep(cfg, out, ex, data_dir=data_dir, cache_dir=cache_dir)))
+"""
+
+
 def test_ray_job_whose_worker_keeps_dying_is_failed_and_others_finish(cluster, tmp_path, data_dir):
     grid = {"models": ["majority", {"name": "majority", "label": "crash"}], "suites": ["arts-laptop"],
             "seeds": [0], "limit": 20, "n_boot": 20, "retries": 1}
-    cfg = parse_config(grid)
-    from ray_cluster import crash_job
-
-    ex = RayExecutor(cluster.address, Resources(num_cpus=1), retries=cfg.retries, job_fn=crash_job)
-    index = run_sweep(cfg, tmp_path / "o", ex, data_dir=str(data_dir), cache_dir=str(tmp_path / "c"))
+    # the driver in its own process (as the CLI): Ray keeps per-process state (the cluster's token) that must not
+    # leak into later tests of this process
+    args = json.dumps([grid, cluster.address, str(tmp_path / "o"), str(data_dir), str(tmp_path / "c")])
+    res = subprocess.run([sys.executable, "-c", CRASH_DRIVER, args], env=cluster.env, capture_output=True,
+                         text=True, timeout=240, check=False)
+    assert res.returncode == 0, res.stderr[-3000:]
+    index = json.loads(res.stdout.strip().splitlines()[-1])
     assert index["jobs"]["majority/arts-laptop/seed0"]["status"] == "done"
     bad = index["jobs"]["crash/arts-laptop/seed0"]
     assert bad["status"] == "failed" and bad["attempts"] == 2  # the first run and one retry
