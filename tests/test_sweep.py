@@ -51,6 +51,7 @@ def test_minimal_config_and_defaults(tmp_path):
     ({"models": [{"name": "tfidf-lr", "args": {"C": [1, 2]}}], "suites": ["toy"]}, "must be a scalar"),
     ({"models": ["majority"], "suites": ["toy"], "resources": {"num_cpus": -1}}, "resources.num_cpus"),
     (["majority"], "a sweep config is a mapping"),
+    ({"models": [{"name": "tfidf-lr", "args": {"C": float("nan")}}], "suites": ["toy"]}, "must be a scalar"),
 ])
 def test_config_errors_name_the_key(doc, expect):
     with pytest.raises(ConfigError) as ei:

@@ -183,7 +183,8 @@ def _as_mapping(v: Any, what: str, path: str) -> dict[str, Any]:
     for k, val in v.items():
         if not isinstance(k, str):
             raise ConfigError(f"{path}: {what}: key {k!r} is not a string")
-        if isinstance(val, Mapping | list) or (isinstance(val, float) and not math.isfinite(val)):
+        if (not isinstance(val, str | int | float | bool) and val is not None) or \
+                (isinstance(val, float) and not math.isfinite(val)):
             raise ConfigError(f"{path}: {what}.{k} must be a scalar (string, number, boolean), not {val!r}")
     return {k.replace("-", "_"): val for k, val in v.items()}
 
