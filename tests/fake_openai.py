@@ -86,7 +86,7 @@ class FakeOpenAI:
         class Handler(_Handler):
             server_ref = fake
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = _Server(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
         self._thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05},
                                         daemon=True, name="fake-openai")
@@ -148,8 +148,15 @@ class FakeOpenAI:
                                                     "token_logprobs": values, "top_logprobs": None}}
 
 
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 256  # many clients connecting at once (the concurrency benchmark) are not refused
+
+
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # headers and body go out in two writes: without TCP_NODELAY the body waits for the client's delayed ACK
+    # (~40 ms per request on Linux), which would make the server, not the client, the bottleneck
+    disable_nagle_algorithm = True
     server_ref: FakeOpenAI
 
     def log_message(self, format: str, *args: Any) -> None:

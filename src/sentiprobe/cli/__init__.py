@@ -14,7 +14,7 @@ from .. import __version__
 from ..core.errors import SentiprobeError
 
 COMMANDS = ("list_cmd", "data_cmd", "score_cmd", "run_cmd", "compare_cmd", "report_cmd", "agree_cmd", "judge_cmd",
-            "export_cmd", "arts_cmd")
+            "export_cmd", "arts_cmd", "sweep_cmd")
 
 
 def build_parser() -> argparse.ArgumentParser:

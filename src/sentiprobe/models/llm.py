@@ -206,7 +206,7 @@ class OpenAICompatibleModel(ModelAdapter):
     def __init__(self, base_url: Any = None, model: Any = None, endpoint: Any = "chat", max_tokens: Any = 256,
                  temperature: Any = 0.0, top_p: Any = None, seed: Any = None, system: Any = None, stop: Any = None,
                  max_concurrency: Any = 4, max_retries: Any = 5, timeout: Any = 60.0, backoff: Any = 0.5,
-                 max_backoff: Any = 30.0, batch_size: Any = 32, score_labels: Any = False,
+                 max_backoff: Any = 30.0, batch_size: Any = None, score_labels: Any = False,
                  score_separator: Any = " ", token_param: Any = "max_tokens", connect_timeout: Any = 5.0,
                  max_connect_failures: Any = 5, deadline_s: Any = None, api_key: Any = None) -> None:
         if api_key is not None:
@@ -238,7 +238,10 @@ class OpenAICompatibleModel(ModelAdapter):
         self.policy = RetryPolicy(max_retries=as_int("max_retries", max_retries, lo=0, hi=100),
                                   backoff=as_float("backoff", backoff, lo=0.0),
                                   max_backoff=as_float("max_backoff", max_backoff, lo=0.0))
-        self.batch_size = as_int("batch_size", batch_size, lo=1)
+        # a cached batch ends in a barrier (every request of it must finish before it is committed), so a batch
+        # no larger than max_concurrency caps the requests in flight; the default keeps >= 4 waves per batch
+        self.batch_size = (max(32, 4 * self.max_concurrency) if batch_size in (None, "", "auto")
+                           else as_int("batch_size", batch_size, lo=1))
         self.scores = as_bool("score_labels", score_labels)
         self.score_separator = str(score_separator)
         self.token_param = as_choice("token_param", token_param, ("max_tokens", "max_completion_tokens"))
@@ -453,7 +456,8 @@ MODELS.register(
         "deadline_s": "float seconds, default none: overall budget of the run's requests, from the first one",
         "backoff": "float seconds, default 0.5: base of the exponential backoff (jittered)",
         "max_backoff": "float seconds, default 30: cap of one backoff delay",
-        "batch_size": "int, default 32: prompts per cached batch (a batch is committed when all of it succeeded)",
+        "batch_size": ("int, default max(32, 4 x max_concurrency): prompts per cached batch (a batch is committed when "
+                       "all of it succeeded; one smaller than max_concurrency leaves connections idle)"),
         "score_labels": "bool, default false: enable option log-prob scoring via completions echo+logprobs",
         "score_separator": "str, default ' ': text between the prompt and a scored option",
         "token_param": "'max_tokens' (default) or 'max_completion_tokens' (newer OpenAI reasoning models)",

@@ -1,0 +1,49 @@
+"""``sentiprobe sweep CONFIG.yaml [--executor local|ray] [--address ADDRESS] --out DIR``."""
+from __future__ import annotations
+
+import json
+import sys
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("sweep", help="run a grid of models x suites x seeds (locally or on a Ray cluster)",
+                       description="Run every (model, suite, seed) job of a YAML sweep config into its own run "
+                                   "directory under --out; finished jobs are never recomputed. See "
+                                   "docs/scale-out.md.")
+    p.add_argument("config", help="sweep config (YAML): models, suites, seeds, optional limit/n_boot/retries/resources")
+    p.add_argument("--out", required=True, help="sweep directory (jobs/, sweep.json, summary.json, report.html)")
+    p.add_argument("--executor", choices=("local", "ray"), default="local",
+                   help="local: one job after another in this process (default); ray: Ray tasks")
+    p.add_argument("--address", default=None,
+                   help="Ray cluster address (auto, HOST:PORT, ray://HOST:PORT; default: $RAY_ADDRESS, else a "
+                        "private single-node Ray)")
+    p.add_argument("--data-dir", default=None, help="data directory (default: $SENTIPROBE_DATA_DIR or cache)")
+    p.add_argument("--cache-dir", default=None,
+                   help="cache directory shared by every job (default: $SENTIPROBE_CACHE_DIR or the user cache)")
+    p.add_argument("--json", action="store_true", help="print the sweep index (one line of JSON)")
+    p.set_defaults(func=cmd)
+
+
+def cmd(args) -> int:
+    import os
+    from pathlib import Path
+
+    from ..data import resolve_data_dir
+    from ..run.cache import default_cache_dir
+    from ..run.sweep import sweep
+
+    address = args.address or (os.environ.get("RAY_ADDRESS") if args.executor == "ray" else None)
+    # workers may run elsewhere: give them absolute directories, never their own environment's defaults
+    data_dir = str(resolve_data_dir(args.data_dir).resolve())
+    cache_dir = str(Path(args.cache_dir or default_cache_dir()).expanduser().resolve())
+    index = sweep(args.config, args.out, executor=args.executor, address=address, data_dir=data_dir,
+                  cache_dir=cache_dir, log=lambda m: print(m, file=sys.stderr))
+    if args.json:
+        print(json.dumps(index, ensure_ascii=False))
+    failed = [j for j, r in index["jobs"].items() if r["status"] == "failed"]
+    if failed:
+        print(f"sentiprobe: {len(failed)} job(s) failed: {', '.join(failed)}; the others are in {args.out} "
+              f"(errors in sweep.json)", file=sys.stderr)
+        return 1
+    print(f"sentiprobe: sweep done: {args.out}/report.html", file=sys.stderr)
+    return 0

@@ -1,0 +1,530 @@
+"""Sweeps: a declarative grid of models x suites x seeds, one run directory per job.
+
+A sweep config (YAML, read with ``yaml.safe_load``)::
+
+    models: [majority, {name: tfidf-lr, label: tfidf-c1, args: {C: 1.0}}]
+    suites: [arts-laptop, {name: sentivent-polar, args: {lexicon: none}}]
+    seeds: [0, 1]
+    limit: 200            # optional: first N test items per suite (as `run --limit`)
+    n_boot: 1000          # optional
+    missing: error        # optional
+    retries: 2            # optional: re-runs of a job whose worker died (Ray) before it is recorded as failed
+    resources: {num_cpus: 1, memory_mb: 2048, num_gpus: 0}   # optional: what one job declares to Ray
+
+Each (model, suite, seed) job runs through the public API :func:`sentiprobe.api.run` into its own directory
+``OUT/jobs/<model label>/<suite>/seed<k>/``. Why one suite per job: jobs are the unit a cluster schedules and
+retries, and a failed suite must not cost the others. A job is finished when its directory holds a ``job.json``
+whose key matches the job (model, args, suite, suite args, seed, limit, n_boot, missing) and a ``results.json``
+with the suite and no error; such a job is never run again (the run cache makes an interrupted one cheap).
+
+Everything here is pure: parsing, validation and the job list. :mod:`.executors` runs the jobs and
+:func:`run_sweep` writes the index (``sweep.json``), the summary (``summary.json``) and the comparison report.
+"""
+from __future__ import annotations
+
+import difflib
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import ConfigError, SentiprobeError
+from ..core.hashing import stable_hash
+
+SWEEP_SCHEMA_VERSION = 1
+TOP_KEYS = ("models", "suites", "seeds", "limit", "n_boot", "missing", "retries", "resources")
+MODEL_KEYS = ("name", "label", "args")
+SUITE_KEYS = ("name", "args")
+RESOURCE_KEYS = ("num_cpus", "num_gpus", "memory_mb")
+
+
+def _unknown(keys: Sequence[str], known: Sequence[str], where: str, path: str) -> None:
+    bad = [k for k in keys if k not in known]
+    if bad:
+        hints = []
+        for k in bad:
+            close = difflib.get_close_matches(str(k), known, n=1)
+            hints.append(f"{k!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+        raise ConfigError(f"{path}: unknown key(s) in {where}: {', '.join(hints)}; known: {', '.join(known)}")
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """One model of the grid.
+
+    Attributes:
+        name: registered model name (``sentiprobe list models``).
+        label: name of the job directory and of the row in the comparison (default: ``name``); two entries of
+            the same model with different args need different labels.
+        args: keyword arguments for the model factory, as in ``run --model-arg`` (JSON values).
+    """
+
+    name: str
+    label: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SuiteEntry:
+    """One suite of the grid.
+
+    Attributes:
+        name: registered suite name.
+        args: the suite's typed options (as ``run --suite-arg``), validated by the suite when the job runs.
+    """
+
+    name: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Resources:
+    """What one job declares to Ray (ignored by the local executor).
+
+    Attributes:
+        num_cpus: CPUs reserved per job (Ray schedules no more jobs on a node than its CPUs allow).
+        num_gpus: GPUs reserved per job (0 for CPU models).
+        memory_mb: memory reserved per job in MiB (None: no reservation).
+    """
+
+    num_cpus: float = 1.0
+    num_gpus: float = 0.0
+    memory_mb: int | None = None
+
+
+@dataclass(frozen=True)
+class SweepConfig:
+    """A validated sweep config (recorded in ``sweep.json``).
+
+    Attributes:
+        models: the models, in config order.
+        suites: the suites, in config order.
+        seeds: the base seeds; every (model, suite) pair runs once per seed.
+        limit: first N test items per suite, or None for all.
+        n_boot: bootstrap resamples for confidence intervals.
+        missing: how missing predictions are scored (``error``, ``wrong``, ``variants-wrong``).
+        retries: how many times a job whose worker died is run again before it is recorded as failed.
+        resources: what each job declares to Ray.
+    """
+
+    models: tuple[ModelSpec, ...]
+    suites: tuple[SuiteEntry, ...]
+    seeds: tuple[int, ...] = (0,)
+    limit: int | None = None
+    n_boot: int = 1000
+    missing: str = "error"
+    retries: int = 2
+    resources: Resources = Resources()
+
+    def jobs(self) -> list[Job]:
+        """Every (model, suite, seed) job, models outermost (the order of the index and the report)."""
+        return [Job(m, s, seed, self.limit, self.n_boot, self.missing)
+                for m in self.models for s in self.suites for seed in self.seeds]
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["models"] = [{"name": m.name, "label": m.label, "args": dict(m.args)} for m in self.models]
+        d["suites"] = [{"name": s.name, "args": dict(s.args)} for s in self.suites]
+        return d
+
+
+@dataclass(frozen=True)
+class Job:
+    """One unit of a sweep: one model on one suite with one seed.
+
+    Attributes:
+        model: the model.
+        suite: the suite.
+        seed: the base seed passed to ``api.run``.
+        limit, n_boot, missing: as in :class:`SweepConfig`.
+    """
+
+    model: ModelSpec
+    suite: SuiteEntry
+    seed: int
+    limit: int | None
+    n_boot: int
+    missing: str
+
+    @property
+    def job_id(self) -> str:
+        return f"{self.model.label}/{self.suite.name}/seed{self.seed}"
+
+    @property
+    def rel_dir(self) -> str:
+        """The job's directory relative to the sweep's output directory."""
+        return f"jobs/{self.job_id}"
+
+    @property
+    def key(self) -> str:
+        """Hash of everything that changes the job's results (not where or how it runs)."""
+        return stable_hash(self.payload(""), 24)
+
+    def payload(self, out_dir: str) -> dict[str, Any]:
+        """The JSON-able description a worker receives (and writes back as ``job.json``)."""
+        return {"model": self.model.name, "label": self.model.label, "model_args": dict(self.model.args),
+                "suite": self.suite.name, "suite_args": dict(self.suite.args), "seed": self.seed,
+                "limit": self.limit, "n_boot": self.n_boot, "missing": self.missing, "out_dir": out_dir}
+
+
+def _as_int(v: Any, what: str, path: str, lo: int = 0) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+        raise ConfigError(f"{path}: {what} must be an integer >= {lo}, not {v!r}")
+    return v
+
+
+def _as_mapping(v: Any, what: str, path: str) -> dict[str, Any]:
+    if v is None:
+        return {}
+    if not isinstance(v, Mapping):
+        raise ConfigError(f"{path}: {what} must be a mapping of names to values, not {type(v).__name__}")
+    for k, val in v.items():
+        if not isinstance(k, str):
+            raise ConfigError(f"{path}: {what}: key {k!r} is not a string")
+        if (not isinstance(val, str | int | float | bool) and val is not None) or \
+                (isinstance(val, float) and not math.isfinite(val)):
+            raise ConfigError(f"{path}: {what}.{k} must be a scalar (string, number, boolean), not {val!r}")
+    return {k.replace("-", "_"): val for k, val in v.items()}
+
+
+def _model(entry: Any, i: int, path: str) -> ModelSpec:
+    from ..core.registry import check_arguments
+    from ..models import MODELS
+
+    if isinstance(entry, str):
+        entry = {"name": entry}
+    if not isinstance(entry, Mapping):
+        raise ConfigError(f"{path}: models[{i}] must be a model name or a mapping with 'name', not {entry!r}")
+    _unknown(list(entry), MODEL_KEYS, f"models[{i}]", path)
+    name = entry.get("name")
+    if not isinstance(name, str) or not name:
+        raise ConfigError(f"{path}: models[{i}] needs a 'name' (a registered model)")
+    try:
+        factory = MODELS.entry(name).factory
+    except SentiprobeError as exc:
+        raise ConfigError(f"{path}: models[{i}]: {exc}") from None
+    args = _as_mapping(entry.get("args"), f"models[{i}].args", path)
+    check_arguments(f"{path}: models[{i}]: model {name!r}", factory, args)
+    label = entry.get("label", name)
+    if not isinstance(label, str) or not label or "/" in label or label in (".", ".."):
+        raise ConfigError(f"{path}: models[{i}].label must be a non-empty name without '/', not {label!r}")
+    return ModelSpec(name, label, args)
+
+
+def _suite(entry: Any, i: int, path: str) -> SuiteEntry:
+    from ..suites import SUITES
+
+    if isinstance(entry, str):
+        entry = {"name": entry}
+    if not isinstance(entry, Mapping):
+        raise ConfigError(f"{path}: suites[{i}] must be a suite name or a mapping with 'name', not {entry!r}")
+    _unknown(list(entry), SUITE_KEYS, f"suites[{i}]", path)
+    name = entry.get("name")
+    if not isinstance(name, str) or not name:
+        raise ConfigError(f"{path}: suites[{i}] needs a 'name' (a registered suite)")
+    try:
+        SUITES.get(name)
+    except SentiprobeError as exc:
+        raise ConfigError(f"{path}: suites[{i}]: {exc}") from None
+    return SuiteEntry(name, _as_mapping(entry.get("args"), f"suites[{i}].args", path))
+
+
+def _names_list(doc: Mapping[str, Any], key: str, path: str) -> list[Any]:
+    v = doc.get(key)
+    if v is None:
+        raise ConfigError(f"{path}: '{key}' is required (a list)")
+    if isinstance(v, str | Mapping):
+        v = [v]
+    if not isinstance(v, list) or not v:
+        raise ConfigError(f"{path}: '{key}' must be a non-empty list, not {v!r}")
+    return v
+
+
+def parse_config(doc: Any, path: str = "<config>") -> SweepConfig:
+    """Validate a loaded YAML document into a :class:`SweepConfig` (ConfigError naming the file and key)."""
+    if not isinstance(doc, Mapping):
+        raise ConfigError(f"{path}: a sweep config is a mapping with 'models', 'suites' and 'seeds', "
+                          f"not {type(doc).__name__}")
+    _unknown(list(doc), TOP_KEYS, "the sweep config", path)
+    models = tuple(_model(e, i, path) for i, e in enumerate(_names_list(doc, "models", path)))
+    labels = [m.label for m in models]
+    dup = sorted({x for x in labels if labels.count(x) > 1})
+    if dup:
+        raise ConfigError(f"{path}: models: {', '.join(map(repr, dup))} appear(s) twice; give each entry a "
+                          "distinct 'label'")
+    suites = tuple(_suite(e, i, path) for i, e in enumerate(_names_list(doc, "suites", path)))
+    names = [s.name for s in suites]
+    if len(set(names)) != len(names):
+        raise ConfigError(f"{path}: suites: a suite appears twice")
+    raw_seeds = doc.get("seeds", [0])
+    if isinstance(raw_seeds, int) and not isinstance(raw_seeds, bool):
+        raw_seeds = [raw_seeds]
+    if not isinstance(raw_seeds, list) or not raw_seeds:
+        raise ConfigError(f"{path}: 'seeds' must be a non-empty list of integers, not {raw_seeds!r}")
+    seeds = tuple(_as_int(s, "every seed", path) for s in raw_seeds)
+    if len(set(seeds)) != len(seeds):
+        raise ConfigError(f"{path}: seeds: a seed appears twice")
+    limit = doc.get("limit")
+    if limit is not None:
+        limit = _as_int(limit, "'limit'", path, lo=1)
+    missing = doc.get("missing", "error")
+    if missing not in ("error", "wrong", "variants-wrong"):
+        raise ConfigError(f"{path}: 'missing' must be error, wrong or variants-wrong, not {missing!r}")
+    raw_res = doc.get("resources") or {}
+    if not isinstance(raw_res, Mapping):
+        raise ConfigError(f"{path}: 'resources' must be a mapping ({', '.join(RESOURCE_KEYS)})")
+    _unknown(list(raw_res), RESOURCE_KEYS, "resources", path)
+    res = {}
+    for k in ("num_cpus", "num_gpus"):
+        if k in raw_res:
+            v = raw_res[k]
+            if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v < 0:
+                raise ConfigError(f"{path}: resources.{k} must be a number >= 0, not {v!r}")
+            res[k] = float(v)
+    if raw_res.get("memory_mb") is not None:
+        res["memory_mb"] = _as_int(raw_res["memory_mb"], "resources.memory_mb", path, lo=1)
+    return SweepConfig(models=models, suites=suites, seeds=seeds, limit=limit,
+                       n_boot=_as_int(doc.get("n_boot", 1000), "'n_boot'", path),
+                       missing=missing, retries=_as_int(doc.get("retries", 2), "'retries'", path),
+                       resources=Resources(**res))
+
+
+def load_config(path: str | Path) -> SweepConfig:
+    """Read and validate a sweep config file (YAML; JSON is YAML too)."""
+    import yaml
+
+    from ..core.io import read_user_text
+
+    text = read_user_text(path, "sweep config")
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+    return parse_config(doc, str(path))
+
+
+# ---- job state on disk (the source of truth) -------------------------------------------------------
+
+JOB_FILE = "job.json"
+
+
+def find_results(job_dir: Path, model: str) -> Path | None:
+    """The results.json of a job directory: ``DIR/results.json`` or, in the per-model layout, ``DIR/<model>/``."""
+    for p in (job_dir / "results.json", job_dir / model / "results.json"):
+        if p.is_file():
+            return p
+    return None
+
+
+def job_done(job: Job, out: Path) -> bool:
+    """Whether ``job`` finished in an earlier invocation: matching ``job.json`` and a clean results file."""
+    d = out / job.rel_dir
+    try:
+        rec = json.loads((d / JOB_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    if not isinstance(rec, dict) or rec.get("key") != job.key or rec.get("status") != "done":
+        return False
+    res = find_results(d, job.model.name)
+    if res is None:
+        return False
+    try:
+        doc = json.loads(res.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return job.suite.name in (doc.get("suites") or {}) and not (doc.get("errors") or {})
+
+
+@dataclass(frozen=True)
+class JobOutcome:
+    """What happened to one job in this invocation (a row of ``sweep.json``).
+
+    Attributes:
+        job_id: ``<label>/<suite>/seed<k>``.
+        status: ``done`` (ran now), ``cached`` (finished earlier; not run), ``failed``, or ``pending`` while the
+            sweep runs (an index left by a killed driver shows what had not ended).
+        attempts: how many times a worker started the job in this invocation (more than 1: a worker died).
+        error: for ``failed``: ``{"type", "message"}``; None otherwise.
+        seconds: wall time of the last attempt as seen by the worker (0 for ``cached``).
+    """
+
+    job_id: str
+    status: str
+    attempts: int = 0
+    error: dict[str, str] | None = None
+    seconds: float = 0.0
+
+
+def execute_job(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """Run one job through the public API in this process; the function both executors call.
+
+    Returns ``{"status": "done"|"failed", "error": ..., "seconds": ...}``. Errors of the run (a typed error, a
+    suite error recorded in results.json, an unexpected exception) make a failed job, never an exception,
+    so that only a dying worker is retried: a deterministic error would fail again.
+    """
+    import os
+    import socket
+    import time
+
+    from ..api import run, run_errors
+    from ..core.io import write_json
+
+    job_dir = Path(payload["out_dir"])
+    job_dir.mkdir(parents=True, exist_ok=True)
+    with open(job_dir / "attempts.jsonl", "a", encoding="utf-8") as f:  # counted by the driver
+        f.write(json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "started": time.time()}) + "\n")
+    t0 = time.perf_counter()
+    suite_options = {payload["suite"]: dict(payload["suite_args"])} if payload["suite_args"] else None
+    try:
+        doc = run(suites=[payload["suite"]], models=[payload["model"]], model_args=dict(payload["model_args"]),
+                  out=str(job_dir), data_dir=payload.get("data_dir"), cache_dir=payload.get("cache_dir"),
+                  seed=payload["seed"], n_boot=payload["n_boot"], limit=payload["limit"],
+                  missing=payload["missing"], progress=False, suite_options=suite_options)
+        errors = run_errors(doc)
+        error = None
+        if errors:
+            first = next(iter(errors.values()))
+            error = {"type": str(first.get("type")), "message": str(first.get("message"))}
+    except SentiprobeError as exc:
+        error = {"type": type(exc).__name__, "message": str(exc)}
+    except Exception as exc:  # a bug in one job must not stop the sweep; recorded as failed
+        error = {"type": type(exc).__name__, "message": f"unexpected error (a bug): {exc}"}
+    status = "failed" if error else "done"
+    rec = {k: v for k, v in payload.items() if k not in ("out_dir", "data_dir", "cache_dir")}
+    write_json(job_dir / JOB_FILE, {"key": payload["key"], "status": status, "error": error, "job": rec})
+    return {"status": status, "error": error, "seconds": round(time.perf_counter() - t0, 3)}
+
+
+def count_attempts(job_dir: Path) -> int:
+    try:
+        return sum(1 for line in (job_dir / "attempts.jsonl").read_text(encoding="utf-8").splitlines() if line)
+    except OSError:
+        return 0
+
+
+JobFn = Callable[[Mapping[str, Any]], dict[str, Any]]
+
+
+# ---- the driver ----------------------------------------------------------------------------------------
+
+
+class Executor:
+    """What :func:`run_sweep` needs from an executor (see :mod:`.executors`)."""
+
+    name = "abstract"
+
+    def run(self, todo: Sequence[tuple[str, dict[str, Any]]],
+            on_done: Callable[[str, dict[str, Any]], None]) -> None:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+def run_sweep(cfg: SweepConfig, out: str | Path, executor: Executor, *, data_dir: str | None = None,
+              cache_dir: str | None = None, log: Callable[[str], None] = lambda m: None) -> dict[str, Any]:
+    """Run every unfinished job of ``cfg`` on ``executor`` and write ``out``'s index, summary and report.
+
+    Writes ``out/sweep.json`` (the index: one :class:`JobOutcome` per job, rewritten as each job ends, so a
+    killed driver leaves an index of what finished), ``out/summary.json`` and ``out/report.html`` (the
+    comparison of every job's results). ``cache_dir`` should be given explicitly for a cluster (every worker
+    must share it; the CLI resolves ``$SENTIPROBE_CACHE_DIR``). Returns the index document.
+    """
+    from ..core.io import write_json
+
+    out = Path(out)
+    for p in (out, *out.parents):
+        if p.exists() and not p.is_dir():
+            raise ConfigError(f"--out {out}: {p} exists and is not a directory")
+    out.mkdir(parents=True, exist_ok=True)
+    jobs = {j.job_id: j for j in cfg.jobs()}
+    index: dict[str, Any] = {"schema_version": SWEEP_SCHEMA_VERSION, "executor": executor.name,
+                             "config": cfg.to_dict(), "jobs": {}}
+    todo: list[tuple[str, dict[str, Any]]] = []
+    before: dict[str, int] = {}
+    for jid, job in jobs.items():
+        row = {"dir": job.rel_dir, "model": job.model.label, "suite": job.suite.name, "seed": job.seed,
+               "key": job.key}
+        if job_done(job, out):
+            index["jobs"][jid] = {**row, **asdict(JobOutcome(jid, "cached"))}
+            continue
+        index["jobs"][jid] = {**row, **asdict(JobOutcome(jid, "pending"))}
+        before[jid] = count_attempts(out / job.rel_dir)
+        todo.append((jid, {**job.payload(str(out / job.rel_dir)), "key": job.key, "data_dir": data_dir,
+                           "cache_dir": cache_dir}))
+    log(f"sweep: {len(jobs)} job(s), {len(jobs) - len(todo)} already finished, {len(todo)} to run "
+        f"({executor.name} executor)")
+    write_json(out / "sweep.json", index)
+
+    def on_done(jid: str, res: dict[str, Any]) -> None:
+        attempts = count_attempts(out / jobs[jid].rel_dir) - before[jid]
+        outcome = JobOutcome(jid, res["status"], attempts, res.get("error"), float(res.get("seconds") or 0.0))
+        index["jobs"][jid].update(asdict(outcome))
+        write_json(out / "sweep.json", index)
+        msg = f"sweep: {jid} {outcome.status}"
+        if outcome.error:
+            msg += f": {outcome.error['type']}: {outcome.error['message']}"
+        log(msg + (f" (after {attempts} attempts)" if attempts > 1 else ""))
+
+    if todo:
+        executor.run(todo, on_done)
+    for row in index["jobs"].values():
+        if row["status"] == "pending":  # an executor that lost a job without telling: say so, never hide it
+            row.update(status="failed", error={"type": "LostJob", "message": "the executor returned no outcome"})
+    write_json(out / "sweep.json", index)
+    write_comparison(cfg, out, index)
+    return index
+
+
+def _metric_values(doc: Mapping[str, Any], suite: str) -> dict[str, float]:
+    ms = (doc.get("suites") or {}).get(suite, {}).get("metrics", {})
+    return {k: m["value"] for k, m in ms.items() if isinstance(m, Mapping) and isinstance(m.get("value"), int | float)}
+
+
+def write_comparison(cfg: SweepConfig, out: Path, index: Mapping[str, Any]) -> dict[str, Any]:
+    """Write ``summary.json`` (every job's metrics + mean/sd over seeds) and ``report.html`` (comparison)."""
+    import statistics
+
+    from ..core.io import atomic_write_text, write_json
+    from ..report.html import render_comparison
+
+    docs: dict[str, dict[str, Any]] = {}
+    runs: dict[str, Any] = {}
+    by_pair: dict[tuple[str, str], list[dict[str, float]]] = {}
+    for job in cfg.jobs():
+        row = index["jobs"][job.job_id]
+        entry: dict[str, Any] = {"model": job.model.label, "suite": job.suite.name, "seed": job.seed,
+                                 "status": row["status"]}
+        res = find_results(out / job.rel_dir, job.model.name) if row["status"] in ("done", "cached") else None
+        if res is not None:
+            doc = json.loads(res.read_text(encoding="utf-8"))
+            rel = res.parent.relative_to(out).as_posix()
+            docs[rel] = doc
+            entry["results"] = f"{rel}/results.json"
+            entry["metrics"] = _metric_values(doc, job.suite.name)
+            by_pair.setdefault((job.model.label, job.suite.name), []).append(entry["metrics"])
+        else:
+            entry["error"] = row.get("error")
+        runs[job.job_id] = entry
+    aggregate: dict[str, dict[str, Any]] = {}
+    for (label, suite), rows in by_pair.items():
+        names = [k for k in rows[0] if all(k in r for r in rows)]
+        aggregate.setdefault(label, {})[suite] = {
+            k: {"mean": statistics.fmean(r[k] for r in rows),
+                "sd": statistics.stdev([r[k] for r in rows]) if len(rows) > 1 else 0.0, "n_seeds": len(rows)}
+            for k in names}
+    failed = sorted(j for j, r in index["jobs"].items() if r["status"] == "failed")
+    summary = {"schema_version": SWEEP_SCHEMA_VERSION, "runs": runs, "aggregate": aggregate, "failed": failed}
+    write_json(out / "summary.json", summary)
+    atomic_write_text(out / "report.html", render_comparison(docs))
+    return summary
+
+
+def sweep(config: str | Path | SweepConfig, out: str | Path, *, executor: str = "local",
+          address: str | None = None, data_dir: str | None = None, cache_dir: str | None = None,
+          log: Callable[[str], None] = lambda m: None) -> dict[str, Any]:
+    """Load ``config`` (a path or a parsed config), run it on the named executor; returns the index document."""
+    from .executors import make_executor
+
+    cfg = config if isinstance(config, SweepConfig) else load_config(config)
+    ex = make_executor(executor, address=address, resources=cfg.resources, retries=cfg.retries)
+    return run_sweep(cfg, out, ex, data_dir=data_dir, cache_dir=cache_dir, log=log)
