@@ -80,7 +80,7 @@ def test_local_sweep_writes_index_summary_report_and_resumes(tmp_path):
     assert summary["aggregate"]["lex"]["toy"]["accuracy"]["n_seeds"] == 2
     assert summary["failed"] == []
     html = (out / "report.html").read_text()
-    assert "jobs/lex/toy/seed0" in html and "<h2>toy2</h2>" in html
+    assert "jobs/lex/toy/seed0" in html and 'id="toy2"' in html
     # resume: every job is finished on disk, nothing runs (an executor that would run something fails the test)
     calls = []
     again = run_sweep(cfg, out, LocalExecutor(job_fn=lambda p: calls.append(p) or {"status": "failed"}))
@@ -91,7 +91,7 @@ def test_local_sweep_writes_index_summary_report_and_resumes(tmp_path):
 def test_changed_job_or_damaged_results_is_rerun(tmp_path):
     out = tmp_path / "sweep"
     run_sweep(parse_config(GRID), out, LocalExecutor())
-    (out / "jobs/majority/toy/seed0/results.json").write_text("{truncated")
+    (out / "jobs/majority/toy/seed0/run/majority/results.json").write_text("{truncated")
     grid = {**GRID, "models": ["majority", {"name": "slow-lexicon", "label": "lex", "args": {"batch_size": 3}}]}
     ran = []
 

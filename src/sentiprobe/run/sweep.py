@@ -308,11 +308,13 @@ def load_config(path: str | Path) -> SweepConfig:
 # ---- job state on disk (the source of truth) -------------------------------------------------------
 
 JOB_FILE = "job.json"
+RUN_SUBDIR = "run"
 
 
 def find_results(job_dir: Path, model: str) -> Path | None:
-    """The results.json of a job directory: ``DIR/results.json`` or, in the per-model layout, ``DIR/<model>/``."""
-    for p in (job_dir / "results.json", job_dir / model / "results.json"):
+    """The results.json of a job directory: the run lives in ``DIR/run/<model>/`` (``DIR`` itself keeps the sweep's
+    own ``job.json`` and ``attempts.jsonl``, which a run directory would refuse as foreign files)."""
+    for p in (job_dir / RUN_SUBDIR / model / "results.json", job_dir / "results.json", job_dir / model / "results.json"):
         if p.is_file():
             return p
     return None
@@ -379,7 +381,7 @@ def execute_job(payload: Mapping[str, Any]) -> dict[str, Any]:
     suite_options = {payload["suite"]: dict(payload["suite_args"])} if payload["suite_args"] else None
     try:
         doc = run(suites=[payload["suite"]], models=[payload["model"]], model_args=dict(payload["model_args"]),
-                  out=str(job_dir), data_dir=payload.get("data_dir"), cache_dir=payload.get("cache_dir"),
+                  out=str(job_dir / RUN_SUBDIR), data_dir=payload.get("data_dir"), cache_dir=payload.get("cache_dir"),
                   seed=payload["seed"], n_boot=payload["n_boot"], limit=payload["limit"],
                   missing=payload["missing"], progress=False, suite_options=suite_options)
         errors = run_errors(doc)
