@@ -22,7 +22,7 @@ from sentiprobe.suites import get_suite  # noqa: E402
 from sentiprobe.suites.noncompsst.sst7 import build_sst7_phrases, resolve_train_source  # noqa: E402
 
 torch.set_num_threads(1)
-WORDS = "the film was great awful fine dull bright and a plot acting is".split()
+WORDS = ["the", "film", "was", "great", "awful", "fine", "dull", "bright", "and", "a", "plot", "acting", "is"]
 LABELS = ("positive", "negative", "neutral")
 
 
@@ -115,7 +115,8 @@ def write_treebank(root):
                "A dull", "( film )", "A dull ( film )", "Just", "fine", "Just fine"]
     (root / "dictionary.txt").write_text("".join(f"{p}|{i}\n" for i, p in enumerate(phrases)))
     vals = [0.5, 0.6, 0.9, 0.55, 0.95, 0.5, 0.1, 0.5, 0.5, 0.5, 0.2, 0.45, 0.05, 0.5, 0.7, 0.75]
-    (root / "labels.txt").write_text("phrase ids|sentiment values\n" + "".join(f"{i}|{v}\n" for i, v in enumerate(vals)))
+    body = "".join(f"{i}|{v}\n" for i, v in enumerate(vals))
+    (root / "labels.txt").write_text("phrase ids|sentiment values\n" + body)
     return root
 
 

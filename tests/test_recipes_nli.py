@@ -18,7 +18,7 @@ from sentiprobe.models import MODELS, create_model  # noqa: E402
 from sentiprobe.models.hf_nli import nli_targets  # noqa: E402
 
 LABELS = ("true", "false", "not-given")
-WORDS = "the pizza was cold hot staff were kind music loud we sat outside".split()
+WORDS = ["the", "pizza", "was", "cold", "hot", "staff", "were", "kind", "music", "loud", "we", "sat", "outside"]
 torch.set_num_threads(1)
 
 
@@ -27,7 +27,8 @@ def items(n=6):
                  text_pair=("the pizza was hot", "staff were kind", "music loud")[k % 3]) for k in range(n)]
 
 
-@pytest.mark.parametrize("order", [("contradiction", "entailment", "neutral"), ("ENTAILMENT", "Neutral", "CONTRADICTION")])
+@pytest.mark.parametrize("order", [("contradiction", "entailment", "neutral"),
+                                   ("ENTAILMENT", "Neutral", "CONTRADICTION")])
 def test_labels_are_read_by_name_not_position(tmp_path, order):
     d = tiny_bert(tmp_path / "nli", [" ".join(WORDS)], dict(enumerate(order)))
     m = create_model("hf-nli", path=str(d), device="cpu")
