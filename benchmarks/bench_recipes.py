@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the tiny-model builders of the tests
 
-from _common import peak_rss_mib, report  # noqa: E402
+from _common import peak_rss_mib, report
 
 RECIPES = {
     "import-only": None,
