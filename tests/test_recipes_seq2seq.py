@@ -103,6 +103,15 @@ def test_right_truncation_is_counted_and_logged(t5, tmp_path, caplog):
     assert len(enc) == 16 and m._tok.decode(enc[:2]) == "review: pizza"
 
 
+def test_target_pads_are_ignored_by_the_loss(t5):
+    m = create_model("hf-seq2seq", path=str(t5), device="cpu", task="jg")
+    m._load(m.path)
+    y = m._target_ids(["true", target_text(soul_items(1)[0], "jg")])
+    short = y[0].tolist()
+    assert short[:2] == [m._tok.convert_tokens_to_ids("true"), m._tok.eos_token_id]
+    assert set(short[2:]) == {-100} and -100 not in y[1].tolist() and m._tok.pad_token_id not in y.tolist()[0]
+
+
 def test_config_records_the_recipe_and_device(t5):
     m = create_model("hf-seq2seq", path=str(t5), device="auto")
     c = m.config()

@@ -147,6 +147,11 @@ class HFSeq2Seq(ModelAdapter):
         return {k: v.to(self.device) for k, v in enc.items()}
 
     # ---- training ------------------------------------------------------------------------------
+    def _target_ids(self, targets: Sequence[str]) -> Any:
+        """Token ids of the targets, right-truncated, with pad positions set to -100 (spec 3.2: ignored)."""
+        y = self._encode(targets)["input_ids"]
+        return y.masked_fill(y == self._tok.pad_token_id, -100)
+
     def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], *, input_kind: str,
             seed: int = 0) -> None:
         import torch
@@ -167,7 +172,6 @@ class HFSeq2Seq(ModelAdapter):
         opt = torch.optim.AdamW(model.parameters(), lr=self.lr, weight_decay=self.weight_decay)
         rng = np.random.default_rng(seed)
         history: list[dict[str, Any]] = []
-        pad = self._tok.pad_token_id
         for epoch in range(self.epochs):
             model.train()
             total, n = 0.0, 0
@@ -175,8 +179,7 @@ class HFSeq2Seq(ModelAdapter):
             for s in range(0, len(order), self.train_batch_size):
                 rows = order[s:s + self.train_batch_size]
                 batch = self._encode([sources[r] for r in rows])
-                y = self._encode([targets[r] for r in rows])["input_ids"]
-                y = y.masked_fill(y == pad, -100)  # spec 3.2: target pads are ignored by the loss
+                y = self._target_ids([targets[r] for r in rows])
                 out = model(**batch, labels=y)
                 opt.zero_grad()
                 out.loss.backward()
