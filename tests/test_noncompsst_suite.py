@@ -86,8 +86,9 @@ def test_options_are_recorded_and_checked(data_dir):
     assert spec.family == "noncompsst" and spec.labels == tuple("0123456") and spec.seeds == 3
     assert SUITES.get("sst7").options is not spec.options
     suite = get_suite("noncompsst", data_dir, tokenize=False, train_source="sentences")
-    assert suite.describe()["options"] == {"train_file": None, "train_source": "sentences", "lowercase": True,
-                                           "tokenize": False, "human_scores": None}
+    assert suite.describe()["options"] == {"train_file": None, "train_source": "sentences", "sst_dictionary": None,
+                                           "sst_labels": None, "lowercase": True, "tokenize": False,
+                                           "human_scores": None}
     with pytest.raises(ConfigError, match="did you mean 'lowercase'"):
         get_suite("noncompsst", data_dir, lowercse=False)
     with pytest.raises(ConfigError, match="train_source"):
@@ -102,8 +103,9 @@ def test_env_is_read_by_the_cli_only(monkeypatch, data_dir):
     for k, v in env.items():
         monkeypatch.setenv(k, v)
     suite = get_suite("noncompsst", data_dir)
-    assert suite.describe()["options"] == {"train_file": None, "train_source": "auto", "lowercase": True,
-                                           "tokenize": True, "human_scores": None}
+    assert suite.describe()["options"] == {"train_file": None, "train_source": "auto", "sst_dictionary": None,
+                                           "sst_labels": None, "lowercase": True, "tokenize": True,
+                                           "human_scores": None}
     assert suite.items("test")[0].text == "a more immediate mystery in the present"
     args = parse_suite_args([], ["noncompsst", "sst7"], environ=env)
     assert args["noncompsst"] == {"train_file": "/nonexistent/train.tsv", "train_source": "sentences",

@@ -97,9 +97,11 @@ def test_sst7_options(monkeypatch, data_dir, tmp_path):
     f = tmp_path / "train.tsv"
     f.write_text("A fine film .\t5\nAwful\t0\n", encoding="utf-8")
     monkeypatch.setenv("SENTIPROBE_SST7_TRAIN_FILE", str(f))
-    assert get_suite("sst7", data_dir).describe()["options"] == {"train_file": None, "train_source": "auto"}
+    phrase_files = {"sst_dictionary": None, "sst_labels": None}
+    assert get_suite("sst7", data_dir).describe()["options"] == {"train_file": None, "train_source": "auto",
+                                                                 **phrase_files}
     suite = get_suite("sst7", data_dir, train_file=str(f))
-    assert suite.describe()["options"] == {"train_file": str(f), "train_source": "auto"}
+    assert suite.describe()["options"] == {"train_file": str(f), "train_source": "auto", **phrase_files}
     assert [(it.text, it.label) for it in suite.train_items()] == [("A fine film .", "5"), ("Awful", "0")]
     assert "noncompsst/sst7/train.tsv" not in suite.data_files()
     items = suite.items("test")

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from .base import MODELS, ModelAdapter, format_input, mark_aspect
 
-from . import baselines  # noqa: E402,F401
-from . import llm  # noqa: E402,F401
-from . import local_lm  # noqa: E402,F401
-from . import encoder_models  # noqa: E402,F401
-from . import hf  # noqa: E402,F401
-from . import lexicon  # noqa: E402,F401
-from . import constituents, probes  # noqa: E402,F401
+from . import baselines  # noqa: F401
+from . import llm  # noqa: F401
+from . import local_lm  # noqa: F401
+from . import encoder_models  # noqa: F401
+from . import hf  # noqa: F401
+from . import hf_seq2seq  # noqa: F401
+from . import hf_nli  # noqa: F401
+from . import lexicon  # noqa: F401
+from . import constituents, probes  # noqa: F401
 
 __all__ = ["MODELS", "ModelAdapter", "format_input", "mark_aspect", "create_model"]
 

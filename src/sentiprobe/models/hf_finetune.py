@@ -1,15 +1,42 @@
 """``hf-finetune``: fine-tune a local Hugging Face checkpoint on a suite's train split.
 
-A plain torch loop (AdamW, linear warm-up/decay, gradient clipping, seeded shuffling and head
-initialisation) on CPU or GPU. The fine-tuned model is saved with ``save_pretrained`` (safetensors)
-into ``<output_dir>/ft-<key>``, where the key hashes the base checkpoint, the hyper-parameters,
-the seed, the labels, the input kind and the training items, so the same fit lands in the same
-directory. ``output_dir`` defaults to the directory the runner passes to :meth:`HFFinetune.set_workdir`
-(``checkpoints/`` beside the cache), else a new temporary directory. The fitted state is
-``({"checkpoint": dir, "weights_sha256": ..., "input_kind": ..., ...}, {})``: no arrays, no pickles.
+A plain torch loop (AdamW, warm-up then a linear / cosine / constant schedule, gradient clipping, seeded
+shuffling and head initialisation) on CPU or GPU (``device=auto``: CUDA when present; the device and the
+dtype are in :meth:`HFFinetune.config`, hence in the cache key and the run record).
+
+Heads (``head``):
+
+- ``auto``: the checkpoint's own ``AutoModelForSequenceClassification`` head, re-initialised for the
+  suite's labels;
+- ``noncompsst``: the NonCompSST reference head (spec ``noncompsst.md`` §7.1): first-token final hidden
+  state -> linear (hidden -> 100) -> dropout 0.1 -> ReLU -> linear (100 -> labels) -> log-softmax, NLL
+  loss; only the encoder of the checkpoint is loaded (a sentiment head it has is discarded);
+- ``sentivent``: the SENTiVENT lexicon-augmented head (spec ``sentivent.md`` §7.4): the item's lexicon
+  features (``Item.features``, the columns of the feature group ``lexicon_features``: ``pol``,
+  ``posnegneupol`` or ``all``, in the suite's column order) concatenated to the first-token hidden state ->
+  dropout -> dense (hidden + n_features, both ways) -> tanh -> dropout -> linear to the labels; dropout =
+  the encoder's hidden dropout. ``lexicon_features`` other than ``none`` implies this head.
+
+Recipes (``recipe``) preset the paper's settings; any argument given explicitly wins:
+
+- ``noncompsst``: head ``noncompsst``, AdamW lr 5e-6, batch 32, 5 epochs, cosine schedule with linear
+  warm-up over ``warmup_ratio`` of the steps (0.1, the training script's value; the paper says 0.2: pass
+  ``warmup_ratio=0.2``), after each epoch the state with the strictly best dev accuracy is kept. The
+  ``sst7`` / ``noncompsst`` suites run three seeds (``--seed 1`` gives the reference's seeds 1, 2, 3).
+
+Checkpoint selection (``select``): ``last`` epoch, or the epoch with the strictly best ``dev_accuracy`` /
+``dev_macro_f1`` (falls back to the last epoch, recorded, when the suite offers no dev items).
+
+The fine-tuned model is saved with ``save_pretrained`` (safetensors) into ``<output_dir>/ft-<key>``; a
+custom head is saved beside it as ``head.safetensors``. The key hashes the base checkpoint, the
+hyper-parameters, the seed, the labels, the input kind and the training items. ``output_dir`` defaults to
+the directory the runner passes to :meth:`HFFinetune.set_workdir`, else a new temporary directory. The
+fitted state is ``({"checkpoint": dir, "weights_sha256": ..., "head": ..., ...}, {})``: no arrays, no pickles.
 """
 from __future__ import annotations
 
+import functools
+import math
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,13 +44,72 @@ from typing import Any
 
 import numpy as np
 
-from ..core.errors import ConfigError
+from ..core.errors import ConfigError, require
 from ..core.hashing import stable_hash
 from ..core.types import Item, Prediction
-from .assets import checkpoint_identity, files_hash, minilm_dir, weight_files
+from .assets import checkpoint_identity, files_hash, minilm_dir, resolve_device, set_threads, weight_files
 from .base import MODELS, State
-from .hf import _COMMON, HFClassifier
-from .utils import NotFittedError, as_float, as_int, as_optional_int, labelled, predictions_from_proba
+from .hf import _COMMON, EXTRA, HFClassifier
+from .lexicon import FEATURE_GROUPS, feature_group_columns, lexicon_matrix
+from .utils import NotFittedError, as_choice, as_float, as_int, as_optional_int, labelled, predictions_from_proba
+
+HEADS = ("auto", "noncompsst", "sentivent")
+SCHEDULES = ("linear", "cosine", "constant")
+SELECTIONS = ("last", "dev_accuracy", "dev_macro_f1")
+LEXICON_GROUPS = ("none", *FEATURE_GROUPS)
+DEFAULTS: dict[str, Any] = {"epochs": 3, "lr": 5e-5, "batch_size": 16, "warmup_ratio": 0.1, "schedule": "linear",
+                            "select": "last", "head": "auto"}
+RECIPES: dict[str, dict[str, Any]] = {
+    "none": {},
+    "noncompsst": {"head": "noncompsst", "lr": 5e-6, "batch_size": 32, "epochs": 5, "schedule": "cosine",
+                   "warmup_ratio": 0.1, "select": "dev_accuracy"},
+}
+
+
+def _given(value: Any) -> bool:
+    return value is not None and not (isinstance(value, str) and value.strip().lower() in ("", "none", "default"))
+
+
+def lr_factor(step: int, steps: int, warm: int, schedule: str) -> float:
+    """Learning-rate multiplier at ``step``: linear warm-up over ``warm`` steps, then the schedule.
+
+    ``cosine`` is transformers' ``get_cosine_schedule_with_warmup`` (half a cosine down to 0).
+    """
+    if step < warm:
+        return (step + 1) / max(1, warm)
+    if schedule == "constant":
+        return 1.0
+    progress = (step - warm) / max(1, steps - warm)
+    if schedule == "cosine":
+        return max(0.0, 0.5 * (1.0 + math.cos(math.pi * progress)))
+    return max(0.0, 1.0 - progress)
+
+
+@functools.cache
+def _headed_class() -> type:
+    """``torch.nn.Module`` of an encoder with a custom head (built lazily: torch is an extra)."""
+    import torch
+
+    class Headed(torch.nn.Module):
+        def __init__(self, encoder: Any, kind: str, n_labels: int, n_features: int, dropout: float) -> None:
+            super().__init__()
+            self.encoder = encoder
+            hidden = int(encoder.config.hidden_size)
+            nn = torch.nn
+            if kind == "noncompsst":
+                self.head = nn.Sequential(nn.Linear(hidden, 100), nn.Dropout(0.1), nn.ReLU(), nn.Linear(100, n_labels))
+            else:
+                w = hidden + n_features
+                self.head = nn.Sequential(nn.Dropout(dropout), nn.Linear(w, w), nn.Tanh(), nn.Dropout(dropout),
+                                          nn.Linear(w, n_labels))
+
+        def forward(self, features: Any = None, **batch: Any) -> Any:
+            h = self.encoder(**batch).last_hidden_state[:, 0]
+            if features is not None:
+                h = torch.cat([h, features.to(h.dtype)], dim=-1)
+            return self.head(h)
+
+    return Headed
 
 
 class HFFinetune(HFClassifier):
@@ -32,36 +118,113 @@ class HFFinetune(HFClassifier):
     name = "hf-finetune"
     learns = True
 
-    def __init__(self, path: Any = None, epochs: Any = 3, lr: Any = 5e-5, batch_size: Any = 16, seed: Any = None,
-                 max_length: Any = 128, weight_decay: Any = 0.01, warmup_ratio: Any = 0.1, output_dir: Any = None,
-                 device: Any = "cpu", threads: Any = None, allow_pickle: Any = False) -> None:
+    def __init__(self, path: Any = None, recipe: Any = "none", head: Any = None, epochs: Any = None, lr: Any = None,
+                 batch_size: Any = None, seed: Any = None, max_length: Any = 128, weight_decay: Any = 0.01,
+                 warmup_ratio: Any = None, schedule: Any = None, select: Any = None, max_grad_norm: Any = 1.0,
+                 lexicon_features: Any = "none", output_dir: Any = None, device: Any = "auto", threads: Any = None,
+                 allow_pickle: Any = False) -> None:
         if path is None or str(path).strip().lower() in ("", "none", "minilm"):
             path = minilm_dir()  # the packaged all-MiniLM-L6-v2: fine-tuning works offline out of the box
-        super().__init__(path=path, batch_size=batch_size, max_length=max_length, device=device, threads=threads,
+        self.recipe = as_choice("recipe", recipe, tuple(RECIPES))
+        given = {"head": head, "epochs": epochs, "lr": lr, "batch_size": batch_size, "warmup_ratio": warmup_ratio,
+                 "schedule": schedule, "select": select}
+        v = {k: (x if _given(x) else RECIPES[self.recipe].get(k, DEFAULTS[k])) for k, x in given.items()}
+        super().__init__(path=path, batch_size=v["batch_size"], max_length=max_length,
+                         device=resolve_device(device, "Hugging Face models", EXTRA), threads=threads,
                          allow_pickle=allow_pickle)
-        self.epochs = as_int("epochs", epochs, lo=0, hi=1000)
-        self.lr = as_float("lr", lr, lo=0.0, lo_open=True)
+        self.epochs = as_int("epochs", v["epochs"], lo=0, hi=1000)
+        self.lr = as_float("lr", v["lr"], lo=0.0, lo_open=True)
         self.seed = as_optional_int("seed", seed, lo=0)
         self.weight_decay = as_float("weight_decay", weight_decay, lo=0.0)
-        self.warmup_ratio = as_float("warmup_ratio", warmup_ratio, lo=0.0, hi=1.0)
+        self.warmup_ratio = as_float("warmup_ratio", v["warmup_ratio"], lo=0.0, hi=1.0)
+        self.schedule = as_choice("schedule", v["schedule"], SCHEDULES)
+        self.select = as_choice("select", v["select"], SELECTIONS)
+        self.max_grad_norm = as_float("max_grad_norm", max_grad_norm, lo=0.0)
+        self.lexicon_features = as_choice("lexicon_features", lexicon_features, LEXICON_GROUPS)
+        self.head = as_choice("head", v["head"], HEADS)
+        if self.lexicon_features != "none":
+            if self.head == "noncompsst":
+                raise ConfigError("hf-finetune: lexicon_features need the sentivent head (head=sentivent or auto)")
+            self.head = "sentivent"
+        elif self.head == "sentivent":
+            raise ConfigError("hf-finetune: head=sentivent concatenates lexicon features: set lexicon_features "
+                              "to pol, posnegneupol or all")
         self.output_dir = None if output_dir in (None, "", "none") else Path(str(output_dir))
         self._workdir: Path | None = None
         self.checkpoint: Path | None = None
         self._state_meta: dict[str, Any] | None = None
+        self._labels: list[str] | None = None
+        self.lex_columns: list[str] | None = None
 
     def config(self) -> dict[str, Any]:
         base = super().config()
         base.pop("label_map", None)
-        return {**base, "epochs": self.epochs, "lr": self.lr, "batch_size": self.batch_size, "seed": self.seed,
-                "weight_decay": self.weight_decay, "warmup_ratio": self.warmup_ratio}
+        return {**base, "recipe": self.recipe, "head": self.head, "epochs": self.epochs, "lr": self.lr,
+                "batch_size": self.batch_size, "seed": self.seed, "optimizer": "AdamW",
+                "weight_decay": self.weight_decay, "warmup_ratio": self.warmup_ratio, "schedule": self.schedule,
+                "select": self.select, "max_grad_norm": self.max_grad_norm,
+                "lexicon_features": self.lexicon_features, "device": self.device, "dtype": "float32"}
 
     def set_workdir(self, path: Path) -> None:
         """Checkpoints go to ``path`` unless ``output_dir`` was given."""
         self._workdir = Path(path)
 
+    def request(self, item: Item, labels: Sequence[str], input_kind: str) -> dict[str, Any]:
+        d = super().request(item, labels, input_kind)
+        if self.lexicon_features != "none":  # the features are an input of the lexicon head
+            f = item.features if isinstance(item.features, dict) else {}
+            d["features"] = [f.get(c) for c in (self.lex_columns or sorted(f))]
+        return d
+
     def _ensure_loaded(self) -> None:
         if self._model is None:
             raise NotFittedError("hf-finetune: call fit() or load_state() before classify()")
+
+    # ---- models --------------------------------------------------------------------------------
+    def _build_custom(self, d: Path, n_labels: int, n_features: int) -> None:
+        """Tokenizer + encoder of ``d`` (any head it has is dropped) + a new custom head."""
+        require("torch", EXTRA, "Hugging Face models")
+        tr = require("transformers", EXTRA, "Hugging Face models")
+        set_threads(self.threads, EXTRA)
+        _, safe = weight_files(d, self.allow_pickle)
+        self._tok = tr.AutoTokenizer.from_pretrained(str(d), local_files_only=True)
+        enc = tr.AutoModel.from_pretrained(str(d), local_files_only=True, use_safetensors=safe,
+                                           **({} if safe else {"weights_only": True}))
+        cfg = enc.config
+        dropout = float(getattr(cfg, "hidden_dropout_prob", getattr(cfg, "dropout", 0.1)) or 0.0)
+        self._model = _headed_class()(enc, self.head, n_labels, n_features, dropout).to(self.device)
+
+    def _features(self, items: Sequence[Item]) -> np.ndarray | None:
+        if self.head != "sentivent":
+            return None
+        if self.lex_columns is None:
+            raise NotFittedError("hf-finetune: no lexicon columns (not fitted)")
+        return lexicon_matrix(items, self.lex_columns, self.name)
+
+    def _logits(self, batch: dict[str, Any], feats: np.ndarray | None, rows: Sequence[int]) -> Any:
+        import torch
+
+        if self.head == "auto":
+            return self._model(**batch).logits
+        f = None if feats is None else torch.as_tensor(feats[list(rows)], dtype=torch.float32, device=self.device)
+        return self._model(features=f, **batch)
+
+    def _proba(self, items: Sequence[Item], input_kind: str) -> np.ndarray:
+        import torch
+
+        self._ensure_loaded()
+        firsts, seconds = self._inputs(items, input_kind)
+        feats = self._features(items)
+        out = np.zeros((len(items), len(self._classes())))
+        with torch.inference_mode():
+            for rows, batch in self._batches(firsts, seconds):
+                out[rows] = torch.softmax(self._logits(batch, feats, rows).float(), dim=-1).cpu().numpy()
+        return out
+
+    def _classes(self) -> list[str]:
+        if self._labels is not None:
+            return self._labels
+        return [str(self._model.config.id2label[i]) for i in range(self._model.config.num_labels)]
 
     # ---- training ------------------------------------------------------------------------------
     def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], *, input_kind: str,
@@ -74,51 +237,90 @@ class HFFinetune(HFClassifier):
         seed = self.seed if self.seed is not None else int(seed)
         labels = list(labels)
         torch.manual_seed(seed)
-        self._load_from(self.path, new_head=True, num_labels=len(labels), id2label=dict(enumerate(labels)),
-                        label2id={lab: i for i, lab in enumerate(labels)}, ignore_mismatched_sizes=True)
+        if self.head == "sentivent":
+            first = next((it for it in tr if isinstance(it.features, dict)), None)
+            if first is None:
+                raise ConfigError("hf-finetune: lexicon_features is set but the training items carry no lexicon "
+                                  "features (use sentivent-polar / sentivent-clause with a lexicon setting)")
+            self.lex_columns = feature_group_columns(list(first.features or {}), self.lexicon_features)
+            if not self.lex_columns:
+                raise ConfigError(f"hf-finetune: no lexicon feature matches group {self.lexicon_features!r}")
+        if self.head == "auto":
+            self._labels = None
+            self._load_from(self.path, new_head=True, num_labels=len(labels), id2label=dict(enumerate(labels)),
+                            label2id={lab: i for i, lab in enumerate(labels)}, ignore_mismatched_sizes=True)
+        else:
+            self._labels = labels
+            self._build_custom(self.path, len(labels), len(self.lex_columns or []))
         model = self._model
+        feats = self._features(tr)
         y = torch.tensor([labels.index(v) for v in ys])
         firsts, seconds = self._inputs(tr, input_kind)
         steps = self.epochs * ((len(tr) + self.batch_size - 1) // self.batch_size)
-        warm = int(round(self.warmup_ratio * steps))
-        decay = [p for n, p in model.named_parameters() if not any(k in n.lower() for k in ("bias", "norm"))]
-        no_decay = [p for n, p in model.named_parameters() if any(k in n.lower() for k in ("bias", "norm"))]
+        warm = round(self.warmup_ratio * steps)
+        named = list(model.named_parameters())
+        decay = [p for n, p in named if not any(k in n.lower() for k in ("bias", "norm"))]
+        no_decay = [p for n, p in named if any(k in n.lower() for k in ("bias", "norm"))]
         opt = torch.optim.AdamW([{"params": decay, "weight_decay": self.weight_decay},
                                  {"params": no_decay, "weight_decay": 0.0}], lr=self.lr)
-        sched = torch.optim.lr_scheduler.LambdaLR(
-            opt, lambda s: (s + 1) / max(1, warm) if s < warm else max(0.0, (steps - s) / max(1, steps - warm)))
+        sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: lr_factor(s, steps, warm, self.schedule))
         rng = np.random.default_rng(seed)
         history: list[dict[str, Any]] = []
         dv, dys = labelled(dev, labels, "dev")
+        select = self.select if dv or self.select == "last" else "last"
+        best: tuple[float, int, dict[str, Any]] | None = None
         for epoch in range(self.epochs):
             model.train()
             total, n = 0.0, 0
             for rows, batch in self._batches(firsts, seconds, order=rng.permutation(len(tr)).tolist()):
-                out = model(**batch, labels=y[rows].to(self.device))
+                logits = self._logits(batch, feats, rows)
+                loss = torch.nn.functional.cross_entropy(logits.float(), y[rows].to(self.device))
                 opt.zero_grad()
-                out.loss.backward()
-                torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+                loss.backward()
+                if self.max_grad_norm > 0:
+                    torch.nn.utils.clip_grad_norm_(model.parameters(), self.max_grad_norm)
                 opt.step()
                 sched.step()
-                total += float(out.loss.detach()) * len(rows)
+                total += float(loss.detach()) * len(rows)
                 n += len(rows)
             model.eval()
             rec: dict[str, Any] = {"epoch": epoch + 1, "train_loss": round(total / max(1, n), 6)}
             if dv:
+                from sklearn.metrics import f1_score
+
                 pred = np.array(labels)[self._proba(dv, input_kind).argmax(1)]
                 rec["dev_accuracy"] = round(float(np.mean(pred == np.array(dys))), 6)
+                rec["dev_macro_f1"] = round(float(f1_score(dys, pred, average="macro", zero_division=0)), 6)
             history.append(rec)
+            if select != "last" and (best is None or rec[select] > best[0]):  # strictly better (spec 7.1)
+                best = (rec[select], epoch + 1, {k: v.detach().clone() for k, v in model.state_dict().items()})
+        selected = self.epochs
+        if best is not None:
+            model.load_state_dict(best[2])
+            selected = best[1]
         model.eval()
-        self._save(tr, labels, seed, history, input_kind)
+        sel = {"rule": select if select == self.select else f"last (no dev items for {self.select})",
+               "epoch": selected}
+        self._save(tr, labels, seed, history, input_kind, sel)
 
     def _save(self, tr: Sequence[Item], labels: list[str], seed: int, history: list[dict[str, Any]],
-              input_kind: str) -> None:
+              input_kind: str, selection: dict[str, Any]) -> None:
         key = stable_hash({"config": self.config(), "seed": seed, "labels": labels, "input_kind": input_kind,
-                           "train": [[it.text, it.text_pair, it.aspect, it.span, it.label] for it in tr]}, 16)
+                           "train": [[it.text, it.text_pair, it.aspect, it.span, it.label, it.features]
+                                     for it in tr]}, 16)
         root = self.output_dir or self._workdir or Path(tempfile.mkdtemp(prefix="sentiprobe-hf-finetune-"))
         out = root / f"ft-{key}"
         out.mkdir(parents=True, exist_ok=True)
-        self._model.save_pretrained(str(out))
+        head: dict[str, Any] | None = None
+        if self.head == "auto":
+            self._model.save_pretrained(str(out))
+        else:
+            from safetensors.torch import save_file
+
+            self._model.encoder.save_pretrained(str(out))
+            save_file({k: v.detach().cpu().contiguous() for k, v in self._model.head.state_dict().items()},
+                      str(out / "head.safetensors"))
+            head = {"kind": self.head, "labels": labels, "columns": list(self.lex_columns or [])}
         self._tok.save_pretrained(str(out))
         weights, safe = weight_files(out)
         if not safe:  # save_pretrained writes safetensors; refuse to leave a pickle behind
@@ -126,7 +328,8 @@ class HFFinetune(HFClassifier):
         self.checkpoint = out
         self.fitted_input_kind = input_kind
         self._state_meta = {"checkpoint": str(out), "weights_sha256": files_hash(weights), "labels": labels,
-                            "input_kind": input_kind, "seed": seed, "history": history}
+                            "input_kind": input_kind, "seed": seed, "history": history, "selection": selection,
+                            "head": head}
 
     # ---- state ---------------------------------------------------------------------------------
     def get_state(self) -> State | None:
@@ -146,8 +349,22 @@ class HFFinetune(HFClassifier):
         if actual != expected:
             raise ConfigError(f"hf-finetune: the weights in {d} changed since fitting "
                               f"(expected {expected[:16]}..., got {actual[:16]}...); fit again")
-        self._load_from(d)
-        names = [str(self._model.config.id2label[i]) for i in range(self._model.config.num_labels)]
+        head = meta.get("head")
+        if (head or {}).get("kind", "auto") != self.head:
+            raise ConfigError(f"hf-finetune: the fitted state has head {(head or {}).get('kind', 'auto')!r}, "
+                              f"this model head={self.head}")
+        if head is None:
+            self._labels = None
+            self._load_from(d)
+            names = self._classes()
+        else:
+            from safetensors.torch import load_file
+
+            self.lex_columns = list(head.get("columns") or []) or None
+            self._build_custom(d, len(labels), len(self.lex_columns or []))
+            self._model.head.load_state_dict(load_file(str(d / "head.safetensors")))
+            self._model.eval()
+            self._labels = names = list(head["labels"])
         if names != labels:
             raise ConfigError(f"hf-finetune: checkpoint labels {names} differ from the state's {labels}")
         self.checkpoint = d
@@ -159,8 +376,7 @@ class HFFinetune(HFClassifier):
         self.check_input_kind(input_kind)
         if not items:
             return []
-        classes = [str(self._model.config.id2label[i]) for i in range(self._model.config.num_labels)]
-        return predictions_from_proba(items, self._proba(items, input_kind), classes, labels, self.name)
+        return predictions_from_proba(items, self._proba(items, input_kind), self._classes(), labels, self.name)
 
     def checkpoint_identity(self) -> dict[str, Any] | None:
         """Identity of the fine-tuned checkpoint (``None`` before fitting)."""
@@ -169,16 +385,31 @@ class HFFinetune(HFClassifier):
 
 MODELS.register(
     "hf-finetune", HFFinetune, tags=("hf",),
-    description="fine-tune a local Hugging Face checkpoint on the train split (torch loop; saved as safetensors)",
+    description="fine-tune a local Hugging Face checkpoint on the train split (torch loop; saved as safetensors); "
+                "recipes: NonCompSST reference head, SENTiVENT lexicon-augmented head",
     params={
         **_COMMON,
         "path": "str, default: the packaged all-MiniLM-L6-v2: LOCAL checkpoint directory to fine-tune "
                 "(hub ids are refused: nothing is downloaded)",
-        "epochs": "int, default 3: passes over the training items",
-        "lr": "float, default 5e-5: AdamW learning rate (linear warm-up then decay)",
+        "recipe": "none|noncompsst, default none: preset of a paper's recipe (explicit arguments win); "
+                  "noncompsst = head noncompsst, lr 5e-6, batch 32, 5 epochs, cosine, warm-up 0.1, "
+                  "select dev_accuracy",
+        "head": "auto|noncompsst|sentivent, default auto (the checkpoint's classification head); noncompsst: "
+                "first token -> 100 -> dropout 0.1 -> ReLU -> labels; sentivent: with lexicon features",
+        "epochs": "int, default 3 (recipe noncompsst: 5): passes over the training items",
+        "lr": "float, default 5e-5 (recipe noncompsst: 5e-6): AdamW peak learning rate",
+        "batch_size": "int, default 16 (recipe noncompsst: 32): training and scoring batch",
         "seed": "int, default: the runner's seed: head initialisation, dropout and shuffling",
-        "weight_decay": "float, default 0.01",
-        "warmup_ratio": "float in [0,1], default 0.1: share of steps with linear warm-up",
+        "weight_decay": "float, default 0.01 (not on biases and norms)",
+        "warmup_ratio": "float in [0,1], default 0.1: share of steps with linear warm-up (NonCompSST code 0.1, "
+                        "paper 0.2)",
+        "schedule": "linear|cosine|constant after warm-up, default linear (recipe noncompsst: cosine)",
+        "select": "last|dev_accuracy|dev_macro_f1, default last (recipe noncompsst: dev_accuracy): the epoch "
+                  "kept (strictly best on dev)",
+        "max_grad_norm": "float, default 1.0: gradient clipping (0: off)",
+        "lexicon_features": "none|pol|posnegneupol|all, default none: SENTiVENT lexicon feature group "
+                            "concatenated to the first-token state (sentivent head; spec sentivent.md 7.4)",
+        "device": "auto|cpu|cuda|cuda:N, default auto (CUDA when present)",
         "output_dir": "directory for fine-tuned checkpoints (default: checkpoints/ beside the run's cache, "
                       "else a new temporary directory)",
     })

@@ -38,11 +38,12 @@ def release(suite: Suite) -> NonCompSST:
 
 def _train_data_files(suite: Suite) -> list[str]:
     o = suite.options
-    src = resolve_train_source(suite.data_dir, o.train_file, o.train_source)
+    src = resolve_train_source(suite.data_dir, o.train_file, o.train_source, o.sst_dictionary)
     if src == "file":
         return [SHIPPED["train"]] if train_file_option(o.train_file) is None else []
-    if src == "phrases":
-        return [SST_FILES[k] for k in ("dictionary", "labels", "split", "sostr", "stree")]
+    if src == "phrases":  # user-supplied dictionary / labels files are not data-dir files
+        user = {"dictionary": o.sst_dictionary, "labels": o.sst_labels}
+        return [SST_FILES[k] for k in ("dictionary", "labels", "split", "sostr", "stree") if not user.get(k)]
     return [SST_FILES["split"], SST_FILES["trees"].format(split="train"), SST_FILES["csv"].format(split="train")]
 
 
@@ -60,7 +61,7 @@ def load_items(suite: Suite, split: str) -> list[Item]:
     o = suite.options
     if suite.name == "noncompsst" and split == "test":
         return stimulus_items(release(suite), lowercase=o.lowercase, tokenize=o.tokenize)
-    return sst7_split_items(suite.data_dir, split, o.train_file, o.train_source)
+    return sst7_split_items(suite.data_dir, split, o.train_file, o.train_source, o.sst_dictionary, o.sst_labels)
 
 
 def training(suite: Suite) -> tuple[list[Item], list[Item]]:
@@ -78,15 +79,17 @@ def train_info(suite: Suite, build: bool = True) -> dict[str, Any]:
     can be reproduced from its own record.
     """
     o = suite.options
-    src = resolve_train_source(suite.data_dir, o.train_file, o.train_source)
+    src = resolve_train_source(suite.data_dir, o.train_file, o.train_source, o.sst_dictionary)
     out: dict[str, Any] = {"source": src}
-    user = train_file_option(o.train_file)
-    if user is not None:
-        out["train_file"] = str(user)
-        out["train_file_sha256"] = file_sha256(user) if user.is_file() else None
+    for key, value in (("train_file", o.train_file), ("sst_dictionary", o.sst_dictionary),
+                       ("sst_labels", o.sst_labels)):
+        user = train_file_option(value)
+        if user is not None:
+            out[key] = str(user)
+            out[f"{key}_sha256"] = file_sha256(user) if user.is_file() else None
     if not build:
         return out
-    built = cached_train(suite.data_dir, o.train_file, o.train_source)
+    built = cached_train(suite.data_dir, o.train_file, o.train_source, o.sst_dictionary, o.sst_labels)
     out.update({"source": built.source, "n_train": len(built.items), "n_removed": len(built.removed),
                 "n_unresolved": len(built.unresolved)})
     return out

@@ -71,23 +71,37 @@ def cached_noncompsst(data_dir: str | Path) -> NonCompSST:
 
 
 @functools.lru_cache(maxsize=4)
-def _train_cached(root: str, train_file: str | None, source: str, stamp: float) -> BuiltSplit:
+def _train_cached(root: str, train_file: str | None, source: str, stamp: tuple[float, ...],
+                  dictionary: str | None = None, labels: str | None = None) -> BuiltSplit:
     data = cached_noncompsst(root)
-    return load_train(root, data.phrases, train_file=train_file, source=source)
+    return load_train(root, data.phrases, train_file=train_file, source=source, dictionary=dictionary,
+                      labels=labels)
 
 
-def cached_train(data_dir: str | Path, train_file: str | Path | None = None, source: str | None = None) -> BuiltSplit:
-    """SST-7 training split (see :func:`sst7.load_train`), cached per data dir and options."""
-    src = resolve_train_source(data_dir, train_file, source)
+def _mtime(p: Path | None) -> float:
+    return p.stat().st_mtime if p is not None and p.exists() else 0.0
+
+
+def cached_train(data_dir: str | Path, train_file: str | Path | None = None, source: str | None = None,
+                 dictionary: str | Path | None = None, labels: str | Path | None = None) -> BuiltSplit:
+    """SST-7 training split (see :func:`sst7.load_train`), cached per data dir and options.
+
+    ``dictionary`` / ``labels``: user-supplied SST ``dictionary.txt`` / ``sentiment_labels.txt`` for the
+    phrase-level train (suite options ``sst_dictionary`` / ``sst_labels``).
+    """
+    src = resolve_train_source(data_dir, train_file, source, dictionary)
     f = train_file_option(train_file)
-    stamp = f.stat().st_mtime if f is not None and f.exists() else 0.0
-    return _train_cached(str(Path(data_dir)), str(f) if f else None, src, stamp)
+    d, lab = train_file_option(dictionary), train_file_option(labels)
+    stamp = (_mtime(f), _mtime(d), _mtime(lab))
+    return _train_cached(str(Path(data_dir)), str(f) if f else None, src, stamp, str(d) if d else None,
+                         str(lab) if lab else None)
 
 
-def sst7_split_items(data_dir: str | Path, split: str, train_file=None, source=None) -> list[Item]:
+def sst7_split_items(data_dir: str | Path, split: str, train_file=None, source=None, dictionary=None,
+                     labels=None) -> list[Item]:
     """SST-7 items of a split: train from :func:`cached_train`, dev/test the shipped files."""
     if split == "train":
-        return list(cached_train(data_dir, train_file, source).items)
+        return list(cached_train(data_dir, train_file, source, dictionary, labels).items)
     if split in ("dev", "test"):
         return shipped_items(data_dir, split)
     return []

@@ -7,7 +7,9 @@
 - train items, in this order of preference (``train_source="auto"``):
   1. a user file (the suite option ``train_file``), ``text<TAB>label`` as the shipped files;
   2. the upstream ``<data-dir>/noncompsst/sst7/train.tsv`` if someone placed it there;
-  3. phrase level, rebuilt when ``sst/stanfordSentimentTreebank/dictionary.txt`` is supplied;
+  3. phrase level, rebuilt when SST's ``dictionary.txt`` is supplied (the suite option ``sst_dictionary``, or
+     placed at ``sst/stanfordSentimentTreebank/dictionary.txt``); ``sentiment_labels.txt`` is the shipped
+     one unless the option ``sst_labels`` names another;
   4. sentence level from the raw SST files (always available; a documented deviation).
 
 The file and the source are suite options (:mod:`.options`); this module never reads env variables.
@@ -171,17 +173,20 @@ def _ptb_token(tok: str) -> str:
     return {"(": "-LRB-", ")": "-RRB-"}.get(tok, tok)
 
 
-def build_sst7_phrases(sst_root: str | Path, exclude: StimulusMatcher | Iterable[str] | None = None) -> BuiltSplit:
+def build_sst7_phrases(sst_root: str | Path, exclude: StimulusMatcher | Iterable[str] | None = None, *,
+                       dictionary: str | Path | None = None, labels: str | Path | None = None) -> BuiltSplit:
     """Phrase-level SST-7 train (§4.4 option 2): every node of every kept training tree, deduplicated.
 
-    Needs ``dictionary.txt`` (not shipped). Trees of training sentences that match ``exclude`` are
+    Needs ``dictionary.txt`` (not shipped): ``dictionary`` (a user file) or the one under ``sst_root``;
+    ``labels`` replaces ``sentiment_labels.txt`` likewise. Trees of training sentences that match ``exclude`` are
     dropped whole; each distinct node text is kept once (first occurrence); node texts absent from
     the dictionary are counted in ``unresolved`` and not used. Text uses the PTB spelling
     (``-LRB-``, ``/``) like the shipped SST-7 files.
     """
     m = exclude if isinstance(exclude, StimulusMatcher) or exclude is None else StimulusMatcher(exclude)
-    dictionary = read_dictionary(sst_file(sst_root, SST_FILES["dictionary"]))
-    values = read_sentiment_labels(sst_file(sst_root, SST_FILES["labels"]))
+    dictionary_map = read_dictionary(_user_file(dictionary, "sst_dictionary")
+                                     or sst_file(sst_root, SST_FILES["dictionary"]))
+    values = read_sentiment_labels(_user_file(labels, "sst_labels") or sst_file(sst_root, SST_FILES["labels"]))
     split = read_split(sst_file(sst_root, SST_FILES["split"]))
     trees = read_sostr_stree(sst_file(sst_root, SST_FILES["sostr"]), sst_file(sst_root, SST_FILES["stree"]))
     if len(trees) != len(split):
@@ -204,9 +209,9 @@ def build_sst7_phrases(sst_root: str | Path, exclude: StimulusMatcher | Iterable
             if text in seen:
                 continue
             seen.add(text)
-            pid = dictionary.get(raw)
+            pid = dictionary_map.get(raw)
             if pid is None:
-                pid = dictionary.get(raw.replace("\\/", "/"), dictionary.get(text))
+                pid = dictionary_map.get(raw.replace("\\/", "/"), dictionary_map.get(text))
             if pid is None or pid >= len(values):
                 unresolved.append(text)
                 continue
@@ -218,13 +223,28 @@ def build_sst7_phrases(sst_root: str | Path, exclude: StimulusMatcher | Iterable
     return BuiltSplit(tuple(kept), tuple(removed), tuple(unresolved), "sst-phrases")
 
 
+def _user_file(path: str | Path | None, option_name: str) -> Path | None:
+    """A user-supplied SST file (suite option ``option_name``) as an existing Path, or None when not given."""
+    if not path:
+        return None
+    p = Path(path).expanduser()
+    if not p.is_file():
+        raise DataError(f"the file given as suite option {option_name} does not exist", path=p)
+    return p
+
+
 def train_file_option(train_file: str | Path | None = None) -> Path | None:
     """The user-supplied training file as a Path (``~`` expanded), or None."""
     return Path(train_file).expanduser() if train_file else None
 
 
-def resolve_train_source(data_dir: str | Path, train_file: str | Path | None, source: str | None) -> str:
-    """Which training source ``auto`` (or an explicit choice) resolves to; validates the choice."""
+def resolve_train_source(data_dir: str | Path, train_file: str | Path | None, source: str | None,
+                         dictionary: str | Path | None = None) -> str:
+    """Which training source ``auto`` (or an explicit choice) resolves to; validates the choice.
+
+    A user ``dictionary`` (suite option ``sst_dictionary``) makes ``auto`` phrase level unless a training
+    file is in force.
+    """
     source = (source or "auto").strip().lower()
     if source not in TRAIN_SOURCES:
         raise ConfigError(f"SST-7 train source {source!r} is not one of {list(TRAIN_SOURCES)} "
@@ -233,16 +253,17 @@ def resolve_train_source(data_dir: str | Path, train_file: str | Path | None, so
     if source == "auto":
         if train_file_option(train_file) is not None or (data_dir / SHIPPED["train"]).exists():
             return "file"
-        if (data_dir / SST_FILES["dictionary"]).exists():
+        if dictionary or (data_dir / SST_FILES["dictionary"]).exists():
             return "phrases"
         return "sentences"
     return source
 
 
 def load_train(data_dir: str | Path, phrases, *, train_file: str | Path | None = None,
-               source: str | None = None) -> BuiltSplit:
+               source: str | None = None, dictionary: str | Path | None = None,
+               labels: str | Path | None = None) -> BuiltSplit:
     """SST-7 training items for the resolved source (see the module docstring)."""
-    src = resolve_train_source(data_dir, train_file, source)
+    src = resolve_train_source(data_dir, train_file, source, dictionary)
     if src == "file":
         f = train_file_option(train_file)
         if f is None:
@@ -253,5 +274,5 @@ def load_train(data_dir: str | Path, phrases, *, train_file: str | Path | None =
         return BuiltSplit(tuple(file_items(f, "user-file")), (), (), "user-file")
     matcher = matcher_for(phrases)
     if src == "phrases":
-        return build_sst7_phrases(data_dir, matcher)
+        return build_sst7_phrases(data_dir, matcher, dictionary=dictionary, labels=labels)
     return build_sst7_sentences(data_dir, "train", matcher)

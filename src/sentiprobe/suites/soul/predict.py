@@ -16,6 +16,13 @@ Modes (suite option ``mode``, default ``auto``):
 - ``auto``: the adapter's ``answer_mode`` attribute when it has one, else ``generate`` when the model can
   generate, else ``classify``, else ``score``.
 
+Fine-tuned text-to-text models (an adapter with ``text_to_text = True``, e.g. ``hf-seq2seq``) are always
+asked with the ``seq2seq-source`` string they were trained on (spec 3.2), whatever ``prompt_style`` says,
+with greedy decoding up to the adapter's ``max_new_tokens`` (spec 3.2: 512). Their RC label is the
+spec 4.3 extraction (not the strict exact match of the zero-shot path), their JG justification the
+spec 4.4 one; the raw decoded text is kept in ``Prediction.raw``. A model trained for RC only
+(``task="rc"``) is refused on JG: its outputs hold no justification.
+
 Generation settings: ``temperature`` 0 and ``max_tokens`` 256 (spec 5.1) are passed to every
 ``generate`` call; the suite options ``temperature`` / ``max_tokens`` change them (and they override the
 adapter's own defaults, recorded in every prediction's ``meta``).
@@ -42,8 +49,8 @@ from typing import TYPE_CHECKING, Any
 from ...core.errors import CapabilityError, ConfigError, SentiprobeError
 from ...core.types import Item, Prediction
 from .load import LABELS
-from .parse import parse_answer
-from .prompts import PromptTemplate, prompt_text, soul_task, template_for
+from .parse import ParsedAnswer, extract_justification, extract_label, parse_answer
+from .prompts import SEQ2SEQ_SOURCE, PromptTemplate, prompt_text, soul_task, template_for
 
 if TYPE_CHECKING:
     from ..base import Suite
@@ -142,24 +149,44 @@ def _generate_tolerant(predictor: Any, prompts: list[str], kw: dict[str, Any]) -
     return outs, errors
 
 
+def is_text_to_text(model: Any) -> bool:
+    """Whether ``model`` is a fine-tuned text-to-text model (asked and parsed as in spec 3.2 / 4.3)."""
+    return getattr(model, "text_to_text", False) is True
+
+
+def parse_text_to_text(text: str, task: str) -> ParsedAnswer:
+    """A seq2seq model's output: label by spec 4.3 for RC and JG, justification by spec 4.4 for JG."""
+    label = extract_label(text)
+    return ParsedAnswer(label, label, extract_justification(text) if task == "jg" else None)
+
+
 def generate_predictions(predictor: Any, items: Sequence[Item], task: str, opts: GenerationOptions) -> list[Prediction]:
     """Prompt, generate (cached) and parse one reply per item."""
-    tmpl = template_for(task, opts.prompt_style)
     model = predictor.model
+    t2t = is_text_to_text(model)
+    tmpl = SEQ2SEQ_SOURCE if t2t else template_for(task, opts.prompt_style)
     if hasattr(model, "template_hash"):
         model.template_hash = tmpl.hash
+    kw: dict[str, Any] = {"max_tokens": opts.max_tokens, "temperature": opts.temperature}
+    if t2t:
+        if task == "jg" and getattr(model, "task", "jg") != "jg":
+            raise ConfigError(f"model {getattr(model, 'name', model)!r} is trained for SOUL RC (task="
+                              f"{getattr(model, 'task', None)!r}): its outputs hold no justification; "
+                              "train it for JG with --model-arg task=jg")
+        kw = {"max_tokens": int(getattr(model, "max_new_tokens", 512)), "temperature": 0.0}
     texts = [prompt_text(tmpl, it) for it in items]
-    outs, errors = _generate_tolerant(predictor, texts, {"max_tokens": opts.max_tokens,
-                                                         "temperature": opts.temperature})
+    outs, errors = _generate_tolerant(predictor, texts, kw)
     preds = []
     for it, text, out, err in zip(items, texts, outs, errors):
-        meta = _meta(tmpl, text, "generate", opts)
+        meta = {**_meta(tmpl, text, "generate", opts), **kw}
+        if t2t:
+            meta["label_rule"] = "extract (spec 4.3)"
         if err is not None or not isinstance(out, str):
             meta["generation_error"] = err or f"the model returned {type(out).__name__}, not text"
             preds.append(Prediction(it.item_id, None, raw=None, parse_ok=False, meta=meta,
                                     text="" if task == "jg" else None))
             continue
-        parsed = parse_answer(out, task)
+        parsed = parse_text_to_text(out, task) if t2t else parse_answer(out, task)
         meta["label_lenient"] = parsed.label_lenient
         preds.append(Prediction(it.item_id, parsed.label, text=parsed.justification, raw=out,
                                 parse_ok=parsed.label is not None, meta=meta))

@@ -1,0 +1,106 @@
+"""``hf-nli``: a local NLI cross-encoder applied zero-shot to SOUL RC (spec ``soul.md`` §6.4).
+
+The review is the premise, the statement the hypothesis (the SOUL suites' ``text-pair`` input: ``text``,
+``text_pair``). The model's three classes are mapped by their NAMES in ``config.id2label`` (never by
+position, which differs between NLI checkpoints: ``cross-encoder/nli-roberta-base`` puts contradiction
+first, MNLI heads of other families entailment first):
+
+    entailment -> true, contradiction -> false, neutral -> not-given
+
+Names are compared ignoring case, spaces, ``-`` and ``_``; common spellings (``entail``, ``entailed``,
+``contradict``...) are accepted. A config whose labels cannot all be mapped (``LABEL_0``..., a two-way
+``not_entailment`` head) or that lacks one of the three is refused with a :class:`ConfigError` naming
+its labels; ``label_map`` maps unusual names explicitly (``'ENT:true,CON:false,NEU:not-given'``).
+Probabilities are the softmax over the three classes, each reported under its SOUL label.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..core.errors import ConfigError
+from ..core.types import Item, Prediction
+from .assets import resolve_device
+from .base import MODELS
+from .hf import _COMMON, EXTRA, HFClassifier, _norm
+from .utils import predictions_from_proba
+
+#: normalised NLI class name -> SOUL label
+NLI_NAMES = {"entailment": "true", "entail": "true", "entailed": "true", "entails": "true",
+             "contradiction": "false", "contradict": "false", "contradicted": "false", "contradicts": "false",
+             "neutral": "not-given"}
+SOUL_LABELS = ("true", "false", "not-given")
+
+
+def nli_targets(id2label: dict[int, str], label_map: dict[str, str | None] | None = None) -> list[str]:
+    """The SOUL label of each model class (by class index), read from the class NAMES.
+
+    Raises ConfigError naming the labels it cannot map, or when the three SOUL labels are not each
+    covered exactly once.
+    """
+    names = [str(id2label[i]) for i in sorted(id2label)]
+    explicit = {_norm(k): v for k, v in (label_map or {}).items()}
+    out, unmapped = [], []
+    for n in names:
+        target = explicit.get(_norm(n), NLI_NAMES.get(_norm(n)))
+        if target is None or target not in SOUL_LABELS:
+            unmapped.append(n)
+        else:
+            out.append(target)
+    if unmapped:
+        raise ConfigError(f"hf-nli: cannot map the model's labels {unmapped} (all labels: {names}) to "
+                          f"entailment / contradiction / neutral; an NLI cross-encoder names its classes in "
+                          f"config.json id2label. Pass label_map, e.g. label_map='{names[0]}:true,...'")
+    if sorted(out) != sorted(SOUL_LABELS):
+        raise ConfigError(f"hf-nli: the model's labels {names} map to {out}; a three-way NLI model must have "
+                          "exactly one entailment, one contradiction and one neutral class")
+    return out
+
+
+class HFNLI(HFClassifier):
+    """Zero-shot SOUL RC with a local NLI cross-encoder (see the module docstring)."""
+
+    name = "hf-nli"
+    answer_mode = "classify"
+
+    def __init__(self, path: Any = None, label_map: Any = None, batch_size: Any = 32, max_length: Any = 512,
+                 device: Any = "auto", threads: Any = None, allow_pickle: Any = False) -> None:
+        super().__init__(path=path, label_map=label_map, batch_size=batch_size, max_length=max_length,
+                         device=resolve_device(device, "Hugging Face models", EXTRA), threads=threads,
+                         allow_pickle=allow_pickle)
+
+    def config(self) -> dict[str, Any]:
+        return {**super().config(), "recipe": "soul nli zero-shot (spec soul.md 6.4): premise=review, "
+                                              "hypothesis=statement", "device": self.device, "dtype": "float32"}
+
+    def _class_targets(self, labels: Sequence[str]) -> list[str | None]:
+        if set(labels) != set(SOUL_LABELS):
+            raise ConfigError(f"hf-nli answers true / false / not-given (SOUL RC); this suite's labels are "
+                              f"{list(labels)}")
+        return list(nli_targets({int(k): v for k, v in self._model.config.id2label.items()}, self.label_map))
+
+    def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str) -> list[Prediction]:
+        self._ensure_loaded()
+        targets = self._class_targets(labels)
+        if not items:
+            return []
+        if input_kind != "text-pair" or any(it.text_pair is None for it in items):
+            raise ConfigError("hf-nli needs (premise, hypothesis) pairs: a text-pair suite whose items have a "
+                              "text_pair (the SOUL statement)")
+        return predictions_from_proba(items, self._proba(items, input_kind), targets, labels, self.name)
+
+
+MODELS.register(
+    "hf-nli", HFNLI, tags=("hf",),
+    description="zero-shot SOUL RC with a local NLI cross-encoder (review = premise, statement = hypothesis; "
+                "entailment/contradiction/neutral -> true/false/not-given by label name)",
+    params={
+        "path": "str, required: LOCAL NLI cross-encoder directory (e.g. a copy of cross-encoder/nli-roberta-base)",
+        "label_map": "mapping of model label names to true / false / not-given when they are not spelt "
+                     "entailment / contradiction / neutral ('ENT:true,CON:false,NEU:not-given')",
+        "batch_size": "int, default 32: pairs per batch",
+        "max_length": "int, default 512: truncation length (longest first)",
+        "device": "auto|cpu|cuda|cuda:N, default auto (CUDA when present)",
+        "threads": _COMMON["threads"],
+        "allow_pickle": _COMMON["allow_pickle"],
+    })
