@@ -191,3 +191,9 @@ def test_family_names_expand_to_their_suites(data_dir):
     assert got[-1] == "toy" and {s for s in got if s.startswith("lexcomp-")} >= {"lexcomp-nc-literality",
                                                                                   "lexcomp-phrase-type"}
     assert "arts-custom" not in expand_suite_groups(["arts"], str(data_dir))  # needs --suite-arg path=FILE
+
+
+def test_results_record_the_model_configuration(tmp_path):
+    doc = api.run(["toy"], ["slow-lexicon"], model_args={"batch_size": "7"}, out=tmp_path / "r", n_boot=0,
+                  progress=False)["runs"]["slow-lexicon"]
+    assert doc["suites"]["toy"]["model_config"] == {"batch_size": 7}

@@ -196,6 +196,7 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
     n_seeds = suite.n_seeds
     preds: list[Prediction] = []
     fits, fingerprints = [], []
+    model_config: dict[str, Any] = {}
     hits = computed = 0
     for k in range(n_seeds):
         model = create_model(cfg.model, **cfg.model_args)
@@ -222,6 +223,8 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
             seconds["predict"] += t["seconds"]
             preds.extend(with_seed(p, seed) if n_seeds > 1 else p)
             fingerprints.append(predictor.fingerprint)
+            if not model_config:
+                model_config = model.config()  # the full recipe (every hyper-parameter), not only the given args
             hits += predictor.hits
             computed += predictor.computed
             if n_seeds > 1 and not model.learns:
@@ -248,6 +251,7 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
         "task": suite.task,
         "labels": list(suite.labels),
         "model_fingerprints": fingerprints,
+        "model_config": model_config,
         "fit": fits,
         "cache": {"hits": hits, "computed": computed},
         "seconds": {k: round(v, 3) for k, v in seconds.items()},
