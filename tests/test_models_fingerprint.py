@@ -70,7 +70,7 @@ def test_user_subclass_of_a_builtin_adapter_is_keyed_by_its_source(user_module):
 def _sourceless(version):
     """An adapter class whose module has no readable source (as if defined with exec or in a REPL)."""
     ns: dict = {"ModelAdapter": ModelAdapter, "__name__": "sentiprobe_test_no_source"}
-    exec("class NoSource(ModelAdapter):\n    name = 'no-source'\n", ns)  # noqa: S102 (a class without source)
+    exec("class NoSource(ModelAdapter):\n    name = 'no-source'\n", ns)
     cls = ns["NoSource"]
     if version is not None:
         cls.version = version

@@ -9,15 +9,17 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from sentiprobe.core.errors import ConfigError  # noqa: E402
-from sentiprobe.core.types import Item  # noqa: E402
-from sentiprobe.models import create_model  # noqa: E402
-from sentiprobe.models.base import InputKindError  # noqa: E402
-from sentiprobe.models.hf import resolve_label_map  # noqa: E402
+from sentiprobe.core.errors import ConfigError
+from sentiprobe.core.types import Item
+from sentiprobe.models import create_model
+from sentiprobe.models.base import InputKindError
+from sentiprobe.models.hf import resolve_label_map
 
 LABELS = ("positive", "negative", "neutral")
-WORDS = ("the screen battery keyboard price is great awful ok good bad fine and but it works statement review "
-         "true false . ,").split()
+WORDS = [
+    "the", "screen", "battery", "keyboard", "price", "is", "great", "awful", "ok", "good", "bad", "fine",
+    "and", "but", "it", "works", "statement", "review", "true", "false", ".", ","
+]
 
 
 def build_tiny(root: Path, id2label: dict[int, str], seed: int = 0) -> Path:
@@ -118,8 +120,9 @@ def test_missing_dir_and_pickle_checkpoints(tmp_path, tiny):
     with pytest.raises(ConfigError, match="no model weights"):
         create_model("hf-classifier", path=str(empty))
     bare = tmp_path / "bare"
-    transformers.BertModel(transformers.BertConfig(vocab_size=30, hidden_size=32, num_hidden_layers=1,
-                                                   num_attention_heads=2, intermediate_size=37)).save_pretrained(str(bare))
+    config = transformers.BertConfig(vocab_size=30, hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
+                                     intermediate_size=37)
+    transformers.BertModel(config).save_pretrained(str(bare))
     for f in tiny.iterdir():
         if f.name.startswith(("tokenizer", "vocab", "special")):
             (bare / f.name).write_bytes(f.read_bytes())

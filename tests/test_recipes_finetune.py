@@ -11,15 +11,15 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from recipes_tiny import tiny_bert  # noqa: E402
+from recipes_tiny import tiny_bert
 
-from sentiprobe import api  # noqa: E402
-from sentiprobe.core.errors import ConfigError, DataError  # noqa: E402
-from sentiprobe.core.types import Item  # noqa: E402
-from sentiprobe.models import MODELS, create_model  # noqa: E402
-from sentiprobe.models.hf_finetune import lr_factor  # noqa: E402
-from sentiprobe.suites import get_suite  # noqa: E402
-from sentiprobe.suites.noncompsst.sst7 import build_sst7_phrases, resolve_train_source  # noqa: E402
+from sentiprobe import api
+from sentiprobe.core.errors import ConfigError, DataError
+from sentiprobe.core.types import Item
+from sentiprobe.models import MODELS, create_model
+from sentiprobe.models.hf_finetune import lr_factor
+from sentiprobe.suites import get_suite
+from sentiprobe.suites.noncompsst.sst7 import build_sst7_phrases, resolve_train_source
 
 torch.set_num_threads(1)
 WORDS = ["the", "film", "was", "great", "awful", "fine", "dull", "bright", "and", "a", "plot", "acting", "is"]

@@ -9,13 +9,13 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-from recipes_tiny import tiny_bert  # noqa: E402
+from recipes_tiny import tiny_bert
 
-from sentiprobe import api  # noqa: E402
-from sentiprobe.core.errors import ConfigError  # noqa: E402
-from sentiprobe.core.types import Item  # noqa: E402
-from sentiprobe.models import MODELS, create_model  # noqa: E402
-from sentiprobe.models.hf_nli import nli_targets  # noqa: E402
+from sentiprobe import api
+from sentiprobe.core.errors import ConfigError
+from sentiprobe.core.types import Item
+from sentiprobe.models import MODELS, create_model
+from sentiprobe.models.hf_nli import nli_targets
 
 LABELS = ("true", "false", "not-given")
 WORDS = ["the", "pizza", "was", "cold", "hot", "staff", "were", "kind", "music", "loud", "we", "sat", "outside"]

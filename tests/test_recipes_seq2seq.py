@@ -11,16 +11,16 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 pytest.importorskip("tokenizers")
 
-from recipes_tiny import tiny_t5  # noqa: E402
+from recipes_tiny import tiny_t5
 
-from sentiprobe import api  # noqa: E402
-from sentiprobe.core.errors import ConfigError  # noqa: E402
-from sentiprobe.core.types import Item  # noqa: E402
-from sentiprobe.models import MODELS, create_model  # noqa: E402
-from sentiprobe.models.base import ModelAdapter  # noqa: E402
-from sentiprobe.models.hf_seq2seq import JG_TARGET_TEMPLATE, SOURCE_TEMPLATE, source_text, target_text  # noqa: E402
-from sentiprobe.suites.soul.predict import GenerationOptions, predict_items  # noqa: E402
-from sentiprobe.suites.soul.prompts import JG_TARGET, SEQ2SEQ_SOURCE  # noqa: E402
+from sentiprobe import api
+from sentiprobe.core.errors import ConfigError
+from sentiprobe.core.types import Item
+from sentiprobe.models import MODELS, create_model
+from sentiprobe.models.base import ModelAdapter
+from sentiprobe.models.hf_seq2seq import JG_TARGET_TEMPLATE, SOURCE_TEMPLATE, source_text, target_text
+from sentiprobe.suites.soul.predict import GenerationOptions, predict_items
+from sentiprobe.suites.soul.prompts import JG_TARGET, SEQ2SEQ_SOURCE
 
 LABELS = ("true", "false", "not-given")
 torch.set_num_threads(1)

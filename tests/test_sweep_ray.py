@@ -26,10 +26,10 @@ if importlib.util.find_spec("ray") is None:
     pytest.skip("Ray is not installed (pip install 'sentiprobe[ray]'); the Ray executor tests need it",
                 allow_module_level=True)
 
-from ray_cluster import SRC, LocalRayCluster  # noqa: E402
+from ray_cluster import SRC, LocalRayCluster
 
-from sentiprobe.run.executors import LocalExecutor  # noqa: E402
-from sentiprobe.run.sweep import parse_config, run_sweep  # noqa: E402
+from sentiprobe.run.executors import LocalExecutor
+from sentiprobe.run.sweep import parse_config, run_sweep
 
 TESTS = str(Path(__file__).parent)
 GRID = {"models": ["majority", {"name": "tfidf-lr", "args": {"char": False, "max_iter": 200}}],

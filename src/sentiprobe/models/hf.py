@@ -179,7 +179,7 @@ def _classifier_factory(**kwargs: Any) -> HFClassifier:
     return HFClassifier(**kwargs)
 
 
-_COMMON = {
+_COMMON: dict[str, str] = {
     "path": "str, required: LOCAL checkpoint directory (hub ids are refused: nothing is downloaded)",
     "batch_size": "int, default 32 (hf-classifier) / 16 (hf-finetune): items per batch",
     "max_length": "int, default 256 (hf-classifier) / 128 (hf-finetune): truncation length in tokens",

@@ -246,7 +246,7 @@ class OpenAICompatibleModel(ModelAdapter):
         self.score_separator = str(score_separator)
         self.token_param = as_choice("token_param", token_param, ("max_tokens", "max_completion_tokens"))
         if self.scores:
-            self.capabilities = frozenset({"generate", "score_labels"})
+            self.capabilities = frozenset({"generate", "score_labels"})  # type: ignore[misc]  # per instance
         #: hash of the prompt template; callers set it before the first request (enters the fingerprint)
         self.template_hash: str | None = None
         self._key = resolve_api_key()
@@ -323,7 +323,7 @@ class OpenAICompatibleModel(ModelAdapter):
                     return
                 try:
                     done.put((i, True, fn(j, cancel)))
-                except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread, which re-raises
+                except BaseException as exc:
                     done.put((i, False, exc))
                     return
 

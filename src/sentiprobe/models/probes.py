@@ -126,11 +126,11 @@ class LexCompProbe(ModelAdapter):
                               "majority-last)")
         if len(kinds) != 1:
             raise ConfigError(f"lexcomp-probe: mixed probe inputs {sorted(map(str, kinds))} in one call")
-        kind = kinds.pop()
+        kind = str(kinds.pop())
         cache = self._cache(self._layer_set())
-        sent = cache.get([list(it.tokens) for it in items])
+        sent = cache.get([list(it.tokens or ()) for it in items])
         para = cache.get([(it.text_pair or "").split(" ") for it in items]) if kind == "pair" else [None] * len(items)
-        tgt = (cache.get([[it.tokens[it.meta["target"]]] for it in items]) if kind == "target"
+        tgt = (cache.get([[(it.tokens or ())[it.meta["target"]]] for it in items]) if kind == "target"
                else [None] * len(items))
         exs = []
         for j, it in enumerate(items):
@@ -166,7 +166,7 @@ class LexCompProbe(ModelAdapter):
                control: bool = False, layer: int | None = None, encoder: str | None = None) -> None:
         from ..suites.lexcomp.probes import ProbeTrainer
 
-        kind, tr = self._examples(train, self._labels_of(train, labels, train[0].meta.get("probe"), control))
+        kind, tr = self._examples(train, self._labels_of(train, labels, str(train[0].meta.get("probe")), control))
         _, dv = self._examples(dev, self._labels_of(dev, labels, kind, control)) if dev else (kind, [])
         cfg = self.cfg if encoder is None else dataclasses.replace(self.cfg, encoder=encoder, layers="single")
         top_only = layer is None and cfg.layers == "top" and tr[0].sent.shape[0] > 1

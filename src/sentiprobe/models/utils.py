@@ -228,7 +228,7 @@ class LinearHead:
         return self
 
 
-def predictions_from_proba(items: Sequence[Item], proba: np.ndarray, classes: Sequence[str],
+def predictions_from_proba(items: Sequence[Item], proba: np.ndarray, classes: Sequence[str | None],
                            labels: Sequence[str], model: str) -> list[Prediction]:
     """Predictions whose ``scores`` cover every suite label (absent classes score 0).
 

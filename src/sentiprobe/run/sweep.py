@@ -276,7 +276,7 @@ def parse_config(doc: Any, path: str = "<config>") -> SweepConfig:
     if not isinstance(raw_res, Mapping):
         raise ConfigError(f"{path}: 'resources' must be a mapping ({', '.join(RESOURCE_KEYS)})")
     _unknown(list(raw_res), RESOURCE_KEYS, "resources", path)
-    res = {}
+    res: dict[str, Any] = {}
     for k in ("num_cpus", "num_gpus"):
         if k in raw_res:
             v = raw_res[k]
@@ -314,7 +314,8 @@ RUN_SUBDIR = "run"
 def find_results(job_dir: Path, model: str) -> Path | None:
     """The results.json of a job directory: the run lives in ``DIR/run/<model>/`` (``DIR`` itself keeps the sweep's
     own ``job.json`` and ``attempts.jsonl``, which a run directory would refuse as foreign files)."""
-    for p in (job_dir / RUN_SUBDIR / model / "results.json", job_dir / "results.json", job_dir / model / "results.json"):
+    for p in (job_dir / RUN_SUBDIR / model / "results.json", job_dir / "results.json",
+              job_dir / model / "results.json"):
         if p.is_file():
             return p
     return None

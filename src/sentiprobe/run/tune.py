@@ -118,7 +118,8 @@ def dev_scores(model: Any, dev: Sequence[Any], labels: Sequence[str], input_kind
     got = [p.label for p in preds]
     m = macro_f1(gold, got, labels, n_boot=0) if metric == "macro_f1" else accuracy(gold, got, n_boot=0)
     losses = [-math.log(max(p.scores.get(it.label, 0.0), 1e-15)) for p, it in zip(preds, dev) if p.scores]
-    return float(m.value), (sum(losses) / len(losses) if len(losses) == len(dev) else float("nan"))
+    value = float(m.value) if m.value is not None else float("nan")
+    return value, (sum(losses) / len(losses) if len(losses) == len(dev) else float("nan"))
 
 
 def trainable(config: dict[str, Any], *, model: str, fixed_args: Mapping[str, Any], train: list, dev: list,
@@ -232,7 +233,8 @@ def search(cfg: TuneConfig, out: str | Path, *, data_dir: str | None = None, cac
             run_config=tune.RunConfig(name="search", storage_path=storage, verbose=0))
         grid = tuner.fit()
         rows = []
-        for order, res in enumerate(sorted(grid, key=_creation_order)):
+        results = [grid[i] for i in range(len(grid))]
+        for order, res in enumerate(sorted(results, key=_creation_order)):
             metrics = res.metrics or {}
             hist = res.metrics_dataframe
             rows.append({"order": order, "trial_id": metrics.get("trial_id"),

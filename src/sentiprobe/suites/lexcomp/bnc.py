@@ -79,7 +79,8 @@ def extract(root: Path, records: list[dict[str, Any]]) -> tuple[list[dict[str, A
     by_file: dict[Path, list[dict[str, Any]]] = defaultdict(list)
     for r in records:
         by_file[bnc_file(root, r["bnc_id"])].append(r)
-    out, failed = [], {"missing_file": [], "missing_sentence": [], "span_not_found": []}
+    out: list[Any] = []
+    failed: dict[str, list[Any]] = {"missing_file": [], "missing_sentence": [], "span_not_found": []}
     for path, recs in by_file.items():
         if not path.is_file():
             failed["missing_file"] += [r["bnc_id"] for r in recs]

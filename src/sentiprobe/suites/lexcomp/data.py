@@ -82,7 +82,7 @@ def records(suite, split: str) -> list[dict[str, Any]]:
 
 def _item(suite, split: str, rec: dict[str, Any], task: str) -> Item:
     iid = f"{split}:{rec['line']}"
-    toks = rec.get("tokens")
+    toks: list[str] = list(rec.get("tokens") or [])
     meta: dict[str, Any] = {"line": rec["line"], "task": task}
     if task == "phrase-type":
         meta["probe"] = "tag"

@@ -49,7 +49,7 @@ def _field(obj: dict[str, Any], name: str, kind: type | tuple[type, ...], path: 
     if name not in obj:
         raise DataError("missing field", path=path, record=f"line {n}", field=name)
     v = obj[name]
-    if not isinstance(v, kind) or isinstance(v, bool) and kind is int:
+    if not isinstance(v, kind) or (isinstance(v, bool) and kind is int):
         raise DataError(f"expected {getattr(kind, '__name__', kind)}, got {type(v).__name__}", path=path,
                         record=f"line {n}", field=name)
     return v

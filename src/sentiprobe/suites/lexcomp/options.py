@@ -19,9 +19,9 @@ ABLATIONS = ("none", "phrase", "context", "context+phrase")
 class BncOptions:
     """Options of VPC and LVC: the BNC sentences the released id files point to."""
 
-    bnc_dir: Path | None = option(  # noqa: RUF009 (option() returns a dataclass field)
+    bnc_dir: Path | None = option(
         None, "BNC XML Edition directory (Texts/...): extract the VPC/LVC sentences", env="SENTIPROBE_BNC_DIR")
-    extracted_dir: Path | None = option(  # noqa: RUF009
+    extracted_dir: Path | None = option(
         None, "directory with already extracted {train,val,test}.jsonl (bnc_id, sentence, start, end, span_text, "
         "label)", env="SENTIPROBE_LEXCOMP_EXTRACTED_DIR")
 

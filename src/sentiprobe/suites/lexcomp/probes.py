@@ -81,6 +81,7 @@ def _net(kind: str, n_layers: int, d: int, encoder: str, n_out: int, cfg: ProbeC
             self.lstm = nn.LSTM(d, d, batch_first=True, bidirectional=True) if encoder == "bilstm" else None
             D = d if encoder == "none" else 2 * d
             in_dim = {"span": 2 * D, "target": D + d, "pair": 4 * D, "paraphrase": 2 * D, "tag": D}[kind]
+            self.head: nn.Module
             if kind == "tag":
                 self.head = nn.Linear(in_dim, n_out)
             else:
@@ -146,9 +147,9 @@ def _batch(exs: Sequence[Example], kind: str) -> dict[str, Any]:
     if kind != "tag":
         b["pos"] = torch.tensor([e.pos for e in exs], dtype=torch.long)
     if kind == "pair":
-        b["para"], b["pmask"] = _pad([e.para for e in exs])
+        b["para"], b["pmask"] = _pad([e.para for e in exs if e.para is not None])
     if kind == "target":
-        b["target"] = torch.from_numpy(np.stack([e.target for e in exs]).astype(np.float32))
+        b["target"] = torch.from_numpy(np.stack([e.target for e in exs if e.target is not None]).astype(np.float32))
     return b
 
 

@@ -150,12 +150,13 @@ class TransformerLayers:
         """Token ids of a word sequence and the index of each word's last piece (model specials kept)."""
         tok = self._tok
         if self.kind == "smollm2":
-            ids, last = [], []
+            pieces: list[int] = []
+            ends: list[int] = []
             for j, w in enumerate(words):
                 p = tok.encode(w if j == 0 else " " + w, add_special_tokens=False) or [tok.unk_token_id or 0]
-                ids += p
-                last.append(len(ids) - 1)
-            return ids[: self.max_length], last
+                pieces += p
+                ends.append(len(pieces) - 1)
+            return pieces[: self.max_length], ends
         enc = tok(list(words), is_split_into_words=True, truncation=True, max_length=self.max_length)
         last: dict[int, int] = {}
         for j, w in enumerate(enc.word_ids()):
@@ -181,9 +182,9 @@ class TransformerLayers:
             for b in range(0, len(order), self.batch_size):
                 rows = order[b:b + self.batch_size]
                 width = max(len(prepared[r][0]) for r in rows)
-                ids = torch.tensor([prepared[r][0] + [pad] * (width - len(prepared[r][0])) for r in rows])
+                id_t = torch.tensor([prepared[r][0] + [pad] * (width - len(prepared[r][0])) for r in rows])
                 mask = torch.tensor([[1] * len(prepared[r][0]) + [0] * (width - len(prepared[r][0])) for r in rows])
-                res = self._model(input_ids=ids.to(self.device), attention_mask=mask.to(self.device),
+                res = self._model(input_ids=id_t.to(self.device), attention_mask=mask.to(self.device),
                                   output_hidden_states=True)
                 hs = torch.stack(res.hidden_states, dim=1).float().cpu().numpy()  # (b, L, T, d)
                 for k, r in enumerate(rows):

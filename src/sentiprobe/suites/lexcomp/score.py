@@ -53,8 +53,11 @@ def score(suite, items: Sequence[Item], predictions: Sequence[Prediction], confi
         metrics[mname] = mean_metric(mname, got, n_boot=config.n_boot, seed=config.seed, alpha=config.alpha)
         if name == "control":
             diff = correct - got
+            def selectivity(idx: np.ndarray, diff: np.ndarray = diff) -> float:
+                return float(diff[idx].mean())
+
             metrics["selectivity"] = bootstrap_metric(
-                "selectivity", lambda idx, diff=diff: float(diff[idx].mean()), len(diff), n_boot=config.n_boot,
+                "selectivity", selectivity, len(diff), n_boot=config.n_boot,
                 seed=config.seed, alpha=config.alpha, note="accuracy - control accuracy (Hewitt & Liang 2019)")
     if layers:
         details["layers"] = layers

@@ -28,16 +28,16 @@ LABELS_ENV = "SENTIPROBE_SST_LABELS"
 class SST7Options:
     """Where the SST-7 training set comes from (see :mod:`.sst7`)."""
 
-    train_file: Path | None = option(  # noqa: RUF009
+    train_file: Path | None = option(
         None, "SST-7 training file (text<TAB>label, labels 0..6) used as it is; its sha256 is recorded",
         env=TRAIN_FILE_ENV, user_file=True)
     train_source: str = option(
         "auto", "SST-7 training source: auto (file > upstream train.tsv > phrases > sentences) or a forced one",
         choices=TRAIN_SOURCES, env=TRAIN_SOURCE_ENV)
-    sst_dictionary: Path | None = option(  # noqa: RUF009 (a dataclasses.field specifier)
+    sst_dictionary: Path | None = option(
         None, "SST dictionary.txt (phrase|id, unpublished here): enables the phrase-level SST-7 train of the "
               "paper (spec 4.4); its sha256 is recorded", env=DICTIONARY_ENV, user_file=True)
-    sst_labels: Path | None = option(  # noqa: RUF009
+    sst_labels: Path | None = option(
         None, "SST sentiment_labels.txt to pair with sst_dictionary (default: the shipped one); its sha256 is "
               "recorded", env=LABELS_ENV, user_file=True)
 
@@ -50,6 +50,6 @@ class NonCompSSTOptions(SST7Options):
                              env=LOWERCASE_ENV)
     tokenize: bool = option(True, "PTB-tokenise the stimulus text a model sees (as the reference's stanza)",
                             env=TOKENIZE_ENV)
-    human_scores: Path | None = option(  # noqa: RUF009
+    human_scores: Path | None = option(
         None, "stimulus<TAB>score table of human mean ratings for all stimuli (enables the MAX/ALL/ALLABS/"
               "ALLCLEAN correlations); its sha256 is recorded", user_file=True)
