@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -85,11 +85,11 @@ def read_user_text(path: str | Path, what: str = "file") -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def read_jsonl(path: str | Path, what: str = "file") -> list[dict[str, Any]]:
-    """Objects of a JSON-lines file (blank lines skipped); typed errors name the file and line."""
+def iter_jsonl(path: str | Path, what: str = "file") -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(1-based line number, object)`` of every non-blank line of a JSON-lines file, through the input layer;
+    invalid JSON or a line that is not an object is a DataError naming the file and line."""
     from .errors import DataError
 
-    out = []
     for i, line in enumerate(read_user_text(path, what).splitlines(), 1):
         if not line.strip():
             continue
@@ -101,8 +101,12 @@ def read_jsonl(path: str | Path, what: str = "file") -> list[dict[str, Any]]:
             raise DataError("JSON nested too deeply", path=path, record=f"line {i}") from None
         if not isinstance(obj, dict):
             raise DataError("expected a JSON object", path=path, record=f"line {i}")
-        out.append(obj)
-    return out
+        yield i, obj
+
+
+def read_jsonl(path: str | Path, what: str = "file") -> list[dict[str, Any]]:
+    """Objects of a JSON-lines file (blank lines skipped); typed errors name the file and line."""
+    return [obj for _, obj in iter_jsonl(path, what)]
 
 
 def read_table(path: str | Path, what: str = "file") -> list[dict[str, Any]]:

@@ -82,11 +82,12 @@ def records(suite, split: str) -> list[dict[str, Any]]:
 
 def _item(suite, split: str, rec: dict[str, Any], task: str) -> Item:
     iid = f"{split}:{rec['line']}"
-    toks: list[str] = list(rec.get("tokens") or [])
+    toks: list[str] | None = rec.get("tokens")  # None: BNC ids only (VPC/LVC without --suite-arg bnc_dir)
     meta: dict[str, Any] = {"line": rec["line"], "task": task}
     if task == "phrase-type":
         meta["probe"] = "tag"
-        return Item(iid, iid, split, " ".join(toks), " ".join(rec["tags"]), tokens=tuple(toks), meta=meta)
+        words = list(toks or [])
+        return Item(iid, iid, split, " ".join(words), " ".join(rec["tags"]), tokens=tuple(words), meta=meta)
     meta.update(first=rec["first"], last=rec["last"])
     for k in ("bnc_id", "span_text", "nc", "target_word"):
         if rec.get(k) is not None:

@@ -11,12 +11,12 @@ for the whitespace-only tokens the released indices do not count).
 """
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ...core.io import iter_jsonl as core_iter_jsonl
 from ...core.errors import DataError
 
 BINARY_LABELS = {"vpc": ("false", "true"), "lvc": ("false", "true"), "nc-literality": ("LITERAL", "NON-LITERAL"),
@@ -31,18 +31,8 @@ BNC_ID = re.compile(r"^[A-K]/[A-Z0-9]{2}/[A-Z0-9]{3}\.xml/\d+$")
 
 
 def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(1-based line number, object) for every non-blank line; bad JSON is a DataError naming the line."""
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DataError(f"invalid JSON ({exc.msg})", path=path, record=f"line {n}") from None
-            if not isinstance(obj, dict):
-                raise DataError("a line must hold a JSON object", path=path, record=f"line {n}")
-            yield n, obj
+    """(1-based line number, object) for every non-blank line (the shared reader of :mod:`sentiprobe.core.io`)."""
+    return core_iter_jsonl(path, "LexComp data file")
 
 
 def _field(obj: dict[str, Any], name: str, kind: type | tuple[type, ...], path: Path, n: int) -> Any:
