@@ -13,6 +13,7 @@ from . import local_lm  # noqa: E402,F401
 from . import encoder_models  # noqa: E402,F401
 from . import hf  # noqa: E402,F401
 from . import lexicon  # noqa: E402,F401
+from . import gts  # noqa: E402,F401
 
 __all__ = ["MODELS", "ModelAdapter", "format_input", "mark_aspect", "create_model"]
 

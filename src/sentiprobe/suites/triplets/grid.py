@@ -85,12 +85,12 @@ def build_grid(n: int, entries: Sequence[Entry]) -> np.ndarray:
     grid[np.triu_indices(n)] = EMPTY
     for e in entries:
         tag = POLARITY_TAG[e.sentiment]
-        targets = [(l, min(r, n - 1)) for l, r in e.targets if l < n]
-        polars = [(l, min(r, n - 1)) for l, r in e.polars if l < n]
-        for l, r in targets:
-            _fill_square(grid, l, r, T)
-        for l, r in polars:
-            _fill_square(grid, l, r, P)
+        targets = [(lo, min(r, n - 1)) for lo, r in e.targets if lo < n]
+        polars = [(lo, min(r, n - 1)) for lo, r in e.polars if lo < n]
+        for lo, r in targets:
+            _fill_square(grid, lo, r, T)
+        for lo, r in polars:
+            _fill_square(grid, lo, r, P)
         for al, ar in targets:
             for pl, pr in polars:
                 for i in range(al, ar + 1):
@@ -99,8 +99,8 @@ def build_grid(n: int, entries: Sequence[Entry]) -> np.ndarray:
     return grid
 
 
-def _fill_square(grid: np.ndarray, l: int, r: int, tag: int) -> None:
-    for i in range(l, r + 1):
+def _fill_square(grid: np.ndarray, lo: int, r: int, tag: int) -> None:
+    for i in range(lo, r + 1):
         grid[i, i:r + 1] = tag
 
 
@@ -137,7 +137,8 @@ def decode(grid: np.ndarray, *, reference_quirk: bool = False) -> Decoded:
     ``(min(i, j), max(i, j))`` for i in A, j in O; no polarity tag -> not linked; otherwise the most frequent
     one, ties to Pos, then Neu, then Neg. ``reference_quirk`` reproduces the reference reading: cell ``(i, j)``
     when the target starts before the polar span, else ``(j, i)``, and an ignored (-1) cell met that way
-    votes Pos.
+    votes Pos. On word-level grids of disjoint spans both readings meet the same cells; the -1 vote only
+    matters for grids with ignored cells inside spans (the reference's non-first sub-word pieces).
     """
     targets = diagonal_spans(grid, T)
     polars = diagonal_spans(grid, P)

@@ -11,6 +11,7 @@ the cache key and the results' record. Its two examples are invented sentences, 
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -25,19 +26,23 @@ PROMPT_VERSION = "triplets-fewshot-v1"
 MAX_TOKENS = 256
 TEMPERATURE = 0.0
 
-PROMPT = """Extract all sentiment triplets from the sentence. A triplet is (target, polar expression, polarity):
-the target is the entity or aspect the sentiment is about, the polar expression is the words that express the
-sentiment, and the polarity is positive, neutral or negative. Copy target and polar expression exactly as they
-appear in the sentence. Answer with a JSON list only; answer [] when there is no triplet.
+EXAMPLES = (
+    ("The battery life is great but the screen is too dim .",
+     [{"target": "battery life", "polar": "great", "polarity": "positive"},
+      {"target": "screen", "polar": "too dim", "polarity": "negative"}]),
+    ("Acme shares tumbled after the company cut its outlook .",
+     [{"target": "Acme shares", "polar": "tumbled", "polarity": "negative"},
+      {"target": "outlook", "polar": "cut", "polarity": "negative"}]),
+)
 
-Sentence: The battery life is great but the screen is too dim .
-Triplets: [{"target": "battery life", "polar": "great", "polarity": "positive"}, {"target": "screen", "polar": "too dim", "polarity": "negative"}]
-
-Sentence: Acme shares tumbled after the company cut its outlook .
-Triplets: [{"target": "Acme shares", "polar": "tumbled", "polarity": "negative"}, {"target": "outlook", "polar": "cut", "polarity": "negative"}]
-
-Sentence: {sentence}
-Triplets:"""
+PROMPT = (
+    "Extract all sentiment triplets from the sentence. A triplet is (target, polar expression, polarity): the "
+    "target is the entity or aspect the sentiment is about, the polar expression is the words that express the "
+    "sentiment, and the polarity is positive, neutral or negative. Copy target and polar expression exactly as "
+    "they appear in the sentence. Answer with a JSON list only; answer [] when there is no triplet.\n\n"
+    + "".join(f"Sentence: {s}\nTriplets: {json.dumps(t)}\n\n" for s, t in EXAMPLES)
+    + "Sentence: {sentence}\nTriplets:"
+)
 
 PROMPT_HASH = hashlib.sha256(PROMPT.encode()).hexdigest()[:16]
 

@@ -78,8 +78,8 @@ def read_gts(path: Path, split: str, source: str) -> list[Item]:
 
 
 def _span(v: Any) -> tuple[int, int]:
-    l, r = v
-    return int(l), int(r)
+    lo, r = v
+    return int(lo), int(r)
 
 
 def reconstruct_split(polar_items: list[Item], sentences: list[Item], split: str) -> list[Item]:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..spec import option
 
+PROTOCOLS = ("clean", "paper-faithful")
 TRAIN_FILE_ENV = "SENTIPROBE_TRIPLETS_TRAIN_FILE"
 
 
@@ -25,4 +26,8 @@ class TripletOptions:
         True, "keep sentences without triplets (false: the shipped -no-empty variant of the SENTiVENT datasets)")
     reference_quirk: bool = option(
         False, "decode with the reference implementation's cell reading (spec 6.3 quirk) instead of (min, max)")
+    protocol: str = option(
+        "clean", "clean: epochs selected on dev, test scored once; paper-faithful: train on train+dev and "
+        "early-stop on the TEST set (the authors' final script, spec 6.5 caveat; results are labelled)",
+        choices=PROTOCOLS)
     n_examples: int = option(10, "missed and spurious triplet examples kept for the report")

@@ -84,20 +84,20 @@ def read_span(v: Any, tokens: Sequence[str], near: int | None = None) -> Span:
     if isinstance(v, str):
         return align_text(v, tokens, near)
     if isinstance(v, int | float) and not isinstance(v, bool):
-        l = r = _index(v)
+        lo = r = _index(v)
     elif isinstance(v, list | tuple) and len(v) == 2 and not any(isinstance(x, str) for x in v):
-        l, r = _index(v[0]), _index(v[1])
+        lo, r = _index(v[0]), _index(v[1])
     elif isinstance(v, list | tuple) and v and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
-        l, r = min(v), max(v)
-        if sorted(v) != list(range(l, r + 1)):
+        lo, r = min(v), max(v)
+        if sorted(v) != list(range(lo, r + 1)):
             raise EntryError(f"span word list {list(v)!r} is not contiguous")
     else:
         raise EntryError(f"span {v!r} is not [start, end], an index or text")
-    if l > r:
-        raise EntryError(f"span [{l}, {r}] ends before it starts")
-    if l < 0 or r >= n:
-        raise EntryError(f"span [{l}, {r}] is out of range for a sentence of {n} words")
-    return (l, r)
+    if lo > r:
+        raise EntryError(f"span [{lo}, {r}] ends before it starts")
+    if lo < 0 or r >= n:
+        raise EntryError(f"span [{lo}, {r}] is out of range for a sentence of {n} words")
+    return (lo, r)
 
 
 def _pick(d: dict, keys: Sequence[str], what: str) -> Any:

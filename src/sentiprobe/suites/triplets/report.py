@@ -44,6 +44,8 @@ def render_section(name: str, entry: dict[str, Any]) -> str:
     train = details.get("train_source")
     if isinstance(train, dict) and train.get("kind"):
         parts.append(f"<p>trained on: {escape(str(train['kind']))}</p>")
+    if details.get("protocol"):
+        parts.append(f"<p>protocol: {escape(str(details['protocol']))}</p>")
     rows = []
     for key in ROWS:
         m = metrics.get(key)

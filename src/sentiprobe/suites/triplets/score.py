@@ -19,7 +19,7 @@ import numpy as np
 from ...core.types import Item, Metric, Prediction
 from ...stats.bootstrap import bootstrap_metric, mean_metric
 from ..spec import ScoreConfig, SuiteScore
-from .data import dataset, train_source
+from .data import dataset, protocol_label, train_source
 from .grid import POLARITIES
 from .predictions import UNATTRIBUTED
 
@@ -139,7 +139,7 @@ def score(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction]
         "prediction_entries": entries, "failures": failures[:50], "missing_sentences": len(missing),
         "missing_ids": missing[:20], "missed_examples": missed, "spurious_examples": spurious,
         "gold": "decoded gold grid (spec 6.3)",
-        "dataset": dataset(suite),
+        "dataset": dataset(suite), "protocol": protocol_label(suite),
     }
     details["train_source"] = train_source(suite) if suite.loaded("train") else None
     return SuiteScore(metrics, details)
