@@ -177,7 +177,8 @@ class GTSGlove(ModelAdapter):
     def _ckpt_dir(self, train: Sequence[Item], dev: Sequence[Item], seed: int) -> Path | None:
         if self.output_dir is None:
             return None
-        key = stable_hash({"config": self.config(), "train": [i.item_id for i in train],
+        cfg = {k: v for k, v in self.config().items() if k not in ("epochs", "patience")}  # resumable with more epochs
+        key = stable_hash({"config": cfg, "train": [i.item_id for i in train],
                            "dev": [i.item_id for i in dev], "seed": seed}, 16)
         return self.output_dir / f"gts-{key}"
 
