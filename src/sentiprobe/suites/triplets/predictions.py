@@ -42,7 +42,8 @@ def split_records(text: str) -> list[tuple[str, Any, str | None]]:
             return [(f"record {k}", v, None) for k, v in enumerate(doc)]
         if isinstance(doc, dict) and not any(k in doc for k in ID_KEYS):
             return [(f"key {k!r}", {"id": k, "triplets": v}, None) for k, v in doc.items()]
-        return [("record 0", doc, None)]
+        first = next(n for n, ln in enumerate(text.splitlines(), start=1) if ln.strip())
+        return [(f"line {first}", doc, None)]  # a one-record JSON lines file
     out: list[tuple[str, Any, str | None]] = []
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
