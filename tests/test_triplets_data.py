@@ -36,7 +36,7 @@ def paper(data_dir):
 
 
 def test_paper_dataset_matches_eda_and_train_is_labelled(paper, data_dir):
-    suite, st = paper
+    _, st = paper
     assert st["dev"]["eda_stats_match"] is True and st["test"]["eda_stats_match"] is True
     assert st["dev"]["eda"]["sentences_n"] == 681 and st["test"]["eda"]["target_n"] == 1180
     assert st["train"]["label"] == "reconstructed train"

@@ -86,7 +86,7 @@ def test_truncation_clips_spans():
 
 
 def test_parser_shapes_and_failures():
-    toks = "The battery life is great".split()
+    toks = ["The", "battery", "life", "is", "great"]
     assert read_triplet([1, 2, 4, 4, "POS"], toks) == (1, 2, 4, 4, "positive")
     assert read_triplet({"target": "Battery  life", "opinion": "great", "sentiment": "neg"}, toks) == \
         (1, 2, 4, 4, "negative")
@@ -100,14 +100,14 @@ def test_parser_shapes_and_failures():
 
 
 def test_align_text_prefers_occurrence_near_the_other_span():
-    toks = "good food , good service , bad price".split()
+    toks = ["good", "food", ",", "good", "service", ",", "bad", "price"]
     assert align_text("good", toks) == (0, 0)
     assert align_text("good", toks, near=4) == (3, 3)
     assert read_span("bad price", toks) == (6, 7)
 
 
 def test_reply_parser_is_lenient_and_counts():
-    toks = "The battery life is great".split()
+    toks = ["The", "battery", "life", "is", "great"]
     reply = 'Sure!\n```json\n[{"target": "battery life", "polar": "great", "polarity": "positive"}, ' \
             '{"target": "keyboard", "polar": "great", "polarity": "positive"}]\n```'
     trip, fails, n = reply_triplets(reply, toks, "s1")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -72,7 +73,7 @@ def test_resume_after_kill_equals_uninterrupted(suite, tmp_path, capsys):
 
 
 def test_frozen_projection_flag(suite):
-    train, dev = suite.training()
+    train, _ = suite.training()
     m = _model(freeze_projection=True, max_train=16)
     torch.manual_seed(0)
     m.fit(train, [], suite.labels, seed=0)
@@ -96,7 +97,7 @@ class FakeTripletLLM(ModelAdapter):
 
     name = "fake-triplet-llm"
     capabilities = frozenset({"generate"})
-    gold: dict[str, list] = {}
+    gold: ClassVar[dict[str, list]] = {}
 
     def generate(self, prompts, **kwargs):
         out = []

@@ -60,7 +60,7 @@ def glove() -> tuple[dict[str, int], np.ndarray]:
 def _net(torch: Any, hidden: int, rounds: int, dropout: float) -> Any:
     nn = torch.nn
 
-    class GTSNet(nn.Module):
+    class GTSNet(nn.Module):  # type: ignore[name-defined,misc]
         """BiLSTM -> f_ij = [h_i; h_j] -> 6 logits; ``rounds`` refinement rounds (spec 6.2)."""
 
         def __init__(self) -> None:
@@ -224,7 +224,8 @@ class GTSGlove(ModelAdapter):
                 opt.step()
                 total += loss.item()
                 if self.progress and (k + 1) % 20 == 0:
-                    self._log(f"epoch {epoch + 1}/{self.epochs} batch {k + 1}/{len(batches)} loss {total / (k + 1):.4f}")
+                    self._log(f"epoch {epoch + 1}/{self.epochs} batch {k + 1}/{len(batches)} "
+                              f"loss {total / (k + 1):.4f}")
             dev_f1 = self._dev_f1(dev) if dev else float("nan")
             rec = {"epoch": epoch + 1, "loss": round(total / max(1, len(batches)), 5), "dev_triplet_f1": dev_f1,
                    "seconds": round(time.perf_counter() - t0, 2), "sentences_per_s": round(len(train) / max(

@@ -130,8 +130,8 @@ def score(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction]
     per_pol = {}
     for pol in POLARITIES:
         tp, npred, ngold = counts[pol].sum(axis=0)
-        p, r, f = _prf(tp, npred, ngold)
-        per_pol[pol] = {"precision": p, "recall": r, "f1": f, "gold": int(ngold), "predicted": int(npred),
+        prec, rec, f1 = _prf(tp, npred, ngold)
+        per_pol[pol] = {"precision": prec, "recall": rec, "f1": f1, "gold": int(ngold), "predicted": int(npred),
                         "correct": int(tp)}
     totals = {k: dict(zip(("correct", "predicted", "gold"), map(int, counts[k].sum(axis=0)))) for k in KINDS}
     details: dict[str, Any] = {
