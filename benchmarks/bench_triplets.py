@@ -31,7 +31,7 @@ def main() -> None:
     import torch
 
     from sentiprobe.models import create_model
-    from sentiprobe.models.gts import glove
+    from sentiprobe.models.gts_encoders import glove
     from sentiprobe.suites import get_suite
     from sentiprobe.suites.triplets.llm_extract import predict
 

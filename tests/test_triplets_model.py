@@ -86,10 +86,10 @@ def test_frozen_projection_flag(suite):
 
 
 def _init_proj(seed: int) -> np.ndarray:
-    from sentiprobe.models.gts import _net
+    from sentiprobe.models.gts import GTSGlove
 
     torch.manual_seed(seed)
-    return _net(torch, 50, 1, 0.1).proj.weight.detach().numpy()
+    return GTSGlove()._build(torch).proj.weight.detach().numpy()
 
 
 class FakeTripletLLM(ModelAdapter):
@@ -140,3 +140,22 @@ def test_prediction_unsupported_model(suite):
 
     with pytest.raises(CapabilityError, match="extract triplets or generate"):
         predict(suite, Clf(), suite.items("test")[:2])
+
+
+def test_minilm_encoder_first_piece_and_truncation(suite, tmp_path):
+    pytest.importorskip("transformers")
+    from sentiprobe.models import create_model
+
+    m = create_model("gts-minilm", epochs=1, max_train=12, batch_size=6, progress=False, max_len=12,
+                     finetune=False, output_dir=str(tmp_path))
+    train, dev = suite.training()
+    m.fit(train, dev[:6], suite.labels, seed=0)
+    meta, arrays = m.get_state()
+    assert not any(k.startswith("enc.model.") for k in arrays)          # frozen encoder weights are not state
+    inputs, lengths = m._batch(torch, [["Unbelievably", "good", "food"], ["a"] * 30])
+    assert int(lengths[0]) == 3 and int(lengths[1]) < 30                # 12 pieces incl. specials
+    first = inputs["first"][0].tolist()
+    assert first[0] == 1 and first[1] > first[0] + 1                     # a word = its first sub-word piece
+    out = m.extract([["a"] * 30, ["The", "food", "was", "great"]])
+    assert out[0]["truncated"] is True and out[1]["truncated"] is False
+    assert m.truncated == 1

