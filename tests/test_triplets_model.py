@@ -50,7 +50,7 @@ def test_tiny_training_predicts_and_scores(suite, tmp_path):
     res = suite.score(items, preds, n_boot=0)
     assert 0.0 <= res.metrics["triplet_f1"].value <= 1.0
     assert res.metrics["parse_failure_rate"].value == 0.0
-    meta, arrays = m.get_state()
+    _, arrays = m.get_state()
     m2 = _model()
     m2.load_state((meta, arrays))
     assert m2.extract([list(it.tokens) for it in items]) == m.extract([list(it.tokens) for it in items])
@@ -150,7 +150,7 @@ def test_minilm_encoder_first_piece_and_truncation(suite, tmp_path):
                      finetune=False, output_dir=str(tmp_path))
     train, dev = suite.training()
     m.fit(train, dev[:6], suite.labels, seed=0)
-    meta, arrays = m.get_state()
+    _, arrays = m.get_state()
     assert not any(k.startswith("enc.model.") for k in arrays)          # frozen encoder weights are not state
     inputs, lengths = m._batch(torch, [["Unbelievably", "good", "food"], ["a"] * 30])
     assert int(lengths[0]) == 3 and int(lengths[1]) < 30                # 12 pieces incl. specials
