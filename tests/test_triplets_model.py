@@ -50,7 +50,7 @@ def test_tiny_training_predicts_and_scores(suite, tmp_path):
     res = suite.score(items, preds, n_boot=0)
     assert 0.0 <= res.metrics["triplet_f1"].value <= 1.0
     assert res.metrics["parse_failure_rate"].value == 0.0
-    _, arrays = m.get_state()
+    meta, arrays = m.get_state()
     m2 = _model()
     m2.load_state((meta, arrays))
     assert m2.extract([list(it.tokens) for it in items]) == m.extract([list(it.tokens) for it in items])
