@@ -26,6 +26,9 @@ def main() -> None:
     ap.add_argument("--sentences", type=int, default=512, help="sentences in the throughput epoch")
     ap.add_argument("--epochs", type=int, default=6, help="epochs of the F1 fit (0: throughput only)")
     ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--train-empty", choices=("true", "false"), default="true",
+                    help="train on sentences without triplets too (model arg train_empty)")
+    ap.add_argument("--model", default="gts-glove", choices=("gts-glove", "gts-minilm"))
     args = ap.parse_args()
     require_data()
     import torch
@@ -44,7 +47,7 @@ def main() -> None:
         suite = get_suite(name)
         train, dev = suite.training()
         rss0 = peak_rss_mib()
-        m = create_model("gts-glove", epochs=1, max_train=args.sentences, progress=False, lr=args.lr)
+        m = create_model(args.model, epochs=1, max_train=args.sentences, progress=False, lr=args.lr)
         t1 = time.perf_counter()
         m.fit(train, [], suite.labels, seed=0)
         secs = time.perf_counter() - t1
@@ -53,7 +56,8 @@ def main() -> None:
                "train_sentences_per_s": round(n / secs, 1), "peak_rss_mib": round(peak_rss_mib(), 1),
                "rss_growth_mib": round(peak_rss_mib() - rss0, 1)}
         if args.epochs > 0:
-            m = create_model("gts-glove", epochs=args.epochs, lr=args.lr, progress=True)
+            m = create_model(args.model, epochs=args.epochs, lr=args.lr, progress=True,
+                             train_empty=args.train_empty)
             t2 = time.perf_counter()
             m.fit(train, dev, suite.labels, seed=0)
             fit_s = time.perf_counter() - t2
@@ -64,8 +68,9 @@ def main() -> None:
                         **{k: {"value": round(v.value, 4), "ci": [round(v.ci_low, 4), round(v.ci_high, 4)]
                                if v.ci_low is not None else None}
                            for k, v in res.metrics.items() if k.endswith("_f1")},
-                        "command": f"sentiprobe run --suite {name} --model gts-glove --model-arg epochs={args.epochs} "
-                                   f"--model-arg lr={args.lr} --model-arg threads={args.threads}"})
+                        "command": f"sentiprobe run --suite {name} --model {args.model} "
+                                   f"--model-arg epochs={args.epochs} --model-arg lr={args.lr} --model-arg threads={args.threads} "
+                                   f"--model-arg train_empty={args.train_empty}"})
         out["suites"][name] = row
         print(f"{name}: {row}", flush=True)
     report("triplets-gts-glove-cpu", out)

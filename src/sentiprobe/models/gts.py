@@ -87,7 +87,8 @@ class GTSGlove(ModelAdapter):
 
     def __init__(self, epochs: Any = 10, lr: Any = 1e-3, batch_size: Any = 32, hidden: Any = 50, rounds: Any = 1,
                  dropout: Any = 0.1, patience: Any = 8, max_len: Any = 100, freeze_projection: Any = False,
-                 max_train: Any = None, threads: Any = None, output_dir: Any = None, progress: Any = True) -> None:
+                 max_train: Any = None, threads: Any = None, output_dir: Any = None, progress: Any = True,
+                 train_empty: Any = True) -> None:
         self.epochs = as_int("epochs", epochs, lo=1)
         self.lr = as_float("lr", lr, lo=0.0)
         self.batch_size = as_int("batch_size", batch_size, lo=1)
@@ -101,6 +102,7 @@ class GTSGlove(ModelAdapter):
         self.threads = None if threads in (None, "", "none") else as_int("threads", threads, lo=1)
         self.output_dir = None if output_dir in (None, "", "none") else Path(str(output_dir))
         self.progress = as_bool("progress", progress)
+        self.train_empty = as_bool("train_empty", train_empty)
         self._net: Any = None
         self.history: list[dict[str, Any]] = []
         self.best_epoch: int | None = None
@@ -124,7 +126,8 @@ class GTSGlove(ModelAdapter):
         return {**self.encoder_config(), "epochs": self.epochs, "lr": self.lr,
                 "batch_size": self.batch_size, "rounds": self.rounds,
                 "dropout": self.dropout, "patience": self.patience, "max_len": self.max_len,
-                "freeze_projection": self.freeze_projection, "max_train": self.max_train}
+                "freeze_projection": self.freeze_projection, "max_train": self.max_train,
+                "train_empty": self.train_empty}
 
     def request(self, item: Item, labels: Sequence[str]) -> dict[str, Any]:
         return {"tokens": list(item.tokens or item.text.split())}
@@ -167,7 +170,7 @@ class GTSGlove(ModelAdapter):
     def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], *, input_kind: str = "tokens",
             seed: int = 0) -> None:
         torch = self._torch()
-        train = [it for it in train if it.tokens]
+        train = [it for it in train if it.tokens and (self.train_empty or it.meta.get("gold"))]
         if self.max_train is not None:
             train = train[: self.max_train]
         if not train:
@@ -378,6 +381,8 @@ _PARAMS = {
     "threads": "int, default torch's: torch.set_num_threads",
     "output_dir": "directory for resumable training checkpoints (default: beside the run cache)",
     "progress": "bool, default true: per-batch / per-epoch progress on stderr",
+    "train_empty": "bool, default true: train on sentences without triplets too (false: skip them; sparse "
+                   "SENTiVENT data trains faster and learns the rare tags sooner)",
 }
 
 MODELS.register(
