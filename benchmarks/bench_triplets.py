@@ -69,8 +69,8 @@ def main() -> None:
                                if v.ci_low is not None else None}
                            for k, v in res.metrics.items() if k.endswith("_f1")},
                         "command": f"sentiprobe run --suite {name} --model {args.model} "
-                                   f"--model-arg epochs={args.epochs} --model-arg lr={args.lr} --model-arg threads={args.threads} "
-                                   f"--model-arg train_empty={args.train_empty}"})
+                                   f"--model-arg epochs={args.epochs} --model-arg lr={args.lr} "
+                                   f"--model-arg threads={args.threads} --model-arg train_empty={args.train_empty}"})
         out["suites"][name] = row
         print(f"{name}: {row}", flush=True)
     report("triplets-gts-glove-cpu", out)
