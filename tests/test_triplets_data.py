@@ -101,3 +101,16 @@ def test_unknown_option_did_you_mean_and_env_not_read(data_dir, monkeypatch):
 
     parsed = parse_suite_args([], ["sentivent-triplet"], environ={"SENTIPROBE_TRIPLETS_TRAIN_FILE": "/x.json"})
     assert str(parsed["sentivent-triplet"]["train_file"]) == "/x.json"
+
+
+def test_protocol_option_paper_faithful_selects_on_test(data_dir):
+    clean = get_suite("absa-triplet-explicit", data_dir)
+    tr, sel = clean.training()
+    assert {it.split for it in tr} == {"train"} and {it.split for it in sel} == {"dev"}
+    paper = get_suite("absa-triplet-explicit", data_dir, protocol="paper-faithful")
+    tr, sel = paper.training()
+    assert {it.split for it in tr} == {"train", "dev"} and {it.split for it in sel} == {"test"}
+    items = paper.items("test")[:5]
+    det = paper.score(items, [], n_boot=0).details
+    assert det["protocol"].startswith("paper-faithful") and "TEST" in det["protocol"]
+    assert det["missing_sentences"] == 5

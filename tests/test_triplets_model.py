@@ -130,6 +130,17 @@ def test_llm_extractor_with_fake_generator(suite, tmp_path, data_dir):
               limit=20, n_boot=0, progress=False)
     text = json.dumps(doc)
     assert "parse_failure_rate" in text and "triplet_f1" in text
+    # the run's predictions file scores the same through `sentiprobe score` (replies parsed again)
+    from sentiprobe.api import score
+
+    run_metrics = json.loads((tmp_path / "run" / "results.json").read_text())
+    files = list((tmp_path / "run" / "predictions").glob("*.jsonl"))
+    again = score("absa-triplet-explicit", files[0], data_dir=str(data_dir), n_boot=0)
+    sub = suite.items("test")[:20]
+    direct = suite.score(sub, predict(suite, FakeTripletLLM(), sub), n_boot=0)
+    assert again["details"]["parse_failures"] == direct.details["parse_failures"] == 10
+    assert again["details"]["counts"]["triplet"]["correct"] == direct.details["counts"]["triplet"]["correct"]
+    assert run_metrics
 
 
 def test_prediction_unsupported_model(suite):

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.errors import PredictionError
 from ...core.io import read_user_text
 from ...core.types import Prediction
-from .parse import ID_KEYS, LIST_KEYS, read_spans, read_triplet_list
+from .parse import ID_KEYS, LIST_KEYS, read_spans, read_triplet_list, reply_triplets
 
 if TYPE_CHECKING:
     from ..base import Suite
@@ -63,6 +63,21 @@ def _record_id(value: Any) -> str | None:
     return None
 
 
+def _unwrap_run_record(value: dict[str, Any]) -> dict[str, Any]:
+    """A ``sentiprobe run`` predictions line (a Prediction: triplets in ``meta``) as a plain record.
+
+    Generated replies (``meta.mode == "generate"``) come back as ``reply`` so they are parsed again with the
+    same failures; a tagger's triplets and spans are taken as they are.
+    """
+    meta = value.get("meta")
+    if any(k in value for k in LIST_KEYS) or not isinstance(meta, dict) or "triplets" not in meta:
+        return value
+    if meta.get("mode") == "generate":
+        # a failed generation has no reply: parsed as an empty one, it stays one counted failure
+        return {"reply": value["raw"] if isinstance(value.get("raw"), str) else ""}
+    return {k: meta[k] for k in ("triplets", "targets", "polars") if meta.get(k) is not None}
+
+
 def read_predictions(suite: Suite, path: Path, column: str | None = None) -> list[Prediction]:
     """One Prediction per sentence id met (triplets in ``meta``), plus unattributed failure records."""
     text = read_user_text(path, "predictions file")
@@ -87,10 +102,15 @@ def read_predictions(suite: Suite, path: Path, column: str | None = None) -> lis
         acc = merged.setdefault(sid, {"triplets": [], "targets": None, "polars": None, "failures": [],
                                       "entries": 0, "records": []})
         acc["records"].append(name)
-        raw = next((value[k] for k in LIST_KEYS if k in value), None)
-        trip, fails = read_triplet_list(raw, tokens[sid], rec)
-        acc["entries"] += max(len(raw) if isinstance(raw, list) else 1, len(trip) + len(fails)) \
-            if raw is not None else 0
+        value = _unwrap_run_record(value)
+        if isinstance(value.get("reply"), str):  # an LLM reply saved by a run: parse it again, failures included
+            trip, fails, n = reply_triplets(value["reply"], tokens[sid], rec)
+            acc["entries"] += n
+        else:
+            raw = next((value[k] for k in LIST_KEYS if k in value), None)
+            trip, fails = read_triplet_list(raw, tokens[sid], rec)
+            acc["entries"] += max(len(raw) if isinstance(raw, list) else 1, len(trip) + len(fails)) \
+                if raw is not None else 0
         acc["triplets"] += [list(t) for t in trip if list(t) not in acc["triplets"]]
         acc["failures"] += fails
         for key in ("targets", "polars"):
