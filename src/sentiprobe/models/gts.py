@@ -230,7 +230,8 @@ class GTSGlove(ModelAdapter):
                       f"{' (best)' if improved else ''}, {rec['sentences_per_s']} sentences/s")
             if ckpt is not None:
                 self._checkpoint(ckpt, opt, epoch + 1, best_f1, best_state)
-            if bad >= self.patience or (dev and epoch + 1 >= 8 and best_f1 <= 0 and bad >= 8):
+            # spec 6.5: stop after `patience` epochs without improvement, or at epoch 8 while dev F1 is still 0
+            if bad >= self.patience or (dev and self.patience <= 8 and epoch + 1 >= 8 and best_f1 <= 0):
                 self._log(f"early stop after epoch {epoch + 1} (best epoch {self.best_epoch})")
                 break
         if best_state is not None:
