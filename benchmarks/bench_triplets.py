@@ -29,6 +29,8 @@ def main() -> None:
     ap.add_argument("--train-empty", choices=("true", "false"), default="true",
                     help="train on sentences without triplets too (model arg train_empty)")
     ap.add_argument("--model", default="gts-glove", choices=("gts-glove", "gts-minilm"))
+    ap.add_argument("--model-arg", default=[], action="append", metavar="KEY=VALUE",
+                    help="extra model argument (e.g. finetune=false for gts-minilm)")
     args = ap.parse_args()
     require_data()
     import torch
@@ -38,6 +40,7 @@ def main() -> None:
     from sentiprobe.suites import get_suite
     from sentiprobe.suites.triplets.llm_extract import predict
 
+    extra = dict(kv.split("=", 1) for kv in args.model_arg)
     torch.set_num_threads(args.threads)
     t0 = time.perf_counter()
     glove()
@@ -47,7 +50,7 @@ def main() -> None:
         suite = get_suite(name)
         train, dev = suite.training()
         rss0 = peak_rss_mib()
-        m = create_model(args.model, epochs=1, max_train=args.sentences, progress=False, lr=args.lr)
+        m = create_model(args.model, epochs=1, max_train=args.sentences, progress=False, lr=args.lr, **extra)
         t1 = time.perf_counter()
         m.fit(train, [], suite.labels, seed=0)
         secs = time.perf_counter() - t1
@@ -57,7 +60,7 @@ def main() -> None:
                "rss_growth_mib": round(peak_rss_mib() - rss0, 1)}
         if args.epochs > 0:
             m = create_model(args.model, epochs=args.epochs, lr=args.lr, progress=True,
-                             train_empty=args.train_empty)
+                             train_empty=args.train_empty, **extra)
             t2 = time.perf_counter()
             m.fit(train, dev, suite.labels, seed=0)
             fit_s = time.perf_counter() - t2
@@ -70,7 +73,8 @@ def main() -> None:
                            for k, v in res.metrics.items() if k.endswith("_f1")},
                         "command": f"sentiprobe run --suite {name} --model {args.model} "
                                    f"--model-arg epochs={args.epochs} --model-arg lr={args.lr} "
-                                   f"--model-arg threads={args.threads} --model-arg train_empty={args.train_empty}"})
+                                   f"--model-arg threads={args.threads} --model-arg train_empty={args.train_empty}"
+                                   + "".join(f" --model-arg {kv}" for kv in args.model_arg)})
         out["suites"][name] = row
         print(f"{name}: {row}", flush=True)
     report("triplets-gts-glove-cpu", out)
