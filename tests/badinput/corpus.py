@@ -329,10 +329,41 @@ def _arts_generate_cases() -> list[Case]:
     ]
 
 
+def _triplet_cases() -> list[Case]:
+    """Triplet predictions (``absa-triplet-explicit``): a bad record is a counted failure naming it (exit 0, shown
+    in ``--json`` details and ``parse_failure_rate``); only an unreadable file is an error."""
+    suite = "absa-triplet-explicit"
+    base = ("score", "--suite", suite, "--data-dir", "{data}", "--predictions", "{dir}/{file}", "--json",
+            "--n-boot", "20")
+
+    def c(name: str, data: str | bytes | None, expect: tuple[str, ...], exit: int = 0) -> Case:
+        build = _mkdir("p.jsonl") if data is None else _write("p.jsonl", data)
+        return Case(f"score-{suite}-{name}", base, build, exit, expect, "p.jsonl", (suite,))
+
+    def line(trip: object) -> str:
+        return json.dumps({"id": "@@FIRST@@", "triplets": [trip]}) + "\n"
+
+    return [
+        c("broken-json", '{"id": "@@FIRST@@", "triplets": [[0, 0\n', ("parse_failure_rate", "line 1",
+                                                                        "broken JSON")),
+        c("out-of-range", line([0, 0, 998, 999, "positive"]), ("out of range", "line 1 (")),
+        c("unknown-polarity", line([0, 0, 1, 1, "ecstatic"]), ("unknown polarity", "'ecstatic'")),
+        c("overlapping-spans", line([0, 1, 1, 2, "positive"]), ("overlap", "line 1 (")),
+        c("text-not-in-sentence", line({"target": "zzqxw", "polar": "great", "polarity": "positive"}),
+          ("not in the sentence",)),
+        c("unknown-sentence", json.dumps({"id": "no-such:1", "triplets": []}) + "\n", ("no-such:1",)),
+        c("missing-sentences", line([0, 0, 2, 2, "positive"]), ("missing_rate", "missing_sentences")),
+        c("directory", None, ("is a directory", "{file}"), exit=1),
+        c("empty", "\n\n", ("no records", "{file}"), exit=1),
+        c("latin1", b'{"id": "x\xe9"}\n', ("not UTF-8", "{file}"), exit=1),
+    ]
+
+
 def all_cases() -> list[Case]:
     out: list[Case] = []
     for suite, (key, first, label) in SCORE_SUITES.items():
         out += _predictions_battery(suite, key, first, label)
+    out += _triplet_cases()
     out += _other_cases()
     out += _arts_generate_cases()
     ids = [c.id for c in out]

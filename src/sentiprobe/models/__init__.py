@@ -16,6 +16,7 @@ from . import hf_seq2seq  # noqa: F401
 from . import hf_nli  # noqa: F401
 from . import lexicon  # noqa: F401
 from . import constituents, probes  # noqa: F401
+from . import gts  # noqa: F401
 
 __all__ = ["MODELS", "ModelAdapter", "format_input", "mark_aspect", "create_model"]
 

@@ -37,8 +37,9 @@ from ..core.types import Item, Metric, Prediction
 if TYPE_CHECKING:
     from .base import Suite
 
-TASKS = ("classify", "generate", "embed")
-"""What a suite asks of a model: the adapter capability it needs (``SuiteSpec.accepts`` widens it)."""
+TASKS = ("classify", "generate", "embed", "extract")
+"""What a suite asks of a model: the adapter capability it needs (``SuiteSpec.accepts`` widens it).
+``extract``: span extraction (triplet suites); the adapter returns structured spans, not a label."""
 INPUT_KINDS = ("text", "text+aspect", "text-pair", "tokens")
 """What the model sees of an item (passed to ``ModelAdapter.classify`` / ``fit``)."""
 MISSING_POLICIES = ("error", "wrong", "variants-wrong")

@@ -1,0 +1,145 @@
+"""Triplet scoring (spec 6.4): micro P/R/F1 of triplets, target spans and polar spans, bootstrap CIs over
+sentences, the parse-failure rate, a per-polarity breakdown and examples for the report.
+
+Pure: no file writes, no model. Why micro counts per sentence: the bootstrap resamples sentences (the unit the
+data was drawn in) and recomputes the micro ratios from the resampled per-sentence counts, so one pass of
+count arrays serves every metric.
+
+Missing sentences (absent from the predictions) count as "no triplets predicted": every gold triplet of the
+sentence is a miss. They are reported (``missing_rate``, ids in details) under any ``--missing`` policy,
+because omitting sentences without triplets is normal for extraction systems.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ...core.types import Item, Metric, Prediction
+from ...stats.bootstrap import bootstrap_metric, mean_metric
+from ..spec import ScoreConfig, SuiteScore
+from .data import dataset, protocol_label, train_source
+from .grid import POLARITIES
+from .predictions import UNATTRIBUTED
+
+if TYPE_CHECKING:
+    from ..base import Suite
+
+KINDS = ("triplet", "target", "polar")
+
+
+def _prf(tp: float, npred: float, ngold: float) -> tuple[float, float, float]:
+    p = tp / npred if npred else 0.0
+    r = tp / ngold if ngold else 0.0
+    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+
+
+def _sets(pred: Prediction | None) -> tuple[set, set, set]:
+    if pred is None:
+        return set(), set(), set()
+    trip = {tuple(t) for t in pred.meta.get("triplets") or []}
+    tg = pred.meta.get("targets")
+    pl = pred.meta.get("polars")
+    targets = {tuple(s) for s in tg} if tg is not None else {(t[0], t[1]) for t in trip}
+    polars = {tuple(s) for s in pl} if pl is not None else {(t[2], t[3]) for t in trip}
+    return trip, targets, polars
+
+
+def marked(tokens: Sequence[str], t: Sequence[Any]) -> str:
+    """The sentence with the target in ``[[...]]`` and the polar span in ``<<...>>`` (plain text)."""
+    out = []
+    for i, w in enumerate(tokens):
+        if i == t[0]:
+            w = "[[" + w
+        if i == t[2]:
+            w = "<<" + w
+        if i == t[1]:
+            w = w + "]]"
+        if i == t[3]:
+            w = w + ">>"
+        out.append(w)
+    return " ".join(out)
+
+
+def score(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction], config: ScoreConfig) -> SuiteScore:
+    """Metrics of predicted triplets against the decoded gold grids of ``items``."""
+    by_id: dict[str, Prediction] = {}
+    failures: list[dict] = []
+    entries = 0
+    known = {it.item_id for it in items}
+    for p in predictions:
+        meta = p.meta if isinstance(p.meta, dict) else {}
+        failures += meta.get("failures") or []
+        entries += int(meta.get("entries") or 0)
+        if p.item_id == UNATTRIBUTED:
+            continue
+        if p.item_id not in known:
+            failures.append({"record": p.item_id, "reason": "sentence id is not in the test set"})
+            entries += 1
+            continue
+        if p.item_id in by_id:  # several seeds or duplicate predictions: merge their sets
+            old = by_id[p.item_id].meta
+            meta = {k: (old.get(k) or []) + (meta.get(k) or []) if k in ("triplets",) else old.get(k)
+                    for k in ("triplets", "targets", "polars")}
+            p = Prediction(p.item_id, None, meta=meta)
+        by_id[p.item_id] = p
+    n = len(items)
+    counts = {k: np.zeros((n, 3)) for k in (*KINDS, *POLARITIES)}
+    missed: list[dict] = []
+    spurious: list[dict] = []
+    missing = [it.item_id for it in items if it.item_id not in by_id]
+    k_ex = int(getattr(suite.options, "n_examples", 10))
+    for i, it in enumerate(items):
+        gold = {tuple(t) for t in it.meta["gold"]}
+        gt = {tuple(s) for s in it.meta["gold_targets"]}
+        gp = {tuple(s) for s in it.meta["gold_polars"]}
+        trip, pt, pp = _sets(by_id.get(it.item_id))
+        counts["triplet"][i] = (len(gold & trip), len(trip), len(gold))
+        counts["target"][i] = (len(gt & pt), len(pt), len(gt))
+        counts["polar"][i] = (len(gp & pp), len(pp), len(gp))
+        for pol in POLARITIES:
+            g = {t for t in gold if t[4] == pol}
+            s = {t for t in trip if t[4] == pol}
+            counts[pol][i] = (len(g & s), len(s), len(g))
+        toks = list(it.tokens or ())
+        for t in sorted(gold - trip)[: max(0, k_ex - len(missed))]:
+            missed.append({"id": it.item_id, "polarity": t[4], "text": marked(toks, t),
+                           "predicted_in_sentence": len(trip)})
+        for t in sorted(trip - gold)[: max(0, k_ex - len(spurious))]:
+            spurious.append({"id": it.item_id, "polarity": t[4], "text": marked(toks, t)})
+    metrics: dict[str, Metric] = {}
+    for kind in KINDS:
+        c = counts[kind]
+        for j, stat in enumerate(("precision", "recall", "f1")):
+            def statistic(idx: np.ndarray, c: np.ndarray = c, j: int = j) -> float:
+                s = c[idx].sum(axis=0)
+                return _prf(*s)[j]
+
+            metrics[f"{kind}_{stat}"] = bootstrap_metric(f"{kind}_{stat}", statistic, n, n_boot=config.n_boot,
+                                                         seed=config.seed, alpha=config.alpha)
+    entries = max(entries, len(failures))
+    flags = np.zeros(entries)
+    flags[: len(failures)] = 1.0
+    metrics["parse_failure_rate"] = (
+        mean_metric("parse_failure_rate", flags, n_boot=config.n_boot, seed=config.seed, alpha=config.alpha,
+                    higher_is_better=False, note=f"{len(failures)} of {entries} prediction entries")
+        if entries else Metric("parse_failure_rate", 0.0, None, None, 0, False, "none", "no prediction entries"))
+    metrics["missing_rate"] = Metric("missing_rate", len(missing) / n if n else None, None, None, n, False, "none",
+                                     f"{len(missing)} of {n} sentences have no prediction record")
+    per_pol = {}
+    for pol in POLARITIES:
+        tp, npred, ngold = counts[pol].sum(axis=0)
+        prec, rec, f1 = _prf(tp, npred, ngold)
+        per_pol[pol] = {"precision": prec, "recall": rec, "f1": f1, "gold": int(ngold), "predicted": int(npred),
+                        "correct": int(tp)}
+    totals = {k: dict(zip(("correct", "predicted", "gold"), map(int, counts[k].sum(axis=0)))) for k in KINDS}
+    details: dict[str, Any] = {
+        "sentences": n, "counts": totals, "per_polarity": per_pol, "parse_failures": len(failures),
+        "prediction_entries": entries, "failures": failures[:50], "missing_sentences": len(missing),
+        "missing_ids": missing[:20], "missed_examples": missed, "spurious_examples": spurious,
+        "gold": "decoded gold grid (spec 6.3)",
+        "dataset": dataset(suite), "protocol": protocol_label(suite),
+    }
+    details["train_source"] = train_source(suite) if suite.loaded("train") else None
+    return SuiteScore(metrics, details)
