@@ -132,7 +132,7 @@ class GTSGlove(ModelAdapter):
                 "freeze_projection": self.freeze_projection, "max_train": self.max_train,
                 "train_empty": self.train_empty}
 
-    def request(self, item: Item, labels: Sequence[str]) -> dict[str, Any]:
+    def request(self, item: Item, labels: Sequence[str], input_kind: str = "tokens") -> dict[str, Any]:
         return {"tokens": list(item.tokens or item.text.split())}
 
     # ---- tensors -----------------------------------------------------------------------------------
