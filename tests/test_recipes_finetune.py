@@ -160,13 +160,15 @@ def test_sst7_trains_the_noncompsst_recipe_on_phrase_level_data(data_dir, tmp_pa
     doc = api.run(["sst7"], ["hf-finetune"], out=tmp_path / "run", data_dir=str(data_dir), limit=30, n_boot=20,
                   progress=False, seed=1, suite_options={"sst7": opts},
                   model_args={"path": str(bert), "recipe": "noncompsst", "epochs": "2", "lr": "1e-3",
-                              "max_length": "32", "device": "cpu", "output_dir": str(tmp_path / "ft")})
+                              "max_length": "32", "device": "cpu", "output_dir": str(tmp_path / "ft")}
+                  )["runs"]["hf-finetune"]
     assert not doc.get("errors"), doc.get("errors")
     e = doc["suites"]["sst7"]
     assert [f["n_train"] for f in e["fit"]] == [len(train)] * 3 and len(e["model_fingerprints"]) == 3
     info = e["suite"]["options"]
     assert info["sst_dictionary"] == str(tmp_path / "dictionary.txt")
-    preds = [json.loads(x) for x in (tmp_path / "run" / "predictions" / "sst7.jsonl").read_text().splitlines()]
+    pred_file = tmp_path / "run" / "hf-finetune" / "predictions" / "sst7.jsonl"
+    preds = [json.loads(x) for x in pred_file.read_text().splitlines()]
     assert sorted({p["seed"] for p in preds}) == [1, 2, 3]  # the reference's seeds with --seed 1
 
 
@@ -208,7 +210,7 @@ def test_sentivent_polar_with_lexicon_augmented_finetuning(data_dir, tmp_path):
                   n_boot=20, progress=False,
                   model_args={"path": str(bert), "lexicon_features": "posnegneupol", "epochs": "1",
                               "batch_size": "128", "max_length": "24", "device": "cpu",
-                              "output_dir": str(tmp_path / "ft")})
+                              "output_dir": str(tmp_path / "ft")})["runs"]["hf-finetune"]
     assert not doc.get("errors"), doc.get("errors")
     e = doc["suites"]["sentivent-polar"]
     assert e["fit"][0]["fitted"] and e["n_items"] == 20

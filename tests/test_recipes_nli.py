@@ -64,9 +64,10 @@ def test_unmappable_configs_are_refused_naming_the_labels(tmp_path):
 def test_hf_nli_scores_soul_rc(tmp_path, data_dir):
     d = tiny_bert(tmp_path / "nli", [" ".join(WORDS)], {0: "contradiction", 1: "entailment", 2: "neutral"})
     doc = api.run(["soul-rc"], ["hf-nli"], out=tmp_path / "run", data_dir=str(data_dir), limit=8, n_boot=20,
-                  progress=False, model_args={"path": str(d), "device": "cpu", "max_length": "64"})
+                  progress=False, model_args={"path": str(d), "device": "cpu", "max_length": "64"})["runs"]["hf-nli"]
     e = doc["suites"]["soul-rc"]
     assert not doc.get("errors") and e["n_items"] == 8 and e["fit"][0] == {"fitted": False}
-    preds = [json.loads(x) for x in (tmp_path / "run" / "predictions" / "soul-rc.jsonl").read_text().splitlines()]
+    pred_file = tmp_path / "run" / "hf-nli" / "predictions" / "soul-rc.jsonl"
+    preds = [json.loads(x) for x in pred_file.read_text().splitlines()]
     assert {p["meta"]["mode"] for p in preds} == {"classify"}
     assert all(np.isclose(sum(p["scores"].values()), 1.0) for p in preds)

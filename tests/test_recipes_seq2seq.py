@@ -161,7 +161,7 @@ def test_predict_stage_uses_the_source_string_and_spec_4_3():
     assert m.kw == {"max_tokens": 512, "temperature": 0.0}
     assert [p.label for p in preds] == ["true", "false", "not-given", None]  # 4.3 quirks reproduced
     assert [p.raw for p in preds] == m.replies and preds[3].parse_ok is False
-    assert preds[0].meta["label_rule"] == "extract (spec 4.3)"
+    assert preds[0].meta["label_rule"] == "extract (the answer extraction of docs/soul.md)"
     jg = _FakeT2T(["Label: true Justification: they said so", "false because"], task="jg")
     out = predict_items(_Direct(jg), items[:2], "jg", GenerationOptions())
     assert [(p.label, p.text) for p in out] == [("true", "they said so"), ("false", "false because")]
@@ -188,20 +188,23 @@ def test_soul_rc_and_jg_run_end_to_end(data_dir, tmp_path):
     args = {"path": str(t5), "epochs": "1", "batch_size": "64", "max_length": "48", "max_new_tokens": "6",
             "device": "cpu", "threads": "1"}
     doc = api.run(["soul-rc"], ["hf-seq2seq"], out=tmp_path / "rc", data_dir=str(data_dir), limit=6, n_boot=20,
-                  progress=False, model_args=args)
+                  progress=False, model_args=args)["runs"]["hf-seq2seq"]
     e = doc["suites"]["soul-rc"]
     assert e["fit"][0]["fitted"] and e["fit"][0]["n_train"] == 1481 and "accuracy" in e["metrics"]
-    preds = [json.loads(x) for x in (tmp_path / "rc" / "predictions" / "soul-rc.jsonl").read_text().splitlines()]
+    pred_file = tmp_path / "rc" / "hf-seq2seq" / "predictions" / "soul-rc.jsonl"
+    preds = [json.loads(x) for x in pred_file.read_text().splitlines()]
     assert len(preds) == 6 and all(p["raw"] is not None and p["meta"]["prompt"].startswith("Review:\n")
                                    for p in preds)
     doc = api.run(["soul-jg"], ["hf-seq2seq"], out=tmp_path / "jg", data_dir=str(data_dir), limit=4, n_boot=20,
                   progress=False, model_args={**args, "task": "jg", "max_new_tokens": "10"},
-                  suite_options={"soul-jg": {"train_file": str(train), "train_verify": "0", "bertscore": "0"}})
+                  suite_options={"soul-jg": {"train_file": str(train), "train_verify": "0", "bertscore": "0"}}
+                  )["runs"]["hf-seq2seq"]
     assert not doc.get("errors"), doc.get("errors")
     e = doc["suites"]["soul-jg"]
     assert e["fit"][0]["n_train"] == 24 and e["n_items"] == 4
     bad = api.run(["soul-jg"], ["hf-seq2seq"], out=tmp_path / "bad", data_dir=str(data_dir), limit=2, n_boot=20,
                   progress=False, model_args=args,
-                  suite_options={"soul-jg": {"train_file": str(train), "train_verify": "0", "bertscore": "0"}})
+                  suite_options={"soul-jg": {"train_file": str(train), "train_verify": "0", "bertscore": "0"}}
+                  )["runs"]["hf-seq2seq"]
     assert "task=jg" in bad["errors"]["soul-jg"]["message"]
 

@@ -133,8 +133,8 @@ def test_llm_extractor_with_fake_generator(suite, tmp_path, data_dir):
     # the run's predictions file scores the same through `sentiprobe score` (replies parsed again)
     from sentiprobe.api import score
 
-    run_metrics = json.loads((tmp_path / "run" / "results.json").read_text())
-    files = list((tmp_path / "run" / "predictions").glob("*.jsonl"))
+    run_metrics = json.loads((tmp_path / "run" / "fake-triplet-llm" / "results.json").read_text())
+    files = list((tmp_path / "run" / "fake-triplet-llm" / "predictions").glob("*.jsonl"))
     again = score("absa-triplet-explicit", files[0], data_dir=str(data_dir), n_boot=0)
     sub = suite.items("test")[:20]
     direct = suite.score(sub, predict(suite, FakeTripletLLM(), sub), n_boot=0)

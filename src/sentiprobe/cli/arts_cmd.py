@@ -19,7 +19,7 @@ def add_parser(sub) -> None:
     g.add_argument("--k", type=int, default=None, help="AddDiff(k): number of appended aspects (with adddiff_k)")
     g.add_argument("--seed", type=int, default=1016, help="seed of every random choice (default 1016)")
     g.add_argument("--mode", choices=("corrected", "faithful"), default="corrected",
-                   help="corrected (default) or faithful to the original code's quirks (spec §4.6)")
+                   help="corrected (default) or faithful to the original code's quirks (docs/arts-generate.md)")
     g.add_argument("--phrase-source", choices=("template", "mined", "aspectset"), default="template",
                    help="AddDiff phrases: templates from the input's pairs (as the release), mined from --pool, "
                         "or the AspectSet with labels from --pool")
@@ -52,7 +52,7 @@ def add_parser(sub) -> None:
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=cmd_score)
 
-    f = arts.add_parser("fidelity", help="compare a generated enriched set with a released one (spec §8)")
+    f = arts.add_parser("fidelity", help="compare a generated enriched set with a released one (docs/arts-generate.md)")
     f.add_argument("--generated", required=True, help="generated enriched JSON")
     f.add_argument("--reference", required=True, help="arts-laptop, arts-rest or a path to an enriched JSON")
     f.add_argument("--data-dir", default=None, help="data directory (default: $SENTIPROBE_DATA_DIR or cache)")

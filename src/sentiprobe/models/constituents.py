@@ -83,7 +83,7 @@ def _factory(key: str):
     return make
 
 
-_TIES = {"ties": "alphabetical | first-seen: tie rule (spec §5; first-seen = the original notebooks)"}
+_TIES = {"ties": "alphabetical | first-seen: tie rule (docs/lexcomp.md; first-seen = the original notebooks)"}
 MODELS.register("majority-first", _factory("first"), tags=("default", "baseline"), params=_TIES,
                 description="LexComp Majority-1: most frequent training label of the first constituent")
 MODELS.register("majority-last", _factory("last"), tags=("default", "baseline"), params=_TIES,

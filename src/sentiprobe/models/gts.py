@@ -380,7 +380,7 @@ class GTSMiniLM(GTSGlove):
 _PARAMS = {
     "epochs": "int, default 10: maximum epochs (the dev-best epoch is kept)",
     "batch_size": "int, default 32",
-    "rounds": "int in 0..3, default 1: iterative inference rounds (spec 6.2)",
+    "rounds": "int in 0..3, default 1: iterative inference rounds (docs/triplets.md)",
     "dropout": "float, default 0.1",
     "patience": "int, default 8: epochs without dev improvement before stopping (paper final: 16)",
     "freeze_projection": "bool, default false: freeze the inference-round projection like the reference",
@@ -409,7 +409,7 @@ MODELS.register(
         "lr": "float, default 1e-3: Adam learning rate",
         "batch_size": "int, default 32",
         "hidden": "int, default 50: LSTM units per direction",
-        "rounds": "int in 0..3, default 1: iterative inference rounds (spec 6.2)",
+        "rounds": "int in 0..3, default 1: iterative inference rounds (docs/triplets.md)",
         "dropout": "float, default 0.1",
         "patience": "int, default 8: epochs without dev improvement before stopping (paper final: 16)",
         "max_len": "int, default 100: words per sentence seen by the model (longer ones are truncated, counted)",

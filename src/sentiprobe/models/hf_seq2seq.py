@@ -61,7 +61,7 @@ def target_text(item: Item, task: str) -> str:
     just = item.meta.get("justification")
     if not isinstance(just, str) or not just.strip():
         raise ConfigError(f"hf-seq2seq: JG training item {item.item_id} has no meta['justification'] "
-                          "(the JG target is the label and the justification, spec 4.1)")
+                          "(the JG target is the label and the justification, Deng et al. 2023)")
     return JG_TARGET_TEMPLATE.format(label=item.label, justification=just)
 
 
@@ -167,7 +167,8 @@ class HFSeq2Seq(ModelAdapter):
         n_trunc_src, n_trunc_tgt = self._count_truncated(sources), self._count_truncated(targets)
         if n_trunc_src or n_trunc_tgt:
             log.warning("hf-seq2seq: %d of %d training sources and %d targets are longer than %d tokens and were "
-                        "truncated from the right (spec 3.2)", n_trunc_src, len(tr), n_trunc_tgt, self.max_length)
+                        "truncated from the right (Deng et al. 2023)", n_trunc_src, len(tr), n_trunc_tgt,
+                        self.max_length)
         model = self._model
         opt = torch.optim.AdamW(model.parameters(), lr=self.lr, weight_decay=self.weight_decay)
         rng = np.random.default_rng(seed)
@@ -242,7 +243,7 @@ class HFSeq2Seq(ModelAdapter):
 
         temperature = float(kwargs.get("temperature") or 0.0)
         if temperature != 0.0:
-            raise ConfigError("hf-seq2seq decodes greedily (spec 3.2); temperature must be 0")
+            raise ConfigError("hf-seq2seq decodes greedily (Deng et al. 2023); temperature must be 0")
         max_new = int(kwargs.get("max_tokens") or self.max_new_tokens)
         self._ensure_loaded()
         n_trunc = self._count_truncated(prompts)
@@ -269,7 +270,7 @@ MODELS.register(
     params={
         "path": "str, required: LOCAL seq2seq checkpoint directory (T5, Flan-T5; safetensors + tokenizer)",
         "task": "rc|jg, default rc: the training target: the label word (rc) or 'Label:\\n...\\nJustification:"
-                "\\n...' (jg, spec 4.1); use jg for soul-jg",
+                "\\n...' (jg, Deng et al. 2023); use jg for soul-jg",
         "epochs": "int, default 8 (code default; paper grid {4, 8})",
         "lr": "float, default 1e-4: constant AdamW learning rate (paper grid 1e-6..1e-4)",
         "batch_size": "int, default 8: training batch (paper grid {2, 4, 8})",

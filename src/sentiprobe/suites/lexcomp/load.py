@@ -21,7 +21,7 @@ from ...core.errors import DataError
 
 BINARY_LABELS = {"vpc": ("false", "true"), "lvc": ("false", "true"), "nc-literality": ("LITERAL", "NON-LITERAL"),
                  "nc-relations": ("False", "True"), "an-attributes": ("False", "True")}
-"""Label sets as in the files (spec §3), alphabetically sorted so label order = the spec's tie order."""
+"""Label sets as in the files (docs/lexcomp.md), alphabetically sorted so label order = the tie order."""
 
 PHRASE_TYPES = ("ADJ", "ADV", "AUX", "CCONJ", "COMP", "DET", "DISC", "IAV", "LVC", "N", "P", "PP", "PRON",
                 "V", "VID", "VPC")

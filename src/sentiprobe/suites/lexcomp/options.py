@@ -30,4 +30,5 @@ class BncOptions:
 class ImplicitOptions:
     """Options of NC Relations and AN Attributes."""
 
-    ablation: str = option("none", "spec §8 ablation: -Phrase, -Context, -(Context+Phrase)", choices=ABLATIONS)
+    ablation: str = option("none", "ablation (docs/lexcomp.md): -Phrase, -Context, -(Context+Phrase)",
+                           choices=ABLATIONS)

@@ -62,7 +62,7 @@ def render_section(name: str, entry: dict[str, Any]) -> str:
         maj = (d.get("baselines") or {}).get("majority_all")
         if isinstance(maj, int | float):
             bars.append(("majority-all", float(maj), None, None))
-        parts.append("<h3>Ablations (spec §8)</h3>" + ci_bars(bars))
+        parts.append("<h3>Ablations (-Phrase, -Context, -(Context+Phrase); docs/lexcomp.md)</h3>" + ci_bars(bars))
     layers = d.get("layers") or {}
     if layers:
         pts = sorted(((k, float(v)) for k, v in layers.items() if v is not None), key=lambda kv: int(kv[0]))

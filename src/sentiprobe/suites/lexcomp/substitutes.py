@@ -1,4 +1,4 @@
-"""Substitute analysis (spec §9) with what exists offline: SmolLM2 as a left-to-right LM.
+"""Substitute analysis (docs/lexcomp.md) with what exists offline: SmolLM2 as a left-to-right LM.
 
 The paper replaced the NC Literality target by a mask and read a masked LM's top substitutes, to see whether
 a model can represent the rare (non-literal) sense. No masked LM with its head is packaged (MiniLM has no MLM
@@ -113,7 +113,7 @@ def smollm2_lm(threads: int | None = None) -> tuple[Scorer, Proposer]:
 def main(argv: Sequence[str] | None = None) -> None:
     from ..base import get_suite
 
-    ap = argparse.ArgumentParser(description="LexComp substitute analysis with SmolLM2 (spec §9)")
+    ap = argparse.ArgumentParser(description="LexComp substitute analysis with SmolLM2 (docs/lexcomp.md)")
     ap.add_argument("--data-dir", default=None)
     ap.add_argument("--k", type=int, default=5)
     ap.add_argument("--per-label", type=int, default=2)

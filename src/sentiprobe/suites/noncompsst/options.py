@@ -36,7 +36,8 @@ class SST7Options:
         choices=TRAIN_SOURCES, env=TRAIN_SOURCE_ENV)
     sst_dictionary: Path | None = option(
         None, "SST dictionary.txt (phrase|id, unpublished here): enables the phrase-level SST-7 train of the "
-              "paper (spec 4.4); its sha256 is recorded", env=DICTIONARY_ENV, user_file=True)
+              "paper (Dankers & Lucas 2023; docs/noncompsst.md); its sha256 is recorded", env=DICTIONARY_ENV,
+        user_file=True)
     sst_labels: Path | None = option(
         None, "SST sentiment_labels.txt to pair with sst_dictionary (default: the shipped one); its sha256 is "
               "recorded", env=LABELS_ENV, user_file=True)

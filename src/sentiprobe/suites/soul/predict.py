@@ -180,7 +180,7 @@ def generate_predictions(predictor: Any, items: Sequence[Item], task: str, opts:
     for it, text, out, err in zip(items, texts, outs, errors):
         meta = {**_meta(tmpl, text, "generate", opts), **kw}
         if t2t:
-            meta["label_rule"] = "extract (spec 4.3)"
+            meta["label_rule"] = "extract (the answer extraction of docs/soul.md)"
         if err is not None or not isinstance(out, str):
             meta["generation_error"] = err or f"the model returned {type(out).__name__}, not text"
             preds.append(Prediction(it.item_id, None, raw=None, parse_ok=False, meta=meta,

@@ -92,7 +92,7 @@ def training(suite: Suite) -> tuple[list[Item], list[Item]]:
 def protocol_label(suite: Suite) -> str:
     if suite.options.protocol == "paper-faithful":
         return ("paper-faithful: trained on train+dev, epochs early-stopped on the TEST set (optimistic; "
-                "spec 6.5 caveat)")
+                "see docs/triplets.md)")
     return "clean: epoch selected on dev, test scored once"
 
 

@@ -25,9 +25,9 @@ class TripletOptions:
     empty_sentences: bool = option(
         True, "keep sentences without triplets (false: the shipped -no-empty variant of the SENTiVENT datasets)")
     reference_quirk: bool = option(
-        False, "decode with the reference implementation's cell reading (spec 6.3 quirk) instead of (min, max)")
+        False, "decode with the reference implementation's cell reading (see docs/triplets.md) instead of (min, max)")
     protocol: str = option(
         "clean", "clean: epochs selected on dev, test scored once; paper-faithful: train on train+dev and "
-        "early-stop on the TEST set (the authors' final script, spec 6.5 caveat; results are labelled)",
+        "early-stop on the TEST set (the authors' final script, see docs/triplets.md; results are labelled)",
         choices=PROTOCOLS)
     n_examples: int = option(10, "missed and spurious triplet examples kept for the report")

@@ -138,7 +138,7 @@ def score(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction]
         "sentences": n, "counts": totals, "per_polarity": per_pol, "parse_failures": len(failures),
         "prediction_entries": entries, "failures": failures[:50], "missing_sentences": len(missing),
         "missing_ids": missing[:20], "missed_examples": missed, "spurious_examples": spurious,
-        "gold": "decoded gold grid (spec 6.3)",
+        "gold": "decoded gold grid (see docs/triplets.md)",
         "dataset": dataset(suite), "protocol": protocol_label(suite),
     }
     details["train_source"] = train_source(suite) if suite.loaded("train") else None
