@@ -124,8 +124,11 @@ class TextEncoder:
             if n is not None and not -(n + 1) <= self.layer <= n:
                 raise ConfigError(f"layer {self.layer} out of range for a {n}-layer encoder "
                                   f"(0..{n} or -1..-{n + 1})")
-            if self.export_dir is None:
-                self.export_dir = Path(tempfile.mkdtemp(prefix="sentiprobe-onnx-"))
+            if self.export_dir is None:  # no run directory: one temporary directory per process
+                global _EXPORT_TMP
+                if _EXPORT_TMP is None:
+                    _EXPORT_TMP = Path(tempfile.mkdtemp(prefix="sentiprobe-onnx-"))
+                self.export_dir = _EXPORT_TMP
             self._onnx = OnnxEncoder(self.path, self.identity(), self.layer, self.backend == "onnx-int8",
                                      self.export_dir, self.threads)
         return self._onnx
@@ -314,6 +317,7 @@ def _n_layers(path: Path) -> int | None:
 
 
 _ENCODERS: dict[tuple, TextEncoder] = {}
+_EXPORT_TMP: Path | None = None
 
 
 def get_encoder(path: str | Path | None = None, **options: Any) -> TextEncoder:

@@ -129,9 +129,15 @@ def _export_layer(model_dir: Path, layer: int, out: Path) -> None:
     import io
     import warnings
 
+    import logging
+
+    quiet = logging.getLogger("torch.onnx")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)  # "torchvision is not installed" notices: not ours to act on
     with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
         warnings.simplefilter("ignore")
         torch.onnx.export(_Layer(), args, str(tmp), input_names=list(INPUTS), output_names=["hidden"],
                           dynamic_axes={k: {0: "batch", 1: "tokens"} for k in (*INPUTS, "hidden")},
                           opset_version=OPSET, dynamo=True, external_data=False)
+    quiet.setLevel(level)
     os.replace(tmp, out)
