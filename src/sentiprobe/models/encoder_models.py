@@ -65,9 +65,12 @@ def _encoder_kwargs(layer: Any, pooling: Any, normalize: Any, max_length: Any, b
 
 
 def _default_backend(backend: Any, device: Any) -> Any:
-    """``auto`` (the default): ONNX Runtime on the CPU, torch on an accelerator."""
+    """``auto`` (the default): ONNX Runtime on the CPU when installed (extra ``onnx``), else torch."""
     if backend in (None, "", "auto"):
-        return DEFAULT_BACKEND if str(device).strip().lower() == "cpu" else "torch"
+        import importlib.util
+
+        have = all(importlib.util.find_spec(m) is not None for m in ("onnxruntime", "onnxscript"))
+        return DEFAULT_BACKEND if have and str(device).strip().lower() == "cpu" else "torch"
     return backend
 
 
