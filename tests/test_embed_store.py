@@ -16,7 +16,7 @@ def test_put_get_and_persist(tmp_path):
     assert set(st.get_many("fp", keys)) == set(keys)
     st.flush()
     again = EmbeddingStore(tmp_path)  # another process: reads the shards
-    got = again.get_many("fp", keys + [input_key("c")])
+    got = again.get_many("fp", [*keys, input_key("c")])
     np.testing.assert_array_equal(np.stack([got[k] for k in keys]), vecs)
     assert again.get_many("other-fp", keys) == {}
     assert not list(tmp_path.rglob("*.pkl")) and list(tmp_path.rglob("*.npz"))

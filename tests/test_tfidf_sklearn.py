@@ -46,7 +46,7 @@ def test_dict_blocks_equal_the_own_implementation(laptop, weight, decay):
     docs = [context_features(it, 6, decay) for it in laptop]
     new = TfidfBlock("dict", weight=weight).fit(docs)
     ref = ReferenceTfidfBlock("dict", weight=weight).fit(docs)
-    _same(new, ref, docs[:400] + [{}, {"c:never-seen": 3.0}, {"c:the": 2.5, "c:is": 0.2}])
+    _same(new, ref, [*docs[:400], {}, {"c:never-seen": 3.0}, {"c:the": 2.5, "c:is": 0.2}])
 
 
 def test_pair_relation_block_equals_the_own_implementation():

@@ -79,8 +79,14 @@ class OnnxEncoder:
         if self.quantize:
             from onnxruntime.quantization import QuantType, quantize_dynamic
 
+            import logging
+
             tmp = self.path.with_name(f".{uuid.uuid4().hex}.tmp.onnx")
-            quantize_dynamic(str(fp32), str(tmp), weight_type=QuantType.QInt8)
+            logging.disable(logging.WARNING)  # its "consider pre-processing" hint goes to the root logger
+            try:
+                quantize_dynamic(str(fp32), str(tmp), weight_type=QuantType.QInt8)
+            finally:
+                logging.disable(logging.NOTSET)
             os.replace(tmp, self.path)
         return self.path
 
