@@ -5,7 +5,8 @@ Goals on the 2-core machine: cold main job <= 4 min, soul-rc with minilm-lr <= 9
 
 Cold: ``api.run(suite, model)`` one suite x model at a time in this process, on one fresh cache (as
 ``make run`` does: suites share the cache and the embedding store). Per row: test items, fit /
-predict / score seconds (``results.json`` ``suites.<s>.seconds``), prediction-cache hits and the
+predict / score seconds (``results.json`` ``suites.<s>.seconds``), the process CPU seconds (all threads;
+robust to other users' load where wall time is not), prediction-cache hits and the
 embedding-store hits/misses. The floor of a minilm-lr row is the time spent inside the encoder's
 bare batched forward pass (``TextEncoder._encode_pooled``: tokenise, pad, forward, pool) for the
 distinct texts it had to encode; the harness ratio is (fit + predict) / floor. Then the whole main job
@@ -28,7 +29,7 @@ from _common import peak_rss_mib, report, require_data
 
 
 def _table(rows: list[dict]) -> str:
-    cols = ["suite", "model", "items", "fit_s", "predict_s", "score_s", "total_s", "cache_hits",
+    cols = ["suite", "model", "items", "fit_s", "predict_s", "score_s", "total_s", "cpu_s", "cache_hits",
             "store_hits", "store_misses", "floor_s", "harness_over_floor"]
     out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for r in rows:
@@ -71,10 +72,10 @@ def main() -> None:
                 floor["s"], floor["n"] = 0.0, 0
                 stores = list(embed_store._STORES.values())
                 h0 = sum(s.hits for s in stores), sum(s.misses for s in stores)
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 doc = api.run([suite], [model], model_args=margs if model == "minilm-lr" else None,
                               out=os.path.join(tmp, "cold", model), cache_dir=cache, progress=False)
-                total = time.perf_counter() - t0
+                total, cpu = time.perf_counter() - t0, time.process_time() - c0
                 stores = list(embed_store._STORES.values())
                 e = doc["suites"].get(suite)
                 if e is None:
@@ -83,7 +84,7 @@ def main() -> None:
                 sec = e["seconds"]
                 row = {"suite": suite, "model": model, "items": e["n_items"], "fit_s": round(sec["fit"], 1),
                        "predict_s": round(sec["predict"], 1), "score_s": round(sec["score"], 1),
-                       "total_s": round(total, 1), "cache_hits": e["cache"]["hits"],
+                       "total_s": round(total, 1), "cpu_s": round(cpu, 1), "cache_hits": e["cache"]["hits"],
                        "seeds_identical": e.get("seeds_identical_by_construction")}
                 if model == "minilm-lr":
                     row["store_hits"] = sum(s.hits for s in stores) - h0[0]
