@@ -2,7 +2,7 @@
 
 Cold: ``api.run(["arts-laptop", "arts-rest"], ["minilm-lr"])`` with an empty cache, the encoder
 weights not yet loaded. Warm: the same call again on the same cache after dropping every
-in-process memo (loaded encoders, memoised training features), so only the SQLite cache helps:
+in-process memo (loaded encoders, in-memory embedding stores), so only the SQLite cache helps:
 the fitted state and every prediction are restored, the encoder is never loaded. Re-measure:
 
     SENTIPROBE_DATA_DIR=../shared/data .venv/bin/python benchmarks/bench_cache.py
@@ -20,11 +20,11 @@ SUITES = ["arts-laptop", "arts-rest"]
 def main() -> None:
     require_data()
     from sentiprobe import api
-    from sentiprobe.models import encoder_models, encoders
+    from sentiprobe.models import embed_store, encoders
 
     with tempfile.TemporaryDirectory() as tmp:
         def once(out: str) -> tuple[float, dict]:
-            encoder_models._TRAIN_MEMO.clear()
+            embed_store._STORES.clear()
             encoders._ENCODERS.clear()
             t0 = time.perf_counter()
             doc = api.run(SUITES, ["minilm-lr"], out=f"{tmp}/{out}", cache_dir=f"{tmp}/cache",

@@ -7,7 +7,7 @@ Both sides run in this process on the same loaded encoder (loaded once before ti
   regression, predicts every test item (originals + variants) through the SQLite cache, scores
   with bootstrap CIs and writes predictions, results.json and report.html;
 - bare: one batched forward pass of the same encoder over exactly the same input texts (the
-  marked train and test sentences with their aspect spans) and nothing else.
+  marked train and test sentences) with the adapter's backend, no store, and nothing else.
 
 Also reports the process's peak resident memory. Re-measure:
 
@@ -27,27 +27,24 @@ def main(repeat: int = 2) -> None:
     require_data()
     from sentiprobe import api
     from sentiprobe.models import create_model
-    from sentiprobe.models import encoder_models
+    from sentiprobe.models import embed_store, encoder_models
     from sentiprobe.suites import get_suite
 
     model = create_model("minilm-lr")
     model.input_kind = "text+aspect"
     enc = model.encoder
-    enc.load()
-    texts, spans = [], []
+    texts = []
     for name in SUITES:
         s = get_suite(name)
         for split in ("train", "test"):
             for it in s.items(split):
-                t, sp = encoder_models.marked(it)
-                texts.append(t)
-                spans.append(sp)
+                texts.append(encoder_models.marked(it)[0])
 
-    def bare() -> None:
-        enc.encode(texts, None, spans)
+    def bare() -> None:  # the adapter's backend, no store, no de-duplication
+        enc._encode_pooled(texts, None)
 
     def harness() -> None:
-        encoder_models._TRAIN_MEMO.clear()
+        embed_store._STORES.clear()  # no shared encodings between repeats
         with tempfile.TemporaryDirectory() as tmp:
             api.run(SUITES, ["minilm-lr"], out=f"{tmp}/run", cache_dir=f"{tmp}/cache", progress=False)
 

@@ -4,7 +4,8 @@
 - ``tfidf-lr``: tf-idf word and character n-grams of the text, plus (for ``text+aspect`` suites)
   distance-weighted features of the aspect's local context and the aspect term, plus (for
   ``text-pair`` suites) features of the second text and its word overlap with the first, then a
-  seeded logistic regression. Fitted state is JSON lists and numpy arrays (see ``text_features``).
+  logistic regression (lbfgs: deterministic, so ``seed_invariant``). Fitted state is JSON lists and
+  numpy arrays (see ``text_features``; the vectorisers are scikit-learn's).
 """
 from __future__ import annotations
 
@@ -28,6 +29,8 @@ class MajorityModel(ModelAdapter):
 
     name = "majority"
     learns = True
+    #: the fit counts labels: no seed involved (the runner fits once per multi-seed suite)
+    seed_invariant = True
 
     def __init__(self) -> None:
         self.label: str | None = None
@@ -78,6 +81,8 @@ class TfidfLRModel(ModelAdapter):
 
     name = "tfidf-lr"
     learns = True
+    #: tf-idf + lbfgs logistic regression (deterministic; the seed is unused): fitted once per multi-seed suite
+    seed_invariant = True
 
     def __init__(self, C: Any = 4.0, class_weight: Any = None, window: Any = 6, boundary_decay: Any = 0.4,
                  context_weight: Any = 2.0, char: Any = True, char_min_df: Any = 2, max_iter: Any = 2000) -> None:

@@ -13,27 +13,34 @@
 
 State: ``coef``/``intercept`` (+ standardisation ``mu``/``sd``) arrays and the encoder identity
 (package version + sha256 of the weights), which enters the fingerprint through ``config()``.
+
+Encodings are shared: the runner's ``set_workdir`` gives the encoder an on-disk
+:class:`~sentiprobe.models.embed_store.EmbeddingStore` (``<workdir>/embeddings``), so a text is encoded
+once per encoder configuration for every suite, seed and model (``minilm-lr`` with different heads) that
+uses it; a SOUL review asked about in many statements is encoded once. The fit is deterministic (lbfgs
+ignores the seed), so ``seed_invariant`` lets the runner fit once per multi-seed suite.
 """
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..core.errors import ConfigError
-from ..core.hashing import stable_hash
 from ..core.types import Item, Prediction
 from .base import MODELS, ModelAdapter, State
+from .embed_store import open_store
 from .encoders import TextEncoder, get_encoder
+from .onnx_backend import BACKENDS
 from .text_features import aspect_span
 from .utils import (LinearHead, NotFittedError, as_bool, as_choice, as_class_weight, as_float, as_int,
                     as_optional_int, labelled, predictions_from_proba)
 
 ASPECT_INPUTS = ("mark", "pair", "mark+pair")
-_TRAIN_MEMO: OrderedDict[str, np.ndarray] = OrderedDict()
-_TRAIN_MEMO_SIZE = 4
+#: the default encoder backend of minilm-lr (parity with torch: see tests/test_onnx_backend.py and the README)
+DEFAULT_BACKEND = "onnx"
 
 
 def marked(item: Item, left: str = "[", right: str = "]") -> tuple[str, tuple[int, int] | None]:
@@ -50,11 +57,26 @@ def marked(item: Item, left: str = "[", right: str = "]") -> tuple[str, tuple[in
 
 
 def _encoder_kwargs(layer: Any, pooling: Any, normalize: Any, max_length: Any, batch_size: Any, device: Any,
-                    threads: Any) -> dict[str, Any]:
+                    threads: Any, backend: Any = "torch") -> dict[str, Any]:
     return {"layer": as_int("layer", layer, lo=-13, hi=48), "pooling": as_choice("pooling", pooling, ("mean", "cls")),
             "normalize": as_bool("normalize", normalize), "max_length": as_int("max_length", max_length, lo=8, hi=8192),
             "batch_size": as_int("batch_size", batch_size, lo=1), "device": str(device),
-            "threads": as_optional_int("threads", threads, lo=1)}
+            "threads": as_optional_int("threads", threads, lo=1), "backend": as_choice("backend", backend, BACKENDS)}
+
+
+def _default_backend(backend: Any, device: Any) -> Any:
+    """``auto`` (the default): ONNX Runtime on the CPU when installed (extra ``onnx``), else torch."""
+    if backend in (None, "", "auto"):
+        import importlib.util
+
+        have = all(importlib.util.find_spec(m) is not None for m in ("onnxruntime", "onnxscript"))
+        return DEFAULT_BACKEND if have and str(device).strip().lower() == "cpu" else "torch"
+    return backend
+
+
+def _share_encodings(encoder: TextEncoder, workdir: Path) -> None:
+    """Point the encoder at the on-disk embedding store (and ONNX export directory) under ``workdir``."""
+    encoder.set_store(open_store(Path(workdir) / "embeddings"), Path(workdir) / "onnx")
 
 
 class MiniLMLRModel(ModelAdapter):
@@ -62,20 +84,24 @@ class MiniLMLRModel(ModelAdapter):
 
     name = "minilm-lr"
     learns = True
+    #: frozen features + lbfgs logistic regression: the fit does not depend on the seed
+    seed_invariant = True
     capabilities = frozenset({"classify", "embed"})
 
     def __init__(self, aspect_input: Any = "mark", aspect_pool: Any = False, C: Any = 0.01, class_weight: Any = None,
                  standardize: Any = True, layer: Any = -2, pooling: Any = "mean", normalize: Any = False,
                  max_length: Any = 256, batch_size: Any = 64, threads: Any = None, device: Any = "cpu",
-                 encoder_path: Any = None, max_iter: Any = 3000) -> None:
+                 encoder_path: Any = None, max_iter: Any = 3000, backend: Any = "auto") -> None:
         self.aspect_input = as_choice("aspect_input", aspect_input, ASPECT_INPUTS)
         self.aspect_pool = as_bool("aspect_pool", aspect_pool)
         self.C = as_float("C", C, lo=0.0, lo_open=True)
         self.class_weight = as_class_weight(class_weight)
         self.standardize = as_bool("standardize", standardize)
         self.max_iter = as_int("max_iter", max_iter, lo=10)
-        kw = _encoder_kwargs(layer, pooling, normalize, max_length, batch_size, device, threads)
+        kw = _encoder_kwargs(layer, pooling, normalize, max_length, batch_size, device, threads,
+                             _default_backend(backend, device))
         self.batch_size = kw["batch_size"]
+        self.backend = kw["backend"]
         self.encoder_path = None if encoder_path in (None, "", "none") else str(encoder_path)
         self.encoder: TextEncoder = get_encoder(self.encoder_path, **kw)
         self.head = LinearHead(self.C, self.class_weight, self.max_iter)
@@ -85,7 +111,11 @@ class MiniLMLRModel(ModelAdapter):
     def config(self) -> dict[str, Any]:
         return {"encoder": self.encoder.identity(), "encoder_options": self.encoder.options(),
                 "aspect_input": self.aspect_input, "aspect_pool": self.aspect_pool, "C": self.C,
-                "class_weight": self.class_weight, "standardize": self.standardize, "max_iter": self.max_iter}
+                "class_weight": self.class_weight, "standardize": self.standardize, "max_iter": self.max_iter,
+                "backend": self.backend}
+
+    def set_workdir(self, path: Path) -> None:
+        _share_encodings(self.encoder, path)
 
     # ---- features --------------------------------------------------------------------------------
     def _raw_features(self, items: Sequence[Item], kind: str) -> np.ndarray:
@@ -111,18 +141,8 @@ class MiniLMLRModel(ModelAdapter):
         return enc.encode(texts, use_pairs, spans if self.aspect_pool else None)
 
     def _train_features(self, items: Sequence[Item], kind: str) -> np.ndarray:
-        """Training features, memoised in-process (several seeds re-fit on the same items)."""
-        key = stable_hash({"enc": self.encoder.identity(), "opt": self.encoder.options(), "kind": kind,
-                           "ai": self.aspect_input, "ap": self.aspect_pool,
-                           "items": [[it.text, it.text_pair, it.aspect, it.span] for it in items]}, 32)
-        if key in _TRAIN_MEMO:
-            _TRAIN_MEMO.move_to_end(key)
-            return _TRAIN_MEMO[key]
-        X = self._raw_features(items, kind)
-        _TRAIN_MEMO[key] = X
-        while len(_TRAIN_MEMO) > _TRAIN_MEMO_SIZE:
-            _TRAIN_MEMO.popitem(last=False)
-        return X
+        """Training features (subclasses extend them; the encodings come from the shared store)."""
+        return self._raw_features(items, kind)
 
     def _scale(self, X: np.ndarray) -> np.ndarray:
         if self.mu is None or self.sd is None:
@@ -187,6 +207,9 @@ class MiniLMLRModel(ModelAdapter):
         return predictions_from_proba(items, self.head.predict_proba(self._scale(X)), self.head.classes,
                                       labels, self.name)
 
+    def close(self) -> None:
+        self.encoder.store.flush()
+
     def embed(self, sentences: Sequence[Sequence[str]]) -> list[np.ndarray]:
         """Per-layer word vectors ``(n_layers + 1, n_words, hidden)`` of the frozen encoder."""
         return self.encoder.embed_words(sentences)
@@ -203,6 +226,9 @@ class MiniLMEmbedder(ModelAdapter):
         kw = _encoder_kwargs(-1, "mean", False, max_length, batch_size, device, threads)
         self.batch_size = kw["batch_size"]
         self.encoder = get_encoder(None if encoder_path in (None, "", "none") else str(encoder_path), **kw)
+
+    def set_workdir(self, path: Path) -> None:
+        _share_encodings(self.encoder, path)
 
     def config(self) -> dict[str, Any]:
         return {"encoder": self.encoder.identity(), "max_length": self.encoder.max_length}
@@ -221,6 +247,8 @@ _ENCODER_PARAMS = {
     "threads": "int, default unset: torch.set_num_threads (process-wide)",
     "device": "cpu|cuda|cuda:N|auto, default cpu",
     "encoder_path": "local directory of another encoder, default: the packaged all-MiniLM-L6-v2",
+    "backend": "auto|torch|onnx|onnx-int8, default auto (onnx on the CPU, torch on an accelerator): the encoder's "
+               "forward pass; onnx is ONNX Runtime fp32 (parity with torch ~1e-5), onnx-int8 dynamic int8 weights",
 }
 
 MODELS.register(

@@ -6,6 +6,11 @@ encoder directory.
 - :class:`TextEncoder` does the work: sorted-by-length batches, ``torch.inference_mode``, mean or
   [CLS] pooling over a chosen layer, optional pooling over a character span (the aspect), and
   per-layer word vectors for probes (:meth:`TextEncoder.embed_words`);
+- pooled vectors go through an :class:`~sentiprobe.models.embed_store.EmbeddingStore` keyed by the
+  encoder's :meth:`TextEncoder.store_fingerprint` and the input, so each distinct input is encoded once
+  per encoder (memory-only until :meth:`TextEncoder.set_store` gives it a directory);
+- ``backend``: ``torch`` or ONNX Runtime (``onnx`` fp32, ``onnx-int8`` dynamic int8 weights,
+  :mod:`sentiprobe.models.onnx_backend`) for the pooled vectors; per-layer word vectors always use torch;
 - ``minilm-lr`` (:class:`MiniLMLRModel`): frozen MiniLM features + seeded logistic regression;
 - ``minilm`` (:class:`MiniLMEmbedder`): the frozen encoder alone, for representation probes.
 
@@ -21,8 +26,10 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import ConfigError, require
-from .assets import (checkpoint_identity, local_dir, minilm_dir, minilm_identity, resolve_device, set_threads,
-                     weight_files)
+from .assets import (checkpoint_identity, local_dir, minilm_dir, minilm_identity, package_version, resolve_device,
+                     set_threads, weight_files)
+from .embed_store import EmbeddingStore, encoder_fingerprint, input_key
+from .onnx_backend import BACKENDS, OnnxEncoder, runtime_versions
 
 EXTRA = "encoders"
 
@@ -45,11 +52,13 @@ class TextEncoder:
         batch_size: sentences per forward pass.
         device: ``cpu``, ``cuda[:N]`` or ``auto``.
         threads: ``torch.set_num_threads`` value (process-wide), ``None`` leaves it.
+        backend: ``torch``, ``onnx`` (ONNX Runtime, fp32) or ``onnx-int8`` (dynamic int8 weights); ONNX
+            runs on the CPU only and serves pooled vectors (``encode``); ``embed_words`` uses torch.
     """
 
     def __init__(self, path: str | Path | None = None, *, layer: int = -1, pooling: str = "mean",
                  normalize: bool = False, max_length: int = 256, batch_size: int = 64, device: str = "cpu",
-                 threads: int | None = None) -> None:
+                 threads: int | None = None, backend: str = "torch") -> None:
         self.packaged = path is None
         self.path = minilm_dir() if path is None else local_dir(path, "encoder")
         if pooling not in ("mean", "cls"):
@@ -58,9 +67,18 @@ class TextEncoder:
         self.max_length, self.batch_size = max_length, batch_size
         self.device = resolve_device(device, "the encoder", EXTRA)
         self.threads = threads
+        if backend not in BACKENDS:
+            raise ConfigError(f"backend must be one of {list(BACKENDS)}, got {backend!r}")
+        if backend != "torch" and self.device != "cpu":
+            raise ConfigError(f"backend {backend!r} runs on the CPU; use backend=torch for device {self.device!r}")
+        self.backend = backend
+        self.store = EmbeddingStore(None)
+        self.export_dir: Path | None = None
         self._tok: Any = None
         self._model: Any = None
+        self._onnx: OnnxEncoder | None = None
         self._identity: dict[str, Any] | None = None
+        self._store_fp: str | None = None
 
     def identity(self) -> dict[str, Any]:
         """Weights identity (package version + sha256) for fingerprints; cached."""
@@ -72,16 +90,56 @@ class TextEncoder:
         return {"layer": self.layer, "pooling": self.pooling, "normalize": self.normalize,
                 "max_length": self.max_length}
 
+    def store_fingerprint(self) -> str:
+        """What sets a pooled vector's numbers: weights, layer, pooling, length, backend and its libraries."""
+        if self._store_fp is None:
+            libs = ({"torch": package_version("torch")} if self.backend == "torch" else runtime_versions())
+            libs["transformers"] = package_version("transformers")  # the tokenizer
+            self._store_fp = encoder_fingerprint({
+                "kind": "pooled", "encoder": self.identity(), "options": self.options(), "backend": self.backend,
+                "device": self.device.split(":")[0], "libraries": libs})
+        return self._store_fp
+
+    def set_store(self, store: EmbeddingStore, export_dir: Path | None = None) -> None:
+        """Share pooled vectors through ``store``; exported ONNX graphs go to ``export_dir``."""
+        self.store = store
+        if export_dir is not None and self._onnx is None:
+            self.export_dir = Path(export_dir)
+
+    def _load_tokenizer(self) -> None:
+        if self._tok is not None:
+            return
+        tr = require("transformers", EXTRA, "frozen transformer encoders")
+        weight_files(self.path)  # refuses pickle-only directories
+        self._tok = tr.AutoTokenizer.from_pretrained(str(self.path), local_files_only=True)
+        if not getattr(self._tok, "is_fast", False):
+            raise ConfigError(f"{self.path}: a fast (Rust) tokenizer is needed (tokenizer.json)")
+
+    def _load_onnx(self) -> OnnxEncoder:
+        if self._onnx is None:
+            import tempfile
+
+            self._load_tokenizer()
+            n = _n_layers(self.path)
+            if n is not None and not -(n + 1) <= self.layer <= n:
+                raise ConfigError(f"layer {self.layer} out of range for a {n}-layer encoder "
+                                  f"(0..{n} or -1..-{n + 1})")
+            if self.export_dir is None:  # no run directory: one temporary directory per process
+                global _EXPORT_TMP
+                if _EXPORT_TMP is None:
+                    _EXPORT_TMP = Path(tempfile.mkdtemp(prefix="sentiprobe-onnx-"))
+                self.export_dir = _EXPORT_TMP
+            self._onnx = OnnxEncoder(self.path, self.identity(), self.layer, self.backend == "onnx-int8",
+                                     self.export_dir, self.threads)
+        return self._onnx
+
     def load(self) -> TextEncoder:
         if self._model is not None:
             return self
         require("torch", EXTRA, "frozen transformer encoders")
         tr = require("transformers", EXTRA, "frozen transformer encoders")
         set_threads(self.threads, EXTRA)
-        weight_files(self.path)  # refuses pickle-only directories
-        self._tok = tr.AutoTokenizer.from_pretrained(str(self.path), local_files_only=True)
-        if not getattr(self._tok, "is_fast", False):
-            raise ConfigError(f"{self.path}: a fast (Rust) tokenizer is needed (tokenizer.json)")
+        self._load_tokenizer()
         self._model = tr.AutoModel.from_pretrained(str(self.path), local_files_only=True, use_safetensors=True)
         self._model.eval().to(self.device)
         n = self._model.config.num_hidden_layers
@@ -122,16 +180,72 @@ class TextEncoder:
     def encode(self, texts: Sequence[str], pairs: Sequence[str | None] | None = None,
                spans: Sequence[tuple[int, int] | None] | None = None) -> np.ndarray:
         """Pooled vectors ``(n, hidden)``; with ``spans``, ``(n, 2 * hidden)``: pooled + mean over the
-        tokens of the first text that overlap the character span (the pooled vector when none does)."""
+        tokens of the first text that overlap the character span (the pooled vector when none does).
+
+        Without ``spans`` every distinct input is looked up in the store first and only the missing ones
+        are encoded (and stored); span pooling is computed directly (torch backend).
+        """
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
-        import torch
-
-        self.load()
         if pairs is not None and any(p is None for p in pairs):
             if not all(p is None for p in pairs):
                 raise ConfigError("encode: either every item has a text pair or none has")
             pairs = None
+        if spans is not None:
+            return self._encode_torch(texts, pairs, spans)
+        fp = self.store_fingerprint()
+        keys = [input_key(t, None if pairs is None else pairs[i]) for i, t in enumerate(texts)]
+        found = self.store.get_many(fp, keys)
+        todo: dict[str, int] = {}
+        for i, k in enumerate(keys):
+            if k not in found and k not in todo:
+                todo[k] = i
+        if todo:
+            rows = list(todo.values())
+            new = self._encode_pooled([texts[i] for i in rows], None if pairs is None else [pairs[i] for i in rows])
+            self.store.put_many(fp, list(todo), new, meta={"encoder": self.identity(), "options": self.options(),
+                                                           "backend": self.backend, "path": str(self.path)})
+            found.update(zip(todo, new))
+        return np.stack([found[k] for k in keys]).astype(np.float32, copy=False)
+
+    def _encode_pooled(self, texts: Sequence[str], pairs: Sequence[str] | None) -> np.ndarray:
+        if self.backend == "torch":
+            return self._encode_torch(texts, pairs, None)
+        return self._encode_onnx(texts, pairs)
+
+    def _encode_onnx(self, texts: Sequence[str], pairs: Sequence[str] | None) -> np.ndarray:
+        onnx = self._load_onnx()
+        enc = self._tok(list(texts), list(pairs) if pairs is not None else None, truncation=True,
+                        max_length=self.max_length)
+        pad = self._tok.pad_token_id or 0
+        res: np.ndarray | None = None
+        for rows in self._order(enc):
+            ids = [enc["input_ids"][r] for r in rows]
+            width = max(len(x) for x in ids)
+            mask = np.array([[1] * len(x) + [0] * (width - len(x)) for x in ids], dtype=np.int64)
+            batch = {"input_ids": np.array([x + [pad] * (width - len(x)) for x in ids], dtype=np.int64),
+                     "attention_mask": mask}
+            tt = enc["token_type_ids"] if "token_type_ids" in enc else [[0] * len(x) for x in enc["input_ids"]]
+            batch["token_type_ids"] = np.array([tt[r] + [0] * (width - len(tt[r])) for r in rows], dtype=np.int64)
+            h = onnx.hidden(batch)
+            if self.pooling == "cls":
+                pooled = h[:, 0]
+            else:
+                m = mask[:, :, None].astype(h.dtype)
+                pooled = (h * m).sum(1) / np.maximum(m.sum(1), 1e-9)
+            if self.normalize:
+                pooled = pooled / np.maximum(np.linalg.norm(pooled, axis=-1, keepdims=True), 1e-12)
+            if res is None:
+                res = np.zeros((len(texts), h.shape[-1]), dtype=np.float32)
+            res[rows] = pooled
+        assert res is not None
+        return res
+
+    def _encode_torch(self, texts: Sequence[str], pairs: Sequence[str | None] | None,
+                      spans: Sequence[tuple[int, int] | None] | None) -> np.ndarray:
+        import torch
+
+        self.load()
         enc = self._tok(list(texts), list(pairs) if pairs is not None else None, truncation=True,
                         max_length=self.max_length, return_offsets_mapping=spans is not None)
         hidden = self._model.config.hidden_size
@@ -192,7 +306,18 @@ class TextEncoder:
         return out
 
 
+def _n_layers(path: Path) -> int | None:
+    """``num_hidden_layers`` from the checkpoint's config.json (to check ``layer`` without loading torch)."""
+    import json
+
+    try:
+        return int(json.loads((path / "config.json").read_text(encoding="utf-8"))["num_hidden_layers"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 _ENCODERS: dict[tuple, TextEncoder] = {}
+_EXPORT_TMP: Path | None = None
 
 
 def get_encoder(path: str | Path | None = None, **options: Any) -> TextEncoder:
@@ -205,8 +330,14 @@ def get_encoder(path: str | Path | None = None, **options: Any) -> TextEncoder:
 
 def encode(texts: Sequence[str], pairs: Sequence[str] | None = None, *, path: str | Path | None = None,
            layer: int = -1, pooling: str = "mean", normalize: bool = False, max_length: int = 256,
-           batch_size: int = 64, device: str = "cpu", threads: int | None = None) -> np.ndarray:
-    """The bare batched forward pass: pooled encoder vectors ``(len(texts), hidden)`` as float32."""
+           batch_size: int = 64, device: str = "cpu", threads: int | None = None,
+           backend: str = "torch") -> np.ndarray:
+    """The bare batched forward pass: pooled encoder vectors ``(len(texts), hidden)`` as float32.
+
+    No store, no de-duplication: every input is encoded (the floor the benchmarks compare against).
+    """
     enc = get_encoder(path, layer=layer, pooling=pooling, normalize=normalize, max_length=max_length,
-                      batch_size=batch_size, device=device, threads=threads)
-    return enc.encode(texts, pairs)
+                      batch_size=batch_size, device=device, threads=threads, backend=backend)
+    if pairs is not None and any(p is None for p in pairs):
+        pairs = None
+    return enc._encode_pooled(texts, pairs)

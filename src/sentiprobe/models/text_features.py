@@ -1,9 +1,9 @@
 """Sparse text features for the scikit-learn baselines, with state as JSON lists + numpy arrays.
 
-The vectoriser is written here (not scikit-learn's ``TfidfVectorizer``) so that a fitted
-vocabulary and idf vector round-trip exactly through ``get_state``/``load_state`` on any
-scikit-learn version, and nothing is pickled. Weighting follows scikit-learn's defaults:
-smooth idf ``ln((1 + n) / (1 + df)) + 1``, optional sublinear tf ``1 + ln(tf)``, rows L2-normalised.
+The vectorisers are scikit-learn's (``TfidfVectorizer``, ``DictVectorizer`` + ``TfidfTransformer``);
+their fitted vocabulary and idf vector are exported as a JSON list + a numpy array, so a state
+round-trips through ``get_state``/``load_state`` without pickling. Weighting: smooth idf
+``ln((1 + n) / (1 + df)) + 1``, sublinear tf ``1 + ln(tf)``, rows L2-normalised.
 
 Feature families (see :func:`item_features`):
 
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -141,60 +140,95 @@ def overlap_numbers(item: Item) -> list[float]:
     return [inter / len(p), inter / max(1, len(t | p)), math.log1p(len(p)) / 5.0]
 
 
-# ---- a tf-idf block whose fitted state is a JSON list + an array ---------------------------------
+# ---- a tf-idf block over scikit-learn whose fitted state is a JSON list + an array ----------------
+def word_tokens(text: str) -> list[str]:
+    """The word tokenizer of the ``word`` block (lower-cased word/punctuation tokens)."""
+    return [m.group().lower() for m in _TOKEN.finditer(text)]
+
+
 class TfidfBlock:
-    """One tf-idf feature block over either raw strings (``word``/``char``) or feature dicts (``dict``)."""
+    """One tf-idf feature block over raw strings (``word``/``char``) or feature dicts (``dict``).
+
+    ``word`` and ``char`` are scikit-learn ``TfidfVectorizer`` (word: this module's tokenizer, 1-2-grams;
+    char: ``analyzer="char_wb"``); ``dict`` is ``DictVectorizer`` + ``TfidfTransformer`` where a feature
+    value above 1 is damped to ``1 + ln(v)`` when ``sublinear_tf`` (values in (0, 1], distance weights,
+    are kept: scikit-learn's sublinear tf would make them negative). Rows are L2-normalised, then
+    multiplied by ``weight``. The fitted state is the vocabulary (JSON) and the idf vector (array), so
+    nothing is pickled; ``tests/test_tfidf_sklearn.py`` proves the values equal the earlier own code.
+    """
 
     def __init__(self, kind: str, ngram: tuple[int, int] = (1, 2), min_df: int = 1,
                  max_features: int | None = None, sublinear_tf: bool = True, weight: float = 1.0) -> None:
         if kind not in ("word", "char", "dict"):
             raise ValueError(f"unknown block kind {kind!r}")
+        if max_features is not None:
+            raise ValueError("max_features is not supported (scikit-learn ranks by term frequency, not df)")
         self.kind, self.ngram, self.min_df = kind, tuple(ngram), min_df
         self.max_features, self.sublinear_tf, self.weight = max_features, sublinear_tf, weight
         self.vocab: list[str] = []
-        self.index: dict[str, int] = {}
         self.idf: np.ndarray = np.zeros(0)
+        self._vec: Any = None
+        self._dict: Any = None
 
-    def analyse(self, doc: Any) -> dict[str, float]:
-        if self.kind == "dict":
-            return dict(doc)
-        grams = word_ngrams(doc, self.ngram) if self.kind == "word" else char_ngrams(doc, self.ngram)
-        return {k: float(v) for k, v in Counter(grams).items()}
+    # ---- scikit-learn objects -----------------------------------------------------------------
+    def _vectorizer(self, vocab: list[str] | None = None):
+        from sklearn.feature_extraction.text import TfidfVectorizer
 
+        common = {"ngram_range": self.ngram, "min_df": self.min_df, "sublinear_tf": self.sublinear_tf,
+                  "smooth_idf": True, "norm": "l2", "dtype": np.float64, "vocabulary": vocab}
+        if self.kind == "word":
+            return TfidfVectorizer(tokenizer=word_tokens, token_pattern=None, lowercase=False, **common)
+        return TfidfVectorizer(analyzer="char_wb", lowercase=True, **common)
+
+    def _dict_counts(self, docs: Sequence[Any]):
+        X = self._dict.transform([dict(d) for d in docs]).tocsr()
+        X.data = X.data.astype(np.float64)
+        if self.sublinear_tf:
+            big = X.data > 1.0
+            X.data[big] = 1.0 + np.log(X.data[big])
+        return X
+
+    def _dict_tfidf(self, counts):
+        from sklearn.feature_extraction.text import TfidfTransformer
+
+        t = TfidfTransformer(norm="l2", use_idf=True, smooth_idf=True, sublinear_tf=False)
+        t.idf_ = self.idf
+        counts = counts.copy()
+        counts.data[counts.data < 0] = 0.0  # as the own code: non-positive values carry no weight
+        counts.eliminate_zeros()
+        return t.transform(counts)
+
+    # ---- fit / transform ----------------------------------------------------------------------
     def fit(self, docs: Sequence[Any]) -> TfidfBlock:
-        df: Counter[str] = Counter()
-        for d in docs:
-            df.update(self.analyse(d).keys())
-        terms = [t for t, c in df.items() if c >= self.min_df]
-        if self.max_features is not None and len(terms) > self.max_features:
-            terms = sorted(terms, key=lambda t: (-df[t], t))[: self.max_features]
-        self.vocab = sorted(terms)
-        self.index = {t: i for i, t in enumerate(self.vocab)}
+        if self.kind != "dict":
+            self._vec = self._vectorizer().fit(list(docs))
+            self.vocab = self._vec.get_feature_names_out().tolist()
+            self.idf = np.asarray(self._vec.idf_, dtype=np.float64)
+            return self
+        from sklearn.feature_extraction import DictVectorizer
+
+        self._dict = DictVectorizer(dtype=np.float64, sort=True).fit([dict(d) for d in docs])
+        X = self._dict.transform([dict(d) for d in docs]).tocsc()
+        df = np.diff(X.indptr)  # documents where a key occurs (explicit zeros included, as before)
+        keep = np.flatnonzero(df >= self.min_df)
+        names = self._dict.get_feature_names_out()
+        self._dict.restrict(np.isin(np.arange(len(names)), keep))
         n = len(docs)
-        self.idf = np.array([math.log((1 + n) / (1 + df[t])) + 1.0 for t in self.vocab], dtype=np.float64)
+        self.vocab = [str(x) for x in self._dict.get_feature_names_out()]
+        self.idf = np.log((1.0 + n) / (1.0 + df[keep].astype(np.float64))) + 1.0
         return self
 
     def transform(self, docs: Sequence[Any]):
-        from scipy import sparse
+        if self.kind == "dict":
+            X = self._dict_tfidf(self._dict_counts(docs))
+        else:
+            X = self._vec.transform(list(docs))
+        X = X.tocsr().astype(np.float64)
+        if self.weight != 1.0:
+            X = X * self.weight
+        return X
 
-        rows, cols, vals = [], [], []
-        for r, d in enumerate(docs):
-            feats = [(self.index[k], v) for k, v in self.analyse(d).items() if k in self.index and v > 0]
-            if not feats:
-                continue
-            js = np.array([j for j, _ in feats])
-            tf = np.array([v for _, v in feats], dtype=np.float64)
-            if self.sublinear_tf:
-                tf = np.where(tf > 1.0, 1.0 + np.log(np.maximum(tf, 1e-12)), tf)
-            x = tf * self.idf[js]
-            norm = float(np.sqrt((x * x).sum()))
-            if norm > 0:
-                x = x / norm * self.weight
-            rows.extend([r] * len(js))
-            cols.extend(js.tolist())
-            vals.extend(x.tolist())
-        return sparse.csr_matrix((vals, (rows, cols)), shape=(len(docs), len(self.vocab)), dtype=np.float64)
-
+    # ---- state --------------------------------------------------------------------------------
     def meta(self) -> dict[str, Any]:
         return {"kind": self.kind, "ngram": list(self.ngram), "min_df": self.min_df,
                 "max_features": self.max_features, "sublinear_tf": self.sublinear_tf,
@@ -204,9 +238,19 @@ class TfidfBlock:
     def from_state(cls, meta: dict[str, Any], idf: np.ndarray) -> TfidfBlock:
         blk = cls(meta["kind"], tuple(meta["ngram"]), meta["min_df"], meta["max_features"],
                   meta["sublinear_tf"], meta["weight"])
-        blk.vocab = list(meta["vocab"])
-        blk.index = {t: i for i, t in enumerate(blk.vocab)}
+        blk.vocab = [str(t) for t in meta["vocab"]]
         blk.idf = np.asarray(idf, dtype=np.float64)
         if blk.idf.shape != (len(blk.vocab),):
             raise ValueError(f"idf has shape {blk.idf.shape} for a vocabulary of {len(blk.vocab)}")
+        if len(set(blk.vocab)) != len(blk.vocab):
+            raise ValueError("the vocabulary has duplicate terms")
+        if blk.kind == "dict":
+            from sklearn.feature_extraction import DictVectorizer
+
+            blk._dict = DictVectorizer(dtype=np.float64, sort=True)
+            blk._dict.feature_names_ = list(blk.vocab)
+            blk._dict.vocabulary_ = {t: i for i, t in enumerate(blk.vocab)}
+        else:
+            blk._vec = blk._vectorizer({t: i for i, t in enumerate(blk.vocab)})
+            blk._vec.idf_ = blk.idf
         return blk

