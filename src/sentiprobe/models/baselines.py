@@ -149,13 +149,14 @@ class TfidfLRModel(ModelAdapter):
         dv, dys = labelled(dev, labels, "dev") if self.auto_C else ([], [])
         if self.auto_C and dv:
             Xd = self._features(dv)
-            best = None
+            best: tuple[float, float] | None = None
             for c in C_GRID:
                 h = LinearHead(c, self.class_weight, self.max_iter).fit(X, ys, seed)
                 pred = np.array(h.classes)[h.predict_proba(Xd).argmax(1)]
                 acc = float(np.mean(pred == np.array(dys)))
                 if best is None or acc > best[0]:
                     best = (acc, c)
+            assert best is not None  # the grid is never empty
             C = best[1]
         self.head = LinearHead(C, self.class_weight, self.max_iter).fit(X, ys, seed)
 

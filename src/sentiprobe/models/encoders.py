@@ -208,12 +208,12 @@ class TextEncoder:
             found.update(zip(todo, new))
         return np.stack([found[k] for k in keys]).astype(np.float32, copy=False)
 
-    def _encode_pooled(self, texts: Sequence[str], pairs: Sequence[str] | None) -> np.ndarray:
+    def _encode_pooled(self, texts: Sequence[str], pairs: Sequence[str | None] | None) -> np.ndarray:
         if self.backend == "torch":
             return self._encode_torch(texts, pairs, None)
         return self._encode_onnx(texts, pairs)
 
-    def _encode_onnx(self, texts: Sequence[str], pairs: Sequence[str] | None) -> np.ndarray:
+    def _encode_onnx(self, texts: Sequence[str], pairs: Sequence[str | None] | None) -> np.ndarray:
         onnx = self._load_onnx()
         enc = self._tok(list(texts), list(pairs) if pairs is not None else None, truncation=True,
                         max_length=self.max_length)
@@ -266,7 +266,8 @@ class TextEncoder:
                 if spans is not None:
                     hn = h.float().cpu().numpy()
                     for k, r in enumerate(rows):
-                        hits = _span_hits(enc["offset_mapping"][r], enc.sequence_ids(r), spans[r]) if spans[r] else []
+                        span = spans[r]
+                        hits = _span_hits(enc["offset_mapping"][r], enc.sequence_ids(r), span) if span else []
                         res[r, hidden:] = hn[k, hits].mean(0) if hits else pooled_np[k]
         return res
 

@@ -118,7 +118,7 @@ def _export_layer(model_dir: Path, layer: int, out: Path) -> None:
     model = tr.AutoModel.from_pretrained(str(model_dir), local_files_only=True, use_safetensors=True,
                                          attn_implementation="eager").eval()
 
-    class _Layer(torch.nn.Module):
+    class _Layer(torch.nn.Module):  # type: ignore[name-defined]  # torch is imported lazily in this function
         def __init__(self) -> None:
             super().__init__()
             self.m = model

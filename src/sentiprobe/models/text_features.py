@@ -171,7 +171,7 @@ class TfidfBlock:
         self._dict: Any = None
 
     # ---- scikit-learn objects -----------------------------------------------------------------
-    def _vectorizer(self, vocab: list[str] | None = None):
+    def _vectorizer(self, vocab: list[str] | dict[str, int] | None = None):
         from sklearn.feature_extraction.text import TfidfVectorizer
 
         common = {"ngram_range": self.ngram, "min_df": self.min_df, "sublinear_tf": self.sublinear_tf,
