@@ -43,17 +43,17 @@ def _register():
 @pytest.mark.parametrize("use_cache", [True, False])
 def test_seed_invariant_model_is_fitted_once(tmp_path, use_cache):
     doc = api.run(["toy3seeds"], ["counting-lexicon"], out=tmp_path / "run", use_cache=use_cache,
-                  cache_dir=str(tmp_path / "c"), progress=False)
+                  cache_dir=str(tmp_path / "c"), progress=False)["runs"]["counting-lexicon"]
     e = doc["suites"]["toy3seeds"]
     assert CountingLexicon.fits == 1
     assert e["seeds_identical_by_construction"] is True
     assert len(e["fit"]) == 1
-    lines = (tmp_path / "run" / "predictions" / "toy3seeds.jsonl").read_text().splitlines()
+    lines = (tmp_path / "run" / "counting-lexicon" / "predictions" / "toy3seeds.jsonl").read_text().splitlines()
     assert len(lines) == 3 * e["n_items"]  # one prediction per item and seed, as before
 
 
 def test_seeded_model_is_still_fitted_per_seed(tmp_path):
     doc = api.run(["toy3seeds"], ["seeded-lexicon"], out=tmp_path / "run", cache_dir=str(tmp_path / "c"),
-                  progress=False)
+                  progress=False)["runs"]["seeded-lexicon"]
     assert SeededLexicon.fits == 3
     assert doc["suites"]["toy3seeds"]["seeds_identical_by_construction"] is False
