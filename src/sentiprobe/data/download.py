@@ -149,11 +149,11 @@ class _NotFound(Exception):
 
 
 def _user_agent() -> str:
-    try:
-        from importlib.metadata import version
+    from importlib.metadata import PackageNotFoundError, version
 
+    try:
         v = version("sentiprobe")
-    except Exception:  # pragma: no cover - not installed
+    except PackageNotFoundError:  # pragma: no cover - not installed
         v = "dev"
     return f"sentiprobe/{v} (data fetch)"
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import os
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 from ..core.errors import ConfigError, MissingExtraError
@@ -142,3 +143,20 @@ def set_threads(n: int | None, extra: str = "hf") -> None:
     """``torch.set_num_threads(n)`` when ``n`` is given (a process-wide setting)."""
     if n:
         require_torch("setting the number of threads", extra).set_num_threads(int(n))
+
+
+def verified_checkpoint(model: str, meta: Mapping[str, Any]) -> Path:
+    """The fine-tuned checkpoint directory a fitted state names, after checking it still holds the weights
+    whose sha256 the state recorded (a ConfigError naming ``model`` otherwise: refit rather than load stale or
+    replaced weights)."""
+    try:
+        d, expected = Path(meta["checkpoint"]), meta["weights_sha256"]
+    except KeyError as exc:
+        raise ConfigError(f"{model}: fitted state lacks {exc.args[0]!r}") from None
+    if not d.is_dir():
+        raise ConfigError(f"{model}: the fine-tuned checkpoint {d} no longer exists; fit again")
+    actual = files_hash(weight_files(d)[0])
+    if actual != expected:
+        raise ConfigError(f"{model}: the weights in {d} changed since fitting "
+                          f"(expected {expected[:16]}..., got {actual[:16]}...); fit again")
+    return d

@@ -47,7 +47,8 @@ import numpy as np
 from ..core.errors import ConfigError, require
 from ..core.hashing import stable_hash
 from ..core.types import Item, Prediction
-from .assets import checkpoint_identity, files_hash, minilm_dir, resolve_device, set_threads, weight_files
+from .assets import (checkpoint_identity, files_hash, minilm_dir, resolve_device, set_threads, verified_checkpoint,
+                     weight_files)
 from .base import MODELS, State
 from .hf import _COMMON, EXTRA, HFClassifier
 from .lexicon import FEATURE_GROUPS, feature_group_columns, lexicon_matrix
@@ -337,18 +338,11 @@ class HFFinetune(HFClassifier):
 
     def load_state(self, state: State) -> None:
         meta, _ = state
+        d = verified_checkpoint("hf-finetune", meta)
         try:
-            d, expected, labels = Path(meta["checkpoint"]), meta["weights_sha256"], list(meta["labels"])
-            kind = str(meta["input_kind"])
+            labels, kind = list(meta["labels"]), str(meta["input_kind"])
         except KeyError as exc:
             raise ConfigError(f"hf-finetune: fitted state lacks {exc.args[0]!r}") from None
-        if not d.is_dir():
-            raise ConfigError(f"hf-finetune: the fine-tuned checkpoint {d} no longer exists; fit again")
-        weights, _ = weight_files(d)
-        actual = files_hash(weights)
-        if actual != expected:
-            raise ConfigError(f"hf-finetune: the weights in {d} changed since fitting "
-                              f"(expected {expected[:16]}..., got {actual[:16]}...); fit again")
         head = meta.get("head")
         if (head or {}).get("kind", "auto") != self.head:
             raise ConfigError(f"hf-finetune: the fitted state has head {(head or {}).get('kind', 'auto')!r}, "

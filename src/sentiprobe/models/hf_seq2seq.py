@@ -34,7 +34,8 @@ import numpy as np
 from ..core.errors import ConfigError, require
 from ..core.hashing import stable_hash
 from ..core.types import Item
-from .assets import checkpoint_identity, files_hash, local_dir, resolve_device, set_threads, weight_files
+from .assets import (checkpoint_identity, files_hash, local_dir, resolve_device, set_threads, verified_checkpoint,
+                     weight_files)
 from .base import MODELS, ModelAdapter, State
 from .utils import as_bool, as_choice, as_float, as_int, as_optional_int, labelled
 
@@ -214,17 +215,11 @@ class HFSeq2Seq(ModelAdapter):
 
     def load_state(self, state: State) -> None:
         meta, _ = state
+        d = verified_checkpoint("hf-seq2seq", meta)
         try:
-            d, expected, task = Path(meta["checkpoint"]), meta["weights_sha256"], str(meta["task"])
-            kind = str(meta["input_kind"])
+            task, kind = str(meta["task"]), str(meta["input_kind"])
         except KeyError as exc:
             raise ConfigError(f"hf-seq2seq: fitted state lacks {exc.args[0]!r}") from None
-        if not d.is_dir():
-            raise ConfigError(f"hf-seq2seq: the fine-tuned checkpoint {d} no longer exists; fit again")
-        actual = files_hash(weight_files(d)[0])
-        if actual != expected:
-            raise ConfigError(f"hf-seq2seq: the weights in {d} changed since fitting "
-                              f"(expected {expected[:16]}..., got {actual[:16]}...); fit again")
         if task != self.task:
             raise ConfigError(f"hf-seq2seq: the fitted state is for task {task!r}, this model is task={self.task}")
         self._load(d)

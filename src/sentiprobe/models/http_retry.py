@@ -350,7 +350,7 @@ def _snippet(resp: Any, limit: int = 300) -> str:
     """The start of a response body for messages (never the request, so never its headers)."""
     try:
         text = resp.text
-    except Exception:
+    except (RuntimeError, UnicodeDecodeError, LookupError):  # a streamed body not read (httpx.StreamError), bad charset
         return "<unreadable body>"
     text = " ".join(text.split())
     return text[:limit] + ("..." if len(text) > limit else "")
