@@ -1,31 +1,91 @@
-"""The main job (default models on every suite) cold, per suite x model, then the cached re-run.
+"""The main job (default models on every suite): `make run` cold and cached, and per suite x model rows.
 
 Goals on the 2-core machine: cold main job <= 4 min, soul-rc with minilm-lr <= 90 s, cached re-run
 <= 10 s, harness <= 1.15x the floor.
 
-Cold: ``api.run(suite, model)`` one suite x model at a time in this process, on one fresh cache (as
-``make run`` does: suites share the cache and the embedding store). Per row: test items, fit /
-predict / score seconds (``results.json`` ``suites.<s>.seconds``), the process CPU seconds (all threads;
-robust to other users' load where wall time is not), prediction-cache hits and the
-embedding-store hits/misses. The floor of a minilm-lr row is the time spent inside the encoder's
-bare batched forward pass (``TextEncoder._encode_pooled``: tokenise, pad, forward, pool) for the
-distinct texts it had to encode; the harness ratio is (fit + predict) / floor. Then the whole main job
-runs again on the same cache (a new process would also reload nothing: every prediction and fitted
-state is cached) and its time is the cached re-run.
+Whole job (the default): the command ``make run`` runs, ``sentiprobe run --out DIR --cache-dir FRESH`` (every
+suite with data, the default models, ``--jobs auto``: the encoder model in one worker process beside the
+baselines in another), timed cold, then again on the same cache and run directory (the cached re-run);
+CPU seconds of the command and its worker processes; the per suite x model stage seconds from each
+``results.json``. ``--serial-baseline`` also runs the same cold job with ``--jobs 1`` in this session (a fresh
+cache) and prints the ratio, so the two figures share the machine's load.
 
-Re-measure (the machine's load changes every figure; compare ratios measured in one process):
+Rows (``--rows``): ``api.run(suite, model)`` one suite x model at a time in this process, on one fresh cache.
+Per row: test items, fit / predict / score seconds, the process CPU seconds, prediction-cache hits and the
+embedding-store hits/misses. The floor of a minilm-lr row is the time spent inside the encoder's bare batched
+forward pass (``TextEncoder._encode_pooled``: tokenise, pad, forward, pool) for the distinct texts it had to
+encode; the harness ratio is (fit + predict) / floor.
 
-    SENTIPROBE_DATA_DIR=../shared/data .venv/bin/python benchmarks/bench_main_job.py [--suites a,b] \
-        [--models majority,tfidf-lr,minilm-lr] [--model-arg backend=torch]
+Re-measure (the machine's load changes every figure; compare ratios measured in one session):
+
+    SENTIPROBE_DATA_DIR=../shared/data .venv/bin/python benchmarks/bench_main_job.py [--serial-baseline]
+    SENTIPROBE_DATA_DIR=../shared/data .venv/bin/python benchmarks/bench_main_job.py --rows [--suites a,b] \
+        [--models majority,tfidf-lr,minilm-lr] [--model-arg backend=onnx]
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import resource
+import subprocess
+import sys
 import tempfile
 import time
+from pathlib import Path
 
 from _common import peak_rss_mib, report, require_data
+
+
+def _cli(out: Path, cache: Path, jobs: str) -> dict:
+    """One ``sentiprobe run`` as ``make run`` calls it; wall and CPU seconds (the command and its workers)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "sentiprobe", "run", "--out", str(out), "--cache-dir", str(cache),
+                           "--jobs", jobs, "--no-progress", "--json"], capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"sentiprobe run failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {"wall_s": round(wall, 1), "cpu_s": round(cpu, 1)}
+
+
+def _stage_rows(out: Path) -> list[dict]:
+    rows = []
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    for model, run in summary["runs"].items():
+        for suite, entry in run["suites"].items():
+            sec = entry.get("seconds", {})
+            rows.append({"suite": suite, "model": model, **{f"{k}_s": round(v, 1) for k, v in sec.items()},
+                         "total_s": round(sum(sec.values()), 1)})
+    return rows
+
+
+def whole(serial_baseline: bool) -> None:
+    require_data()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        cold = _cli(root / "out", root / "cache", "auto")
+        print(f"cold main job (--jobs auto): {cold['wall_s']} s wall, {cold['cpu_s']} CPU s", flush=True)
+        cached = _cli(root / "out", root / "cache", "auto")
+        print(f"cached re-run: {cached['wall_s']} s wall", flush=True)
+        rows = _stage_rows(root / "out")
+        serial = None
+        if serial_baseline:
+            serial = _cli(root / "serial", root / "cache-serial", "1")
+            print(f"cold main job (--jobs 1): {serial['wall_s']} s wall, {serial['cpu_s']} CPU s", flush=True)
+    cols = ["suite", "model", "load_s", "fit_s", "predict_s", "score_s", "total_s"]
+    print("| " + " | ".join(cols) + " |\n|" + "---|" * len(cols))
+    for r in sorted(rows, key=lambda r: (r["model"], r["suite"])):
+        print("| " + " | ".join(str(r.get(c, "")) for c in cols) + " |")
+    doc = {"cold": cold, "goal_cold_at_most_240": cold["wall_s"] <= 240, "cached_rerun": cached,
+           "goal_cached_at_most_10": cached["wall_s"] <= 10, "rows": rows, "cpus": os.cpu_count(),
+           "load_average_1m_at_end": round(os.getloadavg()[0], 2)}
+    if serial is not None:
+        doc["serial_jobs_1"] = serial
+        doc["serial_over_parallel"] = round(serial["wall_s"] / cold["wall_s"], 2)
+    report("main-job", doc)
 
 
 def _table(rows: list[dict]) -> str:
@@ -39,10 +99,15 @@ def _table(rows: list[dict]) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--suites", default=None, help="comma-separated (default: every suite with data)")
-    ap.add_argument("--models", default="majority,tfidf-lr,minilm-lr")
-    ap.add_argument("--model-arg", action="append", default=[], help="KEY=VALUE for minilm-lr")
+    ap.add_argument("--rows", action="store_true", help="per suite x model rows in this process (with floors)")
+    ap.add_argument("--serial-baseline", action="store_true", help="also the cold job with --jobs 1")
+    ap.add_argument("--suites", default=None, help="--rows: comma-separated (default: every suite with data)")
+    ap.add_argument("--models", default="majority,tfidf-lr,minilm-lr", help="--rows: models")
+    ap.add_argument("--model-arg", action="append", default=[], help="--rows: KEY=VALUE for minilm-lr")
     args = ap.parse_args()
+    if not args.rows:
+        whole(args.serial_baseline)
+        return
     data_dir = require_data()
     from sentiprobe import api
     from sentiprobe.models import embed_store, encoders

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import tempfile
 import time
+from pathlib import Path
 
 from _common import peak_rss_mib, report, require_data
 
@@ -43,12 +44,17 @@ def main(repeat: int = 2) -> None:
     def bare() -> None:  # the adapter's backend, no store, no de-duplication
         enc._encode_pooled(texts, None)
 
+    graphs = tempfile.TemporaryDirectory()  # the exported ONNX graph, made once like a cache directory's
+    enc.export_dir = Path(graphs.name)
+
     def harness() -> None:
         embed_store._STORES.clear()  # no shared encodings between repeats
         with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "cache" / "checkpoints").mkdir(parents=True)
+            (Path(tmp) / "cache" / "checkpoints" / "onnx").symlink_to(graphs.name)
             api.run(SUITES, ["minilm-lr"], out=f"{tmp}/run", cache_dir=f"{tmp}/cache", progress=False)
 
-    bare()  # warm-up (thread pools, allocator)
+    bare()  # warm-up (thread pools, allocator; exports the ONNX graph of an onnx backend once)
     t_h, t_b = [], []
     for _ in range(repeat):  # interleaved, best of each
         t0 = time.perf_counter()
@@ -63,8 +69,9 @@ def main(repeat: int = 2) -> None:
         "harness_seconds": round(h, 2), "bare_forward_seconds": round(b, 2),
         "ratio_harness_over_bare": round(h / b, 3), "goal_ratio_at_most_1.15": h / b <= 1.15,
         "bare_sentences_per_second": round(len(texts) / b, 1),
-        "peak_rss_mib": round(peak_rss_mib(), 1),
+        "backend": model.backend, "peak_rss_mib": round(peak_rss_mib(), 1),
     })
+    graphs.cleanup()
 
 
 if __name__ == "__main__":

@@ -45,7 +45,9 @@ def test_onnx_int8_is_close_to_torch(export_dir):
     ref = _enc("torch", export_dir)._encode_pooled(TEXTS, None)
     got = _enc("onnx-int8", export_dir)._encode_pooled(TEXTS, None)
     cos = (got * ref).sum(1) / np.linalg.norm(got, axis=1) / np.linalg.norm(ref, axis=1)
-    assert cos.min() > 0.9  # measured 0.946-0.982 on these texts: lossy, hence not the default
+    # per-channel scales: 0.986-0.997 on these texts (one scale per tensor gave 0.946-0.982); the metrics it gives
+    # stay inside the fp32 run's CIs on every main-job suite (README "The main job"), hence the default on the CPU
+    assert cos.min() > 0.98, cos
 
 
 def test_backend_is_in_the_fingerprints_and_validated(export_dir):
@@ -55,4 +57,7 @@ def test_backend_is_in_the_fingerprints_and_validated(export_dir):
     assert onnx.fingerprint != torch.fingerprint
     with pytest.raises(ConfigError):
         create_model("minilm-lr", backend="tensorrt")
-    assert create_model("minilm-lr").backend == "onnx"  # the default on the CPU
+    assert create_model("minilm-lr").backend == "onnx-int8"  # the default on the CPU
+    int8, fp32 = create_model("minilm-lr", backend="onnx-int8"), create_model("minilm-lr", backend="onnx")
+    assert int8.config()["quantization"]["per_channel"] is True and "quantization" not in fp32.config()
+    assert int8.fingerprint != fp32.fingerprint

@@ -35,14 +35,17 @@ def test_run_writes_run_dir_and_caches(tmp_path):
     lines = (out / "slow-lexicon" / "predictions" / "toy.jsonl").read_text().splitlines()
     assert len(lines) == 60
     entry = doc["suites"]["toy"]
-    assert entry["cache"] == {"hits": 0, "computed": 60}
+    assert entry["cache"] == {"hits": 0, "computed": 60, "score_from_cache": False}
     assert 0 <= entry["metrics"]["accuracy"]["value"] <= 1
     assert entry["fit"][0]["restored_from_cache"] is False
     doc2 = api.run(["toy"], ["slow-lexicon"], out=tmp_path / "run2", n_boot=200, progress=False)["runs"]["slow-lexicon"]
     e2 = doc2["suites"]["toy"]
-    assert e2["cache"] == {"hits": 60, "computed": 0}
+    assert e2["cache"] == {"hits": 60, "computed": 0, "score_from_cache": True}  # same predictions: same scores
     assert e2["fit"][0]["restored_from_cache"] is True
-    assert e2["metrics"] == entry["metrics"]
+    assert e2["metrics"] == entry["metrics"] and e2["details"] == entry["details"]
+    e3 = api.run(["toy"], ["slow-lexicon"], out=tmp_path / "run3", n_boot=100, progress=False,
+                 )["runs"]["slow-lexicon"]["suites"]["toy"]
+    assert e3["cache"]["score_from_cache"] is False  # other resampling settings: scored anew
     assert (tmp_path / "run2" / "slow-lexicon" / "predictions" / "toy.jsonl").read_text() == "\n".join(lines) + "\n"
 
 

@@ -26,7 +26,8 @@ def mini(tmp_path, monkeypatch):
 
     import sentiprobe.data.manifest as manifest
 
-    monkeypatch.setattr(manifest, "load_manifest", lambda *a, **k: types.SimpleNamespace(get=lambda path: None))
+    monkeypatch.setattr(manifest, "load_manifest", lambda *a, **k: types.SimpleNamespace(
+        get=lambda path: None, families={}, select=lambda *a, **k: []))  # a manifest that knows no file
     return make_data_dir(tmp_path / "data")
 
 

@@ -123,7 +123,7 @@ def test_generation_path_rc_and_jg(data_dir, tmp_path, monkeypatch):
     # a re-run is served from the cache
     doc2 = api.run(["soul-rc"], ["test-soul-gen"], out=tmp_path / "again", data_dir=str(data_dir), limit=20,
                    n_boot=50, progress=False)["runs"]["test-soul-gen"]
-    assert doc2["suites"]["soul-rc"]["cache"] == {"hits": 20, "computed": 0}
+    assert doc2["suites"]["soul-rc"]["cache"] == {"hits": 20, "computed": 0, "score_from_cache": True}
     assert doc2["suites"]["soul-rc"]["metrics"] == rc["metrics"]
 
 

@@ -70,7 +70,7 @@ def run(suites: Sequence[str] | None = None, models: Sequence[str] | None = None
         limit: int | float | str | None = None, missing: str = "error", progress: bool | Any = True,
         repair_cache: bool = False, overwrite: bool = False,
         suite_options: Mapping[str, Mapping[str, Any]] | None = None,
-        log: Callable[[str], None] = lambda m: None) -> dict[str, Any]:
+        log: Callable[[str], None] = lambda m: None, jobs: int | str | None = 1) -> dict[str, Any]:
     """Run models on suites and write the run directory ``out`` (``out/<model>/`` per model, plus
     ``out/summary.json`` and the comparison report ``out/report.html``, whatever the number of models).
 
@@ -80,7 +80,9 @@ def run(suites: Sequence[str] | None = None, models: Sequence[str] | None = None
     one model. ``limit``: a positive item count or a fraction in (0, 1]. ``suite_options``: suite name ->
     that suite's options. ``out`` holding a run of another configuration is refused unless ``overwrite``;
     the same configuration resumes. ``progress``: True reports stages on stderr (a
-    :class:`~sentiprobe.run.progress.Progress` for another stream).
+    :class:`~sentiprobe.run.progress.Progress` for another stream). ``jobs``: 1 runs the models one after
+    another in this process; N > 1 (or ``"auto"``: one per CPU, at most 4) runs them in N worker processes
+    side by side (:mod:`sentiprobe.run.lanes`), with the same results.
 
     Returns the summary document: ``runs.<model>`` is that model's full results document (``suites``,
     ``errors``...). A suite that fails is recorded under ``errors`` (see :func:`run_errors`) while the
@@ -113,7 +115,7 @@ def run(suites: Sequence[str] | None = None, models: Sequence[str] | None = None
                      repair_cache=repair_cache, unavailable_suites=tuple(skipped),
                      suite_options={k: dict(v) for k, v in (suite_options or {}).items()})
     reporter = progress if isinstance(progress, Progress) else Progress() if progress else NULL_PROGRESS
-    return run_models([(m, per_model[m]) for m in models], base, overwrite=overwrite, progress=reporter)
+    return run_models([(m, per_model[m]) for m in models], base, overwrite=overwrite, progress=reporter, jobs=jobs)
 
 
 def export(run_dir: str | Path, fmt: str = "csv", out: str | Path | None = None, *,

@@ -41,6 +41,9 @@ def add_parser(sub) -> None:
     p.add_argument("--missing", choices=("error", "wrong", "variants-wrong"), default="error",
                    help="how missing predictions are scored (see `sentiprobe score --help`)")
     p.add_argument("--no-progress", action="store_true", help="no progress on stderr")
+    p.add_argument("--jobs", default="auto", metavar="N|auto",
+                   help="models run side by side in N worker processes (default auto: one per CPU, at most 4 "
+                        "and one per model; 1 runs them one after another in this process); same results")
     p.add_argument("--json", action="store_true",
                    help="print a compact JSON document (headline metrics and paths) instead of the table")
     p.set_defaults(func=cmd)
@@ -86,7 +89,7 @@ def cmd(args) -> int:
               out=args.out, data_dir=args.data_dir, cache_dir=args.cache_dir, use_cache=not args.no_cache,
               seed=args.seed, n_boot=args.n_boot, limit=limit, missing=args.missing, progress=progress,
               suite_options=suite_options, repair_cache=args.repair_cache, overwrite=args.overwrite,
-              log=lambda msg: print(msg, file=sys.stderr))
+              log=lambda msg: print(msg, file=sys.stderr), jobs=args.jobs)
     if args.json:
         print(json.dumps(compact_summary(doc), indent=2, ensure_ascii=False))
     else:

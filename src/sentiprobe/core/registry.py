@@ -40,6 +40,7 @@ class Registry(Generic[T]):
         self._entries: dict[str, Entry[T]] = {}
         self._group = entry_point_group
         self._plugins_loaded = False
+        self.plugin_names: set[str] = set()  # registered by entry-point plug-ins
 
     def register(self, name: str, factory: Callable[..., T] | None = None, *, description: str = "",
                  params: dict[str, str] | None = None, tags: tuple[str, ...] = ()) -> Any:
@@ -61,7 +62,9 @@ class Registry(Generic[T]):
         from importlib.metadata import entry_points
 
         for ep in entry_points(group=self._group):
+            before = set(self._entries)
             ep.load()(self)
+            self.plugin_names |= set(self._entries) - before
 
     def entry(self, name: str) -> Entry[T]:
         self._load_plugins()

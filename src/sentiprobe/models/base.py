@@ -27,6 +27,8 @@ Nothing is pickled.
 """
 from __future__ import annotations
 
+import functools
+
 import hashlib
 import inspect
 import sys
@@ -56,6 +58,11 @@ class InputKindError(ConfigError):
 
 def numerics_versions() -> dict[str, str]:
     """Versions of the installed :data:`NUMERICS_PACKAGES` (absent ones are left out)."""
+    return dict(_numerics_versions())
+
+
+@functools.lru_cache(maxsize=1)
+def _numerics_versions() -> dict[str, str]:  # read once per process: package metadata lookups are slow
     from importlib.metadata import PackageNotFoundError, version
 
     out = {}
@@ -116,6 +123,9 @@ class ModelAdapter(ABC):
 
     name: ClassVar[str] = "model"
     learns: ClassVar[bool] = False
+    #: True when :meth:`request` reads the fitted state (feature columns chosen at fit time): the runner then
+    #: restores the state before computing cache keys instead of only when a prediction is missing
+    request_uses_state: ClassVar[bool] = False
     capabilities: ClassVar[frozenset[str]] = frozenset({"classify"})
     batch_size: int = 64
     #: user adapters may set it (and change it with their code): it enters the fingerprint

@@ -29,7 +29,7 @@ from ..core.errors import ConfigError, require
 from .assets import (checkpoint_identity, local_dir, minilm_dir, minilm_identity, package_version, resolve_device,
                      set_threads, weight_files)
 from .embed_store import EmbeddingStore, encoder_fingerprint, input_key
-from .onnx_backend import BACKENDS, OnnxEncoder, runtime_versions
+from .onnx_backend import BACKENDS, OnnxEncoder, quantization, runtime_versions
 
 EXTRA = "encoders"
 
@@ -97,6 +97,7 @@ class TextEncoder:
             libs["transformers"] = package_version("transformers")  # the tokenizer
             self._store_fp = encoder_fingerprint({
                 "kind": "pooled", "encoder": self.identity(), "options": self.options(), "backend": self.backend,
+                **({"quantization": quantization(self.backend)} if quantization(self.backend) else {}),
                 "device": self.device.split(":")[0], "libraries": libs})
         return self._store_fp
 

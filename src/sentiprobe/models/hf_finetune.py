@@ -170,6 +170,8 @@ class HFFinetune(HFClassifier):
         """Checkpoints go to ``path`` unless ``output_dir`` was given."""
         self._workdir = Path(path)
 
+    request_uses_state = True  # the request lists the lexicon columns chosen at fit time
+
     def request(self, item: Item, labels: Sequence[str], input_kind: str) -> dict[str, Any]:
         d = super().request(item, labels, input_kind)
         if self.lexicon_features != "none":  # the features are an input of the lexicon head

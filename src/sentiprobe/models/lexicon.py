@@ -68,6 +68,7 @@ class LexiconColumnsMixin:
     """Shared state of the ``*-lex`` adapters: the chosen feature columns (decided at fit time)."""
 
     name: str
+    request_uses_state = True  # the request lists the feature columns chosen at fit time
 
     def _init_lexicon(self, lexicon_features: Any, lex_weight: Any) -> None:
         self.lexicon_features = as_choice("lexicon_features", lexicon_features, tuple(FEATURE_GROUPS))

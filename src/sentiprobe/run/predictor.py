@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -34,14 +34,17 @@ class CachedPredictor:
     """
 
     def __init__(self, model: ModelAdapter, cache: PredictionCache, *, progress: Any = True,
-                 desc: str = "") -> None:
+                 desc: str = "", fingerprint: str | None = None, ready: Callable[[], None] | None = None) -> None:
+        """``fingerprint``: the model's, when known before its state is loaded; ``ready``: loads the state (or
+        fits) and is called once, before the first request missing from the cache (see :mod:`.fitting`)."""
         self.model = model
         self.cache = cache
         self.progress = progress
         self.desc = desc or model.name
         self.hits = 0
         self.computed = 0
-        self._fp: str | None = None
+        self._fp: str | None = fingerprint
+        self._ready = ready
 
     @property
     def fingerprint(self) -> str:
@@ -49,14 +52,23 @@ class CachedPredictor:
             self._fp = self.model.fingerprint
         return self._fp
 
-    def _cached(self, ns: str, table: str, keys: list[str], inputs: Sequence[Any], fn, *, chunk: int,
-                what: str, size=None) -> dict[str, Any]:
+    def _cached(self, ns_of: Callable[[str], str], table: str, keys: list[str], inputs: Sequence[Any], fn, *,
+                chunk: int, what: str, size=None) -> dict[str, Any]:
         """Values for ``keys`` from the cache, computing the missing ones with ``fn(inputs_chunk)``.
 
-        Identical keys are computed once; each chunk is committed before the next starts.
-        ``size`` (optional) sorts the pending inputs so batches hold inputs of similar length.
+        ``ns_of(fingerprint)`` is the cache namespace. Identical keys are computed once; each chunk is committed
+        before the next starts. ``size`` (optional) sorts the pending inputs so batches hold inputs of similar
+        length.
         """
+        ns = ns_of(self.fingerprint)
         found = self.cache.get_many(ns, keys, table=table)
+        if self._ready is not None and any(k not in found for k in keys):
+            ready, self._ready = self._ready, None
+            ready()
+            if self.model.fingerprint != self._fp:  # refitted (its stored state was gone): other answers
+                self._fp = self.model.fingerprint
+                ns = ns_of(self._fp)
+                found = self.cache.get_many(ns, keys, table=table)
         todo: dict[str, Any] = {}
         for x, k in zip(inputs, keys):
             if k not in found and k not in todo:
@@ -96,7 +108,7 @@ class CachedPredictor:
         keys = [stable_hash(self.model.request(it, labels, input_kind), 32) for it in items]
         # a few model batches per call: the model can still sort a call's inputs by length
         chunk = 4 * max(1, int(getattr(self.model, "batch_size", 64)))
-        found = self._cached(self.fingerprint, "predictions", keys, items, run, chunk=chunk, what="classify",
+        found = self._cached(lambda fp: fp, "predictions", keys, items, run, chunk=chunk, what="classify",
                              size=lambda it: len(it.text) + len(it.text_pair or ""))
         return [Prediction.from_dict({**found[k], "item_id": it.item_id}) for it, k in zip(items, keys)]
 
@@ -112,7 +124,7 @@ class CachedPredictor:
         """
         fn = getattr(self.model, method)
         keys = [stable_hash({"payload": p, "kw": kwargs}, 32) for p in payloads]
-        found = self._cached(f"{method}:{self.fingerprint}", "blobs", keys, payloads,
+        found = self._cached(lambda fp: f"{method}:{fp}", "blobs", keys, payloads,
                              lambda batch: fn(batch, **kwargs), what=method,
                              chunk=max(1, int(getattr(self.model, "batch_size", 8))))
         return [found[k] for k in keys]

@@ -68,6 +68,11 @@ class Progress:
                 self._write(f"\r\x1b[2K✓ {what}: {end}\n" if self.tty and ok else
                             ("\n" if self.tty else "") + f"{what}: {end}\n")
 
+    def note(self, text: str) -> None:
+        """One line about the run as a whole (how it is laid out), when enabled."""
+        if self.enabled:
+            self._write(f"{text}\n")
+
     def bar(self, total: int, desc: str) -> Any:
         """A tqdm bar for ``total`` items (None when disabled, nothing to do, or not on a terminal).
 

@@ -14,11 +14,12 @@ run killed at any point and started again recomputes nothing that finished.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import math
 import platform
 import sys
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
@@ -27,13 +28,14 @@ from typing import Any
 
 from .. import __version__
 from ..core.errors import CapabilityError, ConfigError, MissingDataError, SentiprobeError
-from ..core.hashing import file_sha256, stable_hash
+from ..core.hashing import file_sha256, package_source_hash, stable_hash
 from ..core.io import atomic_write_text, write_json
 from ..core.types import Item, Prediction
 from ..models import MODELS, create_model
 from ..report.html import render_comparison
-from ..suites import SUITES, get_suite
+from ..suites import SUITES, Suite, get_suite
 from .cache import NullCache, PredictionCache
+from .fitting import prepare
 from .predictor import CachedPredictor, with_seed
 from .progress import NULL_PROGRESS, Progress
 
@@ -144,37 +146,6 @@ def package_versions() -> dict[str, str]:
     return out
 
 
-def _fit_or_restore(model, suite, cache, seed: int) -> dict[str, Any]:
-    """Fit a learning model on the suite's training items, or restore its fitted state from the cache.
-
-    The key covers the adapter (name, config), the suite's input kind and label set, the training items and
-    the seed, so a change to any of them refits. Suite options enter through what they change: the training
-    items (a train file, lexicon features, text normalisation); an option that changes only the scoring
-    (BERTScore, ROUGE stemming) does not refit, and two suites trained on the same items share one fit.
-    A ``seed_invariant`` adapter (deterministic fit) leaves the seed out of the key: one fit serves every seed.
-    """
-    if not model.learns:
-        return {"fitted": False}
-    train, dev = suite.training()
-    if not train:
-        raise ConfigError(f"model {model.name!r} learns but suite {suite.name!r} has no training items")
-    key = stable_hash({"adapter": model.name, "config": model.config(), "code": model.code_identity(),
-                       "input_kind": suite.input_kind, "labels": list(suite.labels),
-                       "train": suite.train_fingerprint(),
-                       "seed": None if getattr(model, "seed_invariant", False) else seed}, 40)
-    state = cache.get_state(key)
-    if state is not None:
-        model.load_state(state)
-        return {"fitted": True, "restored_from_cache": True, "n_train": len(train), "n_dev": len(dev)}
-    t0 = time.perf_counter()
-    model.fit(train, dev, suite.labels, input_kind=suite.input_kind, seed=seed)
-    st = model.get_state()
-    if st is not None:
-        cache.put_state(key, st)
-    return {"fitted": True, "restored_from_cache": False, "n_train": len(train), "n_dev": len(dev),
-            "fit_seconds": round(time.perf_counter() - t0, 3)}
-
-
 def run_suite(suite_name: str, cfg: RunConfig, cache: PredictionCache, *,
               progress: Progress = NULL_PROGRESS) -> tuple[dict[str, Any], list[Prediction]]:
     """Fit/predict/score one suite with one model. Returns the suite's results entry and predictions."""
@@ -182,19 +153,36 @@ def run_suite(suite_name: str, cfg: RunConfig, cache: PredictionCache, *,
     return entry, preds
 
 
-def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, progress: Progress = NULL_PROGRESS
-                    ) -> tuple[dict[str, Any], list[Prediction], list[Item]]:
-    """:func:`run_suite` plus the test items scored (for the gold labels in the predictions file).
+SuitePool = dict[tuple[str, str], Suite]
+"""Bound suites of one run over several models, by (suite, options): each model uses a :meth:`Suite.shared`
+twin, so the data is read, verified and turned into items once per run, not once per model."""
+
+
+def bind_suite(suite_name: str, cfg: RunConfig, pool: SuitePool | None = None) -> Suite:
+    """The suite ``suite_name`` bound to the run's data dir and options (shared through ``pool``)."""
+    options = cfg.suite_options.get(suite_name)
+    if pool is None:
+        return get_suite(suite_name, cfg.data_dir, options)
+    key = (suite_name, stable_hash({"data_dir": cfg.data_dir, "options": options}, 32))
+    if key not in pool:
+        pool[key] = get_suite(suite_name, cfg.data_dir, options)
+    return pool[key].shared()
+
+
+def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, progress: Progress = NULL_PROGRESS,
+                    suites: SuitePool | None = None) -> tuple[dict[str, Any], list[Prediction], str]:
+    """:func:`run_suite` plus the predictions file's text (each prediction with its item's gold label).
 
     Each stage (load, fit, predict, score) is reported through ``progress`` with the model and suite named,
-    and timed in the entry's ``seconds``.
+    and timed in the entry's ``seconds``. ``suites`` shares loaded suites between the models of a run.
     """
     seconds: dict[str, float] = {"load": 0.0, "fit": 0.0, "predict": 0.0, "score": 0.0}
+    MODELS.entry(cfg.model)
+    suite = bind_suite(suite_name, cfg, suites)
+    _check_capability(suite, cfg)  # before loading: a bare run skips what the model cannot do at no cost
     with progress.stage(cfg.model, suite_name, "load") as t:
-        suite = get_suite(suite_name, cfg.data_dir, cfg.suite_options.get(suite_name))
         items = apply_limit(suite.items("test"), cfg.limit)
     seconds["load"] = t["seconds"]
-    probe = MODELS.entry(cfg.model)
     n_seeds = suite.n_seeds
     preds: list[Prediction] = []
     fits, fingerprints = [], []
@@ -204,9 +192,6 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
     for k in range(n_seeds):
         model = create_model(cfg.model, **cfg.model_args)
         try:
-            if not suite.supports(model):
-                raise CapabilityError(f"model {probe.name!r} cannot {suite.task} (suite {suite_name!r} needs it); "
-                                      f"its capabilities: {sorted(model.capabilities)}")
             # fine-tuned checkpoints live beside the cache that records their fitted state
             root = Path(cfg.out_dir) if isinstance(cache, NullCache) else cache.path.parent
             model.set_workdir(root / "checkpoints")
@@ -214,12 +199,14 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
             tag = f"seed {seed}" if n_seeds > 1 else ""
             if model.learns:
                 with progress.stage(cfg.model, suite_name, "fit", tag) as t:
-                    fits.append(_fit_or_restore(model, suite, cache, seed))
+                    prepared = prepare(model, suite, cache, seed)
                 seconds["fit"] += t["seconds"]
             else:
-                fits.append(_fit_or_restore(model, suite, cache, seed))
+                prepared = prepare(model, suite, cache, seed)
+            fits.append(prepared.fit)
             predictor = CachedPredictor(model, cache, progress=progress,
-                                        desc=f"{suite_name}/{cfg.model}" + (f"/seed{seed}" if n_seeds > 1 else ""))
+                                        desc=f"{suite_name}/{cfg.model}" + (f"/seed{seed}" if n_seeds > 1 else ""),
+                                        fingerprint=prepared.fingerprint, ready=prepared.ready)
             detail = ", ".join(x for x in (f"{len(items)} items", tag) if x)
             with progress.stage(cfg.model, suite_name, "predict", detail) as t:
                 p = suite.predict(predictor, items)
@@ -239,18 +226,17 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
                 break
         finally:
             model.close()
+    lines = prediction_lines(preds, items)
+    data_hashes = _data_hashes(suite)
     with progress.stage(cfg.model, suite_name, "score", f"{cfg.n_boot} bootstrap resamples") as t:
-        scored = suite.score(items, preds, n_boot=cfg.n_boot, seed=cfg.seed, missing=cfg.missing)
+        metrics, details, score_cached = _score(suite, items, preds, lines, data_hashes, cfg, cache,
+                                                learned=any(f.get("fitted") for f in fits))
     seconds["score"] = t["seconds"]
-    data_hashes = {}
-    for rel in suite.data_files():
-        path = Path(suite.data_dir) / rel
-        data_hashes[rel] = file_sha256(path) if path.exists() else None
     entry = {
         "suite": suite.describe(),
         "items_hash": suite.items_hash(items),
-        "metrics": {k: m.to_dict() for k, m in scored.metrics.items()},
-        "details": scored.details,
+        "metrics": metrics,
+        "details": details,
         "n_items": len(items),
         "limit": cfg.limit,
         "task": suite.task,
@@ -258,12 +244,67 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
         "model_fingerprints": fingerprints,
         "model_config": model_config,
         "fit": fits,
-        "cache": {"hits": hits, "computed": computed},
+        "cache": {"hits": hits, "computed": computed, "score_from_cache": score_cached},
         "seeds_identical_by_construction": seeds_identical,
         "seconds": {k: round(v, 3) for k, v in seconds.items()},
         "data_files": data_hashes,
     }
-    return entry, preds, items
+    return entry, preds, lines
+
+
+def _data_hashes(suite: Suite) -> dict[str, str | None]:
+    """sha256 of the suite's data files (once per bound suite and its shared twins)."""
+    if _DATA_HASHES not in suite.memo:
+        out: dict[str, str | None] = {}
+        for rel in suite.data_files():
+            path = Path(suite.data_dir) / rel
+            out[rel] = file_sha256(path) if path.exists() else None
+        suite.memo[_DATA_HASHES] = out
+    return dict(suite.memo[_DATA_HASHES])
+
+
+_DATA_HASHES = "__data_hashes__"
+
+
+def _score(suite: Suite, items: Sequence[Item], preds: Sequence[Prediction], lines: str,
+           data_hashes: dict[str, str | None], cfg: RunConfig, cache: PredictionCache, *, learned: bool = False
+           ) -> tuple[dict[str, Any], dict[str, Any], bool]:
+    """The suite's score stage through the cache: (metrics as dicts, details, whether they came from it).
+
+    Scoring is a pure function of what the key holds: the suite (name, version, options, user files), the
+    test items, the predictions and their gold labels (the predictions file's text), the data files, the
+    splits this use of the suite read (scoring reports training data only when a model was fitted), the
+    resampling settings, and sentiprobe's own source code. A re-run with the same predictions then skips the
+    bootstrap; anything else recomputes, after reading the training items when a model was fitted on them (a
+    fit restored from the cache may not have read them), so the details say where they came from.
+    """
+    key = stable_hash({"suite": suite.describe(), "items": suite.items_hash(items),
+                       "predictions": hashlib.sha256(lines.encode("utf-8")).hexdigest(), "data": data_hashes,
+                       "used": [s for s in ("train", "dev") if suite.loaded(s)], "n_boot": cfg.n_boot,
+                       "seed": cfg.seed, "missing": cfg.missing, "code": package_source_hash(),
+                       "sentiprobe": __version__}, 40)
+    found = cache.get_many(_SCORES, [key], table="blobs").get(key)
+    if found is not None:
+        return found["metrics"], found["details"], True
+    if learned:
+        suite.training()
+    scored = suite.score(items, preds, n_boot=cfg.n_boot, seed=cfg.seed, missing=cfg.missing)
+    doc = json.loads(json.dumps(scored.to_dict(), ensure_ascii=False))  # what results.json will hold
+    cache.put_many(_SCORES, {key: doc}, table="blobs")
+    return doc["metrics"], doc["details"], False
+
+
+_SCORES = "suite-scores"
+
+
+def _check_capability(suite: Suite, cfg: RunConfig) -> None:
+    model = create_model(cfg.model, **cfg.model_args)  # cheap: weights load on first use
+    try:
+        if not suite.supports(model):
+            raise CapabilityError(f"model {cfg.model!r} cannot {suite.task} (suite {suite.name!r} needs it); "
+                                  f"its capabilities: {sorted(model.capabilities)}")
+    finally:
+        model.close()
 
 
 def _error_record(exc: BaseException, kind: str) -> dict[str, str]:
@@ -295,7 +336,7 @@ def _validate(cfg: RunConfig) -> None:
     MODELS.entry(cfg.model)
 
 
-def run(cfg: RunConfig, *, progress: Progress = NULL_PROGRESS) -> dict[str, Any]:
+def run(cfg: RunConfig, *, progress: Progress = NULL_PROGRESS, suites: SuitePool | None = None) -> dict[str, Any]:
     """Run one model on the configured suites into ``cfg.out_dir`` (a model directory of the layout).
 
     Returns the results document. A suite that fails records its error (type, message; ``kind``
@@ -315,7 +356,7 @@ def run(cfg: RunConfig, *, progress: Progress = NULL_PROGRESS) -> dict[str, Any]
     log.addHandler(handler)
     log.setLevel(logging.INFO)
     try:
-        return _run_logged(cfg, out, progress)
+        return _run_logged(cfg, out, progress, suites)
     except BaseException as exc:
         log.error("run of model %s stopped: %s: %s", cfg.model, type(exc).__name__, exc,
                   exc_info=not isinstance(exc, SentiprobeError | KeyboardInterrupt))
@@ -325,7 +366,7 @@ def run(cfg: RunConfig, *, progress: Progress = NULL_PROGRESS) -> dict[str, Any]
         handler.close()
 
 
-def _run_logged(cfg: RunConfig, out: Path, progress: Progress) -> dict[str, Any]:
+def _run_logged(cfg: RunConfig, out: Path, progress: Progress, suites: SuitePool | None) -> dict[str, Any]:
     from ..data import resolve_data_dir
     from ..report.schema import RESULTS_SCHEMA_VERSION, validate_results
 
@@ -346,7 +387,7 @@ def _run_logged(cfg: RunConfig, out: Path, progress: Progress) -> dict[str, Any]
         for name in cfg.suites:
             log.info("suite %s: model %s", name, cfg.model)
             try:
-                entry, preds, items = run_suite_items(name, cfg, cache, progress=progress)
+                entry, _, lines = run_suite_items(name, cfg, cache, progress=progress, suites=suites)
             except CapabilityError as exc:
                 if cfg.skip_unsupported:
                     results.setdefault("skipped", {})[name] = str(exc)
@@ -364,7 +405,7 @@ def _run_logged(cfg: RunConfig, out: Path, progress: Progress) -> dict[str, Any]
                 results.setdefault("errors", {})[name] = _error_record(exc, "bug")
                 log.exception("suite %s failed with an unexpected error (a bug; please report it)", name)
             else:
-                atomic_write_text(out / "predictions" / f"{name}.jsonl", prediction_lines(preds, items))
+                atomic_write_text(out / "predictions" / f"{name}.jsonl", lines)
                 results["suites"][name] = entry
                 log.info("suite %s done in %s: %s", name, entry["seconds"],
                          {k: v["value"] for k, v in entry["metrics"].items()})
@@ -390,8 +431,6 @@ def prediction_record(p: Prediction, gold: str | None) -> dict[str, Any]:
 
 def prediction_lines(preds: Sequence[Prediction], items: Sequence[Item]) -> str:
     """The predictions file text (JSONL) of ``preds`` on ``items``."""
-    import json
-
     gold = {it.item_id: it.label for it in items}
     return "".join(json.dumps(prediction_record(p, gold.get(p.item_id)), ensure_ascii=False) + "\n"
                    for p in preds)
@@ -407,13 +446,17 @@ def available_suites(data_dir: str | None = None) -> tuple[list[str], list[str]]
 
 
 def run_models(models: Sequence[tuple[str, dict[str, Any]]], base: RunConfig, *, overwrite: bool = False,
-               progress: Progress = NULL_PROGRESS) -> dict[str, Any]:
+               progress: Progress = NULL_PROGRESS, jobs: int | str | None = 1) -> dict[str, Any]:
     """Run each model into ``out/<model>/`` and write ``out/summary.json`` and the comparison report.
 
     ``out`` is refused when it holds another configuration's run, unless ``overwrite`` (see :mod:`.rundir`).
+    ``jobs``: models run in this process one after another (1), or in that many worker processes side by side
+    (``auto``/None: one per CPU, see :mod:`.lanes`); the results are the same either way.
     Returns the summary document, with ``runs.<model>`` the model's full results document (``summary.json``
     on disk holds the path of each instead, with the metrics).
     """
+    from .lanes import not_in_a_fresh_process, parse_jobs, run_lanes
+
     from ..report.schema import RESULTS_SCHEMA_VERSION
     from .rundir import SUMMARY, config_hash, prepare
 
@@ -424,8 +467,14 @@ def run_models(models: Sequence[tuple[str, dict[str, Any]]], base: RunConfig, *,
     if dupes:
         raise ConfigError(f"model(s) {', '.join(dupes)} given more than once; each model runs once per run "
                           "(put differently configured models in separate --out directories)")
+    lanes = parse_jobs(jobs, len(models))
     for name, args in models:
         _validate(replace(base, model=name, model_args=dict(args)))
+    local = not_in_a_fresh_process(names, base.suites) if lanes > 1 else []
+    if local:
+        lanes = 1
+        progress.note(f"running the models one after another in this process: {', '.join(local[:3])} "
+                      "registered at run time would be unknown to a worker process")
     out = Path(base.out_dir)
     config = asdict(base)
     chash = config_hash([(m, _model_config(m, a)) for m, a in models], config)
@@ -440,9 +489,12 @@ def run_models(models: Sequence[tuple[str, dict[str, Any]]], base: RunConfig, *,
         "headline": headline, "report": "report.html", "runs": {}}
     write_json(out / SUMMARY, summary)  # first: a killed run is recognised as this configuration
     docs: dict[str, dict[str, Any]] = {}
-    for name, args in models:
-        cfg = replace(base, model=name, model_args=dict(args), out_dir=str(out / name))
-        docs[name] = run(cfg, progress=progress)
+    cfgs = [replace(base, model=name, model_args=dict(args), out_dir=str(out / name)) for name, args in models]
+    done = run_lanes(cfgs, lanes, progress=progress) if lanes > 1 else {}
+    pool: SuitePool = {}
+    for cfg in cfgs:
+        name = cfg.model
+        docs[name] = done[name] if lanes > 1 else run(cfg, progress=progress, suites=pool)
         summary["runs"][name] = {"dir": name, "results": f"{name}/results.json", "report": f"{name}/report.html",
                                  "suites": {s: {"metrics": e["metrics"], "seconds": e.get("seconds", {})}
                                             for s, e in docs[name]["suites"].items()},

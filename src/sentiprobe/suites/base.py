@@ -6,8 +6,9 @@ functions; it holds no protocol logic of its own.
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,11 @@ from ..core.types import Item, Prediction
 from .spec import NoOptions, ScoreConfig, SuiteScore, SuiteSpec, options_dict, parse_options
 
 __all__ = ["SUITES", "Suite", "SuiteRegistry", "SuiteScore", "SuiteSpec", "check_predictions", "get_suite"]
+
+
+_TRAINING = "__training__"  # memo keys of what every use of a bound suite shares
+_TRAIN_FINGERPRINT = "__train_fingerprint__"
+_ITEMS_HASH = "__items_hash__"
 
 
 class Suite:
@@ -39,6 +45,15 @@ class Suite:
         self.options = parse_options(spec.options, options, suite=spec.name)
         self.memo: dict[str, Any] = {}
         self._items: dict[str, list[Item]] = {}
+        self._used: set[str] = set()
+
+    def shared(self) -> Suite:
+        """Another use of this bound suite (the next model of a run): it shares what was loaded and computed
+        (items, training items, their fingerprint, ``memo``), so nothing is read or hashed twice, but records on
+        its own which splits it used (:meth:`loaded`), so its results read as if it had been bound alone."""
+        twin = copy.copy(self)
+        twin._used = set()
+        return twin
 
     # ---- what the spec declares ----------------------------------------------------------------
     @property
@@ -89,20 +104,41 @@ class Suite:
         return all((self.data_dir / f).exists() for f in self.data_files())
 
     def items(self, split: str = "test") -> list[Item]:
-        """Items of ``split`` (loaded once per instance)."""
+        """Items of ``split`` (loaded once per instance and the instances :meth:`shared` from it)."""
         if split not in self._items:
             self._items[split] = list(self.spec.load_items(self, split))
+        self._used.add(split)
         return self._items[split]
 
     def loaded(self, split: str) -> bool:
-        """Whether ``split`` was already loaded by this instance (scoring reports train info only then)."""
-        return split in self._items
+        """Whether ``split`` was used by this instance (scoring reports train info only then)."""
+        return split in self._used
+
+    def mark_used(self, splits: Iterable[str]) -> None:
+        """Record splits as used without reading them (a model fitted on them earlier, restored from the cache;
+        the runner reads them before scoring anew, so scoring sees what it would have seen)."""
+        self._used.update(splits)
+
+    def training_splits(self) -> frozenset[str]:
+        """The splits :meth:`training` reads (builds the training items once)."""
+        self.training()
+        return self.memo[_TRAINING][2]
 
     def training(self) -> tuple[list[Item], list[Item]]:
-        """(train items, dev items) a learning model is fitted on."""
-        if self.spec.training is not None:
-            return self.spec.training(self)
-        return self.items("train"), self.items("dev")
+        """(train items, dev items) a learning model is fitted on (built once, see :meth:`shared`)."""
+        built = self.memo.get(_TRAINING)
+        if built is None:
+            outer, self._used = self._used, set()
+            try:
+                if self.spec.training is not None:
+                    train, dev = self.spec.training(self)
+                else:
+                    train, dev = self.items("train"), self.items("dev")
+                built = self.memo[_TRAINING] = (train, dev, frozenset(self._used))
+            finally:
+                self._used = outer | self._used
+        self._used |= built[2]
+        return built[0], built[1]
 
     def train_items(self) -> list[Item]:
         return self.training()[0]
@@ -113,12 +149,18 @@ class Suite:
     def train_fingerprint(self) -> str:
         """Hash of the training and dev items and the options (keys fitted-model states in the cache)."""
         train, dev = self.training()
-        return stable_hash([[i.to_dict() for i in train], [i.to_dict() for i in dev]], 32)
+        if _TRAIN_FINGERPRINT not in self.memo:
+            self.memo[_TRAIN_FINGERPRINT] = stable_hash([[i.to_dict() for i in train], [i.to_dict() for i in dev]], 32)
+        return self.memo[_TRAIN_FINGERPRINT]
 
     def items_hash(self, items: Sequence[Item] | None = None) -> str:
         """Hash of the (test) items: two runs with the same hash asked the same questions."""
         its = self.items("test") if items is None else items
-        return stable_hash([i.to_dict() for i in its], 32)
+        if its is not self._items.get("test"):  # a subset (--limit): hashed each time
+            return stable_hash([i.to_dict() for i in its], 32)
+        if _ITEMS_HASH not in self.memo:
+            self.memo[_ITEMS_HASH] = stable_hash([i.to_dict() for i in its], 32)
+        return self.memo[_ITEMS_HASH]
 
     def describe(self) -> dict[str, Any]:
         """Name, version, effective options and the sha256 of user-supplied files (recorded in ``results.json``)."""
@@ -248,6 +290,7 @@ class SuiteRegistry:
         self._specs: dict[str, SuiteSpec] = {}
         self._group = entry_point_group
         self._plugins_loaded = False
+        self.plugin_names: set[str] = set()  # registered by entry-point plug-ins
 
     def register(self, spec: SuiteSpec) -> SuiteSpec:
         if not isinstance(spec, SuiteSpec):
@@ -265,7 +308,9 @@ class SuiteRegistry:
         from importlib.metadata import entry_points
 
         for ep in entry_points(group=self._group):
+            before = set(self._specs)
             ep.load()(self)
+            self.plugin_names |= set(self._specs) - before
 
     def get(self, name: str) -> SuiteSpec:
         """The spec registered as ``name`` (UnknownNameError with did-you-mean otherwise)."""

@@ -1,0 +1,98 @@
+"""Issue 12: the models of a run side by side in worker processes (``--jobs``), and suites loaded once per run.
+
+The parallel run must give exactly the serial run's results (metrics and predictions files); a lane that fails
+outside the suites must fail the run with the lane's error; ``--jobs`` is validated before any work.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+import toy
+from sentiprobe import api
+from sentiprobe.cli import main
+from sentiprobe.core.errors import ConfigError, SentiprobeError
+from sentiprobe.run.lanes import default_jobs, parse_jobs, plan_lanes
+from sentiprobe.suites import get_suite
+
+toy.register()
+MAIN_JOB = ["majority", "majority-first", "majority-last", "majority-word", "minilm-lr", "tfidf-lr"]
+
+
+def test_jobs_parse_auto_counts_and_refuse_junk():
+    assert parse_jobs("auto", 6) == parse_jobs(None, 6) == default_jobs(6) >= 1
+    assert parse_jobs("2", 6) == 2 and parse_jobs(3, 6) == 3
+    assert parse_jobs(8, 2) == 2  # never more lanes than models
+    assert default_jobs(1) == 1
+    for bad in ("0", "-1", "two", "1.5", 0, True, 1.5):
+        with pytest.raises(ConfigError, match="--jobs"):
+            parse_jobs(bad, 4)
+
+
+def test_lanes_put_the_encoder_model_beside_every_baseline():
+    assert plan_lanes(MAIN_JOB, 2) == [["minilm-lr"], ["majority", "majority-first", "majority-last",
+                                                       "majority-word", "tfidf-lr"]]
+    assert plan_lanes(MAIN_JOB, 1) == [MAIN_JOB]
+    three = plan_lanes(MAIN_JOB, 3)
+    assert three[0] == ["minilm-lr"] and sorted(three[1] + three[2]) == sorted(set(MAIN_JOB) - {"minilm-lr"})
+    assert abs(len(three[1]) - len(three[2])) <= 1
+    assert plan_lanes(["tfidf-lr", "majority"], 4) == [["tfidf-lr"], ["majority"]]
+
+
+def test_a_shared_suite_reads_once_but_records_its_own_use():
+    calls = []
+    first = get_suite("toy")
+    original = first.spec.load_items
+
+    def counting(suite, split):
+        calls.append(split)
+        return original(suite, split)
+
+    first.spec = dataclasses.replace(first.spec, load_items=counting)
+    twin = first.shared()
+    assert first.items("test") is twin.items("test")
+    first.training()
+    assert first.loaded("train") and not twin.loaded("train")  # scoring reports train info per use
+    assert twin.train_fingerprint() == first.train_fingerprint()
+    assert twin.loaded("train") and twin.loaded("dev")
+    assert sorted(calls) == ["dev", "test", "train"]  # each split read once for both uses
+
+
+def _metrics(doc):
+    return {m: {s: {k: v["value"] for k, v in e["metrics"].items()} for s, e in r["suites"].items()}
+            for m, r in doc["runs"].items()}
+
+
+def test_parallel_lanes_give_the_serial_results(data_dir, tmp_path):
+    kw = dict(suites=["arts-laptop", "lexcomp-nc-literality"], models=["majority", "tfidf-lr"], n_boot=50,
+              limit=300, progress=False, data_dir=str(data_dir))
+    serial = api.run(out=tmp_path / "serial", cache_dir=str(tmp_path / "c1"), jobs=1, **kw)
+    parallel = api.run(out=tmp_path / "parallel", cache_dir=str(tmp_path / "c2"), jobs=2, **kw)
+    assert _metrics(parallel) == _metrics(serial)
+    assert all(e["cache"]["computed"] > 0 for e in parallel["runs"]["tfidf-lr"]["suites"].values())  # fitted anew
+    for m in ("majority", "tfidf-lr"):
+        for s in kw["suites"]:
+            rel = f"{m}/predictions/{s}.jsonl"
+            assert (tmp_path / "parallel" / rel).read_bytes() == (tmp_path / "serial" / rel).read_bytes()
+    summary = json.loads((tmp_path / "parallel" / "summary.json").read_text())
+    assert set(summary["runs"]) == {"majority", "tfidf-lr"}
+    assert (tmp_path / "parallel" / "report.html").is_file() and (tmp_path / "parallel" / "comparison.json").is_file()
+
+
+def test_a_failed_lane_fails_the_run_with_its_error(data_dir, tmp_path):
+    blocker = tmp_path / "cache-is-a-file"
+    blocker.write_text("x")
+    with pytest.raises(SentiprobeError, match="majority.*is a file"):
+        api.run(["arts-laptop"], ["majority", "tfidf-lr"], out=tmp_path / "r", cache_dir=str(blocker / "sub"),
+                n_boot=0, progress=False, data_dir=str(data_dir), jobs=2)
+    log = (tmp_path / "r" / "majority" / "run.log").read_text()
+    assert "ERROR" in log and "is a file" in log
+
+
+def test_cli_refuses_bad_jobs_before_any_work(tmp_path, capsys):
+    code = main(["run", "--suite", "toy", "--model", "majority,slow-lexicon", "--jobs", "0", "--out",
+                 str(tmp_path / "r"), "--no-progress"])
+    assert code == 1 and "--jobs" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()
