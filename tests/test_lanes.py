@@ -7,6 +7,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -96,3 +101,45 @@ def test_cli_refuses_bad_jobs_before_any_work(tmp_path, capsys):
                  str(tmp_path / "r"), "--no-progress"])
     assert code == 1 and "--jobs" in capsys.readouterr().err
     assert not (tmp_path / "r").exists()
+
+
+def _lanes(tmp_path) -> list[str]:
+    found = subprocess.run(["pgrep", "-f", f"sentiprobe.run.lanes.*{tmp_path.name}"], capture_output=True, text=True,
+                           check=False)
+    return found.stdout.split()
+
+
+def _start_two_lanes(data_dir, tmp_path) -> subprocess.Popen:
+    env = {**os.environ, "SENTIPROBE_DATA_DIR": str(data_dir), "TMPDIR": str(tmp_path)}  # lane specs under tmp_path
+    proc = subprocess.Popen([sys.executable, "-m", "sentiprobe", "run", "--suite", "arts-mams,noncompsst", "--model",
+                             "majority,tfidf-lr", "--out", str(tmp_path / "o"), "--cache-dir", str(tmp_path / "c"),
+                             "--jobs", "2"], env=env, start_new_session=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 60
+    while not _lanes(tmp_path) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(2)  # inside a fit
+    assert proc.poll() is None, proc.communicate()[0][-2000:]
+    return proc
+
+
+def test_ctrl_c_stops_every_lane_and_exits_130(data_dir, tmp_path):
+    proc = _start_two_lanes(data_dir, tmp_path)
+    t0 = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole foreground group
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 130, out[-2000:]
+    assert time.monotonic() - t0 < 10 and "interrupted" in out and "Traceback" not in out
+    time.sleep(0.5)
+    assert _lanes(tmp_path) == []  # no worker left behind
+
+
+def test_a_killed_run_leaves_no_lane_computing(data_dir, tmp_path):
+    proc = _start_two_lanes(data_dir, tmp_path)
+    assert _lanes(tmp_path)
+    proc.kill()  # the parent only: its lanes notice within a second or two and stop
+    proc.communicate(timeout=30)
+    deadline = time.monotonic() + 20
+    while _lanes(tmp_path) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _lanes(tmp_path) == []

@@ -171,12 +171,28 @@ def _stop(procs: Sequence[subprocess.Popen], grace: float = 5.0) -> None:
             p.wait()
 
 
+def _stop_with_parent(every: float = 1.0) -> None:
+    """Interrupt this lane when the parent run dies (killed, not interrupted): an orphan would go on computing
+    and writing into a run directory its user believes stopped. Finished work stays in the cache."""
+    import threading
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=watch, name="sentiprobe-lane-parent-watch", daemon=True).start()
+
+
 def lane_main(spec_path: str, error_path: str) -> int:
     """A lane: run its configs one after another, sharing loaded suites. Exit 0, 130 (Ctrl-C) or 1."""
     import traceback
 
     spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
     progress = Progress(sys.stderr, enabled=bool(spec.get("progress")), tty=False)  # lines interleave, bars would not
+    _stop_with_parent()
     pool: SuitePool = {}
     try:
         for d in spec["configs"]:
