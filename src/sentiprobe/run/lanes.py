@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -113,41 +114,31 @@ def run_lanes(configs: Sequence[RunConfig], jobs: int, *, progress: Progress) ->
     work = Path(tempfile.mkdtemp(prefix="sentiprobe-lanes-"))
     procs: list[tuple[list[str], subprocess.Popen, Path]] = []
     try:
-        for k, lane in enumerate(lanes):
-            spec = work / f"lane-{k}.json"
-            write_json(spec, {"schema_version": LANE_SPEC_VERSION, "progress": progress.enabled,
-                              "configs": [asdict(by_model[m]) for m in lane]})
-            err = work / f"lane-{k}.error.json"
-            procs.append((lane, subprocess.Popen([sys.executable, "-m", "sentiprobe.run.lanes", str(spec), str(err)],
-                                                 env=_child_env()), err))
-        if progress.enabled:
+        try:
+            for k, lane in enumerate(lanes):
+                spec = work / f"lane-{k}.json"
+                write_json(spec, {"schema_version": LANE_SPEC_VERSION, "progress": progress.enabled,
+                                  "configs": [asdict(by_model[m]) for m in lane]})
+                err = work / f"lane-{k}.error.json"
+                procs.append((lane, subprocess.Popen([sys.executable, "-m", "sentiprobe.run.lanes", str(spec),
+                                                      str(err)], env=_child_env()), err))
             progress.note(f"running {len(configs)} models in {len(lanes)} parallel processes: "
                           + "; ".join(", ".join(lane) for lane in lanes))
-        failures = []
-        for lane, proc, err in procs:
-            if proc.wait() != 0:
-                failures.append((lane, proc.returncode, err))
-    except KeyboardInterrupt:
-        _stop([p for _, p, _ in procs])
-        raise
-    finally:
-        for _, p, _ in procs:
-            if p.poll() is None:
-                _stop([p])
-    try:
-        if failures:
-            lane, code, err = failures[0]
+            failures = [(lane, proc.wait(), err) for lane, proc, err in procs]
+        finally:  # Ctrl-C, or an error starting a lane: none is left running
+            _stop([p for _, p, _ in procs if p.poll() is None])
+        for lane, code, err in failures:
             if code == 130:
                 raise KeyboardInterrupt
-            detail = json.loads(err.read_text(encoding="utf-8")) if err.is_file() else {}
-            message = detail.get("message") or f"the worker process exited with status {code}"
-            cls = SentiprobeError if detail.get("sentiprobe_error") else RuntimeError
-            raise cls(f"model(s) {', '.join(lane)}: {detail.get('type', 'error')}: {message}")
+            if code != 0:
+                detail = json.loads(err.read_text(encoding="utf-8")) if err.is_file() else {}
+                message = detail.get("message") or f"the worker process exited with status {code}"
+                cls = SentiprobeError if detail.get("sentiprobe_error") else RuntimeError
+                logs = ", ".join(str(Path(by_model[m].out_dir) / "run.log") for m in lane)
+                raise cls(f"model(s) {', '.join(lane)}: {detail.get('type', 'error')}: {message} (see {logs})")
         return {c.model: read_results(Path(c.out_dir) / "results.json") for c in configs}
     finally:
-        for f in work.iterdir():
-            f.unlink()
-        work.rmdir()
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def _child_env() -> dict[str, str]:
