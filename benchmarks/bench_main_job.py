@@ -140,12 +140,13 @@ def main() -> None:
                 h0 = sum(s.hits for s in stores), sum(s.misses for s in stores)
                 t0, c0 = time.perf_counter(), time.process_time()
                 doc = api.run([suite], [model], model_args=margs if model == "minilm-lr" else None,
-                              out=os.path.join(tmp, "cold", model), cache_dir=cache, progress=False)
+                              out=os.path.join(tmp, "cold", model, suite), cache_dir=cache,
+                              progress=False)["runs"][model]
                 total, cpu = time.perf_counter() - t0, time.process_time() - c0
                 stores = list(embed_store._STORES.values())
                 e = doc["suites"].get(suite)
                 if e is None:
-                    rows.append({"suite": suite, "model": model, "error": str(doc.get("errors"))})
+                    print(f"{suite} {model}: {doc.get('errors') or doc.get('skipped')}", flush=True)
                     continue
                 sec = e["seconds"]
                 row = {"suite": suite, "model": model, "items": e["n_items"], "fit_s": round(sec["fit"], 1),
