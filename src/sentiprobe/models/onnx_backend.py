@@ -116,8 +116,7 @@ class OnnxEncoder:
                 so.intra_op_num_threads = int(self.threads)
             so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
             # idle worker threads sleep instead of spinning: beside another process (the run's other lane, another
-            # user) spinning burned 30% more CPU and took 35% longer; alone it is 3-5% slower
-            # (benchmarks/bench_encoder_backends.py)
+            # user) spinning burned 30% more CPU and took 35% longer; alone it is 3-5% slower (README, "The main job")
             so.add_session_config_entry("session.intra_op.allow_spinning", "0")
             self._session = ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
             self._inputs = [i.name for i in self._session.get_inputs()]
