@@ -7,12 +7,11 @@ Environment variables declared by an option (``option(..., env=...)``) supply de
 """
 from __future__ import annotations
 
-import difflib
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..core.errors import ConfigError
+from ..core.errors import ConfigError, did_you_mean
 
 
 def parse_suite_args(pairs: Sequence[str], suites: Sequence[str],
@@ -46,10 +45,8 @@ def parse_suite_args(pairs: Sequence[str], suites: Sequence[str],
         key = key.replace("-", "_")
         if not target or any(key not in declared[s] for s in target):
             known = sorted({k for s in (target or suites) for k in declared[s]})
-            close = difflib.get_close_matches(key, known, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
             where = ", ".join(target or suites)
-            raise ConfigError(f"--suite-arg {pair!r}: no option {key!r} in suite(s) {where}{hint}; "
+            raise ConfigError(f"--suite-arg {pair!r}: no option {key!r} in suite(s) {where}{did_you_mean(key, known)}; "
                               f"known: {', '.join(known) or 'none'}")
         for s in target:
             out[s][key] = value

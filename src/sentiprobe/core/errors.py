@@ -90,6 +90,18 @@ class CacheCorruptError(SentiprobeError):
                          f"cache, or delete it (the cache is safe to delete)")
 
 
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for the closest of ``known`` to ``name``, or ``""`` when none is close."""
+    close = difflib.get_close_matches(str(name), list(known), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def unknown_keys(keys: Iterable[str], known: Iterable[str]) -> str:
+    """``'a' (did you mean 'b'?), 'c'``: the unknown keys, each with its suggestion."""
+    known = list(known)
+    return ", ".join(f"{k!r}{did_you_mean(k, known)}" for k in keys)
+
+
 class UnknownNameError(SentiprobeError, KeyError):
     """An unknown registry name, with did-you-mean suggestions."""
 

@@ -88,9 +88,15 @@ def read_user_text(path: str | Path, what: str = "file") -> str:
 def iter_jsonl(path: str | Path, what: str = "file") -> Iterator[tuple[int, dict[str, Any]]]:
     """``(1-based line number, object)`` of every non-blank line of a JSON-lines file, through the input layer;
     invalid JSON or a line that is not an object is a DataError naming the file and line."""
+    return iter_jsonl_text(read_user_text(path, what), path)
+
+
+def iter_jsonl_text(text: str, path: str | Path, expected: str = "expected a JSON object"
+                    ) -> Iterator[tuple[int, dict[str, Any]]]:
+    """:func:`iter_jsonl` over text already read from ``path`` (``expected``: the message for a non-object line)."""
     from .errors import DataError
 
-    for i, line in enumerate(read_user_text(path, what).splitlines(), 1):
+    for i, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
@@ -100,7 +106,7 @@ def iter_jsonl(path: str | Path, what: str = "file") -> Iterator[tuple[int, dict
         except RecursionError:
             raise DataError("JSON nested too deeply", path=path, record=f"line {i}") from None
         if not isinstance(obj, dict):
-            raise DataError("expected a JSON object", path=path, record=f"line {i}")
+            raise DataError(expected, path=path, record=f"line {i}")
         yield i, obj
 
 

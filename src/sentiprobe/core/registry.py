@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from .errors import ConfigError, UnknownNameError
+from .errors import ConfigError, UnknownNameError, unknown_keys
 
 T = TypeVar("T")
 
@@ -97,7 +97,6 @@ def check_arguments(what: str, factory: Callable[..., Any], kwargs: dict[str, An
 
     Factories that take ``**kwargs`` check their own arguments.
     """
-    import difflib
     import inspect
 
     try:
@@ -109,8 +108,5 @@ def check_arguments(what: str, factory: Callable[..., Any], kwargs: dict[str, An
     known = [n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
     unknown = [k for k in kwargs if k not in known]
     if unknown:
-        hints = []
-        for k in unknown:
-            close = difflib.get_close_matches(k, known, n=1)
-            hints.append(f"{k!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
-        raise ConfigError(f"{what}: unknown argument(s) {', '.join(hints)}; known: {', '.join(known) or 'none'}")
+        raise ConfigError(f"{what}: unknown argument(s) {unknown_keys(unknown, known)}; "
+                          f"known: {', '.join(known) or 'none'}")

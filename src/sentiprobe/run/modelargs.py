@@ -5,12 +5,11 @@ the same rule as ``--suite-arg`` for suites. A key nobody takes is an error with
 """
 from __future__ import annotations
 
-import difflib
 import inspect
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..core.errors import ConfigError
+from ..core.errors import ConfigError, did_you_mean
 from ..core.registry import check_arguments
 from ..models import MODELS
 
@@ -48,8 +47,7 @@ def assign_model_args(models: Sequence[str], model_args: Mapping[str, Any] | Non
         targets = [m for m in models if (known := accepted(m)) is None or key in known]
         if not targets:
             known_all = sorted({k for m in models for k in (accepted(m) or [])})
-            close = difflib.get_close_matches(key, known_all, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            hint = did_you_mean(key, known_all)
             raise ConfigError(f"--model-arg {raw_key}={value}: unknown argument {key!r}: no selected model "
                               f"({', '.join(models)}) takes it{hint}; known: {', '.join(known_all) or 'none'}")
         for m in targets:

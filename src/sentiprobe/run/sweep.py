@@ -22,7 +22,6 @@ Everything here is pure: parsing, validation and the job list. :mod:`.executors`
 """
 from __future__ import annotations
 
-import difflib
 import json
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -30,7 +29,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import ConfigError, SentiprobeError
+from ..core.errors import ConfigError, SentiprobeError, unknown_keys
 from ..core.hashing import stable_hash
 
 SWEEP_SCHEMA_VERSION = 1
@@ -43,11 +42,7 @@ RESOURCE_KEYS = ("num_cpus", "num_gpus", "memory_mb")
 def _unknown(keys: Sequence[str], known: Sequence[str], where: str, path: str) -> None:
     bad = [k for k in keys if k not in known]
     if bad:
-        hints = []
-        for k in bad:
-            close = difflib.get_close_matches(str(k), known, n=1)
-            hints.append(f"{k!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
-        raise ConfigError(f"{path}: unknown key(s) in {where}: {', '.join(hints)}; known: {', '.join(known)}")
+        raise ConfigError(f"{path}: unknown key(s) in {where}: {unknown_keys(bad, known)}; known: {', '.join(known)}")
 
 
 @dataclass(frozen=True)
@@ -189,24 +184,35 @@ def _as_mapping(v: Any, what: str, path: str) -> dict[str, Any]:
     return {k.replace("-", "_"): val for k, val in v.items()}
 
 
+def _named(entry: Any, i: int, path: str, kind: str, keys: Sequence[str], lookup: Callable[[str], Any]
+           ) -> tuple[Mapping[str, Any], str, Any]:
+    """A grid entry (a name, or a mapping with ``name``) checked: its keys, and its name in the registry.
+
+    Returns (the entry as a mapping, its name, what ``lookup(name)`` returned).
+    """
+    where = f"{kind}s[{i}]"
+    if isinstance(entry, str):
+        entry = {"name": entry}
+    if not isinstance(entry, Mapping):
+        raise ConfigError(f"{path}: {where} must be a {kind} name or a mapping with 'name', not {entry!r}")
+    _unknown(list(entry), keys, where, path)
+    name = entry.get("name")
+    if not isinstance(name, str) or not name:
+        raise ConfigError(f"{path}: {where} needs a 'name' (a registered {kind})")
+    try:
+        found = lookup(name)
+    except SentiprobeError as exc:
+        raise ConfigError(f"{path}: {where}: {exc}") from None
+    return entry, name, found
+
+
 def _model(entry: Any, i: int, path: str) -> ModelSpec:
     from ..core.registry import check_arguments
     from ..models import MODELS
 
-    if isinstance(entry, str):
-        entry = {"name": entry}
-    if not isinstance(entry, Mapping):
-        raise ConfigError(f"{path}: models[{i}] must be a model name or a mapping with 'name', not {entry!r}")
-    _unknown(list(entry), MODEL_KEYS, f"models[{i}]", path)
-    name = entry.get("name")
-    if not isinstance(name, str) or not name:
-        raise ConfigError(f"{path}: models[{i}] needs a 'name' (a registered model)")
-    try:
-        factory = MODELS.entry(name).factory
-    except SentiprobeError as exc:
-        raise ConfigError(f"{path}: models[{i}]: {exc}") from None
+    entry, name, registered = _named(entry, i, path, "model", MODEL_KEYS, MODELS.entry)
     args = _as_mapping(entry.get("args"), f"models[{i}].args", path)
-    check_arguments(f"{path}: models[{i}]: model {name!r}", factory, args)
+    check_arguments(f"{path}: models[{i}]: model {name!r}", registered.factory, args)
     label = entry.get("label", name)
     if not isinstance(label, str) or not label or "/" in label or label in (".", ".."):
         raise ConfigError(f"{path}: models[{i}].label must be a non-empty name without '/', not {label!r}")
@@ -216,18 +222,7 @@ def _model(entry: Any, i: int, path: str) -> ModelSpec:
 def _suite(entry: Any, i: int, path: str) -> SuiteEntry:
     from ..suites import SUITES
 
-    if isinstance(entry, str):
-        entry = {"name": entry}
-    if not isinstance(entry, Mapping):
-        raise ConfigError(f"{path}: suites[{i}] must be a suite name or a mapping with 'name', not {entry!r}")
-    _unknown(list(entry), SUITE_KEYS, f"suites[{i}]", path)
-    name = entry.get("name")
-    if not isinstance(name, str) or not name:
-        raise ConfigError(f"{path}: suites[{i}] needs a 'name' (a registered suite)")
-    try:
-        SUITES.get(name)
-    except SentiprobeError as exc:
-        raise ConfigError(f"{path}: suites[{i}]: {exc}") from None
+    entry, name, _ = _named(entry, i, path, "suite", SUITE_KEYS, SUITES.get)
     return SuiteEntry(name, _as_mapping(entry.get("args"), f"suites[{i}].args", path))
 
 

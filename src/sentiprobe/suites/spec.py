@@ -23,7 +23,6 @@ of fitted models. Nothing under ``suites/`` reads the environment: only ``cli/``
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
@@ -31,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..core.errors import ConfigError
+from ..core.errors import ConfigError, unknown_keys
 from ..core.types import Item, Metric, Prediction
 
 if TYPE_CHECKING:
@@ -146,11 +145,7 @@ def parse_options(options_type: type, raw: Mapping[str, Any] | Any | None, *, su
     known = [f.name for f in option_fields(options_type)]
     unknown = [k for k in raw if k not in known]
     if unknown:
-        hints = []
-        for k in unknown:
-            close = difflib.get_close_matches(k, known, n=1)
-            hints.append(f"{k!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
-        raise ConfigError(f"suite {suite!r}: unknown option(s) {', '.join(hints)}; "
+        raise ConfigError(f"suite {suite!r}: unknown option(s) {unknown_keys(unknown, known)}; "
                           f"known: {', '.join(known) or 'none'}")
     types_ = typing.get_type_hints(options_type)
     values: dict[str, Any] = {}

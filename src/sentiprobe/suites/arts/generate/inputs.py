@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ....core.errors import DataError
-from ....core.io import read_user_text
+from ....core.io import iter_jsonl_text, read_user_text
 from ..formats import LABELS
 
 FORMATS = ("towe", "semeval-xml", "jsonl")
@@ -171,15 +171,10 @@ def _read_jsonl(path: Path, text: str) -> Loaded:
     out: list[Sentence] = []
     skipped: list[Skip] = []
     has_ops = False
-    for i, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DataError(f"invalid JSON: {exc.msg}", path=path, record=f"line {i}") from None
-        if not isinstance(rec, dict) or not isinstance(rec.get("aspects", []), list):
-            raise DataError("expected an object with 'id', 'sentence' and 'aspects'", path=path, record=f"line {i}")
+    expected = "expected an object with 'id', 'sentence' and 'aspects'"
+    for i, rec in iter_jsonl_text(text, path, expected):
+        if not isinstance(rec.get("aspects", []), list):
+            raise DataError(expected, path=path, record=f"line {i}")
         sid = str(rec.get("id", f"line{i}"))
         sent = rec.get("sentence")
         if not isinstance(sent, str) or not sent.strip():
