@@ -77,8 +77,9 @@ LINE_OVERRIDES: tuple[tuple[str, str, str], ...] = (
     ("stats/agreement.py", "over units with >= 2 ratings", "sentivent"),
 )
 
-#: files whose mentions of the specs are about the specs themselves
+#: files whose mentions of the specs are about the specs themselves (and the protocol pages, which replace them)
 SKIP = frozenset({"tools/rewrite_spec_citations.py", "tests/test_citation_map.py", "tests/test_report_fixes.py"})
+SKIP_DIRS = ("docs/protocols/",)
 
 _NUM = r"\d+(?:\.\d+)?"
 _REF = rf"§?\s?{_NUM}(?:\s*[-–]\s*§?\s?{_NUM})?"
@@ -363,7 +364,8 @@ def generic_mentions(text: str, rel: str) -> list[Finding]:
 
 def tracked_files(paths: list[str]) -> list[str]:
     res = subprocess.run(["git", "ls-files", "--", *paths], cwd=ROOT, capture_output=True, text=True, check=True)
-    return [p for p in res.stdout.split() if p.endswith((".py", ".md")) and p not in SKIP]
+    return [p for p in res.stdout.split() if p.endswith((".py", ".md")) and p not in SKIP
+            and not p.startswith(SKIP_DIRS)]
 
 
 def main(argv: list[str] | None = None) -> int:
