@@ -6,9 +6,10 @@ do not have: ``spec §5.4``, ``(§4.3)``, ``spec ``arts.md`` §5.1-5.2``, ``SENT
 ``docs/protocols/CITATIONS.tsv`` maps every spec section to its new anchor. This script finds every such
 citation, works out which protocol it refers to, and replaces it:
 
-- in Python (and other text) files by the path and anchor, ``docs/protocols/noncompsst.md#sst7-binning`` (several
-  sections of one page: ``docs/protocols/arts.md#ars, #subset-accuracy``); a comment or docstring line pushed
-  past the line length is wrapped at a space;
+- in the comments and docstrings of Python files by the path and anchor,
+  ``docs/protocols/noncompsst.md#sst7-binning`` (several sections of one page: ``docs/protocols/arts.md#ars,
+  #subset-accuracy``); a line pushed past the line length is reflowed at a space (a trailing comment moves above
+  its code line). A citation inside another string literal (a message, a model's fingerprint) is only reported;
 - in Markdown files by relative links, ``[SST-7 labels](protocols/noncompsst.md#sst7-binning)``.
 
 Which protocol: a name in the citation itself (``arts.md``, ``shared/specs/soul.md``, ``SENTiVENT spec``), else the
@@ -358,6 +359,9 @@ def reflow_long_lines(new: str, old: str, rel: str, findings: list[Finding], lim
 
 
 def generic_mentions(text: str, rel: str) -> list[Finding]:
+    """Mentions of "the spec" without a number, in files about one protocol (elsewhere "spec" is a SuiteSpec)."""
+    if file_protocol(rel) is None:
+        return []
     return [Finding(rel, text.count("\n", 0, m.start()) + 1, m.group(0), "mention of the spec: reword by hand")
             for m in GENERIC.finditer(text)]
 
