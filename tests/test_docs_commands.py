@@ -18,7 +18,6 @@ import contextlib
 import csv
 import io
 import json
-import os
 import re
 import shlex
 from collections.abc import Callable
@@ -28,7 +27,6 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-DATA = Path(os.environ.get("SENTIPROBE_DATA_DIR", REPO.parent / "shared" / "data"))
 FENCE = re.compile(r"^(?P<indent> *)```(?P<info>[^\n`]*)\n(?P<body>.*?)^(?P=indent)```", re.S | re.M)
 SHELLS = {"bash", "sh", "shell", "console"}
 
@@ -130,21 +128,21 @@ def parse_only_reason(cmd: DocCommand) -> str | None:
 
 def _link(src: Path, dst: Path) -> None:
     if not src.is_file():
-        pytest.skip(f"shipped data file {src} missing (set SENTIPROBE_DATA_DIR)")
+        raise FileNotFoundError(src)
     dst.symlink_to(src)
 
 
-def _arts_rest_jsonl(dst: Path) -> None:
+def _arts_rest_jsonl(dst: Path, data: Path) -> None:
     """``item_id,label`` JSONL: MemNet's published restaurant predictions (CSV ``_adv4`` = JSON ``_adv3``)."""
-    src = DATA / "arts" / "output" / "rest_results.csv"
+    src = data / "arts" / "output" / "rest_results.csv"
     with src.open(newline="", encoding="utf-8") as f, dst.open("w", encoding="utf-8") as out:
         for row in csv.DictReader(f):
             out.write(json.dumps({"item_id": re.sub(r"_adv4$", "_adv3", row["id"]), "label": row["MemNet"]}) + "\n")
 
 
-def _sentivent_abc(tmp: Path) -> None:
+def _sentivent_abc(tmp: Path, data: Path) -> None:
     """Three task-A test prediction files: the two shipped runs and one that is always right on non-neutral."""
-    a, b = sorted((DATA / "sentivent" / "predictions").glob("*.csv"))
+    a, b = sorted((data / "sentivent" / "predictions").glob("*.csv"))
     _link(a, tmp / "a.csv")
     _link(b, tmp / "b.csv")
     with a.open(newline="", encoding="utf-8") as f, (tmp / "c.csv").open("w", newline="", encoding="utf-8") as out:
@@ -155,9 +153,9 @@ def _sentivent_abc(tmp: Path) -> None:
             w.writerow({**row, "pred": row["labels"] if row["labels"] != "neutral" else row["pred"]})
 
 
-def _noncompsst_preds(dst: Path) -> None:
+def _noncompsst_preds(dst: Path, data: Path) -> None:
     """``line,seed,label`` for the 1,813 stimuli and seeds 1-3 (the fixed synthetic set of the protocol page)."""
-    n = sum(1 for _ in (DATA / "noncompsst" / "noncompsst" / "stimuli_flat.txt").open(encoding="utf-8"))
+    n = sum(1 for _ in (data / "noncompsst" / "noncompsst" / "stimuli_flat.txt").open(encoding="utf-8"))
     with dst.open("w", encoding="utf-8") as out:
         out.write("line,seed,label\n")
         for s in (1, 2, 3):
@@ -165,10 +163,10 @@ def _noncompsst_preds(dst: Path) -> None:
                 out.write(f"{i},{s},{(((i + 1) * (2 * s + 3) * 2654435761) % 2**32) % 7}\n")
 
 
-def _soul_preds(dst: Path, jg: bool) -> None:
+def _soul_preds(dst: Path, data: Path, jg: bool) -> None:
     """SOUL test predictions by item id ``<rid>:<n>``: always ``true``; JG justifications = the statement."""
     seen: dict[str, int] = {}
-    with (DATA / "soul" / "test.csv").open(newline="", encoding="utf-8") as f, dst.open("w", encoding="utf-8") as out:
+    with (data / "soul" / "test.csv").open(newline="", encoding="utf-8") as f, dst.open("w", encoding="utf-8") as out:
         if not jg:
             out.write("item_id,label\n")
         for row in csv.DictReader(f):
@@ -180,38 +178,38 @@ def _soul_preds(dst: Path, jg: bool) -> None:
                 out.write(f"{item},true\n")
 
 
-def _triplet_preds(dst: Path) -> None:
+def _triplet_preds(dst: Path, data: Path) -> None:
     """One record per joinedsemeval test sentence, no triplets."""
-    sentences = json.loads((DATA / "sentivent" / "triplets" / "joinedsemeval" / "test.json").read_text("utf-8"))
+    sentences = json.loads((data / "sentivent" / "triplets" / "joinedsemeval" / "test.json").read_text("utf-8"))
     with dst.open("w", encoding="utf-8") as out:
         for s in sentences:
             out.write(json.dumps({"id": s["id"], "triplets": []}) + "\n")
 
 
-Fixture = Callable[[Path], None]
+Fixture = Callable[[Path, Path], None]   # (working directory, data directory)
 #: command text -> (fixture writing the files it names into the working directory, text its stdout must contain)
 RUN: dict[str, tuple[Fixture, str]] = {
-    "sentiprobe list": (lambda tmp: None, "arts-laptop"),
+    "sentiprobe list": (lambda tmp, data: None, "arts-laptop"),
     "sentiprobe score --suite arts-laptop --predictions laptop_results.csv --column bert_pt --json":
-        (lambda tmp: _link(DATA / "arts" / "output" / "laptop_results.csv", tmp / "laptop_results.csv"), '"ars"'),
+        (lambda tmp, data: _link(data / "arts" / "output" / "laptop_results.csv", tmp / "laptop_results.csv"), '"ars"'),
     "sentiprobe score --suite arts-rest --predictions my_preds.jsonl --json":
-        (lambda tmp: _arts_rest_jsonl(tmp / "my_preds.jsonl"), '"ars"'),
+        (lambda tmp, data: _arts_rest_jsonl(tmp / "my_preds.jsonl", data), '"ars"'),
     "sentiprobe compare --suite arts-laptop --predictions laptop_results.csv --column bert_pt --column MemNet":
-        (lambda tmp: _link(DATA / "arts" / "output" / "laptop_results.csv", tmp / "laptop_results.csv"), "ars"),
+        (lambda tmp, data: _link(data / "arts" / "output" / "laptop_results.csv", tmp / "laptop_results.csv"), "ars"),
     "sentiprobe compare --suite sentivent-polar --predictions a.csv b.csv c.csv --json": (_sentivent_abc, "macro_f1"),
     "sentiprobe agree ratings.csv --json":
-        (lambda tmp: _link(DATA / "sentivent" / "iaa" / "sentiment_expressions-polarity_sentiment.csv",
+        (lambda tmp, data: _link(data / "sentivent" / "iaa" / "sentiment_expressions-polarity_sentiment.csv",
                            tmp / "ratings.csv"), "alpha"),
     "sentiprobe score --suite noncompsst --predictions preds.csv --tables-out ratings/ --json":
-        (lambda tmp: _noncompsst_preds(tmp / "preds.csv"), "pearson_maxabs"),
+        (lambda tmp, data: _noncompsst_preds(tmp / "preds.csv", data), "pearson_maxabs"),
     "sentiprobe score --suite noncompsst --predictions preds.csv --json --tables-out ratings/":
-        (lambda tmp: _noncompsst_preds(tmp / "preds.csv"), "pearson_maxabs"),
+        (lambda tmp, data: _noncompsst_preds(tmp / "preds.csv", data), "pearson_maxabs"),
     "sentiprobe score --suite soul-rc --predictions preds.csv --json":
-        (lambda tmp: _soul_preds(tmp / "preds.csv", jg=False), "f1_not_given"),
+        (lambda tmp, data: _soul_preds(tmp / "preds.csv", data, jg=False), "f1_not_given"),
     "sentiprobe score --suite soul-jg --predictions preds.jsonl --suite-arg bertscore=0 --json":
-        (lambda tmp: _soul_preds(tmp / "preds.jsonl", jg=True), "rougeL"),
+        (lambda tmp, data: _soul_preds(tmp / "preds.jsonl", data, jg=True), "rougeL"),
     "sentiprobe score --suite absa-triplet-explicit --predictions preds.jsonl --json":
-        (lambda tmp: _triplet_preds(tmp / "preds.jsonl"), "triplet_f1"),
+        (lambda tmp, data: _triplet_preds(tmp / "preds.jsonl", data), "triplet_f1"),
 }
 
 
@@ -274,15 +272,15 @@ def test_command_parses_and_names_exist(cmd: DocCommand):
         parse_suite_args(ns.suite_arg, suites, environ={})
 
 
+@pytest.mark.realdata
 @pytest.mark.parametrize("cmd", [c for c in COMMANDS if c.text in RUN],
                          ids=_ids([c for c in COMMANDS if c.text in RUN]))
-def test_cheap_command_runs(cmd: DocCommand, tmp_path, monkeypatch, capsys):
+def test_cheap_command_runs(cmd: DocCommand, data_dir, tmp_path, monkeypatch, capsys):
     from sentiprobe.cli import main
 
     fixture, expected = RUN[cmd.text]
-    fixture(tmp_path)
+    fixture(tmp_path, data_dir)
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("SENTIPROBE_DATA_DIR", str(DATA))
     code = main(list(cmd.argv))
     out = capsys.readouterr()
     assert code == 0, f"{cmd}\n  exit {code}: {out.err[-2000:]}"
