@@ -5,7 +5,7 @@ export HF_HUB_OFFLINE = 1
 export TRANSFORMERS_OFFLINE = 1
 export HF_DATASETS_OFFLINE = 1
 
-.PHONY: venv run test lint bench clean
+.PHONY: venv run test lint docs bench clean
 
 venv:
 	VENV=$(VENV) bash scripts/setup_venv.sh
@@ -16,13 +16,17 @@ run: venv
 	$(VENV)/bin/sentiprobe run --out $(OUT)
 
 ## the test suite (real-data tests need SENTIPROBE_DATA_DIR, e.g. ../shared/data)
-test: venv lint
+test: venv lint docs
 	$(VENV)/bin/python -m pytest -q tests
 
 ## linter and type checker (part of the test command)
 lint: venv
 	$(VENV)/bin/ruff check src tests benchmarks tools scripts
 	$(VENV)/bin/mypy src
+
+## the documentation site (README + docs/) into build/site; --strict: a broken link, anchor or nav entry fails
+docs: venv
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
 
 bench: venv
 	for b in benchmarks/bench_*.py; do $(VENV)/bin/python $$b || exit 1; done
