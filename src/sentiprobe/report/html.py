@@ -138,6 +138,8 @@ def identity_table(results: dict[str, Any]) -> str:
                  ("capabilities", ", ".join(ident.get("capabilities") or []))]
     cfg = ident.get("config") or {}
     for k, v in cfg.items():
+        if k == "template_hash" and v is None:  # set by each generative suite: shown per suite below
+            continue
         src = "argument" if k in given else "default or environment"
         rows.append((f"{k} ({src})", _short(v, 200)))
     for k, v in (model.get("args") or {}).items():

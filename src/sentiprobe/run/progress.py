@@ -190,8 +190,7 @@ def results_table(summary: Mapping[str, Any]) -> str:
             pf = (metrics.get("parse_failure_rate") or {}).get("value")
             prefix = f"  {m:<{mw}}  {'' if n is None else n:>6}{mark}  "
             if isinstance(pf, int | float) and pf >= 1.0:
-                lines += _wrap(prefix + "no reply could be parsed (parse failures 100%): the raw replies are in "
-                               "the model's report", 0)
+                lines += _wrap(prefix + "no reply could be parsed (parse failures 100%); raw replies: its report", 0)
                 continue
             vals = [f"{c:<{w}}" for c, w in zip(cells[m], widths)]
             note = _parse_note(metrics)
