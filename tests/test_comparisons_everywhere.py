@@ -287,3 +287,15 @@ def test_triplet_report_shows_raw_replies_and_no_training_protocol_for_zero_shot
     assert "Sure! &lt;b&gt;Here&lt;/b&gt;" in html
     entry["fit"] = [{"fitted": True}]
     assert "epoch selected on dev" in render_section("absa-triplet-explicit", entry)
+
+
+def test_a_rerun_with_the_same_predictions_takes_the_comparison_from_the_cache(tmp_path, monkeypatch):
+    import sentiprobe.compare as cmp
+
+    kw = {"out": tmp_path / "r", "cache_dir": str(tmp_path / "c"), "n_boot": 30, "progress": False}
+    api.run(["toy", "toy2"], ["slow-lexicon", "majority"], **kw)
+    first = json.loads((tmp_path / "r" / "comparison.json").read_text())
+    calls = []
+    monkeypatch.setattr(cmp, "compare_seeded", lambda *a, **k: calls.append(1))
+    api.run(["toy", "toy2"], ["slow-lexicon", "majority"], **kw)
+    assert calls == [] and json.loads((tmp_path / "r" / "comparison.json").read_text()) == first

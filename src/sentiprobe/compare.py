@@ -1,10 +1,12 @@
 """Paired comparison of systems, on each suite's own headline metrics and its own resampling unit.
 
 One engine (:func:`sentiprobe.stats.paired.compare_units`) serves ``sentiprobe compare`` (prediction files, or
-several columns of one published file), ``sentiprobe report`` and ``sentiprobe run`` with several models (run
-directories). Each suite says how a system's result looks on its units through its ``paired`` stage: ARS and
-accuracy on the originals over ARTS source examples, SOUL accuracy over reviews, NonCompSST correlations and F1
-over phrases, SST-7 pooled over seeds, SENTiVENT macro-F1 and accuracy over items (plus McNemar and Cochran's Q).
+several columns of one published file), ``sentiprobe report``, ``sentiprobe run`` with several models and
+``sentiprobe sweep`` (run directories, :func:`compare_systems`: pairing over what ran, a sweep's seeds pooled).
+Each suite says how a system's result looks on its units through its ``paired`` stage: ARS and accuracy on the
+originals over ARTS source examples, SOUL accuracy over reviews, NonCompSST correlations and F1 over phrases,
+SST-7 pooled over seeds, SENTiVENT macro-F1 and accuracy over items (plus McNemar and Cochran's Q), triplet F1
+over sentences, LexComp accuracy over items and span F1 over sentences.
 
 >>> from sentiprobe.compare import compare_predictions
 >>> doc = compare_predictions("sentivent-polar", ["a.csv", "b.csv", "c.csv"])   # doctest: +SKIP
@@ -12,6 +14,7 @@ over phrases, SST-7 pooled over seeds, SENTiVENT macro-F1 and accuracy over item
 """
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -179,7 +182,8 @@ def load_run(run_dir: str | Path) -> tuple[dict[str, Any], Path]:
 
 
 def compare_runs(run_dirs: Sequence[str | Path], *, names: Sequence[str] | None = None, n_boot: int = 1000,
-                 seed: int = 0, alpha: float = 0.05, suites: Sequence[str] | None = None) -> dict[str, Any]:
+                 seed: int = 0, alpha: float = 0.05, suites: Sequence[str] | None = None,
+                 cache: Any = None) -> dict[str, Any]:
     """Paired comparisons of several run directories (one model each), suite by suite (:func:`compare_systems`).
 
     Systems are named by ``names``, else by the label each run recorded (``--model LABEL=NAME``), else by the
@@ -196,7 +200,7 @@ def compare_runs(run_dirs: Sequence[str | Path], *, names: Sequence[str] | None 
     if len(set(labels)) != len(labels):
         labels = system_names([d / "predictions" / "x.jsonl" for _, d in runs])
     return compare_systems({n: [r] for n, r in zip(labels, runs)}, n_boot=n_boot, seed=seed, alpha=alpha,
-                           suites=suites)
+                           suites=suites, cache=cache)
 
 
 def _run_items(suite: Any, entry: Mapping[str, Any], pred_path: Path) -> list[Any]:
@@ -215,7 +219,8 @@ def _run_items(suite: Any, entry: Mapping[str, Any], pred_path: Path) -> list[An
 
 
 def compare_systems(systems: Mapping[str, Sequence[tuple[Mapping[str, Any], Path]]], *, n_boot: int = 1000,
-                    seed: int = 0, alpha: float = 0.05, suites: Sequence[str] | None = None) -> dict[str, Any]:
+                    seed: int = 0, alpha: float = 0.05, suites: Sequence[str] | None = None,
+                    cache: Any = None) -> dict[str, Any]:
     """Paired comparisons of systems, each one or several run directories (the seeds of a sweep), suite by suite.
 
     Pairing over what ran: on every suite, the systems with results on it are compared (their seeds pooled on
@@ -224,6 +229,10 @@ def compare_systems(systems: Mapping[str, Sequence[tuple[Mapping[str, Any], Path
     left out of that suite with the reason (``coverage.<suite>.excluded``); a suite with fewer than two
     comparable systems is listed under ``not_compared`` with the reason. Items come from the data directory and
     the suite options the runs recorded; the predictions from each run's ``predictions/<suite>.jsonl``.
+
+    ``cache``: a prediction cache (``get_many``/``put_many`` of blobs) that keeps each suite's comparison under
+    the hash of what decides it (the predictions files' bytes, the items, the settings, sentiprobe's code), so a
+    re-run whose predictions did not change reads no items and draws no resample.
     """
     from .core.io import read_jsonl
     from .suites import SUITES, get_suite
@@ -271,6 +280,12 @@ def compare_systems(systems: Mapping[str, Sequence[tuple[Mapping[str, Any], Path
                                          if not cover["excluded"] else "fewer than two systems asked the same items")
             continue
         entry0, doc0, dir0 = ran[keep[0]][0]
+        key = _comparison_key(name, entry0, {n: [d / "predictions" / f"{name}.jsonl" for _, _, d in ran[n]]
+                                             for n in keep}, doc0, n_boot=n_boot, seed=seed, alpha=alpha)
+        found = cache.get_many(_COMPARISONS, [key], table="blobs").get(key) if cache is not None and key else None
+        if found is not None:
+            out["suites"][name] = {**found, "not_run": cover["not_run"], "excluded": cover["excluded"]}
+            continue
         try:
             data_dir = doc0.get("provenance", {}).get("data_dir") or doc0.get("config", {}).get("data_dir")
             suite = get_suite(name, data_dir, entry0["suite"]["options"])
@@ -292,8 +307,30 @@ def compare_systems(systems: Mapping[str, Sequence[tuple[Mapping[str, Any], Path
             continue
         doc["not_run"] = cover["not_run"]
         doc["excluded"] = cover["excluded"]
+        doc = json.loads(json.dumps(doc))  # what comparison.json holds (and the cache returns)
+        if cache is not None and key:
+            cache.put_many(_COMPARISONS, {key: doc}, table="blobs")
         out["suites"][name] = doc
     return out
+
+
+_COMPARISONS = "suite-comparisons"
+
+
+def _comparison_key(suite: str, entry: Mapping[str, Any], files: Mapping[str, list[Path]], doc: Mapping[str, Any],
+                    **settings: Any) -> str | None:
+    """Hash of everything a suite's comparison depends on; None when a predictions file cannot be read."""
+    from . import __version__
+    from .core.hashing import file_sha256, package_source_hash, stable_hash
+
+    try:
+        preds = {n: [file_sha256(f) for f in fs] for n, fs in files.items()}
+    except OSError:
+        return None
+    return stable_hash({"suite": suite, "options": (entry.get("suite") or {}).get("options"),
+                        "items": entry.get("items_hash"), "predictions": preds,
+                        "missing": (doc.get("config") or {}).get("missing", "error"), **settings,
+                        "code": package_source_hash(), "sentiprobe": __version__}, 40)
 
 
 def _system_info(runs: Sequence[tuple[Mapping[str, Any], Path]]) -> dict[str, Any]:

@@ -33,6 +33,9 @@ def cmd(args) -> int:
     from ..data import resolve_data_dir
     from ..run.cache import default_cache_dir
     from ..run.sweep import sweep
+    from .run_cmd import quiet_third_party_progress
+
+    quiet_third_party_progress()  # jobs run without progress; so do the libraries they load
 
     address = args.address or (os.environ.get("RAY_ADDRESS") if args.executor == "ray" else None)
     # workers may run elsewhere: give them absolute directories, never their own environment's defaults

@@ -608,6 +608,10 @@ def write_comparison(out: Path, models: Sequence[str], base: RunConfig) -> dict[
     dirs = [out / m for m in models if (out / m / "results.json").is_file()]
     if len(dirs) < 2:
         return None
-    comparison = compare_runs(dirs, names=[d.name for d in dirs], n_boot=base.n_boot, seed=base.seed)
+    cache = PredictionCache.open(base.cache_dir, repair=base.repair_cache) if base.use_cache else NullCache()
+    try:
+        comparison = compare_runs(dirs, names=[d.name for d in dirs], n_boot=base.n_boot, seed=base.seed, cache=cache)
+    finally:
+        cache.close()
     write_json(out / "comparison.json", comparison)
     return comparison
