@@ -299,3 +299,13 @@ def test_a_rerun_with_the_same_predictions_takes_the_comparison_from_the_cache(t
     monkeypatch.setattr(cmp, "compare_seeded", lambda *a, **k: calls.append(1))
     api.run(["toy", "toy2"], ["slow-lexicon", "majority"], **kw)
     assert calls == [] and json.loads((tmp_path / "r" / "comparison.json").read_text()) == first
+
+
+def test_long_labels_and_many_wide_metrics_still_fit():
+    m = {"value": 0.123456, "ci_low": 0.1, "ci_high": 0.2, "n": 9, "unit": "fraction"}
+    metrics = {f"a_rather_long_metric_name_{k}": m for k in range(4)}
+    label = "a-very-long-model-label-from-a-sweep-config"
+    text = results_table({"headline": {"s": list(metrics)}, "runs": {label: {"suites": {"s": {
+        "metrics": metrics, "n_items": 9, "seconds": {}}}}}})
+    assert max(len(ln) for ln in text.splitlines()) <= 100
+    assert f"  {label}" in text and all(f"{k}" in text for k in metrics)

@@ -48,19 +48,25 @@ def p_text(entry: dict[str, Any]) -> str:
     return f"p<sub>Holm</sub> {op} {p:.2g}" if p < 0.001 else f"p<sub>Holm</sub> {op} {p:.3g}"
 
 
+def _signed(v: float, nd: int) -> str:
+    """``+1.2`` / ``-0.4``; a value that rounds to zero is ``+0.0``, never ``-0.0``."""
+    return f"{round(v, nd) + 0.0:+.{nd}f}"
+
+
 def _pair_cell(entry: dict[str, Any] | None, sign: float) -> str:
     if entry is None or entry.get("difference") is None:
         return '<td class="muted">\u2014</td>'
     nd = 3 if entry["unit"] == "r" else 1
-    d = sign * entry["difference"]
+    d = _signed(sign * entry["difference"], nd)
     lo, hi = entry.get("ci_low"), entry.get("ci_high")
-    ci = "" if lo is None or hi is None else \
-        f'<br><span class="muted">[{min(sign * lo, sign * hi):+.{nd}f}, {max(sign * lo, sign * hi):+.{nd}f}]</span>'
+    a, b = sorted((sign * lo, sign * hi)) if lo is not None and hi is not None else (None, None)
+    ci = "" if a is None or b is None else \
+        f'<br><span class="muted">[{_signed(a, nd)}, {_signed(b, nd)}]</span>'
     mark = '<span class="sig" title="significant after Holm correction">\u2605</span>' if entry.get("significant") \
         else ""
     p = p_text(entry)
     ptxt = f'<br><span class="muted">{p}</span>' if p else ""
-    return f'<td class="num pair">{d:+.{nd}f} {escape(entry["unit"])} {mark}{ci}{ptxt}</td>'
+    return f'<td class="num pair">{d} {escape(entry["unit"])} {mark}{ci}{ptxt}</td>'
 
 
 def _tests_note(comp: dict[str, Any], metric: str) -> str:
@@ -266,8 +272,9 @@ def render_comparison(docs: dict[str, dict[str, Any]], comparison: dict[str, Any
         if lim:
             body.append(f'<p class="warn">limited: {escape(limit_note(lim))}</p>')
         if comp is not None:
+            note = f"; {comp['note']}" if comp.get("note") else ""
             body.append(f'<p class="muted">paired unit: {escape(str(comp.get("unit")))} '
-                        f'(n = {int(comp.get("n_units", 0))}); {escape(str(comp.get("note", "")))}</p>')
+                        f'(n = {int(comp.get("n_units", 0))}){escape(note)}</p>')
         body.append(leaderboard(s, docs, heads, links, _why_not(s, docs, comp)))
         if comp is not None:
             for m in comp.get("metrics", []):

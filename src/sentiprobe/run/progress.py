@@ -100,6 +100,8 @@ def headline_of(metrics: Mapping[str, Any], headline: tuple[str, ...] | list[str
 
 WIDTH = 100
 """The results table's width: it must read in a terminal or a CI log without wrapping."""
+LABEL_WIDTH = 24
+"""The model column's width; a longer label gets a line of its own."""
 
 
 def _unit(m: Mapping[str, Any], name: str) -> str:
@@ -165,7 +167,7 @@ def results_table(summary: Mapping[str, Any]) -> str:
         order += [s for s in (*(run.get("suites") or {}), *(run.get("errors") or {})) if s not in order]
     if not order and not any(r.get("skipped") for r in runs.values()):
         return "no results\n"
-    mw = max([len("model"), *(len(m) for m in runs)])
+    mw = min(LABEL_WIDTH, max([len("model"), *(len(m) for m in runs)]))
     lines: list[str] = []
     limited = False
     for suite in order:
@@ -178,9 +180,11 @@ def results_table(summary: Mapping[str, Any]) -> str:
         widths = [max([len(h), *(len(c[k]) for c in cells.values())]) for k, h in enumerate(heads)]
         lines.append("")
         lines.append(f"{suite}")
-        if ran:
-            lines.append((f"  {'model':<{mw}}  {'n':>6}   " + "  ".join(f"{h:<{w}}" for h, w in zip(heads, widths))
-                          + "  seconds").rstrip())
+        header = f"  {'model':<{mw}}  {'n':>6}   " + "  ".join(f"{h:<{w}}" for h, w in zip(heads, widths)) + \
+            "  seconds"
+        wide = len(header) <= WIDTH
+        if ran:  # too wide for every metric: the first in the column, the others on lines of their own
+            lines.append(header if wide else f"  {'model':<{mw}}  {'n':>6}   {heads[0] if heads else ''}")
         for m, e in ran.items():
             n = e.get("n_items")
             mark = "*" if e.get("limit") else " "
@@ -188,14 +192,16 @@ def results_table(summary: Mapping[str, Any]) -> str:
             secs = sum(v for v in (e.get("seconds") or {}).values() if isinstance(v, int | float))
             metrics = e.get("metrics", {})
             pf = (metrics.get("parse_failure_rate") or {}).get("value")
-            prefix = f"  {m:<{mw}}  {'' if n is None else n:>6}{mark}  "
+            if len(m) > mw:  # a long label on a line of its own
+                lines.append(f"  {m}")
+            prefix = f"  {m if len(m) <= mw else '':<{mw}}  {'' if n is None else n:>6}{mark}  "
             if isinstance(pf, int | float) and pf >= 1.0:
                 lines += _wrap(prefix + "no reply could be parsed (parse failures 100%); raw replies: its report", 0)
                 continue
             vals = [f"{c:<{w}}" for c, w in zip(cells[m], widths)]
             note = _parse_note(metrics)
             row = prefix + "  ".join(vals) + f"  {secs:7.1f}" + (f"  {note}" if note else "")
-            if len(row) <= WIDTH:
+            if wide and len(row) <= WIDTH:
                 lines.append(row)
                 continue
             lines.append(prefix + vals[0].rstrip() + f"  {secs:.1f}s")  # too wide: one metric per line
