@@ -30,7 +30,7 @@ def counted(monkeypatch):
 
 def _run(tmp_path, name, data_dir, limit):
     doc = api.run(["arts-laptop"], ["tfidf-lr"], out=tmp_path / name, cache_dir=str(tmp_path / "cache"), n_boot=50,
-                  limit=limit, progress=False, data_dir=str(data_dir))
+                  limit=limit, limit_mode="first", progress=False, data_dir=str(data_dir))
     return doc["runs"]["tfidf-lr"]["suites"]["arts-laptop"]
 
 

@@ -36,7 +36,7 @@ def test_hf_finetune_runs_on_suite(suite, data_dir, tmp_path):
     train = s.train_items()
     model = _tiny_bert(tmp_path / "tiny", [it.text for it in train[:500]], len(s.labels))
     doc = api.run([suite], ["hf-finetune"], out=tmp_path / "run", data_dir=str(data_dir), limit=40, n_boot=50,
-                  progress=False, model_args={"path": str(model), "epochs": "1", "batch_size": "64",
+                  limit_mode="first", progress=False, model_args={"path": str(model), "epochs": "1", "batch_size": "64",
                                               "max_length": "32", "output_dir": str(tmp_path / "ft")}
                   )["runs"]["hf-finetune"]
     e = doc["suites"][suite]

@@ -188,7 +188,7 @@ def test_soul_rc_and_jg_run_end_to_end(data_dir, tmp_path):
     args = {"path": str(t5), "epochs": "1", "batch_size": "64", "max_length": "48", "max_new_tokens": "6",
             "device": "cpu", "threads": "1"}
     doc = api.run(["soul-rc"], ["hf-seq2seq"], out=tmp_path / "rc", data_dir=str(data_dir), limit=6, n_boot=20,
-                  progress=False, model_args=args)["runs"]["hf-seq2seq"]
+                  limit_mode="first", progress=False, model_args=args)["runs"]["hf-seq2seq"]
     e = doc["suites"]["soul-rc"]
     assert e["fit"][0]["fitted"] and e["fit"][0]["n_train"] == 1481 and "accuracy" in e["metrics"]
     pred_file = tmp_path / "rc" / "hf-seq2seq" / "predictions" / "soul-rc.jsonl"
@@ -196,7 +196,7 @@ def test_soul_rc_and_jg_run_end_to_end(data_dir, tmp_path):
     assert len(preds) == 6 and all(p["raw"] is not None and p["meta"]["prompt"].startswith("Review:\n")
                                    for p in preds)
     doc = api.run(["soul-jg"], ["hf-seq2seq"], out=tmp_path / "jg", data_dir=str(data_dir), limit=4, n_boot=20,
-                  progress=False, model_args={**args, "task": "jg", "max_new_tokens": "10"},
+                  limit_mode="first", progress=False, model_args={**args, "task": "jg", "max_new_tokens": "10"},
                   suite_options={"soul-jg": {"train_file": str(train), "train_verify": "0", "bertscore": "0"}}
                   )["runs"]["hf-seq2seq"]
     assert not doc.get("errors"), doc.get("errors")

@@ -8,6 +8,7 @@ browser is a failure.
 from __future__ import annotations
 
 import copy
+import json
 import os
 import re
 import shutil
@@ -45,13 +46,41 @@ def _browse(chromium: str, html_file: Path, tmp: Path, shot: str) -> tuple[str, 
     """(DOM after load, browser log) of a page, and a screenshot under the artefacts directory."""
     base = [chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
             "--disable-extensions", "--no-first-run", "--disable-sync", f"--user-data-dir={tmp / 'profile'}",
-            "--enable-logging=stderr", "--v=0", "--virtual-time-budget=3000"]
+            "--enable-logging=stderr", "--v=0", "--virtual-time-budget=3000", "--window-size=1280,2400"]
     dom = subprocess.run([*base, "--dump-dom", html_file.as_uri()], capture_output=True, text=True, timeout=120,
                          check=False)
     assert dom.returncode == 0, dom.stderr[-3000:]
     subprocess.run([*base, "--window-size=1280,2400", f"--screenshot={_artifacts() / shot}", html_file.as_uri()],
                    capture_output=True, text=True, timeout=120, check=False)
     return dom.stdout, dom.stderr
+
+
+MEASURE = """<script>(function () {
+  var w = window.innerWidth, out = [];
+  document.querySelectorAll("details").forEach(function (d) { d.open = true; });
+  document.querySelectorAll("body *").forEach(function (e) {
+    var r = e.getBoundingClientRect();
+    if (r.width && r.right > w + 1) { out.push(e.tagName + "." + e.className + ":" + Math.round(r.right)); }
+    var ox = getComputedStyle(e).overflowX;
+    if ((ox === "auto" || ox === "scroll" || ox === "hidden") && e.scrollWidth > e.clientWidth + 1) {
+      out.push("clipped " + e.tagName + "." + e.className + ":" + e.scrollWidth + ">" + e.clientWidth);
+    }
+  });
+  document.documentElement.setAttribute("data-page-width", String(document.documentElement.scrollWidth));
+  document.documentElement.setAttribute("data-overflow", out.slice(0, 20).join(" | "));
+})();</script>"""
+
+
+def _overflow(chromium: str, html_file: Path, tmp: Path, shot: str) -> tuple[int, str]:
+    """(page width, elements reaching past or clipped at a 1,280 px window, every <details> opened) of a report,
+    measured by a script added to a copy of it (reports themselves carry no script)."""
+    probe = tmp / f"measure-{html_file.name}"
+    probe.write_text(html_file.read_text(encoding="utf-8").replace("</body>", MEASURE + "</body>"), encoding="utf-8")
+    dom, _ = _browse(chromium, probe, tmp, shot)
+    width = re.search(r'data-page-width="(\d+)"', dom)
+    over = re.search(r'data-overflow="([^"]*)"', dom)
+    assert width and over is not None, dom[:500]
+    return int(width.group(1)), over.group(1)
 
 
 def _console_errors(log: str) -> list[str]:
@@ -69,17 +98,18 @@ def _poison(doc, k=0):
     return doc
 
 
+SUITES3 = ["arts-laptop", "soul-rc", "sentivent-polar"]
+
+
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory, data_dir):
+    """A main-job-shaped run: two models on three suites (``out/report.html`` is its comparison report)."""
     out = tmp_path_factory.mktemp("runs")
-    docs = {}
-    for model in ("majority", "tfidf-lr"):
-        d = out / model
-        doc = api.run(["arts-laptop", "soul-rc", "sentivent-polar"], [model], out=d, data_dir=str(data_dir),
-                      limit=300, n_boot=50, progress=False)
-        docs[model] = doc.get("runs", {}).get(model, doc) if "runs" in doc else doc
-        if not (d / "results.json").exists():  # the one-layout run directory: out/<model>/
-            assert (d / model / "results.json").exists()
+    doc = api.run(SUITES3, ["majority", "tfidf-lr"], out=out, data_dir=str(data_dir), limit=300, n_boot=50,
+                  progress=False)
+    docs = {m: doc["runs"][m] for m in ("majority", "tfidf-lr")}
+    for m in docs:
+        assert (out / m / "results.json").exists()
     return out, docs
 
 
@@ -100,19 +130,55 @@ def test_single_report_in_a_browser(chromium, runs, tmp_path):
 
 @pytest.mark.realdata
 def test_comparison_report_in_a_browser(chromium, runs, tmp_path):
+    out, _ = runs
+    html = out / "report.html"  # written by the run, as the main job writes it
+    dom, log = _browse(chromium, html, tmp_path, "comparison-report.png")
+    assert "profile of the models across suites" in dom
+    for suite in SUITES3:
+        assert f'id="{suite}"' in dom and 'class="leaderboard"' in dom
+    assert dom.count('class="pairwise"') >= 3 and "p<sub>Holm</sub>" in dom
+    assert 'class="banner"' in dom and "seeded random sample" in dom  # the --limit sample is said
+    assert not _console_errors(log), _console_errors(log)
+
+
+@pytest.mark.realdata
+def test_reports_fit_a_1280_px_window(chromium, runs, tmp_path):
+    """No horizontal overflow and nothing clipped at 1,280 px: the run's comparison report, a model's report,
+    and a comparison of six models (the widest pairwise matrix of the main job)."""
     from sentiprobe.compare import compare_runs
 
     out, docs = runs
-    dirs = [p.parent for p in sorted(out.rglob("results.json"))]
-    comparison = compare_runs(dirs, names=[d.name if d.name in docs else d.parent.name for d in dirs], n_boot=100)
-    html = tmp_path / "comparison.html"
-    html.write_text(render_comparison(docs, comparison), encoding="utf-8")
-    dom, log = _browse(chromium, html, tmp_path, "comparison-report.png")
-    assert "profile of the models across suites" in dom
-    for suite in ("arts-laptop", "soul-rc", "sentivent-polar"):
-        assert f'id="{suite}"' in dom and 'class="leaderboard"' in dom
-    assert dom.count('class="pairwise"') >= 3 and "p<sub>Holm</sub>" in dom
+    names = ["majority", "tfidf-lr", "majority-word", "minilm-lr", "probe-minilm", "gts-baseline"]
+    dirs = [out / "majority", out / "tfidf-lr"] * 3
+    six = compare_runs(dirs, names=names, n_boot=50)
+    wide = tmp_path / "six.html"
+    wide.write_text(render_comparison({n: docs["majority" if k % 2 == 0 else "tfidf-lr"] for k, n in enumerate(names)},
+                                      six), encoding="utf-8")
+    for page, shot in ((out / "report.html", "width-main.png"), (out / "tfidf-lr" / "report.html", "width-model.png"),
+                       (wide, "width-six.png")):
+        width, over = _overflow(chromium, page, tmp_path, shot)
+        assert width <= 1280 and not over, f"{page.name}: page {width}px; {over}"
+
+
+@pytest.mark.realdata
+def test_sweep_report_in_a_browser(chromium, data_dir, tmp_path):
+    """A 2 x 2 sweep's report: two systems (the models), paired tests per suite, fits 1,280 px."""
+    from sentiprobe.run.executors import LocalExecutor
+    from sentiprobe.run.sweep import parse_config, run_sweep
+
+    cfg = parse_config({"models": ["majority", {"name": "tfidf-lr", "label": "tfidf-c1", "args": {"C": 1.0}}],
+                        "suites": ["arts-laptop", "sentivent-polar"], "seeds": [0], "limit": 200, "n_boot": 50})
+    out = tmp_path / "sweep"
+    run_sweep(cfg, out, LocalExecutor(), data_dir=str(data_dir), cache_dir=str(tmp_path / "cache"))
+    comparison = json.loads((out / "comparison.json").read_text())
+    assert comparison["systems"] == ["majority", "tfidf-c1"] and set(comparison["suites"]) == {"arts-laptop",
+                                                                                             "sentivent-polar"}
+    dom, log = _browse(chromium, out / "report.html", tmp_path, "sweep-report.png")
+    assert "2 models on 2 suites" in dom and dom.count('class="pairwise"') >= 2 and "jobs/" not in dom.split(
+        'class="leaderboard"')[1].split("</table>")[0].replace('href="jobs/', "")
     assert not _console_errors(log), _console_errors(log)
+    width, over = _overflow(chromium, out / "report.html", tmp_path, "width-sweep.png")
+    assert width <= 1280 and not over, f"sweep report: page {width}px; {over}"
 
 
 @pytest.mark.realdata

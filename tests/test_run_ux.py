@@ -56,10 +56,15 @@ def test_limit_fraction_and_count():
 
 
 def test_limit_fraction_takes_that_share_of_each_suite(tmp_path):
-    doc = api.run(["toy"], ["majority"], out=tmp_path / "r", n_boot=0, progress=False, limit=0.25)
+    doc = api.run(["toy"], ["majority"], out=tmp_path / "r", n_boot=0, progress=False, limit=0.25,
+                  limit_mode="first")
     entry = doc["runs"]["majority"]["suites"]["toy"]
-    assert entry["n_items"] == 15 and entry["limit"] == 0.25
+    assert entry["n_items"] == 15 and entry["limit"]["value"] == 0.25 and entry["limit"]["mode"] == "first"
     assert len((tmp_path / "r" / "majority" / "predictions" / "toy.jsonl").read_text().splitlines()) == 15
+    # the default samples whole units (toy units hold two items): at least that share, never a unit cut in two
+    doc = api.run(["toy"], ["majority"], out=tmp_path / "s", n_boot=0, progress=False, limit=0.25)
+    entry = doc["runs"]["majority"]["suites"]["toy"]
+    assert entry["n_items"] == 16 and entry["limit"]["mode"] == "sample" and entry["limit"]["n_units"] == 8
 
 
 def test_model_arg_qualified_and_unqualified(tmp_path):
@@ -83,7 +88,7 @@ def test_model_arg_errors_name_the_model_and_suggest(tmp_path, capsys):
     code, _, err = _cli(capsys, *base, "--model-arg", "tfidf-lr:C=3")
     assert code == 1 and "not among the selected models" in err
     code, _, err = _cli(capsys, *base, "--model-arg", "slow-lexicon:=3")
-    assert code == 1 and "[MODEL:]KEY=VALUE" in err
+    assert code == 1 and "[LABEL:]KEY=VALUE" in err
     assert not (tmp_path / "r").exists()
 
 
@@ -175,8 +180,12 @@ def test_run_ends_with_a_results_table_on_stdout(tmp_path, capsys):
     out = tmp_path / "r"
     code, stdout, _ = _cli(capsys, "run", *TWO, "--model", "majority,slow-lexicon", "--out", str(out))
     assert code == 0
-    rows = [ln for ln in stdout.splitlines() if ln.startswith("toy")]
-    assert len(rows) == 4 and all("accuracy" in r and "[" in r and "predict" in r for r in rows)
+    lines = stdout.splitlines()
+    assert [ln for ln in lines if ln.startswith("toy")] == ["toy", "toy2"]  # a heading per suite
+    assert sum(1 for ln in lines if ln.startswith("  model ") and "accuracy (%)" in ln and "seconds" in ln) == 2
+    rows = [ln for ln in lines if ln.startswith(("  majority ", "  slow-lexicon "))]
+    assert len(rows) == 4 and all("[" in r and " 60 " in r for r in rows)  # value [CI], n
+    assert max(len(ln) for ln in lines if str(out) not in ln) <= 100  # the paths are as long as --out
     assert f"report: {out}/report.html" in stdout
     assert "toy ·" not in stdout  # progress never goes to stdout
 

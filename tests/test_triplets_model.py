@@ -127,7 +127,7 @@ def test_llm_extractor_with_fake_generator(suite, tmp_path, data_dir):
     from sentiprobe.api import run
 
     doc = run(["absa-triplet-explicit"], ["fake-triplet-llm"], out=tmp_path / "run", data_dir=str(data_dir),
-              limit=20, n_boot=0, progress=False)
+              limit=20, limit_mode="first", n_boot=0, progress=False)
     text = json.dumps(doc)
     assert "parse_failure_rate" in text and "triplet_f1" in text
     # the run's predictions file scores the same through `sentiprobe score` (replies parsed again)

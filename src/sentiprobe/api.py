@@ -64,33 +64,39 @@ def score(suite: str, predictions: str | Path, *, column: str | None = None, dat
             **({"tables_written": written} if written else {})}
 
 
-def run(suites: Sequence[str] | None = None, models: Sequence[str] | None = None, *,
+def run(suites: Sequence[str] | None = None, models: Sequence[Any] | None = None, *,
         model_args: Mapping[str, Any] | None = None, out: str | Path = "runs/latest", data_dir: str | None = None,
         cache_dir: str | None = None, use_cache: bool = True, seed: int = 0, n_boot: int = 1000,
-        limit: int | float | str | None = None, missing: str = "error", progress: bool | Any = True,
+        limit: int | float | str | None = None, limit_mode: str = "sample", limit_seed: int = 0,
+        missing: str = "error", progress: bool | Any = True,
         repair_cache: bool = False, overwrite: bool = False,
         suite_options: Mapping[str, Mapping[str, Any]] | None = None,
         log: Callable[[str], None] = lambda m: None, jobs: int | str | None = 1) -> dict[str, Any]:
-    """Run models on suites and write the run directory ``out`` (``out/<model>/`` per model, plus
-    ``out/summary.json`` and the comparison report ``out/report.html``, whatever the number of models).
+    """Run models on suites and write the run directory ``out`` (``out/<label>/`` per model, plus
+    ``out/summary.json``, ``out/comparison.json`` and the comparison report ``out/report.html``, whatever the
+    number of models).
 
     ``suites=None`` runs every suite whose data is available (missing ones are reported through
-    ``log`` and listed in the results). ``models=None`` runs the default models. ``model_args``:
-    ``{"KEY": value}`` for every selected model whose factory takes ``KEY``, ``{"MODEL:KEY": value}`` for
-    one model. ``limit``: a positive item count or a fraction in (0, 1]. ``suite_options``: suite name ->
-    that suite's options. ``out`` holding a run of another configuration is refused unless ``overwrite``;
-    the same configuration resumes. ``progress``: True reports stages on stderr (a
-    :class:`~sentiprobe.run.progress.Progress` for another stream). ``jobs``: 1 runs the models one after
-    another in this process; N > 1 (or ``"auto"``: one per CPU, at most 4) runs them in N worker processes
-    side by side (:mod:`sentiprobe.run.lanes`), with the same results.
+    ``log`` and listed in the results). ``models=None`` runs the default models; a model is a registered name,
+    ``"LABEL=NAME"`` (the same model may run twice under two labels) or a ``ModelEntry``. ``model_args``:
+    ``{"KEY": value}`` for every selected model whose factory takes ``KEY``, ``{"LABEL:KEY": value}`` for
+    one model. ``limit``: a positive item count or a fraction in (0, 1]; ``limit_mode`` ``sample`` (default:
+    a seeded random sample of each suite's unit, stratified by gold label, seeded by ``limit_seed``) or
+    ``first``. ``suite_options``: suite name -> that suite's options. ``out`` holding a run of another
+    configuration is refused unless ``overwrite``; the same configuration resumes. ``progress``: True reports
+    stages on stderr (a :class:`~sentiprobe.run.progress.Progress` for another stream). ``jobs``: 1 runs the
+    models one after another in this process; N > 1 (or ``"auto"``: one per CPU, at most 4) runs them in N
+    worker processes side by side (:mod:`sentiprobe.run.lanes`), with the same results.
 
-    Returns the summary document: ``runs.<model>`` is that model's full results document (``suites``,
+    Returns the summary document: ``runs.<label>`` is that model's full results document (``suites``,
     ``errors``...). A suite that fails is recorded under ``errors`` (see :func:`run_errors`) while the
     others still run.
     """
+    from dataclasses import replace
+
     from .models import MODELS
+    from .run.modelargs import assign_model_args, model_entries
     from .run.progress import NULL_PROGRESS, Progress
-    from .run.modelargs import assign_model_args
     from .run.runner import RunConfig, available_suites, parse_limit, run_models
 
     skipped: list[str] = []
@@ -105,17 +111,48 @@ def run(suites: Sequence[str] | None = None, models: Sequence[str] | None = None
         if not suites:
             raise ConfigError("no suite has its data available; run `sentiprobe data fetch` or set "
                               "SENTIPROBE_DATA_DIR")
-    models = list(models) if models else MODELS.names(tag="default")
-    for m in models:
-        MODELS.entry(m)  # did-you-mean before the arguments are matched
-    per_model = assign_model_args(models, model_args)
-    base = RunConfig(suites=tuple(suites), model=models[0], model_args=per_model[models[0]], out_dir=str(out),
-                     data_dir=data_dir, cache_dir=cache_dir, use_cache=use_cache, seed=seed, n_boot=n_boot,
-                     limit=parse_limit(limit), missing=missing, progress=bool(progress), skip_unsupported=bare,
+    entries = model_entries(list(models) if models else MODELS.names(tag="default"))
+    per_model = assign_model_args({e.label: e.name for e in entries}, model_args)
+    entries = [replace(e, args={**dict(e.args), **per_model[e.label]}) for e in entries]
+    first = entries[0]
+    base = RunConfig(suites=tuple(suites), model=first.name, model_args=dict(first.args), label=first.label,
+                     out_dir=str(out), data_dir=data_dir, cache_dir=cache_dir, use_cache=use_cache, seed=seed,
+                     n_boot=n_boot, limit=parse_limit(limit), limit_mode=limit_mode, limit_seed=limit_seed,
+                     missing=missing, progress=bool(progress), skip_unsupported=bare,
                      repair_cache=repair_cache, unavailable_suites=tuple(skipped),
                      suite_options={k: dict(v) for k, v in (suite_options or {}).items()})
     reporter = progress if isinstance(progress, Progress) else Progress() if progress else NULL_PROGRESS
-    return run_models([(m, per_model[m]) for m in models], base, overwrite=overwrite, progress=reporter, jobs=jobs)
+    return run_models(entries, base, overwrite=overwrite, progress=reporter, jobs=jobs)
+
+
+def compatibility(models: Sequence[str] | None = None, suites: Sequence[str] | None = None, *,
+                  bare: bool = True) -> dict[str, dict[str, str | None]]:
+    """Which model can run which suite: ``{suite: {model: None (it can) or why not}}``.
+
+    ``models``: registered names (default: the default models); ``suites``: names (default: every suite).
+    ``bare``: the rule of a bare ``sentiprobe run`` (a generation suite also needs a model that generates).
+    A model that cannot be built without arguments (an endpoint) is described by its factory's error.
+    """
+    from .core.errors import SentiprobeError
+    from .models import MODELS, create_model
+    from .run.runner import capability_problem
+    from .suites import SUITES
+
+    names = list(models) if models else MODELS.names(tag="default")
+    specs = [SUITES.get(s) for s in suites] if suites else list(SUITES)
+    caps: dict[str, Any] = {}
+    for m in names:
+        try:
+            model = create_model(m)
+        except SentiprobeError as exc:
+            caps[m] = f"needs arguments to be built: {exc}"
+            continue
+        try:
+            caps[m] = set(model.capabilities)
+        finally:
+            model.close()
+    return {s.name: {m: (c if isinstance(c, str) else capability_problem(s, c, m, bare=bare))
+                     for m, c in caps.items()} for s in specs}
 
 
 def export(run_dir: str | Path, fmt: str = "csv", out: str | Path | None = None, *,

@@ -1,10 +1,12 @@
 """Paired comparison of systems, on each suite's own headline metrics and its own resampling unit.
 
 One engine (:func:`sentiprobe.stats.paired.compare_units`) serves ``sentiprobe compare`` (prediction files, or
-several columns of one published file), ``sentiprobe report`` and ``sentiprobe run`` with several models (run
-directories). Each suite says how a system's result looks on its units through its ``paired`` stage: ARS and
-accuracy on the originals over ARTS source examples, SOUL accuracy over reviews, NonCompSST correlations and F1
-over phrases, SST-7 pooled over seeds, SENTiVENT macro-F1 and accuracy over items (plus McNemar and Cochran's Q).
+several columns of one published file), ``sentiprobe report``, ``sentiprobe run`` with several models and
+``sentiprobe sweep`` (run directories, :func:`compare_systems`: pairing over what ran, a sweep's seeds pooled).
+Each suite says how a system's result looks on its units through its ``paired`` stage: ARS and accuracy on the
+originals over ARTS source examples, SOUL accuracy over reviews, NonCompSST correlations and F1 over phrases,
+SST-7 pooled over seeds, SENTiVENT macro-F1 and accuracy over items (plus McNemar and Cochran's Q), triplet F1
+over sentences, LexComp accuracy over items and span F1 over sentences.
 
 >>> from sentiprobe.compare import compare_predictions
 >>> doc = compare_predictions("sentivent-polar", ["a.csv", "b.csv", "c.csv"])   # doctest: +SKIP
@@ -12,6 +14,7 @@ over phrases, SST-7 pooled over seeds, SENTiVENT macro-F1 and accuracy over item
 """
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -61,7 +64,22 @@ def compare_suite(suite: Any, systems: Mapping[str, Sequence[Prediction]], *, it
                   exact_below: int = 25, reference: str | None = None,
                   paths: Mapping[str, str | Path] | None = None) -> dict[str, Any]:
     """Compare systems' predictions on one bound suite (see the module docstring); the suite's comparison entry."""
-    from .stats.paired import compare_units
+    paths = paths or {}
+    return compare_seeded(suite, {n: [(preds, paths.get(n))] for n, preds in systems.items()}, items=items,
+                          missing=missing, n_boot=n_boot, seed=seed, alpha=alpha, exact_below=exact_below,
+                          reference=reference)
+
+
+SeedRuns = Sequence[tuple[Sequence[Prediction], "str | Path | None"]]
+"""One system on one suite: its predictions per run (one run, or one per seed of a sweep) and their file."""
+
+
+def compare_seeded(suite: Any, systems: Mapping[str, SeedRuns], *, items: Sequence[Any] | None = None,
+                   missing: str = "error", n_boot: int = 1000, seed: int = 0, alpha: float = 0.05,
+                   exact_below: int = 25, reference: str | None = None) -> dict[str, Any]:
+    """:func:`compare_suite` where a system may have several runs (seeds): they are pooled on the same
+    resamples of the suite's units (:func:`sentiprobe.stats.paired.pooled_table`)."""
+    from .stats.paired import compare_units, pooled_table
     from .stats.significance import cochrans_q
     from .suites.spec import ScoreConfig
 
@@ -72,11 +90,12 @@ def compare_suite(suite: Any, systems: Mapping[str, Sequence[Prediction]], *, it
     if reference is not None and reference not in names:
         raise ConfigError(f"--reference {reference!r} is not one of the systems {names}")
     its = suite.items("test") if items is None else list(items)
-    paths = paths or {}
-    tables = {n: suite.spec.paired(suite, its, systems[n],
-                                   ScoreConfig(n_boot=n_boot, seed=seed, missing=missing, alpha=alpha,
-                                               path=None if n not in paths else str(paths[n])))
-              for n in names}
+
+    def table(preds: Sequence[Prediction], path: str | Path | None) -> Any:
+        return suite.spec.paired(suite, its, preds, ScoreConfig(n_boot=n_boot, seed=seed, missing=missing,
+                                                                 alpha=alpha, path=None if path is None else str(path)))
+
+    tables = {n: pooled_table([table(p, f) for p, f in systems[n]]) for n in names}
     doc = compare_units(tables, n_boot=n_boot, seed=seed, alpha=alpha, exact_below=exact_below)
     headline = doc["metrics"][0] if doc["metrics"] else None
     if reference is None and headline is not None:
@@ -102,7 +121,8 @@ def compare_suite(suite: Any, systems: Mapping[str, Sequence[Prediction]], *, it
         doc["cochran_q"] = cochrans_q(np.column_stack([tables[n].correct[binary[0]] for n in names])).to_dict()
         doc["cochran_q"]["metric"] = binary[0]
     doc.update({"schema_version": SCHEMA_VERSION, "suite": suite.name, "suite_version": suite.spec.version,
-                "options": suite.describe()["options"], "missing_policy": missing, "system_names": names})
+                "options": suite.describe()["options"], "missing_policy": missing, "system_names": names,
+                "seeds_per_system": {n: len(systems[n]) for n in names}})
     return doc
 
 
@@ -162,59 +182,164 @@ def load_run(run_dir: str | Path) -> tuple[dict[str, Any], Path]:
 
 
 def compare_runs(run_dirs: Sequence[str | Path], *, names: Sequence[str] | None = None, n_boot: int = 1000,
-                 seed: int = 0, alpha: float = 0.05, suites: Sequence[str] | None = None) -> dict[str, Any]:
-    """Paired comparisons of several run directories (one model each), suite by suite.
+                 seed: int = 0, alpha: float = 0.05, suites: Sequence[str] | None = None,
+                 cache: Any = None) -> dict[str, Any]:
+    """Paired comparisons of several run directories (one model each), suite by suite (:func:`compare_systems`).
 
-    A suite enters when every run scored it on the same items (same ``items_hash``); otherwise it is listed
-    under ``not_compared`` with the reason. Items come from the data directory and the suite options the runs
-    recorded; the predictions from each run's ``predictions/<suite>.jsonl``.
+    Systems are named by ``names``, else by the label each run recorded (``--model LABEL=NAME``), else by the
+    model's name or directory.
     """
-    from .suites import SUITES, get_suite
-
     runs = [load_run(d) for d in run_dirs]
     if len(runs) < 2:
         raise ConfigError("a comparison needs at least two run directories")
-    labels = list(names) if names is not None else [str(doc.get("model", {}).get("name") or d.name)
+    labels = list(names) if names is not None else [str(doc.get("model", {}).get("label")
+                                                        or doc.get("model", {}).get("name") or d.name)
                                                     for doc, d in runs]
+    if names is not None and (len(labels) != len(runs) or len(set(labels)) != len(labels)):
+        raise ConfigError(f"--names needs {len(runs)} unique names, got {labels}")
     if len(set(labels)) != len(labels):
         labels = system_names([d / "predictions" / "x.jsonl" for _, d in runs])
-    common = [s for s in runs[0][0].get("suites", {}) if all(s in doc.get("suites", {}) for doc, _ in runs)]
+    return compare_systems({n: [r] for n, r in zip(labels, runs)}, n_boot=n_boot, seed=seed, alpha=alpha,
+                           suites=suites, cache=cache)
+
+
+def _run_items(suite: Any, entry: Mapping[str, Any], pred_path: Path) -> list[Any]:
+    """The test items a run asked: the suite's test items whose ids its predictions file holds (a ``--limit``
+    sample or prefix included), checked against the ``items_hash`` it recorded."""
+    from .core.io import read_jsonl
+
+    ids = {r.get("item_id") for r in read_jsonl(pred_path, "predictions file") if isinstance(r, dict)}
+    items = [it for it in suite.items("test") if it.item_id in ids]
+    if suite.items_hash(items) != entry.get("items_hash"):  # e.g. a system that answered only part of them
+        items = suite.items("test")[: int(entry.get("n_items") or 0)]
+    if suite.items_hash(items) != entry.get("items_hash"):
+        raise DataError("the recorded items_hash does not match the suite's items (other data or options)",
+                        path=pred_path)
+    return items
+
+
+def compare_systems(systems: Mapping[str, Sequence[tuple[Mapping[str, Any], Path]]], *, n_boot: int = 1000,
+                    seed: int = 0, alpha: float = 0.05, suites: Sequence[str] | None = None,
+                    cache: Any = None) -> dict[str, Any]:
+    """Paired comparisons of systems, each one or several run directories (the seeds of a sweep), suite by suite.
+
+    Pairing over what ran: on every suite, the systems with results on it are compared (their seeds pooled on
+    the same resamples); a system without results there is listed under ``coverage.<suite>.not_run`` and
+    blocks nothing. A system that asked other items than the rest (other options, data or ``--limit``) is
+    left out of that suite with the reason (``coverage.<suite>.excluded``); a suite with fewer than two
+    comparable systems is listed under ``not_compared`` with the reason. Items come from the data directory and
+    the suite options the runs recorded; the predictions from each run's ``predictions/<suite>.jsonl``.
+
+    ``cache``: a prediction cache (``get_many``/``put_many`` of blobs) that keeps each suite's comparison under
+    the hash of what decides it (the predictions files' bytes, the items, the settings, sentiprobe's code), so a
+    re-run whose predictions did not change reads no items and draws no resample.
+    """
+    from .core.io import read_jsonl
+    from .suites import SUITES, get_suite
+    from .suites.predictions_io import prediction_from_record
+
+    labels = list(systems)
+    order: list[str] = []
+    for runs in systems.values():
+        for doc, _ in runs:
+            order += [s for s in doc.get("suites", {}) if s not in order]
     if suites is not None:
-        common = [s for s in common if s in suites]
-    out: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "systems": labels,
-                           "runs": {n: str(d) for n, (_, d) in zip(labels, runs)}, "suites": {}, "not_compared": {}}
-    for name in common:
-        entries = [doc["suites"][name] for doc, _ in runs]
+        order = [s for s in order if s in suites]
+    out: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION, "systems": labels,
+        "runs": {n: (str(rs[0][1]) if len(rs) == 1 else [str(d) for _, d in rs]) for n, rs in systems.items()},
+        "system_info": {n: _system_info(rs) for n, rs in systems.items()},
+        "pairing": "over what ran: every pair of systems with results on a suite is compared on it",
+        "suites": {}, "not_compared": {}, "coverage": {}}
+    for name in order:
+        ran = {n: [(doc["suites"][name], doc, d) for doc, d in rs if name in doc.get("suites", {})]
+               for n, rs in systems.items()}
+        ran = {n: r for n, r in ran.items() if r}
+        cover: dict[str, Any] = {"ran": list(ran), "not_run": [n for n in labels if n not in ran], "excluded": {}}
+        out["coverage"][name] = cover
         if name not in SUITES:
             out["not_compared"][name] = "suite not installed"
             continue
-        if len({e["items_hash"] for e in entries}) != 1:
-            out["not_compared"][name] = "the runs asked different items (different options, data or --limit)"
+        hashes: dict[str, str] = {}
+        for n, rs in ran.items():
+            hs = {e["items_hash"] for e, _, _ in rs}
+            if len(hs) == 1:
+                hashes[n] = hs.pop()
+            else:
+                cover["excluded"][n] = "its seeds asked different items"
+        counts: dict[str, int] = {}
+        for h in hashes.values():
+            counts[h] = counts.get(h, 0) + 1
+        common = max(counts, key=lambda h: (counts[h], -list(hashes.values()).index(h))) if counts else None
+        for n, h in hashes.items():
+            if h != common:
+                cover["excluded"][n] = "asked other items than the others (different options, data or --limit)"
+        keep = [n for n in ran if hashes.get(n) == common and n not in cover["excluded"]]
+        if len(keep) < 2:
+            out["not_compared"][name] = (f"only {len(keep)} system ran it ({', '.join(keep) or 'none'})"
+                                         if not cover["excluded"] else "fewer than two systems asked the same items")
             continue
-        doc0, _ = runs[0]
-        suite = get_suite(name, doc0.get("provenance", {}).get("data_dir") or doc0.get("config", {}).get("data_dir"),
-                          entries[0]["suite"]["options"])
-        if suite.spec.paired is None:
-            out["not_compared"][name] = "the suite has no paired comparison stage"
+        entry0, doc0, dir0 = ran[keep[0]][0]
+        key = _comparison_key(name, entry0, {n: [d / "predictions" / f"{name}.jsonl" for _, _, d in ran[n]]
+                                             for n in keep}, doc0, n_boot=n_boot, seed=seed, alpha=alpha)
+        found = cache.get_many(_COMPARISONS, [key], table="blobs").get(key) if cache is not None and key else None
+        if found is not None:
+            out["suites"][name] = {**found, "not_run": cover["not_run"], "excluded": cover["excluded"]}
             continue
-        items = suite.items("test")[: entries[0]["n_items"]]
-        from .core.io import read_jsonl
-        from .suites.predictions_io import prediction_from_record
-
-        systems = {}
-        for n, (_, d) in zip(labels, runs):
-            path = d / "predictions" / f"{name}.jsonl"
-            systems[n] = [prediction_from_record(r, path, i)
-                          for i, r in enumerate(read_jsonl(path, "predictions file"), 1)]
-        missing = runs[0][0].get("config", {}).get("missing", "error")
         try:
-            out["suites"][name] = compare_suite(suite, systems, items=items, missing=missing, n_boot=n_boot,
-                                                seed=seed, alpha=alpha,
-                                                paths={n: d / "predictions" / f"{name}.jsonl"
-                                                       for n, (_, d) in zip(labels, runs)})
+            data_dir = doc0.get("provenance", {}).get("data_dir") or doc0.get("config", {}).get("data_dir")
+            suite = get_suite(name, data_dir, entry0["suite"]["options"])
+            if suite.spec.paired is None:
+                out["not_compared"][name] = "the suite has no paired comparison stage"
+                continue
+            items = _run_items(suite, entry0, dir0 / "predictions" / f"{name}.jsonl")
+            seeded: dict[str, list[tuple[list[Prediction], Path]]] = {}
+            for n in keep:
+                for _, _, d in ran[n]:
+                    path = d / "predictions" / f"{name}.jsonl"
+                    preds = [prediction_from_record(r, path, i)
+                             for i, r in enumerate(read_jsonl(path, "predictions file"), 1)]
+                    seeded.setdefault(n, []).append((preds, path))
+            missing = doc0.get("config", {}).get("missing", "error")
+            doc = compare_seeded(suite, seeded, items=items, missing=missing, n_boot=n_boot, seed=seed, alpha=alpha)
         except SentiprobeError as exc:  # one suite that cannot be compared does not hide the others
             out["not_compared"][name] = f"{type(exc).__name__}: {exc}"
+            continue
+        doc["not_run"] = cover["not_run"]
+        doc["excluded"] = cover["excluded"]
+        doc = json.loads(json.dumps(doc))  # what comparison.json holds (and the cache returns)
+        if cache is not None and key:
+            cache.put_many(_COMPARISONS, {key: doc}, table="blobs")
+        out["suites"][name] = doc
     return out
+
+
+_COMPARISONS = "suite-comparisons"
+
+
+def _comparison_key(suite: str, entry: Mapping[str, Any], files: Mapping[str, list[Path]], doc: Mapping[str, Any],
+                    **settings: Any) -> str | None:
+    """Hash of everything a suite's comparison depends on; None when a predictions file cannot be read."""
+    from . import __version__
+    from .core.hashing import file_sha256, package_source_hash, stable_hash
+
+    try:
+        preds = {n: [file_sha256(f) for f in fs] for n, fs in files.items()}
+    except OSError:
+        return None
+    return stable_hash({"suite": suite, "options": (entry.get("suite") or {}).get("options"),
+                        "items": entry.get("items_hash"), "predictions": preds,
+                        "missing": (doc.get("config") or {}).get("missing", "error"), **settings,
+                        "code": package_source_hash(), "sentiprobe": __version__}, 40)
+
+
+def _system_info(runs: Sequence[tuple[Mapping[str, Any], Path]]) -> dict[str, Any]:
+    """What a system is (model name, label, arguments, identity) as its first run recorded it."""
+    doc = runs[0][0]
+    model = dict(doc.get("model") or {})
+    return {"model": model.get("name"), "label": model.get("label") or model.get("name"),
+            "args": model.get("args") or {}, "identity": model.get("identity") or {},
+            "runs": len(runs), "seeds": sorted({int(d.get("seed", 0)) for d, _ in runs})}
 
 
 def report(run_dirs: Sequence[str | Path], out: str | Path, *, names: Sequence[str] | None = None,

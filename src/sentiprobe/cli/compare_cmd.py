@@ -57,9 +57,17 @@ def format_suite(doc: dict[str, Any]) -> list[str]:
             nd = 3 if d["unit"] == "r" else 1
             diff = "n/a" if d["difference"] is None else f"{d['difference']:+.{nd}f}"
             ci = "" if d["ci_low"] is None else f" [{d['ci_low']:+.{nd}f}, {d['ci_high']:+.{nd}f}]"
-            p = "" if d.get("p_holm") is None else f" p_holm {d['p_holm']:.3g}{' *' if d.get('significant') else ''}"
+            op = "<=" if d.get("at_floor") else ""
+            p = "" if d.get("p_holm") is None else \
+                f" p_holm {op}{d['p_holm']:.3g}{' *' if d.get('significant') else ''}"
             cells.append(f"d{m} {diff} {d['unit']}{ci}{p}")
         lines.append(f"  {pr['a']} - {pr['b']}: " + "  ".join(cells))
+    tests = sorted({d.get("test", "") for pr in doc["pairs"] for d in pr["metrics"].values()})
+    t = doc.get("tests") or {}
+    lines.append(f"  tests: {'; '.join(x for x in tests if x)}; Holm over {t.get('n_tests', '?')} tests"
+                 + (f"; bootstrap floor p = {t['p_floor']:.2g} (<= marks a p-value at it)" if t.get("p_floor") else ""))
+    if doc.get("not_run"):
+        lines.append(f"  not run on this suite: {', '.join(doc['not_run'])}")
     return lines
 
 

@@ -1,4 +1,4 @@
-"""``sentiprobe list [suites|models] [--json]``."""
+"""``sentiprobe list [suites|models|matrix] [--model M,N] [--json]``."""
 from __future__ import annotations
 
 import json
@@ -6,14 +6,52 @@ import json
 
 def add_parser(sub) -> None:
     p = sub.add_parser("list", help="list suites and models with their arguments")
-    p.add_argument("what", nargs="?", choices=("suites", "models", "all"), default="all")
+    p.add_argument("what", nargs="?", choices=("suites", "models", "all", "matrix"), default="all",
+                   help="matrix: which model runs on which suite (the rule of a bare `sentiprobe run`)")
+    p.add_argument("--model", default=None, action="append",
+                   help="models of the matrix, comma-separated or repeated (default: the default models)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd)
 
 
-def cmd(args) -> int:
-    from ..api import list_models, list_suites
+def _short_reason(why: str) -> str:
+    import re
 
+    m = re.search(r"needs the capability (.*?);", why)
+    if m:
+        return "needs " + m.group(1).replace("'", "")
+    return "needs generate" if "cannot generate" in why else why
+
+
+def matrix_text(matrix: dict[str, dict[str, str | None]]) -> str:
+    """Suites as rows, models as columns: ``x`` runs, ``.`` does not apply; then per model where and why not."""
+    import textwrap
+
+    models = list(next(iter(matrix.values()), {}))
+    sw = max([5, *(len(s) for s in matrix)])
+    lines = [f"{'suite':<{sw}}  " + "  ".join(models)]
+    for suite, row in matrix.items():
+        lines.append(f"{suite:<{sw}}  " + "  ".join(f"{'.' if row[m] else 'x':^{len(m)}}" for m in models))
+    lines += ["", "x: runs in a bare `sentiprobe run` (a model may still refuse a suite's items when it sees them,",
+              "e.g. the constituent baselines outside LexComp); .: not applicable:"]
+    for m in models:
+        why = [f"{suite} ({_short_reason(r)})" for suite, row in matrix.items() if (r := row[m])]
+        if why:
+            lines += textwrap.wrap(f"{m}: " + ", ".join(why), 100, initial_indent="  ", subsequent_indent="    ")
+    return "\n".join(lines) + "\n"
+
+
+def cmd(args) -> int:
+    from ..api import compatibility, list_models, list_suites
+    from .run_cmd import split_names
+
+    if args.what == "matrix":
+        matrix = compatibility(split_names(args.model))
+        if args.json:
+            print(json.dumps(matrix, indent=2))
+        else:
+            print(matrix_text(matrix), end="")
+        return 0
     doc = {}
     if args.what in ("suites", "all"):
         doc["suites"] = list_suites()

@@ -1,4 +1,4 @@
-"""``sentiprobe run [--suite A,B] [--model M,N] [--model-arg [MODEL:]KEY=VALUE] [--out DIR] [--json]``.
+"""``sentiprobe run [--suite A,B] [--model [LABEL=]M,N] [--model-arg [LABEL:]KEY=VALUE] [--out DIR] [--json]``.
 
 Progress goes to stderr (bars on a terminal, one plain line per stage elsewhere); stdout gets the results
 table, or with ``--json`` a compact document (headline metrics and paths). The full documents stay in the
@@ -14,12 +14,13 @@ def add_parser(sub) -> None:
     p = sub.add_parser("run", help="run models on suites: fit, predict (cached), score, report")
     p.add_argument("--suite", default=None, action="append",
                    help="suite names, comma-separated or repeated (default: every suite whose data is available)")
-    p.add_argument("--model", default=None, action="append",
+    p.add_argument("--model", default=None, action="append", metavar="[LABEL=]NAME",
                    help="model names, comma-separated or repeated (default: the default models, see "
-                        "`sentiprobe list models`)")
-    p.add_argument("--model-arg", default=[], action="append", metavar="[MODEL:]KEY=VALUE",
-                   help="argument for the model factories (repeatable): MODEL:KEY=VALUE for one model, KEY=VALUE "
-                        "for every selected model that takes KEY")
+                        "`sentiprobe list models`); LABEL=NAME runs NAME under LABEL (directory <out>/LABEL/), so "
+                        "one model can run twice: --model plain=NAME,json=NAME --model-arg plain:KEY=VALUE")
+    p.add_argument("--model-arg", default=[], action="append", metavar="[LABEL:]KEY=VALUE",
+                   help="argument for the model factories (repeatable): LABEL:KEY=VALUE for one model, KEY=VALUE "
+                        "for every selected model that takes KEY"),
     p.add_argument("--suite-arg", default=[], action="append", metavar="[SUITE:]KEY=VALUE",
                    help="suite option (repeatable; `sentiprobe list suites` shows each suite's options; "
                         "SUITE: restricts it to one suite)")
@@ -37,10 +38,17 @@ def add_parser(sub) -> None:
     p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for CIs")
     p.add_argument("--limit", default=None, metavar="N|FRACTION",
-                   help="only the first N test items per suite, or a fraction in (0, 1] of them (recorded)")
+                   help="only N test items per suite, or a fraction in (0, 1] of them (recorded, bannered in the "
+                        "reports); chosen as --limit-mode says")
+    p.add_argument("--limit-mode", choices=("sample", "first"), default="sample",
+                   help="sample (default): a seeded random sample of each suite's unit (ARTS source examples with "
+                        "their variants, SOUL reviews, NonCompSST phrases), stratified by gold label, the same for "
+                        "every model; first: the first items in file order")
+    p.add_argument("--limit-seed", type=int, default=0, help="seed of the --limit sample (default 0)")
     p.add_argument("--missing", choices=("error", "wrong", "variants-wrong"), default="error",
                    help="how missing predictions are scored (see `sentiprobe score --help`)")
-    p.add_argument("--no-progress", action="store_true", help="no progress on stderr")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress on stderr (third-party progress bars included)")
     p.add_argument("--jobs", default="auto", metavar="N|auto",
                    help="models run side by side in N worker processes (default auto: one per CPU, at most 4 "
                         "and one per model; 1 runs them one after another in this process); same results")
@@ -55,13 +63,13 @@ def split_names(values: list[str] | None) -> list[str] | None:
 
 
 def parse_model_args(pairs: list[str]) -> dict[str, str]:
-    """``[MODEL:]KEY=VALUE`` pairs -> ``{"[MODEL:]KEY": value}`` (matched to models by the API)."""
+    """``[LABEL:]KEY=VALUE`` pairs -> ``{"[LABEL:]KEY": value}`` (matched to models by the API)."""
     from ..core.errors import ConfigError
 
     out = {}
     for kv in pairs:
         if "=" not in kv or not kv.split("=", 1)[0].strip().rsplit(":", 1)[-1].strip():
-            raise ConfigError(f"--model-arg expects [MODEL:]KEY=VALUE, got {kv!r}")
+            raise ConfigError(f"--model-arg expects [LABEL:]KEY=VALUE, got {kv!r}")
         k, v = kv.split("=", 1)
         k = k.strip()
         if ":" in k:
@@ -71,6 +79,24 @@ def parse_model_args(pairs: list[str]) -> dict[str, str]:
             k = k.replace("-", "_")
         out[k] = v
     return out
+
+
+THIRD_PARTY_QUIET = {"HF_HUB_DISABLE_PROGRESS_BARS": "1"}
+"""Environment switches of the progress bars libraries draw themselves (Hugging Face hub downloads and
+transformers' "Loading weights" follow it); set for this process and the
+worker processes it starts."""
+
+
+def quiet_third_party_progress() -> None:
+    """No third-party progress bars: under ``--no-progress`` or when stderr is not a terminal (a log file would
+    fill with carriage-return redraws)."""
+    import os
+
+    os.environ.update(THIRD_PARTY_QUIET)
+    if "transformers" in sys.modules:  # already imported: its switch is read at import time
+        sys.modules["transformers"].utils.logging.disable_progress_bar()
+    if "huggingface_hub" in sys.modules:
+        sys.modules["huggingface_hub"].utils.disable_progress_bars()
 
 
 def cmd(args) -> int:
@@ -85,9 +111,12 @@ def cmd(args) -> int:
     limit = parse_limit(args.limit)  # before any work: `--limit 0` is an error, not an empty run
     suite_options = parse_suite_args(args.suite_arg, suites or available_suite_names(args.data_dir))
     progress = Progress(sys.stderr, enabled=not args.no_progress)
+    if not (progress.enabled and progress.tty):
+        quiet_third_party_progress()
     doc = run(suites=suites, models=split_names(args.model), model_args=parse_model_args(args.model_arg),
               out=args.out, data_dir=args.data_dir, cache_dir=args.cache_dir, use_cache=not args.no_cache,
-              seed=args.seed, n_boot=args.n_boot, limit=limit, missing=args.missing, progress=progress,
+              seed=args.seed, n_boot=args.n_boot, limit=limit, limit_mode=args.limit_mode,
+              limit_seed=args.limit_seed, missing=args.missing, progress=progress,
               suite_options=suite_options, repair_cache=args.repair_cache, overwrite=args.overwrite,
               log=lambda msg: print(msg, file=sys.stderr), jobs=args.jobs)
     if args.json:

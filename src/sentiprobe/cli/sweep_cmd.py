@@ -11,7 +11,8 @@ def add_parser(sub) -> None:
                                    "directory under --out; finished jobs are never recomputed. See "
                                    "docs/scale-out.md.")
     p.add_argument("config", help="sweep config (YAML): models, suites, seeds, optional limit/n_boot/retries/resources")
-    p.add_argument("--out", required=True, help="sweep directory (jobs/, sweep.json, summary.json, report.html)")
+    p.add_argument("--out", required=True,
+                   help="sweep directory (jobs/, sweep.json, summary.json, comparison.json, report.html)")
     p.add_argument("--executor", choices=("local", "ray"), default="local",
                    help="local: one job after another in this process (default); ray: Ray tasks")
     p.add_argument("--address", default=None,
@@ -20,7 +21,8 @@ def add_parser(sub) -> None:
     p.add_argument("--data-dir", default=None, help="data directory (default: $SENTIPROBE_DATA_DIR or cache)")
     p.add_argument("--cache-dir", default=None,
                    help="cache directory shared by every job (default: $SENTIPROBE_CACHE_DIR or the user cache)")
-    p.add_argument("--json", action="store_true", help="print the sweep index (one line of JSON)")
+    p.add_argument("--json", action="store_true",
+                   help="print the sweep index (one line of JSON) instead of the results table")
     p.set_defaults(func=cmd)
 
 
@@ -31,6 +33,9 @@ def cmd(args) -> int:
     from ..data import resolve_data_dir
     from ..run.cache import default_cache_dir
     from ..run.sweep import sweep
+    from .run_cmd import quiet_third_party_progress
+
+    quiet_third_party_progress()  # jobs run without progress; so do the libraries they load
 
     address = args.address or (os.environ.get("RAY_ADDRESS") if args.executor == "ray" else None)
     # workers may run elsewhere: give them absolute directories, never their own environment's defaults
@@ -40,6 +45,12 @@ def cmd(args) -> int:
                   cache_dir=cache_dir, log=lambda m: print(m, file=sys.stderr))
     if args.json:
         print(json.dumps(index, ensure_ascii=False))
+    else:
+        from ..run.progress import results_table
+        from ..run.sweep_report import table_summary
+
+        summary = json.loads((Path(args.out) / "summary.json").read_text(encoding="utf-8"))
+        sys.stdout.write(results_table(table_summary(summary)))
     failed = [j for j, r in index["jobs"].items() if r["status"] == "failed"]
     if failed:
         print(f"sentiprobe: {len(failed)} job(s) failed: {', '.join(failed)}; the others are in {args.out} "

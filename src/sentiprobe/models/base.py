@@ -86,6 +86,34 @@ def _module_source_hash(module_name: str) -> str | None:
     return hashlib.sha256(src.encode("utf-8")).hexdigest()
 
 
+def public_url(url: str) -> str:
+    """``url`` without user, password, query string or fragment (what a report may show of an endpoint)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "<unparseable URL>"
+    if not parts.scheme or not parts.netloc:
+        return url
+    host = parts.hostname or ""
+    netloc = f"[{host}]" if ":" in host else host
+    if parts.port is not None:
+        netloc += f":{parts.port}"
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def public_config(config: Any) -> Any:
+    """A configuration with every http(s) URL in it passed through :func:`public_url`."""
+    if isinstance(config, dict):
+        return {k: public_config(v) for k, v in config.items()}
+    if isinstance(config, list | tuple):
+        return [public_config(v) for v in config]
+    if isinstance(config, str) and config.lower().startswith(("http://", "https://")):
+        return public_url(config)
+    return config
+
+
 def format_input(item: Item, input_kind: str) -> tuple[str, str | None]:
     """The (text, text_pair) a pair/sequence model sees for an item.
 
@@ -136,6 +164,15 @@ class ModelAdapter(ABC):
     def config(self) -> dict[str, Any]:
         """Hyper-parameters and weight identifiers (JSON-able); enters the fingerprint."""
         return {}
+
+    def identity(self) -> dict[str, Any]:
+        """What this adapter is, for results.json and every report: the registered adapter, its class, its
+        capabilities and its effective configuration (:meth:`config`: every value it will use, defaults and
+        values read from the environment included; URLs without credentials or query strings)."""
+        cls = type(self)
+        return {"adapter": self.name, "class": f"{cls.__module__}.{cls.__qualname__}",
+                "capabilities": sorted(self.capabilities), "learns": self.learns,
+                "config": public_config(self.config())}
 
     def state_hash(self) -> str | None:
         """Hash of the fitted state (None for models that do not learn or are not yet fitted)."""

@@ -1,6 +1,7 @@
 """Self-contained HTML report (inline CSS and SVG, no CDN). Every piece of text is escaped."""
 from __future__ import annotations
 
+import json
 import math
 from html import escape
 from typing import Any
@@ -12,9 +13,13 @@ CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em auto;max-width:1100px;color:#222;
 padding:0 1em}
 h1{font-size:1.6em}h2{border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:2em}
-table{border-collapse:collapse;margin:.8em 0;font-size:.92em;display:block;overflow-x:auto;max-width:100%}
-th,td{border:1px solid #ddd;padding:.3em .6em;text-align:left;vertical-align:top}
+table{border-collapse:collapse;margin:.8em 0;font-size:.92em;max-width:100%}
+th,td{border:1px solid #ddd;padding:.3em .6em;text-align:left;vertical-align:top;overflow-wrap:break-word}
+td.wrap,table.identity td{overflow-wrap:anywhere}
 th{background:#f4f4f4}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.pair{white-space:normal;font-size:.9em}caption{text-align:left;caption-side:bottom}
+.scroll{overflow-x:auto;max-width:100%}span.metric{display:inline-block;margin-right:1.2em;white-space:nowrap}
+table.identity td code{white-space:pre-wrap;overflow-wrap:anywhere}
 .muted{color:#777;font-size:.9em}.warn{color:#a50}
 .banner{background:#fff3cd;border:2px solid #d39e00;color:#6b4f00;padding:.6em 1em;margin:1em 0;font-weight:600}
 .sig{color:#1a7f37;font-weight:600}
@@ -83,13 +88,71 @@ def metrics_table(metrics: dict[str, dict[str, Any]]) -> str:
             + "".join(rows) + "</table>")
 
 
+def limit_note(limit: Any, n_items: Any = None) -> str:
+    """How a limited run chose its items, in one sentence (see :mod:`sentiprobe.run.limit`)."""
+    from ..run.limit import describe_limit
+
+    return describe_limit(limit, n_items)
+
+
 def limit_banner(limit: Any, n_items: Any) -> str:
     """A loud banner for runs on a subset of the items (their numbers are not the suite's)."""
     if not limit:
         return ""
-    return (f'<div class="banner" role="alert">Limited run: only the first {escape(str(limit))} test items '
-            f"were used ({escape(str(n_items))} items scored). These numbers are not comparable with full "
-            "runs or published results.</div>")
+    return (f'<div class="banner" role="alert">Limited run: {escape(limit_note(limit, n_items))}. These numbers '
+            "are not comparable with full runs or published results.</div>")
+
+
+def _short(v: Any, width: int = 80) -> str:
+    text = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, default=str)
+    return text if len(text) <= width else text[: width - 1] + "\u2026"
+
+
+def identity_summary(model: dict[str, Any]) -> str:
+    """One cell: the adapter and its effective settings (values not given as arguments marked \u2020: a default
+    or the environment)."""
+    ident = model.get("identity") or {}
+    cfg = ident.get("config") or {}
+    given = set(ident.get("given") or model.get("args") or {})
+    parts = [f"<code>{escape(str(ident.get('adapter') or model.get('name')))}</code>"]
+    dagger = "\u2020"
+    shown = [f"{escape(str(k))}={escape(_short(v, 60))}{'' if k in given else dagger}"
+             for k, v in cfg.items() if v not in (None, "", [], {})]
+    extra = [f"{escape(str(k))}={escape(_short(v, 60))}" for k, v in (model.get("args") or {}).items()
+             if k not in cfg]
+    if shown or extra:
+        parts.append('<span class="muted">' + ", ".join(shown + extra) + "</span>")
+    return " ".join(parts)
+
+
+def identity_table(results: dict[str, Any]) -> str:
+    """What was run: label, registered model, adapter and class, every effective setting with where it came
+    from, and per suite the prompt template's hash (generative suites) and the adapter fingerprint."""
+    model = results.get("model") or {}
+    ident = model.get("identity") or {}
+    given = set(ident.get("given") or model.get("args") or {})
+    rows = [("model (label)", str(model.get("label") or model.get("name"))),
+            ("registered model", str(model.get("name")))]
+    if ident:
+        rows += [("adapter", f"{ident.get('adapter')} ({ident.get('class')})"),
+                 ("capabilities", ", ".join(ident.get("capabilities") or []))]
+    cfg = ident.get("config") or {}
+    for k, v in cfg.items():
+        if k == "template_hash" and v is None:  # set by each generative suite: shown per suite below
+            continue
+        src = "argument" if k in given else "default or environment"
+        rows.append((f"{k} ({src})", _short(v, 200)))
+    for k, v in (model.get("args") or {}).items():
+        if k not in cfg:
+            rows.append((f"{k} (argument; not part of the outputs' identity)", _short(v, 200)))
+    for name, entry in (results.get("suites") or {}).items():
+        mc = entry.get("model_config") or {}
+        tmpl = (entry.get("details") or {}).get("prompt_template")
+        if mc.get("template_hash") or (isinstance(tmpl, dict) and mc.get("template_hash") is not None):
+            label = f"{tmpl.get('name')} v{tmpl.get('version')} " if isinstance(tmpl, dict) else ""
+            rows.append((f"prompt template ({name})", f"{label}#{mc.get('template_hash')}"))
+    body = "".join(f"<tr><th>{escape(k)}</th><td><code>{escape(v)}</code></td></tr>" for k, v in rows)
+    return f'<table class="identity" aria-label="model identity">{body}</table>'
 
 
 def _suite_section(name: str, entry: dict[str, Any]) -> str:
@@ -114,13 +177,37 @@ def _suite_section(name: str, entry: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
+def _headline_names(name: str, metrics: dict[str, Any], k: int = 4) -> list[str]:
+    from ..suites import SUITES
+
+    heads = [m for m in (SUITES.get(name).headline if name in SUITES else ()) if m in metrics]
+    return (heads + [m for m in metrics if m not in heads])[:k]
+
+
 def _profile(results: dict[str, Any]) -> str:
+    """One row per suite: n, then its headline metrics (the suite's own first) as ``name value [CI]`` entries
+    that wrap inside the cell, so the table never grows wider than the page."""
     rows = []
     for name, entry in results.get("suites", {}).items():
-        ms = list(entry.get("metrics", {}).items())[:4]
-        cells = "".join(f"<td><code>{escape(k)}</code></td>{metric_cell({**m, 'name': k})}" for k, m in ms)
-        rows.append(f'<tr><td><a href="#{escape(name)}">{escape(name)}</a></td>{cells}</tr>')
-    return "<table><tr><th>suite</th><th colspan=8>headline metrics</th></tr>" + "".join(rows) + "</table>"
+        ms = entry.get("metrics", {})
+        items = []
+        for k in _headline_names(name, ms):
+            m = ms[k]
+            unit = unit_of(m, k)
+            v = "n/a" if m.get("value") is None else format_value(k, m["value"], unit) + (
+                "%" if unit == "fraction" else "")
+            lo, hi = m.get("ci_low"), m.get("ci_high")
+            ci = "" if lo is None else \
+                f' <span class="muted">[{format_value(k, lo, unit)}, {format_value(k, hi, unit)}]</span>'
+            items.append(f'<span class="metric"><code>{escape(k)}</code> {v}{ci}</span>')
+        mark = ' <span class="warn" title="a --limit run">(limited)</span>' if entry.get("limit") else ""
+        rows.append(f'<tr><td><a href="#{escape(name)}">{escape(name)}</a>{mark}</td>'
+                    f'<td class="num">{int(entry.get("n_items") or 0)}</td><td>{" ".join(items)}</td></tr>')
+    for name, err in (results.get("errors") or {}).items():
+        rows.append(f'<tr><td><a href="#{escape(name)}">{escape(name)}</a></td><td></td>'
+                    f'<td class="warn">failed: {escape(str(err.get("type", "")))}</td></tr>')
+    return ('<table class="profile"><tr><th>suite</th><th>n</th><th>headline metrics [95% CI]</th></tr>'
+            + "".join(rows) + "</table>")
 
 
 def _provenance(results: dict[str, Any]) -> str:
@@ -161,22 +248,22 @@ def render_report(results: dict[str, Any]) -> str:
 
     validate_results(results)
     model = results.get("model", {})
-    args = ", ".join(f"{k}={v}" for k, v in model.get("args", {}).items())
-    body = [f"<h1>sentiprobe report: {escape(str(model.get('name')))}</h1>",
-            f'<p class="muted">model arguments: {escape(args or "none")}; sentiprobe '
-            f'{escape(str(results.get("sentiprobe_version")))}</p>',
+    label = model.get("label") or model.get("name")
+    body = [f"<h1>sentiprobe report: {escape(str(label))}</h1>",
+            f'<p class="muted">sentiprobe {escape(str(results.get("sentiprobe_version")))}</p>',
+            "<h2>Model</h2>", identity_table(results),
             "<h2>Profile</h2>", _profile(results)]
     body += [_suite_section(n, e) for n, e in results.get("suites", {}).items()]
     for name, err in (results.get("errors") or {}).items():
         body.append(f'<h2 id="{escape(name)}">{escape(name)}</h2><p class="warn">failed: '
                     f'{escape(err.get("type", ""))}: {escape(err.get("message", ""))}</p>')
     body.append(_provenance(results))
-    return page(f"sentiprobe: {model.get('name')}", "\n".join(body))
+    return page(f"sentiprobe: {label}", "\n".join(body))
 
 
 def render_comparison(docs: dict[str, dict[str, Any]], comparison: dict[str, Any] | None = None,
-                      links: dict[str, str] | None = None) -> str:
+                      links: dict[str, str] | None = None, **kwargs: Any) -> str:
     """A report comparing several models' runs (see :mod:`sentiprobe.report.comparison`)."""
     from .comparison import render_comparison as render
 
-    return render(docs, comparison, links)
+    return render(docs, comparison, links, **kwargs)

@@ -122,13 +122,15 @@ def profile(rows: Sequence[tuple[str, str]], values: dict[str, dict[str, tuple[f
     """
     models = list(values)
     colours = ["#3b6fb6", "#c0504d", "#4f9a5b", "#8064a2", "#d9822b", "#4bacc6", "#7f7f7f", "#b8860b"]
-    legend_h = 18 * ((len(models) + 3) // 4) + 8
+    col_w = max(180, 7 * max((len(m) for m in models), default=0) + 24)  # ~7 px per 11 px character
+    per_row = max(1, (width - 20) // col_w)
+    legend_h = 18 * ((len(models) + per_row - 1) // per_row) + 8
     h = legend_h + row_h * len(rows) + 30
     plot_w = width - label_w - 30
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}" font-size="11" '
            f'font-family="sans-serif" role="img" class="plot" aria-label="profile of the models across suites">']
     for k, m in enumerate(models):
-        lx, ly = 10 + (k % 4) * 180, 14 + (k // 4) * 18
+        lx, ly = 10 + (k % per_row) * col_w, 14 + (k // per_row) * 18
         out.append(f'<circle cx="{lx}" cy="{ly - 4}" r="5" fill="{colours[k % len(colours)]}"/>'
                    f'<text x="{lx + 10}" y="{ly}">{escape(m)}</text>')
     for i, (label, unit) in enumerate(rows):

@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
@@ -59,14 +59,15 @@ def model_cost(name: str) -> int:
     return LIGHT if "baseline" in MODELS.entry(name).tags else HEAVY
 
 
-def plan_lanes(models: Sequence[str], jobs: int) -> list[list[str]]:
-    """Assign models to ``jobs`` lanes: heavy ones first, each onto the least loaded lane (ties: the first).
+def plan_lanes(models: Sequence[str], jobs: int, names: Mapping[str, str] | None = None) -> list[list[str]]:
+    """Assign models (labels; ``names`` maps a label to its registered model) to ``jobs`` lanes: heavy ones
+    first, each onto the least loaded lane (ties: the first).
 
     The order inside a lane keeps the given order; lanes without models are dropped.
     """
     lanes: list[list[str]] = [[] for _ in range(max(1, jobs))]
     load = [0] * len(lanes)
-    costs = {m: model_cost(m) for m in models}
+    costs = {m: model_cost((names or {}).get(m, m)) for m in models}
     for m in sorted(models, key=lambda m: -costs[m]):  # stable: the given order among equals
         k = min(range(len(lanes)), key=lambda i: (load[i], i))
         lanes[k].append(m)
@@ -102,15 +103,15 @@ def _config_from_json(d: dict[str, Any]) -> RunConfig:
 
 
 def run_lanes(configs: Sequence[RunConfig], jobs: int, *, progress: Progress) -> dict[str, dict[str, Any]]:
-    """Run each config (one model each) in ``jobs`` worker processes; returns model -> results document.
+    """Run each config (one model each) in ``jobs`` worker processes; returns label -> results document.
 
     A lane that fails outside the suites (the cache cannot be opened, a report cannot be written) makes this
     raise after the other lanes finished (their work is kept); Ctrl-C stops every lane.
     """
     from ..report.schema import read_results
 
-    by_model = {c.model: c for c in configs}
-    lanes = plan_lanes([c.model for c in configs], jobs)
+    by_model = {c.run_label: c for c in configs}
+    lanes = plan_lanes([c.run_label for c in configs], jobs, {c.run_label: c.model for c in configs})
     work = Path(tempfile.mkdtemp(prefix="sentiprobe-lanes-"))
     procs: list[tuple[list[str], subprocess.Popen, Path]] = []
     try:
@@ -136,7 +137,7 @@ def run_lanes(configs: Sequence[RunConfig], jobs: int, *, progress: Progress) ->
                 cls = SentiprobeError if detail.get("sentiprobe_error") else RuntimeError
                 logs = ", ".join(str(Path(by_model[m].out_dir) / "run.log") for m in lane)
                 raise cls(f"model(s) {', '.join(lane)}: {detail.get('type', 'error')}: {message} (see {logs})")
-        return {c.model: read_results(Path(c.out_dir) / "results.json") for c in configs}
+        return {c.run_label: read_results(Path(c.out_dir) / "results.json") for c in configs}
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

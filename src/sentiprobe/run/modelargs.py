@@ -1,12 +1,17 @@
-"""``--model-arg`` matching: which selected model gets which factory argument.
+"""Models of a run by label, and ``--model-arg`` matching: which selected model gets which factory argument.
 
-``MODEL:KEY=VALUE`` targets one model; ``KEY=VALUE`` goes to every selected model whose factory takes ``KEY``,
+``--model LABEL=NAME`` runs the registered model NAME under LABEL (its directory ``out/<LABEL>/``, its row in
+every table); without ``=`` the label is the name. One model may run twice under two labels with different
+arguments (``--model plain=openai-compatible,json=openai-compatible``).
+
+``LABEL:KEY=VALUE`` targets one model; ``KEY=VALUE`` goes to every selected model whose factory takes ``KEY``,
 the same rule as ``--suite-arg`` for suites. A key nobody takes is an error with did-you-mean, never dropped.
 """
 from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import ConfigError, did_you_mean
@@ -14,13 +19,79 @@ from ..core.registry import check_arguments
 from ..models import MODELS
 
 
-def assign_model_args(models: Sequence[str], model_args: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
-    """Each model's factory arguments from ``{"KEY": value}`` and ``{"MODEL:KEY": value}`` entries.
+@dataclass(frozen=True)
+class ModelEntry:
+    """One model of a run.
 
-    ``MODEL:KEY`` targets one of ``models`` (its factory must accept ``KEY``); an unqualified ``KEY`` goes to
-    every model whose factory accepts it (a factory taking ``**kwargs`` accepts every key). A key no selected
-    model accepts is a ConfigError with did-you-mean, never silently dropped. ``-`` in keys reads as ``_``.
+    Attributes:
+        label: its name in the run (directory ``out/<label>/``, rows of tables and reports).
+        name: the registered model (``sentiprobe list models``).
+        args: keyword arguments for the model factory.
     """
+
+    label: str
+    name: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+
+def check_label(label: str) -> str:
+    """``label`` when it can name a directory and a table row; else a ConfigError."""
+    if not isinstance(label, str) or not label or label in (".", "..") or any(c in label for c in "/\\:=,") \
+            or label != label.strip():
+        raise ConfigError(f"model label {label!r} must be a non-empty name without '/', '\\', ':', '=', ',' or "
+                          "surrounding spaces")
+    return label
+
+
+def parse_model_spec(text: str) -> ModelEntry:
+    """``LABEL=NAME`` or ``NAME`` (then the label is the name) as a :class:`ModelEntry` without arguments."""
+    if "=" in text:
+        label, name = (x.strip() for x in text.split("=", 1))
+        if not label or not name:
+            raise ConfigError(f"--model expects NAME or LABEL=NAME, got {text!r}")
+    else:
+        label = name = text.strip()
+    MODELS.entry(name)  # unknown name: did-you-mean
+    return ModelEntry(check_label(label), name)
+
+
+def model_entries(models: Sequence[Any]) -> list[ModelEntry]:
+    """``models`` as entries: each a :class:`ModelEntry`, an object with ``label``/``name``/``args`` (a sweep's
+    model), ``"LABEL=NAME"`` or ``"NAME"``, ``(NAME, ARGS)`` or ``(LABEL, NAME, ARGS)``. Labels must be unique."""
+    out: list[ModelEntry] = []
+    for m in models:
+        if isinstance(m, ModelEntry):
+            e = m
+        elif isinstance(m, str):
+            e = parse_model_spec(m)
+        elif isinstance(m, tuple) and len(m) == 2:
+            e = ModelEntry(m[0], m[0], dict(m[1]))
+        elif isinstance(m, tuple) and len(m) == 3:
+            e = ModelEntry(m[0], m[1], dict(m[2]))
+        elif all(hasattr(m, k) for k in ("label", "name", "args")):
+            e = ModelEntry(m.label, m.name, dict(m.args))
+        else:
+            raise ConfigError(f"not a model: {m!r} (a name, LABEL=NAME, (name, args) or (label, name, args))")
+        check_label(e.label)
+        out.append(e)
+    labels = [e.label for e in out]
+    dupes = sorted({x for x in labels if labels.count(x) > 1})
+    if dupes:
+        raise ConfigError(f"model label(s) {', '.join(map(repr, dupes))} given more than once; run a model twice "
+                          "under two labels: --model a=NAME,b=NAME --model-arg a:KEY=VALUE")
+    return out
+
+
+def assign_model_args(models: Sequence[str] | Mapping[str, str],
+                      model_args: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
+    """Each model's factory arguments from ``{"KEY": value}`` and ``{"LABEL:KEY": value}`` entries.
+
+    ``models``: model names, or label -> model name. ``LABEL:KEY`` targets one of them (its factory must
+    accept ``KEY``); an unqualified ``KEY`` goes to every model whose factory accepts it (a factory taking
+    ``**kwargs`` accepts every key). A key no selected model accepts is a ConfigError with did-you-mean, never
+    silently dropped. ``-`` in keys reads as ``_``. Returns label -> arguments.
+    """
+    names: dict[str, str] = dict(models) if isinstance(models, Mapping) else {m: m for m in models}
     def accepted(name: str) -> list[str] | None:
         """The factory's keyword names (None: it takes ``**kwargs``)."""
         try:
@@ -31,25 +102,27 @@ def assign_model_args(models: Sequence[str], model_args: Mapping[str, Any] | Non
             return None
         return [n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
 
-    out: dict[str, dict[str, Any]] = {m: {} for m in models}
+    out: dict[str, dict[str, Any]] = {m: {} for m in names}
     for raw_key, value in (model_args or {}).items():
         if ":" in raw_key:
-            model, key = raw_key.split(":", 1)
+            label, key = raw_key.split(":", 1)
             key = key.strip().replace("-", "_")
-            if model not in out:
-                MODELS.entry(model)  # unknown name: did-you-mean
-                raise ConfigError(f"--model-arg {raw_key}={value}: model {model!r} is not among the selected "
-                                  f"models ({', '.join(models)})")
-            check_arguments(f"--model-arg {raw_key}: model {model!r}", MODELS.entry(model).factory, {key: value})
-            out[model][key] = value
+            if label not in out:
+                if label not in MODELS:
+                    MODELS.entry(label)  # unknown name: did-you-mean
+                raise ConfigError(f"--model-arg {raw_key}={value}: model {label!r} is not among the selected "
+                                  f"models ({', '.join(names)})")
+            what = f"model {label!r}" if names[label] == label else f"model {label!r} ({names[label]})"
+            check_arguments(f"--model-arg {raw_key}: {what}", MODELS.entry(names[label]).factory, {key: value})
+            out[label][key] = value
             continue
         key = raw_key.strip().replace("-", "_")
-        targets = [m for m in models if (known := accepted(m)) is None or key in known]
+        targets = [m for m, n in names.items() if (known := accepted(n)) is None or key in known]
         if not targets:
-            known_all = sorted({k for m in models for k in (accepted(m) or [])})
+            known_all = sorted({k for n in names.values() for k in (accepted(n) or [])})
             hint = did_you_mean(key, known_all)
             raise ConfigError(f"--model-arg {raw_key}={value}: unknown argument {key!r}: no selected model "
-                              f"({', '.join(models)}) takes it{hint}; known: {', '.join(known_all) or 'none'}")
+                              f"({', '.join(names)}) takes it{hint}; known: {', '.join(known_all) or 'none'}")
         for m in targets:
             out[m][key] = value
     return out

@@ -98,51 +98,137 @@ def headline_of(metrics: Mapping[str, Any], headline: tuple[str, ...] | list[str
     return names
 
 
-def _fmt(m: Mapping[str, Any]) -> str:
-    """A metric by its unit: fractions as percentages (``53.29%``), correlations and coefficients as numbers."""
-    from ..report.html import format_value, unit_of
+WIDTH = 100
+"""The results table's width: it must read in a terminal or a CI log without wrapping."""
+LABEL_WIDTH = 24
+"""The model column's width; a longer label gets a line of its own."""
+
+
+def _unit(m: Mapping[str, Any], name: str) -> str:
+    from ..report.html import unit_of
+
+    return unit_of(dict(m), name)
+
+
+def _fmt(m: Mapping[str, Any], name: str = "") -> str:
+    """A metric's value and CI in its unit, without the unit sign (the column heading names it)."""
+    from ..report.html import format_value
 
     v = m.get("value")
     if v is None:
         return "n/a"
-    unit = unit_of(dict(m))
-    suffix = "%" if unit == "fraction" else ""
+    unit = _unit(m, name)
+    if (m.get("n_seeds") or 1) > 1:  # a sweep's seeds: mean and spread
+        sd = m.get("seed_sd")
+        spread = "" if sd is None else f" \u00b1 {format_value('', sd, unit)}"
+        return f"{format_value('', v, unit)}{spread} ({m['n_seeds']} seeds)"
     lo, hi = m.get("ci_low"), m.get("ci_high")
     ci = f" [{format_value('', lo, unit)}, {format_value('', hi, unit)}]" if lo is not None and hi is not None else ""
-    return f"{format_value('', v, unit)}{suffix}{ci}"
+    return f"{format_value('', v, unit)}{ci}"
+
+
+def _heading(name: str, m: Mapping[str, Any] | None) -> str:
+    from ..report.html import UNIT_LABELS
+
+    if m is None:
+        return name
+    unit = _unit(m, name)
+    return f"{name} ({UNIT_LABELS.get(unit, unit)})"
+
+
+def _wrap(text: str, indent: int) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(text, WIDTH, initial_indent=" " * indent, subsequent_indent=" " * (indent + 2),
+                         break_long_words=True, break_on_hyphens=False) or [""]
+
+
+def _parse_note(metrics: Mapping[str, Any]) -> str:
+    """``parse failures 12.5%`` when a generative suite could not read some replies (empty when none)."""
+    pf = metrics.get("parse_failure_rate") or {}
+    v = pf.get("value") if isinstance(pf, Mapping) else None
+    if not isinstance(v, int | float) or v <= 0:
+        return ""
+    return f"parse failures {100 * v:.1f}%"
 
 
 def results_table(summary: Mapping[str, Any]) -> str:
-    """One line per suite × model: headline metrics with 95% CIs and per-stage seconds; then the reports.
+    """The table a run ends with, at most :data:`WIDTH` columns: per suite a heading with its headline metrics
+    (unit, 95% CI), then one line per model that ran it: n (``*`` for a ``--limit`` run), the metrics, the
+    parse-failure rate when above 0, and seconds; failures on their own wrapped lines; the (suite, model) pairs
+    that do not apply summarised in one line; then where the reports are.
 
     ``summary`` is the document :func:`~sentiprobe.run.runner.run_models` returns (or ``summary.json``).
     """
     headline = summary.get("headline", {})
-    rows: list[tuple[str, str, str, str]] = []
-    for model, run in summary.get("runs", {}).items():
-        for suite, entry in (run.get("suites") or {}).items():
-            metrics = entry.get("metrics", {})
-            names = headline_of(metrics, headline.get(suite, ()))
-            cells = "  ".join(f"{n} {_fmt(metrics[n])}" for n in names)
-            secs = entry.get("seconds") or {}
-            timing = " ".join(f"{k} {v:.1f}s" for k, v in secs.items() if isinstance(v, int | float))
-            rows.append((suite, model, cells, timing))
-        for suite, err in (run.get("errors") or {}).items():
-            rows.append((suite, model, f"FAILED: {err.get('type')}: {err.get('message')}", ""))
-        for suite, why in (run.get("skipped") or {}).items():
-            rows.append((suite, model, f"skipped: {why}", ""))
-    if not rows:
+    runs = summary.get("runs", {})
+    order: list[str] = []
+    for run in runs.values():
+        order += [s for s in (*(run.get("suites") or {}), *(run.get("errors") or {})) if s not in order]
+    if not order and not any(r.get("skipped") for r in runs.values()):
         return "no results\n"
-    ws = [max(len(r[i]) for r in [*rows, ("suite", "model", "", "")]) for i in range(3)]
-    lines = [f"{'suite':<{ws[0]}}  {'model':<{ws[1]}}  {'headline metrics (95% CI)':<{ws[2]}}  seconds"]
-    lines += [f"{s:<{ws[0]}}  {m:<{ws[1]}}  {c:<{ws[2]}}  {t}".rstrip() for s, m, c, t in rows]
+    mw = min(LABEL_WIDTH, max([len("model"), *(len(m) for m in runs)]))
+    lines: list[str] = []
+    limited = False
+    for suite in order:
+        ran = {m: r["suites"][suite] for m, r in runs.items() if suite in (r.get("suites") or {})}
+        sample: dict[str, Any] = next((e.get("metrics", {}) for e in ran.values() if e.get("metrics")), {})
+        names = headline_of(sample, headline.get(suite, ()))
+        cells: dict[str, list[str]] = {m: [_fmt(e.get("metrics", {}).get(n) or {}, n) for n in names]
+                                       for m, e in ran.items()}
+        heads = [_heading(n, sample.get(n)) for n in names]
+        widths = [max([len(h), *(len(c[k]) for c in cells.values())]) for k, h in enumerate(heads)]
+        lines.append("")
+        lines.append(f"{suite}")
+        header = f"  {'model':<{mw}}  {'n':>6}   " + "  ".join(f"{h:<{w}}" for h, w in zip(heads, widths)) + \
+            "  seconds"
+        wide = len(header) <= WIDTH
+        if ran:  # too wide for every metric: the first in the column, the others on lines of their own
+            lines.append(header if wide else f"  {'model':<{mw}}  {'n':>6}   {heads[0] if heads else ''}")
+        for m, e in ran.items():
+            n = e.get("n_items")
+            mark = "*" if e.get("limit") else " "
+            limited = limited or bool(e.get("limit"))
+            secs = sum(v for v in (e.get("seconds") or {}).values() if isinstance(v, int | float))
+            metrics = e.get("metrics", {})
+            pf = (metrics.get("parse_failure_rate") or {}).get("value")
+            if len(m) > mw:  # a long label on a line of its own
+                lines.append(f"  {m}")
+            prefix = f"  {m if len(m) <= mw else '':<{mw}}  {'' if n is None else n:>6}{mark}  "
+            if isinstance(pf, int | float) and pf >= 1.0:
+                lines += _wrap(prefix + "no reply could be parsed (parse failures 100%); raw replies: its report", 0)
+                continue
+            vals = [f"{c:<{w}}" for c, w in zip(cells[m], widths)]
+            note = _parse_note(metrics)
+            row = prefix + "  ".join(vals) + f"  {secs:7.1f}" + (f"  {note}" if note else "")
+            if wide and len(row) <= WIDTH:
+                lines.append(row)
+                continue
+            lines.append(prefix + vals[0].rstrip() + f"  {secs:.1f}s")  # too wide: one metric per line
+            lines += [" " * len(prefix) + f"{h}: {v.strip()}" for h, v in zip(heads[1:], vals[1:])]
+            if note:
+                lines.append(" " * len(prefix) + note)
+        for m, r in runs.items():
+            err = (r.get("errors") or {}).get(suite)
+            if err:
+                lines += _wrap(f"{m}: FAILED: {err.get('type')}: {err.get('message')}", 2)
+    skipped = sum(len(r.get("skipped") or {}) for r in runs.values())
+    if limited:
+        lines += ["", "* --limit: part of the suite's test items (see the reports' banners); not comparable with "
+                      "full runs"]
+    if skipped:
+        lines += [""] + _wrap(f"not applicable, not run: {skipped} (suite, model) pair(s); `sentiprobe list matrix` "
+                              "shows which", 0)
     out = summary.get("out")
     if out:
         lines.append("")
         lines.append(f"report: {out}/{summary.get('report', 'report.html')}")
-        for model in summary.get("runs", {}):
-            lines.append(f"  {model}: {out}/{model}/report.html")
-    return "\n".join(lines) + "\n"
+        if summary.get("comparison"):
+            lines.append(f"paired comparisons: {out}/{summary['comparison']}")
+        for model in runs:
+            page = runs[model].get("report") or f"{runs[model].get('dir', model)}/report.html"
+            lines.append(f"  {model}: {out}/{page}")
+    return "\n".join(lines).lstrip("\n") + "\n"
 
 
 def compact_summary(summary: Mapping[str, Any]) -> dict[str, Any]:

@@ -39,8 +39,9 @@ def config_hash(models: Sequence[tuple[str, Mapping[str, Any]]], config: Mapping
     a number in the results.
     """
     keep = ("suites", "data_dir", "seed", "n_boot", "limit", "missing", "skip_unsupported", "suite_options")
+    sample = {k: config.get(k) for k in ("limit_mode", "limit_seed")} if config.get("limit") is not None else {}
     return stable_hash({"models": [[m, dict(a)] for m, a in models],
-                        **{k: config.get(k) for k in keep}}, 16)
+                        **{k: config.get(k) for k in keep}, **sample}, 16)
 
 
 def _previous_hash(out: Path) -> str | None:

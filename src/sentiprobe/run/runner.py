@@ -35,6 +35,8 @@ from ..models import MODELS, create_model
 from ..report.html import render_comparison
 from ..suites import SUITES, Suite, get_suite
 from .cache import NullCache, PredictionCache
+from .limit import apply_limit, check_limit_mode
+from .modelargs import check_label
 from .fitting import prepare
 from .predictor import CachedPredictor, with_seed
 from .progress import NULL_PROGRESS, Progress
@@ -53,6 +55,8 @@ class RunConfig:
         suites: suite names.
         model: registered model name.
         model_args: keyword arguments for the model factory (strings from the CLI).
+        label: the name of this model in the run (``--model LABEL=NAME``; its directory ``out/<label>/``);
+            None: the model's name.
         out_dir: run directory.
         data_dir: data directory (None: resolved from the environment).
         cache_dir: cache directory (None: ``$SENTIPROBE_CACHE_DIR`` or the user cache dir).
@@ -60,8 +64,12 @@ class RunConfig:
         repair_cache: move a corrupt cache aside and start a fresh one (``--repair-cache``) instead of failing.
         seed: base seed; seed k of a multi-seed suite uses ``seed + k``.
         n_boot: bootstrap resamples for confidence intervals.
-        limit: evaluate only the first ``limit`` test items of each suite (recorded; for slow models): a
-            positive integer, or a fraction in (0, 1] of each suite's test items (rounded up).
+        limit: evaluate only part of each suite's test items (recorded; for slow models): a positive number
+            of items, or a fraction in (0, 1] of them (rounded up); chosen as ``limit_mode`` says.
+        limit_mode: ``sample`` (a seeded random sample of the suite's unit, stratified by gold label, the same
+            for every model of a run) or ``first`` (the first items in file order); see :mod:`.limit`.
+        limit_seed: the seed of the ``sample`` (independent of ``seed``, so every seed of a sweep asks the
+            same items).
         missing: ``error`` or ``wrong`` (missing predictions counted as wrong).
         progress: show progress bars.
         skip_unsupported: skip (and record) suites the model cannot run instead of failing
@@ -74,6 +82,7 @@ class RunConfig:
     suites: tuple[str, ...]
     model: str
     model_args: dict[str, Any] = field(default_factory=dict)
+    label: str | None = None
     out_dir: str = "runs/latest"
     data_dir: str | None = None
     cache_dir: str | None = None
@@ -82,6 +91,8 @@ class RunConfig:
     seed: int = 0
     n_boot: int = 1000
     limit: int | float | None = None
+    limit_mode: str = "sample"
+    limit_seed: int = 0
     missing: str = "error"
     progress: bool = True
     skip_unsupported: bool = False
@@ -90,10 +101,17 @@ class RunConfig:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "limit", parse_limit(self.limit))
+        check_limit_mode(self.limit_mode)
+        check_label(self.run_label)
         if not isinstance(self.n_boot, int) or self.n_boot < 0:
             raise ConfigError(f"--n-boot must be a non-negative integer, not {self.n_boot!r}")
         if self.missing not in ("error", "wrong", "variants-wrong"):
             raise ConfigError(f"--missing must be error, wrong or variants-wrong, not {self.missing!r}")
+
+    @property
+    def run_label(self) -> str:
+        """The model's name in the run: its label, else its registered name."""
+        return self.label or self.model
 
 
 def parse_limit(value: Any) -> int | float | None:
@@ -124,14 +142,6 @@ def parse_limit(value: Any) -> int | float | None:
     if isinstance(value, float) and math.isfinite(value) and 0.0 < value <= 1.0:
         return value
     raise bad
-
-
-def apply_limit(items: list, limit: int | float | None) -> list:
-    """The first ``limit`` items (a fraction: that share of them, rounded up, at least one)."""
-    if limit is None:
-        return items
-    n = limit if isinstance(limit, int) else max(1, math.ceil(limit * len(items)))
-    return items[:n]
 
 
 def package_versions() -> dict[str, str]:
@@ -180,8 +190,9 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
     MODELS.entry(cfg.model)
     suite = bind_suite(suite_name, cfg, suites)
     _check_capability(suite, cfg)  # before loading: a bare run skips what the model cannot do at no cost
-    with progress.stage(cfg.model, suite_name, "load") as t:
-        items = apply_limit(suite.items("test"), cfg.limit)
+    with progress.stage(cfg.run_label, suite_name, "load") as t:
+        items, limit_record = apply_limit(suite.items("test"), cfg.limit, mode=cfg.limit_mode, seed=cfg.limit_seed,
+                                          unit=suite.spec.groups_name)
     seconds["load"] = t["seconds"]
     n_seeds = suite.n_seeds
     preds: list[Prediction] = []
@@ -198,17 +209,17 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
             seed = cfg.seed + k
             tag = f"seed {seed}" if n_seeds > 1 else ""
             if model.learns:
-                with progress.stage(cfg.model, suite_name, "fit", tag) as t:
+                with progress.stage(cfg.run_label, suite_name, "fit", tag) as t:
                     prepared = prepare(model, suite, cache, seed)
                 seconds["fit"] += t["seconds"]
             else:
                 prepared = prepare(model, suite, cache, seed)
             fits.append(prepared.fit)
             predictor = CachedPredictor(model, cache, progress=progress,
-                                        desc=f"{suite_name}/{cfg.model}" + (f"/seed{seed}" if n_seeds > 1 else ""),
+                                        desc=f"{suite_name}/{cfg.run_label}" + (f"/seed{seed}" if n_seeds > 1 else ""),
                                         fingerprint=prepared.fingerprint, ready=prepared.ready)
             detail = ", ".join(x for x in (f"{len(items)} items", tag) if x)
-            with progress.stage(cfg.model, suite_name, "predict", detail) as t:
+            with progress.stage(cfg.run_label, suite_name, "predict", detail) as t:
                 p = suite.predict(predictor, items)
             seconds["predict"] += t["seconds"]
             preds.extend(with_seed(p, seed) if n_seeds > 1 else p)
@@ -238,7 +249,7 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
         "metrics": metrics,
         "details": details,
         "n_items": len(items),
-        "limit": cfg.limit,
+        "limit": limit_record,
         "task": suite.task,
         "labels": list(suite.labels),
         "model_fingerprints": fingerprints,
@@ -297,12 +308,32 @@ def _score(suite: Suite, items: Sequence[Item], preds: Sequence[Prediction], lin
 _SCORES = "suite-scores"
 
 
+def capability_problem(suite: Any, capabilities: Any, label: str, *, bare: bool = False) -> str | None:
+    """Why model ``label`` (with ``capabilities``) cannot run ``suite`` (a bound suite or its spec); None if it can.
+
+    The message names the capability the suite needs and the ones the model has. In a bare run (``bare``: the
+    default models on every suite) a generation suite is also refused to a model that cannot generate: its
+    labels alone would repeat the classification suite's accuracy on the same items (soul-jg vs soul-rc).
+    """
+    spec = getattr(suite, "spec", suite)
+    caps = set(capabilities)
+    has = ", ".join(sorted(caps)) or "none"
+    if not spec.accepts & caps:
+        need = " or ".join(repr(c) for c in sorted(spec.accepts))
+        return (f"model {label!r} cannot run suite {spec.name!r}: the suite needs the capability {need}; "
+                f"the model has {has}")
+    if bare and spec.task == "generate" and "generate" not in caps:
+        return (f"model {label!r} cannot generate, and suite {spec.name!r} scores generated text: its labels alone "
+                f"would repeat a classification suite's accuracy (ask for it with --suite {spec.name})")
+    return None
+
+
 def _check_capability(suite: Suite, cfg: RunConfig) -> None:
     model = create_model(cfg.model, **cfg.model_args)  # cheap: weights load on first use
     try:
-        if not suite.supports(model):
-            raise CapabilityError(f"model {cfg.model!r} cannot {suite.task} (suite {suite.name!r} needs it); "
-                                  f"its capabilities: {sorted(model.capabilities)}")
+        problem = capability_problem(suite, model.capabilities, cfg.run_label, bare=cfg.skip_unsupported)
+        if problem:
+            raise CapabilityError(problem)
     finally:
         model.close()
 
@@ -358,7 +389,7 @@ def run(cfg: RunConfig, *, progress: Progress = NULL_PROGRESS, suites: SuitePool
     try:
         return _run_logged(cfg, out, progress, suites)
     except BaseException as exc:
-        log.error("run of model %s stopped: %s: %s", cfg.model, type(exc).__name__, exc,
+        log.error("run of model %s stopped: %s: %s", cfg.run_label, type(exc).__name__, exc,
                   exc_info=not isinstance(exc, SentiprobeError | KeyboardInterrupt))
         raise
     finally:
@@ -378,14 +409,15 @@ def _run_logged(cfg: RunConfig, out: Path, progress: Progress, suites: SuitePool
         "command": " ".join(sys.argv),
         "config": asdict(cfg),
         "seed": cfg.seed,
-        "model": {"name": cfg.model, "args": dict(cfg.model_args)},
+        "model": {"name": cfg.model, "label": cfg.run_label, "args": dict(cfg.model_args),
+                  "identity": model_identity(cfg.model, cfg.model_args)},
         "provenance": {"packages": package_versions(), "git_commit": git_commit(),
                        "data_dir": str(resolve_data_dir(cfg.data_dir).resolve()), "platform": platform.platform()},
         "suites": {},
     }
     try:
         for name in cfg.suites:
-            log.info("suite %s: model %s", name, cfg.model)
+            log.info("suite %s: model %s", name, cfg.run_label)
             try:
                 entry, _, lines = run_suite_items(name, cfg, cache, progress=progress, suites=suites)
             except CapabilityError as exc:
@@ -445,68 +477,98 @@ def available_suites(data_dir: str | None = None) -> tuple[list[str], list[str]]
     return ok, missing
 
 
-def run_models(models: Sequence[tuple[str, dict[str, Any]]], base: RunConfig, *, overwrite: bool = False,
+def run_models(models: Sequence[Any], base: RunConfig, *, overwrite: bool = False,
                progress: Progress = NULL_PROGRESS, jobs: int | str | None = 1) -> dict[str, Any]:
-    """Run each model into ``out/<model>/`` and write ``out/summary.json`` and the comparison report.
+    """Run each model into ``out/<label>/`` and write ``out/summary.json``, ``out/comparison.json`` and the
+    comparison report.
 
+    ``models``: :class:`~.modelargs.ModelEntry` values, ``(name, args)`` or ``(label, name, args)`` tuples (see
+    :func:`~.modelargs.model_entries`); one registered model may run under several labels.
     ``out`` is refused when it holds another configuration's run, unless ``overwrite`` (see :mod:`.rundir`).
     ``jobs``: models run in this process one after another (1), or in that many worker processes side by side
     (``auto``/None: one per CPU, see :mod:`.lanes`); the results are the same either way.
-    Returns the summary document, with ``runs.<model>`` the model's full results document (``summary.json``
+    Returns the summary document, with ``runs.<label>`` the model's full results document (``summary.json``
     on disk holds the path of each instead, with the metrics).
     """
     from .lanes import not_in_a_fresh_process, parse_jobs, run_lanes
 
     from ..report.schema import RESULTS_SCHEMA_VERSION
+    from .modelargs import model_entries
     from .rundir import SUMMARY, config_hash, prepare
 
-    names = [m for m, _ in models]
-    if not names:
+    entries = model_entries(models)
+    if not entries:
         raise ConfigError("no model to run")
-    dupes = sorted({m for m in names if names.count(m) > 1})
-    if dupes:
-        raise ConfigError(f"model(s) {', '.join(dupes)} given more than once; each model runs once per run "
-                          "(put differently configured models in separate --out directories)")
-    lanes = parse_jobs(jobs, len(models))
-    for name, args in models:
-        _validate(replace(base, model=name, model_args=dict(args)))
-    local = not_in_a_fresh_process(names, base.suites) if lanes > 1 else []
+    labels = [e.label for e in entries]
+    lanes = parse_jobs(jobs, len(entries))
+    for e in entries:
+        _validate(replace(base, model=e.name, model_args=dict(e.args), label=e.label))
+    local = not_in_a_fresh_process(sorted({e.name for e in entries}), base.suites) if lanes > 1 else []
     if local:
         lanes = 1
         progress.note(f"running the models one after another in this process: {', '.join(local[:3])} "
                       "registered at run time would be unknown to a worker process")
     out = Path(base.out_dir)
     config = asdict(base)
-    chash = config_hash([(m, _model_config(m, a)) for m, a in models], config)
+    chash = config_hash([(e.name if e.label == e.name else f"{e.label}={e.name}", _model_config(e.name, e.args))
+                         for e in entries], config)
     prepare(out, chash, overwrite=overwrite)
     headline = {s: list(SUITES.get(s).headline) for s in base.suites}
     summary: dict[str, Any] = {
         "schema_version": RESULTS_SCHEMA_VERSION, "sentiprobe_version": __version__,
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
-        "config_hash": chash, "config": {**{k: v for k, v in config.items() if k not in ("model", "model_args")},
-                                         "models": [{"name": m, "args": dict(a)} for m, a in models]},
+        "config_hash": chash,
+        "config": {**{k: v for k, v in config.items() if k not in ("model", "model_args", "label")},
+                   "models": [{"label": e.label, "name": e.name, "args": dict(e.args)} for e in entries]},
         "out": str(out), "suites": list(base.suites), "unavailable_suites": list(base.unavailable_suites),
         "headline": headline, "report": "report.html", "runs": {}}
     write_json(out / SUMMARY, summary)  # first: a killed run is recognised as this configuration
     docs: dict[str, dict[str, Any]] = {}
-    cfgs = [replace(base, model=name, model_args=dict(args), out_dir=str(out / name)) for name, args in models]
+    cfgs = [replace(base, model=e.name, model_args=dict(e.args), label=e.label, out_dir=str(out / e.label))
+            for e in entries]
     done = run_lanes(cfgs, lanes, progress=progress) if lanes > 1 else {}
     pool: SuitePool = {}
     for cfg in cfgs:
-        name = cfg.model
-        docs[name] = done[name] if lanes > 1 else run(cfg, progress=progress, suites=pool)
-        summary["runs"][name] = {"dir": name, "results": f"{name}/results.json", "report": f"{name}/report.html",
-                                 "suites": {s: {"metrics": e["metrics"], "seconds": e.get("seconds", {})}
-                                            for s, e in docs[name]["suites"].items()},
-                                 "errors": docs[name].get("errors", {}),
-                                 **({"skipped": docs[name]["skipped"]} if docs[name].get("skipped") else {})}
+        label = cfg.run_label
+        docs[label] = done[label] if lanes > 1 else run(cfg, progress=progress, suites=pool)
+        summary["runs"][label] = summary_entry(label, docs[label])
         write_json(out / SUMMARY, summary)
     try:
-        atomic_write_text(out / "report.html", render_comparison(docs, write_comparison(out, names, base)))
+        comparison = write_comparison(out, labels, base)
+        if comparison is not None:
+            summary["comparison"] = "comparison.json"
+            write_json(out / SUMMARY, summary)
+        atomic_write_text(out / "report.html", render_comparison(docs, comparison))
     except Exception as exc:  # any failure of the report: recorded in the models' logs, then raised
-        _log_to_models(out, names, exc)
+        _log_to_models(out, labels, exc)
         raise
-    return {**summary, "runs": {m: {**summary["runs"][m], **docs[m]} for m in names}}
+    return {**summary, "runs": {m: {**summary["runs"][m], **docs[m]} for m in labels}}
+
+
+def summary_entry(label: str, doc: Mapping[str, Any], rel: str | None = None) -> dict[str, Any]:
+    """A model's entry in ``summary.json``: paths, model, per suite the metrics, n, limit and seconds, errors and
+    suites skipped as not applicable (what the results table and ``--json`` read)."""
+    rel = label if rel is None else rel
+    return {"dir": rel, "results": f"{rel}/results.json", "report": f"{rel}/report.html",
+            "model": (doc.get("model") or {}).get("name"),
+            "suites": {s: {"metrics": e["metrics"], "seconds": e.get("seconds", {}), "n_items": e.get("n_items"),
+                           "limit": e.get("limit")}
+                       for s, e in doc.get("suites", {}).items()},
+            "errors": doc.get("errors", {}),
+            **({"skipped": doc["skipped"]} if doc.get("skipped") else {})}
+
+
+def model_identity(name: str, args: Mapping[str, Any]) -> dict[str, Any]:
+    """The adapter's identity (:meth:`~sentiprobe.models.base.ModelAdapter.identity`) with which of its settings
+    were given as arguments and which are defaults or came from the environment."""
+    model = create_model(name, **dict(args))
+    try:
+        ident = model.identity()
+    finally:
+        model.close()
+    ident["given"] = sorted(args)
+    ident["not_given"] = [k for k in ident.get("config", {}) if k not in args]
+    return ident
 
 
 def _model_config(name: str, args: Mapping[str, Any]) -> dict[str, Any]:
@@ -533,18 +595,23 @@ def _log_to_models(out: Path, models: Sequence[str], exc: BaseException) -> None
             f.write(f"{stamp} ERROR comparison report failed: {type(exc).__name__}: {exc}\n{text}")
 
 
-def run_many(models: Sequence[tuple[str, dict[str, Any]]], base: RunConfig) -> dict[str, Any]:
+def run_many(models: Sequence[Any], base: RunConfig) -> dict[str, Any]:
     """Deprecated name of :func:`run_models` (kept for callers of the previous API)."""
     return run_models(models, base)
 
 
 def write_comparison(out: Path, models: Sequence[str], base: RunConfig) -> dict[str, Any] | None:
-    """Paired comparisons of the models' run directories (``out/comparison.json``); None for a single model."""
+    """Paired comparisons of the models' run directories (``out/comparison.json``), on every suite that two or
+    more of them ran; None for a single model."""
     from ..compare import compare_runs
 
     dirs = [out / m for m in models if (out / m / "results.json").is_file()]
     if len(dirs) < 2:
         return None
-    comparison = compare_runs(dirs, names=[d.name for d in dirs], n_boot=base.n_boot, seed=base.seed)
+    cache = PredictionCache.open(base.cache_dir, repair=base.repair_cache) if base.use_cache else NullCache()
+    try:
+        comparison = compare_runs(dirs, names=[d.name for d in dirs], n_boot=base.n_boot, seed=base.seed, cache=cache)
+    finally:
+        cache.close()
     write_json(out / "comparison.json", comparison)
     return comparison

@@ -15,10 +15,12 @@ Each (model, suite, seed) job runs through the public API :func:`sentiprobe.api.
 ``OUT/jobs/<model label>/<suite>/seed<k>/``. Why one suite per job: jobs are the unit a cluster schedules and
 retries, and a failed suite must not cost the others. A job is finished when its directory holds a ``job.json``
 whose key matches the job (model, args, suite, suite args, seed, limit, n_boot, missing) and a ``results.json``
-with the suite and no error; such a job is never run again (the run cache makes an interrupted one cheap).
+with the suite and no error; such a job is never run again (the run cache makes an interrupted one cheap). The
+run itself lives in the job directory's ``run/<model label>/``.
 
 Everything here is pure: parsing, validation and the job list. :mod:`.executors` runs the jobs and
-:func:`run_sweep` writes the index (``sweep.json``), the summary (``summary.json``) and the comparison report.
+:func:`run_sweep` writes the index (``sweep.json``); :mod:`.sweep_report` the summary, the paired comparisons of
+the models and their report at the sweep's root.
 """
 from __future__ import annotations
 
@@ -306,14 +308,16 @@ JOB_FILE = "job.json"
 RUN_SUBDIR = "run"
 
 
-def find_results(job_dir: Path, model: str) -> Path | None:
-    """The results.json of a job directory: the run lives in ``DIR/run/<model>/`` (``DIR`` itself keeps the sweep's
-    own ``job.json`` and ``attempts.jsonl``, which a run directory would refuse as foreign files)."""
-    for p in (job_dir / RUN_SUBDIR / model / "results.json", job_dir / "results.json",
-              job_dir / model / "results.json"):
-        if p.is_file():
-            return p
-    return None
+def find_results(job_dir: Path, *models: str) -> Path | None:
+    """The results.json of a job directory: the run lives in ``DIR/run/<label>/`` (``DIR`` itself keeps the sweep's
+    own ``job.json`` and ``attempts.jsonl``, which a run directory would refuse as foreign files); ``models``: the
+    label, then the registered name (the directory of sweeps written before labels)."""
+    for model in models:
+        for p in (job_dir / RUN_SUBDIR / model / "results.json", job_dir / model / "results.json"):
+            if p.is_file():
+                return p
+    p = job_dir / "results.json"
+    return p if p.is_file() else None
 
 
 def job_done(job: Job, out: Path) -> bool:
@@ -325,7 +329,7 @@ def job_done(job: Job, out: Path) -> bool:
         return False
     if not isinstance(rec, dict) or rec.get("key") != job.key or rec.get("status") != "done":
         return False
-    res = find_results(d, job.model.name)
+    res = find_results(d, job.model.label, job.model.name)
     if res is None:
         return False
     try:
@@ -368,6 +372,7 @@ def execute_job(payload: Mapping[str, Any]) -> dict[str, Any]:
 
     from ..api import run, run_errors
     from ..core.io import write_json
+    from .modelargs import ModelEntry
 
     job_dir = Path(payload["out_dir"])
     job_dir.mkdir(parents=True, exist_ok=True)
@@ -376,7 +381,9 @@ def execute_job(payload: Mapping[str, Any]) -> dict[str, Any]:
     t0 = time.perf_counter()
     suite_options = {payload["suite"]: dict(payload["suite_args"])} if payload["suite_args"] else None
     try:
-        doc = run(suites=[payload["suite"]], models=[payload["model"]], model_args=dict(payload["model_args"]),
+        label = payload.get("label") or payload["model"]
+        doc = run(suites=[payload["suite"]], models=[ModelEntry(label, payload["model"], {})],
+                  model_args=dict(payload["model_args"]),
                   out=str(job_dir / RUN_SUBDIR), data_dir=payload.get("data_dir"), cache_dir=payload.get("cache_dir"),
                   seed=payload["seed"], n_boot=payload["n_boot"], limit=payload["limit"],
                   missing=payload["missing"], progress=False, suite_options=suite_options)
@@ -423,9 +430,10 @@ def run_sweep(cfg: SweepConfig, out: str | Path, executor: Executor, *, data_dir
     """Run every unfinished job of ``cfg`` on ``executor`` and write ``out``'s index, summary and report.
 
     Writes ``out/sweep.json`` (the index: one :class:`JobOutcome` per job, rewritten as each job ends, so a
-    killed driver leaves an index of what finished), ``out/summary.json`` and ``out/report.html`` (the
-    comparison of every job's results). ``cache_dir`` should be given explicitly for a cluster (every worker
-    must share it; the CLI resolves ``$SENTIPROBE_CACHE_DIR``). Returns the index document.
+    killed driver leaves an index of what finished), and ``out/summary.json``, ``out/comparison.json`` and
+    ``out/report.html`` over the sweep's models (:mod:`.sweep_report`). ``cache_dir`` should be given explicitly
+    for a cluster (every worker must share it; the CLI resolves ``$SENTIPROBE_CACHE_DIR``). Returns the index
+    document.
     """
     from ..core.io import write_json
 
@@ -473,48 +481,12 @@ def run_sweep(cfg: SweepConfig, out: str | Path, executor: Executor, *, data_dir
     return index
 
 
-def _metric_values(doc: Mapping[str, Any], suite: str) -> dict[str, float]:
-    ms = (doc.get("suites") or {}).get(suite, {}).get("metrics", {})
-    return {k: m["value"] for k, m in ms.items() if isinstance(m, Mapping) and isinstance(m.get("value"), int | float)}
-
-
 def write_comparison(cfg: SweepConfig, out: Path, index: Mapping[str, Any]) -> dict[str, Any]:
-    """Write ``summary.json`` (every job's metrics + mean/sd over seeds) and ``report.html`` (comparison)."""
-    import statistics
+    """Write the sweep's ``summary.json``, ``comparison.json`` and ``report.html`` over its models
+    (:func:`.sweep_report.write_reports`)."""
+    from .sweep_report import write_reports
 
-    from ..core.io import atomic_write_text, write_json
-    from ..report.html import render_comparison
-
-    docs: dict[str, dict[str, Any]] = {}
-    runs: dict[str, Any] = {}
-    by_pair: dict[tuple[str, str], list[dict[str, float]]] = {}
-    for job in cfg.jobs():
-        row = index["jobs"][job.job_id]
-        entry: dict[str, Any] = {"model": job.model.label, "suite": job.suite.name, "seed": job.seed,
-                                 "status": row["status"]}
-        res = find_results(out / job.rel_dir, job.model.name) if row["status"] in ("done", "cached") else None
-        if res is not None:
-            doc = json.loads(res.read_text(encoding="utf-8"))
-            rel = res.parent.relative_to(out).as_posix()
-            docs[rel] = doc
-            entry["results"] = f"{rel}/results.json"
-            entry["metrics"] = _metric_values(doc, job.suite.name)
-            by_pair.setdefault((job.model.label, job.suite.name), []).append(entry["metrics"])
-        else:
-            entry["error"] = row.get("error")
-        runs[job.job_id] = entry
-    aggregate: dict[str, dict[str, Any]] = {}
-    for (label, suite), rows in by_pair.items():
-        names = [k for k in rows[0] if all(k in r for r in rows)]
-        aggregate.setdefault(label, {})[suite] = {
-            k: {"mean": statistics.fmean(r[k] for r in rows),
-                "sd": statistics.stdev([r[k] for r in rows]) if len(rows) > 1 else 0.0, "n_seeds": len(rows)}
-            for k in names}
-    failed = sorted(j for j, r in index["jobs"].items() if r["status"] == "failed")
-    summary = {"schema_version": SWEEP_SCHEMA_VERSION, "runs": runs, "aggregate": aggregate, "failed": failed}
-    write_json(out / "summary.json", summary)
-    atomic_write_text(out / "report.html", render_comparison(docs))
-    return summary
+    return write_reports(cfg, out, index)
 
 
 def sweep(config: str | Path | SweepConfig, out: str | Path, *, executor: str = "local",

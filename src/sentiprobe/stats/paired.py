@@ -4,14 +4,16 @@ Each suite describes a system's result as a :class:`UnitTable`: its headline met
 of the suite's units (ARTS source examples with their variants, SOUL reviews, NonCompSST phrases, SENTiVENT
 items...). The engine draws the units once and evaluates every system on the same draws, so the bootstrap
 distribution of a difference is paired; differences of rates are reported in percentage points, of correlations
-in r. p-values are two-sided paired-bootstrap p-values, Holm-corrected over every (pair, metric) of the suite.
-When a table also carries per-unit correctness, McNemar's test (exact below a number of discordant units) is
-added for that metric, Holm-corrected over the pairs.
+in r. Each (pair, metric) gets one test: McNemar's (exact below a number of discordant units) when both tables
+carry per-unit 0/1 correctness, else the two-sided paired bootstrap with enough resamples that its floor is
+below the strictest Holm threshold; Holm-corrected over every (pair, metric) of the suite. Several seeds of one
+system are pooled on the same resamples (:func:`pooled_table`).
 """
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping
+import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,13 +58,39 @@ def _safe(fn: Callable[[np.ndarray], float], idx: np.ndarray) -> float:
     return float("nan") if v is None else float(v)
 
 
+def holm_resamples(n_tests: int, alpha: float, n_boot: int) -> int:
+    """Resamples for the paired bootstrap's p-values: at least ``n_boot`` (0 keeps the bootstrap off), and
+    enough that the smallest p-value it can give, ``2 / (B + 1)``, is at most half the strictest Holm threshold
+    ``alpha / n_tests`` (rounded up to a multiple of 100).
+
+    Why: with a fixed 1,000 resamples, every pair of well-separated systems got the floor p = 0.002 and, after
+    Holm over 30 tests, 0.06 > 0.05: the resolution of the resampling, not the data, decided significance.
+    """
+    if n_boot <= 0:
+        return 0
+    need = math.ceil(4 * max(1, n_tests) / alpha / 100) * 100
+    return max(n_boot, need)
+
+
+def competition_ranks(values: Mapping[str, float | None], higher_is_better: bool = True) -> dict[str, int | None]:
+    """Rank per system (``1, 2, 2, 4``: tied values share the better rank); None for a missing value."""
+    ok = {k: float(v) for k, v in values.items() if v is not None and math.isfinite(float(v))}
+    sign = -1.0 if higher_is_better else 1.0
+    return {k: (1 + sum(1 for w in ok.values() if sign * w < sign * ok[k]) if k in ok else None) for k in values}
+
+
 def compare_units(tables: Mapping[str, UnitTable], *, n_boot: int = 1000, seed: int = 0,
                   alpha: float = DEFAULT_ALPHA, exact_below: int = EXACT_BELOW) -> dict[str, Any]:
     """Per-system metrics with CIs, a leaderboard per metric and every pairwise paired test.
 
     Returns ``{"unit", "n_units", "metrics", "systems": {name: {metric: {value, ci_low, ci_high, n}}},
-    "leaderboard": {metric: [names, best first]}, "pairs": [...]}``; each pair entry holds per metric the
-    difference ``a - b`` (in the metric's display unit), its CI, the p-value and the Holm-corrected p-value.
+    "leaderboard": {metric: [names, best first]}, "ranks": {metric: {name: rank}}, "pairs": [...], "tests"}``;
+    each pair entry holds per metric the difference ``a - b`` (in the metric's display unit), its CI and one
+    test: McNemar's (exact binomial below ``exact_below`` discordant units, else chi-square) where both systems
+    carry per-unit 0/1 correctness, else the two-sided paired bootstrap, whose p-value is marked ``at_floor``
+    when no resample crossed zero (it then only says ``p <= p_floor``). The p-values are Holm-corrected over
+    every (pair, metric) of the suite; the number of resamples is raised so that the floor stays below the
+    strictest Holm threshold (:func:`holm_resamples`; recorded under ``tests``).
     """
     check_alpha(alpha)
     names = list(tables)
@@ -75,20 +103,24 @@ def compare_units(tables: Mapping[str, UnitTable], *, n_boot: int = 1000, seed: 
             raise ConfigError(f"systems {names[0]!r} and {nm!r} were not scored on the same units "
                               f"({first.n_units} {first.unit}s vs {t.n_units} {t.unit}s)")
     metrics = [m for m in first.metrics if all(m in tables[n].metrics for n in names)]
+    n_pairs = len(names) * (len(names) - 1) // 2
+    resamples = holm_resamples(n_pairs * len(metrics), alpha, n_boot)
+    floor = 2.0 / (resamples + 1) if resamples > 0 else None
     n = first.n_units
     full = np.arange(n)
-    draws = _draws(n, n_boot, seed)
+    draws = _draws(n, resamples, seed)
     point = {s: {m: _safe(tables[s].metrics[m], full) for m in metrics} for s in names}
     dist = {s: {m: np.array([_safe(tables[s].metrics[m], d) for d in draws]) for m in metrics} for s in names}
     systems: dict[str, dict[str, Any]] = {}
     for s in names:
         systems[s] = {}
         for m in metrics:
-            lo, hi = percentile_interval(dist[s][m], alpha) if n_boot > 0 else (None, None)
+            lo, hi = percentile_interval(dist[s][m], alpha) if resamples > 0 else (None, None)
             v = point[s][m]
             systems[s][m] = {"value": v if np.isfinite(v) else None, "ci_low": lo, "ci_high": hi, "n": n}
     leaderboard = {m: sorted(names, key=lambda s: (-(point[s][m] if np.isfinite(point[s][m]) else -np.inf),
                                                    names.index(s))) for m in metrics}
+    ranks = {m: competition_ranks({s: systems[s][m]["value"] for s in names}) for m in metrics}
     pairs = []
     for a, b in itertools.combinations(names, 2):
         entry: dict[str, Any] = {"a": a, "b": b, "metrics": {}}
@@ -97,28 +129,73 @@ def compare_units(tables: Mapping[str, UnitTable], *, n_boot: int = 1000, seed: 
             shown, scale = KINDS[kind]
             d = point[a][m] - point[b][m]
             dd = dist[a][m] - dist[b][m]
-            lo, hi = percentile_interval(dd, alpha) if n_boot > 0 else (None, None)
-            entry["metrics"][m] = {
+            lo, hi = percentile_interval(dd, alpha) if resamples > 0 else (None, None)
+            e: dict[str, Any] = {
                 "difference": None if not np.isfinite(d) else d * scale, "unit": shown,
-                "ci_low": None if lo is None else lo * scale, "ci_high": None if hi is None else hi * scale,
-                "p_value": paired_p_value(dd) if n_boot > 0 else None,
-                "test": f"paired bootstrap over {first.unit}s ({n_boot} resamples)"}
+                "ci_low": None if lo is None else lo * scale, "ci_high": None if hi is None else hi * scale}
+            if not np.isfinite(d):  # undefined for a system (a constant prediction's correlation): no test
+                e.update(test=f"none: {m} is undefined for {a if not np.isfinite(point[a][m]) else b}",
+                         p_value=None, at_floor=False)
+                entry["metrics"][m] = e
+                continue
+            if resamples > 0:
+                bp = paired_p_value(dd)
+                e["bootstrap"] = {"p_value": bp, "resamples": resamples, "p_floor": floor,
+                                  "at_floor": bool(floor is not None and bp <= floor)}
             if m in first.correct and all(m in tables[s].correct for s in (a, b)):
-                entry["metrics"][m]["mcnemar"] = mcnemar(tables[a].correct[m], tables[b].correct[m],
-                                                         exact_below=exact_below).to_dict()
+                mc = mcnemar(tables[a].correct[m], tables[b].correct[m], exact_below=exact_below).to_dict()
+                e["mcnemar"] = mc
+                e.update(test=f"McNemar ({mc.get('method')}) over {first.unit}s", p_value=mc["p_value"],
+                         at_floor=False)
+            elif resamples > 0:
+                e.update(test=f"paired bootstrap over {first.unit}s ({resamples} resamples)",
+                         p_value=e["bootstrap"]["p_value"], at_floor=e["bootstrap"]["at_floor"])
+            else:
+                e.update(test="none (no resamples: --n-boot 0)", p_value=None, at_floor=False)
+            entry["metrics"][m] = e
         pairs.append(entry)
     flat = [(p, m) for p in pairs for m in metrics if p["metrics"][m]["p_value"] is not None]
     for (p, m), adj in zip(flat, holm([p["metrics"][m]["p_value"] for p, m in flat])):
         p["metrics"][m]["p_holm"] = adj
         p["metrics"][m]["significant"] = bool(adj < alpha)
-    for m in metrics:
-        mc = [p for p in pairs if "mcnemar" in p["metrics"][m]]
-        for p, adj in zip(mc, holm([p["metrics"][m]["mcnemar"]["p_value"] for p in mc])):
-            p["metrics"][m]["mcnemar"]["p_holm"] = adj
+    tests = {"family": "every (pair, metric) of the suite", "correction": "holm", "n_tests": len(flat),
+             "alpha": alpha, "strictest_holm_threshold": alpha / len(flat) if flat else None,
+             "bootstrap_resamples": resamples, "bootstrap_resamples_requested": n_boot, "p_floor": floor,
+             "exact_below": exact_below,
+             "primary": "McNemar where both systems have per-unit 0/1 correctness, else the paired bootstrap"}
     return {"unit": first.unit, "n_units": n, "note": first.note, "metrics": metrics,
             "kinds": {m: first.kinds.get(m, "rate") for m in metrics}, "systems": systems,
-            "leaderboard": leaderboard, "pairs": pairs, "alpha": alpha, "n_boot": n_boot, "seed": seed,
-            "holm": "over every (pair, metric) of the suite"}
+            "leaderboard": leaderboard, "ranks": ranks, "pairs": pairs, "alpha": alpha, "n_boot": resamples,
+            "seed": seed, "holm": "over every (pair, metric) of the suite", "tests": tests}
+
+
+def pooled_table(tables: Sequence[UnitTable]) -> UnitTable:
+    """Several seeds of one system as one table: each metric is the mean over seeds of its value on the same
+    resample of units (how SST-7 and NonCompSST pool their seeds). Per-unit correctness is kept only where every
+    seed has the same (then McNemar applies); otherwise the bootstrap tests the pooled metric.
+    """
+    ts = list(tables)
+    if not ts:
+        raise ConfigError("no table to pool")
+    if len(ts) == 1:
+        return ts[0]
+    first = ts[0]
+    for t in ts[1:]:
+        if t.n_units != first.n_units or t.unit != first.unit:
+            raise ConfigError(f"seeds of one system were not scored on the same units ({first.n_units} vs "
+                              f"{t.n_units} {first.unit}s)")
+    names = [m for m in first.metrics if all(m in t.metrics for t in ts)]
+
+    def mean_over(m: str) -> Callable[[np.ndarray], float]:
+        fns = [t.metrics[m] for t in ts]
+        return lambda idx: float(np.mean([_safe(f, idx) for f in fns]))
+
+    correct = {m: first.correct[m] for m in names if m in first.correct
+               and all(m in t.correct and np.array_equal(t.correct[m], first.correct[m]) for t in ts)}
+    note = f"mean over {len(ts)} seeds, pooled on the same resamples of {first.unit}s"
+    return UnitTable(unit=first.unit, n_units=first.n_units, metrics={m: mean_over(m) for m in names},
+                     kinds={m: first.kinds.get(m, "rate") for m in names}, correct=correct,
+                     note=f"{first.note}; {note}" if first.note else note)
 
 
 # ---- unit tables for the common shapes -----------------------------------------------------------

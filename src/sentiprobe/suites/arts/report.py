@@ -54,6 +54,17 @@ def _float(s: Any) -> float | None:
         return None
 
 
+def _mcnemar_cell(mc: dict[str, Any]) -> str:
+    """The paired test of a strategy: McNemar's p with its method and the discordant pairs in the tooltip."""
+    p = mc.get("p_value")
+    if p is None:
+        return "<td>—</td>"
+    c = mc.get("counts") or {}
+    title = (f"{mc.get('method', '')}; {mc.get('pairs', '')} pairs: source right & variant wrong "
+             f"{c.get('b', '?')}, the reverse {c.get('c', '?')}")
+    return f'<td title="{escape(title)}">{escape(f"{p:.3g}")}</td>'
+
+
 def drop_chart(bars: list[tuple[str, float]], width: int = 520) -> str:
     """Inline SVG: one horizontal bar per (label, change in percentage points), zero line in the middle."""
     if not bars:
@@ -97,17 +108,20 @@ def report_section(result: dict[str, Any], title: str = "ARTS") -> str:
     bars: list[tuple[str, float]] = []
     if rows:
         h.append('<table class="sp-table"><thead><tr><th>Strategy</th><th>Units</th><th>Ori (%) [95% CI]</th>'
-                 '<th>New (%) [95% CI]</th><th>Change (pp)</th><th>Welch p</th>'
+                 '<th>New (%) [95% CI]</th><th>Change (pp)</th>'
+                 '<th title="McNemar\'s test on each variant paired with its source example (the primary test)">'
+                 'McNemar p (paired)</th><th title="independent samples, as in the paper">Welch p (paper\'s test)</th>'
                  '<th title="not a paper metric">Both (%)</th></tr></thead><tbody>')
         for r in rows:
             s = str(r.get("strategy", ""))
             name = str(r.get("name") or STRATEGY_NAMES.get(s, s))
             w = r.get("welch") or {}
             p = w.get("p")
+            mc = r.get("paired") or {}
             both = (r.get("both_not_in_paper") or {}).get("percent")
             h.append(f"<tr><td>{escape(name)}</td><td>{escape(str(r.get('units', '')))}</td>"
                      f"<td>{_ci(metrics.get(f'accuracy_{s}_source'))}</td><td>{_ci(metrics.get(f'accuracy_{s}'))}</td>"
-                     f"<td>{escape(str(r.get('change_pp') or '—'))}</td>"
+                     f"<td>{escape(str(r.get('change_pp') or '—'))}</td>{_mcnemar_cell(mc)}"
                      f"<td>{'—' if p is None else escape(f'{p:.3g}')}</td><td>{escape(str(both or '—'))}</td></tr>")
             v = _float(r.get("change_pp"))
             if v is not None and r.get("units"):

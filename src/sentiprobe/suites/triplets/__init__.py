@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..base import SUITES
 from ..spec import SuiteSpec
-from . import data, llm_extract, predictions, report, score
+from . import data, llm_extract, paired, predictions, report, score
 from .grid import POLARITIES
 from .options import TripletOptions
 
@@ -29,7 +29,8 @@ def _spec(name: str, description: str) -> SuiteSpec:
                      read_predictions=predictions.read_predictions, score=score.score,
                      render_section=report.render_section, options=TripletOptions,
                      accepts=frozenset({"extract", "generate"}), statistics=data.statistics,
-                     predict=llm_extract.predict, training=data.training, groups_name="sentence")
+                     predict=llm_extract.predict, training=data.training, groups_name="sentence",
+                     headline=("triplet_f1",), paired=paired.unit_table)
 
 
 SENTIVENT_TRIPLET = SUITES.register(_spec(

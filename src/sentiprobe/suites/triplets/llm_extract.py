@@ -112,6 +112,7 @@ def generate_predictions(predictor: Any, items: Sequence[Item]) -> list[Predicti
             preds.append(Prediction(it.item_id, None, parse_ok=False, meta=meta))
             continue
         trip, fails, n = reply_triplets(reply, list(it.tokens or it.text.split()), it.item_id)
+        fails = [{**f, "reply": reply[:500]} for f in fails]  # the report shows what could not be read
         meta.update(triplets=[list(t) for t in dict.fromkeys(trip)], failures=fails, entries=n)
         preds.append(Prediction(it.item_id, None, raw=reply, parse_ok=not fails, meta=meta))
     return preds

@@ -37,15 +37,23 @@ def _examples(title: str, rows: list[dict]) -> str:
             f"<th>target <mark>marked</mark>, polar span <u>underlined</u></th></tr>{body}</table>")
 
 
+def fitted_any(entry: dict[str, Any]) -> bool:
+    """Whether the model was trained for this entry (a results entry without a fit record: assume it was)."""
+    fits = entry.get("fit")
+    return fits is None or any(isinstance(f, dict) and f.get("fitted") for f in fits)
+
+
 def render_section(name: str, entry: dict[str, Any]) -> str:
     metrics = entry.get("metrics", {})
     details = entry.get("details", {})
     parts = [f'<section class="suite triplets"><h3>{escape(name)}</h3>']
     train = details.get("train_source")
-    if isinstance(train, dict) and train.get("kind"):
+    if isinstance(train, dict) and train.get("kind") and fitted_any(entry):
         parts.append(f"<p>trained on: {escape(str(train['kind']))}</p>")
-    if details.get("protocol"):
+    if details.get("protocol") and fitted_any(entry):
         parts.append(f"<p>protocol: {escape(str(details['protocol']))}</p>")
+    elif "fit" in entry:
+        parts.append("<p>protocol: zero-shot (the model was not trained on this suite)</p>")
     rows = []
     for key in ROWS:
         m = metrics.get(key)
@@ -71,8 +79,10 @@ def render_section(name: str, entry: dict[str, Any]) -> str:
                      f"<th>R</th><th>F1</th><th>gold</th><th>predicted</th></tr>{body}</table>")
     fails = details.get("failures") or []
     if fails:
-        body = "".join(f"<li>{escape(str(f.get('record')))}: {escape(str(f.get('reason')))}</li>" for f in fails[:10])
-        parts.append(f"<h4>parse failures (first {min(10, len(fails))})</h4><ul>{body}</ul>")
+        body = "".join(f"<tr><td>{escape(str(f.get('record')))}</td><td>{escape(str(f.get('reason')))}</td>"
+                       f"<td><code>{escape(str(f.get('reply', '')))}</code></td></tr>" for f in fails[:10])
+        parts.append(f"<h4>parse failures (first {min(10, len(fails))})</h4><table class=\"examples\"><tr>"
+                     f"<th>sentence</th><th>why</th><th>raw reply</th></tr>{body}</table>")
     parts.append(_examples("missed triplets", details.get("missed_examples") or []))
     parts.append(_examples("spurious triplets", details.get("spurious_examples") or []))
     parts.append("</section>")

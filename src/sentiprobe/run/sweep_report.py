@@ -1,0 +1,129 @@
+"""What a sweep reports: its models, not its jobs.
+
+A sweep's systems are its model entries (registered name + arguments, named by their label in the YAML). For
+each system, the jobs that finished give one results document per (suite, seed); :func:`write_reports` turns
+them into what ``sentiprobe run`` writes for several models, at the sweep's root:
+
+- ``comparison.json``: paired comparisons over what ran (:func:`sentiprobe.compare.compare_systems`): on every
+  suite, every two models with results on it, their seeds pooled on the same resamples of the suite's unit;
+- ``report.html``: the comparison report, one row per model; a metric over several seeds shows their mean
+  and standard deviation (the seed spread);
+- ``summary.json``: ``jobs`` (every job's status and metrics; also under ``runs``, as before), ``aggregate``
+  (mean and sd over seeds per model and suite), ``failed``, and ``models`` (per model the results-table
+  entry: pooled metrics, n, limit, seconds, errors), which :func:`results_table` prints at the end of a sweep.
+"""
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+SUMMARY_SCHEMA_VERSION = 2
+
+
+def _metric_values(doc: Mapping[str, Any], suite: str) -> dict[str, float]:
+    ms = (doc.get("suites") or {}).get(suite, {}).get("metrics", {})
+    return {k: m["value"] for k, m in ms.items() if isinstance(m, Mapping) and isinstance(m.get("value"), int | float)}
+
+
+def pooled_entry(entries: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+    """One model's results entries for one suite over seeds as one entry: with a single seed the entry itself;
+    otherwise every metric becomes the mean over seeds with ``seed_sd`` and ``n_seeds`` (no CI: the spread over
+    seeds is the figure to read; the paired comparison pools the seeds on shared resamples instead)."""
+    if len(entries) == 1:
+        seed, e = entries[0]
+        return {**e, "seeds": [seed]}
+    first = entries[0][1]
+    metrics: dict[str, Any] = {}
+    for name, m in first.get("metrics", {}).items():
+        vals = [e["metrics"].get(name, {}).get("value") for _, e in entries]
+        nums = [float(v) for v in vals if isinstance(v, int | float)]
+        mean = statistics.fmean(nums) if len(nums) == len(vals) else None
+        sd = statistics.stdev(nums) if mean is not None and len(nums) > 1 else None
+        metrics[name] = {**{k: v for k, v in m.items() if k not in ("value", "ci_low", "ci_high")},
+                         "value": mean, "ci_low": None, "ci_high": None, "n_seeds": len(entries), "seed_sd": sd,
+                         "note": f"mean of {len(entries)} seeds" + ("" if mean is not None else
+                                                                   " (not computable for every seed)")}
+    seconds: dict[str, float] = {}
+    for _, e in entries:
+        for k, v in (e.get("seconds") or {}).items():
+            if isinstance(v, int | float):
+                seconds[k] = seconds.get(k, 0.0) + float(v)
+    return {**first, "metrics": metrics, "seconds": seconds, "seeds": [s for s, _ in entries]}
+
+
+def write_reports(cfg: Any, out: Path, index: Mapping[str, Any]) -> dict[str, Any]:
+    """Write ``summary.json``, ``comparison.json`` and ``report.html`` of a sweep (see the module docstring)."""
+    from ..compare import compare_systems
+    from ..core.io import atomic_write_text, write_json
+    from ..report.html import render_comparison
+    from .runner import summary_entry
+    from .sweep import SWEEP_SCHEMA_VERSION, find_results
+
+    jobs: dict[str, Any] = {}
+    by_pair: dict[tuple[str, str], list[dict[str, float]]] = {}
+    systems: dict[str, list[tuple[dict[str, Any], Path]]] = {m.label: [] for m in cfg.models}
+    per_suite: dict[str, dict[str, list[tuple[int, dict[str, Any]]]]] = {m.label: {} for m in cfg.models}
+    errors: dict[str, dict[str, Any]] = {m.label: {} for m in cfg.models}
+    models: dict[str, dict[str, Any]] = {}
+    links: dict[str, str] = {}
+    for job in cfg.jobs():
+        row = index["jobs"][job.job_id]
+        label, suite = job.model.label, job.suite.name
+        entry: dict[str, Any] = {"model": label, "suite": suite, "seed": job.seed, "status": row["status"]}
+        res = (find_results(out / job.rel_dir, job.model.label, job.model.name)
+               if row["status"] in ("done", "cached") else None)
+        if res is not None:
+            doc = json.loads(res.read_text(encoding="utf-8"))
+            rel = res.parent.relative_to(out).as_posix()
+            entry["results"] = f"{rel}/results.json"
+            entry["metrics"] = _metric_values(doc, suite)
+            by_pair.setdefault((label, suite), []).append(entry["metrics"])
+            systems[label].append((doc, res.parent))
+            per_suite[label].setdefault(suite, []).append((job.seed, doc["suites"][suite]))
+            models.setdefault(label, doc.get("model") or {})
+            links.setdefault(label, f"{rel}/report.html")
+        else:
+            entry["error"] = row.get("error")
+            errors[label][suite] = row.get("error") or {"type": "Failed", "message": "the job did not finish"}
+        jobs[job.job_id] = entry
+    aggregate: dict[str, dict[str, Any]] = {}
+    for (label, suite), rows in by_pair.items():
+        names = [k for k in rows[0] if all(k in r for r in rows)]
+        aggregate.setdefault(label, {})[suite] = {
+            k: {"mean": statistics.fmean(r[k] for r in rows),
+                "sd": statistics.stdev([r[k] for r in rows]) if len(rows) > 1 else 0.0, "n_seeds": len(rows)}
+            for k in names}
+    docs: dict[str, dict[str, Any]] = {}
+    for m in cfg.models:
+        model = {**(models.get(m.label) or {"name": m.name, "args": dict(m.args)}), "label": m.label}
+        docs[m.label] = {"model": model, "suites": {s: pooled_entry(es) for s, es in per_suite[m.label].items()},
+                         "errors": {s: e for s, e in errors[m.label].items() if s not in per_suite[m.label]}}
+    ran = {k: v for k, v in systems.items() if v}
+    comparison = compare_systems(ran, n_boot=cfg.n_boot, seed=0) if len(ran) >= 2 else None
+    if comparison is not None:
+        write_json(out / "comparison.json", comparison)
+    from ..suites import SUITES
+
+    failed = sorted(j for j, r in index["jobs"].items() if r["status"] == "failed")
+    summary = {"schema_version": SWEEP_SCHEMA_VERSION, "summary_version": SUMMARY_SCHEMA_VERSION, "out": str(out),
+               "report": "report.html", "comparison": "comparison.json" if comparison is not None else None,
+               "headline": {s.name: list(SUITES.get(s.name).headline) for s in cfg.suites if s.name in SUITES},
+               "models": {label: {**summary_entry(label, d, f"jobs/{label}"),
+                                  "report": links.get(label, f"jobs/{label}")}
+                          for label, d in docs.items()},
+               "jobs": jobs, "runs": jobs, "aggregate": aggregate, "failed": failed}
+    write_json(out / "summary.json", summary)
+    seeds = ", ".join(str(s) for s in cfg.seeds)
+    intro = (f"A sweep of {len(cfg.models)} model(s) x {len(cfg.suites)} suite(s) x seeds {seeds}: each model is "
+             "one system, its seeds pooled on the same resamples in the paired tests and shown as mean \u00b1 sd.")
+    atomic_write_text(out / "report.html", render_comparison(docs, comparison, links, title="sweep", intro=intro))
+    return summary
+
+
+def table_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
+    """A sweep's ``summary.json`` in the shape :func:`~.progress.results_table` prints (one row per model)."""
+    return {"headline": summary.get("headline", {}), "runs": summary.get("models", {}), "out": summary.get("out"),
+            "report": summary.get("report", "report.html"), "comparison": summary.get("comparison")}
