@@ -7,6 +7,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from ..core.types import ci_label
 from .html import UNIT_LABELS, format_value, metric_cell, page, unit_of
 from .svg import profile
 
@@ -65,7 +66,8 @@ def _leaderboard(suite: str, comp: dict[str, Any] | None, docs: dict[str, dict[s
                  heads: list[str], links: dict[str, str]) -> str:
     order = list(comp["leaderboard"][heads[0]]) if comp and heads and heads[0] in comp.get("leaderboard", {}) \
         else list(docs)
-    head = "".join(f"<th>{escape(m)} [95% CI]</th>" for m in heads)
+    level = next((d["suites"][suite].get("confidence") for d in docs.values() if suite in d.get("suites", {})), None)
+    head = "".join(f"<th>{escape(m)} [{escape(ci_label(level))}]</th>" for m in heads)
     rows = []
     for rank, model in enumerate(order, 1):
         ms = docs.get(model, {}).get("suites", {}).get(suite, {}).get("metrics", {})

@@ -5,6 +5,7 @@ import math
 from html import escape
 from typing import Any
 
+from ..core.types import ci_label
 from ..stats.rounding import percent
 from .svg import ci_bars
 
@@ -71,7 +72,8 @@ def metric_cell(m: dict[str, Any]) -> str:
     return f'<td class="num">{format_value(name, m["value"], unit)}{ci}</td>'
 
 
-def metrics_table(metrics: dict[str, dict[str, Any]]) -> str:
+def metrics_table(metrics: dict[str, dict[str, Any]], confidence: float | None = None) -> str:
+    """The metrics of a suite entry; the header names the level of the intervals (``confidence``)."""
     rows = []
     for name, m in metrics.items():
         unit = unit_of(m, name)
@@ -79,7 +81,8 @@ def metrics_table(metrics: dict[str, dict[str, Any]]) -> str:
                     f"<td>{escape(UNIT_LABELS.get(unit, unit))}</td>"
                     f'<td class="num">{int(m.get("n") or 0)}</td>'
                     f'<td class="muted">{escape(str(m.get("note") or ""))}</td></tr>')
-    return ("<table><tr><th>metric</th><th>value [95% CI]</th><th>unit</th><th>n</th><th>note</th></tr>"
+    return (f"<table><tr><th>metric</th><th>value [{escape(ci_label(confidence))}]</th><th>unit</th><th>n</th>"
+            "<th>note</th></tr>"
             + "".join(rows) + "</table>")
 
 
@@ -100,7 +103,7 @@ def _suite_section(name: str, entry: dict[str, Any]) -> str:
              f'<p class="muted">{int(entry.get("n_items", 0))} items'
              + f'; cache hits {int(entry.get("cache", {}).get("hits", 0))}, computed '
                f'{int(entry.get("cache", {}).get("computed", 0))}</p>',
-             metrics_table(entry.get("metrics", {}))]
+             metrics_table(entry.get("metrics", {}), entry.get("confidence"))]
     for unit in ("fraction", "correlation"):
         vals = [(k, m) for k, m in entry.get("metrics", {}).items()
                 if m.get("value") is not None and unit_of(m, k) == unit]

@@ -113,7 +113,8 @@ def _fmt(m: Mapping[str, Any]) -> str:
 
 
 def results_table(summary: Mapping[str, Any]) -> str:
-    """One line per suite × model: headline metrics with 95% CIs and per-stage seconds; then the reports.
+    """One line per suite × model: headline metrics with their CIs (at the run's level) and per-stage seconds;
+    then the reports.
 
     ``summary`` is the document :func:`~sentiprobe.run.runner.run_models` returns (or ``summary.json``).
     """
@@ -134,7 +135,10 @@ def results_table(summary: Mapping[str, Any]) -> str:
     if not rows:
         return "no results\n"
     ws = [max(len(r[i]) for r in [*rows, ("suite", "model", "", "")]) for i in range(3)]
-    lines = [f"{'suite':<{ws[0]}}  {'model':<{ws[1]}}  {'headline metrics (95% CI)':<{ws[2]}}  seconds"]
+    from ..core.types import ci_label
+
+    head = f"headline metrics ({ci_label((summary.get('config') or {}).get('confidence'))})"
+    lines = [f"{'suite':<{ws[0]}}  {'model':<{ws[1]}}  {head:<{ws[2]}}  seconds"]
     lines += [f"{s:<{ws[0]}}  {m:<{ws[1]}}  {c:<{ws[2]}}  {t}".rstrip() for s, m, c, t in rows]
     out = summary.get("out")
     if out:

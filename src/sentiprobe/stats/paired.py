@@ -5,8 +5,8 @@ of the suite's units (ARTS source examples with their variants, SOUL reviews, No
 items...). The engine draws the units once and evaluates every system on the same draws, so the bootstrap
 distribution of a difference is paired; differences of rates are reported in percentage points, of correlations
 in r. p-values are two-sided paired-bootstrap p-values, Holm-corrected over every (pair, metric) of the suite.
-When a table also carries per-unit correctness, McNemar's test (exact below a number of discordant units) is
-added for that metric, Holm-corrected over the pairs.
+When a table also carries per-unit correctness, McNemar's test (continuity-corrected chi-square; the exact
+binomial test on request) is added for that metric, Holm-corrected over the pairs.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import numpy as np
 
 from ..core.errors import ConfigError
 from .resampling import DEFAULT_ALPHA, check_alpha, paired_p_value, percentile_interval
-from .significance import EXACT_BELOW, holm, mcnemar
+from .significance import holm, mcnemar
 
 KINDS = {"rate": ("pp", 100.0), "correlation": ("r", 1.0), "score": ("points", 1.0)}
 """How a difference is shown: rates in percentage points, correlations in r, other scores as they are."""
@@ -57,7 +57,7 @@ def _safe(fn: Callable[[np.ndarray], float], idx: np.ndarray) -> float:
 
 
 def compare_units(tables: Mapping[str, UnitTable], *, n_boot: int = 1000, seed: int = 0,
-                  alpha: float = DEFAULT_ALPHA, exact_below: int = EXACT_BELOW) -> dict[str, Any]:
+                  alpha: float = DEFAULT_ALPHA, mcnemar_exact: bool = False) -> dict[str, Any]:
     """Per-system metrics with CIs, a leaderboard per metric and every pairwise paired test.
 
     Returns ``{"unit", "n_units", "metrics", "systems": {name: {metric: {value, ci_low, ci_high, n}}},
@@ -105,7 +105,7 @@ def compare_units(tables: Mapping[str, UnitTable], *, n_boot: int = 1000, seed: 
                 "test": f"paired bootstrap over {first.unit}s ({n_boot} resamples)"}
             if m in first.correct and all(m in tables[s].correct for s in (a, b)):
                 entry["metrics"][m]["mcnemar"] = mcnemar(tables[a].correct[m], tables[b].correct[m],
-                                                         exact_below=exact_below).to_dict()
+                                                         exact=mcnemar_exact).to_dict()
         pairs.append(entry)
     flat = [(p, m) for p in pairs for m in metrics if p["metrics"][m]["p_value"] is not None]
     for (p, m), adj in zip(flat, holm([p["metrics"][m]["p_value"] for p, m in flat])):

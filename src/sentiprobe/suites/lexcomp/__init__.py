@@ -33,7 +33,7 @@ def _spec(task: str) -> SuiteSpec:
                      input_kind="tokens", load_items=data.load_items, data_files=data.data_files,
                      read_predictions=predictions.read_predictions, score=score.score,
                      render_section=report.render_section, options=_OPTIONS.get(task, NoOptions),
-                     statistics=data.statistics,
+                     statistics=data.statistics, score_context=data.score_context,
                      accepts=frozenset({"tokens"}) if task == "phrase-type" else frozenset({"classify"}))
 
 
