@@ -86,6 +86,20 @@ def metrics_table(metrics: dict[str, dict[str, Any]], confidence: float | None =
             + "".join(rows) + "</table>")
 
 
+def label_mapping_note(mapping: Any) -> str:
+    """How the model's labels were mapped to the suite's; a warning for suite labels it can never predict."""
+    if not isinstance(mapping, dict):
+        return ""
+    to_suite = mapping.get("to_suite") or {}
+    pairs = ", ".join(f"{k} \u2192 {v if v is not None else 'dropped'}" for k, v in to_suite.items())
+    out = f'<p class="muted">model labels mapped by {escape(str(mapping.get("by", "")))}: {escape(pairs)}</p>'
+    never = mapping.get("never_predicted") or []
+    if never:
+        out += (f'<p class="warn">no model label maps to the suite label(s) {escape(", ".join(map(str, never)))}: '
+                "the model never predicts them (they count as errors wherever they are the gold label)</p>")
+    return out
+
+
 def limit_banner(limit: Any, n_items: Any) -> str:
     """A loud banner for runs on a subset of the items (their numbers are not the suite's)."""
     if not limit:
@@ -103,6 +117,7 @@ def _suite_section(name: str, entry: dict[str, Any]) -> str:
              f'<p class="muted">{int(entry.get("n_items", 0))} items'
              + f'; cache hits {int(entry.get("cache", {}).get("hits", 0))}, computed '
                f'{int(entry.get("cache", {}).get("computed", 0))}</p>',
+             label_mapping_note(entry.get("label_mapping")),
              metrics_table(entry.get("metrics", {}), entry.get("confidence"))]
     for unit in ("fraction", "correlation"):
         vals = [(k, m) for k, m in entry.get("metrics", {}).items()

@@ -191,11 +191,14 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
     preds: list[Prediction] = []
     fits, fingerprints = [], []
     model_config: dict[str, Any] = {}
+    label_mapping: dict[str, Any] | None = None
     hits = computed = 0
     seeds_identical = False
     for k in range(n_seeds):
         model = create_model(cfg.model, **cfg.model_args)
         try:
+            if k == 0:  # the model's labels against the suite's, before any fit or inference
+                label_mapping = model.label_mapping(suite.labels)
             # fine-tuned checkpoints live beside the cache that records their fitted state
             root = Path(cfg.out_dir) if isinstance(cache, NullCache) else cache.path.parent
             model.set_workdir(root / "checkpoints")
@@ -252,6 +255,7 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
         "labels": list(suite.labels),
         "model_fingerprints": fingerprints,
         "model_config": model_config,
+        **({"label_mapping": label_mapping} if label_mapping is not None else {}),
         "fit": fits,
         "cache": {"hits": hits, "computed": computed, "score_from_cache": score_cached},
         "seeds_identical_by_construction": seeds_identical,
