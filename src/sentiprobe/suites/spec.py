@@ -6,10 +6,10 @@ Every suite package has the same stage modules, each exporting functions of the 
 module             functions (``suite`` is the bound :class:`~sentiprobe.suites.base.Suite`)
 =================  ========================================================================================
 ``data.py``        ``load_items(suite, split) -> list[Item]``; ``data_files(suite) -> list[str]``;
-                   ``statistics(suite) -> dict`` (optional)
+                   ``statistics(suite) -> dict`` (optional); ``score_context(suite, trained) -> ScoreContext``
+                   (optional): what scoring needs beyond the items (release tables, training provenance,
+                   user-file hashes), computed here, frozen
 ``predictions.py`` ``read_predictions(suite, path, column) -> list[Prediction]`` (every accepted format)
-``data.py``        ``score_context(suite, trained) -> ScoreContext`` (optional): what scoring needs beyond the
-                   items (release tables, training provenance, user-file hashes), computed here, frozen
 ``score.py``       ``score(items, predictions, options, context, config) -> SuiteScore`` (pure: reads no file,
                    environment, memo or model, and never sees the ``Suite``)
 ``report.py``      ``render_section(name, entry) -> str`` (pure: a results entry -> escaped HTML)
