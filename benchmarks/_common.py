@@ -12,6 +12,16 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 
+def _use_environment() -> None:
+    """The benchmarks call the Python API as the command line would: SENTIPROBE_DATA_DIR / _CACHE_DIR apply."""
+    from sentiprobe.cli.environment import use_environment
+
+    use_environment()
+
+
+_use_environment()
+
+
 @contextmanager
 def timer(store: dict, key: str):
     t0 = time.perf_counter()

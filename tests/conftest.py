@@ -22,6 +22,12 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 
+# the tests stand where the command line does: the library sees the process environment (SENTIPROBE_DATA_DIR,
+# the per-test SENTIPROBE_CACHE_DIR below, the LLM variables a test sets) only because this installs it
+from sentiprobe.cli.environment import use_environment
+
+use_environment()
+
 
 @pytest.fixture(scope="session")
 def data_dir() -> Path:

@@ -100,8 +100,10 @@ def test_judge_failures(capsys, tmp_path):
 
 @pytest.mark.parametrize("extra,message", [
     (["--reference", "zz"], "--reference 'zz' is not one of the systems"),
-    (["--alpha", "nan"], "--alpha must be a number in (0, 1)"),
-    (["--alpha", "1.5"], "--alpha must be a number in (0, 1)"),
+    (["--confidence", "nan"], "--confidence must be a number in (0, 1)"),
+    (["--confidence", "1.5"], "--confidence must be a number in (0, 1)"),
+    (["--confidence", "0"], "--confidence must be a number in (0, 1)"),
+    (["--alpha", "1.5"], "--alpha must be a number in (0, 1)"),  # the former option
     (["--n-boot", "-5"], "--n-boot must be a non-negative integer"),
 ])
 def test_compare_refuses_bad_settings(capsys, tmp_path, extra, message):

@@ -30,8 +30,8 @@ class SeededLexicon(CountingLexicon):
 def _register():
     toy.register()
     if "toy3seeds" not in SUITES:
-        def score(suite, items, predictions, config):  # the toy scorer, on the first seed's predictions
-            return toy._score(suite, items, [p for p in predictions if p.seed in (None, 0)], config)
+        def score(items, predictions, options, context, config):  # the toy scorer, on the first seed's predictions
+            return toy._score(items, [p for p in predictions if p.seed in (None, 0)], options, context, config)
 
         SUITES.register(dataclasses.replace(toy.toy_spec("toy3seeds"), seeds=3, score=score))
     for cls in (CountingLexicon, SeededLexicon):

@@ -85,7 +85,8 @@ def test_arbitrary_bytes_give_rows_or_a_typed_error(tmp_path_factory, data):
             pass
 
 
-def test_blank_labels_are_missing_predictions_in_every_suite(tmp_path, capsys):
+def test_a_blank_label_cell_reads_as_a_missing_prediction(tmp_path, capsys):
+    # the reader side, on the toy suite; every registered suite's score stage: test_suite_common.py
     f = tmp_path / "p.csv"
     f.write_text("item_id,label\n" + "".join(f"test-{i},{'' if i < 3 else 'pos'}\n" for i in range(60)))
     assert main(["score", "--suite", "toy", "--predictions", str(f)]) == 1

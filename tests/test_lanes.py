@@ -46,7 +46,7 @@ def test_lanes_put_the_encoder_model_beside_every_baseline():
     assert plan_lanes(["tfidf-lr", "majority"], 4) == [["tfidf-lr"], ["majority"]]
 
 
-def test_a_shared_suite_reads_once_but_records_its_own_use():
+def test_a_shared_suite_reads_once_for_every_use():
     calls = []
     first = get_suite("toy")
     original = first.spec.load_items
@@ -59,9 +59,8 @@ def test_a_shared_suite_reads_once_but_records_its_own_use():
     twin = first.shared()
     assert first.items("test") is twin.items("test")
     first.training()
-    assert first.loaded("train") and not twin.loaded("train")  # scoring reports train info per use
     assert twin.train_fingerprint() == first.train_fingerprint()
-    assert twin.loaded("train") and twin.loaded("dev")
+    assert twin.score_context(trained=True) is first.score_context(trained=True)  # built once, frozen
     assert sorted(calls) == ["dev", "test", "train"]  # each split read once for both uses
 
 
@@ -104,7 +103,7 @@ def test_cli_refuses_bad_jobs_before_any_work(tmp_path, capsys):
 
 
 def _lanes(tmp_path) -> list[str]:
-    found = subprocess.run(["pgrep", "-f", f"sentiprobe.run.lanes.*{tmp_path.name}"], capture_output=True, text=True,
+    found = subprocess.run(["pgrep", "-f", f"sentiprobe.cli.lane.*{tmp_path.name}"], capture_output=True, text=True,
                            check=False)
     return found.stdout.split()
 

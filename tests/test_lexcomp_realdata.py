@@ -31,7 +31,7 @@ def test_whitespace_tokens_counted(data_dir):
 
 def _table(data_dir, name):
     s = get_suite(name, data_dir)
-    return baselines.table(s.items("train"), s.items("test"), name.removeprefix("lexcomp-"))
+    return baselines.table(baselines.fit_all(s.items("train"), name.removeprefix("lexcomp-")), s.items("test"))
 
 
 def test_golden_majority_vpc_and_nc_relations(data_dir):

@@ -101,6 +101,63 @@ def test_label_map(tiny_anon):
         ["true", "not-given", None]
 
 
+@pytest.fixture(scope="module")
+def tiny_abbrev(tmp_path_factory) -> Path:
+    return build_tiny(tmp_path_factory.mktemp("abbrev"), {0: "NEG", 1: "NEU", 2: "POS"}, seed=2)
+
+
+def test_abbreviated_labels_map_by_meaning_not_position(tiny_abbrev):
+    m = create_model("hf-classifier", path=str(tiny_abbrev), max_length="32")
+    mapping = m.label_mapping(LABELS)  # LABELS is positive, negative, neutral: a positional map would be wrong
+    assert mapping["to_suite"] == {"NEG": "negative", "NEU": "neutral", "POS": "positive"}
+    assert mapping["never_predicted"] == [] and mapping["by"] == "label names"
+    items = absa(6)
+    preds = m.classify(items, LABELS, "text+aspect")
+    raw = m._proba(items, "text+aspect")  # columns in the model's class order: NEG, NEU, POS
+    for p, row in zip(preds, raw):
+        assert p.scores["negative"] == pytest.approx(row[0]) and p.scores["positive"] == pytest.approx(row[2])
+    for names in ({0: "neg", 1: "neu", 2: "pos"}, {0: "Negative", 1: "NEUTRAL", 2: "positive"}):
+        assert resolve_label_map(names, LABELS, None) == ["negative", "neutral", "positive"]
+    nli = {0: "CONTRADICTION", 1: "entailment", 2: "Neutral"}
+    assert resolve_label_map(nli, ("true", "false", "not-given"), None) == ["false", "true", "not-given"]
+
+
+def test_meaningless_labels_are_refused_before_any_inference_with_a_non_positional_hint(tiny_anon, monkeypatch):
+    from sentiprobe.models.hf import HFClassifier
+
+    def no_weights(self, *a, **k):
+        raise AssertionError("the weights were loaded before the labels were checked")
+
+    monkeypatch.setattr(HFClassifier, "_load_from", no_weights)
+    m = create_model("hf-classifier", path=str(tiny_anon))
+    for call in (lambda: m.label_mapping(LABELS), lambda: m.classify(absa(2), LABELS, "text+aspect")):
+        with pytest.raises(ConfigError) as err:
+            call()
+        msg = str(err.value)
+        assert "['LABEL_0', 'LABEL_1']" in msg and "say nothing about what a class means" in msg
+        assert "label_map=LABEL_0:<positive|negative|neutral|none>,LABEL_1:<positive|negative|neutral|none>" in msg
+        assert "LABEL_0:positive" not in msg  # never a guessed assignment
+
+
+def test_a_suite_label_no_model_label_maps_to_is_recorded_and_reported(tmp_path, data_dir):
+    from sentiprobe import api
+    from sentiprobe.report.html import render_report
+
+    d = build_tiny(tmp_path / "binary", {0: "negative", 1: "positive"}, seed=3)
+    doc = api.run(["arts-laptop"], ["hf-classifier"], model_args={"path": str(d), "max_length": "32"},
+                  out=tmp_path / "r", data_dir=str(data_dir), limit=6, n_boot=0, progress=False)
+    entry = doc["runs"]["hf-classifier"]["suites"]["arts-laptop"]
+    assert entry["label_mapping"]["never_predicted"] == ["neutral"]
+    html = render_report(doc["runs"]["hf-classifier"])
+    assert "no model label maps to the suite label(s) neutral" in html
+    bad = build_tiny(tmp_path / "anon", {0: "LABEL_0", 1: "LABEL_1", 2: "LABEL_2"}, seed=4)
+    failed = api.run(["arts-laptop"], ["hf-classifier"], model_args={"path": str(bad)}, out=tmp_path / "r2",
+                     data_dir=str(data_dir), limit=6, n_boot=0, progress=False)["runs"]["hf-classifier"]
+    err = failed["errors"]["arts-laptop"]
+    assert err["type"] == "ConfigError" and "label_map=LABEL_0:<" in err["message"]
+    assert failed["suites"] == {}
+
+
 def test_missing_dir_and_pickle_checkpoints(tmp_path, tiny):
     with pytest.raises(ConfigError, match="only local directories"):
         create_model("hf-classifier", path="bert-base-uncased")

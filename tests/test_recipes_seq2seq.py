@@ -43,6 +43,23 @@ def t5(tmp_path_factory):
     return tiny_t5(tmp_path_factory.mktemp("t5") / "m", texts)
 
 
+def test_a_tokenizer_that_returns_token_type_ids(tmp_path):
+    """transformers refused them: "model_kwargs are not used by the model: ['token_type_ids']" (a crash)."""
+    import transformers
+
+    texts = [source_text(it) for it in soul_items(6)] + [target_text(it, "rc") for it in soul_items(6)]
+    d = tiny_t5(tmp_path / "m", texts)
+    conf = d / "tokenizer_config.json"
+    conf.write_text(json.dumps({**json.loads(conf.read_text()),
+                                "model_input_names": ["input_ids", "token_type_ids", "attention_mask"]}))
+    assert "token_type_ids" in transformers.AutoTokenizer.from_pretrained(str(d))(["a review"])
+    m = create_model("hf-seq2seq", path=str(d), epochs="1", batch_size="4")
+    out = m.generate([source_text(it) for it in soul_items(3, "test")], max_tokens=4)
+    assert len(out) == 3 and all(isinstance(t, str) for t in out)
+    m.fit(soul_items(6), [], LABELS, input_kind="text-pair", seed=0)  # the training forward pass too
+    assert len(m.generate([source_text(soul_items(1, "test")[0])], max_tokens=4)) == 1
+
+
 def test_templates_are_the_suites_and_the_specs():
     assert SOURCE_TEMPLATE == SEQ2SEQ_SOURCE.text == "Review:\n{review}\n\nStatement:\n{statement}"
     assert JG_TARGET_TEMPLATE == JG_TARGET.text == "Label:\n{label}\nJustification:\n{justification}"

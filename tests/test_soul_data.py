@@ -173,11 +173,12 @@ def test_suite_with_a_training_file(data_dir, tmp_path):
     assert before["train_file"] == str(own) and "not read" in before["train_source"]
     assert [i.item_id for i in s.train_items()] == ["yelp-1:1", "yelp-1:2", "yelp-1:3", "imdb-2:1"]
     assert len(s.dev_items()) == 1481  # dev is dev again
-    src = train_source(s)
+    assert "not read" in train_source(s)["train_source"]  # what scoring reports depends on a fit, not a memo
+    src = train_source(s, trained=True)
     assert src["train_verified"] is False and src["train_git_blob_id"] == git_blob_id(own)
     assert src["train_sha256"] == file_sha256(own)
     items = s.items("test")
-    res = s.score(items, [Prediction(i.item_id, i.label) for i in items], n_boot=0)
+    res = s.score(items, [Prediction(i.item_id, i.label) for i in items], n_boot=0, trained=True)
     assert res.details["train_sha256"] == file_sha256(own) and res.details["dev_source"] == "dev"
     test_rid = items[0].group_id
     leak = write_csv(tmp_path / "leak.csv", [[test_rid, "x", "s", "j", "true"]])

@@ -105,7 +105,8 @@ def test_sst7_options(monkeypatch, data_dir, tmp_path):
     assert [(it.text, it.label) for it in suite.train_items()] == [("A fine film .", "5"), ("Awful", "0")]
     assert "noncompsst/sst7/train.tsv" not in suite.data_files()
     items = suite.items("test")
-    info = suite.score(items, fake(items), n_boot=0).details["train"]
+    assert suite.score(items, fake(items), n_boot=0).details["train"]["source"] == "file"  # nothing trained here
+    info = suite.score(items, fake(items), n_boot=0, trained=True).details["train"]  # a model was fitted on it
     assert info == {"source": "user-file", "train_file": str(f), "train_file_sha256": file_sha256(f),
                     "n_train": 2, "n_removed": 0, "n_unresolved": 0}
     with pytest.raises(ConfigError, match="did you mean 'train_file'"):

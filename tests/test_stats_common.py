@@ -19,7 +19,7 @@ from sentiprobe.stats import classification as C
 from sentiprobe.stats.agreement import (AgreementResult, cohen_kappa, fleiss_kappa, gwet_ac1, krippendorff_alpha,
                                         percent_agreement)
 from sentiprobe.stats.metrics_common import classification_report
-from sentiprobe.stats.significance import BootstrapDifference, cochrans_q, mcnemar, paired_bootstrap
+from sentiprobe.stats.significance import cochrans_q, mcnemar
 
 LABELS = ("negative", "neutral", "positive")
 FAST = settings(max_examples=25, deadline=None)
@@ -175,14 +175,6 @@ def test_mcnemar_without_discordant_pairs_is_defined(exact):
     assert (q.statistic, q.p_value) == (0.0, 1.0)
 
 
-def test_paired_bootstrap_of_identical_systems():
-    y = list(LABELS) * 10
-    p = list(reversed(y))
-    for metric in ("accuracy", "macro_f1"):
-        d = paired_bootstrap(y, p, p, metric=metric, labels=LABELS, n_boot=200)
-        assert d.delta == 0.0 and d.ci_low == 0.0 and d.ci_high == 0.0 and d.p_value == 1.0
-
-
 # ---- reference values -----------------------------------------------------------------------------
 @FAST
 @given(_pairs(None))
@@ -334,7 +326,7 @@ class Row:
 
     Attributes:
         fn: function under test (its name is matched against sentiprobe.stats' public functions).
-        call: ``call(data, seed, alpha)`` -> Metric / AgreementResult / BootstrapDifference / tuple.
+        call: ``call(data, seed, alpha)`` -> Metric / AgreementResult / tuple.
         perfect: the value on perfect predictions (all systems equal to gold, raters agreeing).
         bounds: the range every value and CI bound must stay in.
         order_ci: the CI does not depend on the order of the units (resamples are drawn as counts or
@@ -365,17 +357,6 @@ def _rated_pairs(d: dict) -> int:
 
 def _multi_rated(d: dict) -> int:
     return sum(1 for r in d["ratings"] if sum(v is not None for v in r) >= 2)
-
-
-def _paired(metric) -> Callable:
-    def call(d, seed, alpha):
-        return paired_bootstrap(d["y"], d["p"], d["q"], metric=metric, labels=LABELS, n_boot=NB, seed=seed,
-                                alpha=alpha)
-    return call
-
-
-def _match_rate(t, pr) -> float:
-    return float(np.mean([u == v for u, v in zip(t, pr)]))
 
 
 def _rating_call(f, ci: str, kw: dict) -> Callable:
@@ -418,10 +399,6 @@ TABLE: dict[str, Row] = {
         B.bootstrap_metric, lambda d, s, a: B.bootstrap_metric(
             "acc", lambda i: float(d["correct"][i].mean()), N, groups=np.array(d["g"]), n_boot=NB, seed=s,
             alpha=a), order_ci=False, n=lambda d: N_GROUPS),
-    **{f"paired_{m}": Row(paired_bootstrap, _paired(m), perfect=0.0, bounds=(-1.0, 1.0))
-       for m in ("accuracy", "macro_f1")},
-    "paired_callable": Row(paired_bootstrap, _paired(_match_rate), perfect=0.0, bounds=(-1.0, 1.0),
-                           order_ci=False),
 }
 for _ci in ("analytic", "bootstrap"):
     _boot = _ci == "bootstrap"
@@ -447,8 +424,6 @@ def _vci(res) -> tuple[float | None, float | None, float | None, int]:
         return res.value, res.ci_low, res.ci_high, res.n
     if isinstance(res, AgreementResult):
         return res.value, res.ci_low, res.ci_high, res.n_units
-    if isinstance(res, BootstrapDifference):
-        return res.delta, res.ci_low, res.ci_high, res.n
     return tuple(res)  # mean_ci: (value, low, high) + n
 
 
@@ -462,7 +437,7 @@ def test_every_stats_metric_is_in_the_table():
 
     from sentiprobe.stats import agreement, bootstrap, classification, significance
 
-    results = ("Metric", "AgreementResult", "BootstrapDifference", "ClassificationReport")
+    results = ("Metric", "AgreementResult", "ClassificationReport")
     public = set()
     for mod in (bootstrap, classification, agreement, significance):
         for name, f in vars(mod).items():
@@ -541,7 +516,6 @@ def test_common_n_reported(name):
     lambda y, p: C.macro_f1(y, p, LABELS, n_boot=10),
     lambda y, p: C.accuracy(y, p, labels=LABELS, n_boot=10),
     lambda y, p: C.encode(y, p, LABELS),
-    lambda y, p: paired_bootstrap(y, p, p, metric="accuracy", labels=LABELS, n_boot=10),
 ])
 def test_unknown_gold_label_is_a_typed_error(call):
     y = ["positive", "negative", "mixed", "positive"]

@@ -179,11 +179,68 @@ def test_every_package_has_the_stage_modules(package):
             assert spec.load_items.__module__.split(".")[2] in (package, "triplets")
 
 
-def test_no_environment_reads_outside_the_cli():
+ENV_READS = {"environ", "environb", "getenv", "getenvb", "putenv", "unsetenv"}
+
+
+def environment_reads(source: str) -> list[str]:
+    """Where a module touches the process environment: ``os.environ`` / ``os.getenv`` ... (however ``os`` is
+    imported or aliased), ``from os import environ``, and the ``os`` module handed on by name."""
+    import ast
+
+    tree = ast.parse(source)
+    os_names = {"os"} | {a.asname for n in ast.walk(tree) if isinstance(n, ast.Import)
+                         for a in n.names if a.name == "os" and a.asname}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in ENV_READS and isinstance(node.value, ast.Name) \
+                and node.value.id in os_names:
+            found.append(f"line {node.lineno}: {node.value.id}.{node.attr}")
+        elif isinstance(node, ast.ImportFrom) and node.module in ("os", "posix", "nt") \
+                and any(a.name in ENV_READS for a in node.names):
+            found.append(f"line {node.lineno}: from {node.module} import ...")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" \
+                and len(node.args) >= 2 and isinstance(node.args[0], ast.Name) and node.args[0].id in os_names \
+                and not (isinstance(node.args[1], ast.Constant) and node.args[1].value not in ENV_READS):
+            found.append(f"line {node.lineno}: getattr(os, ...)")
+    return found
+
+
+def test_the_environment_detector_finds_every_spelling():
+    for src in ("import os\nx = os.environ.get('A')", "import os as o\no.getenv('A')",
+                "from os import environ\n", "from os import getenv as g\n", "import os\nos.environ['A'] = '1'",
+                "import os\ngetattr(os, 'environ')"):
+        assert environment_reads(src), src
+    assert environment_reads("import os\nos.cpu_count()\nos.path.join('a')\ngetattr(os, 'O_BINARY', 0)") == []
+
+
+def test_the_environment_is_read_only_in_the_cli():
+    """Every module of the package, not a few folders: only ``sentiprobe/cli/`` reads the process environment
+    (the library sees what the command line installed, :mod:`sentiprobe.core.env`)."""
     root = Path(__import__("sentiprobe").__file__).parent
-    for sub in ("suites", "stats", "report"):
-        for f in (root / sub).rglob("*.py"):
-            assert "os.environ" not in f.read_text(encoding="utf-8"), f
+    offenders = {}
+    for f in sorted(root.rglob("*.py")):
+        rel = f.relative_to(root)
+        if rel.parts[0] == "cli":
+            continue
+        reads = environment_reads(f.read_text(encoding="utf-8"))
+        if reads:
+            offenders[str(rel)] = reads
+    assert offenders == {}
+    assert len(list(root.rglob("*.py"))) > 150  # the walk saw the whole package
+
+
+def test_the_api_does_not_see_an_environment_nobody_installed(monkeypatch, tmp_path):
+    from sentiprobe.core import env
+    from sentiprobe.data import resolve_data_dir
+
+    monkeypatch.setenv("SENTIPROBE_DATA_DIR", str(tmp_path / "from-env"))
+    assert resolve_data_dir() == tmp_path / "from-env"  # the tests install the environment, as the CLI does
+    previous = env.install(None)
+    try:
+        assert resolve_data_dir() != tmp_path / "from-env"  # a program that did not opt in: its arguments only
+        assert resolve_data_dir(tmp_path / "given") == tmp_path / "given"
+    finally:
+        env.install(previous)
 
 
 def test_family_names_expand_to_their_suites(data_dir):

@@ -27,10 +27,11 @@ def _load(suite, split):
     return out
 
 
-def _score(suite, items, predictions, config):
-    by_id = suite.check_predictions(items, predictions, missing=config.missing)
+def _score(items, predictions, options, context, config):
+    by_id = context.check(items, predictions, config)
     correct = [float(by_id.get(it.item_id) is not None and by_id[it.item_id].label == it.label) for it in items]
-    return SuiteScore({"accuracy": mean_metric("accuracy", correct, n_boot=config.n_boot, seed=config.seed)})
+    return SuiteScore({"accuracy": mean_metric("accuracy", correct, n_boot=config.n_boot, seed=config.seed,
+                                               alpha=config.alpha)})
 
 
 def _read(suite, path, column):
@@ -39,13 +40,12 @@ def _read(suite, path, column):
     return read_label_file(path, column=column)
 
 
-def _unit_table(suite, items, predictions, config):
+def _unit_table(items, predictions, options, context, config):
     from sentiprobe.stats.paired import classification_table
 
-    by_id = suite.check_predictions(items, predictions, missing="error" if config.missing == "error" else "wrong",
-                                    path=config.path)
+    by_id = context.check(items, predictions, config, missing="error" if config.missing == "error" else "wrong")
     return classification_table([it.label for it in items], [by_id[i.item_id].label if i.item_id in by_id else None
-                                                              for i in items], suite.labels)
+                                                              for i in items], context.labels)
 
 
 def toy_spec(name: str) -> SuiteSpec:

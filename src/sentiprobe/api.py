@@ -32,21 +32,25 @@ def list_models() -> list[dict[str, Any]]:
 
 
 def score(suite: str, predictions: str | Path, *, column: str | None = None, data_dir: str | None = None,
-          missing: str = "error", n_boot: int = 1000, seed: int = 0, alpha: float = 0.05,
+          missing: str = "error", n_boot: int = 1000, seed: int = 0, confidence: float = 0.95,
           suite_options: Mapping[str, Any] | None = None, tables_out: str | Path | None = None) -> dict[str, Any]:
     """Score a predictions file made elsewhere on a suite. Returns the JSON-able score document.
 
-    ``suite_options`` are the suite's typed options (``sentiprobe list suites`` shows them); an unknown one
-    is a ConfigError. ``tables_out``: write the suite's extra tables (e.g. NonCompSST rating TSVs) there; a
-    ConfigError when the suite has none.
+    ``confidence``: the level of every interval and test (``0.9`` gives 90% intervals; recorded). ``suite_options``
+    are the suite's typed options (``sentiprobe list suites`` shows them); an unknown one is a ConfigError.
+    ``tables_out``: write the suite's extra tables (e.g. NonCompSST rating TSVs) there; a ConfigError when the
+    suite has none.
     """
     from .core.io import atomic_write_text
     from .suites import get_suite
+    from .suites.spec import alpha_of
 
+    alpha = alpha_of(confidence)  # ConfigError before any work
     s = get_suite(suite, data_dir, suite_options)
     preds = s.read_predictions(predictions, column=column)
     items = s.items("test")
-    result = s.score(items, preds, n_boot=n_boot, seed=seed, missing=missing, alpha=alpha, path=predictions)
+    result = s.score(items, preds, n_boot=n_boot, seed=seed, missing=missing, confidence=confidence,
+                     path=predictions)
     written: list[str] = []
     if tables_out is not None:
         if not result.tables:
@@ -60,15 +64,15 @@ def score(suite: str, predictions: str | Path, *, column: str | None = None, dat
     return {"schema_version": SCHEMA_VERSION, "suite": suite, "suite_info": s.describe(),
             "items_hash": s.items_hash(items), "predictions": str(predictions), "column": column,
             "scored_column": scored_columns[0] if len(scored_columns) == 1 else (scored_columns or None),
-            "n_boot": n_boot, "seed": seed, "alpha": alpha, **result.to_dict(),
+            "n_boot": n_boot, "seed": seed, "confidence": confidence, "alpha": alpha, **result.to_dict(),
             **({"tables_written": written} if written else {})}
 
 
 def run(suites: Sequence[str] | None = None, models: Sequence[Any] | None = None, *,
         model_args: Mapping[str, Any] | None = None, out: str | Path = "runs/latest", data_dir: str | None = None,
         cache_dir: str | None = None, use_cache: bool = True, seed: int = 0, n_boot: int = 1000,
-        limit: int | float | str | None = None, limit_mode: str = "sample", limit_seed: int = 0,
-        missing: str = "error", progress: bool | Any = True,
+        confidence: float = 0.95, limit: int | float | str | None = None, limit_mode: str = "sample",
+        limit_seed: int = 0, missing: str = "error", progress: bool | Any = True,
         repair_cache: bool = False, overwrite: bool = False,
         suite_options: Mapping[str, Mapping[str, Any]] | None = None,
         log: Callable[[str], None] = lambda m: None, jobs: int | str | None = 1) -> dict[str, Any]:
@@ -80,10 +84,11 @@ def run(suites: Sequence[str] | None = None, models: Sequence[Any] | None = None
     ``log`` and listed in the results). ``models=None`` runs the default models; a model is a registered name,
     ``"LABEL=NAME"`` (the same model may run twice under two labels) or a ``ModelEntry``. ``model_args``:
     ``{"KEY": value}`` for every selected model whose factory takes ``KEY``, ``{"LABEL:KEY": value}`` for
-    one model. ``limit``: a positive item count or a fraction in (0, 1]; ``limit_mode`` ``sample`` (default:
-    a seeded random sample of each suite's unit, stratified by gold label, seeded by ``limit_seed``) or
-    ``first``. ``suite_options``: suite name -> that suite's options. ``out`` holding a run of another
-    configuration is refused unless ``overwrite``; the same configuration resumes. ``progress``: True reports
+    one model. ``confidence``: the level of every interval and test (default 0.95; recorded, and
+    printed in the reports). ``limit``: a positive item count or a fraction in (0, 1]; ``limit_mode``
+    ``sample`` (default: a seeded random sample of each suite's unit, stratified by gold label, seeded by
+    ``limit_seed``) or ``first``. ``suite_options``: suite name -> that suite's options. ``out`` holding a run of
+    another configuration is refused unless ``overwrite``; the same configuration resumes. ``progress``: True reports
     stages on stderr (a :class:`~sentiprobe.run.progress.Progress` for another stream). ``jobs``: 1 runs the
     models one after another in this process; N > 1 (or ``"auto"``: one per CPU, at most 4) runs them in N
     worker processes side by side (:mod:`sentiprobe.run.lanes`), with the same results.
@@ -117,7 +122,8 @@ def run(suites: Sequence[str] | None = None, models: Sequence[Any] | None = None
     first = entries[0]
     base = RunConfig(suites=tuple(suites), model=first.name, model_args=dict(first.args), label=first.label,
                      out_dir=str(out), data_dir=data_dir, cache_dir=cache_dir, use_cache=use_cache, seed=seed,
-                     n_boot=n_boot, limit=parse_limit(limit), limit_mode=limit_mode, limit_seed=limit_seed,
+                     n_boot=n_boot, confidence=confidence, limit=parse_limit(limit), limit_mode=limit_mode,
+                     limit_seed=limit_seed,
                      missing=missing, progress=bool(progress), skip_unsupported=bare,
                      repair_cache=repair_cache, unavailable_suites=tuple(skipped),
                      suite_options={k: dict(v) for k, v in (suite_options or {}).items()})

@@ -22,34 +22,39 @@ from typing import Any
 
 from .core.errors import ConfigError, DataError, SentiprobeError
 from .core.types import SCHEMA_VERSION, Prediction
+from .suites.spec import DEFAULT_CONFIDENCE, alpha_of, confidence_of
 
 
-def check_settings(*, n_boot: int, alpha: float, exact_below: int = 0) -> None:
+def check_settings(*, n_boot: int, alpha: float) -> None:
     """ConfigError for resampling and test settings outside their domain (before any work is done)."""
     if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 0:
         raise ConfigError(f"--n-boot must be a non-negative integer, not {n_boot!r}")
-    if not isinstance(alpha, float | int) or not math.isfinite(alpha) or not 0.0 < alpha < 1.0:
-        raise ConfigError(f"--alpha must be a number in (0, 1), not {alpha!r}")
-    if isinstance(exact_below, bool) or not isinstance(exact_below, int) or exact_below < 0:
-        raise ConfigError(f"--exact-below must be a non-negative integer, not {exact_below!r}")
+    if isinstance(alpha, bool) or not isinstance(alpha, float | int) or not math.isfinite(alpha) \
+            or not 0.0 < alpha < 1.0:
+        raise ConfigError(f"--confidence must be a number in (0, 1), not {confidence_of(alpha)!r}")
 
 
 def system_names(paths: Sequence[str | Path]) -> list[str]:
-    """Readable unique names: a run's model directory (``runs/x/tfidf-lr/predictions/s.jsonl`` -> ``tfidf-lr``),
-    else the file stem; clashes get the smallest distinguishing parent path."""
-    def base(p: Path) -> list[str]:
-        parts = list(p.resolve().parts)
-        if len(parts) >= 3 and parts[-2] == "predictions":
-            return parts[:-2]
-        return [*parts[:-1], p.stem]
+    """Readable unique names, never a path: a run's model directory (``runs/x/tfidf-lr/predictions/s.jsonl``,
+    beside ``runs/x/tfidf-lr/results.json``, -> ``tfidf-lr``), else the file stem. Names that clash get the
+    nearest parent folder that tells them apart (``preds (a)``, ``preds (b)``), then a number (``preds#2``)."""
+    def base(p: Path) -> tuple[str, list[str]]:
+        p = Path(p)
+        parents = [q.name for q in p.resolve().parents if q.name]
+        if p.parent.name == "predictions" and (p.parent.parent / "results.json").is_file():
+            return p.parent.parent.name, parents[2:]
+        return p.stem, parents
 
-    full = [base(Path(p)) for p in paths]
-    depth = 1
-    while True:
-        names = ["/".join(f[-depth:]) for f in full]
-        if len(set(names)) == len(names) or depth >= max(len(f) for f in full):
-            break
-        depth += 1
+    bases = [base(Path(p)) for p in paths]
+    names = [b for b, _ in bases]
+    for i, (b, parents) in enumerate(bases):
+        rivals = [k for k, (o, _) in enumerate(bases) if o == b and k != i]
+        if not rivals:
+            continue
+        distinct = next((q for depth, q in enumerate(parents)
+                         if all(depth >= len(bases[k][1]) or bases[k][1][depth] != q for k in rivals)), None)
+        if distinct is not None:
+            names[i] = f"{b} ({distinct})"
     out: list[str] = []
     for n in names:
         name, k = n, 2
@@ -61,12 +66,12 @@ def system_names(paths: Sequence[str | Path]) -> list[str]:
 
 def compare_suite(suite: Any, systems: Mapping[str, Sequence[Prediction]], *, items: Sequence[Any] | None = None,
                   missing: str = "error", n_boot: int = 1000, seed: int = 0, alpha: float = 0.05,
-                  exact_below: int = 25, reference: str | None = None,
+                  mcnemar_exact: bool = False, reference: str | None = None,
                   paths: Mapping[str, str | Path] | None = None) -> dict[str, Any]:
     """Compare systems' predictions on one bound suite (see the module docstring); the suite's comparison entry."""
     paths = paths or {}
     return compare_seeded(suite, {n: [(preds, paths.get(n))] for n, preds in systems.items()}, items=items,
-                          missing=missing, n_boot=n_boot, seed=seed, alpha=alpha, exact_below=exact_below,
+                          missing=missing, n_boot=n_boot, seed=seed, alpha=alpha, mcnemar_exact=mcnemar_exact,
                           reference=reference)
 
 
@@ -76,14 +81,18 @@ SeedRuns = Sequence[tuple[Sequence[Prediction], "str | Path | None"]]
 
 def compare_seeded(suite: Any, systems: Mapping[str, SeedRuns], *, items: Sequence[Any] | None = None,
                    missing: str = "error", n_boot: int = 1000, seed: int = 0, alpha: float = 0.05,
-                   exact_below: int = 25, reference: str | None = None) -> dict[str, Any]:
+                   mcnemar_exact: bool = False, reference: str | None = None) -> dict[str, Any]:
     """:func:`compare_suite` where a system may have several runs (seeds): they are pooled on the same
-    resamples of the suite's units (:func:`sentiprobe.stats.paired.pooled_table`)."""
+    resamples of the suite's units (:func:`sentiprobe.stats.paired.pooled_table`).
+
+    ``alpha``: 1 - the confidence level of the intervals, and the level of the tests. McNemar's test is the
+    continuity-corrected chi-square (the SENTiVENT paper's, mlxtend ``corrected=True``) unless ``mcnemar_exact``.
+    """
     from .stats.paired import compare_units, pooled_table
     from .stats.significance import cochrans_q
     from .suites.spec import ScoreConfig
 
-    check_settings(n_boot=n_boot, alpha=alpha, exact_below=exact_below)
+    check_settings(n_boot=n_boot, alpha=alpha)
     if suite.spec.paired is None:
         raise ConfigError(f"suite {suite.name!r} has no paired comparison stage")
     names = list(systems)
@@ -92,11 +101,11 @@ def compare_seeded(suite: Any, systems: Mapping[str, SeedRuns], *, items: Sequen
     its = suite.items("test") if items is None else list(items)
 
     def table(preds: Sequence[Prediction], path: str | Path | None) -> Any:
-        return suite.spec.paired(suite, its, preds, ScoreConfig(n_boot=n_boot, seed=seed, missing=missing,
-                                                                 alpha=alpha, path=None if path is None else str(path)))
+        return suite.unit_table(its, preds, ScoreConfig(n_boot=n_boot, seed=seed, missing=missing, alpha=alpha,
+                                                        path=None if path is None else str(path)))
 
     tables = {n: pooled_table([table(p, f) for p, f in systems[n]]) for n in names}
-    doc = compare_units(tables, n_boot=n_boot, seed=seed, alpha=alpha, exact_below=exact_below)
+    doc = compare_units(tables, n_boot=n_boot, seed=seed, alpha=alpha, mcnemar_exact=mcnemar_exact)
     headline = doc["metrics"][0] if doc["metrics"] else None
     if reference is None and headline is not None:
         reference = doc["leaderboard"][headline][0]
@@ -122,14 +131,16 @@ def compare_seeded(suite: Any, systems: Mapping[str, SeedRuns], *, items: Sequen
         doc["cochran_q"]["metric"] = binary[0]
     doc.update({"schema_version": SCHEMA_VERSION, "suite": suite.name, "suite_version": suite.spec.version,
                 "options": suite.describe()["options"], "missing_policy": missing, "system_names": names,
-                "seeds_per_system": {n: len(systems[n]) for n in names}})
+                "seeds_per_system": {n: len(systems[n]) for n in names},
+                "confidence": confidence_of(alpha),
+                "mcnemar": "exact binomial" if mcnemar_exact else "continuity-corrected chi-square"})
     return doc
 
 
 def compare_predictions(suite: str, predictions: Sequence[str | Path], *, names: Sequence[str] | None = None,
                         reference: str | None = None, column: str | Sequence[str] | None = None,
                         data_dir: str | None = None, missing: str = "error", n_boot: int = 1000, seed: int = 0,
-                        alpha: float = 0.05, exact_below: int = 25,
+                        alpha: float = 0.05, mcnemar_exact: bool = False,
                         suite_options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Compare prediction files (or several ``column``s of one file) on a suite (the API of ``sentiprobe compare``).
 
@@ -142,7 +153,7 @@ def compare_predictions(suite: str, predictions: Sequence[str | Path], *, names:
     sources = [(Path(p), c) for p in predictions for c in cols]
     if len(sources) < 2:
         raise ConfigError("compare needs at least two systems: two prediction files, or --column given twice")
-    check_settings(n_boot=n_boot, alpha=alpha, exact_below=exact_below)
+    check_settings(n_boot=n_boot, alpha=alpha)
     s = get_suite(suite, data_dir, suite_options)
     if s.task != "classify":
         raise ConfigError(f"suite {suite!r} is a {s.task} suite; compare works on classification suites")
@@ -160,11 +171,11 @@ def compare_predictions(suite: str, predictions: Sequence[str | Path], *, names:
         sys_names = system_names([p for p, _ in sources])
     systems = {n: s.read_predictions(p, column=c) for n, (p, c) in zip(sys_names, sources)}
     doc = compare_suite(s, systems, items=items, missing=missing, n_boot=n_boot, seed=seed, alpha=alpha,
-                        exact_below=exact_below, reference=reference,
+                        mcnemar_exact=mcnemar_exact, reference=reference,
                         paths={n: p for n, (p, _) in zip(sys_names, sources)})
     suite_metrics = {}
     for n, preds in systems.items():
-        scored = s.score(items, preds, n_boot=n_boot, seed=seed, missing=missing, alpha=alpha)
+        scored = s.score(items, preds, n_boot=n_boot, seed=seed, missing=missing, confidence=confidence_of(alpha))
         suite_metrics[n] = {k: m.to_dict() for k, m in scored.metrics.items()}
     doc.update({"predictions": {n: f"{p}" + (f" [{c}]" if c else "") for n, (p, c) in zip(sys_names, sources)},
                 "suite_metrics": suite_metrics})
@@ -343,7 +354,7 @@ def _system_info(runs: Sequence[tuple[Mapping[str, Any], Path]]) -> dict[str, An
 
 
 def report(run_dirs: Sequence[str | Path], out: str | Path, *, names: Sequence[str] | None = None,
-           n_boot: int = 1000, seed: int = 0) -> dict[str, Any]:
+           n_boot: int = 1000, seed: int = 0, confidence: float = DEFAULT_CONFIDENCE) -> dict[str, Any]:
     """Write the HTML report of one run, or the comparison report of several (the API of ``sentiprobe report``).
 
     A directory holding several models' runs (``<out>/<model>/results.json``) stands for all of them. Returns
@@ -352,6 +363,7 @@ def report(run_dirs: Sequence[str | Path], out: str | Path, *, names: Sequence[s
     from .core.io import atomic_write_text
     from .report.html import render_comparison, render_report
 
+    alpha = alpha_of(confidence)  # ConfigError before any work
     dirs: list[Path] = []
     for d in map(Path, run_dirs):
         if (d / "results.json").is_file():
@@ -367,7 +379,7 @@ def report(run_dirs: Sequence[str | Path], out: str | Path, *, names: Sequence[s
         doc, _ = load_run(dirs[0])
         atomic_write_text(target, render_report(doc))
         return {"out": str(target), "runs": [str(dirs[0])], "comparison": None}
-    comparison = compare_runs(dirs, names=names, n_boot=n_boot, seed=seed)
+    comparison = compare_runs(dirs, names=names, n_boot=n_boot, seed=seed, alpha=alpha)
     docs = {n: load_run(d)[0] for n, d in zip(comparison["systems"], dirs)}
     import os
 

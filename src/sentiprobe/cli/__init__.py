@@ -35,6 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .environment import use_environment
+
+    use_environment()  # the command line is where sentiprobe reads the environment (see sentiprobe.core.env)
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

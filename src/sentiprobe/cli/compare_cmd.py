@@ -6,8 +6,11 @@ every pair's differences (percentage points for rates, r for correlations) with 
 """
 from __future__ import annotations
 
+import argparse
 import json
 from typing import Any
+
+from .options import add_confidence
 
 
 def add_parser(sub) -> None:
@@ -29,9 +32,11 @@ def add_parser(sub) -> None:
                    help="missing predictions: error (default) or count them as wrong")
     p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
-    p.add_argument("--exact-below", type=int, default=25,
-                   help="exact McNemar when discordant pairs b + c are fewer than this (default 25)")
+    add_confidence(p, "the intervals and the significance level of the tests (1 - confidence)")
+    p.add_argument("--alpha", type=float, default=None, help=argparse.SUPPRESS)  # the former name: 1 - confidence
+    p.add_argument("--mcnemar", choices=("chi2", "exact"), default="chi2",
+                   help="McNemar's test: chi2 = continuity-corrected chi-square (default; the SENTiVENT paper's "
+                        "mlxtend mcnemar(corrected=True)), exact = exact binomial test; the method is recorded")
     p.add_argument("--json", action="store_true", help="print the JSON document")
     p.set_defaults(func=cmd)
 
@@ -42,7 +47,11 @@ def _v(v: float | None, scale: float = 100.0, nd: int = 1) -> str:
 
 def format_suite(doc: dict[str, Any]) -> list[str]:
     """Text lines of one suite's comparison entry."""
-    lines = [f"suite {doc['suite']}: {doc['n_units']} {doc['unit']}s, reference {doc['reference']}"]
+    from ..core.types import ci_label
+
+    level = ci_label(doc["confidence"]) if doc.get("confidence") is not None else "CI"
+    lines = [f"suite {doc['suite']}: {doc['n_units']} {doc['unit']}s, reference {doc['reference']}; "
+             f"differences with {level}"]
     for m in doc["metrics"]:
         corr = doc["kinds"][m] == "correlation"
         board = "  ".join(f"{n} {_v(doc['systems'][n][m]['value'], 1 if corr else 100, 3 if corr else 1)}"
@@ -61,6 +70,10 @@ def format_suite(doc: dict[str, Any]) -> list[str]:
             p = "" if d.get("p_holm") is None else \
                 f" p_holm {op}{d['p_holm']:.3g}{' *' if d.get('significant') else ''}"
             cells.append(f"d{m} {diff} {d['unit']}{ci}{p}")
+            mc = d.get("mcnemar")
+            if mc:
+                cells.append(f"McNemar ({mc['method']}) b={mc['counts']['b']} c={mc['counts']['c']} "
+                             f"p {mc['p_value']:.4g}")
         lines.append(f"  {pr['a']} - {pr['b']}: " + "  ".join(cells))
     tests = sorted({d.get("test", "") for pr in doc["pairs"] for d in pr["metrics"].values()})
     t = doc.get("tests") or {}
@@ -74,12 +87,19 @@ def format_suite(doc: dict[str, Any]) -> list[str]:
 def cmd(args) -> int:
     from ..compare import compare_predictions, compare_runs
     from ..core.errors import ConfigError
+    from ..suites.spec import alpha_of
     from .suite_args import parse_suite_args
 
+    if args.alpha is None:
+        alpha = alpha_of(args.confidence)
+    elif not 0.0 < args.alpha < 1.0:  # the former option (1 - confidence), still accepted
+        raise ConfigError(f"--alpha must be a number in (0, 1), not {args.alpha!r}")
+    else:
+        alpha = args.alpha
     if args.runs:
         if args.predictions or args.suite:
             raise ConfigError("give either --runs, or --suite with --predictions")
-        doc = compare_runs(args.runs, names=args.names, n_boot=args.n_boot, seed=args.seed, alpha=args.alpha)
+        doc = compare_runs(args.runs, names=args.names, n_boot=args.n_boot, seed=args.seed, alpha=alpha)
         suites = list(doc["suites"].values())
     else:
         if not args.suite or not args.predictions:
@@ -89,7 +109,7 @@ def cmd(args) -> int:
                                   column=args.column if args.column and len(args.column) > 1 else
                                   (args.column[0] if args.column else None),
                                   data_dir=args.data_dir, missing=args.missing, n_boot=args.n_boot, seed=args.seed,
-                                  alpha=args.alpha, exact_below=args.exact_below, suite_options=options)
+                                  alpha=alpha, mcnemar_exact=args.mcnemar == "exact", suite_options=options)
         suites = [doc]
     if args.json:
         print(json.dumps(doc, indent=2, ensure_ascii=False))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from .options import add_confidence
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("report", help="write the HTML report of a run, or the comparison report of several runs")
@@ -13,6 +15,8 @@ def add_parser(sub) -> None:
     p.add_argument("--names", nargs="+", default=None, help="model names (default: from the runs)")
     p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples of the paired tests")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    add_confidence(p, "the paired comparisons' intervals and tests (a run's own intervals keep the level it ran "
+                      "with)")
     p.add_argument("--json", action="store_true", help="print the comparison document")
     p.set_defaults(func=cmd)
 
@@ -20,7 +24,8 @@ def add_parser(sub) -> None:
 def cmd(args) -> int:
     from ..compare import report
 
-    doc = report(args.runs, args.out, names=args.names, n_boot=args.n_boot, seed=args.seed)
+    doc = report(args.runs, args.out, names=args.names, n_boot=args.n_boot, seed=args.seed,
+                 confidence=args.confidence)
     if args.json:
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     else:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import sys
 
+from .options import add_confidence
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("run", help="run models on suites: fit, predict (cached), score, report")
@@ -37,6 +39,7 @@ def add_parser(sub) -> None:
                         "and start a fresh one instead of stopping")
     p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for CIs")
+    add_confidence(p)
     p.add_argument("--limit", default=None, metavar="N|FRACTION",
                    help="only N test items per suite, or a fraction in (0, 1] of them (recorded, bannered in the "
                         "reports); chosen as --limit-mode says")
@@ -115,7 +118,7 @@ def cmd(args) -> int:
         quiet_third_party_progress()
     doc = run(suites=suites, models=split_names(args.model), model_args=parse_model_args(args.model_arg),
               out=args.out, data_dir=args.data_dir, cache_dir=args.cache_dir, use_cache=not args.no_cache,
-              seed=args.seed, n_boot=args.n_boot, limit=limit, limit_mode=args.limit_mode,
+              seed=args.seed, n_boot=args.n_boot, confidence=args.confidence, limit=limit, limit_mode=args.limit_mode,
               limit_seed=args.limit_seed, missing=args.missing, progress=progress,
               suite_options=suite_options, repair_cache=args.repair_cache, overwrite=args.overwrite,
               log=lambda msg: print(msg, file=sys.stderr), jobs=args.jobs)

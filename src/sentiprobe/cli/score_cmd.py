@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+from .options import add_confidence
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("score", help="score a predictions file (no model involved)")
@@ -20,6 +22,7 @@ def add_parser(sub) -> None:
                    help="write the suite's extra tables here (NonCompSST: pooled scores and rating TSVs)")
     p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for CIs (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    add_confidence(p)
     p.add_argument("--json", action="store_true", help="print the JSON document")
     p.set_defaults(func=cmd)
 
@@ -30,12 +33,15 @@ def cmd(args) -> int:
 
     options = parse_suite_args(args.suite_arg, [args.suite]).get(args.suite, {})
     doc = score(args.suite, args.predictions, column=args.column, data_dir=args.data_dir, missing=args.missing,
-                n_boot=args.n_boot, seed=args.seed, suite_options=options, tables_out=args.tables_out)
+                n_boot=args.n_boot, seed=args.seed, confidence=args.confidence, suite_options=options,
+                tables_out=args.tables_out)
     if args.json:
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
+        from ..core.types import ci_label
         from ..report.html import format_value, is_percentage
 
+        print(f"{'metric':<28} {'value':>10}  [{ci_label(doc['confidence'])}]")
         for k, m in doc["metrics"].items():
             v = m["value"]
             unit = "%" if is_percentage(k, v) else ""

@@ -36,13 +36,14 @@ def cmd(args) -> int:
     from .run_cmd import quiet_third_party_progress
 
     quiet_third_party_progress()  # jobs run without progress; so do the libraries they load
+    from .environment import execute_job_in_environment
 
     address = args.address or (os.environ.get("RAY_ADDRESS") if args.executor == "ray" else None)
     # workers may run elsewhere: give them absolute directories, never their own environment's defaults
     data_dir = str(resolve_data_dir(args.data_dir).resolve())
     cache_dir = str(Path(args.cache_dir or default_cache_dir()).expanduser().resolve())
     index = sweep(args.config, args.out, executor=args.executor, address=address, data_dir=data_dir,
-                  cache_dir=cache_dir, log=lambda m: print(m, file=sys.stderr))
+                  cache_dir=cache_dir, log=lambda m: print(m, file=sys.stderr), job_fn=execute_job_in_environment)
     if args.json:
         print(json.dumps(index, ensure_ascii=False))
     else:

@@ -128,6 +128,13 @@ def metric_unit(name: str) -> str:
     return "fraction"
 
 
+def ci_label(confidence: float | None) -> str:
+    """The header of an interval at ``confidence`` (``0.95`` -> ``95% CI``, ``0.995`` -> ``99.5% CI``); results
+    written before the level was recorded were all at 95%."""
+    level = 0.95 if confidence is None else float(confidence)
+    return f"{round(level * 100, 6):g}% CI"
+
+
 @dataclass(frozen=True)
 class Metric:
     """A metric value with its confidence interval and sample size. A bare float is not a result.

@@ -12,10 +12,10 @@ Public API (suites use only the first two functions):
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
+from ..core import env
 from ..core.errors import MissingDataError, UnsafePathError
 
 ENV_VAR = "SENTIPROBE_DATA_DIR"
@@ -41,12 +41,13 @@ def __getattr__(name: str) -> Any:  # lazy: importing sentiprobe.data stays chea
 
 
 def resolve_data_dir(data_dir: str | Path | None = None) -> Path:
-    """``--data-dir``, then ``$SENTIPROBE_DATA_DIR``, then the user cache dir."""
+    """``--data-dir``, then ``$SENTIPROBE_DATA_DIR`` (as the command line installed it, :mod:`sentiprobe.core.env`),
+    then the user cache dir."""
     if data_dir:
         return Path(data_dir).expanduser()
-    env = os.environ.get(ENV_VAR)
-    if env:
-        return Path(env).expanduser()
+    value = env.variable(ENV_VAR)
+    if value:
+        return Path(value).expanduser()
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("sentiprobe")) / "data"
@@ -67,9 +68,9 @@ def _hint(entry: Any, family: str) -> str:
 def default_stamp_dir() -> Path:
     """Directory of the verified-stamp store: the cache directory (``$SENTIPROBE_CACHE_DIR``, else the user
     cache dir), the same place as the prediction cache, so deleting the cache also drops the stamps."""
-    env = os.environ.get(CACHE_ENV_VAR)
-    if env:
-        return Path(env).expanduser()
+    value = env.variable(CACHE_ENV_VAR)
+    if value:
+        return Path(value).expanduser()
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("sentiprobe"))

@@ -238,6 +238,12 @@ class ModelAdapter(ABC):
             raise InputKindError(f"model {self.name!r} was fitted on {self.fitted_input_kind!r} inputs and cannot "
                                  f"classify {input_kind!r} inputs; fit it on a suite of that input kind")
 
+    def label_mapping(self, labels: Sequence[str]) -> dict[str, Any] | None:
+        """How the model's own labels map to the suite's ``labels``, checked before any inference (the runner
+        calls it first and records the answer); None when the model answers in the suite's labels itself.
+        Raises ConfigError when its labels cannot be mapped (a checkpoint whose classes are ``LABEL_0``...)."""
+        return None
+
     def set_workdir(self, path: Path) -> None:
         """A directory for large artefacts (fine-tuned checkpoints); the runner calls it before ``fit``.
 

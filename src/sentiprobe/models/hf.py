@@ -1,7 +1,13 @@
 """Hugging Face transformers sequence(-pair) classifiers from LOCAL checkpoint directories.
 
-- ``hf-classifier`` (:class:`HFClassifier`): an already fine-tuned classifier. Its ``id2label``
-  names are mapped to the suite's labels case-insensitively, or through ``label_map``.
+- ``hf-classifier`` (:class:`HFClassifier`): an already fine-tuned classifier. Its ``config.id2label``
+  names are mapped to the suite's labels by meaning, before any inference (:func:`resolve_label_map`):
+  the same name in any case (``Positive``), the common abbreviations (``NEG``/``NEU``/``POS``,
+  ``neg``/``neu``/``pos``) and the NLI reading of SOUL's labels (``entailment``/``contradiction``/``neutral``
+  -> ``true``/``false``/``not-given``). Names without a meaning (``LABEL_0``...) need ``label_map``; the error
+  names them and shows the syntax with the suite's labels, never a guessed (positional) assignment. A suite
+  label no model label maps to is allowed (a binary model on a three-class suite never predicts neutral) and
+  recorded in the results (``label_mapping``) and the report.
 - ``hf-finetune`` (:class:`HFFinetune`): fine-tunes a local checkpoint (any encoder, e.g. the
   packaged MiniLM) on the suite's train split with a plain torch loop and saves the result as
   safetensors; its fitted state is that directory's path and weights hash (no arrays).
@@ -33,24 +39,55 @@ def _norm(label: str) -> str:
     return re.sub(r"[\s_\-]+", "", str(label).lower())
 
 
+MEANINGS = {
+    "neg": "negative", "negative": "negative", "neu": "neutral", "neutral": "neutral", "pos": "positive",
+    "positive": "positive",
+    "entailment": "entailment", "entail": "entailment", "entailed": "entailment", "entails": "entailment",
+    "contradiction": "contradiction", "contradict": "contradiction", "contradicted": "contradiction",
+    "contradicts": "contradiction",
+    "true": "entailment", "false": "contradiction", "notgiven": "neutral",  # SOUL's labels read as NLI classes
+}
+"""Normalised label name -> what it means, for matching a model's labels with a suite's by meaning."""
+_MEANINGLESS = re.compile(r"label\d+|\d+")
+
+
+def _meaning(label: str) -> str:
+    n = _norm(label)
+    return MEANINGS.get(n, n)
+
+
+def label_map_hint(names: Sequence[str], unmatched: Sequence[str], labels: Sequence[str]) -> str:
+    """How to write ``label_map`` for these model labels: the syntax with the suite's label names, never a
+    guessed assignment (a positional guess, pasted as suggested, silently scores NEG as positive)."""
+    choice = "|".join([*labels, "none"])
+    why = ("names like LABEL_0 say nothing about what a class means" if any(_MEANINGLESS.fullmatch(_norm(n))
+                                                                          for n in unmatched)
+           else f"no suite label means the same as {list(unmatched)}")
+    return (f"{why}; say which suite label each model label is with label_map, e.g. --model-arg "
+            f"label_map={','.join(f'{n}:<{choice}>' for n in names)} (each model label to one of the suite's "
+            f"labels {', '.join(labels)}, or none to drop the class)")
+
+
 def resolve_label_map(id2label: dict[int, str], labels: Sequence[str],
                       label_map: dict[str, str | None] | None) -> list[str | None]:
     """For each model class index, the suite label it counts towards (``None``: dropped).
 
-    Without ``label_map`` the model's label names must match the suite's labels (ignoring case,
-    spaces, ``-`` and ``_``). With it, every model label must be mapped (to a suite label or none).
+    Without ``label_map`` each model label must name a suite label: the same name (ignoring case, spaces, ``-``
+    and ``_``), or the same meaning (:data:`MEANINGS`: ``NEG`` is ``negative``, ``entailment`` is SOUL's
+    ``true``). With it, every model label must be mapped (to a suite label or none). Raises ConfigError naming
+    the labels it cannot map, with :func:`label_map_hint`.
     """
     names = [str(id2label[i]) for i in sorted(id2label)]
     by_norm = {_norm(lab): lab for lab in labels}
     out: list[str | None] = []
     if label_map is None:
-        unmatched = [n for n in names if _norm(n) not in by_norm]
+        meanings = [_meaning(lab) for lab in labels]
+        by_meaning = {m: lab for m, lab in zip(meanings, labels) if meanings.count(m) == 1}
+        unmatched = [n for n in names if _norm(n) not in by_norm and _meaning(n) not in by_meaning]
         if unmatched:
-            raise ConfigError(
-                f"the model's labels {names} do not match the suite's labels {list(labels)} "
-                f"(unmatched: {unmatched}); pass label_map, e.g. "
-                f"label_map='{','.join(f'{n}:{labels[min(i, len(labels) - 1)]}' for i, n in enumerate(names))}'")
-        return [by_norm[_norm(n)] for n in names]
+            raise ConfigError(f"the model's labels {unmatched} (all of them: {names}) do not name one of the "
+                              f"suite's labels {list(labels)}: " + label_map_hint(names, unmatched, labels))
+        return [by_norm.get(_norm(n)) or by_meaning[_meaning(n)] for n in names]
     lm = {_norm(k): v for k, v in label_map.items()}
     missing = []
     for i, n in zip(sorted(id2label), names):
@@ -66,7 +103,7 @@ def resolve_label_map(id2label: dict[int, str], labels: Sequence[str],
         out.append(v)
     if missing:
         raise ConfigError(f"label_map does not cover the model's labels {missing} (model labels: {names}); "
-                          "map each to a suite label, or to 'none' to drop it")
+                          + label_map_hint(names, missing, labels))
     if all(v is None for v in out):
         raise ConfigError("label_map drops every model label")
     return out
@@ -118,9 +155,32 @@ class HFClassifier(ModelAdapter):
         if self._model is None:
             self._load_from(self.path)
 
+    def _id2label(self) -> dict[int, str]:
+        """The checkpoint's ``config.id2label`` (from the loaded model, else from its config alone: no weights)."""
+        if self._model is not None:
+            cfg = self._model.config
+        else:
+            tr = require("transformers", EXTRA, "Hugging Face models")
+            cfg = tr.AutoConfig.from_pretrained(str(self.path), local_files_only=True)
+            archs = getattr(cfg, "architectures", None) or []
+            if archs and not any("SequenceClassification" in str(a) for a in archs):
+                raise ConfigError(f"{self.path} is not a fine-tuned sequence classifier (config.json architectures "
+                                  f"{archs}): its classification head would be random. Use hf-finetune to train "
+                                  "a classification head on it.")
+        return {int(k): str(v) for k, v in cfg.id2label.items()}
+
     def _class_targets(self, labels: Sequence[str]) -> list[str | None]:
-        id2label = {int(k): v for k, v in self._model.config.id2label.items()}
-        return resolve_label_map(id2label, labels, self.label_map)
+        return resolve_label_map(self._id2label(), labels, self.label_map)
+
+    def label_mapping(self, labels: Sequence[str]) -> dict[str, Any] | None:
+        """How the checkpoint's labels map to the suite's, resolved from its config before any inference (a
+        ConfigError when they cannot be: see :func:`resolve_label_map`); recorded in the results."""
+        id2label = self._id2label()
+        targets = self._class_targets(labels)
+        names = [id2label[i] for i in sorted(id2label)]
+        return {"model_labels": names, "to_suite": dict(zip(names, targets)),
+                "by": "label_map" if self.label_map is not None else "label names",
+                "never_predicted": [lab for lab in labels if lab not in targets]}
 
     # ---- batching --------------------------------------------------------------------------------
     def _inputs(self, items: Sequence[Item], input_kind: str) -> tuple[list[str], list[str | None]]:
@@ -158,8 +218,8 @@ class HFClassifier(ModelAdapter):
         return out
 
     def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str) -> list[Prediction]:
+        targets = self._class_targets(labels)  # from the config: a mapping error comes before the weights load
         self._ensure_loaded()
-        targets = self._class_targets(labels)
         if not items:
             return []
         p = self._proba(items, input_kind)

@@ -119,6 +119,10 @@ class HFFinetune(HFClassifier):
     name = "hf-finetune"
     learns = True
 
+    def label_mapping(self, labels: Sequence[str]) -> dict[str, Any] | None:
+        """None: the fine-tuned head's classes are the suite's labels (the base checkpoint's are not used)."""
+        return None
+
     def __init__(self, path: Any = None, recipe: Any = "none", head: Any = None, epochs: Any = None, lr: Any = None,
                  batch_size: Any = None, seed: Any = None, max_length: Any = 128, weight_decay: Any = 0.01,
                  warmup_ratio: Any = None, schedule: Any = None, select: Any = None, max_grad_norm: Any = 1.0,

@@ -77,7 +77,7 @@ class HFNLI(HFClassifier):
         if set(labels) != set(SOUL_LABELS):
             raise ConfigError(f"hf-nli answers true / false / not-given (SOUL RC); this suite's labels are "
                               f"{list(labels)}")
-        return list(nli_targets({int(k): v for k, v in self._model.config.id2label.items()}, self.label_map))
+        return list(nli_targets(self._id2label(), self.label_map))
 
     def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str) -> list[Prediction]:
         self._ensure_loaded()

@@ -144,8 +144,10 @@ class HFSeq2Seq(ModelAdapter):
         return sum(n > self.max_length for n in lengths)
 
     def _encode(self, texts: Sequence[str]) -> dict[str, Any]:
+        """Token ids and attention mask only: an encoder-decoder takes no ``token_type_ids``, which some tokenizers
+        return (``generate`` and the forward pass refuse them)."""
         enc = self._tok(list(texts), padding=True, truncation=True, max_length=self.max_length, return_tensors="pt")
-        return {k: v.to(self.device) for k, v in enc.items()}
+        return {k: enc[k].to(self.device) for k in ("input_ids", "attention_mask") if k in enc}
 
     # ---- training ------------------------------------------------------------------------------
     def _target_ids(self, targets: Sequence[str]) -> Any:

@@ -32,7 +32,6 @@
 """
 from __future__ import annotations
 
-import os
 import queue
 import random
 import threading
@@ -76,11 +75,9 @@ _GEN_KW = ("max_tokens", "temperature", "top_p", "stop", "system", "seed")
 
 
 def _env(names: Sequence[str]) -> str | None:
-    for n in names:
-        v = os.environ.get(n)
-        if v and v.strip():
-            return v.strip()
-    return None
+    from ..core import env  # the environment the command line installed (only cli/ reads os.environ)
+
+    return env.variable(*names)
 
 
 def resolve_api_key() -> str | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from ..core.types import ci_label
 from .html import UNIT_LABELS, format_value, identity_summary, limit_note, metric_cell, page, unit_of
 from .svg import profile
 
@@ -120,7 +121,9 @@ def leaderboard(suite: str, docs: dict[str, dict[str, Any]], heads: list[str], l
     ranks = competition_ranks(values, higher_is_better=bool(hib))
     ranked = sorted((m for m in ran if ranks[m] is not None), key=lambda m: (ranks[m], list(docs).index(m)))
     order = ranked + [m for m in ran if ranks[m] is None]
-    head = "".join(f"<th>{escape(m)} [95% CI]</th>" for m in heads)
+    level = next((e.get("confidence") for e in (d["suites"][suite] for d in docs.values()
+                                                if suite in d.get("suites", {}))), None)
+    head = "".join(f"<th>{escape(m)} [{escape(ci_label(level))}]</th>" for m in heads)
     rows = []
     for model in order:
         ms = ran[model]

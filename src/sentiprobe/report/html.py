@@ -6,6 +6,7 @@ import math
 from html import escape
 from typing import Any
 
+from ..core.types import ci_label
 from ..stats.rounding import percent
 from .svg import ci_bars
 
@@ -76,7 +77,8 @@ def metric_cell(m: dict[str, Any]) -> str:
     return f'<td class="num">{format_value(name, m["value"], unit)}{ci}</td>'
 
 
-def metrics_table(metrics: dict[str, dict[str, Any]]) -> str:
+def metrics_table(metrics: dict[str, dict[str, Any]], confidence: float | None = None) -> str:
+    """The metrics of a suite entry; the header names the level of the intervals (``confidence``)."""
     rows = []
     for name, m in metrics.items():
         unit = unit_of(m, name)
@@ -84,7 +86,8 @@ def metrics_table(metrics: dict[str, dict[str, Any]]) -> str:
                     f"<td>{escape(UNIT_LABELS.get(unit, unit))}</td>"
                     f'<td class="num">{int(m.get("n") or 0)}</td>'
                     f'<td class="muted">{escape(str(m.get("note") or ""))}</td></tr>')
-    return ("<table><tr><th>metric</th><th>value [95% CI]</th><th>unit</th><th>n</th><th>note</th></tr>"
+    return (f"<table><tr><th>metric</th><th>value [{escape(ci_label(confidence))}]</th><th>unit</th><th>n</th>"
+            "<th>note</th></tr>"
             + "".join(rows) + "</table>")
 
 
@@ -93,6 +96,20 @@ def limit_note(limit: Any, n_items: Any = None) -> str:
     from ..run.limit import describe_limit
 
     return describe_limit(limit, n_items)
+
+
+def label_mapping_note(mapping: Any) -> str:
+    """How the model's labels were mapped to the suite's; a warning for suite labels it can never predict."""
+    if not isinstance(mapping, dict):
+        return ""
+    to_suite = mapping.get("to_suite") or {}
+    pairs = ", ".join(f"{k} \u2192 {v if v is not None else 'dropped'}" for k, v in to_suite.items())
+    out = f'<p class="muted">model labels mapped by {escape(str(mapping.get("by", "")))}: {escape(pairs)}</p>'
+    never = mapping.get("never_predicted") or []
+    if never:
+        out += (f'<p class="warn">no model label maps to the suite label(s) {escape(", ".join(map(str, never)))}: '
+                "the model never predicts them (they count as errors wherever they are the gold label)</p>")
+    return out
 
 
 def limit_banner(limit: Any, n_items: Any) -> str:
@@ -163,7 +180,8 @@ def _suite_section(name: str, entry: dict[str, Any]) -> str:
              f'<p class="muted">{int(entry.get("n_items", 0))} items'
              + f'; cache hits {int(entry.get("cache", {}).get("hits", 0))}, computed '
                f'{int(entry.get("cache", {}).get("computed", 0))}</p>',
-             metrics_table(entry.get("metrics", {}))]
+             label_mapping_note(entry.get("label_mapping")),
+             metrics_table(entry.get("metrics", {}), entry.get("confidence"))]
     for unit in ("fraction", "correlation"):
         vals = [(k, m) for k, m in entry.get("metrics", {}).items()
                 if m.get("value") is not None and unit_of(m, k) == unit]
@@ -206,7 +224,8 @@ def _profile(results: dict[str, Any]) -> str:
     for name, err in (results.get("errors") or {}).items():
         rows.append(f'<tr><td><a href="#{escape(name)}">{escape(name)}</a></td><td></td>'
                     f'<td class="warn">failed: {escape(str(err.get("type", "")))}</td></tr>')
-    return ('<table class="profile"><tr><th>suite</th><th>n</th><th>headline metrics [95% CI]</th></tr>'
+    level = ci_label((results.get("config") or {}).get("confidence"))
+    return (f'<table class="profile"><tr><th>suite</th><th>n</th><th>headline metrics [{escape(level)}]</th></tr>'
             + "".join(rows) + "</table>")
 
 

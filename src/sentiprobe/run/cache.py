@@ -74,9 +74,13 @@ def _guarded(fn: Callable) -> Callable:
 
 
 def default_cache_dir() -> Path:
-    env = os.environ.get(ENV_VAR)
-    if env:
-        return Path(env).expanduser()
+    """``$SENTIPROBE_CACHE_DIR`` (as the command line installed it, :mod:`sentiprobe.core.env`), else the user
+    cache dir."""
+    from ..core import env
+
+    value = env.variable(ENV_VAR)
+    if value:
+        return Path(value).expanduser()
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("sentiprobe"))

@@ -118,13 +118,13 @@ class RayExecutor(Executor):
 
 
 def make_executor(kind: str, *, address: str | None = None, resources: Resources = DEFAULT_RESOURCES,
-                  retries: int = 2) -> Executor:
-    """The executor named by ``--executor`` (``local`` or ``ray``)."""
+                  retries: int = 2, job_fn: JobFn = execute_job) -> Executor:
+    """The executor named by ``--executor`` (``local`` or ``ray``), running ``job_fn`` for each job."""
     if kind == "local":
         if address is not None:
             raise ConfigError("--address applies to --executor ray")
-        return LocalExecutor()
+        return LocalExecutor(job_fn)
     if kind == "ray":
         import_ray()
-        return RayExecutor(address, resources, retries)
+        return RayExecutor(address, resources, retries, job_fn=job_fn)
     raise ConfigError(f"unknown executor {kind!r}; choose local or ray")

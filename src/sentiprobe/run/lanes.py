@@ -1,7 +1,7 @@
 """The models of one run side by side: each lane is a worker process running its models one after another.
 
 Why processes and not threads: a frozen encoder's forward pass and the linear models' fits hold the GIL
-for much of their time. Why a fresh interpreter (``python -m sentiprobe.run.lanes SPEC``) and not
+for much of their time. Why a fresh interpreter (started on :mod:`sentiprobe.cli.lane`) and not
 :mod:`multiprocessing`: nothing is pickled between processes (a lane reads a JSON spec and writes the
 run directory, the parent reads ``results.json`` back through the results schema), and no user script is
 re-imported by a spawned child.
@@ -28,6 +28,7 @@ from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
+from ..core import env
 from ..core.errors import ConfigError, SentiprobeError
 from ..core.io import write_json
 from .progress import Progress
@@ -119,10 +120,10 @@ def run_lanes(configs: Sequence[RunConfig], jobs: int, *, progress: Progress) ->
             for k, lane in enumerate(lanes):
                 spec = work / f"lane-{k}.json"
                 write_json(spec, {"schema_version": LANE_SPEC_VERSION, "progress": progress.enabled,
+                                  "environment": env.installed(), "parent": os.getpid(),
                                   "configs": [asdict(by_model[m]) for m in lane]})
                 err = work / f"lane-{k}.error.json"
-                procs.append((lane, subprocess.Popen([sys.executable, "-m", "sentiprobe.run.lanes", str(spec),
-                                                      str(err)], env=_child_env()), err))
+                procs.append((lane, subprocess.Popen(_child_command(spec, err)), err))
             progress.note(f"running {len(configs)} models in {len(lanes)} parallel processes: "
                           + "; ".join(", ".join(lane) for lane in lanes))
             failures = [(lane, proc.wait(), err) for lane, proc, err in procs]
@@ -142,11 +143,21 @@ def run_lanes(configs: Sequence[RunConfig], jobs: int, *, progress: Progress) ->
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _child_env() -> dict[str, str]:
-    """The parent's environment, with the parent's import path (a source checkout run with PYTHONPATH=src)."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
-    return env
+_BOOT = ("import json, sys\n"
+         "try:\n"
+         "    sys.path[:0] = json.loads(sys.argv[1])\n"
+         "    from sentiprobe.cli.lane import main\n"
+         "    code = main(sys.argv[2], sys.argv[3])\n"
+         "except KeyboardInterrupt:  # Ctrl-C while the lane was still starting\n"
+         "    code = 130\n"
+         "sys.exit(code)\n")
+
+
+def _child_command(spec: Path, err: Path) -> list[str]:
+    """The worker's command line: the parent's import path first (a source checkout run with PYTHONPATH=src, a
+    plug-in on ``sys.path``), then :func:`sentiprobe.cli.lane.main`. The worker inherits the parent's environment
+    and reads it when the parent did (the spec says so)."""
+    return [sys.executable, "-c", _BOOT, json.dumps([p for p in sys.path if p]), str(spec), str(err)]
 
 
 def _stop(procs: Sequence[subprocess.Popen], grace: float = 5.0) -> None:
@@ -163,12 +174,15 @@ def _stop(procs: Sequence[subprocess.Popen], grace: float = 5.0) -> None:
             p.wait()
 
 
-def _stop_with_parent(every: float = 1.0) -> None:
+def _stop_with_parent(parent: int | None = None, every: float = 1.0) -> None:
     """Interrupt this lane when the parent run dies (killed, not interrupted): an orphan would go on computing
-    and writing into a run directory its user believes stopped. Finished work stays in the cache."""
+    and writing into a run directory its user believes stopped. Finished work stays in the cache.
+
+    ``parent``: the pid of the run that started the lane (from its spec): a parent killed while the lane was
+    still importing is noticed too (the lane's parent is then already another process)."""
     import threading
 
-    parent = os.getppid()
+    parent = os.getppid() if parent is None else parent
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -178,13 +192,13 @@ def _stop_with_parent(every: float = 1.0) -> None:
     threading.Thread(target=watch, name="sentiprobe-lane-parent-watch", daemon=True).start()
 
 
-def lane_main(spec_path: str, error_path: str) -> int:
-    """A lane: run its configs one after another, sharing loaded suites. Exit 0, 130 (Ctrl-C) or 1."""
+def run_lane(spec: dict[str, Any], error_path: str) -> int:
+    """A lane (its parsed spec): run its configs one after another, sharing loaded suites. Exit 0, 130 (Ctrl-C)
+    or 1 (the error written to ``error_path`` for the parent). The process entry is :mod:`sentiprobe.cli.lane`."""
     import traceback
 
-    spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
     progress = Progress(sys.stderr, enabled=bool(spec.get("progress")), tty=False)  # lines interleave, bars would not
-    _stop_with_parent()
+    _stop_with_parent(spec.get("parent"))
     pool: SuitePool = {}
     try:
         for d in spec["configs"]:
@@ -199,5 +213,3 @@ def lane_main(spec_path: str, error_path: str) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(lane_main(sys.argv[1], sys.argv[2]))

@@ -154,9 +154,9 @@ def _parse_note(metrics: Mapping[str, Any]) -> str:
 
 def results_table(summary: Mapping[str, Any]) -> str:
     """The table a run ends with, at most :data:`WIDTH` columns: per suite a heading with its headline metrics
-    (unit, 95% CI), then one line per model that ran it: n (``*`` for a ``--limit`` run), the metrics, the
-    parse-failure rate when above 0, and seconds; failures on their own wrapped lines; the (suite, model) pairs
-    that do not apply summarised in one line; then where the reports are.
+    (unit; intervals at the run's confidence level), then one line per model that ran it: n (``*`` for a
+    ``--limit`` run), the metrics, the parse-failure rate when above 0, and seconds; failures on their own
+    wrapped lines; the (suite, model) pairs that do not apply summarised in one line; then where the reports are.
 
     ``summary`` is the document :func:`~sentiprobe.run.runner.run_models` returns (or ``summary.json``).
     """
@@ -167,8 +167,10 @@ def results_table(summary: Mapping[str, Any]) -> str:
         order += [s for s in (*(run.get("suites") or {}), *(run.get("errors") or {})) if s not in order]
     if not order and not any(r.get("skipped") for r in runs.values()):
         return "no results\n"
+    from ..core.types import ci_label
+
     mw = min(LABEL_WIDTH, max([len("model"), *(len(m) for m in runs)]))
-    lines: list[str] = []
+    lines: list[str] = [f"headline metrics ({ci_label((summary.get('config') or {}).get('confidence'))})"]
     limited = False
     for suite in order:
         ran = {m: r["suites"][suite] for m, r in runs.items() if suite in (r.get("suites") or {})}

@@ -34,6 +34,7 @@ from ..core.types import Item, Prediction
 from ..models import MODELS, create_model
 from ..report.html import render_comparison
 from ..suites import SUITES, Suite, get_suite
+from ..suites.spec import DEFAULT_CONFIDENCE, alpha_of
 from .cache import NullCache, PredictionCache
 from .limit import apply_limit, check_limit_mode
 from .modelargs import check_label
@@ -64,6 +65,7 @@ class RunConfig:
         repair_cache: move a corrupt cache aside and start a fresh one (``--repair-cache``) instead of failing.
         seed: base seed; seed k of a multi-seed suite uses ``seed + k``.
         n_boot: bootstrap resamples for confidence intervals.
+        confidence: the confidence level of every interval and test (``--confidence``, default 0.95).
         limit: evaluate only part of each suite's test items (recorded; for slow models): a positive number
             of items, or a fraction in (0, 1] of them (rounded up); chosen as ``limit_mode`` says.
         limit_mode: ``sample`` (a seeded random sample of the suite's unit, stratified by gold label, the same
@@ -90,6 +92,7 @@ class RunConfig:
     repair_cache: bool = False
     seed: int = 0
     n_boot: int = 1000
+    confidence: float = DEFAULT_CONFIDENCE
     limit: int | float | None = None
     limit_mode: str = "sample"
     limit_seed: int = 0
@@ -107,6 +110,7 @@ class RunConfig:
             raise ConfigError(f"--n-boot must be a non-negative integer, not {self.n_boot!r}")
         if self.missing not in ("error", "wrong", "variants-wrong"):
             raise ConfigError(f"--missing must be error, wrong or variants-wrong, not {self.missing!r}")
+        alpha_of(self.confidence)  # ConfigError outside (0, 1)
 
     @property
     def run_label(self) -> str:
@@ -198,11 +202,14 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
     preds: list[Prediction] = []
     fits, fingerprints = [], []
     model_config: dict[str, Any] = {}
+    label_mapping: dict[str, Any] | None = None
     hits = computed = 0
     seeds_identical = False
     for k in range(n_seeds):
         model = create_model(cfg.model, **cfg.model_args)
         try:
+            if k == 0:  # the model's labels against the suite's, before any fit or inference
+                label_mapping = model.label_mapping(suite.labels)
             # fine-tuned checkpoints live beside the cache that records their fitted state
             root = Path(cfg.out_dir) if isinstance(cache, NullCache) else cache.path.parent
             model.set_workdir(root / "checkpoints")
@@ -238,6 +245,10 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
         finally:
             model.close()
     lines = prediction_lines(preds, items)
+    # written before scoring: a bug of the score stage must not lose the predictions
+    target = Path(cfg.out_dir) / "predictions" / f"{suite_name}.jsonl"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(target, lines)
     data_hashes = _data_hashes(suite)
     with progress.stage(cfg.model, suite_name, "score", f"{cfg.n_boot} bootstrap resamples") as t:
         metrics, details, score_cached = _score(suite, items, preds, lines, data_hashes, cfg, cache,
@@ -249,11 +260,13 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
         "metrics": metrics,
         "details": details,
         "n_items": len(items),
+        "confidence": cfg.confidence,
         "limit": limit_record,
         "task": suite.task,
         "labels": list(suite.labels),
         "model_fingerprints": fingerprints,
         "model_config": model_config,
+        **({"label_mapping": label_mapping} if label_mapping is not None else {}),
         "fit": fits,
         "cache": {"hits": hits, "computed": computed, "score_from_cache": score_cached},
         "seeds_identical_by_construction": seeds_identical,
@@ -282,24 +295,23 @@ def _score(suite: Suite, items: Sequence[Item], preds: Sequence[Prediction], lin
            ) -> tuple[dict[str, Any], dict[str, Any], bool]:
     """The suite's score stage through the cache: (metrics as dicts, details, whether they came from it).
 
-    Scoring is a pure function of what the key holds: the suite (name, version, options, user files), the
-    test items, the predictions and their gold labels (the predictions file's text), the data files, the
-    splits this use of the suite read (scoring reports training data only when a model was fitted), the
-    resampling settings, and sentiprobe's own source code. A re-run with the same predictions then skips the
-    bootstrap; anything else recomputes, after reading the training items when a model was fitted on them (a
-    fit restored from the cache may not have read them), so the details say where they came from.
+    The score stage is a pure function of its arguments: the items, the predictions, the options and the score
+    context, which the data stage computes from the suite (name, version, options, user files), its data files
+    and whether a model was fitted on its training data (``learned``: the context then says where that data came
+    from), completed by the metric stage (model-based metrics, a function of the predictions and options). The
+    key holds exactly those inputs, the resampling settings and sentiprobe's own source code, so a re-run with
+    the same predictions skips the context, the metric stage and the bootstrap.
     """
     key = stable_hash({"suite": suite.describe(), "items": suite.items_hash(items),
                        "predictions": hashlib.sha256(lines.encode("utf-8")).hexdigest(), "data": data_hashes,
-                       "used": [s for s in ("train", "dev") if suite.loaded(s)], "n_boot": cfg.n_boot,
-                       "seed": cfg.seed, "missing": cfg.missing, "code": package_source_hash(),
-                       "sentiprobe": __version__}, 40)
+                       "trained": learned, "n_boot": cfg.n_boot, "seed": cfg.seed, "missing": cfg.missing,
+                       "confidence": cfg.confidence, "code": package_source_hash(), "sentiprobe": __version__}, 40)
     found = cache.get_many(_SCORES, [key], table="blobs").get(key)
     if found is not None:
         return found["metrics"], found["details"], True
-    if learned:
-        suite.training()
-    scored = suite.score(items, preds, n_boot=cfg.n_boot, seed=cfg.seed, missing=cfg.missing)
+    context = suite.full_context(items, preds, trained=learned, cache=cache)
+    scored = suite.score(items, preds, n_boot=cfg.n_boot, seed=cfg.seed, missing=cfg.missing,
+                         confidence=cfg.confidence, context=context)
     doc = json.loads(json.dumps(scored.to_dict(), ensure_ascii=False))  # what results.json will hold
     cache.put_many(_SCORES, {key: doc}, table="blobs")
     return doc["metrics"], doc["details"], False
@@ -419,7 +431,7 @@ def _run_logged(cfg: RunConfig, out: Path, progress: Progress, suites: SuitePool
         for name in cfg.suites:
             log.info("suite %s: model %s", name, cfg.run_label)
             try:
-                entry, _, lines = run_suite_items(name, cfg, cache, progress=progress, suites=suites)
+                entry, _, _ = run_suite_items(name, cfg, cache, progress=progress, suites=suites)
             except CapabilityError as exc:
                 if cfg.skip_unsupported:
                     results.setdefault("skipped", {})[name] = str(exc)
@@ -437,7 +449,6 @@ def _run_logged(cfg: RunConfig, out: Path, progress: Progress, suites: SuitePool
                 results.setdefault("errors", {})[name] = _error_record(exc, "bug")
                 log.exception("suite %s failed with an unexpected error (a bug; please report it)", name)
             else:
-                atomic_write_text(out / "predictions" / f"{name}.jsonl", lines)
                 results["suites"][name] = entry
                 log.info("suite %s done in %s: %s", name, entry["seconds"],
                          {k: v["value"] for k, v in entry["metrics"].items()})
@@ -610,7 +621,8 @@ def write_comparison(out: Path, models: Sequence[str], base: RunConfig) -> dict[
         return None
     cache = PredictionCache.open(base.cache_dir, repair=base.repair_cache) if base.use_cache else NullCache()
     try:
-        comparison = compare_runs(dirs, names=[d.name for d in dirs], n_boot=base.n_boot, seed=base.seed, cache=cache)
+        comparison = compare_runs(dirs, names=[d.name for d in dirs], n_boot=base.n_boot, seed=base.seed,
+                                  alpha=alpha_of(base.confidence), cache=cache)
     finally:
         cache.close()
     write_json(out / "comparison.json", comparison)

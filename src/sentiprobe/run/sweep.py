@@ -491,10 +491,14 @@ def write_comparison(cfg: SweepConfig, out: Path, index: Mapping[str, Any]) -> d
 
 def sweep(config: str | Path | SweepConfig, out: str | Path, *, executor: str = "local",
           address: str | None = None, data_dir: str | None = None, cache_dir: str | None = None,
-          log: Callable[[str], None] = lambda m: None) -> dict[str, Any]:
-    """Load ``config`` (a path or a parsed config), run it on the named executor; returns the index document."""
+          log: Callable[[str], None] = lambda m: None, job_fn: JobFn | None = None) -> dict[str, Any]:
+    """Load ``config`` (a path or a parsed config), run it on the named executor; returns the index document.
+
+    ``job_fn``: what runs one job (default :func:`execute_job`; the command line's also reads the worker's
+    environment, see :func:`sentiprobe.cli.environment.execute_job_in_environment`)."""
     from .executors import make_executor
 
     cfg = config if isinstance(config, SweepConfig) else load_config(config)
-    ex = make_executor(executor, address=address, resources=cfg.resources, retries=cfg.retries)
+    ex = make_executor(executor, address=address, resources=cfg.resources, retries=cfg.retries,
+                       job_fn=job_fn or execute_job)
     return run_sweep(cfg, out, ex, data_dir=data_dir, cache_dir=cache_dir, log=log)

@@ -4,7 +4,8 @@ Each suite describes a system's result as a :class:`UnitTable`: its headline met
 of the suite's units (ARTS source examples with their variants, SOUL reviews, NonCompSST phrases, SENTiVENT
 items...). The engine draws the units once and evaluates every system on the same draws, so the bootstrap
 distribution of a difference is paired; differences of rates are reported in percentage points, of correlations
-in r. Each (pair, metric) gets one test: McNemar's (exact below a number of discordant units) when both tables
+in r. Each (pair, metric) gets one test: McNemar's (continuity-corrected chi-square; the
+exact binomial test on request) when both tables
 carry per-unit 0/1 correctness, else the two-sided paired bootstrap with enough resamples that its floor is
 below the strictest Holm threshold; Holm-corrected over every (pair, metric) of the suite. Several seeds of one
 system are pooled on the same resamples (:func:`pooled_table`).
@@ -21,7 +22,7 @@ import numpy as np
 
 from ..core.errors import ConfigError
 from .resampling import DEFAULT_ALPHA, check_alpha, paired_p_value, percentile_interval
-from .significance import EXACT_BELOW, holm, mcnemar
+from .significance import holm, mcnemar
 
 KINDS = {"rate": ("pp", 100.0), "correlation": ("r", 1.0), "score": ("points", 1.0)}
 """How a difference is shown: rates in percentage points, correlations in r, other scores as they are."""
@@ -80,13 +81,13 @@ def competition_ranks(values: Mapping[str, float | None], higher_is_better: bool
 
 
 def compare_units(tables: Mapping[str, UnitTable], *, n_boot: int = 1000, seed: int = 0,
-                  alpha: float = DEFAULT_ALPHA, exact_below: int = EXACT_BELOW) -> dict[str, Any]:
+                  alpha: float = DEFAULT_ALPHA, mcnemar_exact: bool = False) -> dict[str, Any]:
     """Per-system metrics with CIs, a leaderboard per metric and every pairwise paired test.
 
     Returns ``{"unit", "n_units", "metrics", "systems": {name: {metric: {value, ci_low, ci_high, n}}},
     "leaderboard": {metric: [names, best first]}, "ranks": {metric: {name: rank}}, "pairs": [...], "tests"}``;
     each pair entry holds per metric the difference ``a - b`` (in the metric's display unit), its CI and one
-    test: McNemar's (exact binomial below ``exact_below`` discordant units, else chi-square) where both systems
+    test: McNemar's (continuity-corrected chi-square; exact binomial with ``mcnemar_exact``) where both systems
     carry per-unit 0/1 correctness, else the two-sided paired bootstrap, whose p-value is marked ``at_floor``
     when no resample crossed zero (it then only says ``p <= p_floor``). The p-values are Holm-corrected over
     every (pair, metric) of the suite; the number of resamples is raised so that the floor stays below the
@@ -143,7 +144,7 @@ def compare_units(tables: Mapping[str, UnitTable], *, n_boot: int = 1000, seed: 
                 e["bootstrap"] = {"p_value": bp, "resamples": resamples, "p_floor": floor,
                                   "at_floor": bool(floor is not None and bp <= floor)}
             if m in first.correct and all(m in tables[s].correct for s in (a, b)):
-                mc = mcnemar(tables[a].correct[m], tables[b].correct[m], exact_below=exact_below).to_dict()
+                mc = mcnemar(tables[a].correct[m], tables[b].correct[m], exact=mcnemar_exact).to_dict()
                 e["mcnemar"] = mc
                 e.update(test=f"McNemar ({mc.get('method')}) over {first.unit}s", p_value=mc["p_value"],
                          at_floor=False)
@@ -161,7 +162,7 @@ def compare_units(tables: Mapping[str, UnitTable], *, n_boot: int = 1000, seed: 
     tests = {"family": "every (pair, metric) of the suite", "correction": "holm", "n_tests": len(flat),
              "alpha": alpha, "strictest_holm_threshold": alpha / len(flat) if flat else None,
              "bootstrap_resamples": resamples, "bootstrap_resamples_requested": n_boot, "p_floor": floor,
-             "exact_below": exact_below,
+             "mcnemar": "exact binomial" if mcnemar_exact else "continuity-corrected chi-square",
              "primary": "McNemar where both systems have per-unit 0/1 correctness, else the paired bootstrap"}
     return {"unit": first.unit, "n_units": n, "note": first.note, "metrics": metrics,
             "kinds": {m: first.kinds.get(m, "rate") for m in metrics}, "systems": systems,

@@ -8,19 +8,22 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import PredictionError, UnknownNameError
+from ..core.errors import ConfigError, PredictionError, UnknownNameError
 from ..core.hashing import stable_hash
 from ..core.types import Item, Prediction
-from .spec import NoOptions, ScoreConfig, SuiteScore, SuiteSpec, options_dict, parse_options
+from .spec import (DEFAULT_CONFIDENCE, Measure, MeasureCache, NoOptions, ScoreConfig, ScoreContext, SuiteScore,
+                   SuiteSpec, alpha_of, options_dict, parse_options)
 
-__all__ = ["SUITES", "Suite", "SuiteRegistry", "SuiteScore", "SuiteSpec", "check_predictions", "get_suite"]
+__all__ = ["SUITES", "ScoreContext", "Suite", "SuiteRegistry", "SuiteScore", "SuiteSpec", "check_predictions",
+           "get_suite"]
 
 
 _TRAINING = "__training__"  # memo keys of what every use of a bound suite shares
+_CONTEXT = "__score_context__"
 _TRAIN_FINGERPRINT = "__train_fingerprint__"
 _ITEMS_HASH = "__items_hash__"
 
@@ -45,15 +48,13 @@ class Suite:
         self.options = parse_options(spec.options, options, suite=spec.name)
         self.memo: dict[str, Any] = {}
         self._items: dict[str, list[Item]] = {}
-        self._used: set[str] = set()
 
     def shared(self) -> Suite:
         """Another use of this bound suite (the next model of a run): it shares what was loaded and computed
-        (items, training items, their fingerprint, ``memo``), so nothing is read or hashed twice, but records on
-        its own which splits it used (:meth:`loaded`), so its results read as if it had been bound alone."""
-        twin = copy.copy(self)
-        twin._used = set()
-        return twin
+        (items, training items, their fingerprint, score contexts, ``memo``), so nothing is read or hashed twice.
+        What a use reports about training data depends on that use alone (``trained`` of :meth:`score_context`),
+        so its results read as if it had been bound alone."""
+        return copy.copy(self)
 
     # ---- what the spec declares ----------------------------------------------------------------
     @property
@@ -107,37 +108,16 @@ class Suite:
         """Items of ``split`` (loaded once per instance and the instances :meth:`shared` from it)."""
         if split not in self._items:
             self._items[split] = list(self.spec.load_items(self, split))
-        self._used.add(split)
         return self._items[split]
-
-    def loaded(self, split: str) -> bool:
-        """Whether ``split`` was used by this instance (scoring reports train info only then)."""
-        return split in self._used
-
-    def mark_used(self, splits: Iterable[str]) -> None:
-        """Record splits as used without reading them (a model fitted on them earlier, restored from the cache;
-        the runner reads them before scoring anew, so scoring sees what it would have seen)."""
-        self._used.update(splits)
-
-    def training_splits(self) -> frozenset[str]:
-        """The splits :meth:`training` reads (builds the training items once)."""
-        self.training()
-        return self.memo[_TRAINING][2]
 
     def training(self) -> tuple[list[Item], list[Item]]:
         """(train items, dev items) a learning model is fitted on (built once, see :meth:`shared`)."""
         built = self.memo.get(_TRAINING)
         if built is None:
-            outer, self._used = self._used, set()
-            try:
-                if self.spec.training is not None:
-                    train, dev = self.spec.training(self)
-                else:
-                    train, dev = self.items("train"), self.items("dev")
-                built = self.memo[_TRAINING] = (train, dev, frozenset(self._used))
-            finally:
-                self._used = outer | self._used
-        self._used |= built[2]
+            if self.spec.training is not None:
+                built = self.memo[_TRAINING] = tuple(self.spec.training(self))
+            else:
+                built = self.memo[_TRAINING] = (self.items("train"), self.items("dev"))
         return built[0], built[1]
 
     def train_items(self) -> list[Item]:
@@ -206,13 +186,53 @@ class Suite:
                           missing: str = "error", path: str | Path | None = None) -> dict[str, Prediction]:
         return check_predictions(self.name, self.labels, items, predictions, missing=missing, path=path)
 
+    def score_context(self, *, trained: bool = False) -> ScoreContext:
+        """The frozen :class:`ScoreContext` of this bound suite (the data stage's ``score_context``; built once).
+
+        ``trained``: a model was fitted on the suite's training data, so the context records where that data
+        came from (this may read the training data); scoring predictions made elsewhere never needs it.
+        """
+        key = f"{_CONTEXT}:{'trained' if trained else 'scored'}"
+        if key not in self.memo:
+            if self.spec.score_context is None:
+                self.memo[key] = ScoreContext(self.name, tuple(self.labels))
+            else:
+                self.memo[key] = self.spec.score_context(self, bool(trained))
+        return self.memo[key]
+
+    def measure(self, items: Sequence[Item], predictions: Sequence[Prediction],
+                cache: MeasureCache | None = None) -> dict[str, Measure]:
+        """The metric stage: model-based metrics' per-item values (``{}`` for a suite without one)."""
+        if self.spec.measure is None:
+            return {}
+        return dict(self.spec.measure(self.options, items, predictions, cache))
+
+    def full_context(self, items: Sequence[Item], predictions: Sequence[Prediction], *, trained: bool = False,
+                     cache: MeasureCache | None = None) -> ScoreContext:
+        """:meth:`score_context` completed by the metric stage's measures of ``predictions``."""
+        context = self.score_context(trained=trained)
+        measures = self.measure(items, predictions, cache)
+        return dataclasses.replace(context, measures=measures) if measures else context
+
     def score(self, items: Sequence[Item], predictions: Sequence[Prediction], *, n_boot: int = 1000,
-              seed: int = 0, missing: str = "error", alpha: float = 0.05,
-              path: str | Path | None = None) -> SuiteScore:
-        """Score predictions on items (the spec's pure score stage)."""
-        cfg = ScoreConfig(n_boot=n_boot, seed=seed, missing=missing, alpha=alpha,
+              seed: int = 0, missing: str = "error", confidence: float = DEFAULT_CONFIDENCE,
+              path: str | Path | None = None, trained: bool = False, cache: MeasureCache | None = None,
+              context: ScoreContext | None = None) -> SuiteScore:
+        """Score predictions on items: the data stage's context, the metric stage, then the pure score stage.
+
+        ``context``: a context built already (by :meth:`full_context`); the stages above are then skipped.
+        """
+        cfg = ScoreConfig(n_boot=n_boot, seed=seed, missing=missing, alpha=alpha_of(confidence),
                           path=None if path is None else str(path))
-        return self.spec.score(self, items, predictions, cfg)
+        if context is None:
+            context = self.full_context(items, predictions, trained=trained, cache=cache)
+        return self.spec.score(items, predictions, self.options, context, cfg)
+
+    def unit_table(self, items: Sequence[Item], predictions: Sequence[Prediction], config: ScoreConfig) -> Any:
+        """The paired-comparison stage's :class:`~sentiprobe.stats.paired.UnitTable` of one system."""
+        if self.spec.paired is None:
+            raise ConfigError(f"suite {self.name!r} has no paired comparison stage")
+        return self.spec.paired(items, predictions, self.options, self.score_context(), config)
 
     def report_section(self, entry: dict[str, Any]) -> str:
         """HTML fragment of this suite's results entry (escaped)."""

@@ -6,11 +6,18 @@ Every suite package has the same stage modules, each exporting functions of the 
 module             functions (``suite`` is the bound :class:`~sentiprobe.suites.base.Suite`)
 =================  ========================================================================================
 ``data.py``        ``load_items(suite, split) -> list[Item]``; ``data_files(suite) -> list[str]``;
-                   ``statistics(suite) -> dict`` (optional)
+                   ``statistics(suite) -> dict`` (optional); ``score_context(suite, trained) -> ScoreContext``
+                   (optional): what scoring needs beyond the items (release tables, training provenance,
+                   user-file hashes), computed here, frozen
 ``predictions.py`` ``read_predictions(suite, path, column) -> list[Prediction]`` (every accepted format)
-``score.py``       ``score(suite, items, predictions, config) -> SuiteScore`` (pure: no file writes, no model)
+``score.py``       ``score(items, predictions, options, context, config) -> SuiteScore`` (pure: reads no file,
+                   environment, memo or model, and never sees the ``Suite``)
 ``report.py``      ``render_section(name, entry) -> str`` (pure: a results entry -> escaped HTML)
 =================  ========================================================================================
+
+Model-based metrics (SOUL's BERTScore) are not computed by ``score``: a suite declares a *metric stage*
+(``SuiteSpec.measure``) that the runner calls, and caches like a model, before scoring; its per-item values reach
+``score`` in ``ScoreContext.measures``.
 
 A package's ``__init__.py`` declares one :class:`SuiteSpec` per suite and registers it in ``SUITES``.
 Protocol-specific stages (``ratings.py``, ``grid.py``, ``probes.py`` ...) sit beside them.
@@ -25,10 +32,10 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.errors import ConfigError, unknown_keys
 from ..core.types import Item, Metric, Prediction
@@ -42,6 +49,21 @@ TASKS = ("classify", "generate", "embed", "extract")
 INPUT_KINDS = ("text", "text+aspect", "text-pair", "tokens")
 """What the model sees of an item (passed to ``ModelAdapter.classify`` / ``fit``)."""
 MISSING_POLICIES = ("error", "wrong", "variants-wrong")
+DEFAULT_CONFIDENCE = 0.95
+"""Confidence level of every interval unless ``--confidence`` / ``confidence=`` says otherwise."""
+
+
+def alpha_of(confidence: float) -> float:
+    """``1 - confidence`` as the decimal it reads as (``0.95`` -> exactly ``0.05``, not ``0.050000000000000044``),
+    so that the default level draws the same quantiles, to the last bit, as the code before the option existed."""
+    if isinstance(confidence, bool) or not isinstance(confidence, float | int) or not 0.0 < float(confidence) < 1.0:
+        raise ConfigError(f"--confidence must be a number in (0, 1), such as 0.95, not {confidence!r}")
+    return round(1.0 - float(confidence), 12)
+
+
+def confidence_of(alpha: float) -> float:
+    """The confidence level ``1 - alpha`` (``0.05`` -> exactly ``0.95``)."""
+    return round(1.0 - float(alpha), 12)
 
 
 @dataclass(frozen=True)
@@ -53,7 +75,8 @@ class ScoreConfig:
         seed: seed of the resampling.
         missing: ``error`` (a missing prediction is an error), ``wrong`` (counted as wrong, reported) or
             ``variants-wrong`` (ARTS: a missing variant is wrong, a missing source an error).
-        alpha: 1 - confidence level of the intervals.
+        alpha: 1 - confidence level of every interval and the level of every test (``--confidence`` is the
+            user-facing setting; :func:`alpha_of` converts it).
         path: the predictions file being scored, when there is one (named in errors).
     """
 
@@ -68,8 +91,67 @@ class ScoreConfig:
             raise ConfigError(f"missing must be one of {list(MISSING_POLICIES)}, not {self.missing!r}")
         if not isinstance(self.n_boot, int) or self.n_boot < 0:
             raise ConfigError(f"n_boot must be a non-negative integer, not {self.n_boot!r}")
-        if not (isinstance(self.alpha, float | int) and 0.0 < float(self.alpha) < 1.0):
+        if isinstance(self.alpha, bool) or not (isinstance(self.alpha, float | int) and 0.0 < float(self.alpha) < 1.0):
             raise ConfigError(f"alpha must be in (0, 1), not {self.alpha!r}")
+
+    @property
+    def confidence(self) -> float:
+        """The confidence level of the intervals (``1 - alpha``)."""
+        return confidence_of(self.alpha)
+
+
+@dataclass(frozen=True)
+class Measure:
+    """Per-item values of one model-based metric, computed by a suite's metric stage (not by ``score``).
+
+    Attributes:
+        values: item id -> value, for the items the metric could be computed on.
+        info: JSON-able settings the values were computed with (model, layer, versions), for the details.
+        unavailable: why the metric could not be computed at all (an optional extra is not installed);
+            ``None`` when computed. A wrong setting is a typed error of the metric stage, never this.
+    """
+
+    values: Mapping[str, float] = field(default_factory=dict)
+    info: Mapping[str, Any] = field(default_factory=dict)
+    unavailable: str | None = None
+
+
+@dataclass(frozen=True)
+class ScoreContext:
+    """Everything a score stage knows besides the items, the predictions and the options.
+
+    Built by the data stage (``data.score_context(suite, trained)``) and completed by the metric stage
+    (``measures``), outside ``score``: a score stage that only reads its arguments is a pure function, so its
+    result can be cached on what computed them. Suites that need more (a release's tables, a fitted baseline)
+    subclass it with further frozen fields.
+
+    Attributes:
+        suite: suite name (named in errors).
+        labels: the label set predictions must come from.
+        provenance: JSON-able facts the score stage reports as they are (training source, user-file records).
+        measures: metric name -> :class:`Measure` from the suite's metric stage (empty without one).
+    """
+
+    suite: str
+    labels: tuple[str, ...]
+    provenance: Mapping[str, Any] = field(default_factory=dict)
+    measures: Mapping[str, Measure] = field(default_factory=dict)
+
+    def check(self, items: Sequence[Item], predictions: Sequence[Prediction], config: ScoreConfig, *,
+              missing: str | None = None) -> dict[str, Prediction]:
+        """Predictions by item id, validated against the items (:func:`~.base.check_predictions`)."""
+        from .base import check_predictions
+
+        return check_predictions(self.suite, self.labels, items, predictions,
+                                 missing=config.missing if missing is None else missing, path=config.path)
+
+
+class MeasureCache(Protocol):
+    """What a metric stage caches its per-request values in (the runner's prediction cache is one)."""
+
+    def get_many(self, fp: str, keys: Iterable[str], table: str = ...) -> dict[str, Any]: ...
+
+    def put_many(self, fp: str, values: Mapping[str, Any], table: str = ...) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -221,7 +303,11 @@ def _convert(value: Any, tp: Any, what: str) -> Any:
 LoadItems = Callable[["Suite", str], list[Item]]
 DataFiles = Callable[["Suite"], list[str]]
 ReadPredictions = Callable[["Suite", Path, "str | None"], list[Prediction]]
-Score = Callable[["Suite", Sequence[Item], Sequence[Prediction], ScoreConfig], SuiteScore]
+# the context argument is the suite's own ScoreContext subclass (typed Any here: Callable is contravariant)
+Score = Callable[[Sequence[Item], Sequence[Prediction], Any, Any, ScoreConfig], SuiteScore]
+ScoreContextFn = Callable[["Suite", bool], ScoreContext]
+MetricStage = Callable[[Any, Sequence[Item], Sequence[Prediction], "MeasureCache | None"], Mapping[str, Measure]]
+Paired = Callable[[Sequence[Item], Sequence[Prediction], Any, Any, ScoreConfig], Any]
 RenderSection = Callable[[str, dict[str, Any]], str]
 
 
@@ -240,7 +326,7 @@ class SuiteSpec:
         load_items: ``data.load_items(suite, split)``: items of ``train``/``dev``/``test`` ([] when absent).
         data_files: ``data.data_files(suite)``: manifest paths the test split needs.
         read_predictions: ``predictions.read_predictions(suite, path, column)``.
-        score: ``score.score(suite, items, predictions, config)`` (pure).
+        score: ``score.score(items, predictions, options, context, config)`` (pure, see the module docstring).
         render_section: ``report.render_section(name, entry)`` (pure).
         options: the frozen options dataclass (:class:`NoOptions` when there are none).
         seeds: training seeds a learning model is run with (NonCompSST uses 3).
@@ -249,9 +335,15 @@ class SuiteSpec:
         predict: protocol-specific prediction stage ``predict(suite, predictor, items)`` (default: classify).
         training: ``(train_items, dev_items)`` a learning model is fitted on (default: the train and dev splits).
         groups_name: what ``Item.group_id`` is (``source example``, ``review``...): the suite's resampling unit.
-        paired: ``score.unit_table(suite, items, predictions, config)``: one system's headline metrics as functions
-            of a resample of the suite's units (:class:`~sentiprobe.stats.paired.UnitTable`), for paired
-            comparisons of systems (``sentiprobe compare``, several models in ``run``, ``sentiprobe report``).
+        paired: ``score.unit_table(items, predictions, options, context, config)`` (pure, like ``score``): one
+            system's headline metrics as functions of a resample of the suite's units
+            (:class:`~sentiprobe.stats.paired.UnitTable`), for paired comparisons of systems (``sentiprobe
+            compare``, several models in ``run``, ``sentiprobe report``).
+        score_context: ``data.score_context(suite, trained)``: the frozen :class:`ScoreContext` of this bound
+            suite (``trained``: a model was fitted on the suite's training data, so scoring reports where that data
+            came from); default: the suite's name and labels.
+        measure: the metric stage ``measure(options, items, predictions, cache)`` -> ``{metric: Measure}`` of
+            model-based metrics (None: the suite has none); run before ``score``, cached per request in ``cache``.
         headline: the metrics a summary shows first (the run's results table, ``--json``); empty: the first
             metric the score stage returns. Names that a run did not produce are skipped.
     """
@@ -275,8 +367,10 @@ class SuiteSpec:
     predict: Callable[[Suite, Any, Sequence[Item]], list[Prediction]] | None = None
     training: Callable[[Suite], tuple[list[Item], list[Item]]] | None = None
     groups_name: str = "item"
-    paired: Callable[[Suite, Sequence[Item], Sequence[Prediction], ScoreConfig], Any] | None = None
+    paired: Paired | None = None
     headline: tuple[str, ...] = ()
+    score_context: ScoreContextFn | None = None
+    measure: MetricStage | None = None
 
     def __post_init__(self) -> None:
         if self.task not in TASKS:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.errors import DataError, MissingDataError
 from ...core.types import Item
+from ..spec import ScoreContext
 from . import custom, load
 from .datastats import original_test_stats
 from .formats import LABELS, DataWarning, summarise
@@ -40,6 +41,12 @@ def data_files(suite: Suite) -> list[str]:
     if suite.name == "arts-mams":
         return ["arts/output/mams_results.csv", "arts/src_data/mams/test.json"]
     return [f"arts/arts_testset/{domain(suite)}_test_enriched.json"]
+
+
+def score_context(suite: Suite, trained: bool) -> ScoreContext:
+    """What scoring reports beyond the items: for ``arts-custom``, the user's file (path and sha256)."""
+    provenance = {"input_file": custom.file_record(suite)} if suite.name == CUSTOM else {}
+    return ScoreContext(suite.name, tuple(suite.labels), provenance)
 
 
 def load_items(suite: Suite, split: str) -> list[Item]:

@@ -10,6 +10,7 @@ import difflib
 from html import escape
 from typing import Any
 
+from ...core.types import ci_label
 from .formats import STRATEGY_NAMES
 from .score import format_rate
 
@@ -107,8 +108,9 @@ def report_section(result: dict[str, Any], title: str = "ARTS") -> str:
     rows = details.get("strategies") or []
     bars: list[tuple[str, float]] = []
     if rows:
-        h.append('<table class="sp-table"><thead><tr><th>Strategy</th><th>Units</th><th>Ori (%) [95% CI]</th>'
-                 '<th>New (%) [95% CI]</th><th>Change (pp)</th>'
+        ci = escape(ci_label(result.get("confidence")))
+        h.append(f'<table class="sp-table"><thead><tr><th>Strategy</th><th>Units</th><th>Ori (%) [{ci}]</th>'
+                 f'<th>New (%) [{ci}]</th><th>Change (pp)</th>'
                  '<th title="McNemar\'s test on each variant paired with its source example (the primary test)">'
                  'McNemar p (paired)</th><th title="independent samples, as in the paper">Welch p (paper\'s test)</th>'
                  '<th title="not a paper metric">Both (%)</th></tr></thead><tbody>')

@@ -1,10 +1,11 @@
 """ARTS scoring (spec ``arts.md`` §5.1-5.2): accuracy, ARS and per-strategy subset accuracies.
 
-Pure functions of items and predictions. One pass over the items builds integer/boolean numpy
-arrays (group index, kind code, correctness); everything after that is vectorised, so scoring is
-O(n). Counts are exact integers; CIs come from :func:`sentiprobe.stats.bootstrap.mean_metric`
+Pure functions of items, predictions and the suite's frozen score context. One pass over the items builds
+integer/boolean numpy arrays (group index, kind code, correctness); everything after that is vectorised, so
+scoring is O(n). Counts are exact integers; CIs come from :func:`sentiprobe.stats.bootstrap.mean_metric`
 (exact multinomial bootstrap of a mean) over *units*: items for accuracies, groups (a source and
-all its variants) for ARS, so the ARS bootstrap resamples groups.
+all its variants) for ARS, so the ARS bootstrap resamples groups; the level is ``config.alpha``
+(``--confidence``), which is also the level the tests below are read at.
 
 Rounding rule for reported percentages: exact :class:`~fractions.Fraction` arithmetic, then
 round-half-up to two decimals (ties away from zero, as ``decimal.ROUND_HALF_UP``), see
@@ -22,20 +23,17 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from ...core.errors import ConfigError, DataError, PredictionError
 from ...core.types import Item, Metric, Prediction
 from ...stats.bootstrap import mean_metric
+from ...stats.resampling import DEFAULT_ALPHA
 from ...stats.rounding import round_half_up
-from ..base import check_predictions
-from ..spec import MISSING_POLICIES, ScoreConfig, SuiteScore
+from ..spec import MISSING_POLICIES, ScoreConfig, ScoreContext, SuiteScore
 from .formats import ORIGINAL, STRATEGIES, STRATEGY_NAMES
-
-if TYPE_CHECKING:
-    from ..base import Suite
 
 ROUNDING_RULE = ("percentages from exact integer counts (Fraction), rounded half-up to two decimals "
                  "(ties away from zero, as decimal.ROUND_HALF_UP)")
@@ -201,13 +199,14 @@ def strategies_present(arr: ScoreArrays) -> list[str]:
     return list(STRATEGIES) + sorted(k for k in arr.kinds if k != ORIGINAL and k not in STRATEGIES)
 
 
-def paired_strategy_test(arr: ScoreArrays, kind: str) -> dict[str, Any] | None:
+def paired_strategy_test(arr: ScoreArrays, kind: str, alpha: float = DEFAULT_ALPHA) -> dict[str, Any] | None:
     """McNemar's test of Ori vs New on the paired observations: each ``kind`` variant with its source example.
 
     The primary test of a strategy's effect: the source and its variant are the same example before and after
-    the edit, so the comparison is paired (b = source right and variant wrong, c = the reverse; exact binomial
-    below 25 discordant pairs). Welch's t-test (the paper's choice) is kept beside it for comparison with the
-    paper's tables. A unit with several variants of one kind contributes one pair per variant.
+    the edit, so the comparison is paired (b = source right and variant wrong, c = the reverse; the
+    continuity-corrected chi-square, as everywhere in sentiprobe). Welch's t-test (the paper's choice) is kept
+    beside it for comparison with the paper's tables. A unit with several variants of one kind contributes one
+    pair per variant. ``significant`` reads the p-value at level ``alpha``.
     """
     from ...stats.significance import mcnemar
 
@@ -216,12 +215,14 @@ def paired_strategy_test(arr: ScoreArrays, kind: str) -> dict[str, Any] | None:
         return None
     src = arr.correct[arr.source[arr.group[m]]]
     res = mcnemar(src, arr.correct[m]).to_dict()
+    res.update(alpha=alpha, significant=res["p_value"] < alpha)
     res["pairs"] = int(m.sum())
     res["note"] = "paired: each variant with its source example (primary test)"
     return res
 
 
-def unit_table(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction], config: ScoreConfig):
+def unit_table(items: Sequence[Item], predictions: Sequence[Prediction], options: Any, context: ScoreContext,
+               config: ScoreConfig):
     """Paired-comparison stage: ``ars`` and ``accuracy_original`` over ARTS units (a source and its variants).
 
     A missing or unparsed prediction is wrong here (scoring's own ``missing`` policy has already been applied
@@ -229,8 +230,7 @@ def unit_table(suite: Suite, items: Sequence[Item], predictions: Sequence[Predic
     """
     from ...stats.paired import UnitTable, mean_of
 
-    by_id = check_predictions(suite.name, suite.labels, items, predictions,
-                              missing="error" if config.missing == "error" else "wrong", path=config.path)
+    by_id = context.check(items, predictions, config, missing="error" if config.missing == "error" else "wrong")
     arr = build_arrays(items, by_id)
     orig = arr.correct[arr.source].astype(np.float64)
     units = unit_all_correct(arr).astype(np.float64)
@@ -241,8 +241,10 @@ def unit_table(suite: Suite, items: Sequence[Item], predictions: Sequence[Predic
                      note="units: a source example with all its variants (ARS counts a unit only when all are right)")
 
 
-def welch(ori: np.ndarray, new: np.ndarray) -> dict[str, Any] | None:
+def welch(ori: np.ndarray, new: np.ndarray, alpha: float = DEFAULT_ALPHA) -> dict[str, Any] | None:
     """Welch's t-test of two 0/1 samples (see the module docstring); ``None`` when undefined.
+
+    ``significant``: ``p <= alpha`` (the level of the run, ``--confidence``; recorded as ``alpha``).
 
     Same result as ``scipy.stats.ttest_ind(ori, new, equal_var=False)`` (two-sided), computed with
     numpy and ``scipy.special.stdtr`` to avoid importing ``scipy.stats`` on the scoring path.
@@ -260,37 +262,37 @@ def welch(ori: np.ndarray, new: np.ndarray) -> dict[str, Any] | None:
     try:
         from scipy.special import stdtr
     except ImportError:  # pragma: no cover - scipy is a core dependency
-        return {"t": t, "df": df, "p": None, "significant_at_0.05": None}
+        return {"t": t, "df": df, "p": None, "alpha": alpha, "significant": None}
     p = float(2 * stdtr(df, -abs(t)))
     if not (math.isfinite(t) and math.isfinite(p)):
         return None
-    return {"t": t, "df": df, "p": p, "significant_at_0.05": p <= 0.05}
+    return {"t": t, "df": df, "p": p, "alpha": alpha, "significant": p <= alpha}
 
 
 # ---- scoring -----------------------------------------------------------------------------------------
 
-def score(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction], config: ScoreConfig) -> SuiteScore:
+def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any, context: ScoreContext,
+          config: ScoreConfig) -> SuiteScore:
     """The suite's score stage: accuracy on originals, ARS and per-strategy subset accuracies (§5.1-5.2).
 
     ``config.missing`` (from :data:`~sentiprobe.suites.spec.MISSING_POLICIES`): ``error`` (any missing
     prediction raises), ``wrong`` (missing predictions count as wrong, reported) or ``variants-wrong``
-    (the spec's §5.1 rule: a missing source raises, a missing variant counts as wrong). Pure: no file
-    writes; the data warnings reported come from the items' own ``meta``.
+    (the spec's §5.1 rule: a missing source raises, a missing variant counts as wrong). Pure: the data
+    warnings reported come from the items' own ``meta``; ``arts-custom``'s input file record (path and sha256)
+    from the context the data stage built.
     """
-    by_id = check_predictions(suite.name, suite.labels, items, predictions, missing="wrong", path=config.path)
+    by_id = context.check(items, predictions, config, missing="wrong")
     out = score_items(items, by_id, n_boot=config.n_boot, seed=config.seed, missing=config.missing,
-                      suite=suite.name, path=config.path)
-    if suite.name == "arts-custom":  # the scored file is the user's: record its path and sha256
-        from .custom import file_record
-
-        out.details["input_file"] = file_record(suite)
+                      suite=context.suite, path=config.path, alpha=config.alpha)
+    if "input_file" in context.provenance:  # arts-custom: the scored file is the user's
+        out.details["input_file"] = dict(context.provenance["input_file"])
     return out
 
 
-def _metric(name: str, values: np.ndarray, n_boot: int, seed: int, unit: str) -> Metric:
+def _metric(name: str, values: np.ndarray, n_boot: int, seed: int, unit: str, alpha: float) -> Metric:
     if values.size == 0:
         return Metric.not_computable(name, f"no {unit}")
-    return mean_metric(name, values, n_boot=n_boot, seed=seed, note=f"unit: {unit}")
+    return mean_metric(name, values, n_boot=n_boot, seed=seed, alpha=alpha, note=f"unit: {unit}")
 
 
 def _missing(items: Sequence[Item], arr: ScoreArrays, policy: str, path: str | None = None) -> dict[str, Any]:
@@ -332,7 +334,8 @@ def _examples(items, by_id, arr: ScoreArrays, strategies: list[str]) -> list[dic
 
 
 def score_items(items: Sequence[Item], by_id: Mapping[str, Prediction], *, n_boot: int = 1000, seed: int = 0,
-                missing: str = "error", suite: str | None = None, path: str | None = None) -> SuiteScore:
+                missing: str = "error", suite: str | None = None, path: str | None = None,
+                alpha: float = DEFAULT_ALPHA) -> SuiteScore:
     """Score validated predictions (``by_id`` from :func:`~sentiprobe.suites.base.check_predictions`) on ARTS items.
 
     Metrics (fractions in [0, 1], CI, n): ``accuracy_original``, ``ars`` (n = units),
@@ -347,8 +350,8 @@ def score_items(items: Sequence[Item], by_id: Mapping[str, Prediction], *, n_boo
     orig_ok = arr.correct[is_orig]
     units_ok = unit_all_correct(arr)
     metrics: dict[str, Metric] = {
-        "accuracy_original": _metric("accuracy_original", orig_ok, n_boot, seed, "original examples"),
-        "ars": _metric("ars", units_ok, n_boot, seed, "units (source + all its variants)"),
+        "accuracy_original": _metric("accuracy_original", orig_ok, n_boot, seed, "original examples", alpha),
+        "ars": _metric("ars", units_ok, n_boot, seed, "units (source + all its variants)", alpha),
     }
     counts: dict[str, dict[str, Any]] = {"accuracy_original": _count(orig_ok).to_dict(),
                                          "ars": _count(units_ok).to_dict()}
@@ -356,9 +359,9 @@ def score_items(items: Sequence[Item], by_id: Mapping[str, Prediction], *, n_boo
     rows = []
     for s in strategies:
         ori, new, both = strategy_arrays(arr, s)
-        metrics[f"accuracy_{s}"] = _metric(f"accuracy_{s}", new, n_boot, seed, f"{s} variants")
+        metrics[f"accuracy_{s}"] = _metric(f"accuracy_{s}", new, n_boot, seed, f"{s} variants", alpha)
         metrics[f"accuracy_{s}_source"] = _metric(f"accuracy_{s}_source", ori, n_boot, seed,
-                                                  f"sources of units with a {s} variant")
+                                                  f"sources of units with a {s} variant", alpha)
         c_ori, c_new, c_both = _count(ori), _count(new), _count(both)
         counts[f"accuracy_{s}"], counts[f"accuracy_{s}_source"] = c_new.to_dict(), c_ori.to_dict()
         change = _difference(c_new, c_ori)
@@ -366,8 +369,8 @@ def score_items(items: Sequence[Item], by_id: Mapping[str, Prediction], *, n_boo
                      "variants": c_new.total, "ori": c_ori.to_dict(), "new": c_new.to_dict(),
                      "change_pp": format_pp(change),
                      "both_not_in_paper": {**c_both.to_dict(), "note": BOTH_NOTE},
-                     "paired": paired_strategy_test(arr, s),
-                     "welch": welch(ori, new)})
+                     "paired": paired_strategy_test(arr, s, alpha),
+                     "welch": welch(ori, new, alpha)})
     c_o, c_a = _count(orig_ok), _count(units_ok)
     overall_drop = _difference(c_a, c_o)
     warnings = [{"item_id": items[i].item_id, "messages": list(items[i].meta["data_warnings"])}

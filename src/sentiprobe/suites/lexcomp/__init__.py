@@ -33,7 +33,7 @@ def _spec(task: str) -> SuiteSpec:
                      input_kind="tokens", load_items=data.load_items, data_files=data.data_files,
                      read_predictions=predictions.read_predictions, score=score.score,
                      render_section=report.render_section, options=_OPTIONS.get(task, NoOptions),
-                     statistics=data.statistics, paired=paired.unit_table,
+                     statistics=data.statistics, paired=paired.unit_table, score_context=data.score_context,
                      headline=("span_f1",) if task == "phrase-type" else ("accuracy",),
                      accepts=frozenset({"tokens"}) if task == "phrase-type" else frozenset({"classify"}))
 

@@ -76,18 +76,28 @@ def tag_words(table: dict[str, str], item: Item) -> list[str]:
     return [table.get(w.lower(), "O") for w in item.tokens or ()]
 
 
-def table(train: Sequence[Item], test: Sequence[Item], task: str, ties: str = "alphabetical") -> dict[str, Any]:
-    """Spec §5 table row of one classification task: test accuracy (fraction) of each baseline and which
-    one is the task's "majority" figure (the best of Majority-All/-1/-2)."""
+VARIANTS = {"majority_all": None, "majority_first": "first", "majority_last": "last"}
+
+
+def fit_all(train: Sequence[Item], task: str, ties: str = "alphabetical") -> dict[str, Any]:
+    """Every baseline of a task fitted on ``train``: ``{name: fitted}`` for the classification tasks (each
+    :func:`fit` table), ``{"majority_word": word table}`` for Phrase Type (what :func:`table` scores)."""
+    if task == "phrase-type":
+        return {"majority_word": fit_words(train, ties), "ties": ties}
+    variants = dict(VARIANTS, **({"majority_target": "target"} if task == "nc-literality" else {}))
+    return {**{name: fit(train, key, ties) for name, key in variants.items()}, "ties": ties}
+
+
+def table(fitted: dict[str, Any], test: Sequence[Item]) -> dict[str, Any]:
+    """Spec §5 table row of one classification task from :func:`fit_all`: test accuracy (fraction) of each
+    baseline and which one is the task's "majority" figure (the best of Majority-All/-1/-2)."""
     out: dict[str, Any] = {}
-    variants = {"majority_all": None, "majority_first": "first", "majority_last": "last"}
-    if task == "nc-literality":
-        variants["majority_target"] = "target"
-    for name, key in variants.items():
-        f = fit(train, key, ties)
+    for name, f in fitted.items():
+        if name == "ties":
+            continue
         correct = [predict(f, it) == it.label for it in test]
         out[name] = sum(correct) / len(correct) if correct else None
     main = {k: v for k, v in out.items() if k != "majority_target" and v is not None}
     out["best"] = max(main, key=lambda k: (main[k], k == "majority_all")) if main else None
-    out["ties"] = ties
+    out["ties"] = fitted["ties"]
     return out

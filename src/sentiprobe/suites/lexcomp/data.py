@@ -17,6 +17,7 @@ model sees the phrase alone, and the probes refuse the items with the reason.
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 from pathlib import Path
 from typing import Any
@@ -126,6 +127,20 @@ def load_items(suite, split: str) -> list[Item]:
     if mode != "none":
         items = [ablate(it, mode) for it in items]
     return items
+
+
+def score_context(suite, trained: bool):
+    """The frozen context of the score stage: the majority baselines fitted on the training split (spec §5) and
+    the notes the loading left (no BNC text, the BNC extraction report)."""
+    from . import baselines
+    from .score import LexCompContext
+
+    task = task_of(suite)
+    fitted = baselines.fit_all(suite.items("train"), task)
+    suite.items("test")  # the notes below are those of every split scoring reports on
+    provenance = {k: copy.deepcopy(suite.memo[m]) for k, m in (("note", "no_text"), ("bnc_extraction", "bnc"))
+                  if m in suite.memo}
+    return LexCompContext(suite.name, tuple(suite.labels), provenance, task=task, baselines=fitted)
 
 
 def statistics(suite) -> dict[str, Any]:

@@ -11,19 +11,24 @@ from dataclasses import replace
 
 import numpy as np
 
+from typing import TYPE_CHECKING, Any
+
 from ...core.types import Item, Prediction
 from ..spec import ScoreConfig
 from . import tags
-from .data import task_of
+
+if TYPE_CHECKING:
+    from .score import LexCompContext
 
 
-def unit_table(suite, items: Sequence[Item], predictions: Sequence[Prediction], config: ScoreConfig):
-    """``accuracy`` over items, or ``span_f1`` over sentences for Phrase Type."""
+def unit_table(items: Sequence[Item], predictions: Sequence[Prediction], options: Any, context: LexCompContext,
+               config: ScoreConfig):
+    """``accuracy`` over items, or ``span_f1`` over sentences for Phrase Type (pure, like the score stage)."""
     from ...stats.paired import UnitTable, mean_of
     from .score import _check_tags
 
     wrong = "error" if config.missing == "error" else "wrong"
-    if task_of(suite) == "phrase-type":
+    if context.task == "phrase-type":
         by_id, _ = _check_tags(items, predictions, replace(config, missing=wrong))
         gold = [(it.label or "").split() for it in items]
         pred = [(by_id[it.item_id].label or "").split() if it.item_id in by_id and by_id[it.item_id].label
@@ -32,7 +37,7 @@ def unit_table(suite, items: Sequence[Item], predictions: Sequence[Prediction], 
         return UnitTable(unit="sentence", n_units=len(items),
                          metrics={"span_f1": lambda idx: tags.f1_from_counts(counts[idx])},
                          kinds={"span_f1": "rate"}, note="strict BIO span F1; sentences resampled whole")
-    by_id = suite.check_predictions(items, predictions, missing=wrong, path=config.path)
+    by_id = context.check(items, predictions, config, missing=wrong)
     correct = np.array([float(it.item_id in by_id and by_id[it.item_id].label == it.label) for it in items])
     return UnitTable(unit="item", n_units=len(items), metrics={"accuracy": mean_of(correct)},
                      kinds={"accuracy": "rate"}, correct={"accuracy": correct})

@@ -1,5 +1,8 @@
 """Stage ``score`` (pure): accuracy for the classification tasks, span F1 for Phrase Type (spec §4).
 
+Pure: items, predictions, options and the frozen :class:`LexCompContext` the data stage built (the majority
+baselines fitted on the training split, the notes on missing BNC text); no file, memo or model.
+
 Besides the main metric the entry carries what makes a probe score meaningful:
 
 - ``details["baselines"]``: the spec §5 majority table computed from the suite's labels;
@@ -10,7 +13,8 @@ Besides the main metric the entry carries what makes a probe score meaningful:
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -18,9 +22,21 @@ import numpy as np
 from ...core.errors import PredictionError
 from ...core.types import Item, Metric, Prediction
 from ...stats.bootstrap import bootstrap_metric, mean_metric
-from ..spec import ScoreConfig, SuiteScore
+from ..spec import ScoreConfig, ScoreContext, SuiteScore
 from . import baselines, tags
-from .data import task_of
+
+
+@dataclass(frozen=True)
+class LexCompContext(ScoreContext):
+    """The score context of a LexComp suite (built by :func:`.data.score_context`).
+
+    Attributes:
+        task: the probing task (``nc-literality``, ``phrase-type``...).
+        baselines: the spec §5 majority baselines fitted on the training split (:func:`.baselines.fit_all`).
+    """
+
+    task: str = ""
+    baselines: Mapping[str, Any] = field(default_factory=dict)
 
 
 def _probe_info(preds: Sequence[Prediction]) -> dict[str, Any] | None:
@@ -31,15 +47,16 @@ def _metric_name(extra: str) -> str:
     return "accuracy_" + extra.replace(":", "_").replace("+", "_")
 
 
-def score(suite, items: Sequence[Item], predictions: Sequence[Prediction], config: ScoreConfig) -> SuiteScore:
-    if task_of(suite) == "phrase-type":
-        return _score_tags(suite, items, predictions, config)
-    by_id = suite.check_predictions(items, predictions, missing=config.missing, path=config.path)
+def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any, context: LexCompContext,
+          config: ScoreConfig) -> SuiteScore:
+    if context.task == "phrase-type":
+        return _score_tags(items, predictions, context, config)
+    by_id = context.check(items, predictions, config)
     correct = np.array([float(it.item_id in by_id and by_id[it.item_id].label == it.label) for it in items])
     missing = sum(1 for it in items if it.item_id not in by_id)
     metrics = {"accuracy": mean_metric("accuracy", correct, n_boot=config.n_boot, seed=config.seed,
                                        alpha=config.alpha, note=f"{missing} missing" if missing else None)}
-    details: dict[str, Any] = {"task": task_of(suite), "missing": missing}
+    details: dict[str, Any] = {"task": context.task, "missing": missing}
     extras = sorted({k for p in by_id.values() for k in (p.meta.get("extra") or {})})
     layers = {}
     for name in extras:
@@ -61,16 +78,14 @@ def score(suite, items: Sequence[Item], predictions: Sequence[Prediction], confi
                 seed=config.seed, alpha=config.alpha, note="accuracy - control accuracy (Hewitt & Liang 2019)")
     if layers:
         details["layers"] = layers
-    train = suite.items("train")
-    details["baselines"] = baselines.table(train, items, task_of(suite))
+    details["baselines"] = baselines.table(dict(context.baselines), items)
     probe = _probe_info(list(by_id.values()))
     if probe is not None:
         details["probe"] = probe
-    if "no_text" in suite.memo:
-        details["note"] = suite.memo["no_text"]
-    if "bnc" in suite.memo:
-        details["bnc_extraction"] = suite.memo["bnc"]
-    ablation = getattr(suite.options, "ablation", "none")
+    for key in ("note", "bnc_extraction"):
+        if key in context.provenance:
+            details[key] = context.provenance[key]
+    ablation = getattr(options, "ablation", "none")
     if ablation != "none":
         details["ablation"] = ablation
     return SuiteScore(metrics, details)
@@ -116,7 +131,8 @@ def _f1_metric(name: str, counts: np.ndarray, config: ScoreConfig, note: str) ->
                             seed=config.seed, alpha=config.alpha, note=note)
 
 
-def _score_tags(suite, items, predictions, config: ScoreConfig) -> SuiteScore:
+def _score_tags(items: Sequence[Item], predictions: Sequence[Prediction], context: LexCompContext,
+                config: ScoreConfig) -> SuiteScore:
     by_id, missing = _check_tags(items, predictions, config)
     gold = [(it.label or "").split() for it in items]
     pred = [(by_id[it.item_id].label or "").split() if it.item_id in by_id and by_id[it.item_id].label
@@ -130,9 +146,7 @@ def _score_tags(suite, items, predictions, config: ScoreConfig) -> SuiteScore:
         metrics[name] = _f1_metric(name, c, config, f"{mode} spans, decoding {decoding}")
         tp, fp, fn = (int(x) for x in c.sum(0))
         details[mode] = {"tp": tp, "fp": fp, "fn": fn}
-    train = suite.items("train")
-    table = baselines.fit_words(train)
-    word = [baselines.tag_words(table, it) for it in items]
+    word = [baselines.tag_words(context.baselines["majority_word"], it) for it in items]
     details["baselines"] = {"majority_all": 0.0, **{
         f"majority_word_{mode}": tags.f1_from_counts(tags.span_counts(gold, word, mode)) for mode in tags.MODES}}
     if probe is not None:

@@ -67,7 +67,7 @@ def load_items(suite: Suite, split: str) -> list[Item]:
 def training(suite: Suite) -> tuple[list[Item], list[Item]]:
     """SST-7 train and dev (the shipped validation.tsv, for model selection); noncompsst's stimuli never.
 
-    Loaded through ``suite.items`` so that ``suite.loaded("train")`` tells scoring a model was fitted.
+    Loaded through ``suite.items``, so the training items are built once per bound suite.
     """
     return suite.items("train"), suite.items("dev")
 
@@ -93,6 +93,29 @@ def train_info(suite: Suite, build: bool = True) -> dict[str, Any]:
     out.update({"source": built.source, "n_train": len(built.items), "n_removed": len(built.removed),
                 "n_unresolved": len(built.unresolved)})
     return out
+
+
+def score_context(suite: Suite, trained: bool):
+    """The frozen context of the score stage: the release's tables (``noncompsst``), the user's human score
+    table read and checked against every stimulus, and the SST-7 training source (with its size and removals
+    when a model was ``trained``; predictions made elsewhere need none of the SST files: a failure to read
+    them is reported, not raised)."""
+    from .ratings import read_score_table
+    from .score import NonCompContext
+
+    try:
+        train = train_info(suite, build=trained)
+    except TRAIN_INFO_ERRORS as exc:
+        train = {"error": str(exc)}
+    provenance: dict[str, Any] = {"train": train}
+    if suite.name == "sst7":
+        return NonCompContext(suite.name, tuple(suite.labels), provenance)
+    data = release(suite)
+    human = None
+    if suite.options.human_scores is not None:
+        human = read_score_table(suite.options.human_scores, [s for p in data.phrases for s in p.stimuli])
+        provenance["human_scores"] = user_file_record(suite.options.human_scores)
+    return NonCompContext(suite.name, tuple(suite.labels), provenance, release=data, human_scores=human)
 
 
 def statistics(suite: Suite) -> dict[str, Any]:

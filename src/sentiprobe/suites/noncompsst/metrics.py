@@ -24,6 +24,7 @@ import numpy as np
 from ...core.types import Metric
 from ...stats.bootstrap import bootstrap_metric
 from ...stats.classification import confusion, encode, macro_f1, prf_from_confusion
+from ...stats.resampling import DEFAULT_ALPHA
 from ...stats.rounding import round_half_up_int as round_half_up
 from .load import NonCompSST, Phrase
 from .ratings import PHRASE_VARIANTS, VARIANTS, phrase_of_key, ratings
@@ -62,7 +63,8 @@ def _spearman(x: np.ndarray, y: np.ndarray) -> float:
 
 
 def correlation_metric(name: str, human: Mapping[str, float], model: Mapping[str, float], *, kind: str = "pearson",
-                       n_boot: int = 1000, seed: int = 0, note: str | None = None) -> Metric:
+                       n_boot: int = 1000, seed: int = 0, note: str | None = None,
+                       alpha: float = DEFAULT_ALPHA) -> Metric:
     """Correlation of ``human`` and ``model`` ratings over their shared keys, CI by bootstrap over phrases.
 
     Side-level keys (``<left> A B``) of one phrase are resampled together.
@@ -82,11 +84,11 @@ def correlation_metric(name: str, human: Mapping[str, float], model: Mapping[str
     if len(set(phrases)) != len(keys):
         groups = np.unique(np.array(phrases), return_inverse=True)[1]
     return bootstrap_metric(name, lambda idx: fn(x[idx], y[idx]), len(keys), groups=groups, n_boot=n_boot,
-                            seed=seed, n_units=len(keys), note=note)
+                            seed=seed, alpha=alpha, n_units=len(keys), note=note)
 
 
 def _per_seed_f1(name: str, gold: Sequence[str], per_seed: Sequence[Sequence[str | None]], *, n_boot: int,
-                 seed: int) -> tuple[Metric, list[float]]:
+                 seed: int, alpha: float = DEFAULT_ALPHA) -> tuple[Metric, list[float]]:
     """Mean over seeds of per-seed macro-F1 (labels in gold ∪ prediction), CI by bootstrap over phrases."""
     k = len(LABELS7)
     encoded = [encode(gold, preds, LABELS7) for preds in per_seed]
@@ -101,7 +103,7 @@ def _per_seed_f1(name: str, gold: Sequence[str], per_seed: Sequence[Sequence[str
         return float(np.mean(vals))
 
     each = [_single(t, p, k) for t, p in encoded]
-    m = bootstrap_metric(name, stat, len(gold), n_boot=n_boot, seed=seed,
+    m = bootstrap_metric(name, stat, len(gold), n_boot=n_boot, seed=seed, alpha=alpha,
                          note="mean over seeds of per-seed macro-F1 (argmax labels)")
     return m, each
 
@@ -137,7 +139,7 @@ def _r(v: float | None, nd: int = 4) -> float | None:
 def evaluate(model_scores: Mapping[str, float], data: NonCompSST, *,
              per_seed: Mapping[int, Mapping[str, str | None]] | None = None,
              human_scores: Mapping[str, float] | None = None, phrases: Sequence[Phrase] | None = None,
-             n_boot: int = 1000, seed: int = 0) -> Evaluation:
+             n_boot: int = 1000, seed: int = 0, alpha: float = DEFAULT_ALPHA) -> Evaluation:
     """Score a model's pooled stimulus scores against the human data (spec §6).
 
     ``per_seed``: seed -> {natural phrase: argmax label "0".."6" or None} for the secondary F1.
@@ -155,9 +157,10 @@ def evaluate(model_scores: Mapping[str, float], data: NonCompSST, *,
         human = {"MAXABS": published}
         human_note = None
     metrics["pearson_maxabs"] = correlation_metric("pearson_maxabs", human["MAXABS"], model["MAXABS"],
-                                                   n_boot=n_boot, seed=seed, note=human_note)
+                                                   n_boot=n_boot, seed=seed, alpha=alpha, note=human_note)
     metrics["spearman_maxabs"] = correlation_metric("spearman_maxabs", human["MAXABS"], model["MAXABS"],
-                                                    kind="spearman", n_boot=n_boot, seed=seed, note=human_note)
+                                                    kind="spearman", n_boot=n_boot, seed=seed, alpha=alpha,
+                                                    note=human_note)
     # F1 on the natural phrases
     gold = {p.text: str(round_half_up(data.human[p.text].sentiment)) for p in phrases}
     pred = {p.text: str(round_half_up(model_scores[p.text])) for p in phrases}
@@ -170,18 +173,19 @@ def evaluate(model_scores: Mapping[str, float], data: NonCompSST, *,
             metrics[name] = Metric.not_computable(name, "no phrase in the set")
             continue
         metrics[name] = macro_f1([gold[k] for k in keys], [pred[k] for k in keys], LABELS7, name=name,
-                                 n_boot=n_boot, seed=seed)
+                                 n_boot=n_boot, seed=seed, alpha=alpha)
         if per_seed:
             seeds = sorted(per_seed)
             m, each = _per_seed_f1(f"{name}_per_seed", [gold[k] for k in keys],
-                                   [[per_seed[s].get(k) for k in keys] for s in seeds], n_boot=n_boot, seed=seed)
+                                   [[per_seed[s].get(k) for k in keys] for s in seeds], n_boot=n_boot, seed=seed,
+                                   alpha=alpha)
             metrics[m.name] = m
             per_seed_values[m.name] = [round(v, 6) for v in each]
     for variant in ("MAX", "ALL", "ALLABS", "ALLCLEAN"):
         name = f"pearson_{variant.lower()}"
         if variant in human:
             metrics[name] = correlation_metric(name, human[variant], model[variant], n_boot=n_boot, seed=seed,
-                                               note=human_note)
+                                               alpha=alpha, note=human_note)
         else:
             metrics[name] = Metric.not_computable(name, UNPUBLISHED.format(variant=variant), 0)
     details = _details(phrases, data, model, human, model_scores, pred, gold, top, metrics, per_seed_values,

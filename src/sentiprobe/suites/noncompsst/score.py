@@ -1,4 +1,7 @@
-"""Score stage of the ``noncompsst`` and ``sst7`` suites (pure: no file writes, no model, no env variables).
+"""Score stage of the ``noncompsst`` and ``sst7`` suites (pure: no file, environment, memo or model).
+
+What scoring needs beyond the items (the NonCompSST release's tables, a user's human score table, the training
+source) is read by the data stage into a frozen :class:`NonCompContext` (:func:`.data.score_context`).
 
 ``sst7`` (spec §6.3): means over seeds of per-seed accuracy / macro-F1, CIs by bootstrap over sentences.
 
@@ -13,8 +16,9 @@ seed is checked and scored.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -22,31 +26,33 @@ from ...core.errors import PredictionError
 from ...core.types import Item, Prediction
 from ...stats.bootstrap import bootstrap_metric, mean_metric
 from ...stats.classification import confusion, encode, prf_from_confusion
-from ..spec import ScoreConfig, SuiteScore
-from .data import TRAIN_INFO_ERRORS, release, train_info, user_file_record
+from ..spec import ScoreConfig, ScoreContext, SuiteScore
 from .load import LINES_PER_PHRASE, NonCompSST, Phrase
 from .metrics import evaluate
 from .predictions import check_seeded
-from .ratings import format_ratings, format_scores, pool, ratings, read_score_table
-
-if TYPE_CHECKING:
-    from ..base import Suite
+from .ratings import format_ratings, format_scores, pool, ratings
 
 
-def score(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction],
+@dataclass(frozen=True)
+class NonCompContext(ScoreContext):
+    """The score context of ``noncompsst`` / ``sst7`` (built by :func:`.data.score_context`).
+
+    Attributes:
+        release: the loaded NonCompSST release (phrases, flags, human ratings); None for ``sst7``.
+        human_scores: the user's full human score table (``human_scores`` option), read and checked; None
+            without one.
+    """
+
+    release: NonCompSST | None = None
+    human_scores: Mapping[str, float] | None = None
+
+
+def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any, context: NonCompContext,
           config: ScoreConfig) -> SuiteScore:
     """Stage: score seeded predictions on items (``sst7`` or ``noncompsst``)."""
-    if suite.name == "sst7":
-        return score_sst7(suite, items, predictions, config)
-    return score_noncompsst(suite, items, predictions, config)
-
-
-def _train_details(suite: Suite) -> dict[str, Any]:
-    """Train info; built only when the suite already loaded SST-7 train (a model was fitted)."""
-    try:
-        return train_info(suite, build=suite.loaded("train"))
-    except TRAIN_INFO_ERRORS as exc:  # scoring predictions made elsewhere must not need the SST files
-        return {"error": str(exc)}
+    if context.suite == "sst7":
+        return score_sst7(items, predictions, context, config)
+    return score_noncompsst(items, predictions, options, context, config)
 
 
 def _macro_f1(t: np.ndarray, p: np.ndarray, k: int) -> float:
@@ -56,11 +62,11 @@ def _macro_f1(t: np.ndarray, p: np.ndarray, k: int) -> float:
     return float(f[(g > 0) | (cm.sum(axis=0) > 0)].mean())
 
 
-def score_sst7(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction],
+def score_sst7(items: Sequence[Item], predictions: Sequence[Prediction], context: ScoreContext,
                config: ScoreConfig) -> SuiteScore:
     """Macro-F1 and accuracy: means over seeds of the per-seed values (§6.3)."""
-    labels = suite.labels
-    sd = check_seeded(items, predictions, labels, suite=suite.name, missing=config.missing, path=config.path)
+    labels = context.labels
+    sd = check_seeded(items, predictions, labels, suite=context.suite, missing=config.missing, path=config.path)
     gold = [it.label for it in items]
     enc = [encode(gold, [sd.labels[s][it.item_id] for it in items], labels) for s in sd.seeds]
     k = len(labels)
@@ -68,18 +74,18 @@ def score_sst7(suite: Suite, items: Sequence[Item], predictions: Sequence[Predic
     per_acc = [float(np.mean(t == p)) for t, p in enc]
     correct = np.mean([(t == p).astype(np.float64) for t, p in enc], axis=0)
     note = f"mean over {len(sd.seeds)} seed(s)"
-    n_boot, seed = config.n_boot, config.seed
+    n_boot, seed, alpha = config.n_boot, config.seed, config.alpha
     metrics = {
         "macro_f1": bootstrap_metric("macro_f1",
                                      lambda idx: float(np.mean([_macro_f1(t[idx], p[idx], k) for t, p in enc])),
-                                     len(items), n_boot=n_boot, seed=seed, note=note),
-        "accuracy": mean_metric("accuracy", correct, n_boot=n_boot, seed=seed, note=note),
+                                     len(items), n_boot=n_boot, seed=seed, alpha=alpha, note=note),
+        "accuracy": mean_metric("accuracy", correct, n_boot=n_boot, seed=seed, alpha=alpha, note=note),
     }
     cm = np.sum([confusion(t, p, k) for t, p in enc], axis=0)
     details = {"seeds": list(sd.seeds), "per_seed": {"macro_f1": [round(v, 6) for v in per_f1],
                                                       "accuracy": [round(v, 6) for v in per_acc]},
                "confusion_summed_over_seeds": cm.tolist(), "missing": len(sd.missing),
-               "unparsed": len(sd.unparsed), "train": _train_details(suite)}
+               "unparsed": len(sd.unparsed), "train": dict(context.provenance["train"])}
     return SuiteScore(metrics, details)
 
 
@@ -99,10 +105,13 @@ def _int_or_none(label: str | None) -> int | None:
     return None if label is None else int(label)
 
 
-def _pool(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction], config: ScoreConfig):
+def _pool(items: Sequence[Item], predictions: Sequence[Prediction], context: NonCompContext, config: ScoreConfig):
     """Checked seeded predictions pooled per stimulus (§5): what scoring and the paired comparison share."""
-    data = release(suite)
-    sd = check_seeded(items, predictions, suite.labels, suite=suite.name, missing=config.missing, path=config.path)
+    data = context.release
+    if data is None:
+        raise ValueError(f"suite {context.suite}: the score context has no NonCompSST release")
+    sd = check_seeded(items, predictions, context.labels, suite=context.suite, missing=config.missing,
+                      path=config.path)
     phrases, lines = covered(items, data)
     by_line = {it.meta["line"]: it.item_id for it in items}
     per_seed_lines = {s: [_int_or_none(sd.labels[s][by_line[i]]) for i in lines] for s in sd.seeds}
@@ -110,13 +119,12 @@ def _pool(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction]
     pooled = pool(line_text, per_seed_lines, skip_missing=(config.missing == "wrong"))
     naturals = {p.text: by_line[LINES_PER_PHRASE * p.index] for p in phrases}
     per_seed_nat = {s: {t: sd.labels[s][iid] for t, iid in naturals.items()} for s in sd.seeds}
-    human = None
-    if suite.options.human_scores is not None:
-        human = read_score_table(suite.options.human_scores, [s for p in phrases for s in p.stimuli])
+    human = None if context.human_scores is None else dict(context.human_scores)
     return data, sd, phrases, line_text, pooled, per_seed_nat, human
 
 
-def unit_table(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction], config: ScoreConfig):
+def unit_table(items: Sequence[Item], predictions: Sequence[Prediction], options: Any, context: NonCompContext,
+               config: ScoreConfig):
     """Paired-comparison stage. ``sst7``: macro-F1 and accuracy (means over seeds), sentences as units.
     ``noncompsst``: ``pearson_maxabs`` (model vs human MAXABS) and ``macro_f1_all`` (mean over seeds), phrases
     as units: two systems' correlations are compared on the same resamples of phrases.
@@ -124,22 +132,22 @@ def unit_table(suite: Suite, items: Sequence[Item], predictions: Sequence[Predic
     from ...stats.paired import UnitTable, macro_f1_of, pearson_of, seeded_classification_table
     from .metrics import round_half_up
 
-    if suite.name == "sst7":
-        sd = check_seeded(items, predictions, suite.labels, suite=suite.name, missing=config.missing,
+    if context.suite == "sst7":
+        sd = check_seeded(items, predictions, context.labels, suite=context.suite, missing=config.missing,
                           path=config.path)
         return seeded_classification_table([it.label for it in items],
                                            [[sd.labels[s][it.item_id] for it in items] for s in sd.seeds],
-                                           suite.labels, unit="sentence")
-    data, sd, phrases, _, pooled, per_seed_nat, human = _pool(suite, items, predictions, config)
+                                           context.labels, unit="sentence")
+    data, sd, phrases, _, pooled, per_seed_nat, human = _pool(items, predictions, context, config)
     model = ratings(pooled.scores, data.flags, phrases)["MAXABS"]
     hum = ratings(human, data.flags, phrases)["MAXABS"] if human is not None else \
         {p.text: float(data.human[p.text].maxabs) for p in phrases}
     x = np.array([model[p.text] for p in phrases], dtype=np.float64)
     y = np.array([hum[p.text] for p in phrases], dtype=np.float64)
-    index = {lab: i for i, lab in enumerate(suite.labels)}
+    index = {lab: i for i, lab in enumerate(context.labels)}
     gold = np.array([index[str(round_half_up(data.human[p.text].sentiment))] for p in phrases])
     f1s = [macro_f1_of(gold, np.array([index.get(per_seed_nat[s][p.text] or "", -1) for p in phrases]),
-                       len(suite.labels)) for s in sd.seeds]
+                       len(context.labels)) for s in sd.seeds]
     return UnitTable(unit="phrase", n_units=len(phrases),
                      metrics={"pearson_maxabs": pearson_of(x, y),
                               "macro_f1_all": lambda idx: float(np.mean([f(idx) for f in f1s]))},
@@ -147,13 +155,13 @@ def unit_table(suite: Suite, items: Sequence[Item], predictions: Sequence[Predic
                      note="phrases resampled; correlations of model and human MAXABS ratings over the phrases")
 
 
-def score_noncompsst(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction],
-                     config: ScoreConfig) -> SuiteScore:
+def score_noncompsst(items: Sequence[Item], predictions: Sequence[Prediction], options: Any,
+                     context: NonCompContext, config: ScoreConfig) -> SuiteScore:
     """Pool, rate and correlate with the humans; the score and rating TSVs go into ``tables``."""
-    data, sd, phrases, line_text, pooled, per_seed_nat, human = _pool(suite, items, predictions, config)
-    opts = suite.options
+    data, sd, phrases, line_text, pooled, per_seed_nat, human = _pool(items, predictions, context, config)
+    opts = options
     ev = evaluate(pooled.scores, data, per_seed=per_seed_nat, human_scores=human, phrases=phrases,
-                  n_boot=config.n_boot, seed=config.seed)
+                  n_boot=config.n_boot, seed=config.seed, alpha=config.alpha)
     details = dict(ev.details)
     occurrences = Counter(line_text)
     dup = {s: pooled.counts[s] for s, c in occurrences.items() if c > 1}
@@ -165,13 +173,13 @@ def score_noncompsst(suite: Suite, items: Sequence[Item], predictions: Sequence[
         "limited": len(phrases) < len(data.phrases),
         "text_options": {"lowercase": opts.lowercase, "tokenize": opts.tokenize},
     })
-    if opts.human_scores is not None:
-        details["human_scores"] = user_file_record(opts.human_scores)
+    if "human_scores" in context.provenance:
+        details["human_scores"] = dict(context.provenance["human_scores"])
     if sd.missing or sd.unparsed:
         n = len(sd.missing) + len(sd.unparsed)
         details["missing"]["note"] = (f"{n} (stimulus, seed) predictions missing or unparseable: left out of the "
                                       "pooled scores; counted as wrong in the per-seed F1")
-    details["train"] = _train_details(suite)
+    details["train"] = dict(context.provenance["train"])
     tables = {"model_scores.tsv": format_scores(pooled.scores, pooled.counts),
               **format_ratings(ev.model_ratings, "model", extra={"human": ev.human_ratings})}
     return SuiteScore(ev.metrics, details, tables)

@@ -26,7 +26,8 @@ def _spec(name: str, labels: tuple[str, ...], description: str) -> SuiteSpec:
                      task="classify", input_kind="text", load_items=data.load_items, data_files=data.data_files,
                      read_predictions=predictions.read_predictions, score=score.score,
                      render_section=report.render_section, options=SentiventOptions, statistics=data.statistics,
-                     headline=("macro_f1", "accuracy"), paired=score.unit_table)
+                     headline=("macro_f1", "accuracy"), paired=score.unit_table,
+                     score_context=data.score_context)
 
 
 SENTIVENT_POLAR = SUITES.register(_spec(

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.errors import ConfigError, MissingDataError
 from ...core.types import Item
 from ..base import default_statistics
+from ..spec import ScoreContext
 from . import lexicon as lx
 from .load import CLAUSE_FILE, POLAR_FILE, SPLITS, SPLITS_FILE, load_clauses, load_polar, read_splits
 
@@ -87,6 +88,14 @@ def all_items(suite: Suite) -> list[Item]:
         suite.memo["lexicon_info"] = info
         suite.memo["all_items"] = items
     return suite.memo["all_items"]
+
+
+def score_context(suite: Suite, trained: bool) -> ScoreContext:
+    """What scoring reports beyond the items: the model's input field and the lexicon setting in force."""
+    info = lexicon_info(suite)
+    return ScoreContext(suite.name, tuple(suite.labels), {
+        "input": task(suite).input_field,
+        "lexicon": {k: v for k, v in info.items() if k in ("setting", "label", "reason")}})
 
 
 def lexicon_info(suite: Suite) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..base import SUITES
 from ..spec import SuiteSpec
-from . import data, predictions, report, score
+from . import data, predictions, report, score, textmetrics
 from .load import LABELS
 from .options import SoulOptions
 from .predict import predict
@@ -26,7 +26,8 @@ def _spec(name: str, task: str, accepts: frozenset[str], description: str, headl
         input_kind="text-pair", load_items=data.load_items, data_files=data.data_files,
         read_predictions=predictions.read_predictions, score=score.score, render_section=report.render_section,
         options=SoulOptions, accepts=accepts, statistics=data.statistics, predict=predict,
-        training=data.training, groups_name="review", headline=headline, paired=score.unit_table)
+        training=data.training, groups_name="review", headline=headline, paired=score.unit_table,
+        score_context=data.score_context, measure=textmetrics.measure if task == "generate" else None)
 
 
 SOUL_RC = SUITES.register(_spec(

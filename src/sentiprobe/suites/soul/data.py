@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.errors import ChecksumError, DataError, MissingDataError
 from ...core.types import Item
+from ..spec import ScoreContext
 from .load import EXPECTED, TRAIN_STAND_IN, load_split, load_train_file, split_stats
 
 if TYPE_CHECKING:
@@ -67,19 +68,25 @@ def training(suite: Suite) -> tuple[list[Item], list[Item]]:
     return suite.items("dev"), []
 
 
-def train_source(suite: Suite) -> dict[str, Any]:
+def train_source(suite: Suite, trained: bool = False) -> dict[str, Any]:
     """Where the training data came from, for the results details.
 
-    The training file's provenance is reported when this suite instance loaded it (a learning model was
-    fitted); scoring alone does not read it.
+    The training file's provenance (path, git blob id, sha256, verification, counts) is reported when a model
+    was ``trained`` on it (the file is read then, if it was not already); scoring alone does not read it.
     """
     path = train_path(suite)
     if path is None:
         return {"train_source": TRAIN_STAND_IN, "dev_source": "none (dev is the training stand-in)"}
-    if suite.loaded("train") and "train_info" in suite.memo:
+    if trained:
+        suite.training()
         return {**suite.memo["train_info"], "dev_source": "dev"}
     return {"train_source": f"file {path} (not read: no model was trained on it here)", "train_file": str(path),
             "dev_source": "dev"}
+
+
+def score_context(suite: Suite, trained: bool) -> ScoreContext:
+    """The score stage's context: where the training data came from (see :func:`train_source`)."""
+    return ScoreContext(suite.name, tuple(suite.labels), train_source(suite, trained))
 
 
 def statistics(suite: Suite) -> dict[str, Any]:

@@ -13,8 +13,9 @@ Metrics (rates on the 0-1 scale; CIs resample whole reviews, ``n`` = reviews):
   computable when no prediction carries a justification (classify-only models).
 
 :func:`score` is the SOUL suites' score stage; :func:`score_predictions` the protocol's scoring of checked
-predictions. Neither writes files nor reads env variables; the only model they touch is BERTScore's
-encoder (a metric, JG only, local weights).
+predictions. Both are pure: no file, environment, memo or model. BERTScore's per-item values come from the
+metric stage (:func:`.textmetrics.measure`) through the score context, the training provenance from the data
+stage (:func:`.data.score_context`).
 
 ``details`` hold the confusion matrix, per-class precision / recall / F1, the junk replies
 (each distinct unparseable reply is a row of the reference per-class report), counts of missing
@@ -23,22 +24,19 @@ predictions and generation errors, the prompt templates seen, and a few failure 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ...core.errors import PredictionError
 from ...core.hashing import stable_hash
 from ...core.types import Item, Metric, Prediction
 from ...stats.metrics_common import classification_report
-from ..spec import ScoreConfig, SuiteScore
-from .data import train_source
+from ...stats.resampling import DEFAULT_ALPHA
+from ..spec import Measure, ScoreConfig, ScoreContext, SuiteScore
 from .load import LABELS
 from .parse import extract_label, normalise_junk
 from .prompts import soul_task, template_for
-from .textmetrics import TextMetricOptions, grouped_mean, text_metrics
-
-if TYPE_CHECKING:
-    from ..base import Suite
+from .textmetrics import BERTSCORE, TextMetricOptions, grouped_mean, text_metrics
 
 METRIC_KEY = {"true": "true", "false": "false", "not-given": "not_given"}
 N_EXAMPLES = 6
@@ -63,9 +61,11 @@ def _clip(text: str | None, n: int = SNIPPET) -> str | None:
 
 
 def classification_metrics(gold: Sequence[str | None], pred: Sequence[str | None], groups: Sequence[str], *,
-                           n_boot: int, seed: int, suffix: str = "") -> tuple[dict[str, Metric], dict[str, Any]]:
+                           n_boot: int, seed: int, suffix: str = "", alpha: float = DEFAULT_ALPHA
+                           ) -> tuple[dict[str, Metric], dict[str, Any]]:
     """Accuracy, per-class and macro F1 (renamed ``f1_not_given`` etc.) with review-level CIs."""
-    rep = classification_report(list(gold), list(pred), LABELS, n_boot=n_boot, seed=seed, groups=list(groups))
+    rep = classification_report(list(gold), list(pred), LABELS, n_boot=n_boot, seed=seed, alpha=alpha,
+                                groups=list(groups))
     out: dict[str, Metric] = {}
 
     def put(name: str, m: Metric) -> None:
@@ -104,8 +104,10 @@ def _examples(items: Sequence[Item], by_id: dict[str, Prediction], wrong: list[i
 
 
 def score_predictions(items: Sequence[Item], by_id: dict[str, Prediction], *, task: str, n_boot: int, seed: int,
-                      text_options: TextMetricOptions | None = None) -> tuple[dict[str, Metric], dict[str, Any]]:
-    """Metrics and details of checked predictions (``by_id`` from ``Suite.check_predictions``)."""
+                      text_options: TextMetricOptions | None = None, alpha: float = DEFAULT_ALPHA,
+                      measures: Mapping[str, Measure] | None = None) -> tuple[dict[str, Metric], dict[str, Any]]:
+    """Metrics and details of checked predictions (``by_id`` from ``Suite.check_predictions``); ``measures``: the
+    metric stage's values (BERTScore, JG)."""
     groups = [it.group_id for it in items]
     gold = [it.label for it in items]
     preds = [by_id.get(it.item_id) for it in items]
@@ -116,17 +118,17 @@ def score_predictions(items: Sequence[Item], by_id: dict[str, Prediction], *, ta
                                   [f"{it.item_id}: {stmt!r} != {it.text_pair!r}"])
     primary = [p.label if p is not None else None for p in preds]
     lenient = [lenient_label(p) for p in preds]
-    metrics, cls_details = classification_metrics(gold, primary, groups, n_boot=n_boot, seed=seed)
+    metrics, cls_details = classification_metrics(gold, primary, groups, n_boot=n_boot, seed=seed, alpha=alpha)
     len_metrics, len_details = classification_metrics(gold, lenient, groups, n_boot=n_boot, seed=seed,
-                                                      suffix="_lenient")
+                                                      suffix="_lenient", alpha=alpha)
     metrics["accuracy_lenient"] = len_metrics["accuracy_lenient"]
     failed = [float(p is not None and p.label is None) for p in preds]
     metrics["parse_failure_rate"] = grouped_mean(
-        "parse_failure_rate", failed, groups, n_boot=n_boot, seed=seed, higher_is_better=False,
+        "parse_failure_rate", failed, groups, n_boot=n_boot, seed=seed, alpha=alpha, higher_is_better=False,
         note="share of statements whose output gave no label (scored wrong)")
     metrics["parse_failure_rate_lenient"] = grouped_mean(
         "parse_failure_rate_lenient", [float(p is not None and lab is None) for p, lab in zip(preds, lenient)],
-        groups, n_boot=n_boot, seed=seed, higher_is_better=False, note="under the lenient rule")
+        groups, n_boot=n_boot, seed=seed, alpha=alpha, higher_is_better=False, note="under the lenient rule")
     junk = Counter(normalise_junk(p.raw) for p in preds if p is not None and p.label is None)
     wrong = [i for i, (g, p) in enumerate(zip(gold, primary)) if g != p]
     details: dict[str, Any] = {
@@ -157,7 +159,8 @@ def score_predictions(items: Sequence[Item], by_id: dict[str, Prediction], *, ta
             cands = [(p.text or "") if p is not None else "" for p in preds]
             refs = [it.meta.get("justification") or "" for it in items]
             tm, tdetails = text_metrics(cands, refs, groups, text_options or TextMetricOptions(),
-                                        n_boot=n_boot, seed=seed)
+                                        n_boot=n_boot, seed=seed, alpha=alpha, item_ids=[it.item_id for it in items],
+                                        bertscore=(measures or {}).get(BERTSCORE))
             metrics.update(tm)
             details["text_metrics"] = {**tdetails, "n_without_justification": sum(
                 1 for p in preds if p is None or p.text is None)}
@@ -171,15 +174,17 @@ PARSE_RULES = {
 }
 
 
-def score(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction], config: ScoreConfig) -> SuiteScore:
+def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any, context: ScoreContext,
+          config: ScoreConfig) -> SuiteScore:
     """The SOUL score stage: check predictions, score them, record how they were asked for and trained."""
-    by_id = suite.check_predictions(items, predictions, missing=config.missing, path=config.path)
-    task = soul_task(suite.name)
-    opts = suite.options
+    by_id = context.check(items, predictions, config)
+    task = soul_task(context.suite)
+    opts = options
     metrics, details = score_predictions(items, by_id, task=task, n_boot=config.n_boot, seed=config.seed,
-                                         text_options=opts.text_metrics())
+                                         text_options=opts.text_metrics(), alpha=config.alpha,
+                                         measures=context.measures)
     details.update({
-        "task": task, **train_source(suite),
+        "task": task, **context.provenance,
         "parse": PARSE_RULES[task],
         "prompt_template": template_for(task, opts.prompt_style).describe(),
         "options": {"mode": opts.mode, "prompt_style": opts.prompt_style, "max_tokens": opts.max_tokens,
@@ -189,7 +194,8 @@ def score(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction]
     return SuiteScore(metrics, details)
 
 
-def unit_table(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction], config: ScoreConfig):
+def unit_table(items: Sequence[Item], predictions: Sequence[Prediction], options: Any, context: ScoreContext,
+               config: ScoreConfig):
     """Paired-comparison stage: (strict) accuracy pooled over statements, resampling whole reviews.
 
     The same unit as the suite's own intervals: statements of one review are not independent, so two systems
@@ -199,8 +205,7 @@ def unit_table(suite: Suite, items: Sequence[Item], predictions: Sequence[Predic
 
     from ...stats.paired import grouped_accuracy_table
 
-    by_id = suite.check_predictions(items, predictions, missing="error" if config.missing == "error" else "wrong",
-                                    path=config.path)
+    by_id = context.check(items, predictions, config, missing="error" if config.missing == "error" else "wrong")
     correct = np.array([it.item_id in by_id and by_id[it.item_id].label == it.label for it in items], dtype=float)
     return grouped_accuracy_table([it.group_id for it in items], correct, unit="review",
                                   note="accuracy over statements; reviews resampled whole")

@@ -13,22 +13,31 @@ Settings (printed next to each score, recorded in ``details["text_metrics"]``):
   ``distilroberta-base``). Values are not comparable with the paper's roberta-large layer-17 scores.
 
 Empty candidates are scored as empty strings (BLEU/ROUGE 0, BERTScore 0 as ``bert-score`` does).
+
+BERTScore runs a model, so the score stage does not compute it: :func:`measure` is soul-jg's *metric stage*, which
+the runner calls before scoring and caches like a model (one entry per (candidate, reference) pair, keyed by the
+encoder's weights, layer and the library versions); its per-item values reach :func:`text_metrics` through the
+score context. A wrong BERTScore setting (``bertscore_model`` not a model directory, a layer the model does not
+have) is a typed error; only a missing optional extra leaves the metric "not computable", with the reason.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ...core.errors import ConfigError, SentiprobeError, require
-from ...core.types import Metric
+from ...core.errors import ConfigError, MissingExtraError, SentiprobeError, require
+from ...core.hashing import stable_hash
+from ...core.types import Item, Metric, Prediction
 from ...stats.bootstrap import grouped_mean
 from ...stats.resampling import DEFAULT_ALPHA, group_index, group_weights, percentile_interval
+from ..spec import Measure, MeasureCache
 
-__all__ = ["TextMetricOptions", "bertscore_values", "bleu_metric", "grouped_mean", "rouge_values", "text_metrics"]
+__all__ = ["TextMetricOptions", "bertscore_values", "bleu_metric", "grouped_mean", "measure", "rouge_values",
+           "text_metrics"]
 
 BERTSCORE_DEFAULT_LAYER = 5
 MAX_BERTSCORE_LAYERS = 48
@@ -121,16 +130,31 @@ def model_layers(path: Path) -> int | None:
     return int(n) if isinstance(n, int) and not isinstance(n, bool) else None
 
 
-def bertscore_values(cands: Sequence[str], refs: Sequence[str], opts: TextMetricOptions) -> tuple[np.ndarray, dict]:
-    """Per-item BERTScore F1 and the settings used. Raises MissingExtraError / ConfigError."""
+@dataclass(frozen=True)
+class BertScoreSetting:
+    """The resolved BERTScore encoder: its directory, layer, and what the results record about it."""
+
+    path: Path
+    layers: int
+    info: dict[str, Any]
+
+
+def bertscore_setting(opts: TextMetricOptions) -> BertScoreSetting:
+    """Resolve the BERTScore model and layer of ``opts`` (nothing is loaded).
+
+    Raises MissingExtraError (``bert-score`` or the packaged MiniLM not installed) and ConfigError (a
+    ``bertscore_model`` that is not a local directory, a layer the model does not have).
+    """
     bs = require("bert_score", "text", "BERTScore")
     from ...models.assets import minilm_dir, package_version, sha256_cached
 
     if opts.bertscore_model:
         path = Path(opts.bertscore_model).expanduser()
         if not path.is_dir():
-            raise ConfigError(f"BERTScore model {opts.bertscore_model!r} is not a local directory "
-                              "(weights are never downloaded)")
+            what = "does not exist" if not path.exists() else "is not a directory"
+            raise ConfigError(f"SOUL option bertscore_model: {opts.bertscore_model!r} {what}; give a local "
+                              "transformer model directory (weights are never downloaded), or leave it unset for "
+                              "the packaged all-MiniLM-L6-v2")
         model_id = str(path)
         layers = opts.bertscore_layers
         version = None
@@ -155,27 +179,89 @@ def bertscore_values(cands: Sequence[str], refs: Sequence[str], opts: TextMetric
             "rescale_with_baseline": False, "lang": "en",
             "weights_sha256": sha256_cached(weights[0]) if weights else None,
             "note": "unrescaled F1; not comparable with roberta-large layer-17 scores"}
+    return BertScoreSetting(path, int(layers), info)
+
+
+def bertscore_values(cands: Sequence[str], refs: Sequence[str], opts: TextMetricOptions,
+                     setting: BertScoreSetting | None = None) -> tuple[np.ndarray, dict]:
+    """Per-item BERTScore F1 and the settings used. Raises MissingExtraError / ConfigError."""
+    bs = require("bert_score", "text", "BERTScore")
+    setting = setting or bertscore_setting(opts)
     out = np.zeros(len(cands))
     # bert-score sets the F1 of an empty candidate (or reference) to 0; it is done here, because its own
     # empty-string path calls a tokenizer method that transformers 5 removed
     keep = [i for i, (c, r) in enumerate(zip(cands, refs)) if c.strip() and r.strip()]
     if not keep:
-        return out, info
+        return out, setting.info
     import contextlib
     import io
 
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        _, _, f = bs.score([cands[i] for i in keep], [refs[i] for i in keep], model_type=str(path),
-                           num_layers=int(layers), lang="en", idf=False, rescale_with_baseline=False,
-                           batch_size=opts.bertscore_batch_size, verbose=False, device="cpu")
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            _, _, f = bs.score([cands[i] for i in keep], [refs[i] for i in keep], model_type=str(setting.path),
+                               num_layers=setting.layers, lang="en", idf=False, rescale_with_baseline=False,
+                               batch_size=opts.bertscore_batch_size, verbose=False, device="cpu")
+    except OSError as exc:  # a directory without a loadable model or tokenizer
+        raise ConfigError(f"BERTScore model {setting.info['model']}: cannot be loaded ({exc})") from None
     # float32 rounding gives 1.0000001 for identical texts; cosine-based F1 cannot exceed 1
     out[keep] = np.minimum(f.detach().cpu().numpy().astype(np.float64), 1.0)
-    return out, info
+    return out, setting.info
+
+
+BERTSCORE = "bertscore_f1"
+
+
+def measure(options: Any, items: Sequence[Item], predictions: Sequence[Prediction],
+            cache: MeasureCache | None = None) -> dict[str, Measure]:
+    """soul-jg's metric stage: BERTScore F1 of each prediction's justification against the item's reference.
+
+    Values are cached per (candidate, reference) pair under the encoder's fingerprint, so a re-scoring computes
+    only new pairs. Items without a prediction or a justification get no value (the score stage scores them 0
+    or reports the metric as not computable). ``{}`` when BERTScore is disabled.
+    """
+    opts = options.text_metrics()
+    if not opts.bertscore:
+        return {}
+    refs = {it.item_id: it.meta.get("justification") or "" for it in items}
+    pairs = {p.item_id: (p.text, refs[p.item_id]) for p in predictions
+             if p.item_id in refs and isinstance(p.text, str) and p.text.strip() and refs[p.item_id].strip()}
+    if not any(isinstance(p.text, str) for p in predictions if p.item_id in refs):
+        return {}  # a classify-only model: the score stage says there are no justifications
+    try:
+        setting = bertscore_setting(opts)
+    except MissingExtraError as exc:
+        return {BERTSCORE: Measure(unavailable=f"BERTScore unavailable: {exc}")}
+    versions = {k: _version(k) for k in ("bert-score", "transformers", "torch")}
+    namespace = "bertscore:" + stable_hash({k: setting.info[k] for k in ("model", "weights_sha256", "num_layers",
+                                                                         "idf", "rescale_with_baseline")}
+                                           | {"versions": versions, "path": str(setting.path)}, 32)
+    keys = {iid: stable_hash(list(pair), 40) for iid, pair in pairs.items()}
+    found = cache.get_many(namespace, list(keys.values()), table="blobs") if cache is not None else {}
+    todo = sorted({k: pairs[iid] for iid, k in keys.items() if k not in found}.items())
+    if todo:
+        f1, _ = bertscore_values([c for _, (c, _) in todo], [r for _, (_, r) in todo], opts, setting)
+        new = {k: float(v) for (k, _), v in zip(todo, f1)}
+        if cache is not None:
+            cache.put_many(namespace, new, table="blobs")
+        found = {**found, **new}
+    values = {iid: float(found[k]) for iid, k in keys.items()}
+    return {BERTSCORE: Measure(values, setting.info)}
+
+
+def _version(dist: str) -> str | None:
+    from ...models.assets import package_version
+
+    return package_version(dist)
 
 
 def text_metrics(cands: Sequence[str], refs: Sequence[str], groups: Sequence[str], opts: TextMetricOptions, *,
-                 n_boot: int, seed: int, alpha: float = DEFAULT_ALPHA) -> tuple[dict[str, Metric], dict[str, Any]]:
-    """BLEU, ROUGE-1/2/L and BERTScore F1 (0-1 scale) with review-level CIs, and their settings."""
+                 n_boot: int, seed: int, alpha: float = DEFAULT_ALPHA, item_ids: Sequence[str] = (),
+                 bertscore: Measure | None = None) -> tuple[dict[str, Metric], dict[str, Any]]:
+    """BLEU, ROUGE-1/2/L and BERTScore F1 (0-1 scale) with review-level CIs, and their settings.
+
+    ``bertscore``: the metric stage's values (:func:`measure`) for ``item_ids``; a pair it has no value for scores
+    0 (an empty candidate or reference, as ``bert-score`` scores it).
+    """
     metrics: dict[str, Metric] = {}
     details: dict[str, Any] = {"options": asdict(opts), "n_pairs": len(cands),
                                "n_empty_candidates": sum(1 for c in cands if not c.strip())}
@@ -188,19 +274,19 @@ def text_metrics(cands: Sequence[str], refs: Sequence[str], groups: Sequence[str
     details["rouge"] = {"implementation": "rouge-score", "variants": ["rouge1", "rouge2", "rougeL (not rougeLsum)"],
                         "use_stemmer": opts.rouge_stemmer}
     if not opts.bertscore:
-        metrics["bertscore_f1"] = Metric.not_computable("bertscore_f1", "BERTScore disabled", len(cands))
+        metrics[BERTSCORE] = Metric.not_computable(BERTSCORE, "BERTScore disabled", len(cands))
         details["bertscore"] = {"disabled": True}
         return metrics, details
-    try:
-        f1, info = bertscore_values(cands, refs, opts)
-    except BertScoreLayersError:
-        raise  # a wrong option is the user's to fix, not a metric to leave out
-    except (SentiprobeError, OSError) as exc:
-        metrics["bertscore_f1"] = Metric.not_computable("bertscore_f1", f"BERTScore unavailable: {exc}", len(cands))
-        details["bertscore"] = {"unavailable": str(exc)}
+    if bertscore is None or bertscore.unavailable is not None:
+        why = "not computed: BERTScore comes from the metric stage" if bertscore is None else bertscore.unavailable
+        metrics[BERTSCORE] = Metric.not_computable(BERTSCORE, str(why), len(cands))
+        details["bertscore"] = {"unavailable": str(why)}
         return metrics, details
-    metrics["bertscore_f1"] = grouped_mean(
-        "bertscore_f1", f1, groups, n_boot=n_boot, seed=seed, alpha=alpha,
+    values: Mapping[str, float] = bertscore.values
+    f1 = np.array([values.get(iid, 0.0) for iid in item_ids], dtype=np.float64)
+    info = dict(bertscore.info)
+    metrics[BERTSCORE] = grouped_mean(
+        BERTSCORE, f1, groups, n_boot=n_boot, seed=seed, alpha=alpha,
         note=f"{info['model']} layer {info['num_layers']}, no idf, no baseline rescaling; {CI_NOTE}")
     details["bertscore"] = info
     return metrics, details

@@ -30,7 +30,8 @@ def _spec(name: str, description: str) -> SuiteSpec:
                      render_section=report.render_section, options=TripletOptions,
                      accepts=frozenset({"extract", "generate"}), statistics=data.statistics,
                      predict=llm_extract.predict, training=data.training, groups_name="sentence",
-                     headline=("triplet_f1",), paired=paired.unit_table)
+                     headline=("triplet_f1",), paired=paired.unit_table,
+                     score_context=data.score_context)
 
 
 SENTIVENT_TRIPLET = SUITES.register(_spec(

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.errors import ConfigError, DataError, MissingDataError
 from ...core.hashing import file_sha256
 from ...core.types import Item
+from ..spec import ScoreContext
 from .grid import Entry
 from .load import NO_TRAIN, RECONSTRUCTED, read_gts, reconstruct_split
 
@@ -105,6 +106,13 @@ def train_source(suite: Suite) -> dict[str, Any]:
         return {"kind": RECONSTRUCTED, "label": RECONSTRUCTED,
                 "from": f"{suite.family}/{POLAR_FILE} (train rows) + sentivent-devproto train sentences"}
     return {"kind": "shipped", "path": f"{suite.family}/triplets/{dataset(suite)}/train.json"}
+
+
+def score_context(suite: Suite, trained: bool) -> ScoreContext:
+    """Dataset, protocol and, when a model was trained here, where its training items came from."""
+    provenance = {"dataset": dataset(suite), "protocol": protocol_label(suite),
+                  "train_source": train_source(suite) if trained else None}
+    return ScoreContext(suite.name, tuple(suite.labels), provenance)
 
 
 def split_stats(items: list[Item]) -> dict[str, Any]:

@@ -7,7 +7,7 @@ resamples of sentences. A sentence without a prediction record counts as "no tri
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
@@ -16,12 +16,11 @@ from ..spec import ScoreConfig
 from .predictions import UNATTRIBUTED
 from .score import _prf, _sets
 
-if TYPE_CHECKING:
-    from ..base import Suite
 
-
-def unit_table(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction], config: ScoreConfig):
-    """``triplet_f1`` as a function of a resample of sentences (micro F1 of the summed counts)."""
+def unit_table(items: Sequence[Item], predictions: Sequence[Prediction], options: Any, context: Any,
+               config: ScoreConfig):
+    """``triplet_f1`` as a function of a resample of sentences (micro F1 of the summed counts; pure, like the
+    score stage)."""
     from ...stats.paired import UnitTable
 
     merged: dict[str, set] = {}

@@ -10,6 +10,8 @@ import re
 from html import escape
 from typing import Any
 
+from ...core.types import ci_label
+
 ROWS = [f"{k}_{s}" for k in ("triplet", "target", "polar") for s in ("f1", "precision", "recall")]
 _MARK = re.compile(r"\[\[(.*?)\]\]|&lt;&lt;(.*?)&gt;&gt;")
 
@@ -62,7 +64,8 @@ def render_section(name: str, entry: dict[str, Any]) -> str:
         ci = "" if m.get("ci_low") is None else f"[{_pct(m['ci_low'])}, {_pct(m['ci_high'])}]"
         rows.append(f"<tr><td>{escape(key)}</td><td>{_pct(m.get('value'))}</td><td>{escape(ci)}</td>"
                     f"<td>{escape(str(m.get('n', '')))}</td></tr>")
-    parts.append('<table class="metrics"><tr><th>metric</th><th>%</th><th>95% CI (sentences)</th><th>n</th></tr>'
+    parts.append(f'<table class="metrics"><tr><th>metric</th><th>%</th><th>{escape(ci_label(entry.get("confidence")))} '
+                 '(sentences)</th><th>n</th></tr>'
                  + "".join(rows) + "</table>")
     pf = metrics.get("parse_failure_rate")
     if pf:

@@ -1,7 +1,8 @@
 """Triplet scoring (spec 6.4): micro P/R/F1 of triplets, target spans and polar spans, bootstrap CIs over
 sentences, the parse-failure rate, a per-polarity breakdown and examples for the report.
 
-Pure: no file writes, no model. Why micro counts per sentence: the bootstrap resamples sentences (the unit the
+Pure: a function of items, predictions, options and the context the data stage built (dataset, protocol,
+training source); no file, memo or model. Why micro counts per sentence: the bootstrap resamples sentences (the unit the
 data was drawn in) and recomputes the micro ratios from the resampled per-sentence counts, so one pass of
 count arrays serves every metric.
 
@@ -12,19 +13,16 @@ because omitting sentences without triplets is normal for extraction systems.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from ...core.errors import PredictionError
 from ...core.types import Item, Metric, Prediction
 from ...stats.bootstrap import bootstrap_metric, mean_metric
-from ..spec import ScoreConfig, SuiteScore
-from .data import dataset, protocol_label, train_source
+from ..spec import ScoreConfig, ScoreContext, SuiteScore
 from .grid import POLARITIES
 from .predictions import UNATTRIBUTED
-
-if TYPE_CHECKING:
-    from ..base import Suite
 
 KINDS = ("triplet", "target", "polar")
 
@@ -62,8 +60,30 @@ def marked(tokens: Sequence[str], t: Sequence[Any]) -> str:
     return " ".join(out)
 
 
-def score(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction], config: ScoreConfig) -> SuiteScore:
+def _check(predictions: Sequence[Prediction], labels: Sequence[str], config: ScoreConfig) -> None:
+    """Typed errors for what no reader produces: two records of one sentence and seed, a polarity outside the
+    labels (a reader turns both into counted failures of the record that has them)."""
+    seen: set[tuple[str, int | None]] = set()
+    dups, bad = [], []
+    for p in predictions:
+        if p.item_id == UNATTRIBUTED:
+            continue
+        if (p.item_id, p.seed) in seen:
+            dups.append(p.item_id)
+        seen.add((p.item_id, p.seed))
+        meta = p.meta if isinstance(p.meta, dict) else {}
+        bad += [f"{p.item_id}={t[4]}" for t in meta.get("triplets") or []
+                if isinstance(t, list | tuple) and len(t) == 5 and t[4] not in labels]
+    if dups:
+        raise PredictionError("duplicate predictions", dups, path=config.path)
+    if bad:
+        raise PredictionError(f"triplet polarities outside the label set {list(labels)}", bad, path=config.path)
+
+
+def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any, context: ScoreContext,
+          config: ScoreConfig) -> SuiteScore:
     """Metrics of predicted triplets against the decoded gold grids of ``items``."""
+    _check(predictions, context.labels, config)
     by_id: dict[str, Prediction] = {}
     failures: list[dict] = []
     entries = 0
@@ -89,7 +109,7 @@ def score(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction]
     missed: list[dict] = []
     spurious: list[dict] = []
     missing = [it.item_id for it in items if it.item_id not in by_id]
-    k_ex = int(getattr(suite.options, "n_examples", 10))
+    k_ex = int(getattr(options, "n_examples", 10))
     for i, it in enumerate(items):
         gold = {tuple(t) for t in it.meta["gold"]}
         gt = {tuple(s) for s in it.meta["gold_targets"]}
@@ -139,7 +159,7 @@ def score(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction]
         "prediction_entries": entries, "failures": failures[:50], "missing_sentences": len(missing),
         "missing_ids": missing[:20], "missed_examples": missed, "spurious_examples": spurious,
         "gold": "decoded gold grid (see docs/triplets.md)",
-        "dataset": dataset(suite), "protocol": protocol_label(suite),
+        "dataset": context.provenance["dataset"], "protocol": context.provenance["protocol"],
     }
-    details["train_source"] = train_source(suite) if suite.loaded("train") else None
+    details["train_source"] = context.provenance.get("train_source")
     return SuiteScore(metrics, details)

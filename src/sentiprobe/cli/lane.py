@@ -1,0 +1,20 @@
+"""The entry of a run lane's worker process (started by :func:`sentiprobe.run.lanes.run_lanes`).
+
+A process entry point, hence here: it reads the environment when the run that started it did (``sentiprobe run``
+does; an API caller who did not opt in keeps its lanes as blind to the environment as itself).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+def main(spec_path: str, error_path: str) -> int:
+    """Run the lane described by the JSON spec at ``spec_path``; exit 0, 130 (Ctrl-C) or 1."""
+    from ..run.lanes import run_lane
+    from .environment import use_environment
+
+    spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
+    if spec.get("environment"):
+        use_environment()
+    return run_lane(spec, error_path)
