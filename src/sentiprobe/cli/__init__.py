@@ -41,6 +41,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
+        from .llm_env import apply_llm_environment
+
+        apply_llm_environment()
         return int(args.func(args) or 0)
     except SentiprobeError as exc:
         if getattr(args, "json", False):

@@ -1,7 +1,7 @@
 """The models of one run side by side: each lane is a worker process running its models one after another.
 
 Why processes and not threads: a frozen encoder's forward pass and the linear models' fits hold the GIL
-for much of their time. Why a fresh interpreter (``python -m sentiprobe.run.lanes SPEC``) and not
+for much of their time. Why a fresh interpreter (``python -m sentiprobe.cli.lane SPEC``) and not
 :mod:`multiprocessing`: nothing is pickled between processes (a lane reads a JSON spec and writes the
 run directory, the parent reads ``results.json`` back through the results schema), and no user script is
 re-imported by a spawned child.
@@ -120,7 +120,7 @@ def run_lanes(configs: Sequence[RunConfig], jobs: int, *, progress: Progress) ->
                 write_json(spec, {"schema_version": LANE_SPEC_VERSION, "progress": progress.enabled,
                                   "configs": [asdict(by_model[m]) for m in lane]})
                 err = work / f"lane-{k}.error.json"
-                procs.append((lane, subprocess.Popen([sys.executable, "-m", "sentiprobe.run.lanes", str(spec),
+                procs.append((lane, subprocess.Popen([sys.executable, "-m", "sentiprobe.cli.lane", str(spec),
                                                       str(err)], env=_child_env()), err))
             progress.note(f"running {len(configs)} models in {len(lanes)} parallel processes: "
                           + "; ".join(", ".join(lane) for lane in lanes))

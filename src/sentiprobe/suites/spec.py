@@ -254,6 +254,9 @@ class SuiteSpec:
             comparisons of systems (``sentiprobe compare``, several models in ``run``, ``sentiprobe report``).
         headline: the metrics a summary shows first (the run's results table, ``--json``); empty: the first
             metric the score stage returns. Names that a run did not produce are skipped.
+        prompting: how generative models are asked (:class:`~.prompting.GenerativeTask`: prompt template,
+            reply schema, few-shot examples). A classification suite with one accepts models that only
+            generate (their replies parsed into labels); ``sentiprobe list prompts`` shows it.
     """
 
     name: str
@@ -277,6 +280,7 @@ class SuiteSpec:
     groups_name: str = "item"
     paired: Callable[[Suite, Sequence[Item], Sequence[Prediction], ScoreConfig], Any] | None = None
     headline: tuple[str, ...] = ()
+    prompting: Any = None
 
     def __post_init__(self) -> None:
         if self.task not in TASKS:
@@ -287,3 +291,5 @@ class SuiteSpec:
             raise ValueError(f"suite {self.name}: options must be a frozen dataclass")
         if not self.accepts:
             object.__setattr__(self, "accepts", frozenset({self.task}))
+        if self.prompting is not None and "generate" not in self.accepts:
+            object.__setattr__(self, "accepts", self.accepts | {"generate"})

@@ -16,6 +16,7 @@ from . import data, predictions, report, score
 from .load import LABELS
 from .options import SoulOptions
 from .predict import predict
+from .prompts import TASKS
 
 __all__ = ["SOUL_JG", "SOUL_RC", "SoulOptions"]
 
@@ -26,7 +27,8 @@ def _spec(name: str, task: str, accepts: frozenset[str], description: str, headl
         input_kind="text-pair", load_items=data.load_items, data_files=data.data_files,
         read_predictions=predictions.read_predictions, score=score.score, render_section=report.render_section,
         options=SoulOptions, accepts=accepts, statistics=data.statistics, predict=predict,
-        training=data.training, groups_name="review", headline=headline, paired=score.unit_table)
+        training=data.training, groups_name="review", headline=headline, paired=score.unit_table,
+        prompting=TASKS["rc" if name == "soul-rc" else "jg"])
 
 
 SOUL_RC = SUITES.register(_spec(

@@ -29,7 +29,8 @@ def _spec(name: str, description: str) -> SuiteSpec:
                      read_predictions=predictions.read_predictions, score=score.score,
                      render_section=report.render_section, options=TripletOptions,
                      accepts=frozenset({"extract", "generate"}), statistics=data.statistics,
-                     predict=llm_extract.predict, training=data.training, groups_name="sentence")
+                     predict=llm_extract.predict, training=data.training, groups_name="sentence",
+                     prompting=llm_extract.TASK)
 
 
 SENTIVENT_TRIPLET = SUITES.register(_spec(
