@@ -66,7 +66,8 @@ class FakeOpenAI:
     def __init__(self, faults: list[str] | None = None, *, delay: float = 0.0, slow_s: float = 1.0,
                  retry_after: str = "0", lifetime: float = 60.0, logprobs: bool = True,
                  echo_auth: bool = False, structured: set[str] | None = None, refuse_status: int = 400,
-                 reply_fn: Any = None) -> None:
+                 reply_fn: Any = None, fail_if: Any = None) -> None:
+        self.fail_if = fail_if  # prompt text -> True: answer HTTP 500 (an item the server never answers)
         self.structured = {"json_schema", "json_object", "grammar", "choice"} if structured is None else structured
         self.refuse_status = refuse_status
         self.reply_fn = reply_fn
@@ -167,6 +168,12 @@ class FakeOpenAI:
                                                     "token_logprobs": values, "top_logprobs": None}}
 
 
+def _prompt_text(body: dict[str, Any]) -> str:
+    if isinstance(body.get("messages"), list):
+        return "\n".join(str(m.get("content", "")) for m in body["messages"] if isinstance(m, dict))
+    return str(body.get("prompt", ""))
+
+
 def mode_of(body: Any) -> str:
     """The structured-decoding mode a request body carries (``off``: none)."""
     if not isinstance(body, dict):
@@ -260,6 +267,9 @@ class _Handler(BaseHTTPRequestHandler):
             with fake.lock:
                 fake.requests.append({"path": self.path, "body": body, "auth": auth, "fault": fault, "mode": mode})
                 fake.modes.append(mode)
+            if fake.fail_if is not None and isinstance(body, dict) and fake.fail_if(_prompt_text(body)):
+                self._send(500, b'{"error": {"message": "internal error"}}')
+                return
             if mode != "off" and mode not in fake.structured:
                 self._send(fake.refuse_status, json.dumps({"error": {"message": f"unsupported field for {mode}",
                                                                      "type": "invalid_request_error"}}).encode())

@@ -125,7 +125,7 @@ _MIN_FUZZY = 8  # shorter secrets are matched exactly only (a fuzzy short patter
 def _secret_pattern(secret: str) -> re.Pattern[str]:
     """The secret in any letter case, with whitespace, zero-width characters, dots, dashes or underscores
     between its characters (``sk-abc`` matches ``SK-ABC``, ``s k - a b c``, ``s_k_a_b_c``)."""
-    chars = [c for c in secret if not c.isspace()]
+    chars = [c for c in secret if not c.isspace() and c not in "._-"]  # the key's own separators may change too
     return re.compile(_SEPARATORS.join(re.escape(c) for c in chars), re.IGNORECASE)
 
 
@@ -265,8 +265,9 @@ class RequestGuard:
         """A fresh error per raise (threads must not share one exception's traceback)."""
         assert self._tripped is not None
         failures, reason, kinds = self._tripped
-        words = {"connect": "connection failure", "timeout": "timeout", "unusable": "unusable reply"}
-        parts = ", ".join(f"{n} {words.get(k, k)}{'s' if n != 1 else ''}" for k, n in sorted(kinds.items()))
+        words = {"connect": ("connection failure", "connection failures"), "timeout": ("timeout", "timeouts"),
+                 "unusable": ("unusable reply", "unusable replies")}
+        parts = ", ".join(f"{n} {words.get(k, (k, k))[n != 1]}" for k, n in sorted(kinds.items()))
         if set(kinds) == {"connect"}:
             state, hint = "unreachable", "is it running, and is base_url right?"
         else:

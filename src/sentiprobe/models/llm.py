@@ -511,8 +511,9 @@ class OpenAICompatibleModel(ModelAdapter):
                 if exc.status not in UNSUPPORTED_STATUS or isinstance(exc, LLMFatalError):
                     raise
                 nxt = AUTO_LADDER[AUTO_LADDER.index(rung) + 1]
+                said = str(exc).split("(not retried): ", 1)[-1][:160]
                 self._say(f"{rung}:{self.base_url}", f"{self.name} at {self.base_url} refused structured decoding "
-                          f"mode {rung!r} ({exc.reason}); falling back to {nxt!r}")
+                          f"mode {rung!r} ({exc.reason}: {said}); falling back to {nxt!r}")
                 continue
             return rung
         return "off"  # pragma: no cover - the ladder ends with off

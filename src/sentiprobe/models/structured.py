@@ -100,7 +100,7 @@ def apply_mode(body: dict[str, Any], mode: str, wire: Mapping[str, Any] | None) 
 # ---- JSON schema (the subset suites use) -> GBNF ------------------------------------------------------
 
 _GBNF_COMMON = {
-    "ws": r"[ \t\n]?",
+    "ws": r'" "?',
     "string": r'"\"" ( [^"\\\x7F\x00-\x1F] | "\\" ( ["\\/bfnrt] | "u" [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] '
               r'[0-9a-fA-F] ) )* "\""',
     "integer": r'"-"? ( "0" | [1-9] [0-9]* )',
@@ -157,8 +157,7 @@ def schema_to_gbnf(schema: Mapping[str, Any]) -> str:
             if isinstance(cap, int) and not isinstance(cap, bool) and cap >= 0:
                 if cap == 0:
                     return '"[" ws "]"'
-                more = ' ( ws "," ws ' + item + " )?" * 1
-                tail = "".join(more for _ in range(cap - 1))
+                tail = (' ( ws "," ws ' + item + " )?") * (cap - 1)
                 return f'"[" ws ( {item}{tail} )? ws "]"'
             return f'"[" ws ( {item} ( ws "," ws {item} )* )? ws "]"'
         raise ConfigError(f"cannot write a grammar for schema node {name!r} (type {kind!r}): the grammar "
