@@ -54,6 +54,7 @@ def make(srv: FakeOpenAI, **kw):
     ({"json_schema", "json_object"}, 400, "json_schema"),
     ({"json_object"}, 422, "json_object"),   # llama-cpp-python's server answers 422 to json_schema
     ({"json_object"}, 400, "json_object"),
+    ({"json_object"}, 500, "json_object"),  # ... and its validation errors come back as HTTP 500
     (set(), 400, "off"),
 ])
 def test_auto_probes_once_and_falls_back_one_step(tmp_path, accepts, status, expected, caplog):
@@ -65,7 +66,8 @@ def test_auto_probes_once_and_falls_back_one_step(tmp_path, accepts, status, exp
         mode = pred.call("structured_mode", [LABELS])[0]
         assert mode == expected
         probes = len(srv.requests)
-        assert probes == {"json_schema": 1, "json_object": 2, "off": 2}[expected]
+        # a 400/422 refusal costs one probe; a 500 one retry and a probe without the field
+        assert probes == {"json_schema": 1, "json_object": 2 if status != 500 else 4, "off": 2}[expected]
         out = pred.generate(PROMPTS, schema=LABELS, structured=mode)
         sent = [r["mode"] for r in srv.requests[probes:]]
         assert sent == [expected] * len(PROMPTS)  # never a per-item fallback

@@ -64,7 +64,15 @@ from .http_retry import (
     post_json,
     redact,
 )
-from .structured import AUTO_LADDER, UNSUPPORTED_STATUS, apply_mode, as_mode, check_wire, effective_mode
+from .structured import (
+    AUTO_LADDER,
+    UNSUPPORTED_STATUS,
+    apply_mode,
+    as_mode,
+    check_wire,
+    effective_mode,
+    split_prompt,
+)
 from .utils import as_bool, as_choice, as_float, as_int, as_messages
 
 __all__ = [
@@ -339,12 +347,12 @@ class OpenAICompatibleModel(ModelAdapter):
         return [self._key] if self._key else []
 
     def _post(self, path: str, payload: dict[str, Any], parse: Any, what: str,
-              cancel: threading.Event | None = None) -> Any:
+              cancel: threading.Event | None = None, policy: RetryPolicy | None = None) -> Any:
         """One request with retries; a text reply is redacted before anything else sees it."""
         transport = self._http()
         with self._lock:
             self.requests_made += 1
-        out = post_json(transport, path, payload, policy=self.policy, parse=parse, secrets=self._secrets(),
+        out = post_json(transport, path, payload, policy=policy or self.policy, parse=parse, secrets=self._secrets(),
                         rng=self._rng, what=what, guard=self._guard, cancel=cancel)
         return redact(out, self._secrets()) if isinstance(out, str) else out
 
@@ -441,6 +449,7 @@ class OpenAICompatibleModel(ModelAdapter):
         ``auto`` resolved by :meth:`structured_mode`) add the structured-decoding fields.
         """
         system = kwargs.get("system", self.system)
+        prompt, wire = split_prompt(prompt, kwargs.get("schema"))
         body: dict[str, Any] = {"model": self.model, **self._decoding(kwargs), "n": 1}
         if self.token_param != "max_tokens":
             body[self.token_param] = body.pop("max_tokens")
@@ -448,9 +457,7 @@ class OpenAICompatibleModel(ModelAdapter):
             body["messages"] = as_messages(prompt, system)
         else:
             body["prompt"] = _as_text_prompt(prompt, system)
-        wire = kwargs.get("schema")
         if wire is not None:
-            wire = check_wire(wire)
             mode = as_mode(kwargs.get("structured") or self.structured)
             if mode == "auto":
                 mode = self.structured_mode([wire])[0]
@@ -466,7 +473,7 @@ class OpenAICompatibleModel(ModelAdapter):
         bodies = [self.request_payload(p, **kwargs) for p in prompts]
         path, parse = ("chat/completions", _parse_chat) if self.endpoint == "chat" else ("completions",
                                                                                           _parse_completion)
-        mode = _mode_of(bodies[0]) if bodies else "off"
+        mode = next((m for m in map(_mode_of, bodies) if m != "off"), "off")
         what = f"{self.endpoint} request" + (f" (structured={mode})" if mode != "off" else "")
         try:
             return self._map(lambda b, cancel: self._post(path, b, parse, what, cancel), bodies)
@@ -495,9 +502,15 @@ class OpenAICompatibleModel(ModelAdapter):
         return out
 
     def _probe(self, wire: dict[str, Any]) -> str:
-        """Ask the endpoint once per rung, best first, until one is accepted (a 400/422 steps down)."""
+        """Ask the endpoint once per rung, best first, until one is accepted.
+
+        A rung is refused by an HTTP 400/422, or by a 5xx while the same request without the field succeeds
+        (llama-cpp-python's server answers its validation errors with HTTP 500); then the next rung is tried.
+        """
         path, parse = ("chat/completions", _parse_chat) if self.endpoint == "chat" else ("completions",
                                                                                           _parse_completion)
+        probe_policy = RetryPolicy(max_retries=min(1, self.policy.max_retries), backoff=self.policy.backoff,
+                                   max_backoff=self.policy.max_backoff, max_retry_after=self.policy.max_retry_after)
         for rung in AUTO_LADDER:
             if rung == "off":
                 self._say(f"off:{wire['name']}", f"{self.name} at {self.base_url} accepts none of the structured "
@@ -506,14 +519,19 @@ class OpenAICompatibleModel(ModelAdapter):
                 return "off"
             body = self.request_payload(_PROBE_PROMPT, max_tokens=1, schema=wire, structured=rung)
             try:
-                self._post(path, body, parse, f"{self.endpoint} probe (structured={rung})")
+                self._post(path, body, parse, f"{self.endpoint} probe (structured={rung})", policy=probe_policy)
+            except LLMFatalError:
+                raise
             except LLMError as exc:
-                if exc.status not in UNSUPPORTED_STATUS or isinstance(exc, LLMFatalError):
+                if exc.status is None or not (exc.status in UNSUPPORTED_STATUS or exc.status >= 500):
                     raise
+                if exc.status >= 500:  # a broken server, or one that fails on the field? ask without it
+                    self._post(path, self.request_payload(_PROBE_PROMPT, max_tokens=1), parse,
+                               f"{self.endpoint} probe (structured=off)")
                 nxt = AUTO_LADDER[AUTO_LADDER.index(rung) + 1]
-                said = str(exc).split("(not retried): ", 1)[-1][:160]
+                said = str(exc).split("(not retried): ", 1)[-1].split("last error: ", 1)[-1][:160]
                 self._say(f"{rung}:{self.base_url}", f"{self.name} at {self.base_url} refused structured decoding "
-                          f"mode {rung!r} ({exc.reason}: {said}); falling back to {nxt!r}")
+                          f"mode {rung!r} ({exc.reason.split(':')[0]}: {said}); falling back to {nxt!r}")
                 continue
             return rung
         return "off"  # pragma: no cover - the ladder ends with off

@@ -31,7 +31,7 @@ from ..core.errors import ConfigError, MissingExtraError, require
 from .assets import package_version, resolve_device, set_threads, sha256_cached
 from .base import MODELS, ModelAdapter
 from .local_constrained import constraint_for
-from .structured import as_mode, check_wire, effective_mode
+from .structured import as_mode, check_wire, effective_mode, split_prompt
 from .utils import as_bool, as_choice, as_float, as_int, as_messages, as_optional_int
 
 log = logging.getLogger(__name__)
@@ -171,6 +171,7 @@ class SmolLM2Model(ModelAdapter):
         self.n_ctx = as_int("n_ctx", n_ctx, lo=256, hi=131072)
         self._llama: Any = None
         self._llg_tokenizer: Any = None
+        self._llg_llama: Any = None
         #: hash of the caller's prompt template (set before the first call; enters the fingerprint)
         self.template_hash: str | None = None
         self._tok: Any = None
@@ -241,27 +242,29 @@ class SmolLM2Model(ModelAdapter):
         stop = kwargs.get("stop")
         stops = [stop] if isinstance(stop, str) else list(stop or [])
         seed = as_optional_int("seed", kwargs.get("seed"))
-        wire = check_wire(kwargs["schema"]) if kwargs.get("schema") is not None else None
         mode = as_mode(kwargs.get("structured") or self.structured)
-        if wire is not None and mode == "auto":
-            mode = self.structured_mode([wire])[0]
-        constraint = constraint_for(mode, wire)
+        texts, constraints = [], []
+        for p in prompts:
+            text, wire = split_prompt(p, kwargs.get("schema"))
+            m = self.structured_mode([wire])[0] if wire is not None and mode == "auto" else mode
+            texts.append(text)
+            constraints.append(constraint_for(m, wire))
         if self.backend == "llama-cpp":
-            return self._generate_llama(prompts, max_new, temp, stops, seed, kwargs.get("system"), constraint)
-        return self._generate_hf(prompts, max_new, temp, stops, seed, kwargs.get("system"), constraint)
+            return self._generate_llama(texts, max_new, temp, stops, seed, kwargs.get("system"), constraints)
+        return self._generate_hf(texts, max_new, temp, stops, seed, kwargs.get("system"), constraints)
 
     def _generate_hf(self, prompts: Sequence[Any], max_new: int, temp: float, stops: list[str], seed: int | None,
-                     system: str | None, constraint: Any) -> list[str]:
+                     system: str | None, constraints: list[Any]) -> list[str]:
         torch = require("torch", "hf", "the local SmolLM2 generator")
         tok, model = self._ensure()
         texts = [self.render(p, system) for p in prompts]
-        grammar = None
-        if constraint is not None:
+        grammars: list[str | None] = [None] * len(texts)
+        if any(c is not None for c in constraints):
             from .local_constrained import GrammarLogitsProcessor, llguidance_grammar, llguidance_tokenizer
 
             if self._llg_tokenizer is None:
                 self._llg_tokenizer = llguidance_tokenizer(tok, int(model.config.vocab_size))
-            grammar = llguidance_grammar(constraint)
+            grammars = [None if c is None else llguidance_grammar(c) for c in constraints]
         out: list[str] = []
         n_new, t0 = 0, time.perf_counter()
         for i in range(0, len(texts), self.batch_size):
@@ -269,10 +272,10 @@ class SmolLM2Model(ModelAdapter):
                       add_special_tokens=False).to(self.device)
             gen_kw: dict[str, Any] = {"max_new_tokens": max_new, "pad_token_id": tok.pad_token_id,
                                       "eos_token_id": tok.eos_token_id}
-            if grammar is not None:
+            rows = grammars[i:i + self.batch_size]
+            if any(g is not None for g in rows):
                 gen_kw["logits_processor"] = [GrammarLogitsProcessor(
-                    self._llg_tokenizer, grammar, enc["input_ids"].shape[0], enc["input_ids"].shape[1],
-                    int(tok.eos_token_id))]
+                    self._llg_tokenizer, rows, enc["input_ids"].shape[1], int(tok.eos_token_id))]
             if temp > 0:
                 if seed is not None:
                     torch.manual_seed(seed)
@@ -299,21 +302,36 @@ class SmolLM2Model(ModelAdapter):
         return self._llama
 
     def _generate_llama(self, prompts: Sequence[Any], max_new: int, temp: float, stops: list[str],
-                        seed: int | None, system: str | None, constraint: Any) -> list[str]:
+                        seed: int | None, system: str | None, constraints: list[Any]) -> list[str]:
         """Generation through llama-cpp-python with the GGUF's own chat template (one prompt at a time)."""
         llm = self._ensure_llama()
-        grammar = None
-        if constraint is not None:
-            from llama_cpp import LlamaGrammar
-
-            from .local_constrained import gbnf_for
-
-            grammar = LlamaGrammar.from_string(gbnf_for(constraint), verbose=False)
+        fast = importlib.util.find_spec("llguidance") is not None  # fast masks (see local_constrained)
         system = self.system if system is None else system
         out, n_new, t0 = [], 0, time.perf_counter()
-        for p in prompts:
+        for p, constraint in zip(prompts, constraints):
+            grammar: Any = None
+            llg_grammar: str | None = None
+            if constraint is not None and fast:
+                from .local_constrained import llama_llguidance_tokenizer, llguidance_grammar
+
+                if self._llg_llama is None:
+                    self._llg_llama = llama_llguidance_tokenizer(llm)
+                llg_grammar = llguidance_grammar(constraint)
+            elif constraint is not None:
+                from llama_cpp import LlamaGrammar
+
+                from .local_constrained import gbnf_for
+
+                grammar = LlamaGrammar.from_string(gbnf_for(constraint), verbose=False)
             kw: dict[str, Any] = {"max_tokens": max_new, "temperature": temp, "stop": stops or None,
                                   "grammar": grammar}
+            if llg_grammar is not None:
+                from llama_cpp import LogitsProcessorList
+
+                from .local_constrained import LlamaGrammarProcessor
+
+                kw["logits_processor"] = LogitsProcessorList([LlamaGrammarProcessor(
+                    self._llg_llama, llg_grammar, int(llm.token_eos()))])
             if temp > 0 and seed is not None:
                 kw["seed"] = seed
             if self.chat_template:

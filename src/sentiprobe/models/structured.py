@@ -67,6 +67,15 @@ def check_wire(spec: Any) -> dict[str, Any]:
     return {"name": spec["name"], "schema": dict(schema), "choices": None if choices is None else list(choices)}
 
 
+def split_prompt(prompt: Any, schema: Any) -> tuple[Any, dict[str, Any] | None]:
+    """(prompt, reply schema) of one prompt: a prompt may carry its own schema as ``{"prompt": P, "schema": W}``
+    (an item-level schema, e.g. a triplet reply whose spans must come from that sentence); else the call's."""
+    if isinstance(prompt, Mapping) and "prompt" in prompt:
+        own = prompt.get("schema")
+        return prompt["prompt"], check_wire(own) if own is not None else (check_wire(schema) if schema else None)
+    return prompt, check_wire(schema) if schema is not None else None
+
+
 def effective_mode(mode: str, wire: Mapping[str, Any] | None) -> str:
     """The mode a request is really sent with: ``off`` without a schema, ``json_schema`` for ``choice`` when
     the schema has no label list."""

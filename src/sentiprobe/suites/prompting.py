@@ -137,6 +137,9 @@ class GenerativeTask:
             default: its label.
         max_tokens: reply budget.
         labels: the label set (classification: replies are parsed against it).
+        item_schema: item -> the reply schema narrowed to that item (e.g. triplet spans that must be copied
+            from the sentence become an enum of its spans), sent with the item's prompt when decoding is
+            structured; None: the one schema for every item.
     """
 
     template: PromptTemplate
@@ -146,6 +149,7 @@ class GenerativeTask:
     gold_text: Callable[[Item], str | None] = _no_text
     max_tokens: int = 32
     labels: tuple[str, ...] = ()
+    item_schema: Callable[[Item], dict[str, Any]] | None = None
 
     def describe(self) -> dict[str, Any]:
         return {"template": self.template.describe(), "reply_schema": self.reply.wire(),
@@ -295,7 +299,7 @@ def decoding_mode(predictor: Any, reply: ReplySchema) -> tuple[str, str]:
     return requested, str(resolved)
 
 
-def generate_tolerant(predictor: Any, prompts: list[str], kw: dict[str, Any], what: str
+def generate_tolerant(predictor: Any, prompts: list[Any], kw: dict[str, Any], what: str
                       ) -> tuple[list[Any], list[str | None]]:
     """Replies (None for requests that failed for good) and the error text per prompt.
 
@@ -351,9 +355,14 @@ def ask(suite: Suite, predictor: Any, items: Sequence[Item], task: GenerativeTas
     render = prompt_for or (lambda it, r, s: task.template.render(task.fields(it), reply=r, shots=s))
     prompts = [render(it, reply, shots) for it in items]
     kw: dict[str, Any] = {"max_tokens": max_tokens or task.max_tokens, "temperature": temperature}
-    if structured:
+    payloads: list[Any] = list(prompts)
+    if structured and task.item_schema is not None:  # each prompt carries its own narrowed schema
+        wire = task.reply.wire()
+        payloads = [{"prompt": p, "schema": {**wire, "schema": task.item_schema(it)}} for p, it in zip(prompts, items)]
+        kw["structured"] = mode
+    elif structured:
         kw.update(schema=task.reply.wire(), structured=mode)
-    replies, errors = generate_tolerant(predictor, prompts, kw, f"{suite.name} generation")
+    replies, errors = generate_tolerant(predictor, payloads, kw, f"{suite.name} generation")
     record = {"template": task.template.describe(), "reply_schema": task.reply.wire() if structured else None,
               "structured_requested": requested, "structured": mode, "shots": shot_record,
               "max_tokens": kw["max_tokens"], "temperature": temperature}

@@ -79,9 +79,34 @@ def _gold(item: Item) -> dict[str, Any] | None:
     return None if trip is None else {"triplets": trip}
 
 
+MAX_SPAN_WORDS = 6
+MAX_SPANS = 1500
+
+
+def span_texts(tokens: Sequence[str], max_words: int = MAX_SPAN_WORDS) -> list[str]:
+    """The sentence's word spans of up to ``max_words`` words (fewer words when there would be too many), as
+    text: what a target or opinion may be, so every structured reply aligns with the sentence."""
+    k = max_words
+    while k > 1 and len(tokens) * k > MAX_SPANS:
+        k -= 1
+    n = len(tokens)
+    out = dict.fromkeys(" ".join(tokens[i:j]) for i in range(n) for j in range(i + 1, min(n, i + k) + 1))
+    return list(out) or [""]
+
+
+def item_schema(item: Item) -> dict[str, Any]:
+    """The reply schema for one sentence: target and opinion are one of its spans (see :func:`span_texts`)."""
+    spans = span_texts(_tokens(item))
+    schema = json.loads(json.dumps(REPLY.schema))
+    props = schema["properties"]["triplets"]["items"]["properties"]
+    props["target"] = {"type": "string", "enum": spans}
+    props["opinion"] = {"type": "string", "enum": spans}
+    return schema
+
+
 TASK = GenerativeTask(template=TEMPLATE, reply=REPLY, fields=_fields, gold=_gold,
                       gold_text=lambda it: json.dumps(gold_triplets(it) or [], ensure_ascii=False),
-                      max_tokens=MAX_TOKENS)
+                      max_tokens=MAX_TOKENS, item_schema=item_schema)
 PROMPT_VERSION = f"{TEMPLATE.name}-v{TEMPLATE.version}"
 PROMPT_HASH = TEMPLATE.hash
 
