@@ -156,7 +156,24 @@ def test_gbnf_of_every_declared_reply_schema_compiles():
         g = schema_to_gbnf(spec.prompting.reply.schema)
         assert llg.LLMatcher.validate_grammar(llg.grammar_from("gbnf", g)) == "", (spec.name, g)
     with pytest.raises(ConfigError, match="grammar writer supports"):
-        schema_to_gbnf({"type": "object", "properties": {"a": {"anyOf": []}}})
+        schema_to_gbnf({"type": "object", "properties": {"a": {"oneOf": []}}})
+
+
+@pytest.mark.realdata
+def test_triplet_item_schema_admits_only_usable_triplets(data_dir):
+    """Every (target, opinion) the per-sentence schema allows aligns with the sentence and does not overlap."""
+    from sentiprobe.suites.triplets.llm_extract import item_schema
+    from sentiprobe.suites.triplets.parse import read_triplet
+
+    llg = pytest.importorskip("llguidance")
+    for it in get_suite("absa-triplet-explicit", data_dir).items("test")[:40]:
+        schema = item_schema(it)
+        alts = schema["properties"]["triplets"]["items"]["anyOf"]
+        for alt in alts:
+            target = alt["properties"]["target"]["enum"][0]
+            for opinion in alt["properties"]["opinion"]["enum"]:
+                read_triplet({"target": target, "opinion": opinion, "polarity": "neutral"}, list(it.tokens))
+        assert llg.LLMatcher.validate_grammar(llg.grammar_from("gbnf", schema_to_gbnf(schema))) == ""
 
 
 # ---- parsing ------------------------------------------------------------------------------------------
@@ -438,3 +455,17 @@ def test_generation_record_without_generated_predictions_is_none():
     from sentiprobe.core.types import Prediction
 
     assert generation_record([Prediction("a", "x")]) is None
+
+
+def test_list_prompts_shows_every_declared_template(capsys):
+    from sentiprobe.cli import main
+
+    assert main(["list", "prompts", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    names = {p["suite"] for p in doc["prompts"]}
+    assert {"soul-rc", "soul-jg", "absa-triplet-explicit", "sentivent-polar", "arts-laptop", "sst7"} <= names
+    for p in doc["prompts"]:
+        assert p["template"]["hash"] and p["template"]["version"] and p["reply_schema"]["schema"]["type"] == "object"
+    assert main(["list", "prompts", "--suite", "sentivent-polar"]) == 0
+    text = capsys.readouterr().out
+    assert "== sentivent-polar: template sentivent-polar v1 #" in text and '{"label": "positive"}' in text

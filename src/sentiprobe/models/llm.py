@@ -530,8 +530,9 @@ class OpenAICompatibleModel(ModelAdapter):
                                f"{self.endpoint} probe (structured=off)")
                 nxt = AUTO_LADDER[AUTO_LADDER.index(rung) + 1]
                 said = str(exc).split("(not retried): ", 1)[-1].split("last error: ", 1)[-1][:160]
+                detail = said if said.startswith("HTTP") else f"{exc.reason}: {said}"
                 self._say(f"{rung}:{self.base_url}", f"{self.name} at {self.base_url} refused structured decoding "
-                          f"mode {rung!r} ({exc.reason.split(':')[0]}: {said}); falling back to {nxt!r}")
+                          f"mode {rung!r} ({detail}); falling back to {nxt!r}")
                 continue
             return rung
         return "off"  # pragma: no cover - the ladder ends with off

@@ -128,8 +128,8 @@ def schema_to_gbnf(schema: Mapping[str, Any]) -> str:
     """A GBNF grammar (llama.cpp's format) accepting the JSON values that ``schema`` describes.
 
     Supported: ``object`` (every listed property, in order; all of them are emitted), ``array`` of one
-    item schema (``maxItems`` honoured), ``string``, ``integer``, ``number``, ``boolean``, ``enum`` and
-    ``const`` of JSON scalars. Anything else raises ConfigError.
+    item schema (``maxItems`` honoured), ``anyOf``, ``string``, ``integer``, ``number``, ``boolean``,
+    ``enum`` and ``const`` of JSON scalars. Anything else raises ConfigError.
     """
     rules: dict[str, str] = {}
     used: set[str] = {"ws"}
@@ -139,6 +139,16 @@ def schema_to_gbnf(schema: Mapping[str, Any]) -> str:
             raise ConfigError(f"cannot write a grammar for schema node {node!r}")
         if "const" in node:
             return _literal(node["const"])
+        if "anyOf" in node:
+            alts = node["anyOf"]
+            if not isinstance(alts, list | tuple) or not alts:
+                raise ConfigError(f"schema node {name!r}: anyOf must be a non-empty list")
+            names = []
+            for k, sub in enumerate(alts):
+                rule = f"{name}-{k}"
+                rules[rule] = expr(sub, rule)
+                names.append(rule)
+            return "( " + " | ".join(names) + " )"
         if "enum" in node:
             vals = node["enum"]
             if not isinstance(vals, list | tuple) or not vals:
@@ -170,7 +180,7 @@ def schema_to_gbnf(schema: Mapping[str, Any]) -> str:
                 return f'"[" ws ( {item}{tail} )? ws "]"'
             return f'"[" ws ( {item} ( ws "," ws {item} )* )? ws "]"'
         raise ConfigError(f"cannot write a grammar for schema node {name!r} (type {kind!r}): the grammar "
-                          "writer supports objects, arrays, strings, numbers, booleans, enum and const")
+                          "writer supports objects, arrays, anyOf, strings, numbers, booleans, enum and const")
 
     rules["root"] = expr(schema, "root")
     out = [f"root ::= {rules.pop('root')}"]

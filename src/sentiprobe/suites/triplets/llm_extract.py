@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -79,29 +80,66 @@ def _gold(item: Item) -> dict[str, Any] | None:
     return None if trip is None else {"triplets": trip}
 
 
-MAX_SPAN_WORDS = 6
-MAX_SPANS = 1500
+MAX_SPAN_WORDS = 3
+MAX_PAIRS = 6000
 
 
-def span_texts(tokens: Sequence[str], max_words: int = MAX_SPAN_WORDS) -> list[str]:
-    """The sentence's word spans of up to ``max_words`` words (fewer words when there would be too many), as
-    text: what a target or opinion may be, so every structured reply aligns with the sentence."""
-    k = max_words
-    while k > 1 and len(tokens) * k > MAX_SPANS:
-        k -= 1
-    n = len(tokens)
-    out = dict.fromkeys(" ".join(tokens[i:j]) for i in range(n) for j in range(i + 1, min(n, i + k) + 1))
-    return list(out) or [""]
+def _spans(n: int, k: int) -> list[tuple[int, int]]:
+    return [(i, j) for i in range(n) for j in range(i, min(n, i + k))]
+
+
+def _occurrences(want: str, words: Sequence[str]) -> list[tuple[int, int]]:
+    """Every word span whose normalised words spell ``want`` (the search of :func:`.parse.align_text`)."""
+    found = []
+    for i in range(len(words)):
+        acc = ""
+        for j in range(i, len(words)):
+            acc += words[j]
+            if acc == want:
+                found.append((i, j))
+                break
+            if not want.startswith(acc):
+                break
+    return found
 
 
 def item_schema(item: Item) -> dict[str, Any]:
-    """The reply schema for one sentence: target and opinion are one of its spans (see :func:`span_texts`)."""
-    spans = span_texts(_tokens(item))
-    schema = json.loads(json.dumps(REPLY.schema))
-    props = schema["properties"]["triplets"]["items"]["properties"]
-    props["target"] = {"type": "string", "enum": spans}
-    props["opinion"] = {"type": "string", "enum": spans}
-    return schema
+    """The reply schema for one sentence: every (target, opinion) a reply may hold maps back to word spans by
+    the suite's alignment rule (:func:`.parse.align_text`: the target's first occurrence, the opinion's
+    occurrence nearest to it) and the two do not overlap, so a structured reply is always usable.
+
+    Targets and opinions are word spans of up to 3 words (fewer on long sentences, to keep the schema under
+    ``MAX_PAIRS`` pairs); one ``anyOf`` alternative per target text lists the opinions allowed with it.
+    """
+    toks = _tokens(item)
+    n = len(toks)
+    k = MAX_SPAN_WORDS
+    while k > 1 and len(_spans(n, k)) ** 2 > MAX_PAIRS:
+        k -= 1
+    words = [re.sub(r"\s+", "", w).lower() for w in toks]  # the alignment's normalisation (parse._norm_word)
+    texts: dict[str, str] = {}  # normalised -> the text offered (its first spelling)
+    for i, j in _spans(n, k):
+        texts.setdefault("".join(words[i:j + 1]), " ".join(toks[i:j + 1]))
+    occurrences = {norm: _occurrences(norm, words) for norm in texts if norm}
+    occurrences = {texts[norm]: occ for norm, occ in occurrences.items() if occ}
+    polarity = {"type": "string", "enum": list(POLARITIES)}
+    alternatives = []
+    for t_text, t_occ in occurrences.items():
+        t = t_occ[0]
+        allowed = []
+        for o_text, o_occ in occurrences.items():
+            o = min(o_occ, key=lambda s: (abs(s[0] - t[0]), s[0]))
+            if not (t[0] <= o[1] and o[0] <= t[1]):
+                allowed.append(o_text)
+        if allowed:
+            alternatives.append({"type": "object", "properties": {
+                "target": {"type": "string", "enum": [t_text]}, "opinion": {"type": "string", "enum": allowed},
+                "polarity": polarity}, "required": ["target", "opinion", "polarity"], "additionalProperties": False})
+    if not alternatives:  # a one-word sentence: no triplet is possible
+        return {"type": "object", "properties": {"triplets": {"type": "array", "maxItems": 0}},
+                "required": ["triplets"], "additionalProperties": False}
+    return {"type": "object", "properties": {"triplets": {"type": "array", "items": {"anyOf": alternatives}}},
+            "required": ["triplets"], "additionalProperties": False}
 
 
 TASK = GenerativeTask(template=TEMPLATE, reply=REPLY, fields=_fields, gold=_gold,
