@@ -162,11 +162,15 @@ class LlamaGrammarProcessor:
 
 def llama_llguidance_tokenizer(llama: Any) -> Any:
     """An llguidance tokenizer for a loaded ``llama_cpp.Llama`` (about a second; keep it)."""
+    import warnings
+
     import llama_cpp
     from llguidance.llamacpp import lltokenizer_from_vocab
 
     vocab = llama_cpp.llama_model_get_vocab(llama.model)
-    return lltokenizer_from_vocab(vocab)
+    with warnings.catch_warnings():  # llguidance calls a llama.cpp function deprecated in 0.3.36, once per token
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return lltokenizer_from_vocab(vocab)
 
 
 def llguidance_tokenizer(hf_tokenizer: Any, n_vocab: int) -> Any:

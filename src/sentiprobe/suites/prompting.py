@@ -289,7 +289,7 @@ def decoding_mode(predictor: Any, reply: ReplySchema) -> tuple[str, str]:
     Models without structured decoding (no ``structured_mode`` method) and ``structured=off`` give ``off``.
     ``auto`` is resolved through the prediction cache, so a re-run asks the server nothing.
     """
-    model = predictor.model
+    model = getattr(predictor, "model", predictor)  # a cached predictor, or a bare adapter
     requested = str(getattr(model, "structured", "off"))
     if requested == "off" or not callable(getattr(model, "structured_mode", None)):
         return requested if requested else "off", "off"
@@ -342,7 +342,7 @@ def ask(suite: Suite, predictor: Any, items: Sequence[Item], task: GenerativeTas
     ``prompt_for(item, reply or None, shots)`` overrides the template rendering (SOUL keeps the spec's
     zero-shot wording when decoding is off).
     """
-    model = predictor.model
+    model = getattr(predictor, "model", predictor)
     requested, mode = decoding_mode(predictor, task.reply)
     structured = mode != "off"
     k = int(getattr(model, "shots", 0) or 0)

@@ -145,7 +145,7 @@ def item_schema(item: Item) -> dict[str, Any]:
 TASK = GenerativeTask(template=TEMPLATE, reply=REPLY, fields=_fields, gold=_gold,
                       gold_text=lambda it: json.dumps(gold_triplets(it) or [], ensure_ascii=False),
                       max_tokens=MAX_TOKENS, item_schema=item_schema)
-PROMPT_VERSION = f"{TEMPLATE.name}-v{TEMPLATE.version}"
+PROMPT_VERSION = TEMPLATE.version
 PROMPT_HASH = TEMPLATE.hash
 
 
