@@ -344,8 +344,10 @@ def test_default_deadline_scales_and_is_announced():
     assert default_deadline(400, 4, 60.0) == 30.0 + 60.0 * 100
     with FakeOpenAI(delay=3.0, lifetime=20) as srv:
         m = make(srv, timeout="1", max_concurrency="2", max_retries="0")
-        m.plan_requests(2)
+        m.plan_requests("generate", PROMPTS[:2])
         assert any("2 request(s), deadline 31 s" in n for n in m.pop_notes())
+        m.plan_requests("score_labels", [{"prompt": "p", "options": ["a", "b", "c"]}] * 2)
+        assert any("6 request(s), deadline 33 s" in n for n in m.pop_notes())
         with pytest.raises(LLMError):
             m.generate(PROMPTS[:2])
 
@@ -353,14 +355,14 @@ def test_default_deadline_scales_and_is_announced():
 def test_slow_but_healthy_server_still_works():
     with FakeOpenAI(delay=1.2) as srv:  # each reply takes 1.2 s, under the 2 s timeout
         m = make(srv, max_concurrency="2")
-        m.plan_requests(6)  # deadline 30 s + 2 s x 3 waves: ample
+        m.plan_requests("generate", 6)  # deadline 30 s + 2 s x 3 waves: ample
         assert m.generate(PROMPTS) == [answer_for(p) for p in PROMPTS]
 
 
 def test_explicit_deadline_still_wins():
     with FakeOpenAI(delay=5.0, lifetime=20) as srv:
         m = make(srv, timeout="10", deadline_s="0.5")
-        m.plan_requests(1)
+        m.plan_requests("generate", 1)
         assert m.pop_notes() == []  # deadline_s given: no default
         with pytest.raises(LLMDeadlineError, match="deadline of 0.5s"):
             m.generate(PROMPTS[:1])

@@ -372,14 +372,23 @@ class OpenAICompatibleModel(ModelAdapter):
             out, self._notes = self._notes, []
         return out
 
-    def plan_requests(self, n_requests: int) -> None:
-        """``n_requests`` are about to be made: set (and announce) the default deadline for them."""
+    def plan_requests(self, method: str, payloads: Sequence[Any] | int) -> None:
+        """``method`` is about to be called on ``payloads`` (or that many): set (and announce) the default deadline
+        for the HTTP requests they take (one per prompt or probe; one per option for ``score_labels``)."""
+        if isinstance(payloads, int):
+            n_requests = payloads
+        elif method == "score_labels":
+            n_requests = sum(len(p.get("options") or ()) if isinstance(p, Mapping) else 1 for p in payloads)
+        else:  # a prompt, or a probe (refusals of the ladder's rungs come back at once)
+            n_requests = len(payloads)
         budget = self._guard.plan(n_requests, self.max_concurrency)
         if budget is not None and n_requests > 0:
             with self._lock:
-                self._notes.append(f"{self.name} at {self.base_url}: {n_requests} request(s), deadline "
-                                   f"{_duration(budget)} (30 s + timeout {self.timeout:g} s per wave of "
-                                   f"{self.max_concurrency}; set --model-arg deadline_s=SECONDS to change it)")
+                note = (f"{self.name} at {self.base_url}: {n_requests} request(s), deadline {_duration(budget)} "
+                        f"(30 s + timeout {self.timeout:g} s per wave of {self.max_concurrency}; set --model-arg "
+                        "deadline_s=SECONDS to change it)")
+                self._notes.append(note)
+            log.info("%s", note)
 
     def _map(self, fn: Any, jobs: Sequence[Any]) -> list[Any]:
         """``fn(job, cancel)`` over ``jobs`` on at most ``max_concurrency`` threads, in order.

@@ -77,7 +77,7 @@ class CachedPredictor:
         pending = sorted(todo.items(), key=lambda kv: size(kv[1])) if size else list(todo.items())
         plan = getattr(self.model, "plan_requests", None)
         if pending and callable(plan):  # an HTTP model sets (and announces) its default deadline for them
-            plan(len(pending))
+            plan(what, [x for _, x in pending])
         self._say()
         bar = _progress(len(pending), self.desc, self.progress)
         try:
