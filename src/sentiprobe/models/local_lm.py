@@ -298,7 +298,9 @@ class SmolLM2Model(ModelAdapter):
     # ---- llama.cpp backend -------------------------------------------------------------------------
     def _ensure_llama(self) -> Any:
         if self._llama is None:
+            t0 = time.perf_counter()
             self._llama = _load_llama(self.gguf_path, self.n_ctx, self.threads)
+            self.load_seconds = time.perf_counter() - t0
         return self._llama
 
     def _generate_llama(self, prompts: Sequence[Any], max_new: int, temp: float, stops: list[str],
@@ -405,6 +407,13 @@ def resolve_backend(backend: str) -> str:
 
 
 _LLAMAS: dict[tuple[str, int, int | None], Any] = {}
+_LLAMAS_ATEXIT: list[bool] = []
+
+
+def _close_llamas() -> None:
+    for llm in list(_LLAMAS.values()):
+        llm.close()
+    _LLAMAS.clear()
 
 
 def _load_llama(gguf: Path, n_ctx: int, threads: int | None) -> Any:
@@ -417,7 +426,12 @@ def _load_llama(gguf: Path, n_ctx: int, threads: int | None) -> Any:
             if threads:
                 kw.update(n_threads=threads, n_threads_batch=threads)
             t0 = time.perf_counter()
-            _LLAMAS.clear()
+            _close_llamas()
+            if not _LLAMAS_ATEXIT:  # closed before the interpreter tears down the modules llama.cpp's finaliser needs
+                import atexit
+
+                atexit.register(_close_llamas)
+                _LLAMAS_ATEXIT.append(True)
             _LLAMAS[key] = llama_cpp.Llama(**kw)
             log.info("loaded %s with llama.cpp in %.1fs", gguf.name, time.perf_counter() - t0)
         return _LLAMAS[key]
