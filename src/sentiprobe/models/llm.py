@@ -39,8 +39,6 @@
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import queue
 import random
@@ -313,7 +311,7 @@ class OpenAICompatibleModel(ModelAdapter):
         self._rng = random.Random()
         self._guard = RequestGuard(self.base_url, max_failures=self.max_failures, deadline_s=self.deadline_s,
                                    timeout=self.timeout, connect_timeout=self.connect_timeout)
-        self._resolved: dict[str, str] = {}  # schema hash -> mode the endpoint accepted (auto)
+        self._resolved: dict[str, str] = {}  # schema name -> mode the endpoint accepted (auto)
         self._notes: list[str] = []
         self._said: set[str] = set()
         self.requests_made = 0
@@ -496,15 +494,16 @@ class OpenAICompatibleModel(ModelAdapter):
     # ---- structured decoding -------------------------------------------------------------------
     def structured_mode(self, wires: Sequence[Mapping[str, Any]]) -> list[str]:
         """The mode each reply schema is sent with: ``structured`` itself, or for ``auto`` the first rung of
-        :data:`~.structured.AUTO_LADDER` this endpoint accepts (one probe request per rung tried and schema,
-        remembered for the adapter's life). Run it through the prediction cache so a re-run probes nothing."""
+        :data:`~.structured.AUTO_LADDER` this endpoint accepts (one probe request per rung tried and schema name,
+        remembered for the adapter's life: per-item variants of a schema share its name, so they share the
+        probe). Run it through the prediction cache so a re-run probes nothing."""
         out = []
         for w in wires:
             wire = check_wire(w)
             if self.structured != "auto":
                 out.append(effective_mode(self.structured, wire))
                 continue
-            key = hashlib.sha256(json.dumps(wire, sort_keys=True).encode()).hexdigest()
+            key = wire["name"]
             if key not in self._resolved:
                 self._resolved[key] = self._probe(wire)
             out.append(self._resolved[key])
