@@ -165,14 +165,18 @@ def generate_predictions(predictor: Any, items: Sequence[Item], task: str, opts:
             meta["label_rule"] = "extract (the answer extraction of docs/soul.md)"
         if err is not None or not isinstance(out, str):
             meta["generation_error"] = err or f"the model returned {type(out).__name__}, not text"
-            preds.append(Prediction(it.item_id, None, raw=None, parse_ok=False, meta=meta,
-                                    text="" if task == "jg" else None))
-            continue
-        parsed = parse_text_to_text(out, task) if t2t else parse_answer(out, task)
-        meta["label_lenient"] = parsed.label_lenient
-        preds.append(Prediction(it.item_id, parsed.label, text=parsed.justification, raw=out,
-                                parse_ok=parsed.label is not None, meta=meta))
+        preds.append(_prediction(it, task, out, meta, parse_text_to_text if t2t else parse_answer))
     return preds
+
+
+def _prediction(item: Item, task: str, out: Any, meta: dict[str, Any], parse: Any) -> Prediction:
+    """One item's prediction: unanswered (``meta["generation_error"]``: wrong, reported) or ``parse(out, task)``."""
+    if "generation_error" in meta:
+        return Prediction(item.item_id, None, raw=None, parse_ok=False, meta=meta, text="" if task == "jg" else None)
+    parsed = parse(out, task)
+    meta["label_lenient"] = parsed.label_lenient
+    return Prediction(item.item_id, parsed.label, text=parsed.justification, raw=out,
+                      parse_ok=parsed.label is not None, meta=meta)
 
 
 def _asked_predictions(suite: Suite, predictor: Any, items: Sequence[Item], task: str,
@@ -200,15 +204,7 @@ def _asked_predictions(suite: Suite, predictor: Any, items: Sequence[Item], task
         meta = prediction_meta(asked, k)
         if not structured and not shots:
             meta.update(prompt_template=spec_tmpl.name, prompt_version=spec_tmpl.version, prompt_hash=spec_tmpl.hash)
-        out = asked.replies[k]
-        if "generation_error" in meta:
-            preds.append(Prediction(it.item_id, None, raw=None, parse_ok=False, meta=meta,
-                                    text="" if task == "jg" else None))
-            continue
-        parsed = _parse_structured(out, task) if structured else parse_answer(out, task)
-        meta["label_lenient"] = parsed.label_lenient
-        preds.append(Prediction(it.item_id, parsed.label, text=parsed.justification, raw=out,
-                                parse_ok=parsed.label is not None, meta=meta))
+        preds.append(_prediction(it, task, asked.replies[k], meta, _parse_structured if structured else parse_answer))
     return preds
 
 

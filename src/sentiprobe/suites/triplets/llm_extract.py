@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -22,7 +21,8 @@ from ...core.errors import CapabilityError
 from ...core.types import Item, Prediction
 from ..prompting import GenerativeTask, PromptTemplate, ReplySchema, ask, prediction_meta
 from .grid import POLARITIES
-from .parse import reply_triplets
+from .parse import _norm_word as norm_word
+from .parse import reply_triplets, text_spans
 
 log = logging.getLogger("sentiprobe")
 
@@ -88,21 +88,6 @@ def _spans(n: int, k: int) -> list[tuple[int, int]]:
     return [(i, j) for i in range(n) for j in range(i, min(n, i + k))]
 
 
-def _occurrences(want: str, words: Sequence[str]) -> list[tuple[int, int]]:
-    """Every word span whose normalised words spell ``want`` (the search of :func:`.parse.align_text`)."""
-    found = []
-    for i in range(len(words)):
-        acc = ""
-        for j in range(i, len(words)):
-            acc += words[j]
-            if acc == want:
-                found.append((i, j))
-                break
-            if not want.startswith(acc):
-                break
-    return found
-
-
 def item_schema(item: Item) -> dict[str, Any]:
     """The reply schema for one sentence: every (target, opinion) a reply may hold maps back to word spans by
     the suite's alignment rule (:func:`.parse.align_text`: the target's first occurrence, the opinion's
@@ -116,11 +101,11 @@ def item_schema(item: Item) -> dict[str, Any]:
     k = MAX_SPAN_WORDS
     while k > 1 and len(_spans(n, k)) ** 2 > MAX_PAIRS:
         k -= 1
-    words = [re.sub(r"\s+", "", w).lower() for w in toks]  # the alignment's normalisation (parse._norm_word)
+    words = [norm_word(w) for w in toks]  # the alignment's normalisation
     texts: dict[str, str] = {}  # normalised -> the text offered (its first spelling)
     for i, j in _spans(n, k):
         texts.setdefault("".join(words[i:j + 1]), " ".join(toks[i:j + 1]))
-    occurrences = {norm: _occurrences(norm, words) for norm in texts if norm}
+    occurrences = {norm: text_spans(norm, words) for norm in texts if norm}
     occurrences = {texts[norm]: occ for norm, occ in occurrences.items() if occ}
     polarity = {"type": "string", "enum": list(POLARITIES)}
     alternatives = []
