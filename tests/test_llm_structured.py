@@ -470,4 +470,4 @@ def test_list_prompts_shows_every_declared_template(capsys):
         assert p["template"]["hash"] and p["template"]["version"] and p["reply_schema"]["schema"]["type"] == "object"
     assert main(["list", "prompts", "--suite", "sentivent-polar"]) == 0
     text = capsys.readouterr().out
-    assert "== sentivent-polar: template sentivent-polar v1 #" in text and '{"label": "positive"}' in text
+    assert "== sentivent-polar: template sentivent-polar v2 #" in text and '{"label": one of "positive"' in text

@@ -42,7 +42,23 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("sentiprobe")
 
-JSON_INSTRUCTION = "Answer with a JSON object only, in this form: {example}"
+JSON_INSTRUCTION = "Answer with a JSON object only, in this form: {form}"
+
+
+def describe_schema(node: Any) -> str:
+    """A JSON-like description of a schema for the prompt: enums as ``one of "a", "b"``, strings by their
+    ``description``. No example values: small models copy an example's values into their replies."""
+    if not isinstance(node, Mapping):
+        return "a value"
+    if "enum" in node:
+        return "one of " + ", ".join(json.dumps(v, ensure_ascii=False) for v in node["enum"])
+    kind = node.get("type")
+    if kind == "object":
+        props = node.get("properties") or {}
+        return "{" + ", ".join(f"{json.dumps(k)}: {describe_schema(v)}" for k, v in props.items()) + "}"
+    if kind == "array":
+        return f"a list of {describe_schema(node.get('items'))}"
+    return str(node.get("description") or ("text" if kind == "string" else kind or "a value"))
 
 
 @dataclass(frozen=True)
@@ -52,7 +68,8 @@ class ReplySchema:
     Attributes:
         name: schema name (sent to servers that want one; letters, digits, underscores).
         schema: the JSON schema of a reply (the root is an object).
-        example: a valid reply value, shown in the JSON answer instruction.
+        example: a valid reply value (documentation and tests; the prompt describes the schema instead, see
+            :func:`describe_schema`).
         choices: the labels, when a reply is one label (``choice`` decoding sends them as they are).
         field: the property that holds the label (classification suites), else None.
     """
@@ -69,7 +86,7 @@ class ReplySchema:
                 "choices": None if self.choices is None else list(self.choices)}
 
     def instruction(self) -> str:
-        return JSON_INSTRUCTION.format(example=json.dumps(self.example, ensure_ascii=False))
+        return JSON_INSTRUCTION.format(form=describe_schema(self.schema))
 
 
 def label_reply(name: str, labels: Sequence[str], field: str = "label") -> ReplySchema:

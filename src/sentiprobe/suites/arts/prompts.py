@@ -14,7 +14,7 @@ def _fields(item: Item) -> dict[str, str]:
 
 
 TEMPLATE = PromptTemplate(
-    "arts-aspect", "1",
+    "arts-aspect", "2",
     "Classify the sentiment that the review sentence expresses towards the given aspect (not towards "
     "anything else in the sentence) as positive, negative or neutral.",
     "Answer with one word: positive, negative or neutral.",

@@ -14,7 +14,7 @@ def _fields(item: Item) -> dict[str, str]:
 
 
 TEMPLATE = PromptTemplate(
-    "sst7-rating", "1",
+    "sst7-rating", "2",
     "Rate the sentiment of the movie-review phrase on a scale from 0 to 6: 0 very negative, 1 negative, "
     "2 somewhat negative, 3 neutral, 4 somewhat positive, 5 positive, 6 very positive.",
     "Answer with a single digit from 0 to 6.",

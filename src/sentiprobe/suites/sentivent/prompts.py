@@ -14,7 +14,7 @@ def _fields(item: Item) -> dict[str, str]:
 
 
 POLAR_TEMPLATE = PromptTemplate(
-    "sentivent-polar", "1",
+    "sentivent-polar", "2",
     "The text below comes from business news about a company. It contains an expression that conveys "
     "sentiment (possibly implicit: good or bad news for the company or its investors). Classify that "
     "sentiment as positive, neutral or negative.",
@@ -22,7 +22,7 @@ POLAR_TEMPLATE = PromptTemplate(
     "Text: {text}")
 
 CLAUSE_TEMPLATE = PromptTemplate(
-    "sentivent-clause", "1",
+    "sentivent-clause", "2",
     "The clause below comes from business news about a company. Classify the economic sentiment it conveys "
     "(possibly implicit: good or bad news for the company or its investors) as positive, neutral or negative, "
     "or none when it conveys no sentiment.",

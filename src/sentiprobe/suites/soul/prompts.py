@@ -135,13 +135,13 @@ def _jg_gold(item: Item) -> dict[str, str] | None:
 
 
 RC_TEMPLATE = GenTemplate(
-    "soul-rc", "2",
+    "soul-rc", "3",
     "Read the review, then decide whether the statement is true, false or not-given according to the review.",
     "Reply with your answer (true, false or not-given) in lower case and no other text.",
     "Review: {review}\nStatement: {statement}")
 
 JG_TEMPLATE = GenTemplate(
-    "soul-jg", "2",
+    "soul-jg", "3",
     "Read the review, then decide whether the statement is true, false or not-given according to the review, "
     "and give the reason for your answer.",
     "Answer the two questions, and do not skip either of them:\n1. Is the statement true, false or not-given?\n"
@@ -157,7 +157,8 @@ JG_TASK = GenerativeTask(
     reply=ReplySchema(
         name="soul_jg_answer",
         schema={"type": "object", "properties": {"label": {"type": "string", "enum": list(LABELS)},
-                                                 "justification": {"type": "string"}},
+                                                 "justification": {"type": "string", "description":
+                                                                   "the reason for your answer, in your own words"}},
                 "required": ["label", "justification"], "additionalProperties": False},
         example={"label": "true", "justification": "The review says ..."}, field="label"),
     fields=_fields, gold=_jg_gold,

@@ -39,7 +39,7 @@ EXAMPLES = (
 )
 
 TEMPLATE = PromptTemplate(
-    "triplets", "2",
+    "triplets", "3",
     "Extract all sentiment triplets from the sentence. A triplet is (target, opinion, polarity): the target is "
     "the entity or aspect the sentiment is about, the opinion is the words that express the sentiment, and the "
     "polarity is positive, neutral or negative. Copy target and opinion exactly as they appear in the sentence.",
@@ -50,7 +50,8 @@ TEMPLATE = PromptTemplate(
 REPLY = ReplySchema(
     name="sentiment_triplets",
     schema={"type": "object", "properties": {"triplets": {"type": "array", "items": {
-        "type": "object", "properties": {"target": {"type": "string"}, "opinion": {"type": "string"},
+        "type": "object", "properties": {"target": {"type": "string", "description": "words copied from the sentence"},
+                                         "opinion": {"type": "string", "description": "words copied from the sentence"},
                                          "polarity": {"type": "string", "enum": list(POLARITIES)}},
         "required": ["target", "opinion", "polarity"], "additionalProperties": False}}},
             "required": ["triplets"], "additionalProperties": False},
