@@ -176,7 +176,7 @@ def suite_pass(base_url: str, cache_dir: Path, out: Path, data_dir: str | None, 
             "structured": structured}
     t0 = time.perf_counter()
     doc = api.run(suites, ["openai-compatible"], model_args=args, out=out, cache_dir=str(cache_dir),
-                  data_dir=data_dir, limit=limit, n_boot=200, progress=True)
+                  data_dir=data_dir, limit=limit, n_boot=200, progress=True, overwrite=True)
     run = doc["runs"]["openai-compatible"]
     res: dict = {"seconds": round(time.perf_counter() - t0, 1), "errors": run.get("errors") or {}, "suites": {}}
     for s, entry in run["suites"].items():

@@ -360,14 +360,14 @@ def ask(suite: Suite, predictor: Any, items: Sequence[Item], task: GenerativeTas
     zero-shot wording when decoding is off).
     """
     model = getattr(predictor, "model", predictor)
+    if hasattr(model, "template_hash"):  # before the first request: the cached predictor reads the fingerprint once
+        model.template_hash = task.template.hash
     requested, mode = decoding_mode(predictor, task.reply)
     structured = mode != "off"
     k = int(getattr(model, "shots", 0) or 0)
     examples, shot_record = draw_shots(suite, task, k)
     shots = [(task.fields(it), json.dumps(task.gold(it), ensure_ascii=False) if structured
               else str(task.gold_text(it))) for it in examples]
-    if hasattr(model, "template_hash"):
-        model.template_hash = task.template.hash
     reply = task.reply if structured else None
     render = prompt_for or (lambda it, r, s: task.template.render(task.fields(it), reply=r, shots=s))
     prompts = [render(it, reply, shots) for it in items]
