@@ -104,7 +104,8 @@ def test_cli_refuses_bad_jobs_before_any_work(tmp_path, capsys):
 
 
 def _lanes(tmp_path) -> list[str]:
-    found = subprocess.run(["pgrep", "-f", f"sentiprobe.run.lanes.*{tmp_path.name}"], capture_output=True, text=True,
+    # a lane is `python -m sentiprobe.cli.lane SPEC ERR` (the CLI's entry, which reads the LLM environment)
+    found = subprocess.run(["pgrep", "-f", f"sentiprobe.cli.lane .*{tmp_path.name}"], capture_output=True, text=True,
                            check=False)
     return found.stdout.split()
 
