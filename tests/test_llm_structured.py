@@ -471,3 +471,16 @@ def test_list_prompts_shows_every_declared_template(capsys):
     assert main(["list", "prompts", "--suite", "sentivent-polar"]) == 0
     text = capsys.readouterr().out
     assert "== sentivent-polar: template sentivent-polar v2 #" in text and '{"label": one of "positive"' in text
+
+
+def test_a_structured_reply_cut_off_by_max_tokens_keeps_its_complete_fields():
+    from sentiprobe.suites.prompting import truncated_field
+    from sentiprobe.suites.soul.predict import _parse_structured
+
+    cut = '{ "label": "true", "justification": "The review says \\"great\\" and I'
+    parsed = _parse_structured(cut, "jg")
+    assert parsed.label == "true" and parsed.justification == 'The review says "great" and I'
+    assert _parse_structured('{"answer": "fal', "rc").label is None  # a label cut off is no label
+    assert truncated_field(cut, "justification") is None  # not complete
+    task = SUITES.get("sentivent-polar").prompting
+    assert parse_label('{"label": "negative", "x": "cut', task, True) == "negative"

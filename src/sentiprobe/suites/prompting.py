@@ -205,6 +205,23 @@ def reply_json(reply: str) -> Any:
     raise ValueError("no JSON value in the reply")
 
 
+def truncated_field(reply: str, name: str, *, complete: bool = True) -> str | None:
+    """A string field of a JSON object that was cut off (``max_tokens`` reached inside a structured reply):
+    ``{"label": "true", "justification": "The review sa`` gives ``true`` for ``label`` and, with
+    ``complete=False``, ``The review sa`` for ``justification``. None when the field is not there (or, with
+    ``complete``, its closing quote is missing)."""
+    m = re.search(r'"' + re.escape(name) + r'"\s*:\s*"((?:[^"\\]|\\.)*)("?)', reply)
+    if m is None or (complete and not m.group(2)):
+        return None
+    raw = m.group(1)
+    if raw.endswith("\\") and not raw.endswith("\\\\"):
+        raw = raw[:-1]
+    try:
+        return str(json.loads(f'"{raw}"'))
+    except ValueError:
+        return raw
+
+
 def _outermost(text: str) -> list[str]:
     out = []
     for a_, b_ in (("{", "}"), ("[", "]")):
@@ -241,6 +258,9 @@ def parse_label(reply: str | None, task: GenerativeTask, structured: bool) -> st
         if isinstance(v, str | int) and not isinstance(v, bool) and str(v).lower() in by_lower:
             return by_lower[str(v).lower()]
         return None
+    if structured and value is None and task.reply.field is not None:  # cut off by max_tokens after the label
+        v = truncated_field(text, task.reply.field)
+        return by_lower.get(v.lower()) if v is not None else None
     if structured or value is not None:
         return None
     m = _label_pattern(task.labels).search(text.lower())

@@ -50,7 +50,7 @@ from ...core.errors import CapabilityError, ConfigError, SentiprobeError
 from ...core.types import Item, Prediction
 from .load import LABELS
 from .parse import ParsedAnswer, extract_justification, extract_label, parse_answer
-from ..prompting import ask, generate_tolerant, prediction_meta, reply_json
+from ..prompting import ask, generate_tolerant, prediction_meta, reply_json, truncated_field
 from .prompts import SEQ2SEQ_SOURCE, TASKS, PromptTemplate, prompt_text, soul_task, template_for
 
 if TYPE_CHECKING:
@@ -214,8 +214,11 @@ def _parse_structured(reply: str, task: str) -> ParsedAnswer:
         value = reply_json(reply)
     except ValueError:
         value = None
-    if not isinstance(value, dict):
-        return ParsedAnswer(None, extract_label(reply), "" if task == "jg" else None)
+    if not isinstance(value, dict):  # cut off by max_tokens? the fields written so far still count
+        label = truncated_field(reply, "answer" if task == "rc" else "label")
+        label = label if label in LABELS else None
+        just = truncated_field(reply, "justification", complete=False) if task == "jg" else None
+        return ParsedAnswer(label, label or extract_label(reply), (just or "").strip() if task == "jg" else None)
     raw = value.get("answer" if task == "rc" else "label")
     label = raw if isinstance(raw, str) and raw in LABELS else None
     if task == "rc":
