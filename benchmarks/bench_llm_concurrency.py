@@ -26,6 +26,18 @@ WAVES = 8
 LEVELS = (1, 8, 32, 64)
 
 
+def server_cpu(pid: int | None) -> float:
+    """CPU seconds the server process used so far (Linux /proc; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+SERVER_PID: int | None = None
+
+
 def measure(base_url: str, c: int, tag: str, cache_dir: str, **args) -> dict:
     from sentiprobe.models.llm import OpenAICompatibleModel
     from sentiprobe.run.cache import PredictionCache
@@ -36,10 +48,12 @@ def measure(base_url: str, c: int, tag: str, cache_dir: str, **args) -> dict:
     try:
         predictor = CachedPredictor(model, cache, progress=False)
         prompts = [f"{tag} c={c} prompt {i}" for i in range(WAVES * c)]
+        s0 = server_cpu(SERVER_PID)
         r0, t0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
         predictor.generate(prompts)
         elapsed = time.perf_counter() - t0
         r1 = resource.getrusage(resource.RUSAGE_SELF)
+        s1 = server_cpu(SERVER_PID)
     finally:
         cache.close()
         model.close()
@@ -47,7 +61,8 @@ def measure(base_url: str, c: int, tag: str, cache_dir: str, **args) -> dict:
     return {"requests": len(prompts), "seconds": round(elapsed, 3), "req_per_s": round(rate, 1),
             "fraction_of_ideal": round(rate / (c / LATENCY), 3),
             "client_cpu_ms_per_request": round(1000 * (r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime)
-                                               / len(prompts), 2)}
+                                               / len(prompts), 2),
+            "server_cpu_ms_per_request": round(1000 * (s1 - s0) / len(prompts), 2)}
 
 
 SERVER = """
@@ -66,6 +81,9 @@ def main() -> None:
     server = subprocess.Popen([sys.executable, "-c", SERVER.format(tests=tests, latency=LATENCY)],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     out: dict = {"latency_s": LATENCY, "levels": {}}
+    load_before = round(os.getloadavg()[0], 2)
+    global SERVER_PID
+    SERVER_PID = server.pid
     try:
         base_url = server.stdout.readline().strip()
         with tempfile.TemporaryDirectory() as tmp:
@@ -77,6 +95,7 @@ def main() -> None:
         server.stdin.close()
         server.wait(timeout=30)
     out["load_average_1m_after"] = round(os.getloadavg()[0], 2)  # other work on the machine competes for the CPU
+    out["load_average_1m_before"] = load_before
     out["goal"] = ">= 0.90 of ideal at concurrency 64 (default settings)"
     out["met"] = out["levels"][64]["default"]["fraction_of_ideal"] >= 0.9
     report("llm_concurrency", out)

@@ -16,7 +16,15 @@ normally. Fault names:
 - ``nonjson``: HTTP 200 with an HTML body;
 - ``badjson``: HTTP 200 with JSON lacking ``choices``;
 - ``echo_auth``: HTTP 400 whose body echoes the request's Authorization header (a leak trap);
-- ``400``: a plain client error (never retried).
+- ``400``: a plain client error (never retried);
+- ``deep``: HTTP 200 whose body is JSON nested 100,000 deep;
+- ``hang``: read the request, then never answer (until the server stops).
+
+Structured decoding: ``structured`` is the set of modes the server accepts (``json_schema``, ``json_object``,
+``grammar``, ``choice``; default all). A request carrying another mode's field is refused with
+``refuse_status`` (400, or 422 as FastAPI servers answer), as real servers refuse unknown fields; an accepted
+one is answered with a reply that fits its schema (:func:`structured_reply`). ``modes`` records the mode of
+every POST. ``reply_fn(prompt_text) -> str`` replaces the normal free-text answers (a leak or a junk reply).
 
 Normal answers are deterministic functions of the prompt (:func:`answer_for`); with ``echo_auth=True``
 every normal answer also quotes the request's ``Authorization`` header and its bare token (a server that
@@ -57,7 +65,14 @@ class FakeOpenAI:
 
     def __init__(self, faults: list[str] | None = None, *, delay: float = 0.0, slow_s: float = 1.0,
                  retry_after: str = "0", lifetime: float = 60.0, logprobs: bool = True,
-                 echo_auth: bool = False) -> None:
+                 echo_auth: bool = False, structured: set[str] | None = None, refuse_status: int = 400,
+                 reply_fn: Any = None, fail_if: Any = None) -> None:
+        self.fail_if = fail_if  # prompt text -> True: answer HTTP 500 (an item the server never answers)
+        self.structured = {"json_schema", "json_object", "grammar", "choice"} if structured is None else structured
+        self.refuse_status = refuse_status
+        self.reply_fn = reply_fn
+        self.modes: list[str] = []
+        self._stopped = threading.Event()
         self.faults: deque[str] = deque(faults or [])
         self.delay = delay
         self.slow_s = slow_s
@@ -97,6 +112,7 @@ class FakeOpenAI:
         return self
 
     def stop(self) -> None:
+        self._stopped.set()
         if self._timer is not None:
             self._timer.cancel()
         if self.httpd is not None:
@@ -117,9 +133,11 @@ class FakeOpenAI:
     # ---- answers -------------------------------------------------------------------------------
     def answer(self, path: str, body: dict[str, Any], auth: str | None = None) -> dict[str, Any]:
         model = body.get("model", "fake")
+        mode = mode_of(body)
         if path.endswith("/chat/completions"):
             text = "\n".join(m.get("content", "") for m in body["messages"])
-            reply = answer_for(text)
+            reply = structured_reply(body, text) if mode != "off" else (
+                self.reply_fn(text) if self.reply_fn is not None else answer_for(text))
             if self.echo_auth:
                 token = (auth or "").split()[-1] if auth else ""
                 reply += f"\n(debug: you sent Authorization: {auth}; token={token})"
@@ -130,8 +148,10 @@ class FakeOpenAI:
         choice: dict[str, Any] = {"index": 0, "finish_reason": "stop", "logprobs": None}
         if body.get("echo") and body.get("logprobs") is not None and self.logprobs:
             choice.update(self._echo_logprobs(prompt))
+        elif mode != "off":
+            choice["text"] = structured_reply(body, prompt)
         else:
-            choice["text"] = answer_for(prompt)
+            choice["text"] = self.reply_fn(prompt) if self.reply_fn is not None else answer_for(prompt)
         return {"id": "cmpl-fake", "object": "text_completion", "model": model, "choices": [choice]}
 
     @staticmethod
@@ -146,6 +166,56 @@ class FakeOpenAI:
             values.append(None if i == 0 else (-0.5 if t.strip() and t.strip() in ans else -3.0))
         return {"text": prompt + " .", "logprobs": {"tokens": toks, "text_offset": offsets,
                                                     "token_logprobs": values, "top_logprobs": None}}
+
+
+def _prompt_text(body: dict[str, Any]) -> str:
+    if isinstance(body.get("messages"), list):
+        return "\n".join(str(m.get("content", "")) for m in body["messages"] if isinstance(m, dict))
+    return str(body.get("prompt", ""))
+
+
+def mode_of(body: Any) -> str:
+    """The structured-decoding mode a request body carries (``off``: none)."""
+    if not isinstance(body, dict):
+        return "off"
+    rf = body.get("response_format")
+    if isinstance(rf, dict) and rf.get("type") in ("json_schema", "json_object"):
+        return str(rf["type"])
+    if "grammar" in body:
+        return "grammar"
+    if "guided_choice" in body:
+        return "choice"
+    return "off"
+
+
+def _value(schema: Any, text: str) -> Any:
+    """A value that fits ``schema``: an enum answers as :func:`answer_for` would when it can, else its first."""
+    if not isinstance(schema, dict):
+        return None
+    if "enum" in schema:
+        ans = answer_for(text)
+        return ans if ans in schema["enum"] else schema["enum"][0]
+    kind = schema.get("type")
+    if kind == "object":
+        return {k: _value(v, text) for k, v in (schema.get("properties") or {}).items()}
+    if kind == "array":
+        return []
+    if kind == "string":
+        return "because the review says so"
+    return 0
+
+
+def structured_reply(body: dict[str, Any], text: str) -> str:
+    """The reply of a structured request: a JSON value of its schema, or a bare choice."""
+    mode = mode_of(body)
+    if mode == "choice":
+        ans = answer_for(text)
+        return ans if ans in body["guided_choice"] else body["guided_choice"][0]
+    if mode == "grammar":
+        return json.dumps({"label": answer_for(text)})
+    rf = body["response_format"]
+    schema = rf.get("json_schema", {}).get("schema") if mode == "json_schema" else rf.get("schema")
+    return json.dumps(_value(schema, text) if schema else {"answer": answer_for(text)})
 
 
 class _Server(ThreadingHTTPServer):
@@ -193,8 +263,17 @@ class _Handler(BaseHTTPRequestHandler):
             except ValueError:
                 body = None
             fault = fake.next_fault()
+            mode = mode_of(body)
             with fake.lock:
-                fake.requests.append({"path": self.path, "body": body, "auth": auth, "fault": fault})
+                fake.requests.append({"path": self.path, "body": body, "auth": auth, "fault": fault, "mode": mode})
+                fake.modes.append(mode)
+            if fake.fail_if is not None and isinstance(body, dict) and fake.fail_if(_prompt_text(body)):
+                self._send(500, b'{"error": {"message": "internal error"}}')
+                return
+            if mode != "off" and mode not in fake.structured:
+                self._send(fake.refuse_status, json.dumps({"error": {"message": f"unsupported field for {mode}",
+                                                                     "type": "invalid_request_error"}}).encode())
+                return
             if fake.delay:
                 time.sleep(fake.delay)
             self._serve(fake, fault, body, auth)
@@ -217,6 +296,11 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, b"<html><body>502 Bad Gateway</body></html>", ctype="text/html")
         elif fault == "badjson":
             self._send(200, b'{"object": "nothing useful"}')
+        elif fault == "deep":
+            self._send(200, b"[" * 100_000 + b"]" * 100_000)
+        elif fault == "hang":
+            fake._stopped.wait(fake.lifetime)
+            self.close_connection = True
         elif fault == "truncate":
             full = json.dumps(fake.answer(self.path, body)).encode()
             self.close_connection = True

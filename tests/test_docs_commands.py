@@ -190,6 +190,7 @@ Fixture = Callable[[Path, Path], None]   # (working directory, data directory)
 #: command text -> (fixture writing the files it names into the working directory, text its stdout must contain)
 RUN: dict[str, tuple[Fixture, str]] = {
     "sentiprobe list": (lambda tmp, data: None, "arts-laptop"),
+    "sentiprobe list matrix": (lambda tmp, data: None, "arts-laptop"),
     "sentiprobe score --suite arts-laptop --predictions laptop_results.csv --column bert_pt --json":
         (lambda tmp, data: _link(data / "arts" / "output" / "laptop_results.csv", tmp / "laptop_results.csv"), '"ars"'),
     "sentiprobe score --suite arts-rest --predictions my_preds.jsonl --json":
@@ -248,7 +249,7 @@ def test_command_parses_and_names_exist(cmd: DocCommand):
     from sentiprobe.cli.run_cmd import parse_model_args
     from sentiprobe.cli.suite_args import parse_suite_args
     from sentiprobe.models import MODELS
-    from sentiprobe.run.modelargs import assign_model_args
+    from sentiprobe.run.modelargs import assign_model_args, model_entries
     from sentiprobe.suites import SUITES
 
     err = io.StringIO()
@@ -263,11 +264,11 @@ def test_command_parses_and_names_exist(cmd: DocCommand):
     for name in _names(getattr(ns, "suite", None)):
         family = [s.name for s in SUITES if s.family == name]
         suites += family or [SUITES.get(name).name]  # unknown: ConfigError with did-you-mean
-    models = [n.split("=", 1)[-1] for n in _names(getattr(ns, "model", None))]
-    for name in models:
-        MODELS.entry(name)
+    models = model_entries(_names(getattr(ns, "model", None)))  # NAME or LABEL=NAME
+    for e in models:
+        MODELS.entry(e.name)
     if models and getattr(ns, "model_arg", None):
-        assign_model_args(models, parse_model_args(ns.model_arg))
+        assign_model_args({e.label: e.name for e in models}, parse_model_args(ns.model_arg))
     if suites and getattr(ns, "suite_arg", None):
         parse_suite_args(ns.suite_arg, suites, environ={})
 

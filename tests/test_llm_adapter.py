@@ -12,6 +12,7 @@ from sentiprobe.core.errors import ConfigError, SentiprobeError
 from sentiprobe.models import MODELS, create_model
 from sentiprobe.models.http_retry import LLMError, parse_retry_after
 from sentiprobe.models.llm import OpenAICompatibleModel
+from sentiprobe.models.llm import configure
 from sentiprobe.run.cache import PredictionCache
 from sentiprobe.run.predictor import CachedPredictor
 
@@ -20,10 +21,10 @@ FAST = {"timeout": "0.5", "backoff": "0.01", "max_backoff": "0.05"}  # strings, 
 
 
 @pytest.fixture(autouse=True)
-def _env(monkeypatch):
-    for var in ("SENTIPROBE_LLM_BASE_URL", "OPENAI_BASE_URL", "SENTIPROBE_LLM_MODEL", "OPENAI_API_KEY"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("SENTIPROBE_LLM_API_KEY", SECRET)
+def _env():
+    configure(api_key=SECRET)  # what the CLI does with SENTIPROBE_LLM_API_KEY (only cli/ reads the environment)
+    yield
+    configure()
 
 
 def make(srv: FakeOpenAI, **kw) -> OpenAICompatibleModel:
@@ -214,8 +215,10 @@ def test_config_and_arguments(monkeypatch):
     for bad in ({"max_concurrency": "zero"}, {"endpoint": "embeddings"}, {"timeout": "-1"}, {"max_retries": "1.5"}):
         with pytest.raises(ConfigError):
             create_model("openai-compatible", base_url="http://127.0.0.1:1/v1", model="m", **bad)
-    monkeypatch.setenv("SENTIPROBE_LLM_BASE_URL", "http://127.0.0.1:9/v1/")
-    monkeypatch.setenv("SENTIPROBE_LLM_MODEL", "envmodel")
+    from sentiprobe.core import env
+
+    previous = env.install({"SENTIPROBE_LLM_BASE_URL": "http://127.0.0.1:9/v1/", "SENTIPROBE_LLM_MODEL": "envmodel",
+                            "SENTIPROBE_LLM_API_KEY": SECRET})  # what `sentiprobe` installs from os.environ
     m = create_model("openai-compatible", temperature="0.5", max_tokens="7")
     cfg = m.config()
     assert cfg["base_url"] == "http://127.0.0.1:9/v1" and cfg["model"] == "envmodel"
@@ -227,9 +230,12 @@ def test_config_and_arguments(monkeypatch):
     # settings that do not change outputs do not change the fingerprint
     m2 = create_model("openai-compatible", temperature="0.5", max_tokens="7", max_concurrency="9", timeout="3")
     assert m2.fingerprint == fp
-    monkeypatch.delenv("SENTIPROBE_LLM_BASE_URL")
-    monkeypatch.setenv("OPENAI_BASE_URL", "https://api.example.invalid/v1")
-    assert create_model("openai-compatible").base_url == "https://api.example.invalid/v1"
+    env.install({"OPENAI_BASE_URL": "https://api.example.invalid/v1", "SENTIPROBE_LLM_MODEL": "m",
+                 "OPENAI_API_KEY": SECRET})
+    try:
+        assert create_model("openai-compatible").base_url == "https://api.example.invalid/v1"
+    finally:
+        env.install(previous)
 
 
 def test_score_labels_via_echo_logprobs(tmp_path: Path):

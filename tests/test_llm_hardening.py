@@ -31,6 +31,7 @@ from sentiprobe.models.http_retry import (
     RequestGuard,
     redact,
 )
+from sentiprobe.models.llm import configure
 from sentiprobe.run.cache import PredictionCache
 from sentiprobe.run.predictor import CachedPredictor
 
@@ -40,10 +41,10 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 
 
 @pytest.fixture(autouse=True)
-def _env(monkeypatch):
-    for var in ("SENTIPROBE_LLM_BASE_URL", "OPENAI_BASE_URL", "SENTIPROBE_LLM_MODEL", "OPENAI_API_KEY"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("SENTIPROBE_LLM_API_KEY", SECRET)
+def _env():
+    configure(api_key=SECRET)  # what the CLI does with SENTIPROBE_LLM_API_KEY (only cli/ reads the environment)
+    yield
+    configure()
 
 
 def _dead_url() -> str:
@@ -156,15 +157,16 @@ def test_ctrl_c_in_cli_exits_130_fast_and_keeps_finished_batches(data_dir, tmp_p
 
     ``max_concurrency=1`` runs the requests in the main thread, 4 on the worker threads.
     """
-    with FakeOpenAI(faults=["ok"] * 4 + ["slow"] * 100, slow_s=60.0, lifetime=120.0) as srv:
+    # the first POST is the structured-decoding probe (structured=auto), then one batch of 4 answers
+    with FakeOpenAI(faults=["ok"] * 5 + ["slow"] * 100, slow_s=60.0, lifetime=120.0) as srv:
         cmd = _cli_run(srv.base_url, tmp_path, data_dir, "--model-arg", "batch_size=4",
                        "--model-arg", f"max_concurrency={concurrency}")
         proc = subprocess.Popen(cmd, env=_cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             t_end = time.monotonic() + 60
-            while srv.posts < 5 and time.monotonic() < t_end and proc.poll() is None:
+            while srv.posts < 6 and time.monotonic() < t_end and proc.poll() is None:
                 time.sleep(0.02)
-            assert srv.posts >= 5, "the CLI never reached the hanging batch"
+            assert srv.posts >= 6, "the CLI never reached the hanging batch"
             time.sleep(0.2)  # let all 4 workers get stuck in their reads
             t0 = time.monotonic()
             proc.send_signal(signal.SIGINT)
@@ -185,20 +187,21 @@ def test_ctrl_c_in_cli_exits_130_fast_and_keeps_finished_batches(data_dir, tmp_p
     assert elapsed < 5.0  # the requirement is 2 s; slack for interpreter teardown on a loaded machine
     with sqlite3.connect(tmp_path / "cache" / "cache.sqlite") as db:
         (n,) = db.execute("SELECT COUNT(*) FROM blobs").fetchone()
-    assert n == 4  # the finished batch is in the cache
+    assert n == 5  # the finished batch (and the probe's answer) is in the cache
 
 
 # ---- dead servers and deadlines --------------------------------------------------------------------
 
-def test_guard_counts_only_consecutive_connection_failures():
-    g = RequestGuard("http://h/v1", max_connect_failures=3)
+def test_guard_counts_consecutive_failures_of_every_kind():
+    g = RequestGuard("http://h/v1", max_failures=3)
     for _ in range(2):
         g.connect_failed("refused")
-    g.connected()  # a response of any status proves the server is up
-    for _ in range(2):
-        g.connect_failed("refused")
-    with pytest.raises(LLMCircuitOpenError, match=r"http://h/v1 is unreachable: 3 consecutive"):
-        g.connect_failed("refused")
+    g.succeeded()  # a usable reply proves the server is up and answering
+    g.failed("refused", "connect")
+    g.failed("timed out", "timeout")
+    with pytest.raises(LLMCircuitOpenError, match=r"http://h/v1 is not answering usably: 3 consecutive failures "
+                                                  r"\(1 connection failure, 1 timeout, 1 unusable reply; last: html"):
+        g.failed("html", "unusable")
     with pytest.raises(LLMCircuitOpenError):  # stays open
         g.check("chat request", "http://h/v1/chat/completions")
 
@@ -238,7 +241,7 @@ def test_breaker_trips_on_connect_timeouts_at_defaults():
                 c.connect_ex(srv.getsockname())
             m = create_model("openai-compatible", base_url=url, model="fake")
             t0 = time.monotonic()
-            with pytest.raises(LLMCircuitOpenError, match="5 consecutive connection failures"):
+            with pytest.raises(LLMCircuitOpenError, match=r"5 consecutive failures \(5 connection failures"):
                 m.generate([f"p{i}" for i in range(8)])
             took = time.monotonic() - t0
         finally:
@@ -273,8 +276,10 @@ def test_deadline_stops_a_hanging_server(concurrency):
 def test_deadline_argument_is_checked():
     with pytest.raises(SentiprobeError, match="deadline_s"):
         create_model("openai-compatible", base_url="http://127.0.0.1:1/v1", model="m", deadline_s="-1")
-    with pytest.raises(SentiprobeError, match="max_connect_failures"):
+    with pytest.raises(SentiprobeError, match="max_failures"):
         create_model("openai-compatible", base_url="http://127.0.0.1:1/v1", model="m", max_connect_failures="0")
+    with pytest.raises(SentiprobeError, match="max_failures"):
+        create_model("openai-compatible", base_url="http://127.0.0.1:1/v1", model="m", max_failures="0")
     fp = create_model("openai-compatible", base_url="http://127.0.0.1:1/v1", model="m").fingerprint
     other = create_model("openai-compatible", base_url="http://127.0.0.1:1/v1", model="m", deadline_s="9",
                          max_connect_failures="2", connect_timeout="1")
@@ -325,5 +330,7 @@ def test_cli_fails_fast_on_a_dead_server_at_defaults(data_dir, tmp_path: Path):
     err = proc.stderr
     assert proc.returncode == 1, err
     assert "Traceback" not in err, err
-    assert f"the LLM server at {url} is unreachable: 5 consecutive connection failures" in err, err
+    # the first request is the structured-decoding probe (one retry): it names the refused connection
+    assert (f"the LLM server at {url} is unreachable: 5 consecutive failures (5 connection failures" in err
+            or ("could not connect" in err and "Connection refused" in err and url in err)), err
     assert took < 60.0

@@ -26,13 +26,16 @@ from sentiprobe.run.predictor import CachedPredictor
 OPTIONS = ["true", "false", "not given"]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="module", params=["transformers", "llama-cpp"])
 def lm(request, tmp_path_factory):
     # the dequantised model is kept in pytest's cache dir (.pytest_cache), so only the first run
     # parses the GGUF file (tens of seconds); later runs load safetensors in about a second
+    if request.param == "llama-cpp" and importlib.util.find_spec("llama_cpp") is None:
+        pytest.skip("llama-cpp-python is not installed (the llama.cpp backend is optional)")
     cache = getattr(request.config, "cache", None)
     conv = cache.mkdir("sentiprobe-models") if cache is not None else tmp_path_factory.mktemp("models")
-    m = create_model("smollm2", max_tokens="16", batch_size="4", threads="1", convert_dir=str(conv))
+    m = create_model("smollm2", max_tokens="16", batch_size="4", threads="1", convert_dir=str(conv),
+                     backend=request.param)
     m.generate(["Hi"], max_tokens=1)  # load once for the module
     yield m
     m.close()
@@ -85,3 +88,20 @@ def test_config_fingerprint_and_cache(lm, tmp_path: Path):
         create_model("smollm2", max_tokens="many")
     with pytest.raises(ConfigError):
         lm.generate(["x"], top_k=3)
+
+
+def test_structured_replies_follow_the_schema(lm):
+    """Constrained decoding (llguidance masks) on both backends: every reply is valid JSON of the schema."""
+    import json
+
+    pytest.importorskip("llguidance")
+    wire = {"name": "label", "schema": {"type": "object", "properties": {"label": {"type": "string", "enum": [
+        "positive", "neutral", "negative"]}}, "required": ["label"], "additionalProperties": False},
+        "choices": ["positive", "neutral", "negative"]}
+    prompts = ["Sentiment of 'I love it'? Answer in JSON.", "Sentiment of 'Terrible service.'?"]
+    out = lm.generate(prompts, schema=wire, structured="json_schema", max_tokens=24)
+    assert all(json.loads(o)["label"] in wire["choices"] for o in out), out
+    assert lm.generate(prompts, schema=wire, structured="choice", max_tokens=8)[0] in wire["choices"]
+    free = lm.generate(prompts[:1], max_tokens=8)
+    assert isinstance(free[0], str)
+    assert lm.structured_mode([wire]) == ["json_schema"] and lm.config()["backend"] == lm.backend

@@ -24,6 +24,14 @@ def list_suites() -> list[dict[str, Any]]:
              "options": describe_options(s.options)} for s in SUITES]
 
 
+def list_prompts(suites: list[str] | None = None) -> list[dict[str, Any]]:
+    """How each suite asks a generative model: template (text, version, hash), reply schema, JSON instruction."""
+    from .suites import SUITES
+
+    specs = [SUITES.get(n) for n in suites] if suites else list(SUITES)
+    return [{"suite": s.name, **s.prompting.describe()} for s in specs if s.prompting is not None]
+
+
 def list_models() -> list[dict[str, Any]]:
     from .models import MODELS
 

@@ -1,4 +1,4 @@
-"""``sentiprobe list [suites|models|matrix] [--model M,N] [--json]``."""
+"""``sentiprobe list [suites|models|prompts|matrix] [--model M,N] [--suite NAME] [--json]``."""
 from __future__ import annotations
 
 import json
@@ -6,11 +6,14 @@ import json
 
 def add_parser(sub) -> None:
     p = sub.add_parser("list", help="list suites and models with their arguments")
-    p.add_argument("what", nargs="?", choices=("suites", "models", "all", "matrix"), default="all",
-                   help="matrix: which model runs on which suite (the rule of a bare `sentiprobe run`)")
+    p.add_argument("what", nargs="?", choices=("suites", "models", "prompts", "all", "matrix"), default="all",
+                   help="matrix: which model runs on which suite (the rule of a bare `sentiprobe run`); prompts: "
+                        "the prompt templates and reply schemas of the generative tasks")
     p.add_argument("--model", default=None, action="append",
                    help="models of the matrix, comma-separated or repeated (default: the default models)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--suite", action="append", default=None,
+                   help="with 'prompts': only these suites (repeatable or comma-separated)")
     p.set_defaults(func=cmd)
 
 
@@ -42,7 +45,7 @@ def matrix_text(matrix: dict[str, dict[str, str | None]]) -> str:
 
 
 def cmd(args) -> int:
-    from ..api import compatibility, list_models, list_suites
+    from ..api import compatibility, list_models, list_prompts, list_suites
     from .run_cmd import split_names
 
     if args.what == "matrix":
@@ -51,6 +54,15 @@ def cmd(args) -> int:
             print(json.dumps(matrix, indent=2))
         else:
             print(matrix_text(matrix), end="")
+        return 0
+
+    if args.what == "prompts":
+        names = [n.strip() for a in args.suite or [] for n in a.split(",") if n.strip()] or None
+        prompts = list_prompts(names)
+        if args.json:
+            print(json.dumps({"prompts": prompts}, indent=2, ensure_ascii=False))
+        else:
+            print(format_prompts(prompts), end="")
         return 0
     doc = {}
     if args.what in ("suites", "all"):
@@ -68,3 +80,19 @@ def cmd(args) -> int:
         for k, v in m["params"].items():
             print(f"         --model-arg {k}=...  {v}")
     return 0
+
+
+def format_prompts(prompts: list[dict]) -> str:
+    """The prompt templates as people read them: one block per suite."""
+    out = []
+    for p in prompts:
+        t = p["template"]
+        out.append(f"== {p['suite']}: template {t['name']} v{t['version']} #{t['hash']} (max_tokens {p['max_tokens']})")
+        out.append(t["instruction"])
+        out.append(f"[answer format, free text] {t['answer_format']}")
+        out.append(f"[answer format, structured] {p['json_instruction']}")
+        out.append("[k few-shot examples: item + cue + gold answer]")
+        out.append(f"{t['item']}\n{t['cue']}")
+        out.append(f"reply schema {p['reply_schema']['name']}: {json.dumps(p['reply_schema']['schema'])}")
+        out.append("")
+    return "\n".join(out) + ("\n" if out else "no suite declares a prompt\n")

@@ -126,6 +126,8 @@ def cmd(args) -> int:
         print(json.dumps(compact_summary(doc), indent=2, ensure_ascii=False))
     else:
         sys.stdout.write(results_table(doc))
+    for line in generation_warnings(doc):
+        print(line, file=sys.stderr)
     errors = run_errors(doc)
     for where, err in errors.items():
         print(f"sentiprobe: suite {where} failed: {err['type']}: {err['message']}", file=sys.stderr)
@@ -134,3 +136,25 @@ def cmd(args) -> int:
               f"(details in each model's run.log)", file=sys.stderr)
         return 1
     return 0
+
+
+def generation_warnings(summary: dict) -> list[str]:
+    """Closing lines about generated replies: unanswered items (scored as wrong) and suites where more than
+    half the replies did not parse (with the likely cause and the first replies)."""
+    out = []
+    for model, run in (summary.get("runs") or {}).items():
+        for suite, entry in (run.get("suites") or {}).items():
+            gen = (entry.get("details") or {}).get("generation")
+            if not isinstance(gen, dict):
+                continue
+            where = f"{suite} ({model})"
+            if gen.get("unanswered"):
+                errs = "; ".join(gen.get("unanswered_errors") or [])
+                out.append(f"sentiprobe: warning: {where}: {gen['unanswered']} of {gen.get('n')} items got no answer "
+                           f"from the model and are scored as wrong (last errors: {errs}); run again to ask them "
+                           "again (the answered ones are cached)")
+            if gen.get("warning"):
+                out.append(f"sentiprobe: warning: {where}: {gen['warning']}")
+                for r in (gen.get("first_failures") or [])[:3]:
+                    out.append(f"    {r.get('item_id')}: {json.dumps(r.get('reply'), ensure_ascii=False)}")
+    return out

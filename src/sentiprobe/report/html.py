@@ -188,6 +188,9 @@ def _suite_section(name: str, entry: dict[str, Any]) -> str:
         if vals:
             parts.append(ci_bars([(k, m["value"], m.get("ci_low"), m.get("ci_high")) for k, m in vals], unit=unit,
                                  title=f"{name} metrics ({UNIT_LABELS[unit]})"))
+    from .generation import generation_section
+
+    parts.append(generation_section(entry))  # how a generative model was asked (empty for other models)
     if name in SUITES:
         parts.append(SUITES.get(name).render_section(name, entry))
     else:  # a results file from a suite this installation does not have (a plug-in, an older version)

@@ -75,11 +75,18 @@ class CachedPredictor:
                 todo[k] = x
         self.hits += sum(1 for k in keys if k in found)
         pending = sorted(todo.items(), key=lambda kv: size(kv[1])) if size else list(todo.items())
+        plan = getattr(self.model, "plan_requests", None)
+        if pending and callable(plan):  # an HTTP model sets (and announces) its default deadline for them
+            plan(what, [x for _, x in pending])
+        self._say()
         bar = _progress(len(pending), self.desc, self.progress)
         try:
             for i in range(0, len(pending), chunk):
                 part = pending[i:i + chunk]
-                outs = fn([x for _, x in part])
+                try:
+                    outs = fn([x for _, x in part])
+                finally:
+                    self._say()
                 if len(outs) != len(part):
                     raise SentiprobeError(f"model {self.model.name!r}.{what} returned {len(outs)} results "
                                           f"for {len(part)} inputs")
@@ -93,6 +100,18 @@ class CachedPredictor:
             if bar is not None:
                 bar.close()
         return found
+
+    def _say(self) -> None:
+        """Print the model's notes for the user (a structured-decoding fallback, a deadline) on the terminal."""
+        pop = getattr(self.model, "pop_notes", None)
+        if not callable(pop):
+            return
+        for text in pop():
+            note = getattr(self.progress, "note", None)
+            if callable(note):
+                note(f"{self.desc}: {text}")
+            elif self.progress:
+                print(f"{self.desc}: {text}", file=sys.stderr)
 
     def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str) -> list[Prediction]:
         """Cached classification: one cache entry per (fingerprint, request payload incl. ``input_kind``)."""

@@ -205,6 +205,7 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
     label_mapping: dict[str, Any] | None = None
     hits = computed = 0
     seeds_identical = False
+    asked: dict[str, Any] | None = None  # how a generative model was asked (prompt, schema, decoding mode)
     for k in range(n_seeds):
         model = create_model(cfg.model, **cfg.model_args)
         try:
@@ -228,6 +229,7 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
             detail = ", ".join(x for x in (f"{len(items)} items", tag) if x)
             with progress.stage(cfg.run_label, suite_name, "predict", detail) as t:
                 p = suite.predict(predictor, items)
+            asked = suite.memo.pop("generation", None) or asked
             seconds["predict"] += t["seconds"]
             preds.extend(with_seed(p, seed) if n_seeds > 1 else p)
             fingerprints.append(predictor.fingerprint)
@@ -254,6 +256,7 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
         metrics, details, score_cached = _score(suite, items, preds, lines, data_hashes, cfg, cache,
                                                 learned=any(f.get("fitted") for f in fits))
     seconds["score"] = t["seconds"]
+    metrics, details = _with_generation(preds, asked, metrics, details, cfg)
     entry = {
         "suite": suite.describe(),
         "items_hash": suite.items_hash(items),
@@ -274,6 +277,20 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
         "data_files": data_hashes,
     }
     return entry, preds, lines
+
+
+def _with_generation(preds: Sequence[Prediction], asked: dict[str, Any] | None, metrics: dict[str, Any],
+                     details: dict[str, Any], cfg: RunConfig) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Parse accounting of generated predictions (``details.generation``, metric ``parse_failure_rate``)."""
+    from ..suites.prompting import generation_record, parse_failure_metric
+
+    gen = generation_record(preds, asked)
+    if gen is None:
+        return metrics, details
+    if "parse_failure_rate" not in metrics:
+        metrics = {**metrics, "parse_failure_rate": parse_failure_metric(preds, n_boot=cfg.n_boot,
+                                                                         seed=cfg.seed).to_dict()}
+    return metrics, {**details, "generation": gen}
 
 
 def _data_hashes(suite: Suite) -> dict[str, str | None]:

@@ -175,6 +175,11 @@ class Suite:
         """Ask a (cached) predictor for predictions on items (the spec's predict stage, else classify)."""
         if self.spec.predict is not None:
             return self.spec.predict(self, predictor, items)
+        caps = set(getattr(getattr(predictor, "model", predictor), "capabilities", ()))
+        if self.spec.prompting is not None and self.task not in caps and "generate" in caps:
+            from .prompting import predict_labels
+
+            return predict_labels(self, predictor, items, self.spec.prompting)
         return predictor.classify(items, self.labels, self.input_kind)
 
     # ---- predictions and scores ------------------------------------------------------------------

@@ -346,6 +346,9 @@ class SuiteSpec:
             model-based metrics (None: the suite has none); run before ``score``, cached per request in ``cache``.
         headline: the metrics a summary shows first (the run's results table, ``--json``); empty: the first
             metric the score stage returns. Names that a run did not produce are skipped.
+        prompting: how generative models are asked (:class:`~.prompting.GenerativeTask`: prompt template,
+            reply schema, few-shot examples). A classification suite with one accepts models that only
+            generate (their replies parsed into labels); ``sentiprobe list prompts`` shows it.
     """
 
     name: str
@@ -371,6 +374,7 @@ class SuiteSpec:
     headline: tuple[str, ...] = ()
     score_context: ScoreContextFn | None = None
     measure: MetricStage | None = None
+    prompting: Any = None
 
     def __post_init__(self) -> None:
         if self.task not in TASKS:
@@ -381,3 +385,5 @@ class SuiteSpec:
             raise ValueError(f"suite {self.name}: options must be a frozen dataclass")
         if not self.accepts:
             object.__setattr__(self, "accepts", frozenset({self.task}))
+        if self.prompting is not None and "generate" not in self.accepts:
+            object.__setattr__(self, "accepts", self.accepts | {"generate"})

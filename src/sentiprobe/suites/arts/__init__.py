@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..base import SUITES
 from ..spec import NoOptions, SuiteSpec
-from . import custom, data, predictions, report, score
+from . import custom, data, predictions, prompts, report, score
 from .formats import LABELS
 
 _DESCRIPTIONS = {
@@ -32,7 +32,8 @@ def _spec(name: str) -> SuiteSpec:
                      score=score.score, render_section=report.render_section, options=NoOptions,
                      statistics=data.statistics, groups_name="source example",
                      headline=("ars", "accuracy_original"), paired=score.unit_table,
-                     score_context=data.score_context)
+                     score_context=data.score_context,
+                     prompting=prompts.TASK)
 
 
 ARTS_LAPTOP = SUITES.register(_spec("arts-laptop"))
@@ -49,7 +50,8 @@ ARTS_CUSTOM = SUITES.register(SuiteSpec(
     load_items=data.load_items, data_files=data.data_files, read_predictions=predictions.read_predictions,
     score=score.score, render_section=report.render_section, options=custom.CustomOptions,
     statistics=data.statistics, groups_name="source example", headline=("ars", "accuracy_original"),
-    paired=score.unit_table, score_context=data.score_context))
+    paired=score.unit_table, score_context=data.score_context,
+    prompting=prompts.TASK))
 """A generated or user-supplied enriched set (``--suite-arg path=FILE``), scored like the released ones."""
 
 __all__ = ["ARTS_CUSTOM", "ARTS_LAPTOP", "ARTS_MAMS", "ARTS_REST"]

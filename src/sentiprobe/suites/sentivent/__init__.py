@@ -16,25 +16,26 @@ from __future__ import annotations
 
 from ..base import SUITES
 from ..spec import SuiteSpec
-from . import data, predictions, report, score
+from . import data, predictions, prompts, report, score
 from .load import CLAUSE_LABELS, POLAR_LABELS
 from .options import SentiventOptions
 
 
-def _spec(name: str, labels: tuple[str, ...], description: str) -> SuiteSpec:
+def _spec(name: str, labels: tuple[str, ...], description: str, prompting: object) -> SuiteSpec:
     return SuiteSpec(name=name, family="sentivent", version="1", description=description, labels=labels,
                      task="classify", input_kind="text", load_items=data.load_items, data_files=data.data_files,
                      read_predictions=predictions.read_predictions, score=score.score,
                      render_section=report.render_section, options=SentiventOptions, statistics=data.statistics,
                      headline=("macro_f1", "accuracy"), paired=score.unit_table,
-                     score_context=data.score_context)
+                     score_context=data.score_context,
+                     prompting=prompting)
 
 
 SENTIVENT_POLAR = SUITES.register(_spec(
     "sentivent-polar", POLAR_LABELS,
-    "SENTiVENT implicit economic sentiment, task A: polarity of gold polar expressions"))
+    "SENTiVENT implicit economic sentiment, task A: polarity of gold polar expressions", prompts.POLAR_TASK))
 SENTIVENT_CLAUSE = SUITES.register(_spec(
     "sentivent-clause", CLAUSE_LABELS,
-    "SENTiVENT implicit economic sentiment, task B: clause polarity (incl. none)"))
+    "SENTiVENT implicit economic sentiment, task B: clause polarity (incl. none)", prompts.CLAUSE_TASK))
 
 __all__ = ["SENTIVENT_CLAUSE", "SENTIVENT_POLAR", "SentiventOptions"]

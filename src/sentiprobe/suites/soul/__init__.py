@@ -16,6 +16,7 @@ from . import data, predictions, report, score, textmetrics
 from .load import LABELS
 from .options import SoulOptions
 from .predict import predict
+from .prompts import TASKS
 
 __all__ = ["SOUL_JG", "SOUL_RC", "SoulOptions"]
 
@@ -27,7 +28,8 @@ def _spec(name: str, task: str, accepts: frozenset[str], description: str, headl
         read_predictions=predictions.read_predictions, score=score.score, render_section=report.render_section,
         options=SoulOptions, accepts=accepts, statistics=data.statistics, predict=predict,
         training=data.training, groups_name="review", headline=headline, paired=score.unit_table,
-        score_context=data.score_context, measure=textmetrics.measure if task == "generate" else None)
+        score_context=data.score_context, measure=textmetrics.measure if task == "generate" else None,
+        prompting=TASKS["rc" if name == "soul-rc" else "jg"])
 
 
 SOUL_RC = SUITES.register(_spec(

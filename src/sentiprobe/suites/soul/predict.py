@@ -50,7 +50,8 @@ from ...core.errors import CapabilityError, ConfigError, SentiprobeError
 from ...core.types import Item, Prediction
 from .load import LABELS
 from .parse import ParsedAnswer, extract_justification, extract_label, parse_answer
-from .prompts import SEQ2SEQ_SOURCE, PromptTemplate, prompt_text, soul_task, template_for
+from ..prompting import ask, generate_tolerant, prediction_meta, reply_json, truncated_field
+from .prompts import SEQ2SEQ_SOURCE, TASKS, PromptTemplate, prompt_text, soul_task, template_for
 
 if TYPE_CHECKING:
     from ..base import Suite
@@ -117,36 +118,9 @@ def _meta(tmpl: PromptTemplate, text: str, mode: str, opts: GenerationOptions) -
 
 
 def _generate_tolerant(predictor: Any, prompts: list[str], kw: dict[str, Any]) -> tuple[list[Any], list[str | None]]:
-    """Replies (None for requests that failed for good) and the error text per prompt.
-
-    A failed batch is retried prompt by prompt, except for :class:`LLMFatalError` (dead server, tripped
-    circuit breaker, deadline, interrupt): no single prompt can succeed then, and the per-prompt retries
-    would multiply the retry budget by the batch size (746 s for one item against a dead server).
-    """
-    from ...models.http_retry import LLMError, LLMFatalError
-
-    try:
-        return list(predictor.generate(prompts, **kw)), [None] * len(prompts)
-    except LLMFatalError:
-        raise
-    except LLMError as exc:
-        log.warning("SOUL generation: a batch failed (%s); retrying its prompts one by one", exc)
-    outs: list[Any] = []
-    errors: list[str | None] = []
-    last: Exception | None = None
-    for p in prompts:
-        try:
-            outs.append(predictor.generate([p], **kw)[0])
-            errors.append(None)
-        except LLMFatalError:
-            raise
-        except LLMError as exc:
-            last = exc
-            outs.append(None)
-            errors.append(str(exc)[:300])
-    if last is not None and all(e is not None for e in errors):
-        raise last
-    return outs, errors
+    """Replies (None for requests that failed for good) and the error text per prompt (see
+    :func:`..prompting.generate_tolerant`: fatal errors such as a dead server are re-raised)."""
+    return generate_tolerant(predictor, prompts, kw, "SOUL generation")
 
 
 def is_text_to_text(model: Any) -> bool:
@@ -160,10 +134,18 @@ def parse_text_to_text(text: str, task: str) -> ParsedAnswer:
     return ParsedAnswer(label, label, extract_justification(text) if task == "jg" else None)
 
 
-def generate_predictions(predictor: Any, items: Sequence[Item], task: str, opts: GenerationOptions) -> list[Prediction]:
-    """Prompt, generate (cached) and parse one reply per item."""
+def generate_predictions(predictor: Any, items: Sequence[Item], task: str, opts: GenerationOptions,
+                         suite: Suite | None = None) -> list[Prediction]:
+    """Prompt, generate (cached) and parse one reply per item.
+
+    Chat models run by a suite go through :func:`..prompting.ask` (the adapter's structured decoding and
+    ``shots``): the spec's zero-shot template when decoding is free text without examples, else the composed
+    template with the JSON reply schema of :data:`.prompts.TASKS`.
+    """
     model = predictor.model
     t2t = is_text_to_text(model)
+    if suite is not None and not t2t:
+        return _asked_predictions(suite, predictor, items, task, opts)
     tmpl = SEQ2SEQ_SOURCE if t2t else template_for(task, opts.prompt_style)
     if hasattr(model, "template_hash"):
         model.template_hash = tmpl.hash
@@ -183,14 +165,66 @@ def generate_predictions(predictor: Any, items: Sequence[Item], task: str, opts:
             meta["label_rule"] = "extract (the answer extraction of docs/soul.md)"
         if err is not None or not isinstance(out, str):
             meta["generation_error"] = err or f"the model returned {type(out).__name__}, not text"
-            preds.append(Prediction(it.item_id, None, raw=None, parse_ok=False, meta=meta,
-                                    text="" if task == "jg" else None))
-            continue
-        parsed = parse_text_to_text(out, task) if t2t else parse_answer(out, task)
-        meta["label_lenient"] = parsed.label_lenient
-        preds.append(Prediction(it.item_id, parsed.label, text=parsed.justification, raw=out,
-                                parse_ok=parsed.label is not None, meta=meta))
+        preds.append(_prediction(it, task, out, meta, parse_text_to_text if t2t else parse_answer))
     return preds
+
+
+def _prediction(item: Item, task: str, out: Any, meta: dict[str, Any], parse: Any) -> Prediction:
+    """One item's prediction: unanswered (``meta["generation_error"]``: wrong, reported) or ``parse(out, task)``."""
+    if "generation_error" in meta:
+        return Prediction(item.item_id, None, raw=None, parse_ok=False, meta=meta, text="" if task == "jg" else None)
+    parsed = parse(out, task)
+    meta["label_lenient"] = parsed.label_lenient
+    return Prediction(item.item_id, parsed.label, text=parsed.justification, raw=out,
+                      parse_ok=parsed.label is not None, meta=meta)
+
+
+def _asked_predictions(suite: Suite, predictor: Any, items: Sequence[Item], task: str,
+                       opts: GenerationOptions) -> list[Prediction]:
+    """Chat generation through the suite's generative task (structured decoding and few-shot prompts)."""
+    gen = TASKS[task]
+    spec_tmpl = template_for(task, opts.prompt_style)
+
+    def prompt_for(it: Item, reply: Any, shots: list) -> str:
+        if reply is None and not shots and opts.prompt_style == "chat":
+            return prompt_text(spec_tmpl, it)  # the published zero-shot setting, word for word
+        if opts.prompt_style == "seq2seq":
+            return prompt_text(spec_tmpl, it)
+        return gen.template.render(gen.fields(it), reply=reply, shots=shots)
+
+    asked = ask(suite, predictor, items, gen, prompt_for=prompt_for, max_tokens=opts.max_tokens,
+                temperature=opts.temperature)
+    structured = asked.record["structured"] != "off"
+    shots = int(asked.record["shots"]["k"])
+    if not structured and not shots:
+        asked.record["template"] = spec_tmpl.describe()
+    suite.memo["generation"] = asked.record
+    preds = []
+    for k, it in enumerate(items):
+        meta = prediction_meta(asked, k)
+        if not structured and not shots:
+            meta.update(prompt_template=spec_tmpl.name, prompt_version=spec_tmpl.version, prompt_hash=spec_tmpl.hash)
+        preds.append(_prediction(it, task, asked.replies[k], meta, _parse_structured if structured else parse_answer))
+    return preds
+
+
+def _parse_structured(reply: str, task: str) -> ParsedAnswer:
+    """A JSON reply (``{"answer"}`` for RC, ``{"label", "justification"}`` for JG); the label must be exact."""
+    try:
+        value = reply_json(reply)
+    except ValueError:
+        value = None
+    if not isinstance(value, dict):  # cut off by max_tokens? the fields written so far still count
+        label = truncated_field(reply, "answer" if task == "rc" else "label")
+        label = label if label in LABELS else None
+        just = truncated_field(reply, "justification", complete=False) if task == "jg" else None
+        return ParsedAnswer(label, label or extract_label(reply), (just or "").strip() if task == "jg" else None)
+    raw = value.get("answer" if task == "rc" else "label")
+    label = raw if isinstance(raw, str) and raw in LABELS else None
+    if task == "rc":
+        return ParsedAnswer(label, label or extract_label(raw if isinstance(raw, str) else None), None)
+    just = value.get("justification")
+    return ParsedAnswer(label, label, just.strip() if isinstance(just, str) else "")
 
 
 def score_label_predictions(predictor: Any, items: Sequence[Item], opts: GenerationOptions) -> list[Prediction]:
@@ -219,11 +253,12 @@ def score_label_predictions(predictor: Any, items: Sequence[Item], opts: Generat
 
 
 def predict_items(predictor: Any, items: Sequence[Item], task: str, opts: GenerationOptions,
-                  input_kind: str = "text-pair") -> list[Prediction]:
-    """Predictions for SOUL items in the mode resolved for ``predictor.model``."""
+                  input_kind: str = "text-pair", suite: Suite | None = None) -> list[Prediction]:
+    """Predictions for SOUL items in the mode resolved for ``predictor.model`` (``suite``: the bound suite,
+    which chat generation needs for few-shot examples and records how it asked in its ``memo``)."""
     mode = resolve_mode(predictor.model, task, opts.mode)
     if mode == "generate":
-        return generate_predictions(predictor, items, task, opts)
+        return generate_predictions(predictor, items, task, opts, suite)
     if mode == "score":
         return score_label_predictions(predictor, items, opts)
     from dataclasses import replace
@@ -234,4 +269,5 @@ def predict_items(predictor: Any, items: Sequence[Item], task: str, opts: Genera
 
 def predict(suite: Suite, predictor: Any, items: Sequence[Item]) -> list[Prediction]:
     """The SOUL ``predict`` stage: the suite's task (``rc`` / ``jg``) in the mode of its options."""
-    return predict_items(predictor, items, soul_task(suite.name), suite.options.generation(), suite.input_kind)
+    return predict_items(predictor, items, soul_task(suite.name), suite.options.generation(), suite.input_kind,
+                         suite)

@@ -27,6 +27,9 @@ from typing import Any
 from ...core.errors import ConfigError
 from ...core.hashing import stable_hash
 from ...core.types import SCHEMA_VERSION, Item
+from ..prompting import GenerativeTask, ReplySchema, label_reply
+from ..prompting import PromptTemplate as GenTemplate
+from .load import LABELS
 
 
 @dataclass(frozen=True)
@@ -111,3 +114,54 @@ def seq2seq_target(label: str, justification: str | None = None) -> str:
     if justification is None:
         return label
     return JG_TARGET.render(label=label, justification=justification)
+
+
+# ---- structured decoding and few-shot prompts (GenerativeTask, see ..prompting) ----------------------------
+# The spec's zero-shot templates above are used as they are when decoding is free text and no examples are
+# asked for (the published setting); with a reply schema or ``shots=k`` the prompt is composed from these.
+
+def _fields(item: Item) -> dict[str, str]:
+    return {"review": item.text, "statement": item.text_pair or ""}
+
+
+def _justification(item: Item) -> str | None:
+    j = (item.meta or {}).get("justification")
+    return j if isinstance(j, str) and j.strip() else None
+
+
+def _jg_gold(item: Item) -> dict[str, str] | None:
+    j = _justification(item)
+    return {"label": item.label, "justification": j} if item.label in LABELS and j else None
+
+
+RC_TEMPLATE = GenTemplate(
+    "soul-rc", "3",
+    "Read the review, then decide whether the statement is true, false or not-given according to the review.",
+    "Reply with your answer (true, false or not-given) in lower case and no other text.",
+    "Review: {review}\nStatement: {statement}")
+
+JG_TEMPLATE = GenTemplate(
+    "soul-jg", "3",
+    "Read the review, then decide whether the statement is true, false or not-given according to the review, "
+    "and give the reason for your answer.",
+    "Answer the two questions, and do not skip either of them:\n1. Is the statement true, false or not-given?\n"
+    "2. What is the reason for your answer?",
+    "Review: {review}\nStatement: {statement}")
+
+RC_TASK = GenerativeTask(
+    template=RC_TEMPLATE, reply=label_reply("soul_rc_answer", LABELS, field="answer"), fields=_fields,
+    gold=lambda it: {"answer": it.label} if it.label in LABELS else None, max_tokens=256, labels=LABELS)
+
+JG_TASK = GenerativeTask(
+    template=JG_TEMPLATE,
+    reply=ReplySchema(
+        name="soul_jg_answer",
+        schema={"type": "object", "properties": {"label": {"type": "string", "enum": list(LABELS)},
+                                                 "justification": {"type": "string", "description":
+                                                                   "the reason for your answer, in your own words"}},
+                "required": ["label", "justification"], "additionalProperties": False},
+        example={"label": "true", "justification": "The review says ..."}, field="label"),
+    fields=_fields, gold=_jg_gold,
+    gold_text=lambda it: f"1. {it.label}\n2. {_justification(it)}", max_tokens=256, labels=LABELS)
+
+TASKS = {"rc": RC_TASK, "jg": JG_TASK}

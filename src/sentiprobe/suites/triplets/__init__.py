@@ -31,7 +31,8 @@ def _spec(name: str, description: str) -> SuiteSpec:
                      accepts=frozenset({"extract", "generate"}), statistics=data.statistics,
                      predict=llm_extract.predict, training=data.training, groups_name="sentence",
                      headline=("triplet_f1",), paired=paired.unit_table,
-                     score_context=data.score_context)
+                     score_context=data.score_context,
+                     prompting=llm_extract.TASK)
 
 
 SENTIVENT_TRIPLET = SUITES.register(_spec(

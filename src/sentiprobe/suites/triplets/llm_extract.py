@@ -2,53 +2,146 @@
 
 Why both here: a suite asks every model the same question (the sentence's triplets) and scores the answers with
 the same rules. Taggers (``extract`` capability, e.g. ``gts-glove``) return word-index triplets directly; LLMs get
-a versioned few-shot prompt asking for JSON with the spans copied as text, and the reply goes through the lenient
-parser of :mod:`.parse` (unreadable or unalignable entries are counted failures, scored as misses).
+a versioned prompt asking for the triplets with the spans copied as text (:data:`TASK`: template and reply
+schema ``{"triplets": [{"target", "opinion", "polarity"}]}``; structured decoding and ``shots`` come from the
+adapter, see :mod:`..prompting`), and the reply goes through the lenient parser of :mod:`.parse`, which maps the
+span texts back to word indices (unreadable or unalignable entries are counted failures, scored as misses).
 
-The prompt is versioned (:data:`PROMPT_VERSION`, hash in every prediction's ``meta``): changing its text changes
-the cache key and the results' record. Its two examples are invented sentences, not taken from any split.
+Without ``shots`` the prompt shows two invented example sentences (taken from no split); with ``shots=k`` it
+shows k training sentences with their gold triplets instead (never a test sentence).
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...core.errors import CapabilityError
 from ...core.types import Item, Prediction
-from .parse import reply_triplets
+from ..prompting import GenerativeTask, PromptTemplate, ReplySchema, ask, prediction_meta
+from .grid import POLARITIES
+from .parse import _norm_word as norm_word
+from .parse import reply_triplets, text_spans
 
 log = logging.getLogger("sentiprobe")
 
-PROMPT_VERSION = "triplets-fewshot-v1"
 MAX_TOKENS = 256
 TEMPERATURE = 0.0
 
 EXAMPLES = (
     ("The battery life is great but the screen is too dim .",
-     [{"target": "battery life", "polar": "great", "polarity": "positive"},
-      {"target": "screen", "polar": "too dim", "polarity": "negative"}]),
+     [{"target": "battery life", "opinion": "great", "polarity": "positive"},
+      {"target": "screen", "opinion": "too dim", "polarity": "negative"}]),
     ("Acme shares tumbled after the company cut its outlook .",
-     [{"target": "Acme shares", "polar": "tumbled", "polarity": "negative"},
-      {"target": "outlook", "polar": "cut", "polarity": "negative"}]),
+     [{"target": "Acme shares", "opinion": "tumbled", "polarity": "negative"},
+      {"target": "outlook", "opinion": "cut", "polarity": "negative"}]),
 )
 
-PROMPT = (
-    "Extract all sentiment triplets from the sentence. A triplet is (target, polar expression, polarity): the "
-    "target is the entity or aspect the sentiment is about, the polar expression is the words that express the "
-    "sentiment, and the polarity is positive, neutral or negative. Copy target and polar expression exactly as "
-    "they appear in the sentence. Answer with a JSON list only; answer [] when there is no triplet.\n\n"
-    + "".join(f"Sentence: {s}\nTriplets: {json.dumps(t)}\n\n" for s, t in EXAMPLES)
-    + "Sentence: {sentence}\nTriplets:"
-)
+TEMPLATE = PromptTemplate(
+    "triplets", "3",
+    "Extract all sentiment triplets from the sentence. A triplet is (target, opinion, polarity): the target is "
+    "the entity or aspect the sentiment is about, the opinion is the words that express the sentiment, and the "
+    "polarity is positive, neutral or negative. Copy target and opinion exactly as they appear in the sentence.",
+    "Answer with a JSON list of objects with the keys target, opinion and polarity only; answer [] when there "
+    "is no triplet.",
+    "Sentence: {sentence}", cue="Triplets:")
 
-PROMPT_HASH = hashlib.sha256(PROMPT.encode()).hexdigest()[:16]
+REPLY = ReplySchema(
+    name="sentiment_triplets",
+    schema={"type": "object", "properties": {"triplets": {"type": "array", "items": {
+        "type": "object", "properties": {"target": {"type": "string", "description": "words copied from the sentence"},
+                                         "opinion": {"type": "string", "description": "words copied from the sentence"},
+                                         "polarity": {"type": "string", "enum": list(POLARITIES)}},
+        "required": ["target", "opinion", "polarity"], "additionalProperties": False}}},
+            "required": ["triplets"], "additionalProperties": False},
+    example={"triplets": [{"target": "battery life", "opinion": "great", "polarity": "positive"}]})
 
 
-def prompt_for(item: Item) -> str:
-    return PROMPT.replace("{sentence}", " ".join(item.tokens or item.text.split()))
+def _tokens(item: Item) -> list[str]:
+    return list(item.tokens or item.text.split())
+
+
+def _fields(item: Item) -> dict[str, str]:
+    return {"sentence": " ".join(_tokens(item))}
+
+
+def gold_triplets(item: Item) -> list[dict[str, str]] | None:
+    """An item's gold triplets with the spans as text (few-shot examples); None without gold."""
+    gold = (item.meta or {}).get("gold")
+    if not isinstance(gold, list):
+        return None
+    toks = _tokens(item)
+    return [{"target": " ".join(toks[t[0]:t[1] + 1]), "opinion": " ".join(toks[t[2]:t[3] + 1]), "polarity": t[4]}
+            for t in gold]
+
+
+def _gold(item: Item) -> dict[str, Any] | None:
+    trip = gold_triplets(item)
+    return None if trip is None else {"triplets": trip}
+
+
+MAX_SPAN_WORDS = 3
+MAX_PAIRS = 6000
+
+
+def _spans(n: int, k: int) -> list[tuple[int, int]]:
+    return [(i, j) for i in range(n) for j in range(i, min(n, i + k))]
+
+
+def item_schema(item: Item) -> dict[str, Any]:
+    """The reply schema for one sentence: every (target, opinion) a reply may hold maps back to word spans by
+    the suite's alignment rule (:func:`.parse.align_text`: the target's first occurrence, the opinion's
+    occurrence nearest to it) and the two do not overlap, so a structured reply is always usable.
+
+    Targets and opinions are word spans of up to 3 words (fewer on long sentences, to keep the schema under
+    ``MAX_PAIRS`` pairs); one ``anyOf`` alternative per target text lists the opinions allowed with it.
+    """
+    toks = _tokens(item)
+    n = len(toks)
+    k = MAX_SPAN_WORDS
+    while k > 1 and len(_spans(n, k)) ** 2 > MAX_PAIRS:
+        k -= 1
+    words = [norm_word(w) for w in toks]  # the alignment's normalisation
+    texts: dict[str, str] = {}  # normalised -> the text offered (its first spelling)
+    for i, j in _spans(n, k):
+        texts.setdefault("".join(words[i:j + 1]), " ".join(toks[i:j + 1]))
+    occurrences = {norm: text_spans(norm, words) for norm in texts if norm}
+    occurrences = {texts[norm]: occ for norm, occ in occurrences.items() if occ}
+    polarity = {"type": "string", "enum": list(POLARITIES)}
+    alternatives = []
+    for t_text, t_occ in occurrences.items():
+        t = t_occ[0]
+        allowed = []
+        for o_text, o_occ in occurrences.items():
+            o = min(o_occ, key=lambda s: (abs(s[0] - t[0]), s[0]))
+            if not (t[0] <= o[1] and o[0] <= t[1]):
+                allowed.append(o_text)
+        if allowed:
+            alternatives.append({"type": "object", "properties": {
+                "target": {"type": "string", "enum": [t_text]}, "opinion": {"type": "string", "enum": allowed},
+                "polarity": polarity}, "required": ["target", "opinion", "polarity"], "additionalProperties": False})
+    if not alternatives:  # a one-word sentence: no triplet is possible
+        return {"type": "object", "properties": {"triplets": {"type": "array", "maxItems": 0}},
+                "required": ["triplets"], "additionalProperties": False}
+    return {"type": "object", "properties": {"triplets": {"type": "array", "items": {"anyOf": alternatives}}},
+            "required": ["triplets"], "additionalProperties": False}
+
+
+TASK = GenerativeTask(template=TEMPLATE, reply=REPLY, fields=_fields, gold=_gold,
+                      gold_text=lambda it: json.dumps(gold_triplets(it) or [], ensure_ascii=False),
+                      max_tokens=MAX_TOKENS, item_schema=item_schema)
+PROMPT_VERSION = TEMPLATE.version
+PROMPT_HASH = TEMPLATE.hash
+
+
+def _invented(structured: bool) -> list[tuple[Mapping[str, str], str]]:
+    return [({"sentence": s}, json.dumps({"triplets": t} if structured else t)) for s, t in EXAMPLES]
+
+
+def prompt_for(item: Item, structured: bool = False) -> str:
+    """The zero-shot prompt of one sentence (with the two invented examples)."""
+    return TEMPLATE.render(_fields(item), reply=REPLY if structured else None, shots=_invented(structured))
 
 
 def _caps(predictor: Any) -> set[str]:
@@ -62,7 +155,7 @@ def predict(suite: Any, predictor: Any, items: Sequence[Item]) -> list[Predictio
     if "extract" in caps:
         return extract_predictions(predictor, items)
     if "generate" in caps:
-        return generate_predictions(predictor, items)
+        return generate_predictions(predictor, items, suite)
     raise CapabilityError(f"suite {suite.name!r} needs a model that can extract triplets or generate text; "
                           f"this one has {sorted(caps)}")
 
@@ -83,35 +176,32 @@ def extract_predictions(predictor: Any, items: Sequence[Item]) -> list[Predictio
     return preds
 
 
-def generate_predictions(predictor: Any, items: Sequence[Item]) -> list[Prediction]:
-    """Prompt, generate (cached) and parse one reply per sentence."""
-    from ...models.http_retry import LLMError
+def generate_predictions(predictor: Any, items: Sequence[Item], suite: Any = None) -> list[Prediction]:
+    """Prompt, generate (cached) and parse one reply per sentence (see :func:`..prompting.ask`)."""
 
-    model = getattr(predictor, "model", predictor)
-    if hasattr(model, "template_hash"):
-        model.template_hash = PROMPT_HASH
-    prompts = [prompt_for(it) for it in items]
-    kw = {"max_tokens": MAX_TOKENS, "temperature": TEMPERATURE}
-    try:
-        replies: list[Any] = list(predictor.generate(prompts, **kw))
-    except LLMError as exc:
-        log.warning("triplet extraction: a batch failed (%s); retrying one by one", exc)
-        replies = []
-        for p in prompts:
-            try:
-                replies.append(predictor.generate([p], **kw)[0])
-            except LLMError as one:
-                replies.append(one)
+    def render(it: Item, reply: ReplySchema | None, shots: list) -> str:
+        return TEMPLATE.render(_fields(it), reply=reply, shots=shots or _invented(reply is not None))
+
+    if suite is None:  # called without a bound suite (tests, scripts): zero-shot, no few-shot source
+        from types import SimpleNamespace
+
+        suite = SimpleNamespace(name="triplets", memo={}, training=lambda: ([], []), items=lambda split: [])
+    asked = ask(suite, predictor, items, TASK, prompt_for=render, max_tokens=MAX_TOKENS, temperature=TEMPERATURE)
+    suite.memo["generation"] = asked.record
     preds = []
-    for it, reply in zip(items, replies):
-        meta: dict[str, Any] = {"mode": "generate", "prompt_version": PROMPT_VERSION, "prompt_hash": PROMPT_HASH,
-                                **kw}
-        if not isinstance(reply, str):
-            meta.update(triplets=[], failures=[{"record": it.item_id, "reason": f"generation failed: {reply}"}],
-                        entries=1, generation_error=str(reply)[:300])
+    for k, it in enumerate(items):
+        meta = prediction_meta(asked, k)
+        reply = asked.replies[k]
+        if "generation_error" in meta:
+            meta.update(triplets=[], failures=[{"record": it.item_id,
+                                                "reason": f"generation failed: {meta['generation_error']}"}],
+                        entries=1)
             preds.append(Prediction(it.item_id, None, parse_ok=False, meta=meta))
             continue
-        trip, fails, n = reply_triplets(reply, list(it.tokens or it.text.split()), it.item_id)
+        try:
+            trip, fails, n = reply_triplets(reply, _tokens(it), it.item_id)
+        except RecursionError:  # JSON nested too deeply to read: one unreadable reply, not a broken suite
+            trip, fails, n = [], [{"record": it.item_id, "reason": "JSON nested too deeply to read"}], 1
         fails = [{**f, "reply": reply[:500]} for f in fails]  # the report shows what could not be read
         meta.update(triplets=[list(t) for t in dict.fromkeys(trip)], failures=fails, entries=n)
         preds.append(Prediction(it.item_id, None, raw=reply, parse_ok=not fails, meta=meta))

@@ -46,15 +46,8 @@ def _norm_word(w: str) -> str:
     return re.sub(r"\s+", "", w).lower()
 
 
-def align_text(text: str, tokens: Sequence[str], near: int | None = None) -> Span:
-    """The token span whose words spell ``text`` (case and spacing ignored); the occurrence nearest ``near``.
-
-    Raises EntryError when the text occurs nowhere in the sentence.
-    """
-    want = _norm_word(text)
-    if not want:
-        raise EntryError("empty span text")
-    words = [_norm_word(t) for t in tokens]
+def text_spans(want: str, words: Sequence[str]) -> list[Span]:
+    """Every word span whose normalised words (:func:`_norm_word`) spell the normalised text ``want``."""
     found: list[Span] = []
     for i in range(len(words)):
         acc = ""
@@ -65,6 +58,18 @@ def align_text(text: str, tokens: Sequence[str], near: int | None = None) -> Spa
                 break
             if not want.startswith(acc):
                 break
+    return found
+
+
+def align_text(text: str, tokens: Sequence[str], near: int | None = None) -> Span:
+    """The token span whose words spell ``text`` (case and spacing ignored); the occurrence nearest ``near``.
+
+    Raises EntryError when the text occurs nowhere in the sentence.
+    """
+    want = _norm_word(text)
+    if not want:
+        raise EntryError("empty span text")
+    found = text_spans(want, [_norm_word(t) for t in tokens])
     if not found:
         raise EntryError(f"span text {text!r} is not in the sentence")
     if near is None:
