@@ -5,9 +5,10 @@ Pure: no file writes, no model. Why micro counts per sentence: the bootstrap res
 data was drawn in) and recomputes the micro ratios from the resampled per-sentence counts, so one pass of
 count arrays serves every metric.
 
-Missing sentences (absent from the predictions) count as "no triplets predicted": every gold triplet of the
-sentence is a miss. They are reported (``missing_rate``, ids in details) under any ``--missing`` policy,
-because omitting sentences without triplets is normal for extraction systems.
+Missing sentences (absent from the predictions) are an error under ``--missing error`` (the default, as in every
+suite); under ``--missing wrong`` they count as "no triplets predicted" (every gold triplet of the sentence is a
+miss) and are reported (``missing_rate``, ids in details). A file that names no sentence of the test set is an
+error either way (:func:`.predictions.check_coverage`).
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from ...stats.bootstrap import bootstrap_metric, mean_metric
 from ..spec import ScoreConfig, SuiteScore
 from .data import dataset, protocol_label, train_source
 from .grid import POLARITIES
-from .predictions import UNATTRIBUTED
+from .predictions import UNATTRIBUTED, check_coverage
 
 if TYPE_CHECKING:
     from ..base import Suite
@@ -84,11 +85,11 @@ def score(suite: Suite, items: Sequence[Item], predictions: Sequence[Prediction]
                     for k in ("triplets", "targets", "polars")}
             p = Prediction(p.item_id, None, meta=meta)
         by_id[p.item_id] = p
+    missing = check_coverage(items, predictions, missing=config.missing, path=config.path)
     n = len(items)
     counts = {k: np.zeros((n, 3)) for k in (*KINDS, *POLARITIES)}
     missed: list[dict] = []
     spurious: list[dict] = []
-    missing = [it.item_id for it in items if it.item_id not in by_id]
     k_ex = int(getattr(suite.options, "n_examples", 10))
     for i, it in enumerate(items):
         gold = {tuple(t) for t in it.meta["gold"]}
