@@ -98,7 +98,7 @@ def test_cli_deadline_flag_and_bad_values(tmp_path, mirror, capsys):
     assert no_temp_files(tmp_path / "d")
     for bad in ("0", "-3", "nan"):
         assert main(["data", "fetch", "soul", "--data-dir", str(tmp_path / "d"), "--deadline", bad]) == 2
-        assert "--deadline must be a positive" in capsys.readouterr().err
+        assert "argument --deadline: must be a number in (0, 604800]" in capsys.readouterr().err
 
 
 # ---- signals ----------------------------------------------------------------------------------

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .argtypes import N_BOOT, PROBABILITY, SEED, int_in
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("compare", help="paired comparison of systems on each suite's own metrics and unit "
@@ -27,10 +29,10 @@ def add_parser(sub) -> None:
     p.add_argument("--suite-arg", default=[], action="append", metavar="KEY=VALUE", help="suite option")
     p.add_argument("--missing", choices=("error", "wrong"), default="error",
                    help="missing predictions: error (default) or count them as wrong")
-    p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples (default 1000)")
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
-    p.add_argument("--exact-below", type=int, default=25,
+    p.add_argument("--n-boot", type=N_BOOT, default=1000, help="bootstrap resamples (default 1000)")
+    p.add_argument("--seed", type=SEED, default=0, help="bootstrap seed")
+    p.add_argument("--alpha", type=PROBABILITY, default=0.05, help="significance level (default 0.05)")
+    p.add_argument("--exact-below", type=int_in(0), default=25,
                    help="exact McNemar when discordant pairs b + c are fewer than this (default 25)")
     p.add_argument("--json", action="store_true", help="print the JSON document")
     p.set_defaults(func=cmd)

@@ -19,6 +19,7 @@ import sys
 from typing import Any
 
 from ..core.errors import ConfigError, SentiprobeError, UnknownNameError
+from .argtypes import SECONDS, int_in
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -41,9 +42,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     f.add_argument("--force", action="store_true", help="download again even when a verified copy is present")
     f.add_argument("--include-unpublished", action="store_true",
                    help="also try optional files absent from the reference data (verified by git blob id)")
-    f.add_argument("--timeout", type=float, default=30.0, help="socket timeout in seconds (default 30)")
-    f.add_argument("--retries", type=int, default=3, help="retries on connection errors (default 3)")
-    f.add_argument("--deadline", type=float, default=None, metavar="SECONDS",
+    f.add_argument("--timeout", type=SECONDS, default=30.0, help="socket timeout in seconds (default 30)")
+    f.add_argument("--retries", type=int_in(0, 20), default=3, help="retries on connection errors (default 3)")
+    f.add_argument("--deadline", type=SECONDS, default=None, metavar="SECONDS",
                    help="overall limit per file, retries included (default: 600 s plus 1 s per 64 KiB)")
     f.set_defaults(func=cmd_fetch)
 

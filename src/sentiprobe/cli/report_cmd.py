@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from .argtypes import N_BOOT, SEED
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("report", help="write the HTML report of a run, or the comparison report of several runs")
@@ -11,8 +13,8 @@ def add_parser(sub) -> None:
                    help="run directories (a directory of several models' runs stands for all of them)")
     p.add_argument("--out", required=True, help="the HTML file to write")
     p.add_argument("--names", nargs="+", default=None, help="model names (default: from the runs)")
-    p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples of the paired tests")
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    p.add_argument("--n-boot", type=N_BOOT, default=1000, help="bootstrap resamples of the paired tests")
+    p.add_argument("--seed", type=SEED, default=0, help="bootstrap seed")
     p.add_argument("--json", action="store_true", help="print the comparison document")
     p.set_defaults(func=cmd)
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import sys
 
+from .argtypes import N_BOOT, SEED
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("run", help="run models on suites: fit, predict (cached), score, report")
@@ -34,8 +36,8 @@ def add_parser(sub) -> None:
     p.add_argument("--repair-cache", action="store_true",
                    help="if the cache database is corrupt, move it aside (cache.sqlite.corrupt-<timestamp>) "
                         "and start a fresh one instead of stopping")
-    p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
-    p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for CIs")
+    p.add_argument("--seed", type=SEED, default=0, help="base seed (default 0)")
+    p.add_argument("--n-boot", type=N_BOOT, default=1000, help="bootstrap resamples for CIs")
     p.add_argument("--limit", default=None, metavar="N|FRACTION",
                    help="only the first N test items per suite, or a fraction in (0, 1] of them (recorded)")
     p.add_argument("--missing", choices=("error", "wrong", "variants-wrong"), default="error",
@@ -75,10 +77,14 @@ def parse_model_args(pairs: list[str]) -> dict[str, str]:
 
 def cmd(args) -> int:
     from ..api import available_suite_names, expand_suite_groups, run, run_errors
+    from ..core.errors import ConfigError
     from ..run.progress import Progress, compact_summary, results_table
     from ..run.runner import parse_limit
     from .suite_args import parse_suite_args
 
+    for flag, given in (("--suite", args.suite), ("--model", args.model)):
+        if given is not None and split_names(given) is None:  # `--model ''` is not "the default models"
+            raise ConfigError(f"{flag} {' '.join(map(repr, given))} names nothing; leave {flag} out for the defaults")
     suites = split_names(args.suite)
     if suites:
         suites = expand_suite_groups(suites, args.data_dir)  # `--suite lexcomp`: every lexcomp-* suite
