@@ -225,12 +225,13 @@ class Breaker:
             return urlsplit(src).netloc
         return "the local mirror"
 
-    def check(self, src: str, what: str) -> None:
+    def check(self, src: str, what: str, attempted: bool = False) -> None:
         """DownloadError when ``src``'s host has failed ``threshold`` times in a row."""
         h = self.host(src)
         if self.failures.get(h, 0) >= self.threshold:
-            raise DownloadError(f"{what}: not attempted: {h} failed {self.failures[h]} attempts in a row (last: "
-                                f"{self.last[h]}); no more requests go to it in this fetch")
+            raise DownloadError(f"{what}: {'giving up' if attempted else 'not attempted'}: {h} failed "
+                                f"{self.failures[h]} attempts in a row (last: {self.last[h]}); no more requests go "
+                                "to it in this fetch")
 
     def failed(self, src: str, why: str) -> None:
         h = self.host(src)
@@ -358,7 +359,7 @@ def _with_retries(what: str, fn: Callable[[], Any], retries: int, backoff: float
             last = exc
             if breaker is not None:
                 breaker.failed(src, str(exc))
-                breaker.check(src, what)
+                breaker.check(src, what, attempted=True)
             if attempt < retries:
                 pause = backoff * (2 ** attempt)
                 if end is not None and time.monotonic() + pause > end:
