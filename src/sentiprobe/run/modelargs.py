@@ -5,12 +5,11 @@ the same rule as ``--suite-arg`` for suites. A key nobody takes is an error with
 """
 from __future__ import annotations
 
-import inspect
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core.errors import ConfigError, did_you_mean
-from ..core.registry import check_arguments
+from ..core.registry import accepted_arguments, check_arguments
 from ..models import MODELS
 
 
@@ -22,14 +21,9 @@ def assign_model_args(models: Sequence[str], model_args: Mapping[str, Any] | Non
     model accepts is a ConfigError with did-you-mean, never silently dropped. ``-`` in keys reads as ``_``.
     """
     def accepted(name: str) -> list[str] | None:
-        """The factory's keyword names (None: it takes ``**kwargs``)."""
-        try:
-            params = inspect.signature(MODELS.entry(name).factory).parameters
-        except (TypeError, ValueError):
-            return None
-        if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
-            return None
-        return [n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        """The factory's keyword names (None: it takes ``**kwargs`` and documents none)."""
+        entry = MODELS.entry(name)
+        return accepted_arguments(entry.factory, entry.params)
 
     out: dict[str, dict[str, Any]] = {m: {} for m in models}
     for raw_key, value in (model_args or {}).items():
@@ -40,7 +34,8 @@ def assign_model_args(models: Sequence[str], model_args: Mapping[str, Any] | Non
                 MODELS.entry(model)  # unknown name: did-you-mean
                 raise ConfigError(f"--model-arg {raw_key}={value}: model {model!r} is not among the selected "
                                   f"models ({', '.join(models)})")
-            check_arguments(f"--model-arg {raw_key}: model {model!r}", MODELS.entry(model).factory, {key: value})
+            entry = MODELS.entry(model)
+            check_arguments(f"--model-arg {raw_key}: model {model!r}", entry.factory, {key: value}, entry.params)
             out[model][key] = value
             continue
         key = raw_key.strip().replace("-", "_")

@@ -225,7 +225,7 @@ def _model(entry: Any, i: int, path: str) -> ModelSpec:
 
     entry, name, registered = _named(entry, i, path, "model", MODEL_KEYS, MODELS.entry)
     args = _as_mapping(entry.get("args"), f"models[{i}].args", path)
-    check_arguments(f"{path}: models[{i}]: model {name!r}", registered.factory, args)
+    check_arguments(f"{path}: models[{i}]: model {name!r}", registered.factory, args, registered.params)
     label = entry.get("label", name)
     if not isinstance(label, str) or not label or "/" in label or label in (".", ".."):
         raise ConfigError(f"{path}: models[{i}].label must be a non-empty name without '/', not {short_repr(label)}")
