@@ -174,6 +174,7 @@ MAX_JOBS = 10_000
 """Largest grid (models x suites x seeds) one sweep accepts: each job is a run directory and a row of the index;
 a grid of a million jobs is a mistake in the config, not a plan."""
 MAX_RETRIES = 100
+MAX_CONFIG_BYTES = 1 << 20
 MAX_YAML_DEPTH = 64
 """Deepest nesting of a sweep config (a real one nests 4 levels)."""
 MAX_YAML_VALUES = 100_000
@@ -315,6 +316,10 @@ def load_config(path: str | Path) -> SweepConfig:
     from ..core.io import read_user_text
     from .yamlsafe import load_yaml
 
+    size = Path(path).stat().st_size if Path(path).is_file() else 0
+    if size > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{path}: {size:,} bytes; a sweep config is at most {MAX_CONFIG_BYTES:,} (a grid is a few "
+                          "lines of names)")
     text = read_user_text(path, "sweep config")
     try:
         doc = load_yaml(text, max_depth=MAX_YAML_DEPTH, max_values=MAX_YAML_VALUES)
