@@ -11,7 +11,8 @@ for the span metrics (else the spans of its triplets are used).
 
 Why nothing here raises on a bad record: a broken line, an unknown id, an out-of-range or overlapping span or an
 unknown polarity is a *counted failure naming the record* (``meta["failures"]``), scored as a miss. Only a file
-that cannot be read at all (absent, a directory, binary, not UTF-8, empty) is an error.
+that cannot be read at all (absent, a directory, binary, not UTF-8, empty) is an error here; at scoring,
+:func:`check_coverage` refuses a file that names no sentence of the test set and applies ``--missing``.
 """
 from __future__ import annotations
 
