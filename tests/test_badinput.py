@@ -31,17 +31,16 @@ def _command(args: tuple[str, ...], leaves: list[tuple[str, ...]]) -> tuple[str,
 
 def test_every_suite_model_and_command_has_cases():
     """Generated from the registries: a new suite, model or command without cases fails here."""
-    from sentiprobe.models import MODELS
-    from sentiprobe.suites import SUITES
-
     tagged = {t for c in CASES for t in c.tags}
-    assert not set(SUITES.names()) - tagged, f"suites without bad-input cases: {set(SUITES.names()) - tagged}"
-    assert not set(MODELS.names()) - tagged, f"models without bad-input cases: {set(MODELS.names()) - tagged}"
+    suites, models = corpus.suites(), corpus.models()
+    assert len(suites) >= 19 and len(models) >= 25  # the registries, not a filtered-out remainder
+    assert not set(suites) - tagged, f"suites without bad-input cases: {set(suites) - tagged}"
+    assert not set(models) - tagged, f"models without bad-input cases: {set(models) - tagged}"
     leaves = corpus.leaf_commands()
     covered = {_command(c.args, leaves) for c in CASES}
     missing = [" ".join(leaf) for leaf in leaves if leaf not in covered]
     assert not missing, f"commands without bad-input cases (add a module under tests/badinput/cases/): {missing}"
-    per_suite = {s: sum(s in c.tags for c in CASES) for s in SUITES.names()}
+    per_suite = {s: sum(s in c.tags for c in CASES) for s in suites}
     assert min(per_suite.values()) >= 20, per_suite  # each suite gets a whole battery, not a token case
 
 

@@ -96,16 +96,16 @@ def test_judge_failures(capsys, tmp_path):
     _no_traceback(capsys)
 
 
-@pytest.mark.parametrize("extra,message", [
-    (["--reference", "zz"], "--reference 'zz' is not one of the systems"),
-    (["--alpha", "nan"], "--alpha must be a number in (0, 1)"),
-    (["--alpha", "1.5"], "--alpha must be a number in (0, 1)"),
-    (["--n-boot", "-5"], "--n-boot must be a non-negative integer"),
+@pytest.mark.parametrize("extra,message,code", [
+    (["--reference", "zz"], "--reference 'zz' is not one of the systems", 1),
+    (["--alpha", "nan"], "argument --alpha: must be a number in (0, 1)", 2),  # usage errors, at parse time
+    (["--alpha", "1.5"], "argument --alpha: must be a number in (0, 1)", 2),
+    (["--n-boot", "-5"], "argument --n-boot: must be an integer from 0 to 100,000", 2),
 ])
-def test_compare_refuses_bad_settings(capsys, tmp_path, extra, message):
+def test_compare_refuses_bad_settings(capsys, tmp_path, extra, message, code):
     out = _run_toy(tmp_path, capsys)
     preds = out / "slow-lexicon" / "predictions" / "toy.jsonl"
-    assert main(["compare", "--suite", "toy", "--predictions", str(preds), str(preds), *extra]) == 1
+    assert main(["compare", "--suite", "toy", "--predictions", str(preds), str(preds), *extra]) == code
     assert message in _no_traceback(capsys)
 
 

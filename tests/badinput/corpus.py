@@ -120,6 +120,23 @@ def all_cases() -> list[Case]:
     return out
 
 
+def suites() -> list[str]:
+    """The suites sentiprobe registers (not those tests or plug-ins add: ``toy`` and the like)."""
+    from sentiprobe.suites import SUITES
+
+    return [n for n in SUITES.names() if SUITES.get(n).load_items.__module__.startswith("sentiprobe.")]
+
+
+def models() -> list[str]:
+    """The models sentiprobe registers (not those tests or plug-ins add)."""
+    from sentiprobe.models import MODELS
+
+    def module(f: object) -> str:
+        return str(getattr(getattr(f, "func", f), "__module__", ""))  # a functools.partial: its function's
+
+    return [e.name for e in MODELS if module(e.factory).startswith("sentiprobe.")]
+
+
 def leaf_commands() -> list[tuple[str, ...]]:
     """Every command path of the CLI (``("data", "fetch")``, ``("run",)``...), from the parser itself."""
     import argparse

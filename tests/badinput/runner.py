@@ -94,7 +94,7 @@ def warm(data_dir: str) -> None:
     from sentiprobe.suites import SUITES, get_suite
 
     build_parser()  # imports every command module
-    for name in SUITES.names():
+    for name in SUITES.names():  # the runner imports no test module: only sentiprobe's suites are registered
         try:
             get_suite(name, data_dir).items("test")
         except Exception:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 
-from corpus import FIRST, GOLD, Case, write
+from corpus import FIRST, GOLD, Case, suites, write
 
 
 def _suites() -> list[str]:
     from sentiprobe.suites import SUITES
 
-    return [n for n in SUITES.names() if SUITES.get(n).family == "lexcomp"]
+    return [n for n in suites() if SUITES.get(n).family == "lexcomp"]
 
 
 def cases() -> list[Case]:

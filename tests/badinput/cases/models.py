@@ -2,20 +2,14 @@
 it, before anything is loaded or trained; plus the recipes' own argument checks."""
 from __future__ import annotations
 
-from corpus import Case, nothing, write
-
-
-def _models() -> list[str]:
-    from sentiprobe.models import MODELS
-
-    return MODELS.names()
+from corpus import Case, models, nothing, write
 
 
 def cases() -> list[Case]:
     out = [Case(f"run-model-{m}-unknown-arg", ("run", "--suite", "soul-rc", "--model", m, "--out", "{dir}/r",
                                                  "--data-dir", "{data}", "--model-arg", "bogus_option=1",
                                                  "--no-progress"), nothing, 1,
-                ("unknown argument 'bogus_option'", m), tags=("soul-rc", m)) for m in _models()]
+                ("unknown argument 'bogus_option'", m), tags=("soul-rc", m)) for m in models()]
     run = ("run", "--out", "{dir}/r", "--data-dir", "{data}", "--no-progress")
     out += [
         Case("run-hf-seq2seq-path-missing", (*run, "--suite", "soul-rc", "--model", "hf-seq2seq", "--model-arg",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from corpus import FIRST, GOLD, Build, Case, mkdir, nothing, write
+from corpus import FIRST, GOLD, Build, Case, mkdir, nothing, suites, write
 
 SETUP: dict[str, dict[str, str]] = {
     "arts-custom": {"path": "{data}/arts/arts_testset/laptop_test_enriched.json"},
@@ -17,7 +17,7 @@ SETUP: dict[str, dict[str, str]] = {
 def label_suites() -> list[str]:
     from sentiprobe.suites import SUITES
 
-    return [n for n in SUITES.names() if SUITES.get(n).task in ("classify", "generate")]
+    return [n for n in suites() if SUITES.get(n).task in ("classify", "generate")]
 
 
 def _expect(suite: str, name: str, default: tuple[str, ...]) -> tuple[str, ...]:

@@ -2,18 +2,12 @@
 out-of-range numbers)."""
 from __future__ import annotations
 
-from corpus import Case, both, mkdir, nothing, write
+from corpus import Case, both, mkdir, nothing, suites, write
 
 SWEEP = ("sweep", "{dir}/{file}", "--out", "{dir}/o")
 BOMB = ("lol: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
         + "".join(f"l{k}: &{chr(98 + k)} [{', '.join([f'*{chr(97 + k)}'] * 10)}]\n" for k in range(8)))
 """Nine levels of ten aliases: 10^9 leaves from 10 lines."""
-
-
-def _suites() -> list[str]:
-    from sentiprobe.suites import SUITES
-
-    return SUITES.names()
 
 
 def c(name: str, text: str | bytes, exit: int, expect: tuple[str, ...], *extra: str) -> Case:
@@ -55,7 +49,7 @@ def cases() -> list[Case]:
         c("duplicate-key-nested", "models: [{name: tfidf-lr, args: {C: 1, C: 2}}]\nsuites: [soul-rc]\n", 1,
           ("found the key 'C' twice", "{file}")),
         c("grid-1.2-million", "models: [" + ", ".join(f"{{name: majority, label: m{i}}}" for i in range(20))
-          + "]\nsuites: [" + ", ".join(_suites()[:20]) + "]\nseeds: [" + ", ".join(map(str, range(3200))) + "]\n",
+          + "]\nsuites: [" + ", ".join(suites()[:20]) + "]\nseeds: [" + ", ".join(map(str, range(3200))) + "]\n",
           1, ("jobs (20 model(s) x", "3200 seed(s)); a sweep runs at most 10,000", "{file}")),
         c("config-over-1-mib", "models: [majority]\nsuites: [soul-rc]\n#" + "x" * (1 << 20) + "\n", 1,
           ("bytes; a sweep config is at most", "{file}")),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from corpus import FIRST, Build, Case, mkdir, nested, write
+from corpus import FIRST, Build, Case, mkdir, nested, suites, write
 
 DEEP = 100_000
 
@@ -15,7 +15,7 @@ DEEP = 100_000
 def _suites() -> list[str]:
     from sentiprobe.suites import SUITES
 
-    return [n for n in SUITES.names() if SUITES.get(n).task == "extract"]
+    return [n for n in suites() if SUITES.get(n).task == "extract"]
 
 
 def line(trip: object) -> str:
