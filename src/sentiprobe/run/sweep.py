@@ -180,6 +180,7 @@ MAX_YAML_DEPTH = 64
 MAX_YAML_VALUES = 100_000
 """Most values a sweep config may expand to, YAML aliases counted at every use (an alias bomb expands to 10^9)."""
 
+
 def _as_int(v: Any, what: str, path: str, lo: int = 0, hi: int | None = None) -> int:
     return check_int(v, f"{path}: {what}", lo, hi)
 
