@@ -55,6 +55,9 @@ def test_yaml_loader_refuses_duplicates_but_keeps_merge_keys():
         load_yaml("a: [[[[[[1]]]]]]\n", max_depth=5)
     with pytest.raises(yaml.YAMLError, match="expands to more than 50"):
         load_yaml("a: &a [1, 2, 3, 4, 5, 6, 7, 8]\nb: [*a, *a, *a, *a, *a, *a, *a, *a]\n", max_values=50)
+    for recursive in ("a: &a [1, *a]\n", "a: &a {k: *a}\n"):  # contains itself: hung in a loop before
+        with pytest.raises(yaml.YAMLError, match="expands to more than"):
+            load_yaml(recursive)
 
 
 def test_sweep_grid_cap_and_index_writes(tmp_path, monkeypatch):

@@ -5,9 +5,10 @@
   override as YAML specifies).
 - **Nesting** deeper than ``max_depth``: the composer recurses once per level (a list nested 5,000 deep raised
   RecursionError).
-- **Alias expansion**: aliases are shared nodes, so a few lines can stand for 10^9 values (a "billion laughs");
-  loading is cheap but every later walk (validation, hashing, printing) is not. The document's size with every
-  alias expanded is counted on the node graph (memoised, linear in its nodes) and refused above ``max_values``.
+- **Alias expansion**: aliases are shared nodes, so a few lines can stand for 10^9 values (a "billion laughs"), or
+  for infinitely many (``&a [*a]``); loading is cheap but every later walk (validation, hashing, printing) is not.
+  The document's size with every alias expanded is counted on the node graph (memoised, linear in its nodes) and
+  refused above ``max_values``.
 """
 from __future__ import annotations
 
@@ -22,8 +23,10 @@ _MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
 def _expanded_size(root: Node, limit: int) -> int:
-    """Values in the document with aliases expanded (stops counting past ``limit``); iterative, memoised."""
+    """Values in the document with aliases expanded (stops counting past ``limit``); iterative, memoised. A
+    node that contains itself (``&a [*a]``) expands without end: ``limit + 1``."""
     size: dict[int, int] = {}
+    open_: set[int] = set()  # nodes whose children are being counted
     stack: list[tuple[Node, bool]] = [(root, False)]
     while stack:
         node, done = stack.pop()
@@ -35,9 +38,13 @@ def _expanded_size(root: Node, limit: int) -> int:
         elif isinstance(node, MappingNode):
             children = [n for kv in node.value for n in kv]
         if not done:
+            if id(node) in open_:
+                return limit + 1  # reached again from inside itself: a recursive alias
+            open_.add(id(node))
             stack.append((node, True))
             stack.extend((c, False) for c in children if id(c) not in size)
             continue
+        open_.discard(id(node))
         size[id(node)] = min(limit + 1, 1 + sum(size.get(id(c), 0) for c in children))
     return size[id(root)]
 

@@ -42,6 +42,8 @@ def cases() -> list[Case]:
           ("expands to more than 100,000 values", "{file}")),
         c("alias-list-in-args", "models: [{name: tfidf-lr, args: {C: &a [1, 2]}}, {name: tfidf-lr, label: t2, args: "
           "{C: *a}}]\nsuites: [soul-rc]\n", 1, ("models[0].args.C must be a scalar", "[1, 2]")),
+        c("alias-recursive", "models: &m [majority, *m]\nsuites: [soul-rc]\n", 1,
+          ("expands to more than 100,000 values", "{file}")),
         c("models-nested-5000", "models: " + "[" * 5000 + "majority" + "]" * 5000 + "\nsuites: [soul-rc]\n", 1,
           ("nested deeper than 64 levels", "{file}")),
         c("duplicate-key", "models: [majority]\nsuites: [soul-rc]\nmodels: [tfidf-lr]\n", 1,
