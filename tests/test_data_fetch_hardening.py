@@ -42,6 +42,9 @@ def trickle_server(root: Path, interval: float = 0.5):
 
         def do_GET(self):
             p = root / urllib.parse.unquote(self.path.lstrip("/"))
+            if not p.is_file():  # as a real mirror answers for a file it does not have
+                self.send_error(404)
+                return
             body = p.read_bytes()
             self.send_response(200)
             self.send_header("Content-Length", str(len(body)))
@@ -98,7 +101,7 @@ def test_cli_deadline_flag_and_bad_values(tmp_path, mirror, capsys):
     assert no_temp_files(tmp_path / "d")
     for bad in ("0", "-3", "nan"):
         assert main(["data", "fetch", "soul", "--data-dir", str(tmp_path / "d"), "--deadline", bad]) == 2
-        assert "--deadline must be a positive" in capsys.readouterr().err
+        assert "argument --deadline: must be a number in (0, 604800]" in capsys.readouterr().err
 
 
 # ---- signals ----------------------------------------------------------------------------------
@@ -207,3 +210,88 @@ def test_data_stats_exits_nonzero_when_parts_fail(tmp_path, capsys):
 def test_data_stats_on_real_data_exits_zero(data_dir, capsys):
     assert main(["data", "stats", "soul-rc", "--data-dir", str(data_dir)]) == 0
     assert "could not be read" not in capsys.readouterr().err
+
+
+# ---- a dead or trickling mirror: the circuit breaker across files, the stall check, the overall deadline (#22) --
+@contextmanager
+def silent_server():
+    """Accepts connections and never answers; yields (url, list of accepted connections)."""
+    import socket
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(32)
+    srv.settimeout(0.05)
+    conns: list = []
+    stop = threading.Event()
+
+    def serve():
+        while not stop.is_set():
+            try:
+                conns.append(srv.accept()[0])
+            except OSError:
+                continue
+
+    t = threading.Thread(target=serve, daemon=True)
+    t.start()
+    try:
+        yield f"http://127.0.0.1:{srv.getsockname()[1]}/", conns
+    finally:
+        stop.set()
+        t.join(5)
+        for c in conns:
+            c.close()
+        srv.close()
+
+
+def test_silent_mirror_opens_the_circuit_for_every_remaining_file(tmp_path):
+    """381 s for 3 files at the defaults before: every file paid 4 attempts of 30 s. Now the host's circuit opens
+    after BREAKER_THRESHOLD failed attempts and the other files are not attempted (counted on the server)."""
+    from sentiprobe.data.download import BREAKER_THRESHOLD
+
+    with silent_server() as (url, conns):
+        report = fetch(data_dir=tmp_path / "d", mirror=url, manifest=mini_manifest(SMALL), timeout=0.5, retries=3,
+                       backoff=0.0, keep_going=True)
+        time.sleep(0.2)
+        assert len(conns) == BREAKER_THRESHOLD  # not 4 attempts x 4 files
+    assert len(report.failed) == len(SMALL)
+    later = [f.message for f in report.failed[1:]]
+    assert all("not attempted" in m and "attempts in a row" in m for m in later), later
+    assert no_temp_files(tmp_path / "d")
+
+
+def test_trickling_mirror_is_dropped_as_stalled(tmp_path, mirror, monkeypatch):
+    """A mirror trickling a byte every 0.2 s never trips the read timeout; the stall check (under STALL_RATE bytes/s
+    over STALL_WINDOW) fails the attempt, and the breaker stops the retries."""
+    from sentiprobe.data import download
+
+    monkeypatch.setattr(download, "STALL_WINDOW", 0.6)
+    with trickle_server(mirror, interval=0.2) as url:
+        report = fetch(data_dir=tmp_path / "d", mirror=url, manifest=mini_manifest([FILE]), timeout=5.0, retries=10,
+                       backoff=0.0, keep_going=True)
+    (f,) = report.failed
+    assert "stalled" in f.message and "attempts in a row" in f.message, f.message
+    assert no_temp_files(tmp_path / "d")
+
+
+def test_overall_deadline_bounds_the_whole_fetch(tmp_path, mirror, capsys):
+    from sentiprobe.data.download import total_deadline_for
+
+    entries = mini_manifest(SMALL).select(None)
+    assert total_deadline_for(entries) == 600.0 + sum(e.size for e in entries) / (64 * 1024)
+    with trickle_server(mirror, interval=0.2) as url:
+        rc = main(["data", "fetch", "--data-dir", str(tmp_path / "d"), "--mirror", url, "--total-deadline", "1",
+                   "--retries", "0", "--json", "sentivent"])
+    assert rc == 1
+    files = {f["path"]: f for f in __import__("json").loads(capsys.readouterr().out)["files"]}
+    assert files[FILE]["error"] == "DownloadDeadlineError"
+    assert any("overall deadline" in f["message"] for f in files.values() if f["action"] == "failed")
+    assert no_temp_files(tmp_path / "d")
+
+
+def test_fetch_api_checks_its_numbers(tmp_path):
+    from sentiprobe.core.errors import ConfigError
+
+    for kw in ({"retries": -2}, {"timeout": 0}, {"timeout": float("nan")}, {"total_deadline": -1}, {"retries": 10**9}):
+        with pytest.raises(ConfigError):
+            fetch(data_dir=tmp_path / "d", manifest=mini_manifest([FILE]), **kw)

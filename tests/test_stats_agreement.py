@@ -156,27 +156,3 @@ def test_interval_alpha_memory_is_linear_in_the_table():
         tracemalloc.stop()
     assert r.value is not None and r.ci_low is not None and r.ci_low <= r.value <= r.ci_high
     assert peak < 200e6, peak
-
-
-def test_interval_and_ratio_agree_with_the_dense_coincidence_path():
-    """The pair-based interval/ratio path gives the value and the bootstrap interval of the dense path."""
-    import numpy as np
-
-    from sentiprobe.stats import agreement as ag
-
-    rng = np.random.default_rng(1)
-    rows = [[str(rng.integers(1, 6)) if rng.random() > .2 else None for _ in range(4)] for _ in range(80)]
-    counts, cats, nums, _ = ag.rating_counts(rows, None, ordered=True)
-    ri = counts.sum(1)
-    keep = ri >= 2
-    c2, r2 = counts[keep], ri[keep]
-    per_unit = (c2[:, :, None] * c2[:, None, :] - np.einsum("ik,kl->ikl", c2, np.eye(len(cats)))) \
-        / (r2 - 1)[:, None, None]
-    q = len(cats)
-    draws = ag.group_weights(len(c2), 300, 5)
-    for level in ("interval", "ratio"):
-        dense = float(ag._alpha_from_coincidence(per_unit.sum(0), level, nums))
-        boot = (draws @ per_unit.reshape(len(c2), q * q)).reshape(300, q, q)
-        _, lo, hi = ag._boot_summary(ag._alpha_from_coincidence(boot, level, nums), 0.05)
-        r = ag._alpha_metric_by_pairs(rows, cats, nums, level, ci="bootstrap", n_boot=300, seed=5, alpha=0.05)
-        assert abs(r.value - dense) < 1e-12 and abs(r.ci_low - lo) < 1e-12 and abs(r.ci_high - hi) < 1e-12

@@ -13,7 +13,7 @@ import toy
 from sentiprobe import api
 from sentiprobe.cli import main
 from sentiprobe.cli.suite_args import parse_suite_args
-from sentiprobe.core.errors import ConfigError
+from sentiprobe.core.errors import ConfigError, DataError
 from sentiprobe.core.types import Item
 from sentiprobe.report.schema import ResultsSchemaError, read_results, validate_results
 from sentiprobe.suites import SUITES, SuiteSpec, get_suite, option
@@ -144,7 +144,10 @@ def test_results_schema_rejects_bad_documents(tmp_path):
         validate_results({**doc, "schema_version": 99})
     p = tmp_path / "x.json"
     p.write_bytes(b"\xff\xfe not json")
-    with pytest.raises(Exception, match="not a JSON results document"):
+    with pytest.raises(DataError, match=r"results file is not UTF-8 text.*x\.json"):  # the input layer's message
+        read_results(p)
+    p.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(DataError, match=r"nested deeper than 100.*x\.json"):
         read_results(p)
 
 

@@ -111,6 +111,9 @@ def test_protocol_option_paper_faithful_selects_on_test(data_dir):
     tr, sel = paper.training()
     assert {it.split for it in tr} == {"train", "dev"} and {it.split for it in sel} == {"test"}
     items = paper.items("test")[:5]
-    det = paper.score(items, [], n_boot=0).details
+    from sentiprobe.core.types import Prediction
+
+    det = paper.score(items, [Prediction(items[0].item_id, None, meta={"triplets": []})], n_boot=0,
+                      missing="wrong").details
     assert det["protocol"].startswith("paper-faithful") and "TEST" in det["protocol"]
-    assert det["missing_sentences"] == 5
+    assert det["missing_sentences"] == 4

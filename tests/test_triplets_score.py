@@ -47,7 +47,9 @@ def test_loose_json_text_spans_and_missing_sentences(items, data_dir, tmp_path, 
                               "sentiment": t[4].upper()} for t in first.meta["gold"]]}
     p = tmp_path / "llm.json"
     p.write_text(json.dumps(loose), encoding="utf-8")
-    code, doc = _score(data_dir, p, capsys)
+    code, err = _score(data_dir, p, capsys)  # every other sentence is missing: an error by default (issue 22)
+    assert code == 1 and f"{len(items) - 1} of {len(items)} sentences have no prediction record" in err
+    code, doc = _score(data_dir, p, capsys, "--missing", "wrong")
     assert code == 0
     m = doc["metrics"]
     assert m["triplet_precision"]["value"] == 1.0           # every aligned triplet is right
@@ -70,7 +72,7 @@ def test_malformed_entries_are_counted_and_named(items, data_dir, tmp_path, caps
     ]
     p = tmp_path / "bad.jsonl"
     p.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    code, doc = _score(data_dir, p, capsys)
+    code, doc = _score(data_dir, p, capsys, "--missing", "wrong")
     assert code == 0
     d = doc["details"]
     reasons = " | ".join(f"{f['record']}: {f['reason']}" for f in d["failures"])
@@ -98,7 +100,7 @@ def test_report_section_escapes_and_marks_spans(items, data_dir):
 
     it = next(i for i in items if i.meta["gold"])
     preds = [Prediction(it.item_id, None, meta={"triplets": [[0, 0, 1, 1, "positive"]]})]
-    res = suite.score(items[:50] if it in items[:50] else [it], preds, n_boot=0)
+    res = suite.score(items[:50] if it in items[:50] else [it], preds, n_boot=0, missing="wrong")
     entry = res.to_dict()
     entry["details"]["missed_examples"].append({"id": "<script>", "polarity": "positive",
                                                 "text": "a [[<b>x</b>]] is <<great&>>"})

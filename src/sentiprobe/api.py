@@ -113,6 +113,9 @@ def run(suites: Sequence[str] | None = None, models: Sequence[Any] | None = None
     from .run.runner import RunConfig, available_suites, parse_limit, run_models
 
     skipped: list[str] = []
+    for what, given in (("suites", suites), ("models", models)):
+        if given is not None and not [n for n in given if str(n).strip()]:
+            raise ConfigError(f"{what}={list(given)!r} names no {what[:-1]}; pass None for the default {what}")
     bare = not suites or not models
     if suites:
         suites = expand_suite_groups(suites, data_dir)
@@ -177,9 +180,11 @@ def export(run_dir: str | Path, fmt: str = "csv", out: str | Path | None = None,
     ``run_dir``: a run's top directory (every model) or one model's directory. The items are read from the data
     the run used (``data_dir`` overrides the recorded directory).
     """
-    from .core.io import atomic_write_text
+    from .core.io import atomic_write_text, check_output_file
     from .run.export import iter_rows, render
 
+    if out is not None:
+        check_output_file(out)  # before the work, not after it
     text = render(iter_rows(run_dir, data_dir), fmt)
     if out is not None:
         atomic_write_text(out, text)

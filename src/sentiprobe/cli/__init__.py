@@ -35,11 +35,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; returns the exit status (0 fine, 1 a typed error, 2 a usage error such as an option out of
+    range, 3 a bug, 130 interrupted)."""
     from .environment import use_environment
 
     use_environment()  # the command line is where sentiprobe reads the environment (see sentiprobe.core.env)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # a usage error (exit 2, message printed) or --help/--version (0)
+        return exc.code if isinstance(exc.code, int) else 0
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

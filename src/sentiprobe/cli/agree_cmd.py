@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+from .argtypes import N_BOOT, SEED
+
 
 def _list(s: str | None) -> list[str] | None:
     return None if s is None else [x.strip() for x in s.split(",") if x.strip()]
@@ -25,8 +27,8 @@ def add_parser(sub) -> None:
                                                         "besides the blank cell (e.g. NA)")
     p.add_argument("--ci", choices=("analytic", "bootstrap"), default="analytic",
                    help="analytic (Gwet's variance, t interval) or bootstrap over units (default analytic)")
-    p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples (default 1000)")
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    p.add_argument("--n-boot", type=N_BOOT, default=1000, help="bootstrap resamples (default 1000)")
+    p.add_argument("--seed", type=SEED, default=0, help="bootstrap seed")
     p.add_argument("--json", action="store_true", help="print the JSON document")
     p.set_defaults(func=cmd)
 

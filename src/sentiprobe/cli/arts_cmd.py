@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 import sys
 
+from .argtypes import COUNT, PROBABILITY, SEED
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("arts", help="ARTS test generation (offline), its audit and its fidelity to the release")
@@ -16,8 +18,8 @@ def add_parser(sub) -> None:
     g.add_argument("--out", required=True, help="output enriched JSON (its report goes to <out>.report.json)")
     g.add_argument("--strategies", default="revtgt,revnon,adddiff",
                    help="comma-separated: revtgt, revnon, adddiff, revnon_adddiff, adddiff_k (default: the first 3)")
-    g.add_argument("--k", type=int, default=None, help="AddDiff(k): number of appended aspects (with adddiff_k)")
-    g.add_argument("--seed", type=int, default=1016, help="seed of every random choice (default 1016)")
+    g.add_argument("--k", type=COUNT, default=None, help="AddDiff(k): number of appended aspects (with adddiff_k)")
+    g.add_argument("--seed", type=SEED, default=1016, help="seed of every random choice (default 1016)")
     g.add_argument("--mode", choices=("corrected", "faithful"), default="corrected",
                    help="corrected (default) or faithful to the original code's quirks (docs/arts-generate.md)")
     g.add_argument("--phrase-source", choices=("template", "mined", "aspectset"), default="template",
@@ -41,14 +43,14 @@ def add_parser(sub) -> None:
     s = arts.add_parser("audit-sample", help="stratified sample of generated variants for human judgement (CSV)")
     s.add_argument("--generated", required=True, help="enriched JSON from `sentiprobe arts generate`")
     s.add_argument("--out", required=True, help="CSV to write (fill in the 'valid' and 'fluent' columns)")
-    s.add_argument("--per-strategy", type=int, default=50, help="variants per strategy (default 50)")
-    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--per-strategy", type=COUNT, default=50, help="variants per strategy (default 50)")
+    s.add_argument("--seed", type=SEED, default=0)
     s.set_defaults(func=cmd_sample)
 
     c = arts.add_parser("audit-score", help="validity rate per strategy with a Wilson interval from a filled CSV")
     c.add_argument("file", help="the filled-in CSV from audit-sample")
     c.add_argument("--column", default="valid", help="judgement column (default valid; e.g. fluent)")
-    c.add_argument("--alpha", type=float, default=0.05)
+    c.add_argument("--alpha", type=PROBABILITY, default=0.05)
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=cmd_score)
 

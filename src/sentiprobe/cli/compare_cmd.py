@@ -10,6 +10,7 @@ import argparse
 import json
 from typing import Any
 
+from .argtypes import N_BOOT, PROBABILITY, SEED
 from .options import add_confidence
 
 
@@ -30,10 +31,10 @@ def add_parser(sub) -> None:
     p.add_argument("--suite-arg", default=[], action="append", metavar="KEY=VALUE", help="suite option")
     p.add_argument("--missing", choices=("error", "wrong"), default="error",
                    help="missing predictions: error (default) or count them as wrong")
-    p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples (default 1000)")
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    p.add_argument("--n-boot", type=N_BOOT, default=1000, help="bootstrap resamples (default 1000)")
+    p.add_argument("--seed", type=SEED, default=0, help="bootstrap seed")
     add_confidence(p, "the intervals and the significance level of the tests (1 - confidence)")
-    p.add_argument("--alpha", type=float, default=None, help=argparse.SUPPRESS)  # the former name: 1 - confidence
+    p.add_argument("--alpha", type=PROBABILITY, default=None, help=argparse.SUPPRESS)  # the former name: 1 - confidence
     p.add_argument("--mcnemar", choices=("chi2", "exact"), default="chi2",
                    help="McNemar's test: chi2 = continuity-corrected chi-square (default; the SENTiVENT paper's "
                         "mlxtend mcnemar(corrected=True)), exact = exact binomial test; the method is recorded")

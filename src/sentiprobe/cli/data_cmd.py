@@ -1,7 +1,7 @@
 """``sentiprobe data``: fetch, verify, list and describe the datasets.
 
     sentiprobe data fetch  [NAME ...] [--data-dir D] [--mirror URL_OR_DIR] [--force] [--include-unpublished]
-                           [--timeout S] [--retries N] [--deadline S] [--json]
+                           [--timeout S] [--retries N] [--deadline S] [--total-deadline S] [--json]
     sentiprobe data verify [NAME ...] [--data-dir D] [--json]
     sentiprobe data list   [NAME ...] [--json]
     sentiprobe data stats  NAME [--data-dir D] [--json]
@@ -19,6 +19,8 @@ import sys
 from typing import Any
 
 from ..core.errors import ConfigError, SentiprobeError, UnknownNameError
+from ..data.download import MAX_RETRIES
+from .argtypes import SECONDS, int_in
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -41,10 +43,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     f.add_argument("--force", action="store_true", help="download again even when a verified copy is present")
     f.add_argument("--include-unpublished", action="store_true",
                    help="also try optional files absent from the reference data (verified by git blob id)")
-    f.add_argument("--timeout", type=float, default=30.0, help="socket timeout in seconds (default 30)")
-    f.add_argument("--retries", type=int, default=3, help="retries on connection errors (default 3)")
-    f.add_argument("--deadline", type=float, default=None, metavar="SECONDS",
+    f.add_argument("--timeout", type=SECONDS, default=30.0, help="socket timeout in seconds (default 30)")
+    f.add_argument("--retries", type=int_in(0, MAX_RETRIES), default=3, help="retries on connection errors (default 3)")
+    f.add_argument("--deadline", type=SECONDS, default=None, metavar="SECONDS",
                    help="overall limit per file, retries included (default: 600 s plus 1 s per 64 KiB)")
+    f.add_argument("--total-deadline", type=SECONDS, default=None, metavar="SECONDS",
+                   help="limit for the whole fetch (default: 600 s plus 1 s per 64 KiB to download)")
     f.set_defaults(func=cmd_fetch)
 
     v = sub.add_parser("verify", help="check presence, size and sha256 of every file (exit 1 on problems)")
@@ -112,7 +116,8 @@ def cmd_fetch(args: argparse.Namespace) -> int:
         report = fetch(fams, data_dir=args.data_dir, mirror=args.mirror, force=args.force,
                        progress=not args.json and sys.stderr.isatty(),
                        include_unpublished=args.include_unpublished, keep_going=True,
-                       timeout=args.timeout, retries=args.retries, deadline=args.deadline)
+                       timeout=args.timeout, retries=args.retries, deadline=args.deadline,
+                       total_deadline=args.total_deadline)
     except SentiprobeError as exc:
         return _fail(exc)
     if args.json:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 import sys
 
+from .argtypes import COUNT, N_BOOT, SEED, int_in
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("judge", help="SOUL: rate a run's justifications with an LLM judge (5 criteria, 1-3)")
@@ -22,17 +24,18 @@ def add_parser(sub) -> None:
     p.add_argument("--model", required=True, help="judge model (a generate-capable adapter)")
     p.add_argument("--model-arg", default=[], action="append", metavar="KEY=VALUE",
                    help="argument for the judge model factory (repeatable)")
-    p.add_argument("--n", type=int, default=50, help="number of sampled test items (default 50)")
-    p.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
+    p.add_argument("--n", type=COUNT, default=50, help="number of sampled test items (default 50)")
+    p.add_argument("--seed", type=SEED, default=0, help="sampling seed (default 0)")
     p.add_argument("--anonymise", action="store_true",
                    help="show systems as 'System k' in a shuffled order (off by default, as in the paper)")
-    p.add_argument("--max-tokens", type=int, default=512, help="maximum tokens of a judge reply (default 512)")
+    p.add_argument("--max-tokens", type=int_in(1, 1_000_000), default=512,
+                   help="maximum tokens of a judge reply (default 512)")
     p.add_argument("--human", default=None, metavar="FILE", help="human ratings: also compute judge-human agreement")
     p.add_argument("--out", default=None, help="directory for judge.jsonl / judge.json (default: the run directory)")
     p.add_argument("--data-dir", default=None, help="data directory (default: the run's, then $SENTIPROBE_DATA_DIR)")
     p.add_argument("--cache-dir", default=None, help="cache directory")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
-    p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for CIs")
+    p.add_argument("--n-boot", type=N_BOOT, default=1000, help="bootstrap resamples for CIs")
     p.add_argument("--no-update", action="store_true", help="do not add the judge results to the runs' results/report")
     p.add_argument("--json", action="store_true", help="print the judge document")
     p.set_defaults(func=cmd_judge)
@@ -40,8 +43,8 @@ def add_parser(sub) -> None:
     a = sub.add_parser("judge-agreement", help="SOUL: judge-human agreement (weighted kappa per criterion)")
     a.add_argument("--judge", required=True, metavar="FILE", help="judge ratings (judge.jsonl or a flat table)")
     a.add_argument("--human", required=True, metavar="FILE", help="human ratings (same formats)")
-    a.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for CIs")
-    a.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    a.add_argument("--n-boot", type=N_BOOT, default=1000, help="bootstrap resamples for CIs")
+    a.add_argument("--seed", type=SEED, default=0, help="bootstrap seed")
     a.add_argument("--json", action="store_true", help="print the JSON document")
     a.set_defaults(func=cmd_agreement)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from .argtypes import N_BOOT, SEED
 from .options import add_confidence
 
 
@@ -13,8 +14,8 @@ def add_parser(sub) -> None:
                    help="run directories (a directory of several models' runs stands for all of them)")
     p.add_argument("--out", required=True, help="the HTML file to write")
     p.add_argument("--names", nargs="+", default=None, help="model names (default: from the runs)")
-    p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples of the paired tests")
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    p.add_argument("--n-boot", type=N_BOOT, default=1000, help="bootstrap resamples of the paired tests")
+    p.add_argument("--seed", type=SEED, default=0, help="bootstrap seed")
     add_confidence(p, "the paired comparisons' intervals and tests (a run's own intervals keep the level it ran "
                       "with)")
     p.add_argument("--json", action="store_true", help="print the comparison document")

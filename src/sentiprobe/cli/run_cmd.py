@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 
+from .argtypes import N_BOOT, SEED
 from .options import add_confidence
 
 
@@ -37,8 +38,8 @@ def add_parser(sub) -> None:
     p.add_argument("--repair-cache", action="store_true",
                    help="if the cache database is corrupt, move it aside (cache.sqlite.corrupt-<timestamp>) "
                         "and start a fresh one instead of stopping")
-    p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
-    p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for CIs")
+    p.add_argument("--seed", type=SEED, default=0, help="base seed (default 0)")
+    p.add_argument("--n-boot", type=N_BOOT, default=1000, help="bootstrap resamples for CIs")
     add_confidence(p)
     p.add_argument("--limit", default=None, metavar="N|FRACTION",
                    help="only N test items per suite, or a fraction in (0, 1] of them (recorded, bannered in the "
@@ -47,7 +48,7 @@ def add_parser(sub) -> None:
                    help="sample (default): a seeded random sample of each suite's unit (ARTS source examples with "
                         "their variants, SOUL reviews, NonCompSST phrases), stratified by gold label, the same for "
                         "every model; first: the first items in file order")
-    p.add_argument("--limit-seed", type=int, default=0, help="seed of the --limit sample (default 0)")
+    p.add_argument("--limit-seed", type=SEED, default=0, help="seed of the --limit sample (default 0)")
     p.add_argument("--missing", choices=("error", "wrong", "variants-wrong"), default="error",
                    help="how missing predictions are scored (see `sentiprobe score --help`)")
     p.add_argument("--no-progress", action="store_true",
@@ -104,10 +105,14 @@ def quiet_third_party_progress() -> None:
 
 def cmd(args) -> int:
     from ..api import available_suite_names, expand_suite_groups, run, run_errors
+    from ..core.errors import ConfigError
     from ..run.progress import Progress, compact_summary, results_table
     from ..run.runner import parse_limit
     from .suite_args import parse_suite_args
 
+    for flag, given in (("--suite", args.suite), ("--model", args.model)):
+        if given is not None and split_names(given) is None:  # `--model ''` is not "the default models"
+            raise ConfigError(f"{flag} {' '.join(map(repr, given))} names nothing; leave {flag} out for the defaults")
     suites = split_names(args.suite)
     if suites:
         suites = expand_suite_groups(suites, args.data_dir)  # `--suite lexcomp`: every lexcomp-* suite

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+from .argtypes import N_BOOT, SEED
 from .options import add_confidence
 
 
@@ -20,8 +21,8 @@ def add_parser(sub) -> None:
                    help="suite option (repeatable; `sentiprobe list suites` shows each suite's options)")
     p.add_argument("--tables-out", default=None, metavar="DIR",
                    help="write the suite's extra tables here (NonCompSST: pooled scores and rating TSVs)")
-    p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for CIs (default 1000)")
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    p.add_argument("--n-boot", type=N_BOOT, default=1000, help="bootstrap resamples for CIs (default 1000)")
+    p.add_argument("--seed", type=SEED, default=0, help="bootstrap seed")
     add_confidence(p)
     p.add_argument("--json", action="store_true", help="print the JSON document")
     p.set_defaults(func=cmd)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import difflib
+import reprlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -88,6 +89,18 @@ class CacheCorruptError(SentiprobeError):
         super().__init__(f"the prediction cache {self.path} is corrupt ({detail}); rerun with --repair-cache "
                          f"to move it aside (to {Path(self.path).name}.corrupt-<timestamp>) and start a fresh "
                          f"cache, or delete it (the cache is safe to delete)")
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxtuple, _SHORT.maxdict, _SHORT.maxset = 3, 6, 6, 4, 6
+_SHORT.maxstring = _SHORT.maxother = 60
+_SHORT.maxlong = 40
+
+
+def short_repr(value: object) -> str:
+    """``repr(value)`` bounded in length and in work, for messages about values from untrusted input (a YAML alias
+    bomb expands to 10^9 leaves; a plain repr would print them all)."""
+    return _SHORT.repr(value)
 
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,19 @@ def write_jsonl(path: str | Path, rows: Iterable[dict[str, Any]]) -> None:
     atomic_write_text(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
 
 
+def check_output_file(path: str | Path, flag: str = "--out") -> Path:
+    """``path`` as a file to write: ConfigError naming ``flag`` when it is a directory or a parent is a file."""
+    from .errors import ConfigError
+
+    p = Path(path)
+    if p.is_dir():
+        raise ConfigError(f"{flag} {p} is a directory; give a file path")
+    for parent in p.parents:
+        if parent.exists() and not parent.is_dir():
+            raise ConfigError(f"{flag} {p}: {parent} exists and is not a directory")
+    return p
+
+
 MAX_INPUT_BYTES = 2 << 30
 """Largest user file read into memory (2 GiB): a larger one is refused with a typed error."""
 
@@ -85,6 +99,74 @@ def read_user_text(path: str | Path, what: str = "file") -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
+MAX_JSON_DEPTH = 100
+"""Deepest nesting of arrays and objects accepted in a JSON input (no sentiprobe file needs more than ~10).
+
+Why a limit: the json module recurses once per level, so a document nested 100,000 deep raises RecursionError
+(and one nested just under the interpreter's limit parses but breaks every recursive consumer after it)."""
+
+
+class JSONNestingError(json.JSONDecodeError):
+    """A JSON value nested deeper than :data:`MAX_JSON_DEPTH` (a JSONDecodeError, so every handler of invalid
+    JSON also refuses it)."""
+
+    def __init__(self, doc: str, depth: int | None = None) -> None:
+        at = f" (level {depth} reached)" if depth is not None else ""
+        super().__init__(f"nested deeper than {MAX_JSON_DEPTH} levels{at}", doc, 0)
+
+
+def _too_deep(obj: Any, limit: int) -> int | None:
+    """The first depth above ``limit`` met while walking ``obj`` (iteratively), or None."""
+    stack: list[tuple[Any, int]] = [(obj, 1)]
+    while stack:
+        o, d = stack.pop()
+        children = o.values() if isinstance(o, dict) else o
+        for v in children:
+            if isinstance(v, dict | list):
+                if d + 1 > limit:
+                    return d + 1
+                stack.append((v, d + 1))
+    return None
+
+
+def loads_json(text: str | bytes, *, object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None) -> Any:
+    """``json.loads`` behind the depth guard: the one JSON parser for user and model files.
+
+    Raises ``json.JSONDecodeError`` for invalid JSON (an integer of more than 4300 digits included, which
+    ``json`` reports as a bare ValueError) and :class:`JSONNestingError` (a JSONDecodeError) for a value nested
+    deeper than :data:`MAX_JSON_DEPTH`, never RecursionError.
+    """
+    try:
+        obj = json.loads(text, object_pairs_hook=object_pairs_hook)
+    except RecursionError:
+        raise JSONNestingError(text if isinstance(text, str) else "") from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # an integer literal longer than int's conversion limit (4300 digits by default)
+        raise json.JSONDecodeError(f"a number with more than {sys.get_int_max_str_digits()} digits",
+                                   text if isinstance(text, str) else "", 0) from None
+    if isinstance(obj, dict | list):
+        depth = _too_deep(obj, MAX_JSON_DEPTH)
+        if depth is not None:
+            raise JSONNestingError(text if isinstance(text, str) else "", depth)
+    return obj
+
+
+def read_json(path: str | Path, what: str = "file") -> Any:
+    """The JSON document of a user file through the input layer (:func:`read_user_text`, :func:`loads_json`):
+    unreadable files, invalid JSON and over-deep nesting are DataErrors naming the file (and line)."""
+    from .errors import DataError
+
+    text = read_user_text(path, what)
+    try:
+        return loads_json(text)
+    except JSONNestingError as exc:
+        raise DataError(f"invalid JSON: {exc.msg}", path=path) from None
+    except json.JSONDecodeError as exc:
+        raise DataError(f"invalid JSON: {exc.msg} (column {exc.colno})", path=path, record=f"line {exc.lineno}"
+                        ) from None
+
+
 def iter_jsonl(path: str | Path, what: str = "file") -> Iterator[tuple[int, dict[str, Any]]]:
     """``(1-based line number, object)`` of every non-blank line of a JSON-lines file, through the input layer;
     invalid JSON or a line that is not an object is a DataError naming the file and line."""
@@ -100,11 +182,9 @@ def iter_jsonl_text(text: str, path: str | Path, expected: str = "expected a JSO
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = loads_json(line)
         except json.JSONDecodeError as exc:
             raise DataError(f"invalid JSON: {exc.msg}", path=path, record=f"line {i}") from None
-        except RecursionError:
-            raise DataError("JSON nested too deeply", path=path, record=f"line {i}") from None
         if not isinstance(obj, dict):
             raise DataError(expected, path=path, record=f"line {i}")
         yield i, obj

@@ -6,7 +6,7 @@ receives the registry and registers into it.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -76,7 +76,7 @@ class Registry(Generic[T]):
     def create(self, name: str, **kwargs: Any) -> T:
         """Build ``name`` with keyword arguments; unknown arguments raise ConfigError with suggestions."""
         entry = self.entry(name)
-        check_arguments(f"{self.kind} {name!r}", entry.factory, kwargs)
+        check_arguments(f"{self.kind} {name!r}", entry.factory, kwargs, entry.params)
         return entry.factory(**kwargs)
 
     def names(self, tag: str | None = None) -> list[str]:
@@ -92,20 +92,33 @@ class Registry(Generic[T]):
         return iter(sorted(self._entries.values(), key=lambda e: e.name))
 
 
-def check_arguments(what: str, factory: Callable[..., Any], kwargs: dict[str, Any]) -> None:
-    """Raise ConfigError naming unknown keyword arguments (with did-you-mean) before calling ``factory``.
+def accepted_arguments(factory: Callable[..., Any], documented: Iterable[str] = ()) -> list[str] | None:
+    """The keyword arguments ``factory`` takes: its named parameters, plus the ``documented`` ones (an entry's
+    ``params``) when it passes ``**kwargs`` on; None when it takes ``**kwargs`` and documents nothing (unchecked).
 
-    Factories that take ``**kwargs`` check their own arguments.
+    Why the documented names: a factory such as ``lambda **kw: Model(**kw)`` would otherwise accept any key and
+    fail with a TypeError deep inside the model.
     """
     import inspect
 
     try:
         params = inspect.signature(factory).parameters
     except (TypeError, ValueError):  # builtins without a signature
-        return
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
-        return
+        return None
     known = [n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        extra = [d for d in documented if d not in known]
+        return known + extra if extra else None
+    return known
+
+
+def check_arguments(what: str, factory: Callable[..., Any], kwargs: dict[str, Any],
+                    documented: Iterable[str] = ()) -> None:
+    """Raise ConfigError naming unknown keyword arguments (with did-you-mean) before calling ``factory``
+    (see :func:`accepted_arguments`; a ``**kwargs`` factory without documented params checks its own)."""
+    known = accepted_arguments(factory, documented)
+    if known is None:
+        return
     unknown = [k for k in kwargs if k not in known]
     if unknown:
         raise ConfigError(f"{what}: unknown argument(s) {unknown_keys(unknown, known)}; "

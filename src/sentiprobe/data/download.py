@@ -11,6 +11,16 @@ exponential backoff; checksum mismatches and other HTTP errors are not.
 ``timeout`` bounds each connection and read; ``deadline`` bounds a whole file, attempts and backoff
 included, so a mirror that trickles one byte every few seconds (never tripping the read timeout) still
 fails, with DownloadDeadlineError (checked between reads, so it is overshot by at most one ``timeout``).
+Three more limits hold by default, so a dead or trickling source never costs minutes per file:
+
+- a transfer that delivers less than ``STALL_RATE`` bytes/s over ``STALL_WINDOW`` seconds is a failed attempt
+  (a trickling mirror is dropped after 30 s, not after the file's whole deadline);
+- a circuit breaker per source host: after ``BREAKER_THRESHOLD`` failed attempts in a row (timeouts, refused
+  connections, HTTP 429/5xx, stalls) no further attempt goes to that host in this fetch, so the remaining
+  files fail at once instead of each paying its own retries (a mirror that never answers: ~93 s in all at the
+  defaults instead of 127 s per file);
+- ``total_deadline`` bounds the whole fetch (default :func:`total_deadline_for`: 600 s plus 1 s per 64 KiB to
+  download); files not finished by then fail with DownloadDeadlineError.
 During :func:`fetch`, SIGTERM is turned into ``SystemExit(143)`` so the
 ``finally`` blocks run and remove the ``.part`` file (the default SIGTERM action kills the process
 without running them); SIGINT already raises KeyboardInterrupt. A downloading process holds an
@@ -50,6 +60,10 @@ DEFAULT_RETRIES = 3
 DEFAULT_BACKOFF = 1.0
 DEFAULT_DEADLINE = 600.0  # seconds per file, plus 1 s per MIN_RATE bytes (see deadline_for)
 MIN_RATE = 64 * 1024  # bytes/s a download is granted beyond DEFAULT_DEADLINE when no deadline is given
+MAX_RETRIES = 20
+STALL_WINDOW = 30.0  # seconds over which a transfer must deliver STALL_RATE bytes/s on average
+STALL_RATE = 1024.0
+BREAKER_THRESHOLD = 3  # failed attempts in a row that open a source host's circuit for the rest of a fetch
 STALE_PART_AGE = 900.0  # an unlockable .part (no flock, or core.io's) untouched this long is an orphan
 UNLOCKED_GRACE = 30.0  # an unlocked .part of ours younger than this may be a download between open and flock
 _OUR_PART_RE = re.compile(r"^\..+\.[0-9a-f]{12}\.part$")  # _temp_for's names
@@ -177,6 +191,57 @@ def deadline_for(entry: ManifestFile, deadline: float | None) -> float:
     return DEFAULT_DEADLINE + (entry.size or 0) / MIN_RATE
 
 
+def total_deadline_for(entries: Iterable[ManifestFile]) -> float:
+    """Seconds a whole fetch may take by default: DEFAULT_DEADLINE plus the bytes to download / MIN_RATE."""
+    return DEFAULT_DEADLINE + sum(e.size or 0 for e in entries) / MIN_RATE
+
+
+def _check_limits(timeout: float, retries: int, deadline: float | None, total_deadline: float | None) -> None:
+    """The numbers of :func:`fetch`, checked as the CLI checks them (ConfigError)."""
+    for name, v in (("timeout", timeout), ("deadline", deadline), ("total_deadline", total_deadline)):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int | float) or not 0 < v < float("inf")):
+            raise ConfigError(f"--{name.replace('_', '-')} must be a positive number of seconds, got {v!r}")
+    if isinstance(retries, bool) or not isinstance(retries, int) or not 0 <= retries <= MAX_RETRIES:
+        raise ConfigError(f"--retries must be an integer from 0 to {MAX_RETRIES}, got {retries!r}")
+
+
+class Breaker:
+    """Consecutive failed attempts per source host; at ``threshold`` the host's circuit opens for this fetch.
+
+    Why: without it every file of a dead mirror pays its own timeouts and retries (381 s for three files).
+    A success closes the count again (a flaky but working host keeps working).
+    """
+
+    def __init__(self, threshold: int = BREAKER_THRESHOLD) -> None:
+        self.threshold = threshold
+        self.failures: dict[str, int] = {}
+        self.last: dict[str, str] = {}
+
+    @staticmethod
+    def host(src: str) -> str:
+        from urllib.parse import urlsplit
+
+        if src.startswith(("http://", "https://")):
+            return urlsplit(src).netloc
+        return "the local mirror"
+
+    def check(self, src: str, what: str, attempted: bool = False) -> None:
+        """DownloadError when ``src``'s host has failed ``threshold`` times in a row."""
+        h = self.host(src)
+        if self.failures.get(h, 0) >= self.threshold:
+            raise DownloadError(f"{what}: {'giving up' if attempted else 'not attempted'}: {h} failed "
+                                f"{self.failures[h]} attempts in a row (last: {self.last[h]}); no more requests go "
+                                "to it in this fetch")
+
+    def failed(self, src: str, why: str) -> None:
+        h = self.host(src)
+        self.failures[h] = self.failures.get(h, 0) + 1
+        self.last[h] = why
+
+    def succeeded(self, src: str) -> None:
+        self.failures.pop(self.host(src), None)
+
+
 @contextmanager
 def _open(src: str, timeout: float) -> Iterator[tuple[BinaryIO, int | None]]:
     """Open ``src`` (http(s) URL or local path) as a byte stream; yields (stream, expected length)."""
@@ -231,11 +296,18 @@ def _download_once(entry: ManifestFile, src: str, dest: Path, timeout: float,
                 # read1: return what has arrived; read(CHUNK) would wait for a full chunk, so a trickling
                 # server would never give the deadline check below a chance to run
                 read = getattr(stream, "read1", stream.read)
+                window_start, window_bytes = time.monotonic(), 0
                 while True:
-                    if end is not None and time.monotonic() > end:
+                    now = time.monotonic()
+                    if end is not None and now > end:
                         raise DownloadDeadlineError(
                             f"{entry.path}: not finished within its deadline ({n} bytes received from "
-                            f"{src}); use a faster mirror or raise --deadline")
+                            f"{src}); use a faster mirror or raise --deadline / --total-deadline")
+                    if now - window_start >= STALL_WINDOW:
+                        if n - window_bytes < STALL_RATE * (now - window_start):
+                            raise _Retryable(f"transfer from {src} stalled: {n - window_bytes} bytes in the last "
+                                             f"{now - window_start:.0f} s (under {STALL_RATE:.0f} bytes/s)")
+                        window_start, window_bytes = now, n
                     try:
                         chunk = read(CHUNK)
                     except (OSError, http.client.HTTPException) as exc:  # reset, timeout, IncompleteRead
@@ -276,28 +348,40 @@ def _download_once(entry: ManifestFile, src: str, dest: Path, timeout: float,
 
 
 def _with_retries(what: str, fn: Callable[[], Any], retries: int, backoff: float,
-                  end: float | None = None) -> Any:
+                  end: float | None = None, breaker: Breaker | None = None, src: str = "") -> Any:
     last: Exception | None = None
     for attempt in range(retries + 1):
+        if breaker is not None:
+            breaker.check(src, what)
         try:
-            return fn()
+            out = fn()
         except _Retryable as exc:
             last = exc
+            if breaker is not None:
+                breaker.failed(src, str(exc))
+                breaker.check(src, what, attempted=True)
             if attempt < retries:
                 pause = backoff * (2 ** attempt)
                 if end is not None and time.monotonic() + pause > end:
                     raise DownloadDeadlineError(f"{what}: deadline reached after {attempt + 1} attempt(s): "
                                                 f"{last}") from None
                 time.sleep(pause)
+        else:
+            if breaker is not None:
+                breaker.succeeded(src)
+            return out
     raise DownloadError(f"{what}: giving up after {retries + 1} attempt(s): {last}")
 
 
 def download_file(entry: ManifestFile, dest: str | Path, src: str, *, timeout: float = DEFAULT_TIMEOUT,
                   retries: int = DEFAULT_RETRIES, backoff: float = DEFAULT_BACKOFF,
-                  progress: ProgressFn | None = None, deadline: float | None = None) -> None:
+                  progress: ProgressFn | None = None, deadline: float | None = None,
+                  not_after: float | None = None, breaker: Breaker | None = None) -> None:
     """Download ``src`` to ``dest`` atomically, verified against ``entry`` (raises typed errors).
 
-    ``deadline``: seconds the whole file may take, every attempt included (default :func:`deadline_for`).
+    ``deadline``: seconds the whole file may take, every attempt included (default :func:`deadline_for`);
+    ``not_after``: a ``time.monotonic()`` the download must also end by (the fetch's overall deadline);
+    ``breaker``: the fetch's circuit breaker (see the module docstring).
 
     Raises:
         DownloadDeadlineError: the deadline passed (a DownloadError; not retried).
@@ -307,6 +391,8 @@ def download_file(entry: ManifestFile, dest: str | Path, src: str, *, timeout: f
     """
     dest = Path(dest)
     end = time.monotonic() + deadline_for(entry, deadline)
+    if not_after is not None:
+        end = min(end, not_after)
 
     def once() -> None:
         try:
@@ -316,10 +402,11 @@ def download_file(entry: ManifestFile, dest: str | Path, src: str, *, timeout: f
         except OSError as exc:  # cannot create/write the destination, unreadable mirror file
             raise DownloadError(f"{entry.path}: {exc}") from None
 
-    _with_retries(entry.path, once, retries, backoff, end)
+    _with_retries(entry.path, once, retries, backoff, end, breaker, src)
 
 
-def _fetch_bytes(url: str, git_blob: str | None, timeout: float, retries: int, backoff: float) -> bytes:
+def _fetch_bytes(url: str, git_blob: str | None, timeout: float, retries: int, backoff: float,
+                 breaker: Breaker | None = None) -> bytes:
     """Small auxiliary download into memory (a recipe's source), checked against its git blob id."""
 
     def once() -> bytes:
@@ -335,7 +422,7 @@ def _fetch_bytes(url: str, git_blob: str | None, timeout: float, retries: int, b
             raise _Retryable(f"truncated body from {url}: received {len(data)} of {length} bytes")
         return data
 
-    data = _with_retries(url, once, retries, backoff)
+    data = _with_retries(url, once, retries, backoff, breaker=breaker, src=url)
     if git_blob:
         blob = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
         if blob != git_blob:
@@ -387,7 +474,7 @@ def fetch(family: str | Iterable[str] | None = None, data_dir: str | Path | None
           mirror: str | Path | None = None, force: bool = False,
           progress: bool | ProgressFn | None = None, *, include_unpublished: bool = False,
           keep_going: bool = False, timeout: float = DEFAULT_TIMEOUT, retries: int = DEFAULT_RETRIES,
-          backoff: float = DEFAULT_BACKOFF, deadline: float | None = None,
+          backoff: float = DEFAULT_BACKOFF, deadline: float | None = None, total_deadline: float | None = None,
           manifest: Manifest | None = None) -> FetchReport:
     """Download what is missing (or wrong) in the data directory and verify it.
 
@@ -404,13 +491,13 @@ def fetch(family: str | Iterable[str] | None = None, data_dir: str | Path | None
         keep_going: record failures in the report instead of raising the first one.
         timeout: socket timeout per connection/read, seconds. retries/backoff: see the module docstring.
         deadline: seconds one file may take in all (default: 600 s plus 1 s per 64 KiB of the file).
+        total_deadline: seconds the whole fetch may take (default :func:`total_deadline_for` the files to get).
 
     Raises (unless ``keep_going``): ChecksumError, DownloadError, DataError (recipe input malformed).
     """
     from . import resolve_data_dir
 
-    if deadline is not None and not deadline > 0:  # also refuses NaN
-        raise ConfigError(f"--deadline must be a positive number of seconds, got {deadline}")
+    _check_limits(timeout, retries, deadline, total_deadline)
     m = manifest or load_manifest()
     root = resolve_data_dir(data_dir)
     entries = m.select(family)
@@ -423,11 +510,14 @@ def fetch(family: str | Iterable[str] | None = None, data_dir: str | Path | None
     elif progress is False:
         progress = None
     outcomes: list[FetchOutcome] = []
+    todo = [e for e in entries if force or not _same_size(e, root / e.path)]  # what will be downloaded, roughly
+    limit = total_deadline if total_deadline is not None else total_deadline_for(todo)
+    net = _Net(timeout, retries, backoff, deadline, time.monotonic() + limit, limit, Breaker())
     try:
         with _sigterm_raises():
             for e in entries:
                 outcomes.append(_fetch_one(m, e, root, mirror, force, progress, include_unpublished, keep_going,
-                                           timeout, retries, backoff, deadline))
+                                           net))
     finally:
         if close:
             close()
@@ -508,9 +598,28 @@ def _present(e: ManifestFile, dest: Path, action: str, source: str | None, messa
     return FetchOutcome(e.path, action, source, dest.stat().st_size, file_sha256(dest), message)
 
 
+def _same_size(e: ManifestFile, path: Path) -> bool:
+    try:
+        return e.size is None or path.stat().st_size == e.size
+    except OSError:
+        return False
+
+
+@dataclass(frozen=True)
+class _Net:
+    """The network settings and shared state of one fetch (limits, overall end, circuit breaker)."""
+
+    timeout: float
+    retries: int
+    backoff: float
+    deadline: float | None
+    end: float  # time.monotonic() by which the whole fetch must end
+    total: float  # the overall deadline in seconds (for messages)
+    breaker: Breaker
+
+
 def _fetch_one(m: Manifest, e: ManifestFile, root: Path, mirror: str | Path | None, force: bool,
-               progress: ProgressFn | None, include_unpublished: bool, keep_going: bool, timeout: float,
-               retries: int, backoff: float, deadline: float | None = None) -> FetchOutcome:
+               progress: ProgressFn | None, include_unpublished: bool, keep_going: bool, net: _Net) -> FetchOutcome:
     dest = root / e.path
     if not force and file_matches(e, dest):
         return _present(e, dest, "skipped", None, "present and verified")
@@ -523,17 +632,20 @@ def _fetch_one(m: Manifest, e: ManifestFile, root: Path, mirror: str | Path | No
             msg = "present but does not match the expected git blob; " + msg
         return FetchOutcome(e.path, "unpublished", None, message=" ".join(msg.split()))
     try:
+        if time.monotonic() > net.end:
+            raise DownloadDeadlineError(f"{e.path}: not attempted: the fetch's overall deadline of {net.total:.0f} s "
+                                        "passed (--total-deadline)")
         if src is not None:
             try:
-                download_file(e, dest, src, timeout=timeout, retries=retries, backoff=backoff, progress=progress,
-                              deadline=deadline)
+                download_file(e, dest, src, timeout=net.timeout, retries=net.retries, backoff=net.backoff,
+                              progress=progress, deadline=net.deadline, not_after=net.end, breaker=net.breaker)
                 return _present(e, dest, "fetched", src)
             except DownloadError:
                 if e.derive is None or mirror is None:
                     raise
                 # mirror lacks a derived file: rebuild it below
         if e.derive is not None:
-            return _derive(m, e, root, dest, timeout, retries, backoff)
+            return _derive(m, e, root, dest, net)
         raise DownloadError(
             f"{e.path} cannot be downloaded: {e.origin or 'no upstream URL'}. Supply it by placing it at "
             f"{dest} or use --mirror with a copy of the data directory")
@@ -545,8 +657,7 @@ def _fetch_one(m: Manifest, e: ManifestFile, root: Path, mirror: str | Path | No
                             actual_sha256=getattr(exc, "actual", None))
 
 
-def _derive(m: Manifest, e: ManifestFile, root: Path, dest: Path, timeout: float, retries: int,
-            backoff: float) -> FetchOutcome:
+def _derive(m: Manifest, e: ManifestFile, root: Path, dest: Path, net: _Net) -> FetchOutcome:
     from .derive import derive_bytes
 
     recipe = e.derive
@@ -556,7 +667,8 @@ def _derive(m: Manifest, e: ManifestFile, root: Path, dest: Path, timeout: float
         if ie is None or not file_matches(ie, root / inp):
             raise DownloadError(f"{e.path}: cannot rebuild: input {inp} is missing or does not verify "
                                 f"(fetch family {inp.split('/', 1)[0]!r} first)")
-    data = derive_bytes(e, root, lambda url, blob: _fetch_bytes(url, blob, timeout, retries, backoff))
+    data = derive_bytes(e, root, lambda url, blob: _fetch_bytes(url, blob, net.timeout, net.retries, net.backoff,
+                                                                 net.breaker))
     actual = hashlib.sha256(data).hexdigest()
     if e.sha256 is not None and (actual != e.sha256 or len(data) != e.size):
         raise ChecksumError(e.path, e.sha256, actual,
@@ -570,5 +682,5 @@ def _derive(m: Manifest, e: ManifestFile, root: Path, dest: Path, timeout: float
     return _present(e, dest, "derived", src)
 
 
-__all__ = ["FetchOutcome", "FetchReport", "fetch", "download_file", "file_matches", "source_location",
-           "deadline_for", "remove_stale_parts"]
+__all__ = ["Breaker", "FetchOutcome", "FetchReport", "fetch", "download_file", "file_matches", "source_location",
+           "deadline_for", "total_deadline_for", "remove_stale_parts"]

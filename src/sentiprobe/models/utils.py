@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import ConfigError, SentiprobeError
+from ..core.io import loads_json
 from ..core.types import Item, Prediction
 
 
@@ -118,7 +119,7 @@ def as_mapping(name: str, value: Any) -> dict[str, str | None] | None:
         return None
     if s.startswith("{"):
         try:
-            d = json.loads(s)
+            d = loads_json(s)
         except json.JSONDecodeError as exc:
             raise ConfigError(f"parameter {name!r} is not valid JSON: {exc}") from None
         if not isinstance(d, dict):

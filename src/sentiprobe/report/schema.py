@@ -157,18 +157,11 @@ def validate_results(doc: Any, path: str | Path | None = None) -> dict[str, Suit
 
 def read_results(path: str | Path) -> dict[str, Any]:
     """Read and validate a ``results.json`` (typed errors for unreadable or invalid files)."""
-    import json
-
-    from ..core.errors import DataError
+    from ..core.io import read_json
 
     p = Path(path)
     if p.is_dir():
         p = p / "results.json"
-    try:
-        doc = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataError("results file not found", path=p) from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DataError(f"not a JSON results document: {exc}", path=p) from None
+    doc = read_json(p, "results file")  # the input layer: absent, directory, binary, invalid or over-deep JSON
     validate_results(doc, p)
     return doc

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError, DataError
-from ..core.io import read_jsonl
+from ..core.io import read_json, read_jsonl
 
 COLUMNS = ("model", "suite", "item_id", "group_id", "split", "kind", "text", "text_pair", "aspect", "gold",
            "prediction", "correct", "seed")
@@ -26,20 +26,30 @@ FORMATS = ("csv", "jsonl")
 
 
 def model_dirs(run_dir: str | Path) -> list[Path]:
-    """The model directories of a run: those listed in ``summary.json``, or ``run_dir`` itself when it is one."""
+    """The model directories of a run: those listed in ``summary.json``, or ``run_dir`` itself when it is one.
+
+    A listed model without a readable ``results.json`` (absent, a directory) is a DataError naming it: leaving it
+    out would export a table without that model (or a header-only table) and exit 0.
+    """
     root = Path(run_dir)
-    if (root / "results.json").is_file():
-        return [root]
     summary = root / "summary.json"
-    if not summary.is_file():
+    if (root / "results.json").is_file() or ((root / "results.json").exists() and not summary.exists()):
+        return [root]  # one model's directory (a results.json that is not a file: read_results says so)
+    if not summary.exists():
         raise DataError("not a run directory (no summary.json or results.json)", path=root)
+    doc = read_json(summary, "run summary")
     try:
-        doc = json.loads(summary.read_text(encoding="utf-8"))
-        runs = doc["runs"]
-        dirs = [root / str(r.get("dir", m)) for m, r in runs.items()]
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        dirs = [root / str(r.get("dir", m)) for m, r in doc["runs"].items()]
+    except (KeyError, TypeError, AttributeError) as exc:
         raise DataError(f"unreadable run summary ({type(exc).__name__}: {exc})", path=summary) from None
-    return [d for d in dirs if (d / "results.json").is_file()]
+    if not dirs:
+        raise DataError("the run summary lists no model", path=summary, field="runs")
+    for d in dirs:
+        if not (d / "results.json").is_file():
+            what = "is not a file" if (d / "results.json").exists() else "is missing"
+            raise DataError(f"model {d.name!r} is listed in summary.json but its results.json {what} (an "
+                            "unfinished or damaged run: run it again)", path=d / "results.json")
+    return dirs
 
 
 def iter_rows(run_dir: str | Path, data_dir: str | None = None) -> Iterator[dict[str, Any]]:

@@ -9,13 +9,12 @@ the same rule as ``--suite-arg`` for suites. A key nobody takes is an error with
 """
 from __future__ import annotations
 
-import inspect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import ConfigError, did_you_mean
-from ..core.registry import check_arguments
+from ..core.registry import accepted_arguments, check_arguments
 from ..models import MODELS
 
 
@@ -93,14 +92,9 @@ def assign_model_args(models: Sequence[str] | Mapping[str, str],
     """
     names: dict[str, str] = dict(models) if isinstance(models, Mapping) else {m: m for m in models}
     def accepted(name: str) -> list[str] | None:
-        """The factory's keyword names (None: it takes ``**kwargs``)."""
-        try:
-            params = inspect.signature(MODELS.entry(name).factory).parameters
-        except (TypeError, ValueError):
-            return None
-        if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
-            return None
-        return [n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        """The factory's keyword names (None: it takes ``**kwargs`` and documents none)."""
+        entry = MODELS.entry(name)
+        return accepted_arguments(entry.factory, entry.params)
 
     out: dict[str, dict[str, Any]] = {m: {} for m in names}
     for raw_key, value in (model_args or {}).items():
@@ -113,7 +107,8 @@ def assign_model_args(models: Sequence[str] | Mapping[str, str],
                 raise ConfigError(f"--model-arg {raw_key}={value}: model {label!r} is not among the selected "
                                   f"models ({', '.join(names)})")
             what = f"model {label!r}" if names[label] == label else f"model {label!r} ({names[label]})"
-            check_arguments(f"--model-arg {raw_key}: {what}", MODELS.entry(names[label]).factory, {key: value})
+            entry = MODELS.entry(names[label])
+            check_arguments(f"--model-arg {raw_key}: {what}", entry.factory, {key: value}, entry.params)
             out[label][key] = value
             continue
         key = raw_key.strip().replace("-", "_")

@@ -17,7 +17,6 @@ leaves no stale predictions beside the new results), and files sentiprobe did no
 """
 from __future__ import annotations
 
-import json
 import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import Any
 
 from ..core.errors import ConfigError
 from ..core.hashing import stable_hash
+from ..core.io import loads_json
 
 TOP_FILES = ("summary.json", "report.html", "comparison.json", "results.json", "run.log")
 """Top-level files a run writes (``results.json`` / ``run.log``: the one-model layout of older versions)."""
@@ -46,7 +46,7 @@ def config_hash(models: Sequence[tuple[str, Mapping[str, Any]]], config: Mapping
 
 def _previous_hash(out: Path) -> str | None:
     try:
-        doc = json.loads((out / SUMMARY).read_text(encoding="utf-8"))
+        doc = loads_json((out / SUMMARY).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     return doc.get("config_hash") if isinstance(doc, dict) else None

@@ -30,6 +30,7 @@ from .. import __version__
 from ..core.errors import CapabilityError, ConfigError, MissingDataError, SentiprobeError
 from ..core.hashing import file_sha256, package_source_hash, stable_hash
 from ..core.io import atomic_write_text, write_json
+from ..core.limits import check_n_boot, check_seed
 from ..core.types import Item, Prediction
 from ..models import MODELS, create_model
 from ..report.html import render_comparison
@@ -106,8 +107,8 @@ class RunConfig:
         object.__setattr__(self, "limit", parse_limit(self.limit))
         check_limit_mode(self.limit_mode)
         check_label(self.run_label)
-        if not isinstance(self.n_boot, int) or self.n_boot < 0:
-            raise ConfigError(f"--n-boot must be a non-negative integer, not {self.n_boot!r}")
+        check_n_boot(self.n_boot, "--n-boot")
+        check_seed(self.seed, "--seed")
         if self.missing not in ("error", "wrong", "variants-wrong"):
             raise ConfigError(f"--missing must be error, wrong or variants-wrong, not {self.missing!r}")
         alpha_of(self.confidence)  # ConfigError outside (0, 1)

@@ -26,13 +26,16 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import ConfigError, SentiprobeError, unknown_keys
+from ..core.errors import ConfigError, SentiprobeError, short_repr, unknown_keys
 from ..core.hashing import stable_hash
+from ..core.io import loads_json
+from ..core.limits import MAX_N_BOOT, MAX_SEED, check_int
 
 SWEEP_SCHEMA_VERSION = 1
 TOP_KEYS = ("models", "suites", "seeds", "limit", "n_boot", "missing", "retries", "resources")
@@ -166,10 +169,22 @@ class Job:
                 "limit": self.limit, "n_boot": self.n_boot, "missing": self.missing, "out_dir": out_dir}
 
 
-def _as_int(v: Any, what: str, path: str, lo: int = 0) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or v < lo:
-        raise ConfigError(f"{path}: {what} must be an integer >= {lo}, not {v!r}")
-    return v
+INDEX_INTERVAL = 5.0
+"""Seconds between rewrites of ``sweep.json`` while jobs end (it holds a row per job: rewriting it after every job
+costs time quadratic in the grid)."""
+MAX_JOBS = 10_000
+"""Largest grid (models x suites x seeds) one sweep accepts: each job is a run directory and a row of the index;
+a grid of a million jobs is a mistake in the config, not a plan."""
+MAX_RETRIES = 100
+MAX_CONFIG_BYTES = 1 << 20
+MAX_YAML_DEPTH = 64
+"""Deepest nesting of a sweep config (a real one nests 4 levels)."""
+MAX_YAML_VALUES = 100_000
+"""Most values a sweep config may expand to, YAML aliases counted at every use (an alias bomb expands to 10^9)."""
+
+
+def _as_int(v: Any, what: str, path: str, lo: int = 0, hi: int | None = None) -> int:
+    return check_int(v, f"{path}: {what}", lo, hi)
 
 
 def _as_mapping(v: Any, what: str, path: str) -> dict[str, Any]:
@@ -179,10 +194,10 @@ def _as_mapping(v: Any, what: str, path: str) -> dict[str, Any]:
         raise ConfigError(f"{path}: {what} must be a mapping of names to values, not {type(v).__name__}")
     for k, val in v.items():
         if not isinstance(k, str):
-            raise ConfigError(f"{path}: {what}: key {k!r} is not a string")
+            raise ConfigError(f"{path}: {what}: key {short_repr(k)} is not a string")
         if (not isinstance(val, str | int | float | bool) and val is not None) or \
                 (isinstance(val, float) and not math.isfinite(val)):
-            raise ConfigError(f"{path}: {what}.{k} must be a scalar (string, number, boolean), not {val!r}")
+            raise ConfigError(f"{path}: {what}.{k} must be a scalar (string, number, boolean), not {short_repr(val)}")
     return {k.replace("-", "_"): val for k, val in v.items()}
 
 
@@ -196,7 +211,7 @@ def _named(entry: Any, i: int, path: str, kind: str, keys: Sequence[str], lookup
     if isinstance(entry, str):
         entry = {"name": entry}
     if not isinstance(entry, Mapping):
-        raise ConfigError(f"{path}: {where} must be a {kind} name or a mapping with 'name', not {entry!r}")
+        raise ConfigError(f"{path}: {where} must be a {kind} name or a mapping with 'name', not {short_repr(entry)}")
     _unknown(list(entry), keys, where, path)
     name = entry.get("name")
     if not isinstance(name, str) or not name:
@@ -214,10 +229,10 @@ def _model(entry: Any, i: int, path: str) -> ModelSpec:
 
     entry, name, registered = _named(entry, i, path, "model", MODEL_KEYS, MODELS.entry)
     args = _as_mapping(entry.get("args"), f"models[{i}].args", path)
-    check_arguments(f"{path}: models[{i}]: model {name!r}", registered.factory, args)
+    check_arguments(f"{path}: models[{i}]: model {name!r}", registered.factory, args, registered.params)
     label = entry.get("label", name)
     if not isinstance(label, str) or not label or "/" in label or label in (".", ".."):
-        raise ConfigError(f"{path}: models[{i}].label must be a non-empty name without '/', not {label!r}")
+        raise ConfigError(f"{path}: models[{i}].label must be a non-empty name without '/', not {short_repr(label)}")
     return ModelSpec(name, label, args)
 
 
@@ -235,7 +250,7 @@ def _names_list(doc: Mapping[str, Any], key: str, path: str) -> list[Any]:
     if isinstance(v, str | Mapping):
         v = [v]
     if not isinstance(v, list) or not v:
-        raise ConfigError(f"{path}: '{key}' must be a non-empty list, not {v!r}")
+        raise ConfigError(f"{path}: '{key}' must be a non-empty list, not {short_repr(v)}")
     return v
 
 
@@ -259,8 +274,8 @@ def parse_config(doc: Any, path: str = "<config>") -> SweepConfig:
     if isinstance(raw_seeds, int) and not isinstance(raw_seeds, bool):
         raw_seeds = [raw_seeds]
     if not isinstance(raw_seeds, list) or not raw_seeds:
-        raise ConfigError(f"{path}: 'seeds' must be a non-empty list of integers, not {raw_seeds!r}")
-    seeds = tuple(_as_int(s, "every seed", path) for s in raw_seeds)
+        raise ConfigError(f"{path}: 'seeds' must be a non-empty list of integers, not {short_repr(raw_seeds)}")
+    seeds = tuple(_as_int(s, "every seed", path, hi=MAX_SEED) for s in raw_seeds)
     if len(set(seeds)) != len(seeds):
         raise ConfigError(f"{path}: seeds: a seed appears twice")
     limit = doc.get("limit")
@@ -268,7 +283,7 @@ def parse_config(doc: Any, path: str = "<config>") -> SweepConfig:
         limit = _as_int(limit, "'limit'", path, lo=1)
     missing = doc.get("missing", "error")
     if missing not in ("error", "wrong", "variants-wrong"):
-        raise ConfigError(f"{path}: 'missing' must be error, wrong or variants-wrong, not {missing!r}")
+        raise ConfigError(f"{path}: 'missing' must be error, wrong or variants-wrong, not {short_repr(missing)}")
     raw_res = doc.get("resources") or {}
     if not isinstance(raw_res, Mapping):
         raise ConfigError(f"{path}: 'resources' must be a mapping ({', '.join(RESOURCE_KEYS)})")
@@ -278,25 +293,39 @@ def parse_config(doc: Any, path: str = "<config>") -> SweepConfig:
         if k in raw_res:
             v = raw_res[k]
             if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v < 0:
-                raise ConfigError(f"{path}: resources.{k} must be a number >= 0, not {v!r}")
+                raise ConfigError(f"{path}: resources.{k} must be a number >= 0, not {short_repr(v)}")
             res[k] = float(v)
     if raw_res.get("memory_mb") is not None:
         res["memory_mb"] = _as_int(raw_res["memory_mb"], "resources.memory_mb", path, lo=1)
+    n_jobs = len(models) * len(suites) * len(seeds)
+    if n_jobs > MAX_JOBS:
+        raise ConfigError(f"{path}: the grid has {n_jobs:,} jobs ({len(models)} model(s) x {len(suites)} suite(s) x "
+                          f"{len(seeds)} seed(s)); a sweep runs at most {MAX_JOBS:,}: split it into several sweeps")
     return SweepConfig(models=models, suites=suites, seeds=seeds, limit=limit,
-                       n_boot=_as_int(doc.get("n_boot", 1000), "'n_boot'", path),
-                       missing=missing, retries=_as_int(doc.get("retries", 2), "'retries'", path),
+                       n_boot=_as_int(doc.get("n_boot", 1000), "'n_boot'", path, hi=MAX_N_BOOT),
+                       missing=missing, retries=_as_int(doc.get("retries", 2), "'retries'", path, hi=MAX_RETRIES),
                        resources=Resources(**res))
 
 
 def load_config(path: str | Path) -> SweepConfig:
-    """Read and validate a sweep config file (YAML; JSON is YAML too)."""
+    """Read and validate a sweep config file (YAML; JSON is YAML too).
+
+    Read with a safe loader that also refuses a key given twice in one mapping (YAML would keep the last one
+    silently), nesting deeper than :data:`MAX_YAML_DEPTH` and a document expanding to more than
+    :data:`MAX_YAML_VALUES` values through aliases (:mod:`.yamlsafe`).
+    """
     import yaml
 
     from ..core.io import read_user_text
+    from .yamlsafe import load_yaml
 
+    size = Path(path).stat().st_size if Path(path).is_file() else 0
+    if size > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{path}: {size:,} bytes; a sweep config is at most {MAX_CONFIG_BYTES:,} (a grid is a few "
+                          "lines of names)")
     text = read_user_text(path, "sweep config")
     try:
-        doc = yaml.safe_load(text)
+        doc = load_yaml(text, max_depth=MAX_YAML_DEPTH, max_values=MAX_YAML_VALUES)
     except yaml.YAMLError as exc:
         raise ConfigError(f"{path}: not valid YAML: {exc}") from None
     return parse_config(doc, str(path))
@@ -324,7 +353,7 @@ def job_done(job: Job, out: Path) -> bool:
     """Whether ``job`` finished in an earlier invocation: matching ``job.json`` and a clean results file."""
     d = out / job.rel_dir
     try:
-        rec = json.loads((d / JOB_FILE).read_text(encoding="utf-8"))
+        rec = loads_json((d / JOB_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
     if not isinstance(rec, dict) or rec.get("key") != job.key or rec.get("status") != "done":
@@ -333,10 +362,10 @@ def job_done(job: Job, out: Path) -> bool:
     if res is None:
         return False
     try:
-        doc = json.loads(res.read_text(encoding="utf-8"))
+        doc = loads_json(res.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    return job.suite.name in (doc.get("suites") or {}) and not (doc.get("errors") or {})
+    return isinstance(doc, dict) and job.suite.name in (doc.get("suites") or {}) and not (doc.get("errors") or {})
 
 
 @dataclass(frozen=True)
@@ -429,11 +458,13 @@ def run_sweep(cfg: SweepConfig, out: str | Path, executor: Executor, *, data_dir
               cache_dir: str | None = None, log: Callable[[str], None] = lambda m: None) -> dict[str, Any]:
     """Run every unfinished job of ``cfg`` on ``executor`` and write ``out``'s index, summary and report.
 
-    Writes ``out/sweep.json`` (the index: one :class:`JobOutcome` per job, rewritten as each job ends, so a
-    killed driver leaves an index of what finished), and ``out/summary.json``, ``out/comparison.json`` and
-    ``out/report.html`` over the sweep's models (:mod:`.sweep_report`). ``cache_dir`` should be given explicitly
-    for a cluster (every worker must share it; the CLI resolves ``$SENTIPROBE_CACHE_DIR``). Returns the index
-    document.
+    Writes ``out/sweep.json`` (the index: one :class:`JobOutcome` per job, rewritten at most every
+    :data:`INDEX_INTERVAL` seconds while jobs end and once at the end, so a killed driver leaves an index of what
+    had finished a few seconds before; each job's own ``job.json`` is the record a resumed sweep trusts),
+    and ``out/summary.json``, ``out/comparison.json`` and ``out/report.html`` over the sweep's models
+    (:mod:`.sweep_report`). ``cache_dir`` should be
+    given explicitly for a cluster (every worker must share it; the CLI resolves ``$SENTIPROBE_CACHE_DIR``).
+    Returns the index document.
     """
     from ..core.io import write_json
 
@@ -461,11 +492,16 @@ def run_sweep(cfg: SweepConfig, out: str | Path, executor: Executor, *, data_dir
         f"({executor.name} executor)")
     write_json(out / "sweep.json", index)
 
+    last_write = time.monotonic()
+
     def on_done(jid: str, res: dict[str, Any]) -> None:
+        nonlocal last_write
         attempts = count_attempts(out / jobs[jid].rel_dir) - before[jid]
         outcome = JobOutcome(jid, res["status"], attempts, res.get("error"), float(res.get("seconds") or 0.0))
         index["jobs"][jid].update(asdict(outcome))
-        write_json(out / "sweep.json", index)
+        if time.monotonic() - last_write >= INDEX_INTERVAL:  # not after every job: the index grows with the grid
+            write_json(out / "sweep.json", index)
+            last_write = time.monotonic()
         msg = f"sweep: {jid} {outcome.status}"
         if outcome.error:
             msg += f": {outcome.error['type']}: {outcome.error['message']}"

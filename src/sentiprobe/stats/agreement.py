@@ -25,15 +25,20 @@ a test oracle).
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
+from scipy import sparse
 
 from ..core.errors import ConfigError
+from ..core.limits import check_n_boot
 from ..core.types import Metric
-from .resampling import (CI_METHOD, DEFAULT_ALPHA, DEFAULT_N_BOOT, count_draws, group_weights,
+from .agreement_sparse import (Weights, block_size, category_order, col_sums, is_missing, moment_disagreement,
+                               quadratic_form_blocks, rating_counts, ratio_d2, row_sums, weighted_col_sums,
+                               within_unit_pairs)
+from .resampling import (CI_METHOD, DEFAULT_ALPHA, DEFAULT_N_BOOT, count_draw_blocks, group_weight_blocks,
                          percentile_interval)
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
@@ -96,78 +101,6 @@ class AgreementResult:
 
 
 # ---- input handling ------------------------------------------------------------------------------
-def _is_missing(v: Any) -> bool:
-    return v is None or (isinstance(v, float) and np.isnan(v)) or (isinstance(v, str) and v.strip() == "")
-
-
-def category_order(values: Sequence[Any], categories: Sequence[Any] | None = None, *,
-                   ordered: bool = False) -> tuple[list[str], np.ndarray | None]:
-    """The categories (as strings) and, for ordered use, their numeric values.
-
-    Given ``categories`` are used in their order (unknown ratings raise ConfigError). Otherwise numeric
-    labels are sorted numerically and keep their values; other labels are sorted alphabetically and, when
-    ``ordered`` is needed, raise ConfigError (pass the order explicitly).
-    """
-    seen = sorted({str(v).strip() for v in values if not _is_missing(v)})
-    if categories is not None:
-        cats = [str(c).strip() for c in categories]
-        if len(set(cats)) != len(cats):
-            raise ConfigError(f"duplicate categories in {cats}")
-        unknown = [c for c in seen if c not in set(cats)]
-        if unknown:
-            raise ConfigError(f"ratings {unknown[:5]} are not among the given categories {cats}")
-    else:
-        cats = seen
-    try:
-        nums = np.array([float(c) for c in cats], dtype=np.float64)
-    except ValueError:
-        nums = None
-    if categories is None and nums is not None:
-        order = np.argsort(nums, kind="stable")
-        cats, nums = [cats[i] for i in order], nums[order]
-    if ordered and nums is None:
-        if categories is None:
-            raise ConfigError(f"ordered weights / levels need the category order for non-numeric labels "
-                              f"{cats}: pass categories (e.g. --categories {','.join(cats)})")
-        nums = np.arange(len(cats), dtype=np.float64)
-    return cats, nums
-
-
-def rating_counts(ratings: Sequence[Sequence[Any]], categories: Sequence[Any] | None = None, *,
-                  ordered: bool = False) -> tuple[np.ndarray, list[str], np.ndarray | None, int]:
-    """``(counts[n, q], categories, numeric values or None, n_unrated)`` for a units x raters table.
-
-    Units without any rating are dropped and counted.
-    """
-    flat = [v for row in ratings for v in row]
-    cats, nums = category_order(flat, categories, ordered=ordered)
-    index = {c: i for i, c in enumerate(cats)}
-    counts = np.zeros((len(ratings), len(cats)), dtype=np.float64)
-    for i, row in enumerate(ratings):
-        for v in row:
-            if not _is_missing(v):
-                counts[i, index[str(v).strip()]] += 1
-    rated = counts.sum(axis=1) > 0
-    return counts[rated], cats, nums, int((~rated).sum())
-
-
-def weight_matrix(weights: str | np.ndarray | None, q: int, values: np.ndarray | None = None) -> np.ndarray:
-    """Agreement weights (identity, linear or quadratic over ``values``, or a given q x q matrix)."""
-    if weights is None or (isinstance(weights, str) and weights in ("identity", "unweighted", "none")):
-        return np.eye(q)
-    if isinstance(weights, str):
-        if weights not in ("linear", "quadratic"):
-            raise ConfigError(f"unknown weights {weights!r}; use identity, linear or quadratic")
-        v = np.arange(q, dtype=np.float64) if values is None else np.asarray(values, dtype=np.float64)
-        span = v.max() - v.min() if q > 1 else 1.0
-        d = np.abs(v[:, None] - v[None, :]) / (span or 1.0)
-        return 1.0 - (d if weights == "linear" else d ** 2)
-    w = np.asarray(weights, dtype=np.float64)
-    if w.shape != (q, q):
-        raise ConfigError(f"weights must be a {q} x {q} matrix, got shape {w.shape}")
-    return w
-
-
 def _finite(x: float | None) -> float | None:
     return None if x is None or not np.isfinite(x) else float(x)
 
@@ -190,36 +123,58 @@ def _boot_summary(dist: np.ndarray, alpha: float) -> tuple[float | None, float |
     return float(d.std(ddof=1)), lo, hi
 
 
+def _resampled(blocks: Iterator[np.ndarray], statistic: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """``statistic`` of every block of resamples, concatenated (empty for ``n_boot = 0``)."""
+    parts = [statistic(b) for b in blocks]
+    return np.concatenate(parts) if parts else np.zeros(0)
+
+
+def _check_ci(ci: str, n_boot: int) -> None:
+    if ci not in ("analytic", "bootstrap"):
+        raise ConfigError(f"unknown ci method {ci!r}; use analytic or bootstrap")
+    check_n_boot(n_boot)
+
+
 # ---- the Gwet family (percent agreement, Fleiss' kappa, AC1) ---------------------------------------
-def _gwet_stats(counts: np.ndarray, w: np.ndarray, kind: str, unit_w: np.ndarray):
-    """pa, pe, coefficient for unit weights ``unit_w`` of shape (B, n) (vectorised over resamples)."""
-    q = counts.shape[1]
-    ri = counts.sum(axis=1)
-    sumq = (counts * (counts @ w.T - 1.0)).sum(axis=1)
+def _gwet_parts(counts: sparse.csr_matrix, w: Weights) -> tuple[np.ndarray, np.ndarray, np.ndarray, Any]:
+    """Per unit: ratings ``r_i``, ``r_i >= 2``, weighted observed agreement ``pa_i``; and ``c_ik / r_i`` (sparse)."""
+    ri = row_sums(counts)
+    if w.kind == "identity":
+        cwc = row_sums(counts.multiply(counts))
+    else:  # sum_kl c_ik w_kl c_il over the categories rated in each unit
+        unit, a, b = within_unit_pairs(counts)
+        vals = counts.data[a] * counts.data[b] * w.at(counts.indices[a], counts.indices[b])
+        cwc = np.bincount(unit, weights=vals, minlength=counts.shape[0])
+    sumq = cwc - ri
     m2 = ri >= 2
     pa_i = np.where(m2, sumq / np.where(m2, ri * (ri - 1), 1.0), 0.0)
+    share = sparse.csr_matrix(sparse.diags(1.0 / ri) @ counts)
+    return ri, m2, pa_i, share
+
+
+def _gwet_stats(parts: tuple, w: Weights, kind: str, unit_w: np.ndarray):
+    """pa, pe, pi, coefficient for unit weights ``unit_w`` of shape (B, n) (vectorised over resamples)."""
+    _, m2, pa_i, share = parts
+    q = w.q
     with np.errstate(divide="ignore", invalid="ignore"):
         pa = (unit_w @ pa_i) / (unit_w @ m2.astype(np.float64))
-        pi = (unit_w @ (counts / ri[:, None])) / unit_w.sum(axis=1, keepdims=True)
+        pi = weighted_col_sums(unit_w, share) / unit_w.sum(axis=1, keepdims=True)
         if kind == "percent_agreement":
             pe = np.zeros_like(pa)
         elif kind == "fleiss_kappa":
-            pe = np.einsum("bk,kl,bl->b", pi, w, pi)
+            pe = (pi * w.matvec(pi)).sum(axis=1)
         else:  # gwet_ac1; a single category in use has no chance agreement (irrCAC: pe ~ 0)
-            pe = (w.sum() / (q * (q - 1)) * (pi * (1 - pi)).sum(axis=1)) if q > 1 else np.zeros_like(pa)
+            pe = (w.total() / (q * (q - 1)) * (pi * (1 - pi)).sum(axis=1)) if q > 1 else np.zeros_like(pa)
         coef = pa if kind == "percent_agreement" else (pa - pe) / (1 - pe)
     return pa, pe, pi, coef
 
 
-def _gwet_variance(counts: np.ndarray, w: np.ndarray, kind: str, coef: float, pe: float,
+def _gwet_variance(counts: sparse.csr_matrix, parts: tuple, w: Weights, kind: str, coef: float, pe: float,
                    pi: np.ndarray) -> float:
     """Gwet's linearisation variance (irrCAC ``*.raw`` functions, infinite population)."""
     n, q = counts.shape
-    ri = counts.sum(axis=1)
-    sumq = (counts * (counts @ w.T - 1.0)).sum(axis=1)
-    m2 = ri >= 2
+    ri, m2, pa_i, _ = parts
     n2 = int(m2.sum())
-    pa_i = np.where(m2, sumq / np.where(m2, ri * (ri - 1), 1.0), 0.0)
     if n < 2 or n2 == 0:
         return float("nan")
     if kind == "percent_agreement":
@@ -228,23 +183,29 @@ def _gwet_variance(counts: np.ndarray, w: np.ndarray, kind: str, coef: float, pe
     pe_r2 = pe * m2
     c_i = (n / n2) * (pa_i - pe_r2) / (1 - pe)
     if kind == "fleiss_kappa":
-        piw = ((w @ pi) + (w.T @ pi)) / 2
+        piw = (w.matvec(pi) + w.matvec(pi, transpose=True)) / 2
         pe_i = (counts @ piw) / ri
     else:
-        pe_i = (w.sum() / (q * (q - 1))) * (counts @ (1 - pi)) / ri if q > 1 else np.zeros(n)
+        pe_i = (w.total() / (q * (q - 1))) * (counts @ (1 - pi)) / ri if q > 1 else np.zeros(n)
     c_x = c_i - 2 * (1 - coef) * (pe_i - pe) / (1 - pe)
     return float(((c_x - coef) ** 2).sum() / (n * (n - 1)))
 
 
+def _weights_name(weights: str | np.ndarray | None) -> str:
+    return weights if isinstance(weights, str) else ("identity" if weights is None else "custom")
+
+
 def _gwet_coefficient(kind: str, ratings, *, weights=None, categories=None, ci: str = "analytic",
                       n_boot: int = DEFAULT_N_BOOT, seed: int = 0, alpha: float = DEFAULT_ALPHA) -> AgreementResult:
+    _check_ci(ci, n_boot)
     ordered = isinstance(weights, str) and weights in ("linear", "quadratic")
     counts, cats, nums, unrated = rating_counts(ratings, categories, ordered=ordered)
     q = len(cats)
-    w = weight_matrix(weights, q, nums)
-    wname = weights if isinstance(weights, str) else ("identity" if weights is None else "custom")
+    w = Weights(weights, q, nums)
+    wname = _weights_name(weights)
     n = counts.shape[0]
-    ri = counts.sum(axis=1)
+    parts = _gwet_parts(counts, w)
+    ri = parts[0]
     n2 = int((ri >= 2).sum())
     single = int((ri == 1).sum())
 
@@ -257,18 +218,17 @@ def _gwet_coefficient(kind: str, ratings, *, weights=None, categories=None, ci: 
 
     if n2 == 0:
         return result(None, None, None, None, "none", None, None, "no unit has two or more ratings")
-    pa, pe, pi, coef = (x[0] for x in _gwet_stats(counts, w, kind, np.ones((1, n))))
+    pa, pe, pi, coef = (x[0] for x in _gwet_stats(parts, w, kind, np.ones((1, n))))
     if kind == "fleiss_kappa" and (q < 2 or not np.isfinite(coef)):
         return result(None, None, None, None, "none", float(pa), None,
                       "undefined: fewer than two categories in use (chance agreement is 1)")
     coef, pa, pe = float(coef), float(pa), float(pe)
-    if ci == "bootstrap":
-        uw = group_weights(n, n_boot, seed)  # resample units: how often each unit is drawn
-        se, lo, hi = _boot_summary(_gwet_stats(counts, w, kind, uw)[3], alpha)
+    if ci == "bootstrap":  # resample units: how often each unit is drawn
+        dist = _resampled(group_weight_blocks(n, n_boot, seed, block_size(n + 4 * q)),
+                          lambda uw: _gwet_stats(parts, w, kind, uw)[3])
+        se, lo, hi = _boot_summary(dist, alpha)
         return result(coef, se, lo, hi, CI_METHOD, pa, pe)
-    if ci != "analytic":
-        raise ConfigError(f"unknown ci method {ci!r}; use analytic or bootstrap")
-    se = float(np.sqrt(_gwet_variance(counts, w, kind, coef, pe, pi)))
+    se = float(np.sqrt(_gwet_variance(counts, parts, w, kind, coef, pe, pi)))
     lo, hi = _t_interval(coef, se, n, alpha)
     return result(coef, se, lo, hi, "gwet-analytic-t", pa, pe)
 
@@ -289,37 +249,72 @@ def gwet_ac1(ratings: Sequence[Sequence[Any]], **kw: Any) -> AgreementResult:
 
 
 # ---- Krippendorff's alpha --------------------------------------------------------------------------
-def _delta2(level: str, values: np.ndarray | None, marg: np.ndarray) -> np.ndarray:
-    """Squared difference metric; ``marg`` (..., q) are the coincidence marginals (ordinal only)."""
-    q = marg.shape[-1]
-    if level == "nominal":
-        return np.broadcast_to(1.0 - np.eye(q), (*marg.shape[:-1], q, q))
-    v = np.asarray(values, dtype=np.float64)
-    if level == "interval":
-        return np.broadcast_to((v[:, None] - v[None, :]) ** 2, (*marg.shape[:-1], q, q))
-    if level == "ratio":
-        s = v[:, None] + v[None, :]
+MAX_RATIO_BOOTSTRAP_WORK = 10**10
+"""Largest ``n_boot x v^2`` (v distinct values in use) for a ratio-level bootstrap: its expected disagreement has
+no shortcut (``((c - k) / (c + k))^2`` does not expand), so every resample sums over all value pairs. Above it the
+interval is not computed (and the result says so); the value always is."""
+
+
+class _Coincidences:
+    """The pairable units' coincidences as within-unit category pairs (never the q x q matrix).
+
+    Attributes:
+        c2: CSR counts of the units with >= 2 ratings; r2 their ratings.
+        unit, k, k2, val: unit ``unit`` contributes ``val`` to the coincidence ``o[k, k2]``
+            (``(c_k c_k2 - [k = k2] c_k) / (r - 1)``).
+    """
+
+    def __init__(self, counts: sparse.csr_matrix, level: str, values: np.ndarray | None) -> None:
+        ri = row_sums(counts)
+        keep = ri >= 2
+        self.c2 = sparse.csr_matrix(counts[np.flatnonzero(keep)])
+        self.r2 = ri[keep]
+        self.n2 = self.c2.shape[0]
+        self.level, self.values = level, values
+        unit, a, b = within_unit_pairs(self.c2)
+        d = self.c2.data
+        val = (d[a] * d[b] - (a == b) * d[a]) / (self.r2[unit] - 1)
+        nz = val != 0
+        self.unit, self.val = unit[nz], val[nz]
+        self.k, self.k2 = self.c2.indices[a[nz]], self.c2.indices[b[nz]]
+        self.used = np.flatnonzero(col_sums(self.c2) > 0)  # the ratio level sums over these value pairs only
+        self.do_i: np.ndarray | None = None
+        if level != "ordinal":  # a fixed difference function: each unit's observed disagreement once
+            if level == "nominal":
+                d2 = (self.k != self.k2).astype(np.float64)
+            elif level == "interval":
+                assert values is not None
+                d2 = (values[self.k] - values[self.k2]) ** 2
+            else:
+                assert values is not None
+                d2 = ratio_d2(values[self.k], values[self.k2])
+            self.do_i = np.bincount(self.unit, weights=self.val * d2, minlength=self.n2)
+
+    def width(self) -> int:
+        """Numbers one resample needs (for the block size)."""
+        return max(self.n2, self.c2.shape[1], len(self.val) if self.level == "ordinal" else 0) * 4
+
+    def alpha(self, uw: np.ndarray) -> np.ndarray:
+        """Alpha of each resample (rows of unit weights ``uw``, b x pairable units); NaN where undefined."""
+        n_b = uw @ self.r2
+        marg = weighted_col_sums(uw, self.c2)
+        if self.level == "ordinal":  # distance = difference of mid-ranks cum(n) - n/2 of the resample's marginals
+            mid = np.cumsum(marg, axis=1) - marg / 2
+            do_b = (uw[:, self.unit] * self.val * (mid[:, self.k] - mid[:, self.k2]) ** 2).sum(axis=1)
+            de_b = moment_disagreement(mid, marg)
+        else:
+            assert self.do_i is not None
+            do_b = uw @ self.do_i
+            if self.level == "nominal":
+                de_b = n_b ** 2 - (marg ** 2).sum(axis=1)
+            elif self.level == "interval":
+                assert self.values is not None
+                de_b = moment_disagreement(self.values, marg)
+            else:
+                assert self.values is not None
+                de_b = quadratic_form_blocks(marg[:, self.used], ratio_d2, self.values[self.used])
         with np.errstate(divide="ignore", invalid="ignore"):
-            d = np.where(s != 0, ((v[:, None] - v[None, :]) / np.where(s != 0, s, 1)) ** 2, 0.0)
-        return np.broadcast_to(d, (*marg.shape[:-1], q, q))
-    # ordinal: (sum_{g between c and k} n_g - (n_c + n_k) / 2)^2, categories in rank order
-    cum = np.cumsum(marg, axis=-1)
-    lo = np.minimum.outer(np.arange(q), np.arange(q))
-    hi = np.maximum.outer(np.arange(q), np.arange(q))
-    between = np.take(cum, hi, axis=-1) - np.take(cum, lo, axis=-1) + np.take(marg, lo, axis=-1)
-    half = (marg[..., :, None] + marg[..., None, :]) / 2
-    return (between - half) ** 2
-
-
-def _alpha_from_coincidence(o: np.ndarray, level: str, values: np.ndarray | None) -> np.ndarray:
-    """Alpha from coincidence matrices ``o`` of shape (..., q, q)."""
-    marg = o.sum(axis=-1)
-    n = marg.sum(axis=-1)
-    d2 = _delta2(level, values, marg)
-    do = (o * d2).sum(axis=(-2, -1))
-    de = (marg[..., :, None] * marg[..., None, :] * d2).sum(axis=(-2, -1))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(de > 0, 1.0 - (n - 1) * do / np.where(de > 0, de, 1), np.nan)
+            return np.where(de_b > 0, 1.0 - (n_b - 1) * do_b / np.where(de_b > 0, de_b, 1), np.nan)
 
 
 def krippendorff_alpha(ratings: Sequence[Sequence[Any]], *, level: str = "nominal",
@@ -328,22 +323,23 @@ def krippendorff_alpha(ratings: Sequence[Sequence[Any]], *, level: str = "nomina
     """Krippendorff's alpha with missing ratings, at ``level`` nominal / ordinal / interval / ratio.
 
     Ordinal data use the category order (``categories``, or numeric order for numeric labels);
-    interval and ratio data use numeric labels (or the rank of each category in ``categories``).
-    The analytic SE (Gwet) exists for nominal data; other levels are bootstrapped over units.
+    interval and ratio data use numeric labels (or the rank of each category in ``categories``). Ratio data
+    must be non-negative (a ratio scale has an absolute zero; with negative values ``c + k`` can be 0 and two
+    different values would count as agreeing). The analytic SE (Gwet) exists for nominal data; other levels
+    are bootstrapped over units.
     """
     if level not in LEVELS:
         raise ConfigError(f"unknown level {level!r}; use one of {', '.join(LEVELS)}")
-    if level in ("interval", "ratio"):
-        cats0, nums0 = category_order([v for row in ratings for v in row], categories, ordered=True)
-        if level == "interval" or len(cats0) > MAX_DENSE_CATEGORIES:
-            return _alpha_metric_by_pairs(ratings, cats0, nums0, level, ci=ci, n_boot=n_boot, seed=seed,
-                                          alpha=alpha)
+    _check_ci(ci, n_boot)
     counts, cats, nums, unrated = rating_counts(ratings, categories, ordered=level != "nominal")
-    ri = counts.sum(axis=1)
+    if level == "ratio" and nums is not None and (nums < 0).any():
+        neg = [c for c, v in zip(cats, nums) if v < 0]
+        raise ConfigError(f"the ratio level needs non-negative values (a ratio scale has an absolute zero); "
+                          f"{len(neg)} value(s) are negative, e.g. {neg[:3]}: use the interval level")
+    ri = row_sums(counts)
     single = int((ri == 1).sum())
-    keep = ri >= 2
-    c2, r2 = counts[keep], ri[keep]
-    n2 = int(keep.sum())
+    co = _Coincidences(counts, level, nums)
+    n2 = co.n2
 
     def result(value, se, lo, hi, method, pa=None, pe=None, note=None):
         se = _finite(se)
@@ -354,42 +350,39 @@ def krippendorff_alpha(ratings: Sequence[Sequence[Any]], *, level: str = "nomina
 
     if n2 == 0:
         return result(None, None, None, None, "none", note="no unit has two or more ratings")
-    per_unit = (c2[:, :, None] * c2[:, None, :] - np.einsum("ik,kl->ikl", c2, np.eye(len(cats)))) \
-        / (r2 - 1)[:, None, None]
-    o = per_unit.sum(axis=0)
-    value = float(_alpha_from_coincidence(o, level, nums))
+    value = float(co.alpha(np.ones((1, n2)))[0])
     if not np.isfinite(value):
         return result(None, None, None, None, "none",
                       note="undefined: no variation in the pairable values (expected disagreement is 0)")
     pa = pe = None
     if level == "nominal":
-        pa, pe, se = _alpha_nominal_gwet(c2)
+        pa, pe, se = _alpha_nominal_gwet(co.c2, co.r2)
         if ci == "analytic":
             lo, hi = _t_interval(value, se, n2, alpha)
             return result(value, se, lo, hi, "gwet-analytic-t", pa, pe)
-    if ci not in ("analytic", "bootstrap"):
-        raise ConfigError(f"unknown ci method {ci!r}; use analytic or bootstrap")
-    uw = group_weights(n2, n_boot, seed)  # resample units with >= 2 ratings
-    q = len(cats)
-    boot_o = (uw @ per_unit.reshape(n2, q * q)).reshape(n_boot, q, q)
-    bse, lo, hi = _boot_summary(_alpha_from_coincidence(boot_o, level, nums), alpha)
     note = None if ci == "bootstrap" else f"analytic SE exists for nominal data only; bootstrapped at level {level}"
+    if level == "ratio" and n_boot * len(co.used) ** 2 > MAX_RATIO_BOOTSTRAP_WORK:
+        return result(value, None, None, None, "none", pa, pe,
+                      f"no interval: a ratio-level bootstrap sums over all pairs of the {len(co.used):,} distinct "
+                      f"values in every resample ({n_boot:,} x {len(co.used):,}^2 > {MAX_RATIO_BOOTSTRAP_WORK:.0e} "
+                      "operations); use fewer resamples (--n-boot), the interval level, or bin the values")
+    dist = _resampled(group_weight_blocks(n2, n_boot, seed, block_size(co.width())), co.alpha)  # units >= 2 ratings
+    bse, lo, hi = _boot_summary(dist, alpha)
     return result(value, bse, lo, hi, CI_METHOD, pa, pe, note)
 
 
-def _alpha_nominal_gwet(c2: np.ndarray) -> tuple[float, float, float]:
+def _alpha_nominal_gwet(c2: sparse.csr_matrix, ri: np.ndarray) -> tuple[float, float, float]:
     """Gwet's formulation of nominal alpha (irrCAC ``krippen.alpha.raw``): ``(pa, pe, se)``.
 
     ``pa = (1 - eps) pa' + eps`` and ``pe = sum_k pi_k^2`` over units with >= 2 ratings (spec section 9);
     the standard error is irrCAC's linearisation variance (that of alpha').
     """
-    n, _ = c2.shape
-    ri = c2.sum(axis=1)
+    n = c2.shape[0]
     rbar = ri.mean()
     eps = 1.0 / ri.sum()
-    sumq = (c2 * (c2 - 1)).sum(axis=1)
+    sumq = row_sums(c2.multiply(c2)) - ri  # sum_k c_ik (c_ik - 1)
     paprime = (sumq / (rbar * (ri - 1))).mean()
-    pi = (c2 / rbar).mean(axis=0)
+    pi = col_sums(c2) / (rbar * n)
     pe = float((pi ** 2).sum())
     pa = float((1 - eps) * paprime + eps)
     if n < 2 or pe >= 1:
@@ -409,25 +402,27 @@ def cohen_kappa(rater_a: Sequence[Any], rater_b: Sequence[Any], *, weights: str 
     """Cohen's kappa between two raters (weighted: ``linear`` / ``quadratic`` / a matrix).
 
     Units where either rating is missing are excluded (``n_units_single`` counts units with exactly
-    one rating). The analytic SE is the Fleiss-Cohen-Everitt (1969) large-sample formula.
+    one rating). The analytic SE is the Fleiss-Cohen-Everitt (1969) large-sample formula. The q x q table is
+    kept as its non-empty cells.
     """
     if len(rater_a) != len(rater_b):
         raise ConfigError(f"the raters rated different numbers of units ({len(rater_a)} vs {len(rater_b)})")
+    _check_ci(ci, n_boot)
     ordered = isinstance(weights, str) and weights in ("linear", "quadratic")
     cats, nums = category_order(list(rater_a) + list(rater_b), categories, ordered=ordered)
     q = len(cats)
-    w = weight_matrix(weights, q, nums)
-    wname = weights if isinstance(weights, str) else ("identity" if weights is None else "custom")
+    w = Weights(weights, q, nums)
+    wname = _weights_name(weights)
     index = {c: i for i, c in enumerate(cats)}
     pairs, single, unrated = [], 0, 0
     for a, b in zip(rater_a, rater_b):
-        ma, mb = _is_missing(a), _is_missing(b)
+        ma, mb = is_missing(a), is_missing(b)
         if ma and mb:
             unrated += 1
         elif ma or mb:
             single += 1
         else:
-            pairs.append((index[str(a).strip()], index[str(b).strip()]))
+            pairs.append(index[str(a).strip()] * q + index[str(b).strip()])
     n = len(pairs)
 
     def result(value, se, lo, hi, method, pa=None, pe=None, note=None):
@@ -439,30 +434,34 @@ def cohen_kappa(rater_a: Sequence[Any], rater_b: Sequence[Any], *, weights: str 
 
     if n == 0:
         return result(None, None, None, None, "none", note="no unit rated by both raters")
-    codes = np.array([i * q + j for i, j in pairs])
-    table = np.bincount(codes, minlength=q * q).reshape(q, q).astype(np.float64)
+    cells, cell_n = np.unique(np.asarray(pairs, dtype=np.int64), return_counts=True)  # the table's non-empty cells
+    row, col = cells // q, cells % q
+    w_cell = w.at(row, col)
+    ones = np.ones(len(cells))
+    rows_of = sparse.csr_matrix((ones, (np.arange(len(cells)), row)), shape=(len(cells), q))
+    cols_of = sparse.csr_matrix((ones, (np.arange(len(cells)), col)), shape=(len(cells), q))
 
     def kappa(tab: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        p = tab / tab.sum(axis=(-2, -1), keepdims=True)
-        po = (p * w).sum(axis=(-2, -1))
-        pe = np.einsum("...k,kl,...l->...", p.sum(axis=-1), w, p.sum(axis=-2))
+        p = tab / tab.sum(axis=1, keepdims=True)
+        po = p @ w_cell
+        pe = (weighted_col_sums(p, rows_of) * w.matvec(weighted_col_sums(p, cols_of))).sum(axis=1)
         with np.errstate(divide="ignore", invalid="ignore"):
             return po, pe, np.where(pe < 1, (po - pe) / (1 - pe), np.nan)
 
-    po, pe, k = (float(x) for x in kappa(table))
+    po, pe, k = (float(x[0]) for x in kappa(cell_n[None, :].astype(np.float64)))
     if not np.isfinite(k):
         return result(None, None, None, None, "none", po, pe, "undefined: chance agreement is 1")
-    if ci == "bootstrap":
-        draws = count_draws(table.ravel(), n_boot, seed).reshape(n_boot, q, q)
-        se, lo, hi = _boot_summary(kappa(draws)[2], alpha)
+    if ci == "bootstrap":  # the table's cells in order, the last one kept even when empty: the dense draws
+        last = [] if cells[-1] == q * q - 1 else [0]
+        dist = _resampled(count_draw_blocks(np.r_[cell_n, last], n_boot, seed, block_size(len(cells) + 3 * q)),
+                          lambda tab: kappa(tab[:, :len(cells)])[2])
+        se, lo, hi = _boot_summary(dist, alpha)
         return result(k, se, lo, hi, CI_METHOD, po, pe)
-    if ci != "analytic":
-        raise ConfigError(f"unknown ci method {ci!r}; use analytic or bootstrap")
-    p = table / n
-    pr, pc = p.sum(axis=1), p.sum(axis=0)
-    wr = w @ pc          # wbar_i. = sum_j p_.j w_ij
-    wc = pr @ w          # wbar_.j = sum_i p_i. w_ij
-    term = (p * (w - (wr[:, None] + wc[None, :]) * (1 - k)) ** 2).sum()
+    p = cell_n / n
+    pr, pc = np.bincount(row, p, q), np.bincount(col, p, q)
+    wr = w.matvec(pc)                    # wbar_i. = sum_j p_.j w_ij
+    wc = w.matvec(pr, transpose=True)    # wbar_.j = sum_i p_i. w_ij
+    term = (p * (w_cell - (wr[row] + wc[col]) * (1 - k)) ** 2).sum()
     var = (term - (k - pe * (1 - k)) ** 2) / (n * (1 - pe) ** 2)
     se = float(np.sqrt(max(var, 0.0)))
     from scipy import stats
@@ -482,93 +481,6 @@ def pairwise_cohen(ratings: Sequence[Sequence[Any]], raters: Sequence[str], **kw
     return out
 
 
-MAX_DENSE_CATEGORIES = 200
-"""Above this many distinct values, alpha at the ratio level is computed from value pairs, not from a
-units x categories x categories coincidence array (whose size grows with the square of the distinct values)."""
-MAX_RATIO_BOOTSTRAP_UNITS = 4000
-"""The ratio-level bootstrap over many distinct values needs a units x units matrix; above this many pairable
-units the interval is not computed (and says so)."""
-
-
-def _alpha_metric_by_pairs(ratings: Sequence[Sequence[Any]], cats: list[str], nums: np.ndarray | None, level: str, *,
-                           ci: str, n_boot: int, seed: int, alpha: float) -> AgreementResult:
-    """Krippendorff's alpha at the interval or ratio level from the pairable values, in memory linear in the table.
-
-    Interval: with per-unit sums ``m``, ``s1 = sum v``, ``s2 = sum v^2`` the within-unit disagreement is
-    ``(2 m s2 - 2 s1^2) / (m - 1)`` and the expected one ``2 n S2 - 2 S1^2`` (the coincidence-matrix formula
-    expanded), so the value and every bootstrap resample of units are linear in the number of units. Ratio
-    (``((c - k) / (c + k))^2``, no such expansion): the within-unit sums are direct, the expected disagreement is
-    summed over value pairs in chunks, and the bootstrap uses the units x units matrix of pair sums (bounded by
-    :data:`MAX_RATIO_BOOTSTRAP_UNITS`). Same draws as the coincidence-matrix path, so the intervals agree.
-    """
-    assert nums is not None  # ordered=True guarantees numeric values
-    value_of = {c: float(v) for c, v in zip(cats, nums)}
-    units = [np.array([value_of[str(v).strip()] for v in row if not _is_missing(v)]) for row in ratings]
-    unrated = sum(len(u) == 0 for u in units)
-    single = sum(len(u) == 1 for u in units)
-    pairable = [u for u in units if len(u) >= 2]
-    n2 = len(pairable)
-
-    def result(value, se, lo, hi, method, note=None):
-        se = _finite(se)
-        if lo is None:
-            method = "none" if se is None else method
-        return AgreementResult("krippendorff_alpha", value, se, lo, hi, method, n2, single, unrated, None, None,
-                               tuple(cats), level, note)
-
-    if n2 == 0:
-        return result(None, None, None, None, "none", note="no unit has two or more ratings")
-    m = np.array([len(u) for u in pairable], dtype=np.float64)
-    if level == "interval":
-        s1 = np.array([u.sum() for u in pairable])
-        s2 = np.array([(u * u).sum() for u in pairable])
-        do_u = (2 * m * s2 - 2 * s1 ** 2) / (m - 1)
-
-        def alpha_of(w_m, w_do, w_s1, w_s2):
-            de = 2 * w_m * w_s2 - 2 * w_s1 ** 2
-            with np.errstate(divide="ignore", invalid="ignore"):
-                return np.where(de > 0, 1.0 - (w_m - 1) * w_do / np.where(de > 0, de, 1), np.nan)
-
-        value = float(alpha_of(m.sum(), do_u.sum(), s1.sum(), s2.sum()))
-    else:
-        def d2(a, b):
-            s = a[:, None] + b[None, :]
-            with np.errstate(divide="ignore", invalid="ignore"):
-                return np.where(s != 0, ((a[:, None] - b[None, :]) / np.where(s != 0, s, 1)) ** 2, 0.0)
-
-        do_u = np.array([d2(u, u).sum() for u in pairable]) / (m - 1)
-        flat = np.concatenate(pairable)
-        owner = np.repeat(np.arange(n2), m.astype(int))
-        de_total = 0.0
-        for i in range(0, len(flat), 512):
-            de_total += float(d2(flat[i:i + 512], flat).sum())
-        n = m.sum()
-        value = float(1.0 - (n - 1) * do_u.sum() / de_total) if de_total > 0 else float("nan")
-    if not np.isfinite(value):
-        return result(None, None, None, None, "none",
-                      note="undefined: no variation in the pairable values (expected disagreement is 0)")
-    if ci not in ("analytic", "bootstrap"):
-        raise ConfigError(f"unknown ci method {ci!r}; use analytic or bootstrap")
-    note = None if ci == "bootstrap" else f"analytic SE exists for nominal data only; bootstrapped at level {level}"
-    if n_boot <= 0:
-        return result(value, None, None, None, "none", note)
-    if level == "ratio" and n2 > MAX_RATIO_BOOTSTRAP_UNITS:
-        return result(value, None, None, None, "none",
-                      f"no interval: the ratio-level bootstrap over {n2} units with {len(cats)} distinct values "
-                      f"needs a {n2} x {n2} matrix; use the interval level or bin the values")
-    uw = group_weights(n2, n_boot, seed)  # resample units with >= 2 ratings (the same draws as the dense path)
-    if level == "interval":
-        dist = alpha_of(uw @ m, uw @ do_u, uw @ s1, uw @ s2)
-    else:
-        pair = np.zeros((n2, n2))
-        for i in range(0, len(flat), 512):
-            block = d2(flat[i:i + 512], flat)  # values i.. x all values
-            rows = np.zeros((n2, block.shape[0]))
-            rows[owner[i:i + 512], np.arange(block.shape[0])] = 1.0
-            pair += rows @ np.add.reduceat(block, np.r_[0, np.cumsum(m.astype(int))[:-1]], axis=1)
-        de_b = ((uw @ pair) * uw).sum(axis=1)
-        n_b = uw @ m
-        with np.errstate(divide="ignore", invalid="ignore"):
-            dist = np.where(de_b > 0, 1.0 - (n_b - 1) * (uw @ do_u) / np.where(de_b > 0, de_b, 1), np.nan)
-    se, lo, hi = _boot_summary(dist, alpha)
-    return result(value, se, lo, hi, CI_METHOD, note)
+MAX_CATEGORICAL_VALUES = 200
+"""Above this many distinct values at the interval or ratio level, the categorical coefficients (Fleiss' kappa,
+AC1, percent agreement, Cohen's kappa) are not reported: they would treat every distinct number as a category."""

@@ -4,7 +4,9 @@ File format: a header row naming the raters, one row per annotation unit, one la
 cell (or a value listed in ``missing``) is a missing rating, never a category. Columns that are not
 raters must be named: ``id_column`` (kept as the unit id; a column called ``id``, ``unit``, ``unit_id``
 or ``item_id`` is taken as the id column automatically and reported), ``ignore`` (dropped, reported), or
-select the raters with ``raters``. A table with fewer than two raters is an error.
+select the raters with ``raters``. A table with fewer than two raters is an error. A JSON-lines file
+(``.jsonl``, or text starting with ``{``) holds one object per unit, keys as the CSV header (``null`` or an absent
+key: a missing rating).
 """
 from __future__ import annotations
 
@@ -17,9 +19,8 @@ from typing import Any
 from ..core.errors import ConfigError, DataError
 from ..core.types import SCHEMA_VERSION
 from ..core.io import read_user_text
-from .agreement import (LEVELS, MAX_DENSE_CATEGORIES, cohen_kappa, fleiss_kappa, gwet_ac1, krippendorff_alpha,
-                        landis_koch,
-                        pairwise_cohen, percent_agreement)
+from .agreement import (LEVELS, MAX_CATEGORICAL_VALUES, cohen_kappa, fleiss_kappa, gwet_ac1, krippendorff_alpha,
+                        landis_koch, pairwise_cohen, percent_agreement)
 from .bootstrap import DEFAULT_N_BOOT
 
 ID_COLUMN_NAMES = ("id", "unit", "unit_id", "item_id")
@@ -53,10 +54,16 @@ def read_rating_table(path: str | Path, *, raters: Sequence[str] | None = None, 
     text = read_user_text(path, "rater table")  # missing, directory, binary content, encoding, BOM
     if not text.strip():
         raise DataError("empty rater table", path=path)
-    if delimiter is None:
-        first = text.splitlines()[0]
-        delimiter = "\t" if first.count("\t") > first.count(",") else ","
-    rows = list(csv.reader(text.splitlines(), delimiter=delimiter))
+    if path.suffix.lower() in (".jsonl", ".json") or text.lstrip().startswith("{"):
+        rows = _jsonl_rows(text, path)
+    else:
+        if delimiter is None:
+            first = text.splitlines()[0]
+            delimiter = "\t" if first.count("\t") > first.count(",") else ","
+        try:
+            rows = list(csv.reader(text.splitlines(), delimiter=delimiter))
+        except csv.Error as exc:
+            raise DataError(f"malformed CSV: {exc}", path=path) from None
     header = [h.strip() for h in rows[0]]
     if len(set(header)) != len(header):
         dup = sorted({h for h in header if header.count(h) > 1})
@@ -100,6 +107,28 @@ def read_rating_table(path: str | Path, *, raters: Sequence[str] | None = None, 
     return RatingTable(tuple(rater_cols), tuple(ids), tuple(table), str(path), id_column, ignored)
 
 
+def _jsonl_rows(text: str, path: Path) -> list[list[str]]:
+    """A JSON-lines rater table (one object per unit: ``{"unit": "u1", "rater_a": "pos", ...}``) as CSV-like rows:
+    the header is every key in order of first appearance; an absent key or ``null`` is a missing rating."""
+    from ..core.io import iter_jsonl_text
+
+    objs = list(iter_jsonl_text(text, path, "expected a JSON object per unit (rater name -> label)"))
+    header: dict[str, None] = {}
+    for _, obj in objs:
+        header.update(dict.fromkeys(obj))
+    rows = [list(header)]
+    for line, obj in objs:
+        row = []
+        for k in header:
+            v = obj.get(k)
+            if isinstance(v, bool) or not isinstance(v, str | int | float | type(None)):
+                raise DataError(f"a rating must be a string, a number or null, not {type(v).__name__}", path=path,
+                                record=f"line {line}", field=k)
+            row.append("" if v is None else str(v))
+        rows.append(row)
+    return rows
+
+
 def agreement_report(table: RatingTable, *, level: str = "nominal", categories: Sequence[str] | None = None,
                      weights: str | None = None, ci: str = "analytic", n_boot: int = DEFAULT_N_BOOT,
                      seed: int = 0, alpha: float = 0.05, pairwise: bool = True) -> dict[str, Any]:
@@ -114,11 +143,11 @@ def agreement_report(table: RatingTable, *, level: str = "nominal", categories: 
         raise ConfigError(f"unknown level {level!r}; use one of {', '.join(LEVELS)}")
     rows = [list(r) for r in table.ratings]
     if level in ("interval", "ratio") and categories is None:
-        check_numeric(table)
+        check_numeric(table, nonnegative=level == "ratio")
     kw: dict[str, Any] = dict(categories=categories, ci=ci, n_boot=n_boot, seed=seed, alpha=alpha)
     results = {"krippendorff_alpha": krippendorff_alpha(rows, level=level, **kw)}
     n_values = len({str(v).strip() for r in rows for v in r if v is not None})
-    categorical = level in ("nominal", "ordinal") or n_values <= MAX_DENSE_CATEGORIES
+    categorical = level in ("nominal", "ordinal") or n_values <= MAX_CATEGORICAL_VALUES
     if categorical:
         results.update({
             "fleiss_kappa": fleiss_kappa(rows, weights=weights, **kw),
@@ -142,7 +171,7 @@ def agreement_report(table: RatingTable, *, level: str = "nominal", categories: 
             "agreement and Cohen's kappa would treat every distinct value as a category")}),
         "source": table.source, "raters": list(table.raters), "id_column": table.id_column,
         "ignored_columns": list(table.ignored), "level": level, "weights": weights or "identity", "ci": ci,
-        "categories": list(results["krippendorff_alpha"].categories)[:MAX_DENSE_CATEGORIES],
+        "categories": list(results["krippendorff_alpha"].categories)[:MAX_CATEGORICAL_VALUES],
         "n_units_total": len(rows),
         "n_units_used": sum(k >= 2 for k in n_rated),
         "n_units_excluded_single_rating": len(single),
@@ -170,8 +199,9 @@ def agree(path: str | Path, *, raters: Sequence[str] | None = None, id_column: s
     return agreement_report(table, **kw)
 
 
-def check_numeric(table: RatingTable) -> None:
-    """Interval and ratio ratings must be finite numbers: DataError naming the unit and the rater otherwise."""
+def check_numeric(table: RatingTable, *, nonnegative: bool = False) -> None:
+    """Interval and ratio ratings must be finite numbers, ratio ones non-negative: DataError naming the unit and
+    the rater otherwise."""
     import math
 
     for uid, row in zip(table.unit_ids, table.ratings):
@@ -187,3 +217,6 @@ def check_numeric(table: RatingTable) -> None:
             if not math.isfinite(x):
                 raise DataError(f"rating {v!r} is not a finite number (leave the cell blank for a missing rating)",
                                 path=table.source, record=uid, field=rater)
+            if nonnegative and x < 0:
+                raise DataError(f"rating {v!r} is negative; the ratio level needs values >= 0 (a ratio scale has an "
+                                "absolute zero): use --level interval", path=table.source, record=uid, field=rater)

@@ -93,6 +93,33 @@ def group_weights(n_groups: int, n_boot: int, seed: int) -> np.ndarray:
     return rng.multinomial(n_groups, np.full(n_groups, 1.0 / n_groups), size=n_boot).astype(np.float64)
 
 
+def _multinomial_blocks(total: int, p: np.ndarray, n_boot: int, seed: int, chunk: int) -> Iterator[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    done = 0
+    while done < n_boot:
+        b = min(max(1, chunk), n_boot - done)
+        yield rng.multinomial(total, p, size=b).astype(np.float64)
+        done += b
+
+
+def group_weight_blocks(n_groups: int, n_boot: int, seed: int, chunk: int) -> Iterator[np.ndarray]:
+    """:func:`group_weights` in blocks of at most ``chunk`` resamples: the same draws in the same order, in memory
+    ``chunk x n_groups`` instead of ``n_boot x n_groups``."""
+    return _multinomial_blocks(n_groups, np.full(n_groups, 1.0 / n_groups), n_boot, seed, chunk)
+
+
+def count_draw_blocks(counts: Sequence[float] | np.ndarray, n_boot: int, seed: int, chunk: int
+                      ) -> Iterator[np.ndarray]:
+    """:func:`count_draws` in blocks of at most ``chunk`` resamples (the same draws in the same order).
+
+    Inner cells with a zero count draw nothing and consume no randomness, so the non-zero cells in their order,
+    followed by one zero cell when the last cell is empty (the last cell is never drawn, it takes the rest),
+    give the same draws of those cells as the whole table."""
+    c = np.asarray(counts, dtype=np.float64)
+    n = round(float(c.sum()))
+    return _multinomial_blocks(n, c / n, n_boot, seed, chunk)
+
+
 def group_index(groups: Sequence | np.ndarray) -> tuple[np.ndarray, int]:
     """Integer group per unit (groups in sorted order) and the number of groups."""
     arr = np.asarray(groups)

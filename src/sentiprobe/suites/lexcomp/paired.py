@@ -7,8 +7,6 @@ own interval does).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
-
 import numpy as np
 
 from typing import TYPE_CHECKING, Any
@@ -25,11 +23,11 @@ def unit_table(items: Sequence[Item], predictions: Sequence[Prediction], options
                config: ScoreConfig):
     """``accuracy`` over items, or ``span_f1`` over sentences for Phrase Type (pure, like the score stage)."""
     from ...stats.paired import UnitTable, mean_of
-    from .score import _check_tags
+    from .predictions import check_tags
 
     wrong = "error" if config.missing == "error" else "wrong"
     if context.task == "phrase-type":
-        by_id, _ = _check_tags(items, predictions, replace(config, missing=wrong))
+        by_id = check_tags(context.suite, items, predictions, missing=wrong, path=config.path)
         gold = [(it.label or "").split() for it in items]
         pred = [(by_id[it.item_id].label or "").split() if it.item_id in by_id and by_id[it.item_id].label
                 else ["O"] * len(it.tokens or ()) for it in items]

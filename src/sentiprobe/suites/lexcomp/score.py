@@ -19,11 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from ...core.errors import PredictionError
 from ...core.types import Item, Metric, Prediction
 from ...stats.bootstrap import bootstrap_metric, mean_metric
 from ..spec import ScoreConfig, ScoreContext, SuiteScore
 from . import baselines, tags
+from .predictions import check_tags
 
 
 @dataclass(frozen=True)
@@ -91,41 +91,6 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
     return SuiteScore(metrics, details)
 
 
-def _check_tags(items: Sequence[Item], predictions: Sequence[Prediction], config: ScoreConfig):
-    known = {it.item_id: it for it in items}
-    by_id: dict[str, Prediction] = {}
-    unknown, dups, bad = [], [], []
-    for p in predictions:
-        if p.item_id in by_id:
-            dups.append(p.item_id)
-        by_id[p.item_id] = p
-        it = known.get(p.item_id)
-        if it is None:
-            unknown.append(p.item_id)
-        elif p.label is not None:
-            seq = p.label.split()
-            if len(seq) != len(it.tokens or ()) or any(t not in tags_alphabet() for t in seq):
-                bad.append(f"{p.item_id} ({len(seq)} tags for {len(it.tokens or ())} tokens)")
-    if unknown:
-        raise PredictionError("predictions for ids that are not in suite lexcomp-phrase-type", unknown,
-                              path=config.path)
-    if dups:
-        raise PredictionError("duplicate predictions", dups, path=config.path)
-    if bad:
-        raise PredictionError("tag sequences of the wrong length or with unknown tags", bad, path=config.path)
-    absent = [it.item_id for it in items if it.item_id not in by_id]
-    if absent and config.missing == "error":
-        raise PredictionError("missing predictions (use --missing wrong to count them as wrong)", absent,
-                              path=config.path)
-    return by_id, len(absent)
-
-
-def tags_alphabet() -> frozenset[str]:
-    from .load import TAGS
-
-    return frozenset(TAGS)
-
-
 def _f1_metric(name: str, counts: np.ndarray, config: ScoreConfig, note: str) -> Metric:
     return bootstrap_metric(name, lambda idx: tags.f1_from_counts(counts[idx]), len(counts), n_boot=config.n_boot,
                             seed=config.seed, alpha=config.alpha, note=note)
@@ -133,7 +98,8 @@ def _f1_metric(name: str, counts: np.ndarray, config: ScoreConfig, note: str) ->
 
 def _score_tags(items: Sequence[Item], predictions: Sequence[Prediction], context: LexCompContext,
                 config: ScoreConfig) -> SuiteScore:
-    by_id, missing = _check_tags(items, predictions, config)
+    by_id = check_tags(context.suite, items, predictions, missing=config.missing, path=config.path)
+    missing = sum(1 for it in items if it.item_id not in by_id)
     gold = [(it.label or "").split() for it in items]
     pred = [(by_id[it.item_id].label or "").split() if it.item_id in by_id and by_id[it.item_id].label
             else ["O"] * len(it.tokens or ()) for it in items]

@@ -18,6 +18,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from ...core.errors import DataError
+from ...core.io import loads_json
 
 SCHEMA_VERSION = 1
 
@@ -301,7 +302,7 @@ def read_flags(path: str | Path) -> dict[str, bool]:
         return d
 
     try:
-        obj = json.loads(read_text(path), object_pairs_hook=no_dups)
+        obj = loads_json(read_text(path), object_pairs_hook=no_dups)
     except json.JSONDecodeError as exc:
         raise DataError(f"invalid JSON: {exc.msg}", path=path, record=f"line {exc.lineno}") from None
     if not isinstance(obj, dict):

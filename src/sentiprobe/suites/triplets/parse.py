@@ -16,10 +16,13 @@ Polarity: ``positive``/``neutral``/``negative`` or ``pos``/``neu``/``neg`` (any 
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Sequence
 from typing import Any
 
+from ...core.errors import short_repr
+from ...core.io import JSONNestingError, loads_json
 from .grid import POLARITIES, Span, Triplet
 
 _POLARITY = {"pos": "positive", "neu": "neutral", "neg": "negative", "positive": "positive",
@@ -38,7 +41,7 @@ class EntryError(ValueError):
 def norm_polarity(v: Any) -> str:
     p = _POLARITY.get(str(v).strip().lower()) if isinstance(v, str) else None
     if p is None:
-        raise EntryError(f"unknown polarity {v!r} (use one of {list(POLARITIES)})")
+        raise EntryError(f"unknown polarity {short_repr(v)} (use one of {list(POLARITIES)})")
     return p
 
 
@@ -78,7 +81,10 @@ def align_text(text: str, tokens: Sequence[str], near: int | None = None) -> Spa
 
 
 def _index(v: Any) -> int:
-    if isinstance(v, bool) or not isinstance(v, int | float) or int(v) != v:
+    """A word index: an integer, or a float with an integer value (``3.0``); ``NaN``, ``Infinity`` and
+    fractions are refused (the range check against the sentence follows in :func:`read_span`)."""
+    if isinstance(v, bool) or not isinstance(v, int | float) or \
+            (isinstance(v, float) and not (math.isfinite(v) and v.is_integer())):
         raise EntryError(f"span index {v!r} is not an integer")
     return int(v)
 
@@ -94,10 +100,10 @@ def read_span(v: Any, tokens: Sequence[str], near: int | None = None) -> Span:
         lo, r = _index(v[0]), _index(v[1])
     elif isinstance(v, list | tuple) and v and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
         lo, r = min(v), max(v)
-        if sorted(v) != list(range(lo, r + 1)):
-            raise EntryError(f"span word list {list(v)!r} is not contiguous")
+        if r - lo + 1 != len(v) or len(set(v)) != len(v):  # never materialise range(lo, r): r may be 10^300
+            raise EntryError(f"span word list {short_repr(v)} is not contiguous")
     else:
-        raise EntryError(f"span {v!r} is not [start, end], an index or text")
+        raise EntryError(f"span {short_repr(v)} is not [start, end], an index or text")
     if lo > r:
         raise EntryError(f"span [{lo}, {r}] ends before it starts")
     if lo < 0 or r >= n:
@@ -122,7 +128,7 @@ def read_triplet(obj: Any, tokens: Sequence[str]) -> Triplet:
     elif isinstance(obj, list | tuple) and len(obj) == 3:
         t_raw, p_raw, pol_raw = obj
     else:
-        raise EntryError(f"triplet {json.dumps(obj)[:80]} is not an object, [al, ar, pl, pr, polarity] or "
+        raise EntryError(f"triplet {short_repr(obj)} is not an object, [al, ar, pl, pr, polarity] or "
                          "[target, polar, polarity]")
     pol = norm_polarity(pol_raw)
     if isinstance(t_raw, str) and not isinstance(p_raw, str):
@@ -176,19 +182,19 @@ def extract_json(reply: str) -> Any:
     Raises EntryError when no JSON value can be decoded.
     """
     candidates = [m.group(1) for m in _FENCE.finditer(reply)] + [reply]
+    nested: JSONNestingError | None = None
     for c in candidates:
         c = c.strip()
-        try:
-            return json.loads(c)
-        except json.JSONDecodeError:
-            pass
-        for open_, close in (("[", "]"), ("{", "}")):
-            a, b = c.find(open_), c.rfind(close)
-            if 0 <= a < b:
-                try:
-                    return json.loads(c[a:b + 1])
-                except json.JSONDecodeError:
-                    continue
+        for text in [c] + [c[a:b + 1] for a, b in ((c.find(o), c.rfind(e)) for o, e in (("[", "]"), ("{", "}")))
+                           if 0 <= a < b]:
+            try:
+                return loads_json(text)
+            except JSONNestingError as exc:
+                nested = exc
+            except json.JSONDecodeError:
+                continue
+    if nested is not None:
+        raise EntryError(f"the JSON value in the reply is {nested.msg}")
     raise EntryError("no JSON value in the reply")
 
 

@@ -11,17 +11,19 @@ for the span metrics (else the spans of its triplets are used).
 
 Why nothing here raises on a bad record: a broken line, an unknown id, an out-of-range or overlapping span or an
 unknown polarity is a *counted failure naming the record* (``meta["failures"]``), scored as a miss. Only a file
-that cannot be read at all (absent, a directory, binary, not UTF-8, empty) is an error.
+that cannot be read at all (absent, a directory, binary, not UTF-8, empty) is an error here; at scoring,
+:func:`check_coverage` refuses a file that names no sentence of the test set and applies ``--missing``.
 """
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import PredictionError
-from ...core.io import read_user_text
-from ...core.types import Prediction
+from ...core.io import JSONNestingError, loads_json, read_user_text
+from ...core.types import Item, Prediction
 from .parse import ID_KEYS, LIST_KEYS, read_spans, read_triplet_list, reply_triplets
 
 if TYPE_CHECKING:
@@ -34,8 +36,8 @@ def split_records(text: str) -> list[tuple[str, Any, str | None]]:
     """``(record name, value, error)`` of every record of the file (JSON document or JSON lines)."""
     stripped = text.strip()
     try:
-        doc = json.loads(stripped)
-    except json.JSONDecodeError:
+        doc = loads_json(stripped)
+    except json.JSONDecodeError:  # JSONNestingError too: read line by line, each bad line a counted failure
         doc = None
     else:
         if isinstance(doc, list):
@@ -49,7 +51,9 @@ def split_records(text: str) -> list[tuple[str, Any, str | None]]:
         if not line.strip():
             continue
         try:
-            out.append((f"line {n}", json.loads(line), None))
+            out.append((f"line {n}", loads_json(line), None))
+        except JSONNestingError as exc:
+            out.append((f"line {n}", None, f"broken JSON: {exc.msg}"))
         except json.JSONDecodeError as exc:
             out.append((f"line {n}", None, f"broken JSON: {exc.msg} at column {exc.colno}"))
     return out
@@ -129,6 +133,32 @@ def read_predictions(suite: Suite, path: Path, column: str | None = None) -> lis
         out.append(Prediction(UNATTRIBUTED, None, parse_ok=False,
                               meta={"failures": stray, "entries": len(stray), "triplets": []}))
     return out
+
+
+def check_coverage(items: Sequence[Item], predictions: Sequence[Prediction], *, missing: str = "error",
+                   path: str | Path | None = None) -> list[str]:
+    """The ids of the sentences without a prediction record, after the checks every suite makes.
+
+    A file none of whose records names a sentence of the items (ids of another dataset, free text, every line
+    broken) is a PredictionError whatever ``missing`` says: it would score F1 0 for a reason that is not the
+    system's. Sentences without a record are an error under ``missing="error"`` (the default, as in every
+    suite); under ``wrong``/``variants-wrong`` they are scored as "no triplets predicted" and reported.
+    """
+    known = {it.item_id for it in items}
+    # a blank record (an empty cell of a file) is a missing prediction, as in every suite
+    got = {p.item_id for p in predictions
+           if p.item_id in known and not (isinstance(p.meta, dict) and p.meta.get("blank"))}
+    if items and not got:
+        stray = [f"{f.get('record')}: {f.get('reason')}" for p in predictions
+                 for f in (p.meta.get("failures") if isinstance(p.meta, dict) else None) or []]
+        raise PredictionError("no record names a sentence of the suite's test set (wrong dataset or split, or "
+                              "not a triplet predictions file)", stray or [p.item_id for p in predictions],
+                              path=path, limit=3)
+    absent = [it.item_id for it in items if it.item_id not in got]
+    if absent and missing == "error":
+        raise PredictionError(f"{len(absent)} of {len(items)} sentences have no prediction record (use --missing "
+                              "wrong to score them as 'no triplets predicted')", absent, path=path)
+    return absent
 
 
 def to_jsonl_rows(predictions: list[Prediction]) -> list[dict[str, Any]]:

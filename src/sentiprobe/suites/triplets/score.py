@@ -6,9 +6,10 @@ training source); no file, memo or model. Why micro counts per sentence: the boo
 data was drawn in) and recomputes the micro ratios from the resampled per-sentence counts, so one pass of
 count arrays serves every metric.
 
-Missing sentences (absent from the predictions) count as "no triplets predicted": every gold triplet of the
-sentence is a miss. They are reported (``missing_rate``, ids in details) under any ``--missing`` policy,
-because omitting sentences without triplets is normal for extraction systems.
+Missing sentences (absent from the predictions) are an error under ``--missing error`` (the default, as in every
+suite); under ``--missing wrong`` they count as "no triplets predicted" (every gold triplet of the sentence is a
+miss) and are reported (``missing_rate``, ids in details). A file that names no sentence of the test set is an
+error either way (:func:`.predictions.check_coverage`).
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from ...core.types import Item, Metric, Prediction
 from ...stats.bootstrap import bootstrap_metric, mean_metric
 from ..spec import ScoreConfig, ScoreContext, SuiteScore
 from .grid import POLARITIES
-from .predictions import UNATTRIBUTED
+from .predictions import UNATTRIBUTED, check_coverage
 
 KINDS = ("triplet", "target", "polar")
 
@@ -60,11 +61,19 @@ def marked(tokens: Sequence[str], t: Sequence[Any]) -> str:
     return " ".join(out)
 
 
-def _check(predictions: Sequence[Prediction], labels: Sequence[str], config: ScoreConfig) -> None:
-    """Typed errors for what no reader produces: two records of one sentence and seed, a polarity outside the
-    labels (a reader turns both into counted failures of the record that has them)."""
+def _check(items: Sequence[Item], predictions: Sequence[Prediction], labels: Sequence[str],
+           config: ScoreConfig) -> None:
+    """Typed errors, as every suite gives them: a record of a sentence that is not in the items, two records of
+    one sentence and seed, a polarity outside the labels (a reader turns malformed records into counted failures
+    of the record that has them)."""
+    known = {it.item_id for it in items}
     seen: set[tuple[str, int | None]] = set()
     dups, bad = [], []
+    unknown = [p.item_id for p in predictions if p.item_id != UNATTRIBUTED and p.item_id not in known]
+    if unknown and len(unknown) < sum(1 for p in predictions if p.item_id != UNATTRIBUTED):
+        # (a file naming no sentence at all is refused by check_coverage with its own message)
+        raise PredictionError("predictions for sentence ids that are not in the suite's test set", unknown,
+                              path=config.path)
     for p in predictions:
         if p.item_id == UNATTRIBUTED:
             continue
@@ -83,7 +92,7 @@ def _check(predictions: Sequence[Prediction], labels: Sequence[str], config: Sco
 def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any, context: ScoreContext,
           config: ScoreConfig) -> SuiteScore:
     """Metrics of predicted triplets against the decoded gold grids of ``items``."""
-    _check(predictions, context.labels, config)
+    _check(items, predictions, context.labels, config)
     by_id: dict[str, Prediction] = {}
     failures: list[dict] = []
     entries = 0
@@ -92,7 +101,7 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
         meta = p.meta if isinstance(p.meta, dict) else {}
         failures += meta.get("failures") or []
         entries += int(meta.get("entries") or 0)
-        if p.item_id == UNATTRIBUTED:
+        if p.item_id == UNATTRIBUTED or meta.get("blank"):  # a blank record is a missing prediction
             continue
         if p.item_id not in known:
             failures.append({"record": p.item_id, "reason": "sentence id is not in the test set"})
@@ -104,11 +113,11 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
                     for k in ("triplets", "targets", "polars")}
             p = Prediction(p.item_id, None, meta=meta)
         by_id[p.item_id] = p
+    missing = check_coverage(items, predictions, missing=config.missing, path=config.path)
     n = len(items)
     counts = {k: np.zeros((n, 3)) for k in (*KINDS, *POLARITIES)}
     missed: list[dict] = []
     spurious: list[dict] = []
-    missing = [it.item_id for it in items if it.item_id not in by_id]
     k_ex = int(getattr(options, "n_examples", 10))
     for i, it in enumerate(items):
         gold = {tuple(t) for t in it.meta["gold"]}

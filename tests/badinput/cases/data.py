@@ -1,0 +1,27 @@
+"""``sentiprobe data fetch|verify|list|stats``: empty and unknown names, bad numbers, a mirror that never answers
+(its host's circuit opens after 3 failed attempts: the other files are not attempted)."""
+from __future__ import annotations
+
+from corpus import Case, mkdir, nothing
+
+FETCH = ("data", "fetch", "soul", "--data-dir", "{dir}/d")
+
+
+def cases() -> list[Case]:
+    return [
+        Case("data-stats-empty-dir", ("data", "stats", "sentivent-polar", "--data-dir", "{dir}/empty"),
+             mkdir("empty"), 1, ("missing",)),
+        Case("data-stats-unknown", ("data", "stats", "sentivent-polr", "--data-dir", "{data}"), nothing, 2,
+             ("did you mean",)),
+        Case("data-verify-empty", ("data", "verify", "soul", "--data-dir", "{dir}/empty"), mkdir("empty"), 1, ()),
+        Case("data-list-unknown", ("data", "list", "sentivnt"), nothing, 2, ("did you mean",)),
+        Case("data-fetch-bad-mirror", (*FETCH, "--mirror", "{dir}/m"), mkdir("m"), 1, ()),
+        Case("data-fetch-timeout-negative", (*FETCH, "--timeout", "-1"), nothing, 2, ("argument --timeout",)),
+        Case("data-fetch-timeout-zero", (*FETCH, "--timeout", "0"), nothing, 2, ("argument --timeout",)),
+        Case("data-fetch-retries-negative", (*FETCH, "--retries", "-2"), nothing, 2, ("argument --retries",)),
+        Case("data-fetch-deadline-nan", (*FETCH, "--deadline", "nan"), nothing, 2, ("argument --deadline",)),
+        Case("data-fetch-total-deadline-zero", (*FETCH, "--total-deadline", "0"), nothing, 2,
+             ("argument --total-deadline",)),
+        Case("data-fetch-silent-mirror", (*FETCH, "--mirror", "{server}", "--timeout", "1", "--include-unpublished"),
+             nothing, 1, ("giving up", "failed 3 attempts in a row", "not attempted"), server=True, timeout=60),
+    ]
