@@ -303,6 +303,9 @@ def _check_capability(suite: Suite, cfg: RunConfig) -> None:
         if not suite.supports(model):
             raise CapabilityError(f"model {cfg.model!r} cannot {suite.task} (suite {suite.name!r} needs it); "
                                   f"its capabilities: {sorted(model.capabilities)}")
+        why = suite.refusal(model)
+        if why:
+            raise CapabilityError(why)
     finally:
         model.close()
 

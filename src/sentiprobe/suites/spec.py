@@ -254,6 +254,9 @@ class SuiteSpec:
             comparisons of systems (``sentiprobe compare``, several models in ``run``, ``sentiprobe report``).
         headline: the metrics a summary shows first (the run's results table, ``--json``); empty: the first
             metric the score stage returns. Names that a run did not produce are skipped.
+        refuse: ``refuse(suite, model) -> reason | None``: why a model that has an accepted capability still may
+            not run on this use of the suite (LexComp VPC/LVC without sentences admit the majority baselines
+            only); checked before any data is loaded, and a refusal is a CapabilityError with that reason.
     """
 
     name: str
@@ -277,6 +280,7 @@ class SuiteSpec:
     groups_name: str = "item"
     paired: Callable[[Suite, Sequence[Item], Sequence[Prediction], ScoreConfig], Any] | None = None
     headline: tuple[str, ...] = ()
+    refuse: Callable[[Suite, Any], str | None] | None = None
 
     def __post_init__(self) -> None:
         if self.task not in TASKS:
