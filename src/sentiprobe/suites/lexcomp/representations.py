@@ -115,6 +115,7 @@ class TransformerLayers:
         self._tok: Any = None
         self._model: Any = None
         self._onnx: Any = None
+        self._config: dict[str, Any] = {}
         self._identity: dict[str, Any] | None = None
 
     def identity(self) -> dict[str, Any]:
@@ -145,19 +146,8 @@ class TransformerLayers:
         if self._model is not None or self._onnx is not None:
             return self
         tf = require("transformers", "encoders", "frozen transformer representations")
-        if self.backend != "torch":
-            from ...models import assets
-            from ...models.onnx_backend import OnnxEncoder, temporary_export_dir
-
-            d = self._model_dir()
-            assets.weight_files(d)
-            self._tok = tf.AutoTokenizer.from_pretrained(str(d), local_files_only=True)
-            self._config = json.loads((d / "config.json").read_text(encoding="utf-8"))
-            self._onnx = OnnxEncoder(d, self.identity(), None, self.backend == "onnx-int8",
-                                     self.export_dir or temporary_export_dir())
-            return self
-        require("torch", "encoders", "frozen transformer representations")
         if self.kind == "smollm2":
+            require("torch", "encoders", "frozen transformer representations")
             from ...models.local_lm import _load, smollm2_gguf
 
             self._tok, self._model, _ = _load(smollm2_gguf(), "float32", self.device, True, None)
@@ -167,6 +157,14 @@ class TransformerLayers:
         d = self._model_dir()
         assets.weight_files(d)
         self._tok = tf.AutoTokenizer.from_pretrained(str(d), local_files_only=True)
+        if self.backend != "torch":  # the ONNX graph returns every hidden state; torch is needed to export it once
+            from ...models.onnx_backend import OnnxEncoder, temporary_export_dir
+
+            self._config = json.loads((d / "config.json").read_text(encoding="utf-8"))
+            self._onnx = OnnxEncoder(d, self.identity(), None, self.backend == "onnx-int8",
+                                     self.export_dir or temporary_export_dir())
+            return self
+        require("torch", "encoders", "frozen transformer representations")
         self._model = tf.AutoModel.from_pretrained(str(d), local_files_only=True, use_safetensors=True)
         self._model.eval().to(self.device)
         return self
