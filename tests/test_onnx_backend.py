@@ -68,7 +68,7 @@ def test_every_hidden_state_for_the_lexcomp_probes(export_dir):
     int8 stays close; the backend is part of the representation's identity (its embedding cache key)."""
     from sentiprobe.suites.lexcomp.representations import make
 
-    words = [["The", "hot", "water", "was", "n't", "hot", "."], ["ok"], "a dark corner of the old lamp".split()]
+    words = [["The", "hot", "water", "was", "n't", "hot", "."], ["ok"], ["a", "dark", "corner", "of", "the", "lamp"]]
     ref = make("minilm", backend="torch").layers(words)
     fp32 = make("minilm", backend="onnx", export_dir=export_dir).layers(words)
     int8 = make("minilm", backend="onnx-int8", export_dir=export_dir).layers(words)
