@@ -4,11 +4,16 @@ Goals on the 2-core machine: cold main job <= 4 min, soul-rc with minilm-lr <= 9
 <= 10 s, harness <= 1.15x the floor.
 
 Whole job (the default): the command ``make run`` runs, ``sentiprobe run --out DIR --cache-dir FRESH`` (every
-suite with data, the default models, ``--jobs auto``: the encoder model in one worker process beside the
-baselines in another), timed cold, then again on the same cache and run directory (the cached re-run);
-CPU seconds of the command and its worker processes; the per suite x model stage seconds from each
-``results.json``. ``--serial-baseline`` also runs the same cold job with ``--jobs 1`` in this session (a fresh
-cache) and prints the ratio, so the two figures share the machine's load.
+suite with data, the default models: the registry's ``default`` tag, ``--jobs auto``: the models spread over one
+worker process per core by their registered cost, see ``sentiprobe.run.lanes``), timed cold, then again on the
+same cache and run directory (the cached re-run); CPU seconds of the command and its worker processes; the per
+suite x model stage seconds from each ``results.json`` and their sum per model and per lane. ``--serial-baseline``
+also runs the same cold job with ``--jobs 1`` in this session (a fresh cache) and prints the ratio, so the two
+figures share the machine's load.
+
+On a shared machine the wall time measures the other users too: the script prints the 1-minute load average
+before and after, and ``quiet_wall_estimate_s`` = CPU seconds x wall/CPU of the last quiet measurement
+(``--quiet-ratio``, README "The main job"), the figure to compare with the goal when the load was high.
 
 Rows (``--rows``): ``api.run(suite, model)`` one suite x model at a time in this process, on one fresh cache.
 Per row: test items, fit / predict / score seconds, the process CPU seconds, prediction-cache hits and the
@@ -62,12 +67,26 @@ def _stage_rows(out: Path) -> list[dict]:
     return rows
 
 
-def whole(serial_baseline: bool) -> None:
+def _per_model(rows: list[dict]) -> dict[str, float]:
+    """Seconds of each model's suites (load + fit + predict + score), the lanes' composition."""
+    out: dict[str, float] = {}
+    for r in rows:
+        out[r["model"]] = round(out.get(r["model"], 0.0) + r["total_s"], 1)
+    return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+
+
+def whole(serial_baseline: bool, quiet_ratio: float) -> None:
+    from sentiprobe.models import MODELS
+    from sentiprobe.run.lanes import default_jobs, plan_lanes
+
     require_data()
+    models = MODELS.names(tag="default")
+    load_before = round(os.getloadavg()[0], 2)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         cold = _cli(root / "out", root / "cache", "auto")
-        print(f"cold main job (--jobs auto): {cold['wall_s']} s wall, {cold['cpu_s']} CPU s", flush=True)
+        print(f"cold main job (--jobs auto): {cold['wall_s']} s wall, {cold['cpu_s']} CPU s "
+              f"(load average {load_before} before, {os.getloadavg()[0]:.2f} after)", flush=True)
         rows = _stage_rows(root / "out")  # before the re-run rewrites results.json
         cached = _cli(root / "out", root / "cache", "auto")
         print(f"cached re-run: {cached['wall_s']} s wall", flush=True)
@@ -80,8 +99,15 @@ def whole(serial_baseline: bool) -> None:
     print("| " + " | ".join(cols) + " |\n|" + "---|" * len(cols))
     for r in sorted(rows, key=lambda r: (r["model"], r["suite"])):
         print("| " + " | ".join(str(r.get(c, "")) for c in cols) + " |")
-    doc = {"cold": cold, "goal_cold_at_most_240": cold["wall_s"] <= 240, "cached_rerun": cached,
-           "goal_cached_at_most_10": cached["wall_s"] <= 10, "cold_rows": rows, "cpus": os.cpu_count(),
+    per_model = _per_model(rows)
+    lanes = plan_lanes(models, default_jobs(len(models)))
+    estimate = round(cold["cpu_s"] * quiet_ratio, 1)
+    doc = {"models": models, "lanes": lanes, "cold": cold, "goal_cold_at_most_240": cold["wall_s"] <= 240,
+           "quiet_ratio": quiet_ratio, "quiet_wall_estimate_s": estimate,
+           "cached_rerun": cached, "goal_cached_at_most_10": cached["wall_s"] <= 10,
+           "seconds_per_model": per_model,
+           "seconds_per_lane": [round(sum(per_model.get(m, 0.0) for m in lane), 1) for lane in lanes],
+           "cold_rows": rows, "cpus": os.cpu_count(), "load_average_1m_before": load_before,
            "load_average_1m_at_end": round(os.getloadavg()[0], 2)}
     if serial is not None:
         doc["serial_jobs_1"] = serial
@@ -102,19 +128,21 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", action="store_true", help="per suite x model rows in this process (with floors)")
     ap.add_argument("--serial-baseline", action="store_true", help="also the cold job with --jobs 1")
+    ap.add_argument("--quiet-ratio", type=float, default=0.527,
+                    help="wall / CPU seconds of the last quiet cold run (README), for quiet_wall_estimate_s")
     ap.add_argument("--suites", default=None, help="--rows: comma-separated (default: every suite with data)")
-    ap.add_argument("--models", default="majority,tfidf-lr,minilm-lr", help="--rows: models")
+    ap.add_argument("--models", default=None, help="--rows: comma-separated (default: the default models)")
     ap.add_argument("--model-arg", action="append", default=[], help="--rows: KEY=VALUE for minilm-lr")
     args = ap.parse_args()
     if not args.rows:
-        whole(args.serial_baseline)
+        whole(args.serial_baseline, args.quiet_ratio)
         return
     data_dir = require_data()
     from sentiprobe import api
-    from sentiprobe.models import embed_store, encoders
+    from sentiprobe.models import MODELS, embed_store, encoders
 
     suites = args.suites.split(",") if args.suites else api.available_suite_names(data_dir)
-    models = args.models.split(",")
+    models = args.models.split(",") if args.models else MODELS.names(tag="default")
     margs = dict(a.split("=", 1) for a in args.model_arg)
 
     floor = {"s": 0.0, "n": 0}

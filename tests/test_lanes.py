@@ -23,7 +23,8 @@ from sentiprobe.run.lanes import default_jobs, parse_jobs, plan_lanes
 from sentiprobe.suites import get_suite
 
 toy.register()
-MAIN_JOB = ["majority", "majority-first", "majority-last", "majority-word", "minilm-lr", "tfidf-lr"]
+MAIN_JOB = ["majority", "majority-first", "majority-last", "majority-word", "minilm-lr", "probe-minilm", "tfidf-lr",
+            "triplet-rules"]
 
 
 def test_jobs_parse_auto_counts_and_refuse_junk():
@@ -36,14 +37,38 @@ def test_jobs_parse_auto_counts_and_refuse_junk():
             parse_jobs(bad, 4)
 
 
-def test_lanes_put_the_encoder_model_beside_every_baseline():
-    assert plan_lanes(MAIN_JOB, 2) == [["minilm-lr"], ["majority", "majority-first", "majority-last",
-                                                       "majority-word", "tfidf-lr"]]
+def test_the_main_job_is_the_default_models():
+    from sentiprobe.models import MODELS
+
+    assert MODELS.names(tag="default") == MAIN_JOB
+
+
+def test_lanes_balance_the_main_job_by_registered_cost():
+    from sentiprobe.run.lanes import model_cost
+
+    # longest first onto the least loaded lane: the encoder model (190) in one lane, tf-idf (100), the LexComp
+    # probe (70) and the light models in the other, until it is as loaded as the first
+    assert plan_lanes(MAIN_JOB, 2) == [["majority-last", "minilm-lr"],
+                                       ["majority", "majority-first", "majority-word", "probe-minilm", "tfidf-lr",
+                                        "triplet-rules"]]
+    loads = [sum(model_cost(m) for m in lane) for lane in plan_lanes(MAIN_JOB, 2)]
+    assert abs(loads[0] - loads[1]) <= max(model_cost(m) for m in MAIN_JOB if model_cost(m) < 50)
     assert plan_lanes(MAIN_JOB, 1) == [MAIN_JOB]
     three = plan_lanes(MAIN_JOB, 3)
-    assert three[0] == ["minilm-lr"] and sorted(three[1] + three[2]) == sorted(set(MAIN_JOB) - {"minilm-lr"})
-    assert abs(len(three[1]) - len(three[2])) <= 1
+    assert three[:2] == [["minilm-lr"], ["tfidf-lr"]] and "probe-minilm" in three[2]
     assert plan_lanes(["tfidf-lr", "majority"], 4) == [["tfidf-lr"], ["majority"]]
+    # a model registered without a cost: by its tags (no ``baseline`` tag: heavy)
+    assert model_cost("probe-glove") > model_cost("majority-target")
+
+
+def test_lanes_share_the_cores_through_omp_num_threads(monkeypatch):
+    from sentiprobe.run.lanes import _child_env
+
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    assert "OMP_NUM_THREADS" not in _child_env(1)
+    assert _child_env(2)["OMP_NUM_THREADS"] == str(max(1, (os.cpu_count() or 1) // 2))
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")  # the caller's choice wins
+    assert _child_env(2)["OMP_NUM_THREADS"] == "3"
 
 
 def test_a_shared_suite_reads_once_for_every_use():
@@ -88,7 +113,7 @@ def test_parallel_lanes_give_the_serial_results(data_dir, tmp_path):
 def test_a_failed_lane_fails_the_run_with_its_error(data_dir, tmp_path):
     blocker = tmp_path / "cache-is-a-file"
     blocker.write_text("x")
-    with pytest.raises(SentiprobeError, match="majority.*is a file"):
+    with pytest.raises(SentiprobeError, match=r"(majority|tfidf-lr).*is a file"):
         api.run(["arts-laptop"], ["majority", "tfidf-lr"], out=tmp_path / "r", cache_dir=str(blocker / "sub"),
                 n_boot=0, progress=False, data_dir=str(data_dir), jobs=2)
     log = (tmp_path / "r" / "majority" / "run.log").read_text()

@@ -68,6 +68,21 @@ def test_probe_kinds_and_encoders_learn_and_round_trip(kind, encoder):
     assert [p.label for p in m2.classify(test, labels, "tokens")] == [p.label for p in preds]
 
 
+def test_a_fit_does_not_depend_on_what_drew_from_torch_before():
+    """The initial weights come from the fit's seed: the same probe in a fresh process, after another model of a
+    run's worker, or after another probe, is the same (the main job's results do not depend on its lane plan)."""
+    train, dev = _items("span", 40, "train", 0), _items("span", 20, "dev", 1)
+
+    def fitted(draws: int):
+        torch.rand(draws)  # another user of torch's generator earlier in the process
+        m = create_model("lexcomp-probe", repr="random", dim=8, max_epochs=3, patience=3)
+        m.fit(train, dev, ["False", "True"], input_kind="tokens", seed=7)
+        return m.get_state()[1]
+
+    a, b = fitted(1), fitted(1000)
+    assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+
+
 class _Layers:
     """A fake 3-layer contextual representation (counts calls) for the scalar mix and the cache."""
 

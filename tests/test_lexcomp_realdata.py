@@ -92,3 +92,33 @@ def test_options_typed_recorded_and_not_read_from_env(data_dir, monkeypatch, tmp
     it = a.items("test")[0]
     assert "something" in it.tokens and it.meta["span"][0] == it.meta["span"][1]
     assert a.describe()["options"] == {"ablation": "phrase"}
+
+
+def test_vpc_lvc_without_sentences_refuse_every_model_but_the_majority_baselines(data_dir, tmp_path):
+    """Issue 20: a text model there sees the phrase alone ('phrase only, no context: not the protocol's
+    measure'), so it is refused before any data is read; the baselines run; with the sentences it may run."""
+    from sentiprobe import api
+    from sentiprobe.models import create_model
+    from sentiprobe.run.runner import RunConfig, run
+    from sentiprobe.suites.lexcomp.data import PHRASE_ONLY
+
+    vpc = get_suite("lexcomp-vpc", data_dir)
+    for name in ("majority", "majority-first", "majority-last"):
+        assert vpc.refusal(create_model(name)) is None
+    for name in ("tfidf-lr", "minilm-lr", "probe-minilm"):
+        assert PHRASE_ONLY in vpc.refusal(create_model(name))
+    assert get_suite("lexcomp-vpc", data_dir, {"extracted_dir": str(tmp_path)}).refusal(create_model("tfidf-lr")) \
+        is None
+    assert get_suite("lexcomp-nc-literality", data_dir).refusal(create_model("tfidf-lr")) is None
+    # named explicitly: an error with the reason; in a bare run (skip_unsupported): skipped with the reason
+    doc = api.run(["lexcomp-vpc"], ["tfidf-lr"], out=tmp_path / "named", data_dir=str(data_dir), progress=False,
+                  n_boot=10)["runs"]["tfidf-lr"]
+    assert not doc["suites"] and PHRASE_ONLY in doc["errors"]["lexcomp-vpc"]["message"]
+    doc = run(RunConfig(suites=("lexcomp-lvc", "lexcomp-nc-relations"), model="tfidf-lr", out_dir=str(tmp_path / "b"),
+                        data_dir=str(data_dir), n_boot=10, skip_unsupported=True, progress=False,
+                        cache_dir=str(tmp_path / "cache")))
+    assert list(doc["suites"]) == ["lexcomp-nc-relations"] and PHRASE_ONLY in doc["skipped"]["lexcomp-lvc"]
+    # the baselines' results carry the same words, so the report says why the suite has only them
+    doc = api.run(["lexcomp-lvc"], ["majority"], out=tmp_path / "m", data_dir=str(data_dir), progress=False,
+                  n_boot=10)["runs"]["majority"]
+    assert PHRASE_ONLY in doc["suites"]["lexcomp-lvc"]["details"]["note"]

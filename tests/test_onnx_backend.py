@@ -61,3 +61,27 @@ def test_backend_is_in_the_fingerprints_and_validated(export_dir):
     int8, fp32 = create_model("minilm-lr", backend="onnx-int8"), create_model("minilm-lr", backend="onnx")
     assert int8.config()["quantization"]["per_channel"] is True and "quantization" not in fp32.config()
     assert int8.fingerprint != fp32.fingerprint
+
+
+def test_every_hidden_state_for_the_lexcomp_probes(export_dir):
+    """The probes' representation through ONNX (one graph returning every hidden state): fp32 equals torch,
+    int8 stays close; the backend is part of the representation's identity (its embedding cache key)."""
+    from sentiprobe.suites.lexcomp.representations import make
+
+    words = [["The", "hot", "water", "was", "n't", "hot", "."], ["ok"], ["a", "dark", "corner", "of", "the", "lamp"]]
+    ref = make("minilm", backend="torch").layers(words)
+    fp32 = make("minilm", backend="onnx", export_dir=export_dir).layers(words)
+    int8 = make("minilm", backend="onnx-int8", export_dir=export_dir).layers(words)
+    for r, a, b in zip(ref, fp32, int8):
+        assert r.shape == a.shape == b.shape == (7, r.shape[1], 384)
+        assert float(np.abs(a - r).max()) < 1e-4
+        flat_r, flat_b = r.reshape(-1, 384), b.reshape(-1, 384)
+        cos = (flat_r * flat_b).sum(1) / np.linalg.norm(flat_r, axis=1) / np.linalg.norm(flat_b, axis=1)
+        assert cos.min() > 0.95 and cos.mean() > 0.98, cos
+    ids = {b: str(make("minilm", backend=b).identity()) for b in ("torch", "onnx", "onnx-int8")}
+    assert len(set(ids.values())) == 3
+    assert create_model("probe-minilm").config()["backend"] == "onnx-int8"  # the default on the CPU
+    assert create_model("probe-minilm", backend="torch").fingerprint != create_model("probe-minilm").fingerprint
+    assert create_model("probe-glove").config()["backend"] is None
+    with pytest.raises(ConfigError, match="backend"):
+        create_model("probe-smollm2", backend="onnx-int8")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from .core.errors import ConfigError
@@ -153,7 +154,7 @@ def compatibility(models: Sequence[str] | None = None, suites: Sequence[str] | N
     from .core.errors import SentiprobeError
     from .models import MODELS, create_model
     from .run.runner import capability_problem
-    from .suites import SUITES
+    from .suites import SUITES, get_suite
 
     names = list(models) if models else MODELS.names(tag="default")
     specs = [SUITES.get(s) for s in suites] if suites else list(SUITES)
@@ -168,8 +169,16 @@ def compatibility(models: Sequence[str] | None = None, suites: Sequence[str] | N
             caps[m] = set(model.capabilities)
         finally:
             model.close()
-    return {s.name: {m: (c if isinstance(c, str) else capability_problem(s, c, m, bare=bare))
-                     for m, c in caps.items()} for s in specs}
+
+    def problem(spec: Any, label: str, c: Any) -> str | None:
+        if isinstance(c, str):
+            return c
+        why = capability_problem(spec, c, label, bare=bare)
+        if why is None and spec.refuse is not None:  # e.g. LexComp VPC/LVC without sentences: baselines only
+            why = get_suite(spec.name).refusal(SimpleNamespace(capabilities=frozenset(c)))
+        return why
+
+    return {s.name: {m: problem(s, m, c) for m, c in caps.items()} for s in specs}
 
 
 def export(run_dir: str | Path, fmt: str = "csv", out: str | Path | None = None, *,

@@ -25,6 +25,8 @@ class Entry(Generic[T]):
         description: one line shown by ``sentiprobe list``.
         params: documented keyword arguments ``{name: "type, default: meaning"}``.
         tags: free labels (``default`` marks models run by a bare ``sentiprobe run``).
+        cost: models: rough seconds of the model's part of the main job on a 2-core machine, for the lane plan
+            (:func:`sentiprobe.run.lanes.plan_lanes`); None: estimated from the tags.
     """
 
     name: str
@@ -32,6 +34,7 @@ class Entry(Generic[T]):
     description: str = ""
     params: dict[str, str] = field(default_factory=dict)
     tags: tuple[str, ...] = ()
+    cost: float | None = None
 
 
 class Registry(Generic[T]):
@@ -43,14 +46,15 @@ class Registry(Generic[T]):
         self.plugin_names: set[str] = set()  # registered by entry-point plug-ins
 
     def register(self, name: str, factory: Callable[..., T] | None = None, *, description: str = "",
-                 params: dict[str, str] | None = None, tags: tuple[str, ...] = ()) -> Any:
+                 params: dict[str, str] | None = None, tags: tuple[str, ...] = (),
+                 cost: float | None = None) -> Any:
         """Register ``factory`` under ``name``; usable as a decorator when ``factory`` is omitted."""
 
         def deco(f: Callable[..., T]) -> Callable[..., T]:
             if name in self._entries and self._entries[name].factory is not f:
                 raise ValueError(f"{self.kind} {name!r} is already registered")
             self._entries[name] = Entry(name, f, description or (f.__doc__ or "").strip().split("\n")[0],
-                                        dict(params or {}), tuple(tags))
+                                        dict(params or {}), tuple(tags), cost)
             return f
 
         return deco(factory) if factory is not None else deco

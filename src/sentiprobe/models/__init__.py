@@ -17,6 +17,7 @@ from . import hf_nli  # noqa: F401
 from . import lexicon  # noqa: F401
 from . import constituents, probes  # noqa: F401
 from . import gts  # noqa: F401
+from . import triplet_rules  # noqa: F401
 
 __all__ = ["MODELS", "ModelAdapter", "format_input", "mark_aspect", "create_model"]
 

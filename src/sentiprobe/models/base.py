@@ -46,6 +46,11 @@ from ..core.types import Item, Prediction
 
 State = tuple[dict[str, Any], dict[str, np.ndarray]]
 
+#: capability of a model that predicts from the training labels (and the constituents a suite's items carry) only,
+#: never from an item's text: the majority baselines. A suite whose items have no real input (LexComp VPC/LVC
+#: without the BNC sentences) admits only these (``SuiteSpec.refuse``).
+LABEL_PRIOR = "label-prior"
+
 #: distributions whose versions change a model's numbers; those installed enter every fingerprint
 NUMERICS_PACKAGES = ("numpy", "scikit-learn", "torch", "transformers")
 #: top-level modules whose classes in an adapter's MRO are not user code (covered by versions)

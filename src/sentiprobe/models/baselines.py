@@ -17,7 +17,7 @@ import numpy as np
 
 from ..core.errors import ConfigError
 from ..core.types import Item, Prediction
-from .base import MODELS, ModelAdapter, State
+from .base import LABEL_PRIOR, MODELS, ModelAdapter, State
 from .text_features import (TfidfBlock, aspect_features, context_features, overlap_numbers,
                             relation_features)
 from .utils import (LinearHead, NotFittedError, as_bool, as_class_weight, as_float, as_int, labelled,
@@ -29,6 +29,7 @@ class MajorityModel(ModelAdapter):
 
     name = "majority"
     learns = True
+    capabilities = frozenset({"classify", LABEL_PRIOR})
     #: the fit counts labels: no seed involved (the runner fits once per multi-seed suite)
     seed_invariant = True
 
@@ -200,7 +201,7 @@ def _majority_factory() -> MajorityModel:
 MODELS.register("majority", _majority_factory, tags=("default", "baseline"),
                 description="most frequent training label (ties broken by label order)", params={})
 MODELS.register(
-    "tfidf-lr", TfidfLRModel, tags=("default", "baseline"),
+    "tfidf-lr", TfidfLRModel, tags=("default", "baseline"), cost=100,
     description="tf-idf word/char n-grams + aspect-context features + logistic regression (scikit-learn)",
     params={
         "C": "float or 'auto', default 4.0: inverse L2 strength; 'auto' picks from 0.25/1/4/16 by dev accuracy",

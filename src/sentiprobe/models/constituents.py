@@ -15,7 +15,7 @@ from typing import Any
 
 from ..core.errors import CapabilityError, ConfigError
 from ..core.types import Item, Prediction
-from .base import MODELS, ModelAdapter, State
+from .base import LABEL_PRIOR, MODELS, ModelAdapter, State
 from .utils import NotFittedError
 
 
@@ -24,7 +24,8 @@ class ConstituentMajority(ModelAdapter):
 
     name = "majority-constituent"
     learns = True
-    capabilities = frozenset({"classify", "tokens"})
+    #: ``tokens``: LexComp token items only (they carry the constituents); ``label-prior``: labels, not text
+    capabilities = frozenset({"tokens", LABEL_PRIOR})
 
     def __init__(self, key: Any = "first", ties: Any = "alphabetical") -> None:
         from ..suites.lexcomp.baselines import KEYS, TIES

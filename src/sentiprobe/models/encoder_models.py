@@ -256,7 +256,7 @@ _ENCODER_PARAMS = {
 }
 
 MODELS.register(
-    "minilm-lr", MiniLMLRModel, tags=("default", "encoder"),
+    "minilm-lr", MiniLMLRModel, tags=("default", "encoder"), cost=190,
     description="frozen all-MiniLM-L6-v2 (packaged, offline) features + logistic regression",
     params={
         "aspect_input": "mark|pair|mark+pair, default mark: aspect marked in the sentence ('Nice [screen], ...'), "

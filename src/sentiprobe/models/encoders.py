@@ -29,7 +29,7 @@ from ..core.errors import ConfigError, require
 from .assets import (checkpoint_identity, local_dir, minilm_dir, minilm_identity, package_version, resolve_device,
                      set_threads, weight_files)
 from .embed_store import EmbeddingStore, encoder_fingerprint, input_key
-from .onnx_backend import BACKENDS, OnnxEncoder, quantization, runtime_versions
+from .onnx_backend import BACKENDS, OnnxEncoder, quantization, runtime_versions, temporary_export_dir
 
 EXTRA = "encoders"
 
@@ -118,18 +118,13 @@ class TextEncoder:
 
     def _load_onnx(self) -> OnnxEncoder:
         if self._onnx is None:
-            import tempfile
-
             self._load_tokenizer()
             n = _n_layers(self.path)
             if n is not None and not -(n + 1) <= self.layer <= n:
                 raise ConfigError(f"layer {self.layer} out of range for a {n}-layer encoder "
                                   f"(0..{n} or -1..-{n + 1})")
             if self.export_dir is None:  # no run directory: one temporary directory per process
-                global _EXPORT_TMP
-                if _EXPORT_TMP is None:
-                    _EXPORT_TMP = Path(tempfile.mkdtemp(prefix="sentiprobe-onnx-"))
-                self.export_dir = _EXPORT_TMP
+                self.export_dir = temporary_export_dir()
             self._onnx = OnnxEncoder(self.path, self.identity(), self.layer, self.backend == "onnx-int8",
                                      self.export_dir, self.threads)
         return self._onnx
@@ -319,7 +314,6 @@ def _n_layers(path: Path) -> int | None:
 
 
 _ENCODERS: dict[tuple, TextEncoder] = {}
-_EXPORT_TMP: Path | None = None
 
 
 def get_encoder(path: str | Path | None = None, **options: Any) -> TextEncoder:

@@ -6,9 +6,11 @@ weights, on the CPU machines sentiprobe targets.
 
 The graph is exported offline from the local checkpoint with torch's ONNX exporter (``dynamo=True``;
 the TorchScript exporter mis-traces transformers' attention masks) and returns the token states of one
-hidden layer; pooling stays in :class:`~sentiprobe.models.encoders.TextEncoder`. Exported files live in
-``<dir>/<key>.onnx`` where the key covers the weights' sha256, the layer, the quantisation and the
-torch/onnx/onnxruntime versions, so an upgraded library re-exports instead of reusing a stale graph.
+hidden layer (pooling stays in :class:`~sentiprobe.models.encoders.TextEncoder`), or of every hidden state
+stacked (``layer=None``: the LexComp probes' frozen representation, ``suites/lexcomp/representations.py``).
+Exported files live in ``<dir>/<key>.onnx`` where the key covers the weights' sha256, the layer, the
+quantisation and the torch/onnx/onnxruntime versions, so an upgraded library re-exports instead of reusing a
+stale graph.
 Export takes ~20 s once per directory; every later run loads the file (no torch forward needed).
 
 Extra ``onnx``: ``onnxruntime``, ``onnx`` and ``onnxscript`` from PyPI (imported lazily).
@@ -52,14 +54,15 @@ class OnnxEncoder:
     Args:
         model_dir: local checkpoint directory (safetensors + fast tokenizer).
         weights_id: identity of the weights (hashes), part of the export key.
-        layer: hidden layer whose token states the graph returns (as ``TextEncoder.layer``).
+        layer: hidden layer whose token states the graph returns (as ``TextEncoder.layer``); None: every hidden
+            state, stacked ``(batch, layers, tokens, hidden)``.
         quantize: ``True`` for dynamic int8 weights (``onnx-int8``).
         export_dir: directory of exported graphs.
         threads: ONNX Runtime intra-op threads (``None``: its default, the physical cores).
     """
 
-    def __init__(self, model_dir: Path, weights_id: dict[str, Any], layer: int, quantize: bool, export_dir: Path,
-                 threads: int | None = None) -> None:
+    def __init__(self, model_dir: Path, weights_id: dict[str, Any], layer: int | None, quantize: bool,
+                 export_dir: Path, threads: int | None = None) -> None:
         self.model_dir, self.layer, self.quantize = Path(model_dir), layer, quantize
         self.export_dir = Path(export_dir)
         self.threads = threads
@@ -123,14 +126,28 @@ class OnnxEncoder:
         return self._session
 
     def hidden(self, batch: dict[str, np.ndarray]) -> np.ndarray:
-        """Token states ``(batch, tokens, hidden)`` float32 of the exported layer."""
+        """Token states ``(batch, tokens, hidden)`` float32 of the exported layer (``layer=None``: ``(batch,
+        layers, tokens, hidden)``)."""
         sess = self.session()
         feed = {k: np.asarray(batch[k], dtype=np.int64) for k in self._inputs}
         return sess.run(None, feed)[0]
 
 
-def _export_layer(model_dir: Path, layer: int, out: Path) -> None:
-    """Export ``hidden_states[layer]`` of the checkpoint as an ONNX graph with dynamic batch and length."""
+_EXPORT_TMP: list[Path] = []
+
+
+def temporary_export_dir() -> Path:
+    """One temporary export directory per process, for encoders used outside a run (no cache directory)."""
+    if not _EXPORT_TMP:
+        import tempfile
+
+        _EXPORT_TMP.append(Path(tempfile.mkdtemp(prefix="sentiprobe-onnx-")))
+    return _EXPORT_TMP[0]
+
+
+def _export_layer(model_dir: Path, layer: int | None, out: Path) -> None:
+    """Export ``hidden_states[layer]`` (None: all of them, stacked on axis 1) of the checkpoint as an ONNX graph
+    with dynamic batch and length."""
     torch = require("torch", EXTRA, "exporting the encoder to ONNX")
     tr = require("transformers", EXTRA, "exporting the encoder to ONNX")
     require("onnxscript", EXTRA, "exporting the encoder to ONNX")
@@ -146,7 +163,7 @@ def _export_layer(model_dir: Path, layer: int, out: Path) -> None:
         def forward(self, input_ids, attention_mask, token_type_ids):
             out = self.m(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids,
                          output_hidden_states=True)
-            return out.hidden_states[layer]
+            return out.hidden_states[layer] if layer is not None else torch.stack(out.hidden_states, dim=1)
 
     ex = tok(["an example sentence to trace the graph", "short"], padding=True, return_tensors="pt")
     args = tuple(ex[k] if k in ex else torch.zeros_like(ex["input_ids"]) for k in INPUTS)
@@ -163,7 +180,8 @@ def _export_layer(model_dir: Path, layer: int, out: Path) -> None:
     with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
         warnings.simplefilter("ignore")
         torch.onnx.export(_Layer(), args, str(tmp), input_names=list(INPUTS), output_names=["hidden"],
-                          dynamic_axes={k: {0: "batch", 1: "tokens"} for k in (*INPUTS, "hidden")},
+                          dynamic_axes={**{k: {0: "batch", 1: "tokens"} for k in INPUTS},
+                                        "hidden": {0: "batch", 1 if layer is not None else 2: "tokens"}},
                           opset_version=OPSET, dynamo=True, external_data=False)
     quiet.setLevel(level)
     os.replace(tmp, out)

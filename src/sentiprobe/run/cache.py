@@ -86,6 +86,25 @@ def default_cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("sentiprobe"))
 
 
+def _set_wal(db: sqlite3.Connection, wait: float = 60.0) -> None:
+    """Switch ``db`` to write-ahead logging, waiting while another process does the same.
+
+    Why a loop: two lanes opening a new cache at once both ask for WAL; SQLite answers the second "database is
+    locked" at once, without calling the busy handler that ``timeout`` sets, so the wait is done here.
+    """
+    deadline = time.monotonic() + wait
+    delay = 0.01
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.5)
+
+
 class PredictionCache:
     """A process-safe SQLite cache. Use ``PredictionCache.open(cache_dir)``."""
 
@@ -118,7 +137,7 @@ class PredictionCache:
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(str(self.path), timeout=60, isolation_level=None)
         try:
-            db.execute("PRAGMA journal_mode=WAL")
+            _set_wal(db)
             db.execute("PRAGMA synchronous=NORMAL")
             # a bit flip in a page that this run never reads would otherwise go unnoticed until it is read
             problems = [r[0] for r in db.execute("PRAGMA quick_check")]

@@ -6,9 +6,12 @@ for much of their time. Why a fresh interpreter (started on :mod:`sentiprobe.cli
 run directory, the parent reads ``results.json`` back through the results schema), and no user script is
 re-imported by a spawned child.
 
-Lanes are filled heavy models first (a model without the ``baseline`` tag: an encoder, a fine-tuned or
-generative model), one per lane, then the light ones onto the least loaded lane, so on two cores the
-encoder model runs beside all the baselines. The models of a lane share loaded suites (the run's
+Lanes are filled longest first, each model onto the least loaded lane (LPT scheduling), by the rough cost a
+model declares when it is registered (``cost=``: seconds of its part of the main job on a 2-core machine), else
+by its tags (a ``baseline`` is light, anything else, an encoder, a fine-tuned or generative model, heavy). On two
+cores the main job's encoder model (minilm-lr) runs in one lane beside the baselines and the LexComp probe in the
+other. With several lanes each worker gets its share of the cores as ``OMP_NUM_THREADS`` (unless the caller set
+it), so torch models of two lanes do not fight over the same cores. The models of a lane share loaded suites (the run's
 :data:`~sentiprobe.run.runner.SuitePool`) and every lane shares the prediction cache (SQLite, WAL) and the
 embedding store, so the results are those of the same run made serially: every model's run is
 independent of the others.
@@ -35,7 +38,7 @@ from .progress import Progress
 from .runner import RunConfig, SuitePool, run
 
 LANE_SPEC_VERSION = 1
-HEAVY, LIGHT = 10, 1  # relative cost of a model with and without the ``baseline`` tag
+HEAVY, LIGHT = 100.0, 5.0  # rough cost (seconds) of a model registered without ``cost=``: no ``baseline`` tag / tagged
 
 
 def default_jobs(n_models: int) -> int:
@@ -53,11 +56,15 @@ def parse_jobs(value: Any, n_models: int) -> int:
     return min(int(text), max(1, n_models))
 
 
-def model_cost(name: str) -> int:
-    """Relative cost of a registered model: light for ``baseline``-tagged ones, heavy otherwise."""
+def model_cost(name: str) -> float:
+    """Rough cost of a registered model: its registered ``cost``, else light for ``baseline``-tagged ones and
+    heavy otherwise."""
     from ..models import MODELS
 
-    return LIGHT if "baseline" in MODELS.entry(name).tags else HEAVY
+    entry = MODELS.entry(name)
+    if entry.cost is not None:
+        return float(entry.cost)
+    return LIGHT if "baseline" in entry.tags else HEAVY
 
 
 def plan_lanes(models: Sequence[str], jobs: int, names: Mapping[str, str] | None = None) -> list[list[str]]:
@@ -67,7 +74,7 @@ def plan_lanes(models: Sequence[str], jobs: int, names: Mapping[str, str] | None
     The order inside a lane keeps the given order; lanes without models are dropped.
     """
     lanes: list[list[str]] = [[] for _ in range(max(1, jobs))]
-    load = [0] * len(lanes)
+    load = [0.0] * len(lanes)
     costs = {m: model_cost((names or {}).get(m, m)) for m in models}
     for m in sorted(models, key=lambda m: -costs[m]):  # stable: the given order among equals
         k = min(range(len(lanes)), key=lambda i: (load[i], i))
@@ -123,7 +130,8 @@ def run_lanes(configs: Sequence[RunConfig], jobs: int, *, progress: Progress) ->
                                   "environment": env.installed(), "parent": os.getpid(),
                                   "configs": [asdict(by_model[m]) for m in lane]})
                 err = work / f"lane-{k}.error.json"
-                procs.append((lane, subprocess.Popen(_child_command(spec, err)), err))
+                procs.append((lane, subprocess.Popen(_child_command(spec, err), env=_child_env(len(lanes))),
+                              err))
             progress.note(f"running {len(configs)} models in {len(lanes)} parallel processes: "
                           + "; ".join(", ".join(lane) for lane in lanes))
             failures = [(lane, proc.wait(), err) for lane, proc, err in procs]
@@ -158,6 +166,16 @@ def _child_command(spec: Path, err: Path) -> list[str]:
     plug-in on ``sys.path``), then :func:`sentiprobe.cli.lane.main`. The worker inherits the parent's environment
     and reads it when the parent did (the spec says so)."""
     return [sys.executable, "-c", _BOOT, json.dumps([p for p in sys.path if p]), str(spec), str(err)]
+
+
+def _child_env(n_lanes: int = 1) -> dict[str, str]:
+    """The parent's environment with, unless set, ``OMP_NUM_THREADS`` = the lane's share of the CPUs: torch's
+    default, one thread per core in every lane, oversubscribes the cores (on a busy 2-core machine a LexComp
+    probe fit took 1,028 s with two torch threads, 137 s with one)."""
+    child = dict(os.environ)
+    if n_lanes > 1 and "OMP_NUM_THREADS" not in child:
+        child["OMP_NUM_THREADS"] = str(max(1, (os.cpu_count() or 1) // n_lanes))
+    return child
 
 
 def _stop(procs: Sequence[subprocess.Popen], grace: float = 5.0) -> None:

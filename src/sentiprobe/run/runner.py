@@ -364,6 +364,9 @@ def _check_capability(suite: Suite, cfg: RunConfig) -> None:
         problem = capability_problem(suite, model.capabilities, cfg.run_label, bare=cfg.skip_unsupported)
         if problem:
             raise CapabilityError(problem)
+        why = suite.refusal(model)
+        if why:
+            raise CapabilityError(why)
     finally:
         model.close()
 

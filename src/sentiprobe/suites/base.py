@@ -171,6 +171,10 @@ class Suite:
         """Whether a model adapter has a capability the suite can use."""
         return bool(self.spec.accepts & set(getattr(model, "capabilities", ())))
 
+    def refusal(self, model: Any) -> str | None:
+        """Why ``model`` may not run on this use of the suite although it :meth:`supports` it (None: it may)."""
+        return self.spec.refuse(self, model) if self.spec.refuse is not None else None
+
     def predict(self, predictor: Any, items: Sequence[Item]) -> list[Prediction]:
         """Ask a (cached) predictor for predictions on items (the spec's predict stage, else classify)."""
         if self.spec.predict is not None:

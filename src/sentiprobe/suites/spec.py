@@ -349,6 +349,9 @@ class SuiteSpec:
         prompting: how generative models are asked (:class:`~.prompting.GenerativeTask`: prompt template,
             reply schema, few-shot examples). A classification suite with one accepts models that only
             generate (their replies parsed into labels); ``sentiprobe list prompts`` shows it.
+        refuse: ``refuse(suite, model) -> reason | None``: why a model that has an accepted capability still may
+            not run on this use of the suite (LexComp VPC/LVC without sentences admit the majority baselines
+            only); checked before any data is loaded, and a refusal is a CapabilityError with that reason.
     """
 
     name: str
@@ -375,6 +378,7 @@ class SuiteSpec:
     score_context: ScoreContextFn | None = None
     measure: MetricStage | None = None
     prompting: Any = None
+    refuse: Callable[[Suite, Any], str | None] | None = None
 
     def __post_init__(self) -> None:
         if self.task not in TASKS:

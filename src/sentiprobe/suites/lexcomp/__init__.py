@@ -5,8 +5,10 @@ Six probing tasks over frozen representations: meaning shift (``lexcomp-vpc``, `
 ``lexcomp-phrase-type`` (BIO tagging). Items are token sequences (``input_kind="tokens"``); the probes
 (``models/probes.py``) and the spec §5 majority baselines (``majority``, ``majority-first``,
 ``majority-last``, ``majority-word``) are models. Phrase Type accepts only models with the ``tokens``
-capability (a tag sequence per sentence); the classification suites accept any classifier (a text model
-sees the sentence, without the span).
+capability (they read LexComp token items: a tag sequence per sentence); the classification suites accept
+those and any classifier (a text model sees the sentence, without the span), except VPC/LVC without their
+BNC sentences, which admit the majority baselines only (``data.refuse``: a text model would see the phrase
+alone).
 """
 from __future__ import annotations
 
@@ -35,7 +37,8 @@ def _spec(task: str) -> SuiteSpec:
                      render_section=report.render_section, options=_OPTIONS.get(task, NoOptions),
                      statistics=data.statistics, paired=paired.unit_table, score_context=data.score_context,
                      headline=("span_f1",) if task == "phrase-type" else ("accuracy",),
-                     accepts=frozenset({"tokens"}) if task == "phrase-type" else frozenset({"classify"}))
+                     accepts=frozenset({"tokens"}) if task == "phrase-type" else frozenset({"classify", "tokens"}),
+                     refuse=data.refuse if task in ("vpc", "lvc") else None)
 
 
 SPECS = {task: SUITES.register(_spec(task)) for task in _DESCRIPTIONS}

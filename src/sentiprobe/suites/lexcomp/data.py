@@ -32,10 +32,37 @@ SPLIT_FILES = {"train": "train", "dev": "val", "test": "test"}
 DIRS = {"vpc": "vpc_classification", "lvc": "lvc_classification", "nc-literality": "nc_literality",
         "nc-relations": "nc_relations", "an-attributes": "an_attribute_selection", "phrase-type": "mwe_type"}
 
-NO_TEXT = ("the released {task} files hold BNC ids only (no sentences): the majority baselines run (a text model "
-           "sees only the phrase's lemmas) and the probes cannot. Pass the suite option bnc_dir=PATH (env "
-           "SENTIPROBE_BNC_DIR) with a licensed BNC XML Edition, or extracted_dir=PATH with extracted "
-           "train/val/test.jsonl, to run probes.")
+PHRASE_ONLY = "phrase only, no context: not the protocol's measure"
+NO_TEXT = ("the released {task} files hold BNC ids only (no sentences): only the majority baselines run; every other "
+           "model (a probe, a text classifier) is refused, since it would see the phrase alone (" + PHRASE_ONLY
+           + "). Pass the suite option bnc_dir=PATH (env SENTIPROBE_BNC_DIR) with a licensed BNC XML Edition, or "
+           "extracted_dir=PATH with extracted train/val/test.jsonl, to run probes.")
+
+
+def has_sentences(suite) -> bool:
+    """Whether the suite's items carry their sentence (VPC/LVC only with ``bnc_dir`` or ``extracted_dir``)."""
+    opts = suite.options
+    return task_of(suite) not in ("vpc", "lvc") or opts.bnc_dir is not None or opts.extracted_dir is not None
+
+
+def refuse(suite, model) -> str | None:
+    """The ``SuiteSpec.refuse`` of the LexComp suites: without the sentences, VPC/LVC admit the majority
+    baselines only (models with the ``label-prior`` capability).
+
+    Why refuse rather than label: a text model there sees the phrase alone (``take on``), so every occurrence of
+    a phrase gets the same answer; its accuracy measures the phrase types, not composition in context, and a
+    labelled number would still sit in leaderboards and paired tests beside the baselines. Predictions made
+    elsewhere (perhaps with the sentences) are still scored by ``sentiprobe score``.
+    """
+    from ...models.base import LABEL_PRIOR
+
+    if has_sentences(suite) or LABEL_PRIOR in getattr(model, "capabilities", ()):
+        return None
+    task = task_of(suite).upper()
+    return (f"refused on {suite.name}: the released {task} files hold BNC ids only, so the model would see the "
+            f"phrase alone, not its sentence ({PHRASE_ONLY}); without the sentences only the majority baselines "
+            "(majority, majority-first, majority-last) run. Pass the suite option bnc_dir=PATH (env "
+            "SENTIPROBE_BNC_DIR) or extracted_dir=PATH to run other models")
 
 
 def task_of(suite) -> str:

@@ -194,6 +194,9 @@ class ProbeTrainer:
         import torch
 
         torch.manual_seed(seed)
+        # the initial weights come from the seed, not from whatever drew from torch's generator earlier in the
+        # process (another probe, another model of the run's worker): the same fit in any process
+        self.net = _net(self.kind, self.n_layers, self.d, self.cfg.encoder, self.n_out, self.cfg)
         rng = np.random.default_rng(seed)
         train, dev = self._prep(train), self._prep(dev)
         params = [p for p in self.net.parameters() if p.requires_grad]
