@@ -322,13 +322,14 @@ def _arts_generate_cases() -> list[Case]:
              ("invalid JSON", "{file}"), "g.json"),
         Case("arts-audit-sample-directory", ("arts", "audit-sample", "--generated", "{dir}/{file}", "--out",
                                              "{dir}/s.csv"), _mkdir("g.json"), 1, ("directory", "{file}"), "g.json"),
-        Case("arts-audit-score-bad-judgement", ("arts", "audit-score", "{dir}/{file}"),
-             _write("s.csv", "sample_id,strategy,valid\n1,revtgt,maybe\n"), 1, ("{file}", "line 2", "yes/no"),
-             "s.csv"),
+        Case("arts-audit-score-bad-judgement", ("arts", "audit-score", "{dir}/{file}", "--key", "{dir}/k.json"),
+             lambda d: (_write("s.csv", "sample_id,term,sentence,fluent,label,notes\n1,x,y,maybe,positive,\n")(d),
+                        _write("k.json", '{"schema_version": 1, "items": {"1": {"strategy": "revtgt", '
+                                         '"label": "positive"}}}')(d)), 1, ("{file}", "line 2", "yes/no"), "s.csv"),
         Case("arts-audit-score-latin1", ("arts", "audit-score", "{dir}/{file}"),
              _write("s.csv", b"sample_id,strategy,valid\n1,revtgt,s\xed\n"), 1, ("not UTF-8", "{file}"), "s.csv"),
         Case("arts-audit-score-no-columns", ("arts", "audit-score", "{dir}/{file}"), _write("s.csv", "a,b\n1,2\n"),
-             1, ("'strategy'", "{file}"), "s.csv"),
+             1, ("'sample_id'", "{file}"), "s.csv"),
         Case("run-arts-custom-directory", ("run", "--suite", "arts-custom", "--suite-arg", "path={dir}/{file}",
                                            "--model", "majority", "--out", "{dir}/r", "--data-dir", "{data}",
                                            "--no-progress"), _mkdir("e.json"), 1, ("directory", "{file}"), "e.json"),
@@ -374,6 +375,9 @@ def all_cases() -> list[Case]:
     out += _triplet_cases()
     out += _other_cases()
     out += _arts_generate_cases()
+    from arts_generate_cases import cases as arts_generate_hardening  # issue 22's arts generate/custom block
+
+    out += arts_generate_hardening()
     ids = [c.id for c in out]
     assert len(ids) == len(set(ids)), "case ids must be unique"
     return out

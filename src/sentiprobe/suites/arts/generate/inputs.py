@@ -25,7 +25,6 @@ Aspect ids are ``<sentence id>_<index>`` unless an aspect carries its own ``id``
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -177,12 +176,10 @@ def _sentence(sid: str, text: Any, aspects: list[Aspect], skipped: list[Skip]) -
 
 
 def _parse_json(path: Path, text: str) -> Any:
+    from ....core.io import parse_json_text
+
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicates)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"invalid JSON: {exc.msg}", path=path, record=f"line {exc.lineno}") from None
-    except RecursionError:
-        raise DataError("JSON nested too deeply", path=path) from None
+        return parse_json_text(text, path, object_pairs_hook=_no_duplicates)
     except _DuplicateKey as exc:
         raise DataError(f"key {exc.key!r} appears twice in one JSON object; ids must be unique", path=path,
                         record=exc.key) from None

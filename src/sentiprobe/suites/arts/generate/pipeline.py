@@ -82,7 +82,8 @@ class GenerateConfig:
                               ("pos_check", self.pos_check, ("lexical", "retag")),
                               ("antonym_choice", self.antonym_choice, ("first", "random")),
                               ("opinions", self.opinions, ("auto", "gold", "finder")),
-                              ("rank", self.rank, ("lm", "rules")), ("lm_dtype", self.lm_dtype, ("bfloat16", "float32"))):
+                              ("rank", self.rank, ("lm", "rules")),
+                              ("lm_dtype", self.lm_dtype, ("bfloat16", "float32"))):
             if val not in ok:
                 raise ConfigError(f"{name} must be one of {list(ok)}, not {val!r}")
         if "adddiff_k" in self.strategies and (self.k is None or self.k < 1):
@@ -382,6 +383,10 @@ def generate_file(input_path: str | Path, out_path: str | Path, cfg: GenerateCon
 
     check_paths(input_path, out_path, cfg, cache_dir)
     loaded = read_input(input_path, input_format, max_chars=cfg.max_sentence_chars)
+    for f in cfg.vocab_files:  # every other input file is checked before the back-ends load
+        _sentences_of(f)
+    for f in (*cfg.lexicon_files, *([cfg.pool_file] if cfg.pool_file else [])):
+        read_input(f, max_chars=cfg.max_sentence_chars)
     kit = kit or default_toolkit(cache_dir)
     gen = generate(loaded, cfg, kit)
     counts = gen.counts()
