@@ -390,3 +390,22 @@ def test_wilson_interval_matches_statsmodels():
         elo, ehi = proportion_confint(k, n, alpha=a, method="wilson")
         assert lo == pytest.approx(elo, abs=1e-12) and hi == pytest.approx(ehi, abs=1e-12)
     assert wilson_interval(0, 0) == (None, None)
+
+
+def test_negation_edge_cases_seen_in_the_restaurant_set(tmp_path, kit):
+    sents = [("w", "This made it obvious that the food wasn't cooked fresh.", [("food", "negative", ["cooked fresh"])]),
+             ("t", "While there's a decent menu, the drinks took forever.", [("menu", "positive", ["decent"])]),
+             ("g", "Great food, great waitstaff and great beer!", [("food", "positive", ["Great"])]),
+             ("a", "The ambience is also more laid-back.", [("ambience", "positive", ["laid-back"])]),
+             ("m", "The atmosphere is warm, comfortable, artsy and sexy.",
+              [("atmosphere", "positive", ["warm", "comfortable", "artsy", "sexy"])])]
+    gen = run(tmp_path, kit, sents)
+    got = {v.key: v.sentence for v in gen.variants if v.kind == "revtgt"}
+    assert got["w_0_adv1"] == "This made it obvious that the food was cooked fresh."
+    assert "doesn't be" not in got.get("t_0_adv1", "") and "theredoes" not in got.get("t_0_adv1", "")
+    assert "small food" not in got.get("g_0_adv1", "").lower()
+    if "a_0_adv1" in got:
+        assert "is not also" not in got["a_0_adv1"]
+    m = got.get("m_0_adv1")
+    if m is not None and " not " in m:  # one negation reverses every opinion under it: no antonym inside it
+        assert m == "The atmosphere is not warm, comfortable, artsy and sexy.", m

@@ -43,6 +43,10 @@ DEGREE_WORDS = frozenset({"very", "really", "so", "too", "extremely", "quite", "
                           "extra", "overly", "way", "real", "simply", "definitely", "also", "always", "even",
                           "still", "all", "as", "how", "such"})
 _FINITE = ("VBZ", "VBP", "VBD")
+_BE = frozenset({"be", "is", "are", "was", "were", "am", "'s", "'re", "'m", "been", "being"})
+_AFTER_NEGATION = frozenset({"also", "still", "even", "definitely", "certainly", "probably", "surely", "clearly",
+                             "obviously", "usually", "generally", "simply", "honestly", "actually"})
+"""Adverbs a negation follows (*is also not*, *is definitely not*), unlike degree words (*is not very*)."""
 _DO = {"VBZ": "doesn't", "VBP": "don't", "VBD": "didn't"}
 _CONTRACTED_AUX = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
 _NEG_PREFIX = re.compile(r"(?i)^(un|in|im|il|ir|dis|non)")
@@ -105,6 +109,8 @@ class Sent:
         """Delete token ``i`` and one adjoining run of spaces (a glued clitic such as ``n't`` alone)."""
         a, b = self.offsets[i]
         t = self.text
+        if a > 0 and not t[a - 1].isspace() and i > 0 and self.offsets[i - 1][1] == a:  # *wasn't*: glued
+            return CharEdit(a, b, "", t[a:b], op, detail)
         if a > 0 and t[a - 1] == " ":
             a2 = a - 1
             while a2 > 0 and t[a2 - 1] == " ":
@@ -172,12 +178,15 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
     sign = LABEL_SIGN[r.label]
     words = [(p.tokens[i], p.upos[i]) for i in range(f, t)]
     span_text = s.text[s.chars(f, t)[0]:s.chars(f, t)[1]]
-    span_pol = r.lexicon.phrase(span_text)
+    negs = _present_negations(p, f, t, head, pred)
+    lo = min([f, *negs])  # a negation outside the span (*wasn't cooked fresh*) belongs to its reading
+    span_pol = r.lexicon.phrase(s.text[s.chars(lo, t)[0]:s.chars(lo, t)[1]] if lo < f else span_text)
     if sign and span_pol == -sign:
         return [], f"opinion {span_text!r} reads {_pn(span_pol)} under the lexicon, against the {r.label} label"
     if sign == 0 and span_pol != 0:
         return [], f"neutral target with a polar opinion {span_text!r}: no reversal keeps it neutral"
-    negs = _present_negations(p, f, t, head, pred)
+    if sign == 0 and is_hedge([*words, (p.tokens[head], p.upos[head])]):
+        return [], f"neutral target with a hedged opinion {span_text!r}: its reversal has no clear label"
     out: list[Candidate] = []
     if negs:
         if sign == 0:
@@ -280,10 +289,10 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
     """WordNet antonyms of the head in its own part of speech, checked for a polarity flip (module docstring).
 
     A lexicon-polar antonym of the opposite sign is valid. An antonym the lexicon does not know is valid only
-    when the replaced word is polar with the target's sign and the antonym belongs to one of its first two
-    senses (directly or through the sense's cluster head), or is its negative-prefix form (*friendly* ->
-    *unfriendly*): *right price* never becomes *left price* (*right* is not polar, and its first sense is the
-    side).
+    when the replaced word is polar with the target's sign and the antonym is a direct antonym in one of its
+    first two senses, or its negative-prefix form (*friendly* -> *unfriendly*): *right price* never becomes
+    *left price* (*right* is not polar), *great food* never *small food* (an indirect antonym through *large*,
+    and not polar).
     """
     p = s.parse
     word, tag = p.tokens[head], p.tags[head]
@@ -295,14 +304,14 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
     found = _wordnet_antonyms(r.antonyms, base, want)
     out = []
     base_pol = r.lexicon.word(base)
-    for rank, (name, via, sense, _direct) in enumerate(found):
+    for rank, (name, via, sense, direct) in enumerate(found):
         text = name.replace("_", " ")
         if "_" not in name and tag not in ("JJ", "NN", "VB", "VBP", "RB", "NNP"):
             text = inflect(name, tag)
         problems = []
         pol = r.lexicon.word(name)
-        if sign:
-            primary = sense <= 1 and pol != sign and base_pol == sign
+        if sign:  # an indirect antonym (a cluster head's) must be polar itself: *great* ~ *large* <-> *small*
+            primary = direct and sense <= 1 and pol != sign and base_pol == sign
             if not (pol == -sign or primary or (pol == 0 and base_pol == sign and _morph_negation(base, name))):
                 why = "not a primary-sense antonym of a polar word" if pol == 0 else f"{_pn(pol)} under the lexicon"
                 problems.append(f"antonym {text!r} does not flip the polarity ({why})")
@@ -364,8 +373,14 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
                 e = s.replace(c, "cannot", "negation_added", "'can' -> 'cannot'")
             else:
                 op = "copula_negated" if c == pred else "negation_added"
-                e = s.insert_after(c, "not", op, f"'not' after the {'copula' if c == pred else 'auxiliary'} "
-                                                 f"{p.tokens[c]!r}")
+                at = c
+                while at + 1 < len(p.tokens) and p.tokens[at + 1].lower() in _AFTER_NEGATION:
+                    at += 1
+                e = s.insert_after(at, "not", op, f"'not' after the {'copula' if c == pred else 'auxiliary'} "
+                                                  f"{p.tokens[c]!r}")
+            out.append(Candidate((e,), e.op, e.detail, 2))
+        elif p.tokens[pred].lower() in _BE and p.tags[pred] in _FINITE:  # a main-verb *be*: *there's* -> *'s not*
+            e = s.insert_after(pred, "not", "copula_negated", f"'not' after {p.tokens[pred]!r}")
             out.append(Candidate((e,), e.op, e.detail, 2))
         elif p.upos[pred] == "VERB" and p.tags[pred] == "VB" and p.deps[pred] in ("ROOT", "conj") and \
                 not any(p.deps[j] in ("nsubj", "nsubjpass", "aux", "expl") for j in children(p, pred)) and \

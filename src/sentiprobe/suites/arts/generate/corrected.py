@@ -35,7 +35,7 @@ MAX_SCORED = 2
 recorded as not ranked."""
 """Tokens of context scored left and right of a site's edits (the rest of the sentence is the same for every
 candidate, so it would only cost time)."""
-MIN_DELTA = -0.45
+MIN_DELTA = -0.75
 """Lowest accepted fluency change, in nats per token of the scored window (variant minus source); calibrated
 on the audited samples of docs/arts-generate.md."""
 RANKS = ("lm", "rules")
@@ -327,32 +327,34 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
     sent, pa = plan.sent, plan.pa
     a = pa.aspect
     records: list[dict[str, Any]] = []
-    groups: dict[str, list[tuple[Site, Candidate | None]]] = {}
+    groups: dict[str, list[tuple[Candidate | None, dict[str, Any]]]] = {}
+    kinds: dict[str, str] = {}
+    chosen_by_site: list[tuple[Site, Candidate | None, dict[str, Any]]] = []
     for site in plan.sites:
         c, rec = q.chooser.choose(sent, site)
+        chosen_by_site.append((site, c, rec))
+    for site, c, rec in _one_negation_per_predicate(sent, chosen_by_site):
         records.append(rec)
-        groups.setdefault(site.aspect_id, []).append((site, c))
+        groups.setdefault(site.aspect_id, []).append((c, rec))
+        kinds[site.aspect_id] = site.kind
     edits: list[CharEdit] = []
     flipped: set[str] = set()
-    failed = []
+    failed: list[str] = []
     for aid, items in groups.items():
-        kind = items[0][0].kind
-        chosen = [c for _, c in items if c is not None]
-        if kind == "reverse" and len(chosen) < len(items):
-            failed.append(next(r["reason"] for (s, c), r in zip(items, _records_of(records, items)) if c is None))
-            continue
-        if not chosen:
-            failed.append(_records_of(records, items)[0]["reason"])
+        chosen = [c for c, _ in items if c is not None]
+        # a reversal needs every opinion of its aspect; an intensification takes what it can
+        if len(chosen) < len(items) and (kinds[aid] == "reverse" or not chosen):
+            failed += [f"{rec['reason']} [{rec['site']}]" for c, rec in items if c is None]
             continue
         new = [e for c in chosen for e in c.edits]
         if any(x.overlaps(y) for x in new for y in edits):
             failed.append(f"the edits for {aid} collide with another edit")
             continue
         edits += new
-        if kind == "reverse":
+        if kinds[aid] == "reverse":
             flipped.add(aid)
     if plan.strategy == "revtgt" and failed:
-        return None, f"{failed[0]} [{records[0]['site']}]" if records else failed[0]
+        return None, failed[0]
     if not edits:
         return None, "no site has a valid, fluent candidate" + (f": {failed[0]}" if failed else "")
     conj = _conjunction(plan, flipped)
@@ -382,9 +384,26 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
     return v, None
 
 
-def _records_of(records: list[dict[str, Any]], items: list[tuple[Site, Candidate | None]]) -> list[dict[str, Any]]:
-    names = [s.name for s, _ in items]
-    return [r for r in records if r["site"] in names]
+_PREDICATE_NEGATION = frozenset({"copula_negated", "negation_added", "do_support"})
+
+
+def _one_negation_per_predicate(sent: Sent, rows: list[tuple[Site, Candidate | None, dict[str, Any]]]
+                                ) -> list[tuple[Site, Candidate | None, dict[str, Any]]]:
+    """Opinions of one aspect under one predicate are reversed together: when a site's choice negates the
+    predicate (*is not warm, comfortable and sexy*), every site of the same aspect that offers the same negation
+    takes it too, so no antonym ends up inside the negation's scope (*is not warm ... and unsexy*)."""
+    out = list(rows)
+    for site, c, _ in rows:
+        if c is None or c.op not in _PREDICATE_NEGATION:
+            continue
+        for k, (s2, c2, rec2) in enumerate(out):
+            if s2 is site or s2.aspect_id != site.aspect_id or c2 == c:
+                continue
+            same = next((x for x in s2.candidates if x.valid and x.edits == c.edits), None)
+            if same is not None:
+                out[k] = (s2, same, {**rec2, "chosen": Chooser.texts(sent, s2, same)[1],
+                                     "reason": f"the same predicate negation as {site.name}"})
+    return out
 
 
 def _conjunction(plan: Plan, flipped: set[str]) -> CharEdit | None:

@@ -156,6 +156,9 @@ class Toolkit:
             warnings.simplefilter("ignore", UserWarning)  # nltk: "multilingual functions are not available"
             self.wordnet = {first_only: WordNetAntonyms(cache_dir, first_only=first_only)}
         self.cache_dir = cache_dir
+        #: where the fluency model's converted weights live (default ``<cache dir>/models``, shared with the
+        #: ``smollm2`` adapter when the cache dir is sentiprobe's)
+        self.models_dir: Path | None = None
         self._lms: dict[str, Any] = {}
 
     def fluency(self, dtype: str = "bfloat16") -> Any:
@@ -165,7 +168,7 @@ class Toolkit:
             from ....models.fluency_lm import FluencyLM
 
             root = Path(self.cache_dir) if self.cache_dir is not None else default_cache_dir().parent
-            self._lms[dtype] = FluencyLM(root, dtype=dtype)
+            self._lms[dtype] = FluencyLM(root, dtype=dtype, convert_dir=self.models_dir)
         return self._lms[dtype]
 
     def antonyms(self, first_only: bool) -> WordNetAntonyms:
