@@ -205,27 +205,30 @@ def test_strategies_on_fixture(towe, kit):
                                                     rank="rules"), kit)
     r = gen.records
     assert r["s2_0_adv1"]["sentence"] == "The keyboard is comfortable." and r["s2_0_adv1"]["polarity"] == "positive"
-    # "hate" and "unfriendly" are not in this fixture's vocabulary, so the rule order prefers the negations; the
-    # parser attaches "and" to "food" (noun coordination), so the conjunction is left alone
-    assert r["s3_0_adv1"]["sentence"] == "I don't love the food and the service was friendly."
-    assert r["s3_0_adv2"]["sentence"] == "I love the food and the service was not friendly."
+    # the review-lexicon opposites come first in the rule order; the parser attaches "and" to "food" (noun
+    # coordination), so the conjunction is left alone
+    assert r["s3_0_adv1"]["sentence"] == "I hate the food and the service was friendly."
+    assert r["s3_0_adv2"]["sentence"] == "I love the food and the service was unfriendly."
     assert r["s3_0_adv2"]["polarity"] == "positive"
-    assert r["s4_1_adv1"]["sentence"] == "The price was reasonable and the staff was not rude."
+    assert r["s4_1_adv1"]["sentence"] == "The price was reasonable and the staff was polite."
+    assert r["s5_0_adv1"]["sentence"] == "Terrible pizza!"
     adv = r["s1_0_adv2"]["sentence"]
     assert adv in ("The screen is great and the battery is very bad.", "The screen is great and the battery is really bad.")
+    assert r["s1_1_adv2"]["sentence"] in ("The screen is really great and the battery is bad.",
+                                          "The screen is absolutely great and the battery is bad.")
     for key, rec in r.items():
         assert rec["sentence"][rec["from"]:rec["to"]] == rec["term"], key
         assert list(rec)[:6] == ["sentence", "term", "polarity", "id", "from", "to"]
     prov = r["s3_0_adv1"]["provenance"]
     assert prov["strategy"] == "revtgt" and prov["labels"] == {"s3_0": "negative", "s3_1": "positive"}
-    assert [e["op"] for e in prov["edits"]] == ["do_support"]
+    assert [e["op"] for e in prov["edits"]] == ["antonym"]
     cands = {c["op"]: c for c in prov["choice"][0]["candidates"]}
-    assert "WordNet antonym" in cands["antonym"]["detail"] and cands["antonym"]["valid"]
+    assert "review-lexicon opposite" in prov["edits"][0]["detail"] and cands["do_support"]["valid"]
     add = r["s1_0_adv3"]
     assert add["sentence"].startswith("The screen is great and the battery is bad, but ")
     assert all(a["label"] == "negative" for a in add["provenance"]["appended"])
     assert "s3_0_revnon_adddiff" in r and r["s3_0_revnon_adddiff"]["sentence"].startswith(
-        "I love the food and the service was not friendly, but ")
+        "I love the food and the service was unfriendly, but ")
     assert list(r) == sorted(r)
 
 

@@ -152,7 +152,7 @@ def test_and_but_only_between_clauses_of_opposite_polarity_after_the_edit(tmp_pa
                                           [("appetizers", "positive", ["great"])])}), encoding="utf-8")
     gen = generate(read_input(p), RULES, kit)
     c1 = variant(gen, "c1_1_adv1").sentence
-    assert " but the service was not great" in c1, c1
+    assert c1.startswith("The pizza was great but the service was "), c1
     c2 = variant(gen, "c2_1_adv1").sentence
     assert c2.startswith("The screen is great and the battery"), c2
     c3 = variant(gen, "c3_0_adv1").sentence
@@ -218,7 +218,7 @@ def test_text_outside_the_edits_is_byte_identical(tmp_path, kit):
         assert apply(src, v.edits) == v.sentence
         assert not surface_damage(src, v.sentence), (src, v.sentence)
         assert v.sentence[v.start:v.end] == v.term
-    for keep in ("$12", "great - we", "strengths--like", '"bananas foster"--are', "barely ate ,"):
+    for keep in ("$12", " - we ", "strengths--like", '"bananas foster"--are', "barely ate ,"):
         assert all(keep in v.sentence for v in gen.variants if keep in srcs[v.source_id.rsplit("_", 1)[0]]), keep
     p4 = variant(gen, "p4_1_adv1")
     assert p4 is None or " and " in p4.sentence  # an unrelated "and" is never rewritten
@@ -409,3 +409,11 @@ def test_negation_edge_cases_seen_in_the_restaurant_set(tmp_path, kit):
     m = got.get("m_0_adv1")
     if m is not None and " not " in m:  # one negation reverses every opinion under it: no antonym inside it
         assert m == "The atmosphere is not warm, comfortable, artsy and sexy.", m
+
+
+def test_one_negation_removed_once_when_two_spans_share_it(tmp_path, kit):
+    text = "Arrive at 7:00pm, the waiters didn't give us our menus till an 1 1/2 hour later."
+    gen = run(tmp_path, kit, [("n", text, [("waiters", "negative", ["didn't", "till an 1 1/2 hour later"])])])
+    v = variant(gen, "n_0_adv1")
+    assert v is None or v.sentence.count("give") + v.sentence.count("gave") == 1
+    assert v is not None or refusal(gen, "n_0", "revtgt")

@@ -39,6 +39,7 @@ _DOUBLE_NEG = re.compile(r"\b(not|never|no)\s+(not|never|no|\w+n't)\b|n't\s+(not
 CHECKS = ("label_rule", "target_opinion_changed", "non_targets_reversed", "appended_new_aspect", "appended_opposite",
           "antonym_keeps_pos", "no_double_negation", "parses", "term_offsets", "surface_identical")
 _PUNCT_SPACE = re.compile(r"^[\s\W_]*$")
+_PIECES = re.compile(r"\w+|\s+|[^\w\s]")
 
 
 def surface_damage(source: str, variant: str) -> list[tuple[str, str]]:
@@ -46,12 +47,20 @@ def surface_damage(source: str, variant: str) -> list[tuple[str, str]]:
     ``rushed - we`` -> ``rushed-we``): damage outside the edits, which the corrected mode never makes."""
     import difflib
 
+    a_toks, b_toks = _PIECES.findall(source), _PIECES.findall(variant)
+    ops = difflib.SequenceMatcher(None, a_toks, b_toks, autojunk=False).get_opcodes()
     out = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, source, variant, autojunk=False).get_opcodes():
-        if op != "equal" and _PUNCT_SPACE.match(source[i1:i2]) and _PUNCT_SPACE.match(variant[j1:j2]):
-            a, b = source[i1:i2], variant[j1:j2]
-            if a.strip() or b.strip() or (a == "" or b == ""):
-                out.append((a, b))
+    for k, (op, i1, i2, j1, j2) in enumerate(ops):
+        if op == "equal":
+            continue
+        a, b = "".join(a_toks[i1:i2]), "".join(b_toks[j1:j2])
+        if not (_PUNCT_SPACE.match(a) and _PUNCT_SPACE.match(b)):
+            continue
+        # a hunk touching a word edit belongs to that edit (*went* -> *didn't go* splits off the apostrophe)
+        near = [ops[x] for x in (k - 1, k + 1) if 0 <= x < len(ops) and ops[x][0] != "equal"]
+        if any(not _PUNCT_SPACE.match("".join(a_toks[n[1]:n[2]]) + "".join(b_toks[n[3]:n[4]])) for n in near):
+            continue
+        out.append((a, b))
     return out
 
 

@@ -29,11 +29,16 @@ from dataclasses import dataclass, field
 
 from .charedit import CharEdit, lower_first, upper_first
 from .morph import base_form, inflect
-from .polarity import LABEL_SIGN, Polarity, is_hedge
+from .polarity import LABEL_SIGN, REVIEW_OPPOSITES, Polarity, is_hedge
 from .resources import Parse, wordnet_pos
 from .syntax import carriers, children, negations, predicate, scope, span_head
 
 INTENSIFIERS_ADJ = ("very", "really")
+INTENSIFIERS_EXTREME = ("really", "absolutely")
+EXTREME = frozenset({"great", "excellent", "amazing", "awesome", "fantastic", "wonderful", "incredible", "outstanding",
+                     "superb", "perfect", "terrible", "awful", "horrible", "delicious", "exceptional", "phenomenal",
+                     "fabulous", "spectacular", "disgusting", "dreadful", "atrocious", "best", "worst", "favorite"})
+"""Extreme adjectives take *really*/*absolutely*, never *very* (*very great*)."""
 """Degree adverbs licensed before a gradable adjective or adverb (a subset of the §4.3 list: *barely* reverses,
 *deeply*, *highly*, *greatly*, *fully*, *indeed* do not modify most adjectives)."""
 INTENSIFIERS_VERB = ("really",)
@@ -301,7 +306,9 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
         return []
     base = base_form(word, tag)
     sign = LABEL_SIGN[r.label]
-    found = _wordnet_antonyms(r.antonyms, base, want)
+    found = [(o, "review-lexicon opposite of " + repr(base), 0, True) for o in REVIEW_OPPOSITES.get(base, ())
+             if p.upos[head] in ("ADJ", "VERB")]
+    found += [x for x in _wordnet_antonyms(r.antonyms, base, want) if x[0] not in {f[0] for f in found}]
     out = []
     base_pol = r.lexicon.word(base)
     for rank, (name, via, sense, direct) in enumerate(found):
@@ -317,8 +324,12 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
                 problems.append(f"antonym {text!r} does not flip the polarity ({why})")
         elif pol != 0 or base_pol != 0:
             problems.append(f"antonym {text!r} of a neutral target's opinion is polar under the lexicon")
-        prio = 1 + rank + (0 if name.lower() in r.vocab else 5)
-        out.append(Candidate((s.replace(head, text, "antonym", via),), "antonym", via, prio, tuple(problems)))
+        prio = 1 + rank + (0 if name.lower() in r.vocab or "review-lexicon" in via else 5)
+        edits = [s.replace(head, text, "antonym", via)]
+        art = _article_fix(s, head, text)
+        if art is not None:
+            edits.insert(0, art)
+        out.append(Candidate(tuple(edits), "antonym", via, prio, tuple(problems)))
     return out
 
 
@@ -435,7 +446,7 @@ def intensify_candidates(s: Sent, span: tuple[int, int]) -> tuple[list[Candidate
         return [], "the opinion already has a degree word"
     up, tag = p.upos[head], p.tags[head]
     if (up == "ADJ" and tag == "JJ") or (up == "ADV" and tag == "RB"):
-        advs: tuple[str, ...] = INTENSIFIERS_ADJ
+        advs: tuple[str, ...] = INTENSIFIERS_EXTREME if p.tokens[head].lower() in EXTREME else INTENSIFIERS_ADJ
     elif up == "VERB" and (tag in _FINITE or any(p.deps[j] in ("aux", "auxpass") for j in children(p, head))):
         advs = INTENSIFIERS_VERB + (("highly",) if base_form(p.tokens[head], tag) == "recommend" else ())
     else:
@@ -454,17 +465,18 @@ def intensify_candidates(s: Sent, span: tuple[int, int]) -> tuple[list[Candidate
     return out, None
 
 
-def _article_fix(s: Sent, head: int, adv: str) -> CharEdit | None:
-    """``a`` / ``an`` before the inserted adverb agrees with it (*a generous* -> *an extremely generous*)."""
+def _article_fix(s: Sent, head: int, word: str) -> CharEdit | None:
+    """``a`` / ``an`` before a new word agrees with it (*a generous* -> *an extremely generous*, *a beautiful* ->
+    *an ugly*)."""
     if head == 0:
         return None
     prev = s.parse.tokens[head - 1]
     if prev.lower() not in ("a", "an"):
         return None
-    want = "an" if adv[0] in "aeiou" else "a"
+    want = "an" if word[:1].lower() in "aeiou" else "a"
     if prev.lower() == want:
         return None
-    return s.replace(head - 1, want, "article", f"article agrees with {adv!r}")
+    return s.replace(head - 1, want, "article", f"article agrees with {word!r}")
 
 
 # ---- conjunction ---------------------------------------------------------------------------------------

@@ -36,8 +36,11 @@ recorded as not ranked."""
 """Tokens of context scored left and right of a site's edits (the rest of the sentence is the same for every
 candidate, so it would only cost time)."""
 MIN_DELTA = -0.75
-"""Lowest accepted fluency change, in nats per token of the scored window (variant minus source); calibrated
-on the audited samples of docs/arts-generate.md."""
+"""Lowest accepted fluency change, in nats per token of the scored window (variant minus source), of an edit that
+inserts or removes words (negation, adverb); set on the restaurant set's refusals (docs/arts-generate.md)."""
+MIN_DELTA_SWAP = -1.3
+"""The same for a one-word swap (antonym): it changes content, so the language model's drop also measures
+plausibility (*They make the worst pizza* -1.0, *The attractive lighting* -0.9), not only grammar."""
 RANKS = ("lm", "rules")
 
 
@@ -260,8 +263,12 @@ class Chooser:
 
     @staticmethod
     def ranked(site: Site) -> list[Candidate]:
-        """The valid candidates that compete: the :data:`MAX_SCORED` best by rule priority."""
-        return sorted((c for c in site.candidates if c.valid), key=lambda c: c.priority)[:MAX_SCORED]
+        """The valid candidates that compete: the best of each kind (a word swap, a negation edit) by rule
+        priority, then the next best, :data:`MAX_SCORED` in all."""
+        valid = sorted((c for c in site.candidates if c.valid), key=lambda c: c.priority)
+        firsts = list({_family(c): c for c in reversed(valid)}.values())[::-1]
+        rest = [c for c in valid if c not in firsts]
+        return sorted(firsts, key=lambda c: c.priority)[:MAX_SCORED] + rest[:max(0, MAX_SCORED - len(firsts))]
 
     def prefetch(self, plans: Sequence[Plan]) -> None:
         """Score every window of every competing candidate in one batched call."""
@@ -306,9 +313,10 @@ class Chooser:
         (score, _), chosen = best
         n_valid = len(competing)
         if self.rank == "lm" and self.lm is not None:
-            if score < self.min_delta:
+            floor = self.min_delta if _family(chosen) != "swap" else min(self.min_delta, MIN_DELTA_SWAP)
+            if score < floor:
                 record["reason"] = (f"no fluent candidate: the best changes fluency by {score:.2f} nats/token "
-                                    f"(< {self.min_delta})")
+                                    f"(< {floor})")
                 return None, record
             record["reason"] = (f"highest language-model fluency ({score:+.2f} nats/token vs the source) among "
                                 f"{n_valid} valid candidate(s)")
@@ -316,6 +324,10 @@ class Chooser:
             record["reason"] = f"first valid candidate in rule order among {n_valid}"
         record["chosen"] = self.texts(sent, site, chosen)[1]
         return chosen, record
+
+
+def _family(c: Candidate) -> str:
+    return "swap" if c.op == "antonym" else "edit"
 
 
 # ---- realisation ---------------------------------------------------------------------------------------
@@ -346,8 +358,9 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
         if len(chosen) < len(items) and (kinds[aid] == "reverse" or not chosen):
             failed += [f"{rec['reason']} [{rec['site']}]" for c, rec in items if c is None]
             continue
-        new = [e for c in chosen for e in c.edits]
-        if any(x.overlaps(y) for x in new for y in edits):
+        new = list(dict.fromkeys(e for c in chosen for e in c.edits))
+        if any(x.overlaps(y) for i, x in enumerate(new) for y in new[i + 1:]) or any(
+                x.overlaps(y) for x in new for y in edits):
             failed.append(f"the edits for {aid} collide with another edit")
             continue
         edits += new
@@ -384,14 +397,15 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
     return v, None
 
 
-_PREDICATE_NEGATION = frozenset({"copula_negated", "negation_added", "do_support"})
+_PREDICATE_NEGATION = frozenset({"copula_negated", "negation_added", "do_support", "negation_removed"})
 
 
 def _one_negation_per_predicate(sent: Sent, rows: list[tuple[Site, Candidate | None, dict[str, Any]]]
                                 ) -> list[tuple[Site, Candidate | None, dict[str, Any]]]:
     """Opinions of one aspect under one predicate are reversed together: when a site's choice negates the
-    predicate (*is not warm, comfortable and sexy*), every site of the same aspect that offers the same negation
-    takes it too, so no antonym ends up inside the negation's scope (*is not warm ... and unsexy*)."""
+    predicate (*is not warm, comfortable and sexy*) or removes its negation, every site of the same aspect that
+    offers the same edit takes it too, so no antonym ends up inside the negation's scope (*is not warm ... and
+    unsexy*) and one negation is not removed in two ways."""
     out = list(rows)
     for site, c, _ in rows:
         if c is None or c.op not in _PREDICATE_NEGATION:
@@ -399,10 +413,14 @@ def _one_negation_per_predicate(sent: Sent, rows: list[tuple[Site, Candidate | N
         for k, (s2, c2, rec2) in enumerate(out):
             if s2 is site or s2.aspect_id != site.aspect_id or c2 == c:
                 continue
-            same = next((x for x in s2.candidates if x.valid and x.edits == c.edits), None)
+            # the same negation on the same predicate reverses this site too, even where the lexicon's narrow
+            # negation window misses it (*not extremely friendly and pleasant*)
+            same = next((x for x in s2.candidates if x.edits == c.edits and all(
+                "still reads" in p or "under the lexicon" in p for p in x.problems)), None)
             if same is not None:
-                out[k] = (s2, same, {**rec2, "chosen": Chooser.texts(sent, s2, same)[1],
-                                     "reason": f"the same predicate negation as {site.name}"})
+                out[k] = (s2, Candidate(same.edits, same.op, same.detail, same.priority),
+                          {**rec2, "chosen": Chooser.texts(sent, s2, same)[1],
+                           "reason": f"the same predicate negation as {site.name}"})
     return out
 
 

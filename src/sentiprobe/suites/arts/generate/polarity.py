@@ -21,6 +21,31 @@ HEDGE_WORDS = frozenset({"ok", "okay", "alright", "average", "so-so", "passable"
                          "typical", "mediocre", "moderate", "middling", "ordinary"})
 """Middle-of-the-scale opinion words: negating them (*not ok*, *not average*) has no clear opposite."""
 
+REVIEW_OPPOSITES: dict[str, tuple[str, ...]] = {
+    "great": ("terrible", "poor"), "good": ("bad", "poor"), "excellent": ("poor", "terrible"),
+    "amazing": ("awful", "terrible"), "awesome": ("awful",), "fantastic": ("terrible",), "wonderful": ("terrible",),
+    "incredible": ("terrible",), "outstanding": ("poor",), "superb": ("poor",), "perfect": ("poor",),
+    "delicious": ("bland", "tasteless"), "tasty": ("bland", "tasteless"), "flavorful": ("bland",),
+    "nice": ("unpleasant", "bad"), "lovely": ("unpleasant",), "pleasant": ("unpleasant",), "best": ("worst",),
+    "friendly": ("unfriendly", "rude"), "attentive": ("inattentive",), "helpful": ("unhelpful",),
+    "polite": ("rude",), "courteous": ("rude",), "professional": ("unprofessional",), "knowledgeable": ("clueless",),
+    "fresh": ("stale",), "clean": ("dirty",), "comfortable": ("uncomfortable",), "cozy": ("cramped",),
+    "spacious": ("cramped",), "generous": ("stingy",), "reasonable": ("unreasonable",), "impressive": ("unimpressive",),
+    "fast": ("slow",), "quick": ("slow",), "prompt": ("slow",), "efficient": ("inefficient",),
+    "bad": ("good",), "poor": ("excellent", "good"), "terrible": ("excellent", "great"), "awful": ("excellent",),
+    "horrible": ("excellent", "great"), "mediocre": ("excellent",), "bland": ("flavorful", "tasty"),
+    "tasteless": ("flavorful", "tasty"), "stale": ("fresh",), "dirty": ("clean",), "rude": ("polite", "friendly"),
+    "unfriendly": ("friendly",), "inattentive": ("attentive",), "unhelpful": ("helpful",), "slow": ("fast", "quick"),
+    "overpriced": ("reasonably priced",), "expensive": ("cheap",), "cheap": ("expensive",),
+    "disappointing": ("impressive",), "soggy": ("crispy",), "greasy": ("light",), "cramped": ("spacious",),
+    "noisy": ("quiet",), "loud": ("quiet",), "uncomfortable": ("comfortable",), "unpleasant": ("pleasant",),
+    "love": ("hate",), "loved": ("hated",), "hate": ("love",), "like": ("dislike",), "enjoy": ("dislike",),
+    "dislike": ("like",),
+}
+"""Opposites of the commonest review opinion words (lower-cased base forms), the "lexicon antonyms" of issue 23:
+WordNet's first sense of *great* is size (antonym *small*) and its review sense has no antonym, so these pairs
+add the reading reviewers mean. Every candidate still passes the polarity check (VADER + in-domain lexicon)."""
+
 LABEL_SIGN = {"positive": 1, "negative": -1, "neutral": 0}
 THRESHOLD = 0.05
 

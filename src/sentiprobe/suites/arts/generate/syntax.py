@@ -92,8 +92,8 @@ def predicate(p: Parse, head: int) -> int | None:
             not any(p.deps[j] in ("aux", "auxpass", "nsubj", "nsubjpass") for j in children(p, head)):
         head = p.heads[head]  # *was tasteless and burned*: the participle shares its first conjunct's verb
         up = p.upos[head]
-    if up == "VERB" or (up == "AUX" and p.deps[head] == "ROOT"):
-        return head
+    if up in ("VERB", "AUX"):
+        return _copula_of(p, head)
     i = head
     for _ in range(6):
         h, dep = p.heads[i], p.deps[i]
@@ -102,9 +102,18 @@ def predicate(p: Parse, head: int) -> int | None:
         if dep == "conj" and p.upos[h] in ("VERB", "AUX"):
             return None  # a coordinated clause of its own
         if p.upos[h] in ("VERB", "AUX"):
-            return h
+            return _copula_of(p, h)
         i = h
     return None
+
+
+def _copula_of(p: Parse, v: int) -> int:
+    """A participle complement without auxiliaries of its own (*was carefully prepared*, parsed as ``acomp``) is
+    negated at its copula."""
+    if p.upos[v] == "VERB" and p.deps[v] in COMPLEMENT and p.upos[p.heads[v]] == "AUX" and \
+            not any(p.deps[j] in ("aux", "auxpass") for j in children(p, v)):
+        return p.heads[v]
+    return v
 
 
 def carriers(p: Parse, pred: int) -> list[int]:
