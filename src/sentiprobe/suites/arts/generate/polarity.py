@@ -40,7 +40,14 @@ REVIEW_OPPOSITES: dict[str, tuple[str, ...]] = {
     "disappointing": ("impressive",), "soggy": ("crispy",), "greasy": ("light",), "cramped": ("spacious",),
     "noisy": ("quiet",), "loud": ("quiet",), "uncomfortable": ("comfortable",), "unpleasant": ("pleasant",),
     "love": ("hate",), "loved": ("hated",), "hate": ("love",), "like": ("dislike",), "enjoy": ("dislike",),
-    "dislike": ("like",),
+    "dislike": ("like",), "adorable": ("unattractive",), "charming": ("unappealing",), "fun": ("boring",),
+    "delightful": ("unpleasant",), "refreshing": ("stale",), "creative": ("unoriginal",), "interesting": ("boring",),
+    "boring": ("interesting",), "romantic": ("unromantic",), "elegant": ("shabby",), "beautiful": ("ugly",),
+    "gorgeous": ("ugly",), "ugly": ("beautiful",), "crispy": ("soggy",), "tender": ("tough",), "juicy": ("dry",),
+    "moist": ("dry",), "authentic": ("inauthentic",), "consistent": ("inconsistent",),
+    "inconsistent": ("consistent",), "affordable": ("overpriced",), "accommodating": ("unaccommodating",),
+    "enjoyable": ("unpleasant",), "satisfying": ("unsatisfying",), "memorable": ("forgettable",),
+    "unforgettable": ("forgettable",), "worth": ("not worth",), "recommended": ("not recommended",),
 }
 """Opposites of the commonest review opinion words (lower-cased base forms), the "lexicon antonyms" of issue 23:
 WordNet's first sense of *great* is size (antonym *small*) and its review sense has no antonym, so these pairs
