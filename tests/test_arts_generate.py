@@ -213,7 +213,8 @@ def test_strategies_on_fixture(towe, kit):
     assert r["s4_1_adv1"]["sentence"] == "The price was reasonable and the staff was polite."
     assert r["s5_0_adv1"]["sentence"] == "Terrible pizza!"
     adv = r["s1_0_adv2"]["sentence"]
-    assert adv in ("The screen is great and the battery is very bad.", "The screen is great and the battery is really bad.")
+    assert adv in ("The screen is great and the battery is very bad.",
+                   "The screen is great and the battery is really bad.")
     assert r["s1_1_adv2"]["sentence"] in ("The screen is really great and the battery is bad.",
                                           "The screen is absolutely great and the battery is bad.")
     for key, rec in r.items():

@@ -175,8 +175,8 @@ def test_degree_adverbs_only_before_adjectives_adverbs_and_verbs(tmp_path, kit):
     assert any(w in v1.sentence for w in ("an extremely generous", "a very generous", "a really generous"))
     assert "a extremely" not in v1.sentence
     v2 = variant(gen, "r2_0_adv2")
-    assert v2 is None or "just ok" in v2.sentence and not any(
-        f"{a} just" in v2.sentence for a in ("very", "really", "extremely", "deeply"))
+    assert v2 is None or ("just ok" in v2.sentence and not any(
+        f"{a} just" in v2.sentence for a in ("very", "really", "extremely", "deeply")))
     v3 = variant(gen, "r3_0_adv2")
     for v in filter(None, (v1, v2, v3)):
         for e in v.edits:
@@ -275,7 +275,7 @@ def test_mined_adddiff_clauses_are_sentences_with_subject_and_verb(tmp_path, kit
     p = tmp_path / "pool.json"
     p.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in POOL}), encoding="utf-8")
     preps = prepare(read_input(p).sentences, kit)
-    entries, rejected = mine_clauses(preps, "pool.json", Polarity())
+    entries, _ = mine_clauses(preps, "pool.json", Polarity())
     texts = {e.text: e for e in entries}
     assert "the service was painfully awful" in texts and texts["the service was painfully awful"].label == "negative"
     assert "I loved the pasta with clams" in texts
@@ -417,3 +417,25 @@ def test_one_negation_removed_once_when_two_spans_share_it(tmp_path, kit):
     v = variant(gen, "n_0_adv1")
     assert v is None or v.sentence.count("give") + v.sentence.count("gave") == 1
     assert v is not None or refusal(gen, "n_0", "revtgt")
+
+
+def test_audit_found_failures_are_now_refused_or_fixed(tmp_path, kit):
+    """Sentences behind the failures of the first after-audit (docs/arts-generate.md)."""
+    sents = [
+        ("o", "Coffee is a better deal than overpriced Cosi sandwiches.", [("Cosi sandwiches", "negative",
+                                                                           ["overpriced"])]),
+        ("e", "The meal wasn't rushed - we had plenty of time to enjoy the appetizers.",
+         [("appetizers", "positive", ["enjoy"])]),
+        ("n", "Not only is the service great, but the atmosphere is romantic.",
+         [("service", "positive", ["great"]), ("atmosphere", "positive", ["romantic"])]),
+        ("f", "The filet mignon was not very good at all.", [("filet mignon", "negative", ["not very good"])]),
+        ("x", "I got the edamame for free, but the quality of food is more important to me than a free dish.",
+         [("edamame", "positive", ["free"]), ("quality of food", "neutral", ["important"])]),
+    ]
+    gen = run(tmp_path, kit, sents)
+    got = {v.key: v.sentence for v in gen.variants if v.kind in ("revtgt", "revnon")}
+    assert "never overpriced" not in got.get("o_0_adv1", "")
+    assert "not to enjoy" not in got.get("e_0_adv1", "")
+    assert "n_0_adv1" not in got and "n_1_adv1" not in got
+    assert "good at all" not in got.get("f_0_adv1", "")
+    assert "unfree" not in got.get("x_0_adv1", "") and "very free" not in got.get("x_1_adv2", "")

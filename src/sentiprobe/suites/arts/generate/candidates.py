@@ -31,7 +31,7 @@ from .charedit import CharEdit, lower_first, upper_first
 from .morph import base_form, inflect
 from .polarity import LABEL_SIGN, REVIEW_OPPOSITES, Polarity, is_hedge
 from .resources import Parse, wordnet_pos
-from .syntax import carriers, children, negations, predicate, scope, span_head
+from .syntax import carriers, children, has_subject, negations, predicate, scope, span_head
 
 INTENSIFIERS_ADJ = ("very", "really")
 INTENSIFIERS_EXTREME = ("really", "absolutely")
@@ -39,6 +39,10 @@ EXTREME = frozenset({"great", "excellent", "amazing", "awesome", "fantastic", "w
                      "superb", "perfect", "terrible", "awful", "horrible", "delicious", "exceptional", "phenomenal",
                      "fabulous", "spectacular", "disgusting", "dreadful", "atrocious", "best", "worst", "favorite"})
 """Extreme adjectives take *really*/*absolutely*, never *very* (*very great*)."""
+NON_GRADABLE = frozenset({"free", "unlimited", "complimentary", "dead", "empty", "full", "main", "only", "same",
+                          "unique", "entire", "whole", "complete", "total", "available", "open", "closed", "extra",
+                          "many", "much", "few", "more", "less", "most", "least", "first", "last", "other"})
+"""Adjectives and determiners no degree adverb modifies (*a very free dish*, *very many times*)."""
 """Degree adverbs licensed before a gradable adjective or adverb (a subset of the §4.3 list: *barely* reverses,
 *deeply*, *highly*, *greatly*, *fully*, *indeed* do not modify most adjectives)."""
 INTENSIFIERS_VERB = ("really",)
@@ -324,6 +328,8 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
                 problems.append(f"antonym {text!r} does not flip the polarity ({why})")
         elif pol != 0 or base_pol != 0:
             problems.append(f"antonym {text!r} of a neutral target's opinion is polar under the lexicon")
+        if pol == 0 and name.lower() not in r.vocab and "review-lexicon" not in via:
+            problems.append(f"antonym {text!r} is neither in the in-domain vocabulary nor polar (*for unfree*)")
         prio = 1 + rank + (0 if name.lower() in r.vocab or "review-lexicon" in via else 5)
         edits = [s.replace(head, text, "antonym", via)]
         art = _article_fix(s, head, text)
@@ -342,7 +348,7 @@ def _wordnet_antonyms(wn_antonyms, base: str, pos: str) -> list[tuple[str, str, 
         return []
     poses = ("a", "s") if pos == "a" else (pos,)
     out: dict[str, tuple[str, str, int, bool]] = {}
-    senses = [syn for syn in reader.synsets(base) if syn.pos() in poses]
+    senses = [syn for syn in reader.synsets(base) if syn.pos() in poses][:3]  # later senses: rare readings
     for k, syn in enumerate(senses):
         for lemma in syn.lemmas():
             if lemma.name().lower() != base:
@@ -378,7 +384,9 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
         if cs:
             c = cs[0]
             low = p.tokens[c].lower()
-            if low == "to" or p.tags[c] == "VBG":
+            if low == "to":  # *time to enjoy* -> *time not to enjoy* reverses a purpose, not the opinion
+                return []
+            if p.tags[c] == "VBG":
                 e = s.insert_before(c, "not", "negation_added", f"'not' before {p.tokens[c]!r}")
             elif low == "can" and c + 1 < len(p.tokens):
                 e = s.replace(c, "cannot", "negation_added", "'can' -> 'cannot'")
@@ -398,7 +406,8 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
                 (p.deps[pred] == "ROOT" or p.tags[p.heads[pred]] == "VB"):
             e = s.insert_before(pred, "don't", "do_support", "imperative: 'don't' before the verb")
             out.append(Candidate((e,), "do_support", e.detail, 2))
-        elif p.upos[pred] == "VERB" and p.tags[pred] in _FINITE and s.offsets[pred][0] != s._first_char():
+        elif p.upos[pred] == "VERB" and p.tags[pred] in _FINITE and s.offsets[pred][0] != s._first_char() and \
+                has_subject(p, pred):  # a finite verb has a subject (a VBD-tagged *overpriced* does not)
             tag = p.tags[pred]
             base = base_form(p.tokens[pred], tag)
             e = s.replace(pred, f"{_DO[tag]} {base}", "do_support", f"do-support: {_DO[tag]!r} + {base!r}")
@@ -445,6 +454,8 @@ def intensify_candidates(s: Sent, span: tuple[int, int]) -> tuple[list[Candidate
     if head > 0 and p.tokens[head - 1].lower() in DEGREE_WORDS:
         return [], "the opinion already has a degree word"
     up, tag = p.upos[head], p.tags[head]
+    if p.tokens[head].lower() in NON_GRADABLE:
+        return [], f"{p.tokens[head]!r} is not gradable"
     if (up == "ADJ" and tag == "JJ") or (up == "ADV" and tag == "RB"):
         advs: tuple[str, ...] = INTENSIFIERS_EXTREME if p.tokens[head].lower() in EXTREME else INTENSIFIERS_ADJ
     elif up == "VERB" and (tag in _FINITE or any(p.deps[j] in ("aux", "auxpass") for j in children(p, head))):

@@ -65,11 +65,13 @@ def shift(pos: int, edits: Sequence[CharEdit]) -> int:
     return out
 
 
-def lower_first(word: str) -> str:
-    """``Great`` -> ``great`` (but ``I``, acronyms and mixed-case names stay as written)."""
-    if word == "I" or word[:2].isupper() or any(c.isupper() for c in word[1:]):
-        return word
-    return word[:1].lower() + word[1:]
+def lower_first(text: str) -> str:
+    """``Great food`` -> ``great food``: the first word lowered (but ``I``, ``I'm``, acronyms and mixed-case names
+    stay as written)."""
+    first = text.split(" ", 1)[0]
+    if first == "I" or first.startswith("I'") or first[:2].isupper() or any(c.isupper() for c in first[1:]):
+        return text
+    return text[:1].lower() + text[1:]
 
 
 def upper_first(word: str) -> str:

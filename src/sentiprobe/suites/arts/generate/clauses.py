@@ -31,8 +31,10 @@ _CUT = EMBEDDED | {"conj", "cc", "mark", "punct", "preconj", "dep", "discourse",
 _FINITE = frozenset({"VBZ", "VBP", "VBD", "MD"})
 _BAD_WORDS = frozenset({"but", "although", "though", "however", "yet", "except", "?", "(", ")", "''", "``", '"', ":",
                         ";", "-", "--", "/"})
+_OPENERS = frozenset({"that", "which", "who", "because", "when", "if", "so", "as", "while", "since", "though"})
+_PRONOUNS = frozenset({"it", "they", "them", "he", "she", "him", "her", "this", "that", "these", "those", "one"})
 MIN_WORDS, MAX_WORDS = 3, 14
-CLAUSE_MIN_FLUENCY = -8.0
+CLAUSE_MIN_FLUENCY = -6.5
 """Lowest mean log-probability per token (nats) of a mined clause read as a sentence of its own."""
 
 
@@ -118,6 +120,10 @@ def _reject(prep: Prepared, pa: Any, toks: list[int]) -> str | None:
             return "holds another aspect"
     if any(p.tokens[i].lower() in _BAD_WORDS for i in toks):
         return "contrast, question or quotation inside"
+    if p.tokens[toks[0]].lower() in _OPENERS or p.tags[toks[0]] in ("WDT", "WP", "IN"):
+        return "opens like a subordinate clause"
+    if any(p.tokens[i].lower() in _PRONOUNS for i in toks):
+        return "a pronoun that needs its antecedent"
     if not any(p.tags[i] in _FINITE for i in toks):
         return "no finite verb"
     if pa.opinions and not any(toks[0] <= of and ot - 1 <= toks[-1] for of, ot in pa.opinions):

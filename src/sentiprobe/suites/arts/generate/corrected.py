@@ -17,6 +17,7 @@ failed) goes to the report's skipped records, and ``sentiprobe arts audit`` list
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -113,6 +114,11 @@ def _flip_check(sent: Sent, c: Candidate, span: tuple[int, int], label: str, lex
     hi = max(b, *(e.end for e in c.edits))
     local = [CharEdit(e.start - lo, e.end - lo, e.text, e.before, e.op, e.detail) for e in c.edits]
     after = apply(sent.text[lo:hi], local)
+    if c.op == "negation_removed":
+        rest = apply(sent.text[lo:], local).lower()
+        npi = next((w for w in (" at all", " any ", " anymore", " ever ", " either") if w in rest), None)
+        if npi is not None:  # *was not very good at all* -> *was very good at all*
+            return c.with_problems(f"removing the negation strands {npi.strip()!r}, which needs one")
     got = lexicon.phrase(after)
     sign = LABEL_SIGN[label]
     if sign and got == sign:
@@ -135,7 +141,7 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
         plan.refusal = "the tokens could not be aligned with the text"
         return plan
     plan.sent = sent
-    clash = _describing_clause(q, sent, prep, pa)
+    clash = _describing_clause(q, sent, prep, pa) or _frame(sent)
     if clash is not None:
         plan.refusal = clash
         return plan
@@ -163,6 +169,17 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
     return plan
 
 
+def _describing_tokens(sent: Sent, pa: PreparedAspect) -> set[int]:
+    """Tokens of the relative or participial clauses about the target (*bread basket, which is loaded with ...*)."""
+    p = sent.parse
+    head = span_head(p, *pa.span)
+    out: set[int] = set()
+    for j in range(len(p.tokens)):
+        if p.heads[j] == head and j != head and p.deps[j] in ("relcl", "acl"):
+            out |= subtree(p, j)
+    return out
+
+
 def _describing_clause(q: Quality, sent: Sent, prep: Prepared, pa: PreparedAspect) -> str | None:
     """A relative or participial clause about the target that carries sentiment of its own (a polar word or
     another aspect) would contradict the reversed opinion (*a civil bartender who had us waiting 20 minutes*)."""
@@ -182,6 +199,18 @@ def _describing_clause(q: Quality, sent: Sent, prep: Prepared, pa: PreparedAspec
         if terms or polar:
             what = f"aspect {terms[0]!r}" if terms else f"the polar word {polar[0]!r}"
             return f"a clause about the target ({what}) keeps its sentiment: reversing the opinion would clash"
+    return None
+
+
+def _frame(sent: Sent) -> str | None:
+    """Frames that tie their parts' polarity (*Not only is the service great, but ... easy*; *everything is
+    scrumptious, from the service to the atmosphere*): reversing one part leaves the frame asserting the opposite."""
+    low = sent.text.lower()
+    if "not only" in low:
+        return "the frame 'not only ... but' ties the clauses' polarity: a reversal inside it would clash"
+    m = re.search(r"\beverything (is|was|were)\b.*\bfrom\b.*\bto\b", low)
+    if m:
+        return "the frame 'everything is ... from ... to' ties its parts' polarity: a reversal inside it would clash"
     return None
 
 
@@ -205,7 +234,7 @@ def plan_rev_non(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
         plan.refusal = "the tokens could not be aligned with the text"
         return plan
     plan.sent = sent
-    guard = set(range(*pa.span)) | _tokens(pa)
+    guard = set(range(*pa.span)) | _tokens(pa) | _describing_tokens(sent, pa)
     why_all = []
     for o in prep.aspects:
         if o is pa or not o.opinions or set(o.opinions) & set(pa.opinions):
@@ -214,6 +243,9 @@ def plan_rev_non(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
             continue
         if any(_governs(sent, sp, set(range(*pa.span))) for sp in o.opinions):
             why_all.append(f"{o.aspect.term!r}: its opinion also governs the target")
+            continue
+        if _tokens(o) & guard:
+            why_all.append(f"{o.aspect.term!r}: its opinion lies in a clause about the target")
             continue
         if o.aspect.polarity == a.polarity:
             others = {x.aspect.id: _tokens(x) - _tokens(o) for x in prep.aspects if x is not o and x is not pa}

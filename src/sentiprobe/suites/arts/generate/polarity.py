@@ -48,6 +48,8 @@ REVIEW_OPPOSITES: dict[str, tuple[str, ...]] = {
     "inconsistent": ("consistent",), "affordable": ("overpriced",), "accommodating": ("unaccommodating",),
     "enjoyable": ("unpleasant",), "satisfying": ("unsatisfying",), "memorable": ("forgettable",),
     "unforgettable": ("forgettable",), "worth": ("not worth",), "recommended": ("not recommended",),
+    "big": ("small",), "huge": ("tiny",), "large": ("small",), "small": ("large",),
+    "tiny": ("huge",),
 }
 """Opposites of the commonest review opinion words (lower-cased base forms), the "lexicon antonyms" of issue 23:
 WordNet's first sense of *great* is size (antonym *small*) and its review sense has no antonym, so these pairs
