@@ -6,15 +6,18 @@ For one opinion span of the sentence (token span of the one parse) this module p
 - **reversal** (RevTgt, and RevNon's same-label non-targets):
   - a present negation is removed (*isn't* -> *is*, *didn't like* -> *liked* or *did like*, *no longer* ->
     *still*, *never* -> deleted or *always*, *not-crowded* -> *crowded*); nothing is added then;
-  - WordNet antonyms of the span's head in its own part of speech, direct and (adjectives) through the
-    head of a satellite's cluster, inflected like the head (*better* -> *worse*);
+  - review-lexicon opposites (:data:`.polarity.REVIEW_OPPOSITES`: *great* -> *terrible*) and WordNet antonyms of
+    the span's head in its own part of speech (first three senses), direct and (adjectives) through the head of
+    a satellite's cluster, inflected like the head (*better* -> *worse*), with the article agreeing;
   - negation of the clause predicate that governs the opinion (:func:`.syntax.predicate`): ``not`` after its
     first auxiliary or copula (*is not great*, *would not recommend*, *not being ignored*), do-support for a
-    finite lexical verb (*doesn't work*, *didn't like*), ``never`` for a past-tense verb, and ``not`` before
-    a sentence-initial attributive adjective (*Not great pizza!*);
-- **intensification** (RevNon's differing non-targets): a degree adverb before an adjective or adverb head
-  (*very*, *really*, *extremely*, *incredibly*) or before a finite verb (*really*, *highly recommend*), only
-  where no degree word is there already, with the article fixed (*a* -> *an extremely*).
+    finite lexical verb with a subject (*doesn't work*, *didn't like*), ``never`` for a past-tense verb,
+    ``don't`` before an imperative, and ``not`` before a sentence-initial attributive adjective (*Not great
+    pizza!*);
+- **intensification** (RevNon's differing non-targets): a degree adverb before a gradable adjective or adverb
+  head (*very*, *really*; *really*, *absolutely* for extreme ones such as *great*) or before a finite verb
+  (*really*, *highly recommend*), only where no degree word is there already, with the article fixed (*a* ->
+  *an*).
 
 Every candidate carries its **problems** (an empty tuple = valid): the antonym's polarity does not flip under
 the lexicon (*right* -> *left*), a hedge would be negated (*not just ok*), a neutral target would get a polar
@@ -54,7 +57,8 @@ DEGREE_WORDS = frozenset({"very", "really", "so", "too", "extremely", "quite", "
 _FINITE = ("VBZ", "VBP", "VBD")
 _BE = frozenset({"be", "is", "are", "was", "were", "am", "'s", "'re", "'m", "been", "being"})
 _AFTER_NEGATION = frozenset({"also", "still", "even", "definitely", "certainly", "probably", "surely", "clearly",
-                             "obviously", "usually", "generally", "simply", "honestly", "actually"})
+                             "obviously", "usually", "generally", "simply", "honestly", "actually", "surprisingly",
+                             "unsurprisingly", "frankly", "truly"})
 """Adverbs a negation follows (*is also not*, *is definitely not*), unlike degree words (*is not very*)."""
 _DO = {"VBZ": "doesn't", "VBP": "don't", "VBD": "didn't"}
 _CONTRACTED_AUX = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
