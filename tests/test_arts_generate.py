@@ -201,31 +201,40 @@ def test_config_validation():
 # ---- strategies on the real back-ends ------------------------------------------------------------
 
 def test_strategies_on_fixture(towe, kit):
-    gen = generate(read_input(towe), GenerateConfig(strategies=("revtgt", "revnon", "adddiff", "revnon_adddiff")), kit)
+    gen = generate(read_input(towe), GenerateConfig(strategies=("revtgt", "revnon", "adddiff", "revnon_adddiff"),
+                                                    rank="rules"), kit)
     r = gen.records
     assert r["s2_0_adv1"]["sentence"] == "The keyboard is comfortable." and r["s2_0_adv1"]["polarity"] == "positive"
-    assert r["s3_0_adv1"]["sentence"] == "I hate the food but the service was friendly."
-    assert r["s3_0_adv2"]["sentence"] == "I love the food but the service was unfriendly."
+    # the review-lexicon opposites come first in the rule order; the parser attaches "and" to "food" (noun
+    # coordination), so the conjunction is left alone
+    assert r["s3_0_adv1"]["sentence"] == "I hate the food and the service was friendly."
+    assert r["s3_0_adv2"]["sentence"] == "I love the food and the service was unfriendly."
     assert r["s3_0_adv2"]["polarity"] == "positive"
+    assert r["s4_1_adv1"]["sentence"] == "The price was reasonable and the staff was polite."
+    assert r["s5_0_adv1"]["sentence"] == "Terrible pizza!"
     adv = r["s1_0_adv2"]["sentence"]
-    assert adv.startswith("The screen is great and the battery is ") and adv.endswith(" bad.") and adv.count(" ") == 9
+    assert adv in ("The screen is great and the battery is very bad.",
+                   "The screen is great and the battery is really bad.")
+    assert r["s1_1_adv2"]["sentence"] in ("The screen is really great and the battery is bad.",
+                                          "The screen is absolutely great and the battery is bad.")
     for key, rec in r.items():
         assert rec["sentence"][rec["from"]:rec["to"]] == rec["term"], key
         assert list(rec)[:6] == ["sentence", "term", "polarity", "id", "from", "to"]
     prov = r["s3_0_adv1"]["provenance"]
     assert prov["strategy"] == "revtgt" and prov["labels"] == {"s3_0": "negative", "s3_1": "positive"}
-    assert [e["op"] for e in prov["edits"]] == ["antonym", "and_to_but"]
-    assert "WordNet antonym" in prov["edits"][0]["source"]
+    assert [e["op"] for e in prov["edits"]] == ["antonym"]
+    cands = {c["op"]: c for c in prov["choice"][0]["candidates"]}
+    assert "review-lexicon opposite" in prov["edits"][0]["detail"] and cands["do_support"]["valid"]
     add = r["s1_0_adv3"]
     assert add["sentence"].startswith("The screen is great and the battery is bad, but ")
     assert all(a["label"] == "negative" for a in add["provenance"]["appended"])
     assert "s3_0_revnon_adddiff" in r and r["s3_0_revnon_adddiff"]["sentence"].startswith(
-        "I love the food but the service was unfriendly")
+        "I love the food and the service was unfriendly, but ")
     assert list(r) == sorted(r)
 
 
 def test_byte_identical_for_same_seed_and_seed_changes_sampling(towe, kit, tmp_path):
-    cfg = GenerateConfig(strategies=("revtgt", "revnon", "adddiff", "adddiff_k"), k=2)
+    cfg = GenerateConfig(strategies=("revtgt", "revnon", "adddiff", "adddiff_k"), k=2, rank="rules")
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     generate_file(towe, a, cfg, kit=kit)
     generate_file(towe, b, cfg, kit=kit)
@@ -233,7 +242,7 @@ def test_byte_identical_for_same_seed_and_seed_changes_sampling(towe, kit, tmp_p
     assert (tmp_path / "a.report.json").is_file()
     outs = set()
     for seed in range(4):
-        generate_file(towe, b, GenerateConfig(seed=seed, strategies=("adddiff",)), kit=kit)
+        generate_file(towe, b, GenerateConfig(seed=seed, strategies=("adddiff",), rank="rules"), kit=kit)
         outs.add(b.read_bytes())
     assert len(outs) > 1
     doc = json.loads(a.read_text())
@@ -255,7 +264,7 @@ def test_audit_and_report(towe, kit, tmp_path):
 
 def test_cli_generate_and_custom_suite(towe, kit, tmp_path, capsys):
     out = tmp_path / "gen.json"
-    code = main(["arts", "generate", "--input", str(towe), "--out", str(out), "--seed", "3",
+    code = main(["arts", "generate", "--input", str(towe), "--out", str(out), "--seed", "3", "--rank", "rules",
                  "--cache-dir", str(_arts_kit.cache_dir())])
     assert code == 0, capsys.readouterr().err
     assert "audit revtgt" in capsys.readouterr().out
@@ -308,27 +317,33 @@ def test_audit_sample_and_wilson_score(tmp_path):
     out = tmp_path / "sample.csv"
     assert audit_sample(g, out, per_strategy=4, seed=1) == {"revtgt": 4}
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
-    assert len(rows) == 4 and rows[0]["valid"] == "" and rows[0]["source_sentence"] == src
-    for r, v in zip(rows, ["yes", "no", "1", ""]):
-        r["valid"] = v
+    assert len(rows) == 4 and rows[0]["fluent"] == "" and set(rows[0]) == {"sample_id", "term", "sentence", "fluent",
+                                                                          "label", "notes"}
+    for r, (f, lab) in zip(rows, [("yes", "negative"), ("no", "negative"), ("1", "positive"), ("", "")]):
+        r["fluent"], r["label"] = f, lab
     with out.open("w", encoding="utf-8", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
     doc = audit_score(out)
     s = doc["strategies"]["revtgt"]
-    assert (s["valid"], s["judged"], s["unjudged"]) == (2, 3, 1)
+    assert (s["fluent"]["yes"], s["fluent"]["n"], s["unjudged"]) == (2, 3, 1)
+    assert (s["label"]["yes"], s["valid"]["yes"]) == (2, 1)
     from statsmodels.stats.proportion import proportion_confint
 
     lo, hi = proportion_confint(2, 3, alpha=0.05, method="wilson")
-    assert s["ci_low"] == pytest.approx(lo) and s["ci_high"] == pytest.approx(hi)
-    rows[0]["valid"] = "maybe"
+    assert s["fluent"]["ci_low"] == pytest.approx(lo) and s["fluent"]["ci_high"] == pytest.approx(hi)
+    rows[0]["fluent"] = "maybe"
     with out.open("w", encoding="utf-8", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
     with pytest.raises(DataError, match="line 2"):
         audit_score(out)
+    with pytest.raises(ConfigError, match="alpha"):
+        audit_score(out, alpha=2)
+    with pytest.raises(ConfigError, match="per-strategy"):
+        audit_sample(g, tmp_path / "x.csv", per_strategy=-1)
 
 
 def test_template_clauses_and_aspectset_label_recovery():

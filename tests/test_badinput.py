@@ -128,7 +128,10 @@ def test_runner_caps_memory_and_time(tmp_path, runner):
     base = {"cwd": str(tmp_path), "env": {"SENTIPROBE_CACHE_DIR": str(tmp_path / "cache")},
             "stdout": str(tmp_path / "out"), "stderr": str(tmp_path / "err")}
     res = runner.run({**base, "args": ["agree", str(table)], "timeout": 120, "memory_mb": 5})
-    assert res["exit"] == 3 and "MemoryError" in (tmp_path / "err").read_text()
+    err = (tmp_path / "err").read_text()
+    # over budget: an allocation fails (MemoryError), or, when the command first imports a compiled module
+    # (scipy's BLAS, unless an earlier case in this server imported it), mapping the library does
+    assert res["exit"] == 3 and ("MemoryError" in err or ("ImportError" in err and ".so" in err)), err
     res = runner.run({**base, "args": ["agree", str(table), "--ci", "bootstrap", "--n-boot", "100000"],
                       "timeout": 0.5, "memory_mb": 1500})
     assert res["timed_out"] and res["signal"] == 9

@@ -114,7 +114,7 @@ PARSE_ONLY: tuple[tuple[str, str], ...] = (
     (r"--suite (sst7|noncompsst).*--model [\w,-]*tfidf-lr", "fits tf-idf on 7,730 SST-7 sentences (tens of s)"),
     (r"^sentiprobe run$", "the main job: every default model on every suite (minutes)"),
     (r"arts generate", "generation parses a TOWE file with spaCy and reads WordNet (about a minute)"),
-    (r"arts-custom|audit-sample|audit-score|arts fidelity", "needs the file `arts generate` writes"),
+    (r"arts-custom|arts audit|audit-sample|audit-score|arts fidelity", "needs the file `arts generate` writes"),
     (r"runs/", "needs the run directory that an earlier command of the page writes (which is not run here)"),
     (r"judge-agreement", "needs judge.jsonl from a judge run (an LLM)"),
 )

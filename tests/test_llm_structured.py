@@ -321,7 +321,9 @@ def test_html_replies_trip_the_breaker_quickly():
         t0 = time.monotonic()
         with pytest.raises(LLMCircuitOpenError, match=r"5 unusable replies.*body is not JSON"):
             m.generate(PROMPTS[:4])
-        assert time.monotonic() - t0 < 5.0 and srv.posts == 5
+        # the fifth unusable reply opens the breaker; requests of the other prompts already in flight may land
+        # (4 prompts at once), but none is retried after it: far fewer than 4 x 6 attempts
+        assert time.monotonic() - t0 < 5.0 and 5 <= srv.posts < 5 + 4
 
 
 def test_deep_json_body_is_an_unusable_reply_not_a_crash():

@@ -53,7 +53,7 @@ PATH_RULES: tuple[tuple[str, str], ...] = (
     (r"suites/(arts)/", r"\1"),
     (r"suites/(noncompsst|sentivent|lexcomp|soul)/", r"\1"),
     (r"suites/triplets/", "sentivent"),
-    (r"models/(gts|gts_encoders)\.py$", "sentivent"),
+    (r"models/(gts|gts_encoders|triplet_rules)\.py$", "sentivent"),
     (r"models/(probes|constituents)\.py$", "lexcomp"),
     (r"models/(hf_seq2seq|hf_nli)\.py$", "soul"),
     (r"cli/judge_cmd\.py$", "soul"),
@@ -76,6 +76,7 @@ LINE_OVERRIDES: tuple[tuple[str, str, str], ...] = (
     ("models/hf_finetune.py", "strictly better", "noncompsst"),
     ("tests/test_recipes_finetune.py", "dictionary.txt (spec 4.4)", "noncompsst"),
     ("stats/agreement.py", "over units with >= 2 ratings", "sentivent"),
+    ("tests/agreement_dense_oracle.py", "over units with >= 2 ratings", "sentivent"),
 )
 
 #: files whose mentions of the specs are about the specs themselves (and the protocol pages, which replace them)

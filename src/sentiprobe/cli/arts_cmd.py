@@ -1,4 +1,4 @@
-"""``sentiprobe arts generate|audit-sample|audit-score|fidelity``: ARTS test generation and its checks."""
+"""``sentiprobe arts generate|audit|audit-sample|audit-score|fidelity``: ARTS test generation and its checks."""
 from __future__ import annotations
 
 import json
@@ -22,10 +22,12 @@ def add_parser(sub) -> None:
     g.add_argument("--seed", type=SEED, default=1016, help="seed of every random choice (default 1016)")
     g.add_argument("--mode", choices=("corrected", "faithful"), default="corrected",
                    help="corrected (default) or faithful to the original code's quirks (docs/arts-generate.md)")
-    g.add_argument("--phrase-source", choices=("template", "mined", "aspectset"), default="template",
-                   help="AddDiff phrases: templates from the input's pairs (as the release), mined from --pool, "
-                        "or the AspectSet with labels from --pool")
-    g.add_argument("--pool", default=None, help="training TOWE file for --phrase-source mined/aspectset")
+    g.add_argument("--phrase-source", choices=("auto", "template", "mined", "aspectset", "clauses"), default="auto",
+                   help="AddDiff phrases: clauses mined from --pool (corrected mode's default with --pool), "
+                        "templates from the input's pairs (the release; corrected: adjective phrases only), "
+                        "templates from --pool (mined), or the AspectSet with labels from --pool")
+    g.add_argument("--pool", default=None, help="training file (TOWE/_sent JSON, JSONL or SemEval XML) for "
+                                                "--phrase-source clauses/mined/aspectset")
     g.add_argument("--aspectset", default=None, help="AspectSet phrase list for --phrase-source aspectset")
     g.add_argument("--vocab", action="append", default=[],
                    help="JSON file whose sentences form the in-domain vocabulary (repeatable; default: input+pool)")
@@ -34,23 +36,46 @@ def add_parser(sub) -> None:
     g.add_argument("--antonym-choice", choices=("first", "random"), default="first")
     g.add_argument("--opinions", choices=("auto", "gold", "finder"), default="auto",
                    help="opinion spans: the input's (gold), found (finder), or gold when present (auto)")
+    g.add_argument("--rank", choices=("lm", "rules"), default="lm",
+                   help="corrected mode: choose among valid candidates by SmolLM2 fluency and refuse disfluent "
+                        "ones (lm, default) or take the first valid one in rule order (rules, no language model)")
+    g.add_argument("--lm-dtype", choices=("bfloat16", "float32"), default="bfloat16",
+                   help="fluency model precision (default bfloat16)")
+    g.add_argument("--lexicon", action="append", default=[],
+                   help="TOWE file whose opinion words and labels extend VADER in the validity checks "
+                        "(repeatable; default: --pool when it has opinion spans)")
+    g.add_argument("--pool-sentences", type=COUNT, default=2000,
+                   help="clause mining parses at most this many pool sentences (seeded sample; default 2000)")
+    g.add_argument("--max-sentence-chars", type=COUNT, default=2000,
+                   help="refuse an input sentence longer than this (default 2000 characters)")
+    g.add_argument("--explain", action="store_true",
+                   help="print, per variant, every candidate edit and why the chosen one won")
     g.add_argument("--no-provenance", action="store_true", help="write the bare released format")
     g.add_argument("--no-audit", action="store_true", help="skip the automatic audit in the report")
-    g.add_argument("--cache-dir", default=None, help="where the prepared WordNet copy lives (default: user cache)")
+    g.add_argument("--cache-dir", default=None,
+                   help="where the WordNet copy, the fluency model and its score cache live "
+                        "(default: $SENTIPROBE_CACHE_DIR or the user cache)")
     g.add_argument("--json", action="store_true", help="print the report as JSON")
     g.set_defaults(func=cmd_generate)
 
-    s = arts.add_parser("audit-sample", help="stratified sample of generated variants for human judgement (CSV)")
+    a = arts.add_parser("audit", help="the automatic audit of a generated file and every source refused, with why")
+    a.add_argument("--generated", required=True, help="enriched JSON from `sentiprobe arts generate`")
+    a.add_argument("--limit", type=COUNT, default=50, help="refused sources listed per strategy (default 50)")
+    a.add_argument("--json", action="store_true")
+    a.set_defaults(func=cmd_audit)
+
+    s = arts.add_parser("audit-sample", help="blind, seeded, strategy-stratified sample of variants to judge (CSV)")
     s.add_argument("--generated", required=True, help="enriched JSON from `sentiprobe arts generate`")
-    s.add_argument("--out", required=True, help="CSV to write (fill in the 'valid' and 'fluent' columns)")
+    s.add_argument("--out", required=True, help="CSV to fill in (columns 'fluent' and 'label'); the answer key "
+                                                "goes to <out>.key.json")
     s.add_argument("--per-strategy", type=COUNT, default=50, help="variants per strategy (default 50)")
     s.add_argument("--seed", type=SEED, default=0)
     s.set_defaults(func=cmd_sample)
 
-    c = arts.add_parser("audit-score", help="validity rate per strategy with a Wilson interval from a filled CSV")
-    c.add_argument("file", help="the filled-in CSV from audit-sample")
-    c.add_argument("--column", default="valid", help="judgement column (default valid; e.g. fluent)")
-    c.add_argument("--alpha", type=PROBABILITY, default=0.05)
+    c = arts.add_parser("audit-score", help="fluency and label validity per strategy with Wilson intervals")
+    c.add_argument("file", help="the filled-in CSV from audit-sample (its key is read from <file>.key.json)")
+    c.add_argument("--key", default=None, help="answer key (default: the sample's <out>.key.json)")
+    c.add_argument("--alpha", type=PROBABILITY, default=0.05, help="1 - confidence of the intervals (default 0.05)")
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=cmd_score)
 
@@ -64,27 +89,94 @@ def add_parser(sub) -> None:
 
 
 def cmd_generate(args) -> int:
-    from pathlib import Path
-
     from ..suites.arts.generate import GenerateConfig, generate_file, report_path
 
     cfg = GenerateConfig(strategies=tuple(s.strip() for s in args.strategies.split(",") if s.strip()),
                          mode=args.mode, seed=args.seed, k=args.k, phrase_source=args.phrase_source,
                          pool_file=args.pool, aspectset_file=args.aspectset, vocab_files=tuple(args.vocab),
                          pos_check=args.pos_check, antonym_choice=args.antonym_choice, opinions=args.opinions,
-                         provenance=not args.no_provenance)
-    generate_file(args.input, args.out, cfg, input_format=args.format,
-                  cache_dir=Path(args.cache_dir) if args.cache_dir else None, run_audit=not args.no_audit)
+                         provenance=not args.no_provenance, rank=args.rank, lm_dtype=args.lm_dtype,
+                         lexicon_files=tuple(args.lexicon), pool_sentences=args.pool_sentences,
+                         max_sentence_chars=args.max_sentence_chars)
+    gen = generate_file(args.input, args.out, cfg, input_format=args.format, cache_dir=_cache_dir(args.cache_dir),
+                        run_audit=not args.no_audit)
     rep_path = report_path(args.out)
     if args.json:
         print(rep_path.read_text(encoding="utf-8"))
         return 0
     rep = json.loads(rep_path.read_text(encoding="utf-8"))
+    if args.explain:
+        _explain(gen)
     print(f"wrote {args.out} ({', '.join(f'{k} {v}' for k, v in rep['counts'].items())}); report: {rep_path}")
     skipped = [s for s in rep["skipped"] if s["stage"] == "input"]
     if skipped:
         print(f"{len(skipped)} input record(s) skipped: " + "; ".join(
             f"{k}: {v}" for k, v in rep["skipped_by_reason"].get("input", {}).items()), file=sys.stderr)
+    refused = {k: sum(v.values()) for k, v in rep["skipped_by_reason"].items() if k != "input"}
+    if refused:
+        print("  refused (no variant): " + ", ".join(f"{k} {v}" for k, v in refused.items())
+              + f"; list them with `sentiprobe arts audit --generated {args.out}`")
+    if rep.get("audit"):
+        for kind, checks in rep["audit"]["summary"].items():
+            print(f"  audit {kind:<16} " + "  ".join(f"{c} {v}" for c, v in checks.items()))
+    return 0
+
+
+def _cache_dir(arg: str | None):
+    """``--cache-dir``, else the sentiprobe cache dir (``$SENTIPROBE_CACHE_DIR`` or the user cache)."""
+    from pathlib import Path
+
+    from ..run.cache import default_cache_dir
+
+    return Path(arg).expanduser() if arg else default_cache_dir()
+
+
+def _explain(gen) -> None:
+    """Every variant's candidates, their fluency and problems, and the reason for the choice."""
+    for v in gen.variants:
+        print(f"{v.key} [{v.kind}] {v.sentence}")
+        for rec in v.choices:
+            print(f"  site {rec['site']}: {rec.get('reason', '')}")
+            for c in rec["candidates"]:
+                mark = "*" if c["text"] == rec.get("chosen") else (" " if c["valid"] else "x")
+                flu = f"{c['fluency']:+.2f}" if c.get("fluency") is not None else "     "
+                why = "; ".join(c.get("problems", []))
+                print(f"   {mark} {flu} {c['op']:<16} {c['text']}" + (f"  -- {why}" if why else ""))
+        for ap in v.appended:
+            print(f"  appended {ap['text']!r} ({ap['label']}, {ap['form']}, from {ap['origin']})")
+
+
+def cmd_audit(args) -> int:
+    from ..core.errors import ConfigError
+    from ..suites.arts.generate import report_path
+    from ..suites.arts.generate.inputs import parse_json
+
+    if args.limit < 0:
+        raise ConfigError(f"--limit must be >= 0, not {args.limit}")
+    rep = parse_json(report_path(args.generated), "generation report (<out>.report.json)")
+    if not isinstance(rep, dict) or not isinstance(rep.get("skipped"), list):
+        from ..core.errors import DataError
+
+        raise DataError("not a generation report (no 'skipped' list)", path=report_path(args.generated))
+    refused = [s for s in rep["skipped"] if isinstance(s, dict) and s.get("stage") != "input"]
+    if args.json:
+        print(json.dumps({"counts": rep.get("counts"), "skipped_by_reason": rep.get("skipped_by_reason"),
+                          "refused": refused, "audit": rep.get("audit")}, indent=2, ensure_ascii=False))
+        return 0
+    print(f"{args.generated}: " + ", ".join(f"{k} {v}" for k, v in (rep.get("counts") or {}).items()))
+    for stage, reasons in (rep.get("skipped_by_reason") or {}).items():
+        print(f"  {stage}: {sum(reasons.values())} without a variant")
+        for why, n in sorted(reasons.items(), key=lambda x: -x[1])[:12]:
+            print(f"    {n:5d}  {why}")
+    by: dict[str, list] = {}
+    for s in refused:
+        by.setdefault(s["stage"], []).append(s)
+    for stage, rows in by.items():
+        print(f"refused {stage} ({len(rows)}):")
+        for s in rows[:args.limit]:
+            print(f"  {s['record']}: {s['reason']}")
+        if len(rows) > args.limit:
+            print(f"  ... {len(rows) - args.limit} more (--limit, or --json for all)")
     if rep.get("audit"):
         for kind, checks in rep["audit"]["summary"].items():
             print(f"  audit {kind:<16} " + "  ".join(f"{c} {v}" for c, v in checks.items()))
@@ -95,20 +187,27 @@ def cmd_sample(args) -> int:
     from ..suites.arts.generate import audit_sample
 
     counts = audit_sample(args.generated, args.out, per_strategy=args.per_strategy, seed=args.seed)
-    print(f"wrote {args.out}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    print(f"wrote {args.out} (blind: sentence and term only) and its key {args.out}.key.json: "
+          + ", ".join(f"{k} {v}" for k, v in counts.items()))
     return 0
 
 
 def cmd_score(args) -> int:
     from ..suites.arts.generate import audit_score
 
-    doc = audit_score(args.file, column=args.column, alpha=args.alpha)
+    doc = audit_score(args.file, key=args.key, alpha=args.alpha)
     if args.json:
         print(json.dumps(doc, indent=2))
         return 0
+    conf = round(100 * (1 - args.alpha), 1)
+    print(f"  {'strategy':<16} {'fluent':>22} {'label correct':>22} {'valid (both)':>22}   ({conf}% Wilson CIs)")
     for name, r in [*doc["strategies"].items(), ("overall", doc["overall"])]:
-        rate = "n/a" if r["rate"] is None else f"{r['rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
-        print(f"  {name:<16} {r['valid']}/{r['judged']} valid  {rate}  ({r['unjudged']} unjudged)")
+        cells = []
+        for m in ("fluent", "label", "valid"):
+            x = r[m]
+            cells.append("n/a" if x["rate"] is None else
+                         f"{x['yes']}/{x['n']} {x['rate']:.2f} [{x['ci_low']:.2f},{x['ci_high']:.2f}]")
+        print(f"  {name:<16} " + " ".join(f"{c:>22}" for c in cells) + f"  ({r['unjudged']} unjudged)")
     return 0
 
 

@@ -190,6 +190,19 @@ def iter_jsonl_text(text: str, path: str | Path, expected: str = "expected a JSO
         yield i, obj
 
 
+def parse_json_text(text: str, path: str | Path, *, object_pairs_hook: Any = None) -> Any:
+    """``json.loads`` for a user file's text: invalid JSON names the line, and JSON nested too deeply for the
+    parser (the depth guard: a RecursionError) is a DataError naming the file, never an internal error."""
+    from .errors import DataError
+
+    try:
+        return json.loads(text, object_pairs_hook=object_pairs_hook)
+    except json.JSONDecodeError as exc:
+        raise DataError(f"invalid JSON: {exc.msg}", path=path, record=f"line {exc.lineno}") from None
+    except RecursionError:
+        raise DataError("JSON nested too deeply", path=path) from None
+
+
 def read_jsonl(path: str | Path, what: str = "file") -> list[dict[str, Any]]:
     """Objects of a JSON-lines file (blank lines skipped); typed errors name the file and line."""
     return [obj for _, obj in iter_jsonl(path, what)]

@@ -3,7 +3,7 @@ JSON/XML, entity bombs, directories, bad options and numbers. Every case fails w
 options, before the spaCy/WordNet back-ends load."""
 from __future__ import annotations
 
-from corpus import Build, Case, mkdir, nothing, write
+from corpus import Build, Case, both, mkdir, nothing, write
 
 _LAUGHS = ('<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol">'
            '<!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">'
@@ -48,13 +48,14 @@ def cases() -> list[Case]:
              ("invalid JSON", "{file}"), "g.json"),
         Case("arts-audit-sample-directory", ("arts", "audit-sample", "--generated", "{dir}/{file}", "--out",
                                              "{dir}/s.csv"), mkdir("g.json"), 1, ("directory", "{file}"), "g.json"),
-        Case("arts-audit-score-bad-judgement", ("arts", "audit-score", "{dir}/{file}"),
-             write("s.csv", "sample_id,strategy,valid\n1,revtgt,maybe\n"), 1, ("{file}", "line 2", "yes/no"),
-             "s.csv"),
+        Case("arts-audit-score-bad-judgement", ("arts", "audit-score", "{dir}/{file}", "--key", "{dir}/k.json"),
+             both(write("s.csv", "sample_id,term,sentence,fluent,label,notes\n1,x,y,maybe,positive,\n"),
+                  write("k.json", '{"schema_version": 1, "items": {"1": {"strategy": "revtgt", '
+                                  '"label": "positive"}}}')), 1, ("{file}", "line 2", "yes/no"), "s.csv"),
         Case("arts-audit-score-latin1", ("arts", "audit-score", "{dir}/{file}"),
              write("s.csv", b"sample_id,strategy,valid\n1,revtgt,s\xed\n"), 1, ("not UTF-8", "{file}"), "s.csv"),
         Case("arts-audit-score-no-columns", ("arts", "audit-score", "{dir}/{file}"), write("s.csv", "a,b\n1,2\n"),
-             1, ("'strategy'", "{file}"), "s.csv"),
+             1, ("'sample_id'", "{file}"), "s.csv"),
         Case("run-arts-custom-directory", ("run", "--suite", "arts-custom", "--suite-arg", "path={dir}/{file}",
                                            "--model", "majority", "--out", "{dir}/r", "--data-dir", "{data}",
                                            "--no-progress"), mkdir("e.json"), 1, ("directory", "{file}"), "e.json"),

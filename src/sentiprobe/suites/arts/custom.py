@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import ConfigError
+from ...core.errors import ConfigError, DataError
 from ...core.hashing import file_sha256
 from ...core.io import read_user_text
 from ...core.types import Item
@@ -71,6 +71,9 @@ def load_items(suite: Suite, split: str) -> list[Item]:
     read_user_text(path, "enriched ARTS file")  # missing, directory, binary, encoding: typed errors
     warns: list[DataWarning] = []
     recs = load.load_enriched(path, warnings_out=warns)
+    if not recs:
+        raise DataError("the enriched ARTS file holds no records (expected originals under their example ids and "
+                        "variants under <id>_adv1/_adv2/_adv3)", path=path)
     suite.memo.setdefault("data_warnings", {})["test"] = warns
     summarise(warns, f"{suite.name} test")
     return enriched_items(recs, warns)

@@ -14,7 +14,6 @@ logged, and the span is re-located when possible. Nothing is dropped silently.
 from __future__ import annotations
 
 import csv
-import json
 from pathlib import Path
 from typing import Any
 
@@ -31,14 +30,10 @@ RESULTS_FIXED_COLUMNS = ("id", "sentence", "term", "gold_label")
 
 def read_json_object(path: str | Path) -> dict[str, Any]:
     """Parse a JSON file whose top level must be an object keyed by id."""
+    from ...core.io import parse_json_text, read_user_text
+
     path = Path(path)
-    try:
-        with open(path, encoding="utf-8") as f:
-            obj = json.load(f)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"invalid JSON: {exc.msg}", path=path, record=f"line {exc.lineno}") from None
-    except UnicodeDecodeError as exc:
-        raise DataError(f"not UTF-8 text: {exc.reason}", path=path) from None
+    obj = parse_json_text(read_user_text(path, "ARTS JSON file"), path)
     if not isinstance(obj, dict):
         raise DataError("top level must be a JSON object keyed by id", path=path)
     return obj

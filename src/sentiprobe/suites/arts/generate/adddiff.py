@@ -26,7 +26,7 @@ from .resources import Parse
 from .strategies import Prepared, Variant, aspect_terms, suffix, term_labels
 from .text import detokenize, negation_cues, tokenize
 
-PHRASE_SOURCES = ("template", "mined", "aspectset")
+PHRASE_SOURCES = ("auto", "template", "mined", "aspectset", "clauses")
 MAX_DRAWS = 200
 
 
@@ -160,14 +160,18 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
     pa = next(x for x in prep.aspects if x.aspect.id == aspect_id)
     pool = pools.get(pa.aspect.polarity, [])
     want = k if k is not None else None
-    draw_n = max(3, want or 0) if faithful else (want or 3)
+    draw_n = max(3, want or 0) if faithful else (want or 1)
     if len(pool) < draw_n:
         return None, f"the phrase pool for a {pa.aspect.polarity} target has {len(pool)} entries (< {draw_n})"
     terms = aspect_terms(prep)
     exact = set(terms)
     folded = {t.lower() for t in terms}
+    words = f" {' '.join(re.findall(r'[a-z0-9]+', sentence.lower()))} "
     for _ in range(MAX_DRAWS):
         n = want if want is not None else rng.randint(1, 3)
+        if not faithful:
+            n = min(n, len(pool))
+            draw_n = n
         idx = rng.sample(range(len(pool)), draw_n)
         drawn = [pool[i] for i in idx]
         used = drawn[:n]
@@ -175,7 +179,9 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
         if faithful and any(e.term in exact for e in check):
             continue
         if not faithful and (any(e.term.lower() in folded for e in check)
-                             or len({e.term.lower() for e in used}) < len(used)):
+                             or len({e.term.lower() for e in used}) < len(used)
+                             or any(f" {' '.join(re.findall(r'[a-z0-9]+', e.term.lower()))} " in words
+                                    for e in check)):  # an appended term the sentence mentions would blur its label
             continue
         break
     else:

@@ -12,10 +12,13 @@ Automatic checks (per variant, counted per strategy, with the failing examples):
 - ``antonym_keeps_pos``: an antonym gets the replaced word's PTB tag when the variant is parsed;
 - ``no_double_negation``: no ``not not`` / ``not hasn't`` / ``never no`` patterns were produced;
 - ``parses``: the variant's dependency parse has no more roots than its source's (a cheap fluency proxy);
-- ``term_offsets``: ``sentence[from:to] == term``.
+- ``term_offsets``: ``sentence[from:to] == term``;
+- ``surface_identical`` (RevTgt/RevNon): no character-diff hunk made only of spaces or punctuation (the
+  faithful mode's detokenisation changes ``$12`` to ``$ 12``; the corrected mode edits character offsets).
 
-``audit_sample`` writes a stratified CSV for people to judge (blank ``valid``/``fluent`` columns);
-``audit_score`` turns the filled-in CSV into a validity rate per strategy with a Wilson interval (scipy).
+``audit_sample`` writes a blind, seeded, strategy-stratified CSV for people to judge (blank ``fluent`` and
+``label`` columns; the answer key beside it); ``audit_score`` turns the filled-in sheet into fluency, label
+validity and both, per strategy, with Wilson intervals (:mod:`sentiprobe.stats.proportion`).
 """
 from __future__ import annotations
 
@@ -34,7 +37,31 @@ from ..formats import FLIP, ORIGINAL
 MAX_FAILURES = 5
 _DOUBLE_NEG = re.compile(r"\b(not|never|no)\s+(not|never|no|\w+n't)\b|n't\s+(not|never)\b", re.IGNORECASE)
 CHECKS = ("label_rule", "target_opinion_changed", "non_targets_reversed", "appended_new_aspect", "appended_opposite",
-          "antonym_keeps_pos", "no_double_negation", "parses", "term_offsets")
+          "antonym_keeps_pos", "no_double_negation", "parses", "term_offsets", "surface_identical")
+_PUNCT_SPACE = re.compile(r"^[\s\W_]*$")
+_PIECES = re.compile(r"\w+|\s+|[^\w\s]")
+
+
+def surface_damage(source: str, variant: str) -> list[tuple[str, str]]:
+    """Character-diff hunks between source and variant made only of spaces or punctuation (``$12`` -> ``$ 12``,
+    ``rushed - we`` -> ``rushed-we``): damage outside the edits, which the corrected mode never makes."""
+    import difflib
+
+    a_toks, b_toks = _PIECES.findall(source), _PIECES.findall(variant)
+    ops = difflib.SequenceMatcher(None, a_toks, b_toks, autojunk=False).get_opcodes()
+    out = []
+    for k, (op, i1, i2, j1, j2) in enumerate(ops):
+        if op == "equal":
+            continue
+        a, b = "".join(a_toks[i1:i2]), "".join(b_toks[j1:j2])
+        if not (_PUNCT_SPACE.match(a) and _PUNCT_SPACE.match(b)):
+            continue
+        # a hunk touching a word edit belongs to that edit (*went* -> *didn't go* splits off the apostrophe)
+        near = [ops[x] for x in (k - 1, k + 1) if 0 <= x < len(ops) and ops[x][0] != "equal"]
+        if any(not _PUNCT_SPACE.match("".join(a_toks[n[1]:n[2]]) + "".join(b_toks[n[3]:n[4]])) for n in near):
+            continue
+        out.append((a, b))
+    return out
 
 
 class _Tally:
@@ -75,12 +102,16 @@ def audit(gen, parse: bool = True) -> dict[str, Any]:
         tally.add(v.kind, "label_rule", v.polarity == want, ex)
         tally.add(v.kind, "term_offsets", v.sentence[v.start:v.end] == v.term, ex)
         tally.add(v.kind, "no_double_negation", not _DOUBLE_NEG.search(v.sentence), ex)
+        chars = any(getattr(e, "unit", "token") == "char" for e in v.edits)
         if v.kind == "revtgt":
-            ok = any(_overlaps((e.start, e.end), op) for e in v.edits for op in pa.opinions) or any(
-                e.op == "copula_negated" for e in v.edits)
+            spans = pa.aspect.opinions if chars else pa.opinions
+            ok = any(_overlaps((e.start, e.end), op) for e in v.edits for op in spans) or any(
+                e.op in ("copula_negated", "negation_added", "do_support", "negation_removed") for e in v.edits)
             tally.add(v.kind, "target_opinion_changed", ok, ex)
-        if v.kind == "revnon":
+        if v.kind == "revnon" and not chars:  # corrected RevNon may leave a non-target it cannot edit validly
             tally.add(v.kind, "non_targets_reversed", _non_targets_ok(p, pa, v), ex)
+        if v.kind in ("revtgt", "revnon"):
+            tally.add(v.kind, "surface_identical", not surface_damage(p.sentence.text, v.sentence), ex)
         if base == "adddiff" or v.kind == "revnon_adddiff":
             terms = {o.aspect.term.lower() for o in p.aspects}
             tally.add(v.kind, "appended_new_aspect", all(a["term"].lower() not in terms for a in v.appended), ex)
@@ -91,7 +122,7 @@ def audit(gen, parse: bool = True) -> dict[str, Any]:
             roots = sum(d == "ROOT" for d in pr.deps)
             tally.add(v.kind, "parses", roots <= max(1, sum(d == "ROOT" for d in p.parse.deps)), ex)
             for e in v.edits:
-                if e.op != "antonym" or e.start >= len(p.parse.tags):
+                if chars or e.op != "antonym" or e.start >= len(p.parse.tags):
                     continue
                 hits = [i for i, t in enumerate(pr.tokens) if t == e.text]
                 if hits:
@@ -121,95 +152,133 @@ def _non_targets_ok(p, pa, v) -> bool:
 
 # ---- human judgement -------------------------------------------------------------------------------
 
-SAMPLE_COLUMNS = ("sample_id", "strategy", "key", "term", "source_label", "variant_label", "source_sentence",
-                  "variant_sentence", "edits", "valid", "fluent", "notes")
+SAMPLE_COLUMNS = ("sample_id", "term", "sentence", "fluent", "label", "notes")
+KEY_SCHEMA_VERSION = 1
+_LABEL_ALIASES = {"positive": "positive", "pos": "positive", "p": "positive", "+": "positive",
+                  "negative": "negative", "neg": "negative", "n": "negative", "-": "negative",
+                  "neutral": "neutral", "neu": "neutral", "0": "neutral", "o": "neutral"}
+
+
+def key_path(sample: str | Path) -> Path:
+    return Path(str(sample) + ".key.json")
 
 
 def audit_sample(enriched: str | Path, out: str | Path, *, per_strategy: int = 50, seed: int = 0) -> dict[str, int]:
-    """Write a stratified random sample (``per_strategy`` variants of each kind) as a CSV to fill in."""
+    """A blind sample to judge: ``per_strategy`` variants of each strategy (seeded), shuffled together, each
+    shown as its sentence and target term only (no label, no source, no strategy). The answer key (strategy,
+    key, variant label, source sentence) goes to ``<out>.key.json``; :func:`audit_score` joins them."""
+    from ....core.errors import ConfigError
     from ....core.io import atomic_write_text
     from ..load import load_enriched
 
-    from ....core.io import read_user_text
-
-    raw_text = read_user_text(enriched, "enriched ARTS file")
+    if isinstance(per_strategy, bool) or not isinstance(per_strategy, int) or per_strategy < 1:
+        raise ConfigError(f"--per-strategy must be a positive integer, not {per_strategy!r}")
+    if Path(out).resolve() == Path(enriched).resolve():
+        raise ConfigError(f"--out {out} is the generated file itself")
     recs = load_enriched(enriched, warnings_out=[])
-    raw = json.loads(raw_text)
     by_kind: dict[str, list] = {}
     for e in recs.values():
         if e.kind != ORIGINAL:
             by_kind.setdefault(e.kind, []).append(e)
     rng = random.Random(f"{seed}:audit")
+    picked = []
+    counts = {}
+    for kind in sorted(by_kind):
+        pool = sorted(by_kind[kind], key=lambda e: e.item_key)
+        pick = rng.sample(pool, min(per_strategy, len(pool)))
+        counts[kind] = len(pick)
+        picked += pick
+    rng.shuffle(picked)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(SAMPLE_COLUMNS)
-    counts = {}
-    n = 0
-    for kind in sorted(by_kind):
-        pool = sorted(by_kind[kind], key=lambda e: e.item_key)
-        pick = sorted(rng.sample(pool, min(per_strategy, len(pool))), key=lambda e: e.item_key)
-        counts[kind] = len(pick)
-        for e in pick:
-            n += 1
-            src = recs[e.source_id]
-            prov = raw.get(e.key, {}).get("provenance", {})
-            edits = "; ".join(f"{x['op']}: {x['before']!r} -> {x['text']!r}" for x in prov.get("edits", []))
-            if prov.get("appended"):
-                edits = "; ".join([edits] * bool(edits) + [f"append: {a['text']!r} ({a['label']})"
-                                                            for a in prov["appended"]])
-            w.writerow([n, kind, e.key, e.term, src.polarity, e.polarity, src.sentence, e.sentence, edits, "", "", ""])
+    key: dict[str, Any] = {"schema_version": KEY_SCHEMA_VERSION, "generated": str(enriched), "seed": seed,
+                           "per_strategy": per_strategy, "items": {}}
+    for n, e in enumerate(picked, 1):
+        w.writerow([n, e.term, e.sentence, "", "", ""])
+        key["items"][str(n)] = {"key": e.key, "strategy": e.kind, "label": e.polarity,
+                                "source_sentence": recs[e.source_id].sentence}
     atomic_write_text(out, buf.getvalue())
+    atomic_write_text(key_path(out), json.dumps(key, indent=1, ensure_ascii=False) + "\n")
     return counts
 
 
-_YES = {"1", "y", "yes", "true", "valid", "ok"}
-_NO = {"0", "n", "no", "false", "invalid"}
+_YES = {"1", "y", "yes", "true", "ok", "fluent"}
+_NO = {"0", "n", "no", "false", "not fluent", "disfluent"}
 
 
 def wilson(k: int, n: int, alpha: float = 0.05) -> tuple[float | None, float | None]:
-    """Wilson score interval (scipy's ``binomtest(...).proportion_ci(method="wilson")``)."""
-    if n == 0:
-        return None, None
-    from scipy.stats import binomtest
+    """The Wilson interval of :mod:`sentiprobe.stats.proportion` (statsmodels' ``method="wilson"``)."""
+    from ....stats.proportion import wilson_interval
 
-    ci = binomtest(k, n).proportion_ci(confidence_level=1 - alpha, method="wilson")
-    return float(ci.low), float(ci.high)
+    return wilson_interval(k, n, alpha)
 
 
-def audit_score(path: str | Path, *, column: str = "valid", alpha: float = 0.05) -> dict[str, Any]:
-    """Validity rate per strategy (yes / judged) with a Wilson interval, from a filled-in sample CSV."""
+def _rate(k: int, n: int, alpha: float) -> dict[str, Any]:
+    lo, hi = wilson(k, n, alpha)
+    return {"yes": k, "n": n, "rate": k / n if n else None, "ci_low": lo, "ci_high": hi}
+
+
+def audit_score(path: str | Path, *, key: str | Path | None = None, alpha: float = 0.05) -> dict[str, Any]:
+    """Fluency, label validity (the judge's label equals the variant's) and both, per strategy and overall,
+    with Wilson intervals at confidence ``1 - alpha``, from a filled-in :func:`audit_sample` sheet."""
+    from ....core.errors import ConfigError
     from ....core.io import read_user_text
+    from .inputs import parse_json
 
+    if isinstance(alpha, bool) or not isinstance(alpha, float | int) or not 0 < alpha < 1:
+        raise ConfigError(f"--alpha must be in (0, 1), not {alpha!r} (confidence = 1 - alpha)")
     text = read_user_text(path, "audit judgements")
     try:
         rows = list(csv.DictReader(io.StringIO(text, newline="")))
     except csv.Error as exc:
         raise DataError(f"invalid CSV: {exc}", path=path) from None
-    if not rows or "strategy" not in rows[0] or column not in rows[0]:
-        raise DataError(f"expected the columns 'strategy' and {column!r} (from `sentiprobe arts audit-sample`)",
+    if not rows or any(c not in rows[0] for c in ("sample_id", "fluent", "label")):
+        raise DataError("expected the columns 'sample_id', 'fluent' and 'label' (from `sentiprobe arts audit-sample`)",
                         path=path)
-    tally: dict[str, list[int]] = {}
+    kpath = Path(key) if key is not None else key_path(path)
+    kdoc = parse_json(kpath, "audit answer key")
+    items = kdoc.get("items") if isinstance(kdoc, dict) else None
+    if not isinstance(items, dict) or kdoc.get("schema_version") != KEY_SCHEMA_VERSION:
+        raise DataError(f"not an audit answer key (schema_version {KEY_SCHEMA_VERSION} with 'items')", path=kpath)
+    tally: dict[str, dict[str, list[int]]] = {}
     unjudged: Counter = Counter()
     for i, r in enumerate(rows, 2):
-        v = (r.get(column) or "").strip().lower()
-        s = r.get("strategy") or ""
-        if not v:
+        sid = (r.get("sample_id") or "").strip()
+        item = items.get(sid)
+        if not isinstance(item, dict) or not isinstance(item.get("strategy"), str):
+            raise DataError(f"sample_id {sid!r} is not in the answer key {kpath}", path=path, record=f"line {i}",
+                            field="sample_id")
+        s = item["strategy"]
+        t = tally.setdefault(s, {m: [0, 0] for m in ("fluent", "label", "valid")})
+        f = (r.get("fluent") or "").strip().lower()
+        lab = (r.get("label") or "").strip().lower()
+        if f and f not in _YES | _NO:
+            raise DataError(f"fluency judgement {r.get('fluent')!r} is not yes/no (or 1/0)", path=path,
+                            record=f"line {i}", field="fluent")
+        if lab and lab not in _LABEL_ALIASES:
+            raise DataError(f"label {r.get('label')!r} is not positive/negative/neutral", path=path,
+                            record=f"line {i}", field="label")
+        if not f and not lab:
             unjudged[s] += 1
             continue
-        if v not in _YES | _NO:
-            raise DataError(f"judgement {r.get(column)!r} is not yes/no (or 1/0)", path=path, record=f"line {i}",
-                            field=column)
-        tally.setdefault(s, [0, 0])
-        tally[s][0] += v in _YES
-        tally[s][1] += 1
-    out: dict[str, Any] = {"file": str(path), "column": column, "confidence": 1 - alpha, "strategies": {}}
-    for s, (k, n) in sorted(tally.items()):
-        lo, hi = wilson(k, n, alpha)
-        out["strategies"][s] = {"valid": k, "judged": n, "rate": k / n if n else None, "ci_low": lo, "ci_high": hi,
-                                "unjudged": unjudged.get(s, 0)}
-    k_all = sum(k for k, _ in tally.values())
-    n_all = sum(n for _, n in tally.values())
-    lo, hi = wilson(k_all, n_all, alpha)
-    out["overall"] = {"valid": k_all, "judged": n_all, "rate": k_all / n_all if n_all else None, "ci_low": lo,
-                      "ci_high": hi, "unjudged": sum(unjudged.values())}
+        if f:
+            t["fluent"][0] += f in _YES
+            t["fluent"][1] += 1
+        if lab:
+            ok = _LABEL_ALIASES[lab] == item.get("label")
+            t["label"][0] += ok
+            t["label"][1] += 1
+            if f:
+                t["valid"][0] += ok and f in _YES
+                t["valid"][1] += 1
+    out: dict[str, Any] = {"file": str(path), "key": str(kpath), "confidence": 1 - alpha, "ci_method": "wilson",
+                           "strategies": {}}
+    total = {m: [0, 0] for m in ("fluent", "label", "valid")}
+    for s, t in sorted(tally.items()):
+        out["strategies"][s] = {m: _rate(t[m][0], t[m][1], alpha) for m in t} | {"unjudged": unjudged.get(s, 0)}
+        for m in t:
+            total[m][0] += t[m][0]
+            total[m][1] += t[m][1]
+    out["overall"] = {m: _rate(total[m][0], total[m][1], alpha) for m in total} | {"unjudged": sum(unjudged.values())}
     return out

@@ -3,12 +3,17 @@
 All three become :class:`Sentence` records holding every aspect of the sentence (the non-targets matter
 to RevNon and AddDiff) with their opinion spans when the input has them.
 
-**Malformed files** (invalid JSON/XML, a record of the wrong shape) raise :class:`DataError` naming the
-file and the record (or line). **Bad records** (offsets that do not match the term, an empty sentence or
-term, an unknown label, an aspect without opinion spans where spans are required) are *skipped* with a
-reason: :class:`Skip` entries end up in the generation report and the audit, so nothing is dropped
-silently. XML is parsed with ``defusedxml``: entity declarations (billion laughs, external entities) are
-refused, not expanded.
+**Malformed files** (invalid JSON/XML, a record of the wrong shape, JSON nested too deeply) raise
+:class:`DataError` naming the file and the record (or line). **Colliding ids** are refused the same way,
+never overwritten: a duplicated key in a JSON object (TOWE sentence or term ids), the same id on two JSONL
+lines or two aspects, two SemEval ``<sentence>`` elements with one id, one aspect id in two sentences, or an
+id that ends like a generated variant's key (``_adv1``). A sentence longer than ``max_chars`` is refused
+(a typed error naming the record), so one pathological record cannot stall the parser.
+
+**Bad records** (offsets that do not match the term, an empty sentence or term, an unknown label, an aspect
+without opinion spans where spans are required) are *skipped* with a reason: :class:`Skip` entries end up in
+the generation report and the audit, so nothing is dropped silently. XML is parsed with ``defusedxml``: entity
+declarations (billion laughs, external entities) are refused, not expanded.
 
 JSONL format (one sentence per line; ``opinions`` optional, ``[from, to]`` character spans)::
 
@@ -20,7 +25,6 @@ Aspect ids are ``<sentence id>_<index>`` unless an aspect carries its own ``id``
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -82,18 +86,61 @@ def detect_format(path: Path) -> str:
     return "semeval-xml" if suf == ".xml" else "jsonl" if suf == ".jsonl" else "towe"
 
 
-def read_input(path: str | Path, fmt: str | None = None) -> Loaded:
-    """Read a generation input file (format from ``fmt`` or the file name)."""
+def read_input(path: str | Path, fmt: str | None = None, *, max_chars: int | None = None) -> Loaded:
+    """Read a generation input file (format from ``fmt`` or the file name); checks ids and sentence lengths."""
     path = Path(path)
     fmt = fmt or detect_format(path)
     text = read_user_text(path, "generation input")
     if fmt == "towe":
-        return _read_towe(path, text)
-    if fmt == "jsonl":
-        return _read_jsonl(path, text)
-    if fmt == "semeval-xml":
-        return _read_xml(path, text)
-    raise DataError(f"unknown input format {fmt!r}; expected one of {list(FORMATS)}", path=path)
+        loaded = _read_towe(path, text)
+    elif fmt == "jsonl":
+        loaded = _read_jsonl(path, text)
+    elif fmt == "semeval-xml":
+        loaded = _read_xml(path, text)
+    else:
+        raise DataError(f"unknown input format {fmt!r}; expected one of {list(FORMATS)}", path=path)
+    _check_ids(path, loaded.sentences)
+    if max_chars is not None:
+        for s in loaded.sentences:
+            if len(s.text) > max_chars:
+                raise DataError(f"sentence has {len(s.text)} characters; the limit is {max_chars} "
+                                "(--max-sentence-chars)", path=path, record=s.id, field="sentence")
+    return loaded
+
+
+def _check_ids(path: Path, sentences: list[Sentence]) -> None:
+    """Every aspect id is unique across the file and cannot be mistaken for a generated variant's key."""
+    from ..formats import GENERATED_RE, VARIANT_RE
+
+    seen: dict[str, str] = {}
+    for s in sentences:
+        for a in s.aspects:
+            if a.id in seen:
+                raise DataError(f"aspect id {a.id!r} is used twice (sentences {seen[a.id]!r} and {s.id!r}); ids must "
+                                "be unique, or variants would overwrite each other", path=path, record=s.id, field="id")
+            if VARIANT_RE.search(a.id) or GENERATED_RE.search(a.id):
+                raise DataError(f"aspect id {a.id!r} ends like a generated variant's key; rename it", path=path,
+                                record=s.id, field="id")
+            seen[a.id] = s.id
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _DuplicateKey(k)
+        out[k] = v
+    return out
+
+
+def parse_json(path: Path, what: str) -> Any:
+    """A JSON file through the input layer: typed errors for invalid, over-deep JSON and duplicated keys."""
+    return _parse_json(path, read_user_text(path, what))
 
 
 def _check_aspect(sent_id: str, text: str, aid: str, term: Any, pol: Any, a: Any, b: Any, ops: list,
@@ -129,12 +176,13 @@ def _sentence(sid: str, text: Any, aspects: list[Aspect], skipped: list[Skip]) -
 
 
 def _parse_json(path: Path, text: str) -> Any:
+    from ....core.io import parse_json_text
+
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"invalid JSON: {exc.msg}", path=path, record=f"line {exc.lineno}") from None
-    except RecursionError:
-        raise DataError("JSON nested too deeply", path=path) from None
+        return parse_json_text(text, path, object_pairs_hook=_no_duplicates)
+    except _DuplicateKey as exc:
+        raise DataError(f"key {exc.key!r} appears twice in one JSON object; ids must be unique", path=path,
+                        record=exc.key) from None
 
 
 def _read_towe(path: Path, text: str) -> Loaded:
@@ -172,10 +220,15 @@ def _read_jsonl(path: Path, text: str) -> Loaded:
     skipped: list[Skip] = []
     has_ops = False
     expected = "expected an object with 'id', 'sentence' and 'aspects'"
+    lines: dict[str, int] = {}
     for i, rec in iter_jsonl_text(text, path, expected):
         if not isinstance(rec.get("aspects", []), list):
             raise DataError(expected, path=path, record=f"line {i}")
         sid = str(rec.get("id", f"line{i}"))
+        if sid in lines:
+            raise DataError(f"sentence id {sid!r} is used twice (lines {lines[sid]} and {i}); ids must be unique",
+                            path=path, record=f"line {i}", field="id")
+        lines[sid] = i
         sent = rec.get("sentence")
         if not isinstance(sent, str) or not sent.strip():
             skipped.append(Skip(sid, "empty or missing sentence"))
@@ -218,8 +271,13 @@ def _read_xml(path: Path, text: str) -> Loaded:
         raise DataError(f"invalid XML: {exc}", path=path, record=f"line {line}" if line else None) from None
     out: list[Sentence] = []
     skipped: list[Skip] = []
+    ids: dict[str, int] = {}
     for n, s in enumerate(root.iter("sentence")):
         sid = s.get("id") or f"sentence{n}"
+        if sid in ids:
+            raise DataError(f"<sentence id={sid!r}> appears twice (elements {ids[sid] + 1} and {n + 1}); ids must be "
+                            "unique", path=path, record=sid, field="id")
+        ids[sid] = n
         sent = s.findtext("text")
         if not sent or not sent.strip():
             skipped.append(Skip(sid, "empty or missing <text>"))

@@ -14,17 +14,19 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ....core.errors import ConfigError
+from ....core.errors import ConfigError, DataError
 from .adddiff import PHRASE_SOURCES, PoolEntry, add_diff, aspectset_pool, pools_by_label, template_pool
 from .edits import EditContext
 from .inputs import Loaded, Sentence, Skip, read_input
-from .resources import Parse, SpacyParser, WordNetAntonyms
+from .resources import Parse, SpacyParser, WordNetAntonyms, default_cache_dir
 from .strategies import Prepared, Variant, prepare_aspects, rev_non, rev_tgt, revnon_eligible, source_record
 from .text import tokenize, vocabulary
 
 STRATEGY_CHOICES = ("revtgt", "revnon", "adddiff", "revnon_adddiff", "adddiff_k")
 DEFAULT_STRATEGIES = ("revtgt", "revnon", "adddiff")
 MODES = ("corrected", "faithful")
+MAX_SENTENCE_CHARS = 2000
+"""Default cap on an input sentence's length (the longest SemEval/MAMS sentence has 464 characters)."""
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,8 @@ class GenerateConfig:
         mode: ``corrected`` (default for new data) or ``faithful`` (the original's §4.6 quirks).
         seed: seed of every random choice.
         k: AddDiff(k)'s fixed number of appended aspects (needed for ``adddiff_k``).
-        phrase_source: ``template`` | ``mined`` | ``aspectset`` (see :mod:`.adddiff`).
+        phrase_source: ``auto`` | ``template`` | ``mined`` | ``aspectset`` | ``clauses`` (see :mod:`.adddiff`,
+            :mod:`.clauses`; ``auto``: mined clauses when the corrected mode has a pool file, else templates).
         pool_file: training TOWE file for ``mined``/``aspectset`` pools.
         aspectset_file: AspectSet phrase list for ``aspectset``.
         vocab_files: JSON files whose sentences form the in-domain vocabulary (default: input + pool).
@@ -44,13 +47,20 @@ class GenerateConfig:
         antonym_choice: ``first`` (reproducible, explainable) or ``random`` (uniform, as the original).
         opinions: ``auto`` (gold spans when the input has them, else the finder), ``gold`` or ``finder``.
         provenance: write the ``provenance`` field of variants.
+        rank: corrected mode: ``lm`` (SmolLM2 fluency chooses among valid candidates and refuses disfluent ones)
+            or ``rules`` (the candidates' rule order, no language model).
+        lm_dtype: ``bfloat16`` (default, faster) or ``float32`` for the fluency model.
+        lexicon_files: TOWE files whose opinion words and labels extend VADER's lexicon in the validity checks
+            (default: the pool file when it has opinion spans).
+        pool_sentences: at most this many pool sentences are parsed for clause mining (a seeded sample).
+        max_sentence_chars: a longer input sentence is refused with a typed error naming its record.
     """
 
     strategies: tuple[str, ...] = DEFAULT_STRATEGIES
     mode: str = "corrected"
     seed: int = 1016
     k: int | None = None
-    phrase_source: str = "template"
+    phrase_source: str = "auto"
     pool_file: str | None = None
     aspectset_file: str | None = None
     vocab_files: tuple[str, ...] = ()
@@ -58,6 +68,11 @@ class GenerateConfig:
     antonym_choice: str = "first"
     opinions: str = "auto"
     provenance: bool = True
+    rank: str = "lm"
+    lm_dtype: str = "bfloat16"
+    lexicon_files: tuple[str, ...] = ()
+    pool_sentences: int = 2000
+    max_sentence_chars: int = MAX_SENTENCE_CHARS
 
     def __post_init__(self) -> None:
         bad = [s for s in self.strategies if s not in STRATEGY_CHOICES]
@@ -66,12 +81,19 @@ class GenerateConfig:
         for name, val, ok in (("mode", self.mode, MODES), ("phrase_source", self.phrase_source, PHRASE_SOURCES),
                               ("pos_check", self.pos_check, ("lexical", "retag")),
                               ("antonym_choice", self.antonym_choice, ("first", "random")),
-                              ("opinions", self.opinions, ("auto", "gold", "finder"))):
+                              ("opinions", self.opinions, ("auto", "gold", "finder")),
+                              ("rank", self.rank, ("lm", "rules")),
+                              ("lm_dtype", self.lm_dtype, ("bfloat16", "float32"))):
             if val not in ok:
                 raise ConfigError(f"{name} must be one of {list(ok)}, not {val!r}")
         if "adddiff_k" in self.strategies and (self.k is None or self.k < 1):
             raise ConfigError("strategy adddiff_k needs --k N (N >= 1)")
-        if self.phrase_source in ("mined", "aspectset") and not self.pool_file:
+        for num, n in (("pool_sentences", self.pool_sentences), ("max_sentence_chars", self.max_sentence_chars)):
+            if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+                raise ConfigError(f"{num} must be a positive integer, not {n!r}")
+        if self.phrase_source == "clauses" and self.faithful:
+            raise ConfigError("phrase source 'clauses' belongs to the corrected mode (--mode corrected)")
+        if self.phrase_source in ("mined", "aspectset", "clauses") and not self.pool_file:
             raise ConfigError(f"phrase source {self.phrase_source!r} needs a training TOWE file (--pool)")
         if self.phrase_source == "aspectset" and not self.aspectset_file:
             raise ConfigError("phrase source 'aspectset' needs --aspectset FILE")
@@ -79,6 +101,13 @@ class GenerateConfig:
     @property
     def faithful(self) -> bool:
         return self.mode == "faithful"
+
+    @property
+    def phrases(self) -> str:
+        """The phrase source in effect (``auto``: clauses with a pool file in the corrected mode, else templates)."""
+        if self.phrase_source != "auto":
+            return self.phrase_source
+        return "clauses" if self.pool_file and not self.faithful else "template"
 
 
 @dataclass
@@ -127,6 +156,20 @@ class Toolkit:
             warnings.simplefilter("ignore", UserWarning)  # nltk: "multilingual functions are not available"
             self.wordnet = {first_only: WordNetAntonyms(cache_dir, first_only=first_only)}
         self.cache_dir = cache_dir
+        #: where the fluency model's converted weights live (default ``<cache dir>/models``, shared with the
+        #: ``smollm2`` adapter when the cache dir is sentiprobe's)
+        self.models_dir: Path | None = None
+        self._lms: dict[str, Any] = {}
+
+    def fluency(self, dtype: str = "bfloat16") -> Any:
+        """The fluency model (:class:`~sentiprobe.models.fluency_lm.FluencyLM`), created once per dtype; its
+        converted weights and score cache live under the cache dir (default: the user cache)."""
+        if dtype not in self._lms:
+            from ....models.fluency_lm import FluencyLM
+
+            root = Path(self.cache_dir) if self.cache_dir is not None else default_cache_dir().parent
+            self._lms[dtype] = FluencyLM(root, dtype=dtype, convert_dir=self.models_dir)
+        return self._lms[dtype]
 
     def antonyms(self, first_only: bool) -> WordNetAntonyms:
         if first_only not in self.wordnet:
@@ -149,11 +192,17 @@ def default_toolkit(cache_dir: Path | None = None) -> Toolkit:
 
 
 def _sentences_of(path: str) -> list[str]:
-    from ....core.io import read_user_text
+    """Sentences of a vocabulary file: a JSON object or list of records with a ``sentence`` field."""
+    from .inputs import parse_json
 
-    obj = json.loads(read_user_text(path, "vocabulary file"))
+    obj = parse_json(Path(path), "vocabulary file (--vocab)")
+    if not isinstance(obj, dict | list):
+        raise DataError("expected a JSON object or list of records with a 'sentence' field", path=path)
     recs = obj.values() if isinstance(obj, dict) else obj
-    return [r["sentence"] for r in recs if isinstance(r, dict) and isinstance(r.get("sentence"), str)]
+    out = [r["sentence"] for r in recs if isinstance(r, dict) and isinstance(r.get("sentence"), str)]
+    if not out:
+        raise DataError("no record with a 'sentence' string: not a vocabulary file", path=path)
+    return out
 
 
 def prepare(sentences: list[Sentence], kit: Toolkit, plain_quotes: bool = False) -> list[Prepared]:
@@ -196,8 +245,14 @@ def generate(loaded: Loaded, cfg: GenerateConfig, kit: Toolkit) -> Generated:
     use_finder = cfg.opinions == "finder" or (cfg.opinions == "auto" and not loaded.has_opinions)
     preps = prepare(sentences, kit, cfg.faithful)
     pool_preps: list[Prepared] = []
+    pool_info: dict[str, Any] = {}
     if cfg.pool_file:
-        pool_preps = prepare(read_input(cfg.pool_file, "towe").sentences, kit, cfg.faithful)
+        pool_sents = read_input(cfg.pool_file, max_chars=cfg.max_sentence_chars).sentences
+        if cfg.phrases == "clauses" and len(pool_sents) > cfg.pool_sentences:
+            pool_sents = sorted(random.Random(f"{cfg.seed}:pool").sample(pool_sents, cfg.pool_sentences),
+                                key=lambda x: x.id)
+            pool_info["pool_sample"] = f"{cfg.pool_sentences} of the pool file's sentences (seeded)"
+        pool_preps = prepare(pool_sents, kit, cfg.faithful)
     if use_finder:
         from .opinion import sentiment_words
 
@@ -211,12 +266,23 @@ def generate(loaded: Loaded, cfg: GenerateConfig, kit: Toolkit) -> Generated:
         [p.sentence.text for p in preps + pool_preps])
     wn = kit.antonyms(first_only=cfg.faithful)
     current: dict[str, Parse] = {}
-    entries = _pool(cfg, preps, pool_preps, wn.wn)
+    vocab = vocabulary(vocab_src)
+    rngs = {s: random.Random(f"{cfg.seed}:{s}") for s in STRATEGY_CHOICES}
+    q = None
+    plans: dict[tuple[str, str], Any] = {}
+    if cfg.faithful:
+        entries = _pool(cfg, preps, pool_preps, wn.wn)
+    else:
+        from . import quality
+
+        q = quality.make_quality(cfg, kit, vocab, pool_preps)
+        entries, info = quality.phrase_pool(cfg, q, preps, pool_preps)
+        pool_info.update(info)
+        plans = quality.plan_all(q, cfg, preps)
     pools = pools_by_label(entries)
     records: dict[str, dict[str, Any]] = {}
     variants: list[Variant] = []
-    rngs = {s: random.Random(f"{cfg.seed}:{s}") for s in STRATEGY_CHOICES}
-    ctxs = {s: EditContext(wn.antonyms, _tags_for(kit, cfg, current), vocabulary(vocab_src), rngs[s], cfg.faithful,
+    ctxs = {s: EditContext(wn.antonyms, _tags_for(kit, cfg, current), vocab, rngs[s], cfg.faithful,
                            cfg.pos_check, cfg.antonym_choice)
             for s in ("revtgt", "revnon")}
     for p in preps:
@@ -226,19 +292,27 @@ def generate(loaded: Loaded, cfg: GenerateConfig, kit: Toolkit) -> Generated:
             records[a.id] = source_record(p.sentence, a)
             made: dict[str, Variant] = {}
             for strat in cfg.strategies:
-                v, why = _one(strat, cfg, ctxs, rngs, p, pa, pools, made)
+                v, why = _one(strat, cfg, ctxs, rngs, p, pa, pools, made, q, plans)
                 if v is not None:
                     made[strat] = v
                     variants.append(v)
                     records[v.key] = v.record(cfg.provenance)
                 elif why:
                     skipped.append(Skip(a.id, why, strat))
-    return Generated(records, variants, skipped, preps, cfg, loaded.format,
-                     {**kit.versions(), "phrase_pool": f"{cfg.phrase_source}: {len(entries)} entries"}, kit.parser)
+    resources = {**kit.versions(), "phrase_pool": f"{cfg.phrases}: {len(entries)} entries", **pool_info}
+    if q is not None:
+        resources.update(q.describe())
+    return Generated(records, variants, skipped, preps, cfg, loaded.format, resources, kit.parser)
 
 
-def _one(strat, cfg, ctxs, rngs, p, pa, pools, made) -> tuple[Variant | None, str | None]:
+def _one(strat, cfg, ctxs, rngs, p, pa, pools, made, q, plans) -> tuple[Variant | None, str | None]:
     a = pa.aspect
+    if strat in ("revtgt", "revnon") and q is not None:
+        from .corrected import realise
+
+        if strat == "revnon" and not revnon_eligible(p, pa):
+            return None, None
+        return realise(q, plans[(a.id, strat)])
     if strat == "revtgt":
         return rev_tgt(ctxs["revtgt"], p, pa)
     if strat == "revnon":
@@ -253,7 +327,12 @@ def _one(strat, cfg, ctxs, rngs, p, pa, pools, made) -> tuple[Variant | None, st
         if base is None:
             if not revnon_eligible(p, pa):
                 return None, None
-            base, why = rev_non(ctxs["revnon"], p, pa)
+            if q is not None:
+                from .corrected import plan_rev_non, realise
+
+                base, why = realise(q, plans.get((a.id, "revnon")) or plan_rev_non(q, p, pa))
+            else:
+                base, why = rev_non(ctxs["revnon"], p, pa)
             if base is None:
                 return None, why
         return add_diff(rngs[strat], p, a.id, base.sentence, base.start, base.end, pools, k=None,
@@ -262,9 +341,9 @@ def _one(strat, cfg, ctxs, rngs, p, pa, pools, made) -> tuple[Variant | None, st
 
 
 def _pool(cfg: GenerateConfig, preps: list[Prepared], pool_preps: list[Prepared], wn) -> list[PoolEntry]:
-    if cfg.phrase_source == "template":
+    if cfg.phrases == "template":
         return template_pool(preps, "input", faithful=cfg.faithful, wn=wn)
-    if cfg.phrase_source == "mined":
+    if cfg.phrases == "mined":
         return template_pool(pool_preps, Path(cfg.pool_file or "").name, faithful=cfg.faithful, wn=wn)
     from ..load import load_aspectset
 
@@ -273,16 +352,49 @@ def _pool(cfg: GenerateConfig, preps: list[Prepared], pool_preps: list[Prepared]
     return aspectset_pool(load_aspectset(cfg.aspectset_file or ""), pairs, Path(cfg.aspectset_file or "").name)
 
 
+def check_paths(input_path: str | Path, out_path: str | Path, cfg: GenerateConfig,
+                cache_dir: Path | None = None) -> None:
+    """Refuse an output that would overwrite an input or a directory, and a cache dir that is a file."""
+    out = Path(out_path)
+    rep = report_path(out)
+    inputs = [("--input", input_path), ("--pool", cfg.pool_file), ("--aspectset", cfg.aspectset_file),
+              *(("--vocab", v) for v in cfg.vocab_files), *(("--lexicon", v) for v in cfg.lexicon_files)]
+    for target, what in ((out, "--out"), (rep, "the report beside --out")):
+        if target.is_dir():
+            raise DataError(f"{what} is a directory; give a file name such as {target / 'generated.json'}",
+                            path=target)
+        for flag, p in inputs:
+            if p and Path(p).exists() and target.exists() and target.resolve() == Path(p).resolve():
+                raise DataError(f"{what} is the same file as {flag}: generating would overwrite the input",
+                                path=target)
+            if p and not target.exists() and target.resolve() == Path(p).resolve():
+                raise DataError(f"{what} is the same path as {flag}", path=target)
+    if cache_dir is not None and Path(cache_dir).exists() and not Path(cache_dir).is_dir():
+        raise DataError("--cache-dir is a file, not a directory", path=cache_dir)
+
+
 def generate_file(input_path: str | Path, out_path: str | Path, cfg: GenerateConfig, *,
                   input_format: str | None = None, kit: Toolkit | None = None,
                   cache_dir: Path | None = None, run_audit: bool = True) -> Generated:
-    """Read ``input_path``, generate, write the enriched JSON to ``out_path`` and its report beside it."""
+    """Read ``input_path``, generate, write the enriched JSON to ``out_path`` and its report beside it.
+
+    Refused before any work: ``out_path`` (or its report) equal to an input file or a directory, a cache dir that
+    is a file. The written file holds exactly the records the report counts (checked before writing).
+    """
     from ....core.io import atomic_write_text
     from .audit import audit
 
-    loaded = read_input(input_path, input_format)
+    check_paths(input_path, out_path, cfg, cache_dir)
+    loaded = read_input(input_path, input_format, max_chars=cfg.max_sentence_chars)
+    for f in cfg.vocab_files:  # every other input file is checked before the back-ends load
+        _sentences_of(f)
+    for f in (*cfg.lexicon_files, *([cfg.pool_file] if cfg.pool_file else [])):
+        read_input(f, max_chars=cfg.max_sentence_chars)
     kit = kit or default_toolkit(cache_dir)
     gen = generate(loaded, cfg, kit)
+    counts = gen.counts()
+    if len(gen.records) != sum(counts.values()):  # a collision the input checks missed would be a bug
+        raise AssertionError(f"{len(gen.records)} records for counts {counts}")
     atomic_write_text(out_path, gen.to_json())
     rep = gen.report()
     rep["input"] = str(input_path)

