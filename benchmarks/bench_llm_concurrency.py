@@ -7,7 +7,10 @@ cache in a temp directory, one commit per batch) and prints the achieved fractio
 adapter's default ``batch_size`` and with ``batch_size`` pinned to 32 (the old default, which capped the
 requests in flight at 32 whatever ``max_concurrency`` said). Re-measure:
 
-    PYTHONPATH=src .venv/bin/python benchmarks/bench_llm_concurrency.py
+    PYTHONPATH=src .venv/bin/python benchmarks/bench_llm_concurrency.py [--waves 8]
+
+``--waves``: prompts per level = waves x concurrency (default 8). Each level pays a fixed start (threads, 64
+keep-alive connections, the first barrier) once, so short levels understate the steady rate.
 """
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from pathlib import Path
 from _common import report
 
 LATENCY = 0.1
-WAVES = 8
+WAVES = 8  # --waves
 LEVELS = (1, 8, 32, 64)
 
 
@@ -76,11 +79,14 @@ with FakeOpenAI(delay={latency}, lifetime=600) as srv:
 
 
 def main() -> None:
+    global WAVES
+    if "--waves" in sys.argv:
+        WAVES = int(sys.argv[sys.argv.index("--waves") + 1])
     # the server in its own process: in ours it would share the GIL with the 64 client threads it measures
     tests = str(Path(__file__).resolve().parents[1] / "tests")
     server = subprocess.Popen([sys.executable, "-c", SERVER.format(tests=tests, latency=LATENCY)],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    out: dict = {"latency_s": LATENCY, "levels": {}}
+    out: dict = {"latency_s": LATENCY, "waves": WAVES, "levels": {}}
     load_before = round(os.getloadavg()[0], 2)
     global SERVER_PID
     SERVER_PID = server.pid

@@ -11,6 +11,7 @@ ends with a space: ``33068425#562449#4 _0``). A variant key is an example id plu
 from __future__ import annotations
 
 import logging
+import os
 import re
 from dataclasses import asdict, dataclass
 
@@ -333,6 +334,6 @@ def summarise(warnings: list[DataWarning], what: str) -> None:
         key = ("summary", path, what, str(n))
         if key not in _LOGGED:
             _LOGGED.add(key)
-            logger.warning("%s: %d tolerated data irregularit%s in %s (offsets/terms; see docs/arts.md); listed in the "
-                           "results' details.data_warnings and `sentiprobe data stats`", what, n,
-                           "y" if n == 1 else "ies", path)
+            # short enough for a 100-column console: the path's file name; the details list the full paths
+            logger.warning("%s: %d tolerated irregularit%s in %s (`sentiprobe data stats`)",
+                           what, n, "y" if n == 1 else "ies", os.path.basename(path))
