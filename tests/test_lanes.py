@@ -61,14 +61,23 @@ def test_lanes_balance_the_main_job_by_registered_cost():
     assert model_cost("probe-glove") > model_cost("majority-target")
 
 
-def test_lanes_share_the_cores_through_omp_num_threads(monkeypatch):
-    from sentiprobe.run.lanes import _child_env
+def test_lanes_share_the_cores_through_omp_num_threads(monkeypatch, tmp_path):
+    """Each of n lanes gets the lane's share of the cores as OMP_NUM_THREADS, set by the worker before torch
+    loads; a value the user set wins; one lane keeps torch's default."""
+    import sentiprobe.run.lanes as lanes
+    from sentiprobe.cli import lane
 
+    assert lanes.lane_threads(1) is None
+    assert lanes.lane_threads(2) == max(1, (os.cpu_count() or 1) // 2)
+    seen = []
+    monkeypatch.setattr(lanes, "run_lane", lambda spec, err: seen.append(os.environ.get("OMP_NUM_THREADS")) or 0)
+    spec = tmp_path / "lane.json"
+    spec.write_text(json.dumps({"threads": 2, "configs": []}))
     monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
-    assert "OMP_NUM_THREADS" not in _child_env(1)
-    assert _child_env(2)["OMP_NUM_THREADS"] == str(max(1, (os.cpu_count() or 1) // 2))
+    assert lane.main(str(spec), str(tmp_path / "err.json")) == 0
     monkeypatch.setenv("OMP_NUM_THREADS", "3")  # the caller's choice wins
-    assert _child_env(2)["OMP_NUM_THREADS"] == "3"
+    assert lane.main(str(spec), str(tmp_path / "err.json")) == 0
+    assert seen == ["2", "3"]
 
 
 def test_a_shared_suite_reads_once_for_every_use():

@@ -6,15 +6,18 @@ does; an API caller who did not opt in keeps its lanes as blind to the environme
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 
 def main(spec_path: str, error_path: str) -> int:
     """Run the lane described by the JSON spec at ``spec_path``; exit 0, 130 (Ctrl-C) or 1."""
+    spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
+    if spec.get("threads") and "OMP_NUM_THREADS" not in os.environ:  # before torch loads; the user's value wins
+        os.environ["OMP_NUM_THREADS"] = str(spec["threads"])
     from ..run.lanes import run_lane
     from .environment import use_environment
 
-    spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
     if spec.get("environment"):
         use_environment()
     return run_lane(spec, error_path)

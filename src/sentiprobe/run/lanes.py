@@ -128,12 +128,12 @@ def run_lanes(configs: Sequence[RunConfig], jobs: int, *, progress: Progress) ->
                 spec = work / f"lane-{k}.json"
                 write_json(spec, {"schema_version": LANE_SPEC_VERSION, "progress": progress.enabled,
                                   "environment": env.installed(), "parent": os.getpid(),
+                                      "threads": lane_threads(len(lanes)),
                                   "configs": [asdict(by_model[m]) for m in lane]})
                 err = work / f"lane-{k}.error.json"
-                procs.append((lane, subprocess.Popen(_child_command(spec, err), env=_child_env(len(lanes))),
-                              err))
-            progress.note(f"running {len(configs)} models in {len(lanes)} parallel processes: "
-                          + "; ".join(", ".join(lane) for lane in lanes))
+                procs.append((lane, subprocess.Popen(_child_command(spec, err)), err))
+            progress.note(f"running {len(configs)} models in {len(lanes)} parallel processes:\n"
+                          + "\n".join("  " + ", ".join(lane) for lane in lanes))
             failures = [(lane, proc.wait(), err) for lane, proc, err in procs]
         finally:  # Ctrl-C, or an error starting a lane: none is left running
             _stop([p for _, p, _ in procs if p.poll() is None])
@@ -161,21 +161,19 @@ _BOOT = ("import json, sys\n"
          "sys.exit(code)\n")
 
 
+def lane_threads(n_lanes: int) -> int | None:
+    """``OMP_NUM_THREADS`` for each of ``n_lanes`` workers (None: one lane, torch's default): the lane's share of
+    the CPUs. Torch's default, one thread per core in every lane, oversubscribes the cores (on a busy 2-core
+    machine a LexComp probe fit took 1,028 s with two torch threads, 137 s with one). The worker sets it unless
+    the user did (:func:`sentiprobe.cli.lane.main`, before torch loads)."""
+    return max(1, (os.cpu_count() or 1) // n_lanes) if n_lanes > 1 else None
+
+
 def _child_command(spec: Path, err: Path) -> list[str]:
     """The worker's command line: the parent's import path first (a source checkout run with PYTHONPATH=src, a
     plug-in on ``sys.path``), then :func:`sentiprobe.cli.lane.main`. The worker inherits the parent's environment
     and reads it when the parent did (the spec says so)."""
     return [sys.executable, "-c", _BOOT, json.dumps([p for p in sys.path if p]), str(spec), str(err)]
-
-
-def _child_env(n_lanes: int = 1) -> dict[str, str]:
-    """The parent's environment with, unless set, ``OMP_NUM_THREADS`` = the lane's share of the CPUs: torch's
-    default, one thread per core in every lane, oversubscribes the cores (on a busy 2-core machine a LexComp
-    probe fit took 1,028 s with two torch threads, 137 s with one)."""
-    child = dict(os.environ)
-    if n_lanes > 1 and "OMP_NUM_THREADS" not in child:
-        child["OMP_NUM_THREADS"] = str(max(1, (os.cpu_count() or 1) // n_lanes))
-    return child
 
 
 def _stop(procs: Sequence[subprocess.Popen], grace: float = 5.0) -> None:

@@ -71,7 +71,7 @@ class Progress:
     def note(self, text: str) -> None:
         """One line about the run as a whole (how it is laid out), when enabled."""
         if self.enabled:
-            self._write("\n".join(_wrap(text, 0)) + "\n")  # at most WIDTH columns, like the closing table
+            self._write(f"{text}\n")
 
     def bar(self, total: int, desc: str) -> Any:
         """A tqdm bar for ``total`` items (None when disabled, nothing to do, or not on a terminal).
