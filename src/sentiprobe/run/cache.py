@@ -30,10 +30,12 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import CacheCorruptError, ConfigError
+from ..core.paths import CACHE_ENV_VAR
+from ..core.paths import cache_dir as default_cache_dir  # the one resolver (re-exported)
 
 log = logging.getLogger("sentiprobe.cache")
 
-ENV_VAR = "SENTIPROBE_CACHE_DIR"
+ENV_VAR = CACHE_ENV_VAR
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS predictions (fp TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
     PRIMARY KEY (fp, key)) WITHOUT ROWID;
@@ -71,19 +73,6 @@ def _guarded(fn: Callable) -> Callable:
             raise CacheCorruptError(self.path, str(exc)) from None
 
     return wrapper
-
-
-def default_cache_dir() -> Path:
-    """``$SENTIPROBE_CACHE_DIR`` (as the command line installed it, :mod:`sentiprobe.core.env`), else the user
-    cache dir."""
-    from ..core import env
-
-    value = env.variable(ENV_VAR)
-    if value:
-        return Path(value).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("sentiprobe"))
 
 
 def _set_wal(db: sqlite3.Connection, wait: float = 60.0) -> None:

