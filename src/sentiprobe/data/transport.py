@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, BinaryIO
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from ..core.errors import ChecksumError, DownloadDeadlineError, DownloadError
 from ..core.retry import CircuitBreaker, CircuitOpen, DeadlinePassed, RetriesExhausted, Transient, Trip, retry_call
@@ -73,8 +73,6 @@ class Breaker:
 
     @staticmethod
     def host(src: str) -> str:
-        from urllib.parse import urlsplit
-
         if src.startswith(("http://", "https://")):
             return urlsplit(src).netloc
         return "the local mirror"

@@ -1,8 +1,8 @@
 """``hf-finetune``: fine-tune a local Hugging Face checkpoint on a suite's train split.
 
-A plain torch loop (AdamW, warm-up then a linear / cosine / constant schedule, gradient clipping, seeded
-shuffling and head initialisation) on CPU or GPU (``device=auto``: CUDA when present; the device and the
-dtype are in :meth:`HFFinetune.config`, hence in the cache key and the run record).
+The shared torch loop of :mod:`.finetune_loop` (AdamW, warm-up then a linear / cosine / constant schedule, gradient
+clipping, seeded shuffling and head initialisation, per-epoch dev selection) on CPU or GPU (``device=auto``: CUDA
+when present; the device and the dtype are in :meth:`HFFinetune.config`, hence in the cache key and the run record).
 
 Heads (``head``):
 

@@ -9,7 +9,8 @@ Spec ``soul.md`` §3.2-3.3 and §4 (the reference ``slm.py``):
 - both truncated at ``max_length`` (512) **from the right**; the number of truncated sources and targets is
   logged and kept in the fitted state. Batches are padded to their longest member rather than to 512
   (the masked positions change nothing but the run time); target pads are set to -100 for the loss;
-- AdamW at a constant learning rate: no warm-up, no scheduler, no clipping, no accumulation; the data
+- AdamW at a constant learning rate (the shared loop of :mod:`.finetune_loop` without a schedule): no warm-up,
+  no scheduler, no clipping, no accumulation; the data
   is reshuffled every epoch (seeded); the model after the **last** epoch is kept (no selection). The code's
   defaults are lr 1e-4, batch 8, 8 epochs; the paper averages seeds 0, 1 and 42 (run the model once per
   seed: ``--seed``);

@@ -31,6 +31,10 @@ Failing fast (a :class:`RequestGuard` shared by every request of one adapter):
 
 :class:`LLMFatalError` (the base of those and of :class:`LLMConnectionError`) marks failures that
 retrying other prompts cannot fix; callers that fall back to per-prompt retries must re-raise it.
+
+The loop, the breaker's counting, the deadline checks and the cancellable waits are the project's one retry helper,
+:func:`sentiprobe.core.retry.retry_call` (tenacity underneath); this module says what is retried and how each
+stop reads.
 """
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ import threading
 from collections.abc import Sequence
 from urllib.parse import parse_qsl, urlsplit
 
+from ..core import env
 from ..core.errors import ConfigError
 
 ENV_BASE_URL = ("SENTIPROBE_LLM_BASE_URL", "OPENAI_BASE_URL")
@@ -24,9 +25,7 @@ _DEFAULTS_LOCK = threading.Lock()
 
 
 def _env(names: Sequence[str]) -> str | None:
-    from ..core import env  # the environment the command line installed (only cli/ reads os.environ)
-
-    return env.variable(*names)
+    return env.variable(*names)  # the environment the command line installed (only cli/ reads os.environ)
 
 
 def configure(*, api_key: str | None = None, base_url: str | None = None, model: str | None = None) -> None:
