@@ -135,3 +135,28 @@ def test_one_cache_directory_resolver(tmp_path):
         assert resolve_data_dir(tmp_path / "x") == tmp_path / "x"
     finally:
         env.install(previous)
+
+
+def test_cache_wal_switch_waits_while_the_database_is_locked():
+    import sqlite3
+
+    from sentiprobe.run.cache import _set_wal
+
+    class Db:
+        def __init__(self, locked: int, message: str = "database is locked") -> None:
+            self.calls, self.locked, self.message = 0, locked, message
+
+        def execute(self, sql: str) -> None:
+            self.calls += 1
+            if self.calls <= self.locked:
+                raise sqlite3.OperationalError(self.message)
+
+    db = Db(2)
+    _set_wal(db)  # type: ignore[arg-type]
+    assert db.calls == 3
+    with pytest.raises(sqlite3.OperationalError, match="database is locked"):  # SQLite's own error after the wait
+        _set_wal(Db(10**6), wait=0.1)  # type: ignore[arg-type]
+    other = Db(1, "disk I/O error")
+    with pytest.raises(sqlite3.OperationalError, match="disk I/O error"):  # not retried
+        _set_wal(other)  # type: ignore[arg-type]
+    assert other.calls == 1
