@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import platformdirs
+
 from . import env
 
 CACHE_ENV_VAR = "SENTIPROBE_CACHE_DIR"
@@ -17,8 +19,6 @@ DATA_ENV_VAR = "SENTIPROBE_DATA_DIR"
 
 def user_cache_dir() -> Path:
     """The user cache directory of sentiprobe (``~/.cache/sentiprobe`` on Linux), whatever the environment says."""
-    import platformdirs
-
     return Path(platformdirs.user_cache_dir("sentiprobe"))
 
 
