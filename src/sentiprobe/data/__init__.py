@@ -15,11 +15,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..core import env
+from ..core import paths
 from ..core.errors import MissingDataError, UnsafePathError
+from ..core.paths import CACHE_ENV_VAR  # the same variable sentiprobe.run.cache reads
 
-ENV_VAR = "SENTIPROBE_DATA_DIR"
-CACHE_ENV_VAR = "SENTIPROBE_CACHE_DIR"  # the same variable sentiprobe.run.cache reads
+ENV_VAR = paths.DATA_ENV_VAR
 _DEFAULT = object()
 
 _LAZY = {
@@ -45,12 +45,7 @@ def resolve_data_dir(data_dir: str | Path | None = None) -> Path:
     then the user cache dir."""
     if data_dir:
         return Path(data_dir).expanduser()
-    value = env.variable(ENV_VAR)
-    if value:
-        return Path(value).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("sentiprobe")) / "data"
+    return paths.data_dir()
 
 
 def _hint(entry: Any, family: str) -> str:
@@ -68,12 +63,7 @@ def _hint(entry: Any, family: str) -> str:
 def default_stamp_dir() -> Path:
     """Directory of the verified-stamp store: the cache directory (``$SENTIPROBE_CACHE_DIR``, else the user
     cache dir), the same place as the prediction cache, so deleting the cache also drops the stamps."""
-    value = env.variable(CACHE_ENV_VAR)
-    if value:
-        return Path(value).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("sentiprobe"))
+    return paths.cache_dir()
 
 
 def require_file(data_dir: str | Path, manifest_path: str, *, stamp_dir: Any = _DEFAULT) -> Path:

@@ -6,7 +6,7 @@ then moved into place with ``os.replace``. Whatever happens (HTTP error, truncat
 Ctrl-C), no partial file is left at the destination and the temporary file is removed.
 
 Connection errors, timeouts, HTTP 429/5xx and truncated bodies are retried ``retries`` times with
-exponential backoff; checksum mismatches and other HTTP errors are not.
+exponential backoff (:func:`sentiprobe.core.retry.retry_call`); checksum mismatches and other HTTP errors are not.
 
 ``timeout`` bounds each connection and read; ``deadline`` bounds a whole file, attempts and backoff
 included, so a mirror that trickles one byte every few seconds (never tripping the read timeout) still
@@ -21,39 +21,31 @@ Three more limits hold by default, so a dead or trickling source never costs min
   defaults instead of 127 s per file);
 - ``total_deadline`` bounds the whole fetch (default :func:`total_deadline_for`: 600 s plus 1 s per 64 KiB to
   download); files not finished by then fail with DownloadDeadlineError.
-During :func:`fetch`, SIGTERM is turned into ``SystemExit(143)`` so the
-``finally`` blocks run and remove the ``.part`` file (the default SIGTERM action kills the process
-without running them); SIGINT already raises KeyboardInterrupt. A downloading process holds an
-exclusive ``flock`` on its ``.part`` file, so the next fetch can tell the ``.part`` files of a SIGKILLed
-process (no lock) from those of a concurrent fetch (locked) and removes only the former.
+During :func:`fetch`, SIGTERM is turned into ``SystemExit(143)`` so the ``finally`` blocks remove the ``.part``
+file; ``.part`` files of a killed process are removed by the next fetch (:mod:`.partfiles`). The transport, the
+retries and the breaker are in :mod:`.transport`, the report in :mod:`.fetch_report`.
 """
 from __future__ import annotations
 
 import hashlib
 import http.client
 import os
-import re
-import secrets
-import signal
 import sys
-import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterable
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
-from collections.abc import Iterator
-from urllib.parse import quote
+from typing import Any
 
 from ..core.errors import ChecksumError, ConfigError, DownloadDeadlineError, DownloadError, SentiprobeError
 from ..core.io import atomic_write_bytes
-from .manifest import Manifest, ManifestFile, load_manifest
+from .fetch_report import SCHEMA_VERSION, FetchOutcome, FetchReport
 from .integrity import git_blob_of
+from .manifest import Manifest, ManifestFile, load_manifest
+from .partfiles import STALE_PART_AGE, UNLOCKED_GRACE, remove_stale_parts, sigterm_raises, temp_for
+from .transport import (BREAKER_THRESHOLD, Breaker, _NotFound, _Retryable, fetch_bytes, open_source, source_location,
+                        with_retries)
 
-SCHEMA_VERSION = 1
 CHUNK = 1 << 16
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_RETRIES = 3
@@ -63,125 +55,8 @@ MIN_RATE = 64 * 1024  # bytes/s a download is granted beyond DEFAULT_DEADLINE wh
 MAX_RETRIES = 20
 STALL_WINDOW = 30.0  # seconds over which a transfer must deliver STALL_RATE bytes/s on average
 STALL_RATE = 1024.0
-BREAKER_THRESHOLD = 3  # failed attempts in a row that open a source host's circuit for the rest of a fetch
-STALE_PART_AGE = 900.0  # an unlockable .part (no flock, or core.io's) untouched this long is an orphan
-UNLOCKED_GRACE = 30.0  # an unlocked .part of ours younger than this may be a download between open and flock
-_OUR_PART_RE = re.compile(r"^\..+\.[0-9a-f]{12}\.part$")  # _temp_for's names
-_PART_RE = re.compile(r"^\..+\.[A-Za-z0-9_]{6,}\.part$")  # ours and core.io.atomic_write_bytes'
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: only the age rule applies
-    fcntl = None  # type: ignore[assignment]
 
 ProgressFn = Callable[[str, int, "int | None"], None]
-
-
-# ---------------------------------------------------------------------------------------------
-# report
-# ---------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class FetchOutcome:
-    """What happened to one manifest file.
-
-    Attributes:
-        path: manifest path.
-        action: ``fetched`` (downloaded), ``derived`` (rebuilt by its recipe), ``skipped`` (already present
-            and verified), ``failed``, or ``unpublished`` (optional file, not attempted or not available).
-        source: the URL, mirror location or recipe used; ``None`` when nothing was attempted.
-        size: bytes on disk after the operation (``None`` when absent).
-        sha256: sha256 of the file on disk after the operation (``None`` when absent).
-        message: human-readable detail (why it failed, how to supply an unpublished file).
-        error: exception class name for failures (``ChecksumError``, ``DownloadError``, ...).
-        expected_sha256 / actual_sha256: for checksum failures.
-    """
-
-    path: str
-    action: str
-    source: str | None = None
-    size: int | None = None
-    sha256: str | None = None
-    message: str = ""
-    error: str | None = None
-    expected_sha256: str | None = None
-    actual_sha256: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-
-@dataclass(frozen=True)
-class FetchReport:
-    """Result of :func:`fetch`; ``ok`` is False when any file failed."""
-
-    data_dir: str
-    mirror: str | None
-    files: tuple[FetchOutcome, ...]
-    schema_version: int = SCHEMA_VERSION
-
-    def _with(self, action: str) -> list[FetchOutcome]:
-        return [f for f in self.files if f.action == action]
-
-    @property
-    def fetched(self) -> list[FetchOutcome]:
-        return self._with("fetched") + self._with("derived")
-
-    @property
-    def skipped(self) -> list[FetchOutcome]:
-        return self._with("skipped")
-
-    @property
-    def failed(self) -> list[FetchOutcome]:
-        return self._with("failed")
-
-    @property
-    def unpublished(self) -> list[FetchOutcome]:
-        return self._with("unpublished")
-
-    @property
-    def ok(self) -> bool:
-        return not self.failed
-
-    def to_dict(self) -> dict[str, Any]:
-        counts: dict[str, int] = {}
-        for f in self.files:
-            counts[f.action] = counts.get(f.action, 0) + 1
-        return {"schema_version": self.schema_version, "kind": "sentiprobe-fetch-report",
-                "data_dir": self.data_dir, "mirror": self.mirror, "ok": self.ok, "counts": counts,
-                "files": [f.to_dict() for f in self.files]}
-
-
-# ---------------------------------------------------------------------------------------------
-# transport
-# ---------------------------------------------------------------------------------------------
-class _Retryable(Exception):
-    """A transient failure worth another attempt."""
-
-
-class _NotFound(Exception):
-    """The source does not have the file (HTTP 404/410, or absent from a mirror directory)."""
-
-
-def _user_agent() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        v = version("sentiprobe")
-    except PackageNotFoundError:  # pragma: no cover - not installed
-        v = "dev"
-    return f"sentiprobe/{v} (data fetch)"
-
-
-def source_location(entry: ManifestFile, mirror: str | Path | None) -> str | None:
-    """Where ``entry`` is downloaded from: the mirror (addressed by manifest path) or its pinned URL."""
-    if mirror is None:
-        return entry.url
-    m = str(mirror)
-    if m.startswith(("http://", "https://")):
-        return m.rstrip("/") + "/" + quote(entry.path, safe="/")
-    if m.startswith("file://"):
-        m = urllib.request.url2pathname(m[len("file://"):])
-    return str(Path(m) / entry.path)
 
 
 def deadline_for(entry: ManifestFile, deadline: float | None) -> float:
@@ -205,93 +80,14 @@ def _check_limits(timeout: float, retries: int, deadline: float | None, total_de
         raise ConfigError(f"--retries must be an integer from 0 to {MAX_RETRIES}, got {retries!r}")
 
 
-class Breaker:
-    """Consecutive failed attempts per source host; at ``threshold`` the host's circuit opens for this fetch.
-
-    Why: without it every file of a dead mirror pays its own timeouts and retries (381 s for three files).
-    A success closes the count again (a flaky but working host keeps working).
-    """
-
-    def __init__(self, threshold: int = BREAKER_THRESHOLD) -> None:
-        self.threshold = threshold
-        self.failures: dict[str, int] = {}
-        self.last: dict[str, str] = {}
-
-    @staticmethod
-    def host(src: str) -> str:
-        from urllib.parse import urlsplit
-
-        if src.startswith(("http://", "https://")):
-            return urlsplit(src).netloc
-        return "the local mirror"
-
-    def check(self, src: str, what: str, attempted: bool = False) -> None:
-        """DownloadError when ``src``'s host has failed ``threshold`` times in a row."""
-        h = self.host(src)
-        if self.failures.get(h, 0) >= self.threshold:
-            raise DownloadError(f"{what}: {'giving up' if attempted else 'not attempted'}: {h} failed "
-                                f"{self.failures[h]} attempts in a row (last: {self.last[h]}); no more requests go "
-                                "to it in this fetch")
-
-    def failed(self, src: str, why: str) -> None:
-        h = self.host(src)
-        self.failures[h] = self.failures.get(h, 0) + 1
-        self.last[h] = why
-
-    def succeeded(self, src: str) -> None:
-        self.failures.pop(self.host(src), None)
-
-
-@contextmanager
-def _open(src: str, timeout: float) -> Iterator[tuple[BinaryIO, int | None]]:
-    """Open ``src`` (http(s) URL or local path) as a byte stream; yields (stream, expected length)."""
-    if not src.startswith(("http://", "https://")):
-        try:
-            f = open(src, "rb")  # noqa: SIM115 - returned to the caller, which closes it
-        except FileNotFoundError:
-            raise _NotFound(f"{src} does not exist") from None
-        with f:
-            yield f, os.fstat(f.fileno()).st_size
-        return
-    req = urllib.request.Request(src, headers={"User-Agent": _user_agent(), "Accept-Encoding": "identity"})
-    try:
-        resp = urllib.request.urlopen(req, timeout=timeout)
-    except urllib.error.HTTPError as exc:
-        exc.close()
-        if exc.code in (404, 410):
-            raise _NotFound(f"HTTP {exc.code} for {src}") from None
-        if exc.code == 429 or exc.code >= 500:
-            raise _Retryable(f"HTTP {exc.code} for {src}") from None
-        raise DownloadError(f"HTTP {exc.code} {exc.reason} for {src}") from None
-    except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
-        raise _Retryable(f"cannot connect to {src}: {getattr(exc, 'reason', exc)}") from None
-    with resp:
-        cl = resp.headers.get("Content-Length")
-        yield resp, int(cl) if cl and cl.isdigit() else None
-
-
-def _temp_for(dest: Path) -> tuple[int, Path]:
-    """A new ``.<name>.<random>.part`` file beside ``dest`` (mode from the umask, like a normal file)."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    while True:
-        tmp = dest.parent / f".{dest.name}.{secrets.token_hex(6)}.part"
-        try:
-            fd = os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_BINARY", 0), 0o666)
-        except FileExistsError:  # pragma: no cover - 48 random bits
-            continue
-        if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # released by the kernel if this process dies
-        return fd, tmp
-
-
 def _download_once(entry: ManifestFile, src: str, dest: Path, timeout: float,
                    progress: ProgressFn | None, end: float | None = None) -> None:
-    fd, tmp = _temp_for(dest)
+    fd, tmp = temp_for(dest)
     try:
         h, n = hashlib.sha256(), 0
         limit = entry.size
         with os.fdopen(fd, "wb") as out:
-            with _open(src, timeout) as (stream, length):
+            with open_source(src, timeout) as (stream, length):
                 total = limit if limit is not None else length
                 # read1: return what has arrived; read(CHUNK) would wait for a full chunk, so a trickling
                 # server would never give the deadline check below a chance to run
@@ -347,32 +143,6 @@ def _download_once(entry: ManifestFile, src: str, dest: Path, timeout: float,
             pass
 
 
-def _with_retries(what: str, fn: Callable[[], Any], retries: int, backoff: float,
-                  end: float | None = None, breaker: Breaker | None = None, src: str = "") -> Any:
-    last: Exception | None = None
-    for attempt in range(retries + 1):
-        if breaker is not None:
-            breaker.check(src, what)
-        try:
-            out = fn()
-        except _Retryable as exc:
-            last = exc
-            if breaker is not None:
-                breaker.failed(src, str(exc))
-                breaker.check(src, what, attempted=True)
-            if attempt < retries:
-                pause = backoff * (2 ** attempt)
-                if end is not None and time.monotonic() + pause > end:
-                    raise DownloadDeadlineError(f"{what}: deadline reached after {attempt + 1} attempt(s): "
-                                                f"{last}") from None
-                time.sleep(pause)
-        else:
-            if breaker is not None:
-                breaker.succeeded(src)
-            return out
-    raise DownloadError(f"{what}: giving up after {retries + 1} attempt(s): {last}")
-
-
 def download_file(entry: ManifestFile, dest: str | Path, src: str, *, timeout: float = DEFAULT_TIMEOUT,
                   retries: int = DEFAULT_RETRIES, backoff: float = DEFAULT_BACKOFF,
                   progress: ProgressFn | None = None, deadline: float | None = None,
@@ -402,37 +172,9 @@ def download_file(entry: ManifestFile, dest: str | Path, src: str, *, timeout: f
         except OSError as exc:  # cannot create/write the destination, unreadable mirror file
             raise DownloadError(f"{entry.path}: {exc}") from None
 
-    _with_retries(entry.path, once, retries, backoff, end, breaker, src)
+    with_retries(entry.path, once, retries, backoff, end, breaker, src)
 
 
-def _fetch_bytes(url: str, git_blob: str | None, timeout: float, retries: int, backoff: float,
-                 breaker: Breaker | None = None) -> bytes:
-    """Small auxiliary download into memory (a recipe's source), checked against its git blob id."""
-
-    def once() -> bytes:
-        try:
-            with _open(url, timeout) as (stream, length):
-                try:
-                    data = stream.read()
-                except (OSError, http.client.HTTPException) as exc:
-                    raise _Retryable(f"connection to {url} failed: {exc}") from None
-        except _NotFound as exc:
-            raise DownloadError(str(exc)) from None
-        if length is not None and len(data) < length:
-            raise _Retryable(f"truncated body from {url}: received {len(data)} of {length} bytes")
-        return data
-
-    data = _with_retries(url, once, retries, backoff, breaker=breaker, src=url)
-    if git_blob:
-        blob = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
-        if blob != git_blob:
-            raise ChecksumError(url, f"git blob {git_blob}", f"git blob {blob}")
-    return data
-
-
-# ---------------------------------------------------------------------------------------------
-# fetch
-# ---------------------------------------------------------------------------------------------
 def file_matches(entry: ManifestFile, path: Path) -> bool:
     """True when ``path`` has the entry's size and sha256 (git blob for unpublished files)."""
     from ..core.hashing import file_sha256
@@ -514,7 +256,7 @@ def fetch(family: str | Iterable[str] | None = None, data_dir: str | Path | None
     limit = total_deadline if total_deadline is not None else total_deadline_for(todo)
     net = _Net(timeout, retries, backoff, deadline, time.monotonic() + limit, limit, Breaker())
     try:
-        with _sigterm_raises():
+        with sigterm_raises():
             for e in entries:
                 outcomes.append(_fetch_one(m, e, root, mirror, force, progress, include_unpublished, keep_going,
                                            net))
@@ -522,74 +264,6 @@ def fetch(family: str | Iterable[str] | None = None, data_dir: str | Path | None
         if close:
             close()
     return FetchReport(str(root), str(mirror) if mirror is not None else None, tuple(outcomes))
-
-
-@contextmanager
-def _sigterm_raises() -> Iterator[None]:
-    """While fetching, SIGTERM raises SystemExit(143) so ``finally`` blocks remove the ``.part`` file.
-
-    Why: the default SIGTERM action ends the process at once, skipping every cleanup. Only the main
-    thread may install handlers; elsewhere (a fetch in a worker thread) nothing changes.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(signum: int, frame: Any) -> None:
-        raise SystemExit(128 + signum)
-
-    previous = signal.signal(signal.SIGTERM, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-def remove_stale_parts(root: Path, families: Iterable[str], age: float = STALE_PART_AGE) -> list[Path]:
-    """Remove orphaned temporary ``.*.part`` files under the families' folders; returns what was removed.
-
-    Why: a process killed with SIGKILL (or a power loss) cannot clean up. A ``.part`` of ours is an orphan
-    when no process holds its ``flock`` (and it is older than UNLOCKED_GRACE, the moment between creating
-    and locking it); other ``.part`` files (``core.io``'s atomic writes, or where ``flock`` is unavailable)
-    when nothing wrote to them for ``age`` seconds. A concurrent fetch's file is never touched.
-    """
-    removed = []
-    now = time.time()
-    for fam in families:
-        d = root / fam
-        if not d.is_dir():
-            continue
-        for p in d.rglob("*.part"):
-            if not _PART_RE.match(p.name) or p.is_symlink():
-                continue
-            try:
-                idle = now - p.stat().st_mtime
-                if fcntl is not None and _OUR_PART_RE.match(p.name):
-                    if idle > min(age, UNLOCKED_GRACE) and _unlink_if_unlocked(p):
-                        removed.append(p)
-                elif p.is_file() and idle > age:
-                    p.unlink()
-                    removed.append(p)
-            except FileNotFoundError:  # removed meanwhile by its owner
-                continue
-    return removed
-
-
-def _unlink_if_unlocked(p: Path) -> bool:
-    """Remove ``p`` if no process holds an flock on it (its downloader is gone)."""
-    try:
-        fd = os.open(p, os.O_RDONLY)
-    except (FileNotFoundError, IsADirectoryError, PermissionError):
-        return False
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return False  # a live download owns it
-        p.unlink()
-        return True
-    finally:
-        os.close(fd)
 
 
 def _present(e: ManifestFile, dest: Path, action: str, source: str | None, message: str = "") -> FetchOutcome:
@@ -667,8 +341,8 @@ def _derive(m: Manifest, e: ManifestFile, root: Path, dest: Path, net: _Net) -> 
         if ie is None or not file_matches(ie, root / inp):
             raise DownloadError(f"{e.path}: cannot rebuild: input {inp} is missing or does not verify "
                                 f"(fetch family {inp.split('/', 1)[0]!r} first)")
-    data = derive_bytes(e, root, lambda url, blob: _fetch_bytes(url, blob, net.timeout, net.retries, net.backoff,
-                                                                 net.breaker))
+    data = derive_bytes(e, root, lambda url, blob: fetch_bytes(url, blob, net.timeout, net.retries, net.backoff,
+                                                                net.breaker))
     actual = hashlib.sha256(data).hexdigest()
     if e.sha256 is not None and (actual != e.sha256 or len(data) != e.size):
         raise ChecksumError(e.path, e.sha256, actual,
@@ -682,5 +356,6 @@ def _derive(m: Manifest, e: ManifestFile, root: Path, dest: Path, net: _Net) -> 
     return _present(e, dest, "derived", src)
 
 
-__all__ = ["Breaker", "FetchOutcome", "FetchReport", "fetch", "download_file", "file_matches", "source_location",
-           "deadline_for", "total_deadline_for", "remove_stale_parts"]
+__all__ = ["BREAKER_THRESHOLD", "SCHEMA_VERSION", "STALE_PART_AGE", "UNLOCKED_GRACE", "Breaker", "FetchOutcome",
+           "FetchReport", "fetch", "download_file", "file_matches", "source_location", "deadline_for",
+           "total_deadline_for", "remove_stale_parts"]

@@ -12,6 +12,7 @@ from . import llm  # noqa: F401
 from . import local_lm  # noqa: F401
 from . import encoder_models  # noqa: F401
 from . import hf  # noqa: F401
+from . import hf_finetune  # noqa: F401
 from . import hf_seq2seq  # noqa: F401
 from . import hf_nli  # noqa: F401
 from . import lexicon  # noqa: F401

@@ -8,8 +8,8 @@
   names them and shows the syntax with the suite's labels, never a guessed (positional) assignment. A suite
   label no model label maps to is allowed (a binary model on a three-class suite never predicts neutral) and
   recorded in the results (``label_mapping``) and the report.
-- ``hf-finetune`` (:class:`HFFinetune`): fine-tunes a local checkpoint (any encoder, e.g. the
-  packaged MiniLM) on the suite's train split with a plain torch loop and saves the result as
+- ``hf-finetune`` (:class:`~.hf_finetune.HFFinetune`, in :mod:`.hf_finetune`): fine-tunes a local checkpoint
+  (any encoder, e.g. the packaged MiniLM) on the suite's train split with a plain torch loop and saves the result as
   safetensors; its fitted state is that directory's path and weights hash (no arrays).
 
 Inputs follow :func:`format_input`: (sentence, aspect) pairs for ``text+aspect`` suites,
@@ -254,6 +254,4 @@ MODELS.register(
     params={**_COMMON, "label_map": "mapping model label -> suite label ('POS:positive,NEG:negative' or JSON; "
                                     "'none' drops a class), default: case-insensitive name match"})
 
-from .hf_finetune import HFFinetune  # noqa: E402  (registers hf-finetune)
-
-__all__ = ["HFClassifier", "HFFinetune", "resolve_label_map"]
+__all__ = ["HFClassifier", "resolve_label_map"]

