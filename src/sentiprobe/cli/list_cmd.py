@@ -90,14 +90,16 @@ def options_text(options: dict[str, dict], flag: str) -> list[str]:
     """One line per option (``describe_options``): ``--flag NAME=TYPE  help (default; choices; range; env)``."""
     lines = []
     for name, d in options.items():
-        extra = ["default " + ("unset" if d["default"] is None else json.dumps(d["default"]))]
+        unset_said = d["default"] is None and "unset:" in d["help"]  # the help says what unset means
+        extra = [] if unset_said else ["default " + ("unset" if d["default"] is None else json.dumps(d["default"]))]
         if d["choices"]:
             extra.append("one of " + "|".join(map(str, d["choices"])))
         if d.get("range"):
             extra.append(d["range"])
         if d["env"]:
             extra.append(f"env {d['env']}")
-        lines.append(f"         {flag} {name}={d['type']}  {d['help']} ({'; '.join(extra)})\n")
+        lines.append(f"         {flag} {name}={d['type']}  {d['help']}" + (f" ({'; '.join(extra)})" if extra else "")
+                     + "\n")
     return lines
 
 

@@ -2,9 +2,9 @@
 
 :class:`NameRegistry` is the one mechanism (lookup, names, iteration, plug-ins); the suites' registry is one
 (``SUITES``: name -> ``SuiteSpec``) and :class:`Registry` the models' (``MODELS``: name -> :class:`Entry`, a factory
-with typed options and tags). Third-party packages add suites or
-models through the entry-point groups ``sentiprobe.suites`` and ``sentiprobe.models``; each entry point names a
-callable that receives the registry and registers into it.
+with typed options and tags). Third-party packages add suites or models through the entry-point groups
+``sentiprobe.suites`` and ``sentiprobe.models``; each entry point names a callable that receives the registry and
+registers into it (``SUITES.register(spec)``, ``MODELS.register(name, factory, options=...)``).
 """
 from __future__ import annotations
 
@@ -35,13 +35,12 @@ class NameRegistry(Generic[T]):
 
     def add(self, name: str, value: T, same: Callable[[T, T], bool] | None = None) -> T:
         """Register ``value`` under ``name``; a second, different value under a taken name is a ValueError
-        (``same(old, new)``: whether re-registering is harmless; default: the same object)."""
+        (``same(old, new)``: whether re-registering replaces harmlessly; default: only the same object)."""
         old = self._entries.get(name)
         if old is not None and not (same(old, value) if same is not None else old is value):
             raise ValueError(f"{self.kind} {name!r} is already registered")
-        if old is None or same is None:
-            self._entries[name] = value
-        return self._entries[name]
+        self._entries[name] = value
+        return value
 
     def _load_plugins(self) -> None:
         if self._plugins_loaded or not self._group:

@@ -300,7 +300,10 @@ class OpenAICompatibleModel(ModelAdapter):
         self.max_concurrency = max_concurrency
         self.timeout = timeout
         self.connect_timeout = min(self.timeout, connect_timeout)
-        self.max_failures = max_failures if max_connect_failures is None else max_connect_failures
+        # the former name is checked under the current one
+        self.max_failures = (max_failures if max_connect_failures is None else
+                             convert(max_connect_failures, int, "openai-compatible argument 'max_failures'", lo=1,
+                                     hi=10_000))
         self.deadline_s = deadline_s
         self.policy = RetryPolicy(max_retries=max_retries, backoff=backoff, max_backoff=max_backoff,
                                   max_retry_after=max_retry_after)
@@ -638,7 +641,7 @@ class OpenAICompatibleOptions:
                                     lo_open=True)
     max_failures: int = option(5, "consecutive connection failures, timeouts or unusable replies (all requests "
                                    "together) that trip the circuit breaker and fail the run", lo=1, hi=10_000)
-    max_connect_failures: int | None = option(None, "the former name of max_failures", lo=1, hi=10_000)
+    max_connect_failures: int | None = option(None, "the former name of max_failures")
     deadline_s: float | None = option(None, "overall budget of the requests in seconds; unset: 30 + timeout x waves "
                                             "of max_concurrency requests (printed)", lo=0.0, lo_open=True, hi=1e7)
     backoff: float = option(0.5, "base of the exponential backoff in seconds (jittered)", lo=0.0, hi=3600.0)
