@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 from sentiprobe.core.errors import ConfigError
+from sentiprobe.core.options import convert
 from sentiprobe.core.types import Item
 from sentiprobe.models import MODELS, create_model
 from sentiprobe.models.base import InputKindError
-from sentiprobe.models.utils import NotFittedError, as_mapping
+from sentiprobe.models.utils import NotFittedError
 
 LABELS = ("positive", "negative", "neutral")
 POS = ["great", "excellent", "fantastic", "amazing", "good"]
@@ -157,6 +158,11 @@ def test_registry_entries_document_every_param():
             sig = [p for p in inspect.signature(HFClassifier.__init__).parameters if p != "self"]
         assert set(sig) <= set(e.params), (name, set(sig) - set(e.params))
     assert {"majority", "tfidf-lr", "minilm-lr"} <= set(MODELS.names(tag="default"))
+
+
+def as_mapping(name, value):
+    """A model argument of the mapping type (``label_map``), read by the option machinery."""
+    return convert(value, dict[str, str | None] | None, name)
 
 
 def test_as_mapping_forms():

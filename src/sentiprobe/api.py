@@ -34,10 +34,13 @@ def list_prompts(suites: list[str] | None = None) -> list[dict[str, Any]]:
 
 
 def list_models() -> list[dict[str, Any]]:
+    """Each model: name, description, tags, ``options`` (typed: default, help, choices, type; None for a plug-in
+    that documents free-text ``params`` only) and ``params`` (one line per argument)."""
+    from .core.options import describe_options
     from .models import MODELS
 
-    return [{"name": e.name, "description": e.description, "params": e.params, "tags": list(e.tags)}
-            for e in MODELS]
+    return [{"name": e.name, "description": e.description, "params": e.params, "tags": list(e.tags),
+             "options": describe_options(e.options) if e.options is not None else None} for e in MODELS]
 
 
 def score(suite: str, predictions: str | Path, *, column: str | None = None, data_dir: str | None = None,

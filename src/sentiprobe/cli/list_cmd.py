@@ -74,12 +74,33 @@ def cmd(args) -> int:
         return 0
     for s in doc.get("suites", []):
         print(f"suite  {s['name']:<20} {s['family']:<11} {s['description']}")
+        print(*options_text(s["options"], "--suite-arg"), sep="", end="")
     for m in doc.get("models", []):
         default = " [default]" if "default" in m["tags"] else ""
         print(f"model  {m['name']:<20} {m['description']}{default}")
-        for k, v in m["params"].items():
-            print(f"         --model-arg {k}=...  {v}")
+        if m["options"] is not None:
+            print(*options_text(m["options"], "--model-arg"), sep="", end="")
+        else:
+            for k, v in m["params"].items():
+                print(f"         --model-arg {k}=...  {v}")
     return 0
+
+
+def options_text(options: dict[str, dict], flag: str) -> list[str]:
+    """One line per option (``describe_options``): ``--flag NAME=TYPE  help (default; choices; range; env)``."""
+    lines = []
+    for name, d in options.items():
+        unset_said = d["default"] is None and "unset:" in d["help"]  # the help says what unset means
+        extra = [] if unset_said else ["default " + ("unset" if d["default"] is None else json.dumps(d["default"]))]
+        if d["choices"]:
+            extra.append("one of " + "|".join(map(str, d["choices"])))
+        if d.get("range"):
+            extra.append(d["range"])
+        if d["env"]:
+            extra.append(f"env {d['env']}")
+        lines.append(f"         {flag} {name}={d['type']}  {d['help']}" + (f" ({'; '.join(extra)})" if extra else "")
+                     + "\n")
+    return lines
 
 
 def format_prompts(prompts: list[dict]) -> str:

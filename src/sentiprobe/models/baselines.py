@@ -11,17 +11,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import numpy as np
 
 from ..core.errors import ConfigError
+from ..core.options import NoOptions, option
 from ..core.types import Item, Prediction
 from .base import LABEL_PRIOR, MODELS, ModelAdapter, State
 from .text_features import (TfidfBlock, aspect_features, context_features, overlap_numbers,
                             relation_features)
-from .utils import (LinearHead, NotFittedError, as_bool, as_class_weight, as_float, as_int, labelled,
-                    predictions_from_proba)
+from .utils import LinearHead, NotFittedError, labelled, predictions_from_proba
 
 
 class MajorityModel(ModelAdapter):
@@ -85,17 +86,19 @@ class TfidfLRModel(ModelAdapter):
     #: tf-idf + lbfgs logistic regression (deterministic; the seed is unused): fitted once per multi-seed suite
     seed_invariant = True
 
-    def __init__(self, C: Any = 4.0, class_weight: Any = None, window: Any = 6, boundary_decay: Any = 0.4,
-                 context_weight: Any = 2.0, char: Any = True, char_min_df: Any = 2, max_iter: Any = 2000) -> None:
-        self.auto_C = isinstance(C, str) and C.strip().lower() == "auto"
-        self.C = 1.0 if self.auto_C else as_float("C", C, lo=0.0, lo_open=True)
-        self.class_weight = as_class_weight(class_weight)
-        self.window = as_int("window", window, lo=1, hi=100)
-        self.boundary_decay = as_float("boundary_decay", boundary_decay, lo=0.0, hi=1.0)
-        self.context_weight = as_float("context_weight", context_weight, lo=0.0)
-        self.char = as_bool("char", char)
-        self.char_min_df = as_int("char_min_df", char_min_df, lo=1)
-        self.max_iter = as_int("max_iter", max_iter, lo=10)
+    def __init__(self, C: float | str = 4.0, class_weight: str | None = None, window: int = 6,
+                 boundary_decay: float = 0.4, context_weight: float = 2.0, char: bool = True, char_min_df: int = 2,
+                 max_iter: int = 2000) -> None:
+        """Arguments as :class:`TfidfLROptions` declares them (``MODELS.create`` parses and checks them)."""
+        self.auto_C = C == "auto"
+        self.C = 1.0 if self.auto_C else float(C)
+        self.class_weight = class_weight
+        self.window = window
+        self.boundary_decay = boundary_decay
+        self.context_weight = context_weight
+        self.char = char
+        self.char_min_df = char_min_df
+        self.max_iter = max_iter
         self.blocks: list[tuple[str, TfidfBlock]] = []
         self.head = LinearHead(self.C, self.class_weight, self.max_iter)
 
@@ -198,18 +201,23 @@ def _majority_factory() -> MajorityModel:
     return MajorityModel()
 
 
-MODELS.register("majority", _majority_factory, tags=("default", "baseline"),
-                description="most frequent training label (ties broken by label order)", params={})
+@dataclass(frozen=True)
+class TfidfLROptions:
+    """``--model-arg`` of ``tfidf-lr`` (and, with the lexicon arguments, ``tfidf-lr-lex``)."""
+
+    C: float | Literal["auto"] = option(4.0, "inverse L2 strength; 'auto' picks from 0.25/1/4/16 by dev accuracy",
+                                        lo=0.0, lo_open=True)
+    class_weight: Literal["balanced"] | None = option(None, "logistic-regression class weights (balanced or none)")
+    window: int = option(6, "tokens left/right of the aspect used as context features", lo=1, hi=100)
+    boundary_decay: float = option(0.4, "context weight factor after a clause boundary (, ; but)", lo=0.0, hi=1.0)
+    context_weight: float = option(2.0, "weight of the aspect-context block", lo=0.0)
+    char: bool = option(True, "add character 2-5-gram features")
+    char_min_df: int = option(2, "minimum document frequency of a character n-gram", lo=1)
+    max_iter: int = option(2000, "logistic-regression iterations", lo=10)
+
+
+MODELS.register("majority", _majority_factory, tags=("default", "baseline"), options=NoOptions,
+                description="most frequent training label (ties broken by label order)")
 MODELS.register(
-    "tfidf-lr", TfidfLRModel, tags=("default", "baseline"), cost=100,
-    description="tf-idf word/char n-grams + aspect-context features + logistic regression (scikit-learn)",
-    params={
-        "C": "float or 'auto', default 4.0: inverse L2 strength; 'auto' picks from 0.25/1/4/16 by dev accuracy",
-        "class_weight": "'balanced' or 'none', default none: logistic-regression class weights",
-        "window": "int, default 6: tokens left/right of the aspect used as context features",
-        "boundary_decay": "float in [0,1], default 0.4: context weight factor after a clause boundary (, ; but)",
-        "context_weight": "float, default 2.0: weight of the aspect-context block",
-        "char": "bool, default true: add character 2-5-gram features",
-        "char_min_df": "int, default 2: minimum document frequency of a character n-gram",
-        "max_iter": "int, default 2000: logistic-regression iterations",
-    })
+    "tfidf-lr", TfidfLRModel, tags=("default", "baseline"), cost=100, options=TfidfLROptions,
+    description="tf-idf word/char n-grams + aspect-context features + logistic regression (scikit-learn)")

@@ -11,9 +11,11 @@ They are in the default run: on a suite without constituents ``fit`` raises Capa
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import CapabilityError, ConfigError
+from ..core.options import option
 from ..core.types import Item, Prediction
 from .base import LABEL_PRIOR, MODELS, ModelAdapter, State
 from .utils import NotFittedError
@@ -84,12 +86,19 @@ def _factory(key: str):
     return make
 
 
-_TIES = {"ties": "alphabetical | first-seen: tie rule (docs/lexcomp.md; first-seen = the original notebooks)"}
-MODELS.register("majority-first", _factory("first"), tags=("default", "baseline"), params=_TIES,
+@dataclass(frozen=True)
+class TiesOptions:
+    """``--model-arg`` of the constituent baselines."""
+
+    ties: str = option("alphabetical", "tie rule (docs/lexcomp.md; first-seen = the original notebooks)",
+                       choices=("alphabetical", "first-seen"))
+
+
+MODELS.register("majority-first", _factory("first"), tags=("default", "baseline"), options=TiesOptions,
                 description="LexComp Majority-1: most frequent training label of the first constituent")
-MODELS.register("majority-last", _factory("last"), tags=("default", "baseline"), params=_TIES,
+MODELS.register("majority-last", _factory("last"), tags=("default", "baseline"), options=TiesOptions,
                 description="LexComp Majority-2: most frequent training label of the last constituent")
-MODELS.register("majority-target", _factory("target"), tags=("baseline",), params=_TIES,
+MODELS.register("majority-target", _factory("target"), tags=("baseline",), options=TiesOptions,
                 description="LexComp NC literality: most frequent training label of the target word")
-MODELS.register("majority-word", _factory("word"), tags=("default", "baseline"), params=_TIES,
+MODELS.register("majority-word", _factory("word"), tags=("default", "baseline"), options=TiesOptions,
                 description="LexComp phrase type: most frequent training tag of each lower-cased word")

@@ -23,20 +23,21 @@ ignores the seed), so ``seed_invariant`` lets the runner fit once per multi-seed
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
 from ..core.errors import ConfigError
+from ..core.options import option
 from ..core.types import Item, Prediction
 from .base import MODELS, ModelAdapter, State
 from .embed_store import open_store
 from .encoders import TextEncoder, get_encoder
 from .onnx_backend import BACKENDS, quantization
 from .text_features import aspect_span
-from .utils import (LinearHead, NotFittedError, as_bool, as_choice, as_class_weight, as_float, as_int,
-                    as_optional_int, labelled, predictions_from_proba)
+from .utils import LinearHead, NotFittedError, labelled, predictions_from_proba
 
 ASPECT_INPUTS = ("mark", "pair", "mark+pair")
 #: the default encoder backend of minilm-lr on the CPU: ONNX Runtime with per-channel dynamic int8 weights,
@@ -58,12 +59,10 @@ def marked(item: Item, left: str = "[", right: str = "]") -> tuple[str, tuple[in
     return f"{t[:a]}{left}{t[a:b]}{right}{t[b:]}", (a + len(left), b + len(left))
 
 
-def _encoder_kwargs(layer: Any, pooling: Any, normalize: Any, max_length: Any, batch_size: Any, device: Any,
-                    threads: Any, backend: Any = "torch") -> dict[str, Any]:
-    return {"layer": as_int("layer", layer, lo=-13, hi=48), "pooling": as_choice("pooling", pooling, ("mean", "cls")),
-            "normalize": as_bool("normalize", normalize), "max_length": as_int("max_length", max_length, lo=8, hi=8192),
-            "batch_size": as_int("batch_size", batch_size, lo=1), "device": str(device),
-            "threads": as_optional_int("threads", threads, lo=1), "backend": as_choice("backend", backend, BACKENDS)}
+def _encoder_kwargs(layer: int, pooling: str, normalize: bool, max_length: int, batch_size: int, device: str,
+                    threads: int | None, backend: str = "torch") -> dict[str, Any]:
+    return {"layer": layer, "pooling": pooling, "normalize": normalize, "max_length": max_length,
+            "batch_size": batch_size, "device": str(device), "threads": threads, "backend": backend}
 
 
 def _default_backend(backend: Any, device: Any) -> Any:
@@ -90,16 +89,18 @@ class MiniLMLRModel(ModelAdapter):
     seed_invariant = True
     capabilities = frozenset({"classify", "embed"})
 
-    def __init__(self, aspect_input: Any = "mark", aspect_pool: Any = False, C: Any = 0.01, class_weight: Any = None,
-                 standardize: Any = True, layer: Any = -2, pooling: Any = "mean", normalize: Any = False,
-                 max_length: Any = 256, batch_size: Any = 64, threads: Any = None, device: Any = "cpu",
-                 encoder_path: Any = None, max_iter: Any = 3000, backend: Any = "auto") -> None:
-        self.aspect_input = as_choice("aspect_input", aspect_input, ASPECT_INPUTS)
-        self.aspect_pool = as_bool("aspect_pool", aspect_pool)
-        self.C = as_float("C", C, lo=0.0, lo_open=True)
-        self.class_weight = as_class_weight(class_weight)
-        self.standardize = as_bool("standardize", standardize)
-        self.max_iter = as_int("max_iter", max_iter, lo=10)
+    def __init__(self, aspect_input: str = "mark", aspect_pool: bool = False, C: float = 0.01,
+                 class_weight: str | None = None, standardize: bool = True, layer: int = -2, pooling: str = "mean",
+                 normalize: bool = False, max_length: int = 256, batch_size: int = 64, threads: int | None = None,
+                 device: str = "cpu", encoder_path: str | None = None, max_iter: int = 3000,
+                 backend: str = "auto") -> None:
+        """Arguments as :class:`MiniLMLROptions` declares them (``MODELS.create`` parses and checks them)."""
+        self.aspect_input = aspect_input
+        self.aspect_pool = aspect_pool
+        self.C = C
+        self.class_weight = class_weight
+        self.standardize = standardize
+        self.max_iter = max_iter
         kw = _encoder_kwargs(layer, pooling, normalize, max_length, batch_size, device, threads,
                              _default_backend(backend, device))
         self.batch_size = kw["batch_size"]
@@ -224,8 +225,8 @@ class MiniLMEmbedder(ModelAdapter):
     name = "minilm"
     capabilities = frozenset({"embed"})
 
-    def __init__(self, max_length: Any = 512, batch_size: Any = 64, threads: Any = None, device: Any = "cpu",
-                 encoder_path: Any = None) -> None:
+    def __init__(self, max_length: int = 512, batch_size: int = 64, threads: int | None = None, device: str = "cpu",
+                 encoder_path: str | None = None) -> None:
         kw = _encoder_kwargs(-1, "mean", False, max_length, batch_size, device, threads)
         self.batch_size = kw["batch_size"]
         self.encoder = get_encoder(None if encoder_path in (None, "", "none") else str(encoder_path), **kw)
@@ -241,36 +242,43 @@ class MiniLMEmbedder(ModelAdapter):
         return self.encoder.embed_words(sentences)
 
 
-_ENCODER_PARAMS = {
-    "layer": "int, default -2: hidden layer to pool (0 = embeddings, -1 = last, -2 = the one before)",
-    "pooling": "mean|cls, default mean: how token vectors become one vector",
-    "normalize": "bool, default false: L2-normalise pooled vectors",
-    "max_length": "int, default 256: truncation length in tokens",
-    "batch_size": "int, default 64: sentences per forward pass (sorted by length)",
-    "threads": "int, default unset: torch.set_num_threads (process-wide)",
-    "device": "cpu|cuda|cuda:N|auto, default cpu",
-    "encoder_path": "local directory of another encoder, default: the packaged all-MiniLM-L6-v2",
-    "backend": "auto|torch|onnx|onnx-int8, default auto (onnx-int8 on the CPU, torch on an accelerator): the "
-               "encoder's forward pass; onnx is ONNX Runtime fp32 (parity with torch ~1e-5), onnx-int8 per-channel "
-               "dynamic int8 weights (2x faster, cosine >= 0.98 to fp32)",
-}
+@dataclass(frozen=True)
+class EncoderOptions:
+    """The frozen encoder's arguments that ``minilm`` takes (``minilm-lr`` adds the others)."""
+
+    max_length: int = option(512, "truncation length in tokens (truncated words are NaN)", lo=8, hi=8192)
+    batch_size: int = option(64, "sentences per forward pass (sorted by length)", lo=1)
+    threads: int | None = option(None, "torch.set_num_threads (process-wide); unset: torch's", lo=1)
+    device: str = option("cpu", "cpu, cuda, cuda:N or auto")
+    encoder_path: str | None = option(None, "local directory of another encoder; unset: the packaged "
+                                            "all-MiniLM-L6-v2")
+
+
+@dataclass(frozen=True)
+class MiniLMLROptions(EncoderOptions):
+    """``--model-arg`` of ``minilm-lr`` (and, with the lexicon arguments, ``minilm-lr-lex``)."""
+
+    max_length: int = option(256, "truncation length in tokens", lo=8, hi=8192)
+    layer: int = option(-2, "hidden layer to pool (0 = embeddings, -1 = last, -2 = the one before)", lo=-13, hi=48)
+    pooling: str = option("mean", "how token vectors become one vector", choices=("mean", "cls"))
+    normalize: bool = option(False, "L2-normalise pooled vectors")
+    backend: str = option("auto", "the encoder's forward pass: auto = onnx-int8 on the CPU (extra onnx), torch on "
+                                  "an accelerator; onnx is ONNX Runtime fp32 (parity with torch ~1e-5), onnx-int8 "
+                                  "per-channel dynamic int8 weights (2x faster, cosine >= 0.98 to fp32)",
+                          choices=("auto", *BACKENDS))
+    aspect_input: str = option("mark", "aspect marked in the sentence ('Nice [screen], ...'), encoded as a "
+                                       "(sentence, aspect) pair, or both", choices=ASPECT_INPUTS)
+    aspect_pool: bool = option(False, "append the mean vector of the aspect's tokens")
+    C: float = option(0.01, "inverse L2 strength of the logistic regression (on standardised features)", lo=0.0,
+                      lo_open=True)
+    class_weight: Literal["balanced"] | None = option(None, "logistic-regression class weights (balanced or none)")
+    standardize: bool = option(True, "standardise features with training mean/std")
+    max_iter: int = option(3000, "logistic-regression iterations", lo=10)
+
 
 MODELS.register(
-    "minilm-lr", MiniLMLRModel, tags=("default", "encoder"), cost=190,
-    description="frozen all-MiniLM-L6-v2 (packaged, offline) features + logistic regression",
-    params={
-        "aspect_input": "mark|pair|mark+pair, default mark: aspect marked in the sentence ('Nice [screen], ...'), "
-                        "encoded as a (sentence, aspect) pair, or both",
-        "aspect_pool": "bool, default false: append the mean vector of the aspect's tokens",
-        "C": "float, default 0.01: inverse L2 strength of the logistic regression (on standardised features)",
-        "class_weight": "'balanced' or 'none', default none",
-        "standardize": "bool, default true: standardise features with training mean/std",
-        "max_iter": "int, default 3000: logistic-regression iterations",
-        **_ENCODER_PARAMS,
-    })
+    "minilm-lr", MiniLMLRModel, tags=("default", "encoder"), cost=190, options=MiniLMLROptions,
+    description="frozen all-MiniLM-L6-v2 (packaged, offline) features + logistic regression")
 MODELS.register(
-    "minilm", MiniLMEmbedder, tags=("encoder",),
-    description="frozen all-MiniLM-L6-v2 per-layer word vectors for representation probes (embed only)",
-    params={k: v for k, v in _ENCODER_PARAMS.items() if k in ("max_length", "batch_size", "threads", "device",
-                                                               "encoder_path")} | {
-        "max_length": "int, default 512: truncation length in tokens (truncated words are NaN)"})
+    "minilm", MiniLMEmbedder, tags=("encoder",), options=EncoderOptions,
+    description="frozen all-MiniLM-L6-v2 per-layer word vectors for representation probes (embed only)")

@@ -26,17 +26,19 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..core.errors import ConfigError, require
+from ..core.options import option
 from ..core.hashing import stable_hash
 from ..core.types import Item, Prediction
 from .base import MODELS, ModelAdapter, State
 from .gts_encoders import GloveBiLSTM, HFWordEncoder
-from .utils import NotFittedError, as_bool, as_float, as_int
+from .utils import NotFittedError
 
 EXTRA = "triplets"
 N_TAGS = 6
@@ -88,24 +90,25 @@ class GTSGlove(ModelAdapter):
     learns = True
     capabilities = frozenset({"extract"})
 
-    def __init__(self, epochs: Any = 10, lr: Any = 1e-3, batch_size: Any = 32, hidden: Any = 50, rounds: Any = 1,
-                 dropout: Any = 0.1, patience: Any = 8, max_len: Any = 100, freeze_projection: Any = False,
-                 max_train: Any = None, threads: Any = None, output_dir: Any = None, progress: Any = True,
-                 train_empty: Any = True) -> None:
-        self.epochs = as_int("epochs", epochs, lo=1)
-        self.lr = as_float("lr", lr, lo=0.0)
-        self.batch_size = as_int("batch_size", batch_size, lo=1)
-        self.hidden = as_int("hidden", hidden, lo=1)
-        self.rounds = as_int("rounds", rounds, lo=0, hi=3)
-        self.dropout = as_float("dropout", dropout, lo=0.0, hi=1.0)
-        self.patience = as_int("patience", patience, lo=1)
-        self.max_len = as_int("max_len", max_len, lo=2)
-        self.freeze_projection = as_bool("freeze_projection", freeze_projection)
-        self.max_train = None if max_train in (None, "", "none") else as_int("max_train", max_train, lo=1)
-        self.threads = None if threads in (None, "", "none") else as_int("threads", threads, lo=1)
+    def __init__(self, epochs: int = 10, lr: float = 1e-3, batch_size: int = 32, hidden: int = 50, rounds: int = 1,
+                 dropout: float = 0.1, patience: int = 8, max_len: int = 100, freeze_projection: bool = False,
+                 max_train: int | None = None, threads: int | None = None, output_dir: str | None = None,
+                 progress: bool = True, train_empty: bool = True) -> None:
+        """Arguments as :class:`GTSGloveOptions` declares them (``MODELS.create`` parses and checks them)."""
+        self.epochs = epochs
+        self.lr = lr
+        self.batch_size = batch_size
+        self.hidden = hidden
+        self.rounds = rounds
+        self.dropout = dropout
+        self.patience = patience
+        self.max_len = max_len
+        self.freeze_projection = freeze_projection
+        self.max_train = max_train
+        self.threads = threads
         self.output_dir = None if output_dir in (None, "", "none") else Path(str(output_dir))
-        self.progress = as_bool("progress", progress)
-        self.train_empty = as_bool("train_empty", train_empty)
+        self.progress = progress
+        self.train_empty = train_empty
         self._net: Any = None
         self.history: list[dict[str, Any]] = []
         self.best_epoch: int | None = None
@@ -357,11 +360,11 @@ class GTSMiniLM(GTSGlove):
 
     name = "gts-minilm"
 
-    def __init__(self, path: Any = None, finetune: Any = True, epochs: Any = 10, lr: Any = 1e-4,
-                 max_len: Any = 100, **kw: Any) -> None:
+    def __init__(self, path: str | None = None, finetune: bool = True, epochs: int = 10, lr: float = 1e-4,
+                 max_len: int = 100, **kw: Any) -> None:
         super().__init__(epochs=epochs, lr=lr, max_len=max_len, **kw)
         self.path = None if path in (None, "", "none") else str(path)
-        self.finetune = as_bool("finetune", finetune)
+        self.finetune = finetune
         self._identity: dict[str, Any] | None = None
 
     def encoder_config(self) -> dict[str, Any]:
@@ -377,45 +380,49 @@ class GTSMiniLM(GTSGlove):
         return HFWordEncoder(torch, self.path, self.finetune)
 
 
-_PARAMS = {
-    "epochs": "int, default 10: maximum epochs (the dev-best epoch is kept)",
-    "batch_size": "int, default 32",
-    "rounds": "int in 0..3, default 1: iterative inference rounds (docs/triplets.md)",
-    "dropout": "float, default 0.1",
-    "patience": "int, default 8: epochs without dev improvement before stopping (paper final: 16)",
-    "freeze_projection": "bool, default false: freeze the inference-round projection like the reference",
-    "max_train": "int, default all: use only the first N training sentences (smoke tests, benchmarks)",
-    "threads": "int, default torch's: torch.set_num_threads",
-    "output_dir": "directory for resumable training checkpoints (default: beside the run cache)",
-    "progress": "bool, default true: per-batch / per-epoch progress on stderr",
-    "train_empty": "bool, default true: train on sentences without triplets too (false: skip them; sparse "
-                   "SENTiVENT data trains faster and learns the rare tags sooner)",
-}
+@dataclass(frozen=True)
+class GTSOptions:
+    """The training arguments both GTS taggers take."""
+
+    epochs: int = option(10, "maximum epochs (the dev-best epoch is kept)", lo=1)
+    lr: float = option(1e-3, "Adam learning rate", lo=0.0)
+    batch_size: int = option(32, "training batch", lo=1)
+    rounds: int = option(1, "iterative inference rounds (docs/triplets.md)", lo=0, hi=3)
+    dropout: float = option(0.1, "dropout", lo=0.0, hi=1.0)
+    patience: int = option(8, "epochs without dev improvement before stopping (paper final: 16)", lo=1)
+    max_len: int = option(100, "words per sentence seen by the model (longer ones are truncated, counted)", lo=2)
+    freeze_projection: bool = option(False, "freeze the inference-round projection like the reference")
+    max_train: int | None = option(None, "use only the first N training sentences (smoke tests, benchmarks); "
+                                         "unset: all", lo=1)
+    threads: int | None = option(None, "torch.set_num_threads; unset: torch's", lo=1)
+    output_dir: str | None = option(None, "directory for resumable training checkpoints; unset: beside the run "
+                                          "cache")
+    progress: bool = option(True, "per-batch / per-epoch progress on stderr")
+    train_empty: bool = option(True, "train on sentences without triplets too (false: skip them; sparse SENTiVENT "
+                                     "data trains faster and learns the rare tags sooner)")
+
+
+@dataclass(frozen=True)
+class GTSGloveOptions(GTSOptions):
+    """``--model-arg`` of ``gts-glove``."""
+
+    hidden: int = option(50, "LSTM units per direction", lo=1)
+
+
+@dataclass(frozen=True)
+class GTSMiniLMOptions(GTSOptions):
+    """``--model-arg`` of ``gts-minilm``."""
+
+    path: str | None = option(None, "LOCAL Hugging Face encoder directory; unset: the packaged all-MiniLM-L6-v2")
+    finetune: bool = option(True, "fine-tune the encoder (false: frozen, only the GTS head learns)")
+    lr: float = option(1e-4, "Adam learning rate (one rate for every trained parameter, as the reference)", lo=0.0)
+    max_len: int = option(100, "sub-word pieces per sentence (words cut off are not predicted, counted)", lo=2)
+
 
 MODELS.register(
-    "gts-minilm", GTSMiniLM, tags=("triplets", "hf"),
-    description="GTS triplet tagger over the packaged MiniLM or a local HF encoder (first sub-word piece per word)",
-    params={**_PARAMS,
-            "path": "str, default the packaged all-MiniLM-L6-v2: LOCAL Hugging Face encoder directory",
-            "finetune": "bool, default true: fine-tune the encoder (false: frozen, only the GTS head learns)",
-            "lr": "float, default 1e-4: Adam learning rate (one rate for every trained parameter, as the reference)",
-            "max_len": "int, default 100: sub-word pieces per sentence (words cut off are not predicted, counted)"})
+    "gts-minilm", GTSMiniLM, tags=("triplets", "hf"), options=GTSMiniLMOptions,
+    description="GTS triplet tagger over the packaged MiniLM or a local HF encoder (first sub-word piece per word)")
 
 MODELS.register(
-    "gts-glove", GTSGlove, tags=("triplets",),
-    description="GTS triplet tagger: BiLSTM over frozen GloVe 6B-50d, iterative inference (CPU; extra 'triplets')",
-    params={
-        "epochs": "int, default 10: maximum epochs (the dev-best epoch is kept)",
-        "lr": "float, default 1e-3: Adam learning rate",
-        "batch_size": "int, default 32",
-        "hidden": "int, default 50: LSTM units per direction",
-        "rounds": "int in 0..3, default 1: iterative inference rounds (docs/triplets.md)",
-        "dropout": "float, default 0.1",
-        "patience": "int, default 8: epochs without dev improvement before stopping (paper final: 16)",
-        "max_len": "int, default 100: words per sentence seen by the model (longer ones are truncated, counted)",
-        "freeze_projection": "bool, default false: freeze the inference-round projection like the reference",
-        "max_train": "int, default all: use only the first N training sentences (smoke tests, benchmarks)",
-        "threads": "int, default torch's: torch.set_num_threads",
-        "output_dir": "directory for resumable training checkpoints (default: beside the run cache)",
-        "progress": "bool, default true: per-batch / per-epoch progress on stderr",
-    })
+    "gts-glove", GTSGlove, tags=("triplets",), options=GTSGloveOptions,
+    description="GTS triplet tagger: BiLSTM over frozen GloVe 6B-50d, iterative inference (CPU; extra 'triplets')")

@@ -21,16 +21,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..core.errors import ConfigError, require
+from ..core.options import option
 from ..core.types import Item, Prediction
 from .assets import checkpoint_identity, local_dir, resolve_device, set_threads, weight_files
 from .base import MODELS, ModelAdapter, format_input
-from .utils import as_bool, as_int, as_mapping, as_optional_int, predictions_from_proba
+from .utils import predictions_from_proba
 
 EXTRA = "hf"
 
@@ -114,15 +116,17 @@ class HFClassifier(ModelAdapter):
 
     name = "hf-classifier"
 
-    def __init__(self, path: Any = None, label_map: Any = None, batch_size: Any = 32, max_length: Any = 256,
-                 device: Any = "cpu", threads: Any = None, allow_pickle: Any = False) -> None:
+    def __init__(self, path: str | None = None, label_map: dict[str, str | None] | None = None, batch_size: int = 32,
+                 max_length: int = 256, device: str = "cpu", threads: int | None = None,
+                 allow_pickle: bool = False) -> None:
+        """Arguments as :class:`HFClassifierOptions` declares them (``MODELS.create`` parses and checks them)."""
         self.path = local_dir(path, "checkpoint")
-        self.allow_pickle = as_bool("allow_pickle", allow_pickle)
-        self.label_map = as_mapping("label_map", label_map)
-        self.batch_size = as_int("batch_size", batch_size, lo=1)
-        self.max_length = as_int("max_length", max_length, lo=8, hi=100_000)
+        self.allow_pickle = allow_pickle
+        self.label_map = label_map
+        self.batch_size = batch_size
+        self.max_length = max_length
         self.device = resolve_device(device, "Hugging Face models", EXTRA)
-        self.threads = as_optional_int("threads", threads, lo=1)
+        self.threads = threads
         _, self._safe = weight_files(self.path, self.allow_pickle)  # refuse pickle-only dirs early
         self._identity: dict[str, Any] | None = None
         self._tok: Any = None
@@ -239,19 +243,30 @@ def _classifier_factory(**kwargs: Any) -> HFClassifier:
     return HFClassifier(**kwargs)
 
 
-_COMMON: dict[str, str] = {
-    "path": "str, required: LOCAL checkpoint directory (hub ids are refused: nothing is downloaded)",
-    "batch_size": "int, default 32 (hf-classifier) / 16 (hf-finetune): items per batch",
-    "max_length": "int, default 256 (hf-classifier) / 128 (hf-finetune): truncation length in tokens",
-    "device": "cpu|cuda|cuda:N|auto, default cpu",
-    "threads": "int, default unset: torch.set_num_threads (process-wide)",
-    "allow_pickle": "bool, default false: accept pickle-based pytorch_model.bin when no safetensors exist",
-}
+@dataclass(frozen=True)
+class HFOptions:
+    """The arguments every local Hugging Face checkpoint model takes."""
+
+    path: str | None = option(None, "LOCAL checkpoint directory, required (hub ids are refused: nothing is "
+                                    "downloaded)")
+    batch_size: int = option(32, "items per batch", lo=1)
+    max_length: int = option(256, "truncation length in tokens", lo=8, hi=100_000)
+    device: str = option("cpu", "cpu, cuda, cuda:N or auto")
+    threads: int | None = option(None, "torch.set_num_threads (process-wide); unset: torch's", lo=1)
+    allow_pickle: bool = option(False, "accept pickle-based pytorch_model.bin when no safetensors exist")
+
+
+@dataclass(frozen=True)
+class HFClassifierOptions(HFOptions):
+    """``--model-arg`` of ``hf-classifier``."""
+
+    label_map: dict[str, str | None] | None = option(
+        None, "model label -> suite label ('POS:positive,NEG:negative' or JSON; 'none' drops a class); unset: "
+              "case-insensitive name match")
+
 
 MODELS.register(
-    "hf-classifier", _classifier_factory, tags=("hf",),
-    description="a local fine-tuned Hugging Face sequence(-pair) classifier (safetensors)",
-    params={**_COMMON, "label_map": "mapping model label -> suite label ('POS:positive,NEG:negative' or JSON; "
-                                    "'none' drops a class), default: case-insensitive name match"})
+    "hf-classifier", _classifier_factory, tags=("hf",), options=HFClassifierOptions,
+    description="a local fine-tuned Hugging Face sequence(-pair) classifier (safetensors)")
 
 __all__ = ["HFClassifier", "resolve_label_map"]

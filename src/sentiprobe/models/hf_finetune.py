@@ -38,12 +38,14 @@ from __future__ import annotations
 import functools
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
 from ..core.errors import ConfigError, require
+from ..core.options import option
 from ..core.hashing import stable_hash
 from ..core.types import Item, Prediction
 from .assets import (checkpoint_identity, files_hash, minilm_dir, resolve_device, set_threads, verified_checkpoint,
@@ -52,9 +54,9 @@ from .base import MODELS, State
 from .finetune_loop import SCHEDULES, adamw, seed_torch
 from .finetune_loop import lr_factor  # noqa: F401  (re-exported: the schedule's documented home until 0.1)
 from .finetune_loop import train as train_loop
-from .hf import _COMMON, EXTRA, HFClassifier
+from .hf import EXTRA, HFClassifier
 from .lexicon import FEATURE_GROUPS, feature_group_columns, lexicon_matrix
-from .utils import NotFittedError, as_choice, as_float, as_int, as_optional_int, labelled, predictions_from_proba
+from .utils import NotFittedError, labelled, predictions_from_proba
 
 HEADS = ("auto", "noncompsst", "sentivent")
 SELECTIONS = ("last", "dev_accuracy", "dev_macro_f1")
@@ -109,30 +111,33 @@ class HFFinetune(HFClassifier):
         """None: the fine-tuned head's classes are the suite's labels (the base checkpoint's are not used)."""
         return None
 
-    def __init__(self, path: Any = None, recipe: Any = "none", head: Any = None, epochs: Any = None, lr: Any = None,
-                 batch_size: Any = None, seed: Any = None, max_length: Any = 128, weight_decay: Any = 0.01,
-                 warmup_ratio: Any = None, schedule: Any = None, select: Any = None, max_grad_norm: Any = 1.0,
-                 lexicon_features: Any = "none", output_dir: Any = None, device: Any = "auto", threads: Any = None,
-                 allow_pickle: Any = False) -> None:
+    def __init__(self, path: str | None = None, recipe: str = "none", head: str | None = None,
+                 epochs: int | str | None = None, lr: float | str | None = None, batch_size: int | str | None = None,
+                 seed: int | None = None, max_length: int = 128, weight_decay: float = 0.01,
+                 warmup_ratio: float | str | None = None, schedule: str | None = None, select: str | None = None,
+                 max_grad_norm: float = 1.0, lexicon_features: str = "none", output_dir: str | None = None,
+                 device: str = "auto", threads: int | None = None, allow_pickle: bool = False) -> None:
+        """Arguments as :class:`HFFinetuneOptions` declares them (``MODELS.create`` parses and checks them); an
+        unset recipe argument (None or ``default``) takes the recipe's value."""
         if path is None or str(path).strip().lower() in ("", "none", "minilm"):
-            path = minilm_dir()  # the packaged all-MiniLM-L6-v2: fine-tuning works offline out of the box
-        self.recipe = as_choice("recipe", recipe, tuple(RECIPES))
-        given = {"head": head, "epochs": epochs, "lr": lr, "batch_size": batch_size, "warmup_ratio": warmup_ratio,
-                 "schedule": schedule, "select": select}
+            path = str(minilm_dir())  # the packaged all-MiniLM-L6-v2: fine-tuning works offline out of the box
+        self.recipe = recipe
+        given: dict[str, Any] = {"head": head, "epochs": epochs, "lr": lr, "batch_size": batch_size,
+                                 "warmup_ratio": warmup_ratio, "schedule": schedule, "select": select}
         v = {k: (x if _given(x) else RECIPES[self.recipe].get(k, DEFAULTS[k])) for k, x in given.items()}
         super().__init__(path=path, batch_size=v["batch_size"], max_length=max_length,
                          device=resolve_device(device, "Hugging Face models", EXTRA), threads=threads,
                          allow_pickle=allow_pickle)
-        self.epochs = as_int("epochs", v["epochs"], lo=0, hi=1000)
-        self.lr = as_float("lr", v["lr"], lo=0.0, lo_open=True)
-        self.seed = as_optional_int("seed", seed, lo=0)
-        self.weight_decay = as_float("weight_decay", weight_decay, lo=0.0)
-        self.warmup_ratio = as_float("warmup_ratio", v["warmup_ratio"], lo=0.0, hi=1.0)
-        self.schedule = as_choice("schedule", v["schedule"], SCHEDULES)
-        self.select = as_choice("select", v["select"], SELECTIONS)
-        self.max_grad_norm = as_float("max_grad_norm", max_grad_norm, lo=0.0)
-        self.lexicon_features = as_choice("lexicon_features", lexicon_features, LEXICON_GROUPS)
-        self.head = as_choice("head", v["head"], HEADS)
+        self.epochs: int = v["epochs"]
+        self.lr: float = v["lr"]
+        self.seed = seed
+        self.weight_decay = weight_decay
+        self.warmup_ratio: float = v["warmup_ratio"]
+        self.schedule: str = v["schedule"]
+        self.select: str = v["select"]
+        self.max_grad_norm = max_grad_norm
+        self.lexicon_features = lexicon_features
+        self.head: str = v["head"]
         if self.lexicon_features != "none":
             if self.head == "noncompsst":
                 raise ConfigError("hf-finetune: lexicon_features need the sentivent head (head=sentivent or auto)")
@@ -348,33 +353,48 @@ class HFFinetune(HFClassifier):
         return checkpoint_identity(self.checkpoint) if self.checkpoint else None
 
 
+Unset = Literal["default"]
+"""``default`` (or unset): the recipe's value."""
+
+
+@dataclass(frozen=True)
+class HFFinetuneOptions:
+    """``--model-arg`` of ``hf-finetune`` (an unset recipe argument takes the value of ``recipe``)."""
+
+    path: str | None = option(None, "LOCAL checkpoint directory to fine-tune (hub ids are refused: nothing is "
+                                    "downloaded); unset: the packaged all-MiniLM-L6-v2")
+    recipe: str = option("none", "preset of a paper's recipe (explicit arguments win); noncompsst = head noncompsst, "
+                                 "lr 5e-6, batch 32, 5 epochs, cosine, warm-up 0.1, select dev_accuracy",
+                         choices=tuple(RECIPES))
+    head: str | Unset | None = option(None, "auto: the checkpoint's classification head; noncompsst: first token -> "
+                                            "100 -> dropout 0.1 -> ReLU -> labels; sentivent: with lexicon "
+                                            "features; unset: auto (recipe noncompsst: noncompsst)", choices=HEADS)
+    epochs: int | Unset | None = option(None, "passes over the training items; unset: 3 (recipe noncompsst: 5)",
+                                        lo=0, hi=1000)
+    lr: float | Unset | None = option(None, "AdamW peak learning rate; unset: 5e-5 (recipe noncompsst: 5e-6)",
+                                      lo=0.0, lo_open=True)
+    batch_size: int | Unset | None = option(None, "training and scoring batch; unset: 16 (recipe noncompsst: 32)",
+                                            lo=1)
+    max_length: int = option(128, "truncation length in tokens", lo=8, hi=100_000)
+    seed: int | None = option(None, "head initialisation, dropout and shuffling; unset: the runner's seed", lo=0)
+    weight_decay: float = option(0.01, "AdamW weight decay (not on biases and norms)", lo=0.0)
+    warmup_ratio: float | Unset | None = option(None, "share of steps with linear warm-up (NonCompSST code 0.1, "
+                                                      "paper 0.2); unset: 0.1", lo=0.0, hi=1.0)
+    schedule: str | Unset | None = option(None, "after warm-up; unset: linear (recipe noncompsst: cosine)",
+                                          choices=SCHEDULES)
+    select: str | Unset | None = option(None, "the epoch kept (strictly best on dev); unset: last (recipe "
+                                              "noncompsst: dev_accuracy)", choices=SELECTIONS)
+    max_grad_norm: float = option(1.0, "gradient clipping (0: off)", lo=0.0)
+    lexicon_features: str = option("none", "SENTiVENT lexicon feature group concatenated to the first-token state "
+                                           "(sentivent head)", choices=LEXICON_GROUPS)
+    output_dir: str | None = option(None, "directory for fine-tuned checkpoints; unset: checkpoints/ beside the "
+                                          "run's cache, else a new temporary directory")
+    device: str = option("auto", "auto (CUDA when present), cpu, cuda or cuda:N")
+    threads: int | None = option(None, "torch.set_num_threads (process-wide); unset: torch's", lo=1)
+    allow_pickle: bool = option(False, "accept pickle-based pytorch_model.bin when no safetensors exist")
+
+
 MODELS.register(
-    "hf-finetune", HFFinetune, tags=("hf",),
+    "hf-finetune", HFFinetune, tags=("hf",), options=HFFinetuneOptions,
     description="fine-tune a local Hugging Face checkpoint on the train split (torch loop; saved as safetensors); "
-                "recipes: NonCompSST reference head, SENTiVENT lexicon-augmented head",
-    params={
-        **_COMMON,
-        "path": "str, default: the packaged all-MiniLM-L6-v2: LOCAL checkpoint directory to fine-tune "
-                "(hub ids are refused: nothing is downloaded)",
-        "recipe": "none|noncompsst, default none: preset of a paper's recipe (explicit arguments win); "
-                  "noncompsst = head noncompsst, lr 5e-6, batch 32, 5 epochs, cosine, warm-up 0.1, "
-                  "select dev_accuracy",
-        "head": "auto|noncompsst|sentivent, default auto (the checkpoint's classification head); noncompsst: "
-                "first token -> 100 -> dropout 0.1 -> ReLU -> labels; sentivent: with lexicon features",
-        "epochs": "int, default 3 (recipe noncompsst: 5): passes over the training items",
-        "lr": "float, default 5e-5 (recipe noncompsst: 5e-6): AdamW peak learning rate",
-        "batch_size": "int, default 16 (recipe noncompsst: 32): training and scoring batch",
-        "seed": "int, default: the runner's seed: head initialisation, dropout and shuffling",
-        "weight_decay": "float, default 0.01 (not on biases and norms)",
-        "warmup_ratio": "float in [0,1], default 0.1: share of steps with linear warm-up (NonCompSST code 0.1, "
-                        "paper 0.2)",
-        "schedule": "linear|cosine|constant after warm-up, default linear (recipe noncompsst: cosine)",
-        "select": "last|dev_accuracy|dev_macro_f1, default last (recipe noncompsst: dev_accuracy): the epoch "
-                  "kept (strictly best on dev)",
-        "max_grad_norm": "float, default 1.0: gradient clipping (0: off)",
-        "lexicon_features": "none|pol|posnegneupol|all, default none: SENTiVENT lexicon feature group "
-                            "concatenated to the first-token state (sentivent head; spec sentivent.md 7.4)",
-        "device": "auto|cpu|cuda|cuda:N, default auto (CUDA when present)",
-        "output_dir": "directory for fine-tuned checkpoints (default: checkpoints/ beside the run's cache, "
-                      "else a new temporary directory)",
-    })
+                "recipes: NonCompSST reference head, SENTiVENT lexicon-augmented head")

@@ -16,13 +16,15 @@ Probabilities are the softmax over the three classes, each reported under its SO
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import ConfigError
+from ..core.options import option
 from ..core.types import Item, Prediction
 from .assets import resolve_device
 from .base import MODELS
-from .hf import _COMMON, EXTRA, HFClassifier, _norm
+from .hf import EXTRA, HFClassifier, HFOptions, _norm
 from .utils import predictions_from_proba
 
 #: normalised NLI class name -> SOUL label
@@ -63,8 +65,9 @@ class HFNLI(HFClassifier):
     name = "hf-nli"
     answer_mode = "classify"
 
-    def __init__(self, path: Any = None, label_map: Any = None, batch_size: Any = 32, max_length: Any = 512,
-                 device: Any = "auto", threads: Any = None, allow_pickle: Any = False) -> None:
+    def __init__(self, path: str | None = None, label_map: dict[str, str | None] | None = None, batch_size: int = 32,
+                 max_length: int = 512, device: str = "auto", threads: int | None = None,
+                 allow_pickle: bool = False) -> None:
         super().__init__(path=path, label_map=label_map, batch_size=batch_size, max_length=max_length,
                          device=resolve_device(device, "Hugging Face models", EXTRA), threads=threads,
                          allow_pickle=allow_pickle)
@@ -90,17 +93,21 @@ class HFNLI(HFClassifier):
         return predictions_from_proba(items, self._proba(items, input_kind), targets, labels, self.name)
 
 
+@dataclass(frozen=True)
+class HFNLIOptions(HFOptions):
+    """``--model-arg`` of ``hf-nli``."""
+
+    path: str | None = option(None, "LOCAL NLI cross-encoder directory, required (e.g. a copy of "
+                                    "cross-encoder/nli-roberta-base)")
+    label_map: dict[str, str | None] | None = option(
+        None, "model label names -> true / false / not-given when they are not spelt entailment / contradiction / "
+              "neutral ('ENT:true,CON:false,NEU:not-given')")
+    batch_size: int = option(32, "pairs per batch", lo=1)
+    max_length: int = option(512, "truncation length (longest first)", lo=8, hi=100_000)
+    device: str = option("auto", "auto (CUDA when present), cpu, cuda or cuda:N")
+
+
 MODELS.register(
-    "hf-nli", HFNLI, tags=("hf",),
+    "hf-nli", HFNLI, tags=("hf",), options=HFNLIOptions,
     description="zero-shot SOUL RC with a local NLI cross-encoder (review = premise, statement = hypothesis; "
-                "entailment/contradiction/neutral -> true/false/not-given by label name)",
-    params={
-        "path": "str, required: LOCAL NLI cross-encoder directory (e.g. a copy of cross-encoder/nli-roberta-base)",
-        "label_map": "mapping of model label names to true / false / not-given when they are not spelt "
-                     "entailment / contradiction / neutral ('ENT:true,CON:false,NEU:not-given')",
-        "batch_size": "int, default 32: pairs per batch",
-        "max_length": "int, default 512: truncation length (longest first)",
-        "device": "auto|cpu|cuda|cuda:N, default auto (CUDA when present)",
-        "threads": _COMMON["threads"],
-        "allow_pickle": _COMMON["allow_pickle"],
-    })
+                "entailment/contradiction/neutral -> true/false/not-given by label name)")

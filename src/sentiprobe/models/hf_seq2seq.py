@@ -27,10 +27,12 @@ from __future__ import annotations
 import logging
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError, require
+from ..core.options import option
 from ..core.hashing import stable_hash
 from ..core.types import Item
 from .assets import (checkpoint_identity, files_hash, local_dir, resolve_device, set_threads, verified_checkpoint,
@@ -38,7 +40,7 @@ from .assets import (checkpoint_identity, files_hash, local_dir, resolve_device,
 from .base import MODELS, ModelAdapter, State
 from .finetune_loop import adamw, seed_torch
 from .finetune_loop import train as train_loop
-from .utils import as_bool, as_choice, as_float, as_int, as_optional_int, labelled
+from .utils import labelled
 
 log = logging.getLogger("sentiprobe")
 EXTRA = "hf"
@@ -83,27 +85,28 @@ class HFSeq2Seq(ModelAdapter):
     answer_mode = "generate"
     text_to_text = True
 
-    def __init__(self, path: Any = None, task: Any = "rc", epochs: Any = 8, lr: Any = 1e-4, batch_size: Any = 8,
-                 eval_batch_size: Any = None, max_length: Any = 512, max_new_tokens: Any = 512, seed: Any = None,
-                 weight_decay: Any = 0.01, output_dir: Any = None, device: Any = "auto", dtype: Any = "float32",
-                 threads: Any = None, allow_pickle: Any = False) -> None:
+    def __init__(self, path: str | None = None, task: str = "rc", epochs: int = 8, lr: float = 1e-4,
+                 batch_size: int = 8, eval_batch_size: int | None = None, max_length: int = 512,
+                 max_new_tokens: int = 512, seed: int | None = None, weight_decay: float = 0.01,
+                 output_dir: str | None = None, device: str = "auto", dtype: str = "float32",
+                 threads: int | None = None, allow_pickle: bool = False) -> None:
+        """Arguments as :class:`HFSeq2SeqOptions` declares them (``MODELS.create`` parses and checks them)."""
         self.path = local_dir(path, "checkpoint")
-        self.task = as_choice("task", task, TASKS)
-        self.epochs = as_int("epochs", epochs, lo=0, hi=1000)
-        self.lr = as_float("lr", lr, lo=0.0, lo_open=True)
-        self.train_batch_size = as_int("batch_size", batch_size, lo=1)
+        self.task = task
+        self.epochs = epochs
+        self.lr = lr
+        self.train_batch_size = batch_size
         # spec 3.3: test batch 16 for RC, 4 for JG (decoding only; it changes no output)
-        self.batch_size = as_int("eval_batch_size", eval_batch_size if eval_batch_size not in (None, "", "none")
-                                 else (16 if self.task == "rc" else 4), lo=1)
-        self.max_length = as_int("max_length", max_length, lo=8, hi=100_000)
-        self.max_new_tokens = as_int("max_new_tokens", max_new_tokens, lo=1, hi=100_000)
-        self.seed = as_optional_int("seed", seed, lo=0)
-        self.weight_decay = as_float("weight_decay", weight_decay, lo=0.0)
+        self.batch_size = eval_batch_size if eval_batch_size is not None else (16 if self.task == "rc" else 4)
+        self.max_length = max_length
+        self.max_new_tokens = max_new_tokens
+        self.seed = seed
+        self.weight_decay = weight_decay
         self.output_dir = None if output_dir in (None, "", "none") else Path(str(output_dir))
         self.device = resolve_device(device, "Hugging Face models", EXTRA)
-        self.dtype = as_choice("dtype", dtype, DTYPES)
-        self.threads = as_optional_int("threads", threads, lo=1)
-        self.allow_pickle = as_bool("allow_pickle", allow_pickle)
+        self.dtype = dtype
+        self.threads = threads
+        self.allow_pickle = allow_pickle
         _, self._safe = weight_files(self.path, self.allow_pickle)
         self._identity: dict[str, Any] | None = None
         self._workdir: Path | None = None
@@ -248,25 +251,31 @@ class HFSeq2Seq(ModelAdapter):
         self._tok = None
 
 
+@dataclass(frozen=True)
+class HFSeq2SeqOptions:
+    """``--model-arg`` of ``hf-seq2seq``."""
+
+    path: str | None = option(None, "LOCAL seq2seq checkpoint directory, required (T5, Flan-T5; safetensors + "
+                                    "tokenizer)")
+    task: str = option("rc", "the training target: the label word (rc) or 'Label:\\n...\\nJustification:\\n...' "
+                             "(jg, Deng et al. 2023); use jg for soul-jg", choices=TASKS)
+    epochs: int = option(8, "training epochs (code default; paper grid {4, 8})", lo=0, hi=1000)
+    lr: float = option(1e-4, "constant AdamW learning rate (paper grid 1e-6..1e-4)", lo=0.0, lo_open=True)
+    batch_size: int = option(8, "training batch (paper grid {2, 4, 8})", lo=1)
+    eval_batch_size: int | None = option(None, "decoding batch; unset: 16 (rc) / 4 (jg)", lo=1)
+    max_length: int = option(512, "source/target truncation length (right truncation, counted)", lo=8, hi=100_000)
+    max_new_tokens: int = option(512, "greedy decoding length limit", lo=1, hi=100_000)
+    seed: int | None = option(None, "training seed; unset: the runner's seed (paper: seeds 0, 1, 42)", lo=0)
+    weight_decay: float = option(0.01, "AdamW weight decay (torch's default)", lo=0.0)
+    output_dir: str | None = option(None, "directory for fine-tuned checkpoints; unset: checkpoints/ beside the "
+                                          "run's cache")
+    device: str = option("auto", "auto (CUDA when present), cpu, cuda or cuda:N")
+    dtype: str = option("float32", "weights and compute dtype", choices=DTYPES)
+    threads: int | None = option(None, "torch.set_num_threads (process-wide); unset: torch's", lo=1)
+    allow_pickle: bool = option(False, "accept pickle-based pytorch_model.bin when no safetensors exist")
+
+
 MODELS.register(
-    "hf-seq2seq", HFSeq2Seq, tags=("hf",),
+    "hf-seq2seq", HFSeq2Seq, tags=("hf",), options=HFSeq2SeqOptions,
     description="SOUL text-to-text recipe: fine-tune a local T5/Flan-T5 checkpoint (AdamW constant lr, last "
-                "epoch) and answer by greedy generation (soul-rc / soul-jg)",
-    params={
-        "path": "str, required: LOCAL seq2seq checkpoint directory (T5, Flan-T5; safetensors + tokenizer)",
-        "task": "rc|jg, default rc: the training target: the label word (rc) or 'Label:\\n...\\nJustification:"
-                "\\n...' (jg, Deng et al. 2023); use jg for soul-jg",
-        "epochs": "int, default 8 (code default; paper grid {4, 8})",
-        "lr": "float, default 1e-4: constant AdamW learning rate (paper grid 1e-6..1e-4)",
-        "batch_size": "int, default 8: training batch (paper grid {2, 4, 8})",
-        "eval_batch_size": "int, default 16 (rc) / 4 (jg): decoding batch",
-        "max_length": "int, default 512: source/target truncation length (right truncation, counted)",
-        "max_new_tokens": "int, default 512: greedy decoding length limit",
-        "seed": "int, default: the runner's seed (paper: seeds 0, 1, 42)",
-        "weight_decay": "float, default 0.01 (torch AdamW default)",
-        "output_dir": "directory for fine-tuned checkpoints (default: checkpoints/ beside the run's cache)",
-        "device": "auto|cpu|cuda|cuda:N, default auto (CUDA when present)",
-        "dtype": "float32|bfloat16|float16, default float32: weights and compute dtype",
-        "threads": "int, default unset: torch.set_num_threads (process-wide)",
-        "allow_pickle": "bool, default false: accept pickle-based pytorch_model.bin when no safetensors exist",
-    })
+                "epoch) and answer by greedy generation (soul-rc / soul-jg)")

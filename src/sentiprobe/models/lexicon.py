@@ -25,14 +25,18 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..core.errors import ConfigError, MissingExtraError
+from ..core.options import option
 from ..core.types import Item, Prediction
 from .base import MODELS, ModelAdapter, State
-from .utils import as_choice, as_float, labelled
+from .baselines import TfidfLROptions
+from .encoder_models import MiniLMLROptions
+from .utils import labelled
 
 FEATURE_GROUPS: dict[str, tuple[str, ...] | None] = {
     "pol": ("market_sentiment", "polarity"),
@@ -45,7 +49,9 @@ NO_FEATURES = ("needs lexicon features in Item.features; use a suite that provid
 
 def feature_group_columns(names: Sequence[str], group: str) -> list[str]:
     """The columns of ``names`` in a feature group (substring match; ``all`` keeps every column)."""
-    keys = FEATURE_GROUPS[as_choice("lexicon_features", group, tuple(FEATURE_GROUPS))]
+    if group not in FEATURE_GROUPS:
+        raise ConfigError(f"lexicon_features must be one of {', '.join(FEATURE_GROUPS)}; got {group!r}")
+    keys = FEATURE_GROUPS[group]
     return list(names) if keys is None else [c for c in names if any(k in c for k in keys)]
 
 
@@ -70,9 +76,9 @@ class LexiconColumnsMixin:
     name: str
     request_uses_state = True  # the request lists the feature columns chosen at fit time
 
-    def _init_lexicon(self, lexicon_features: Any, lex_weight: Any) -> None:
-        self.lexicon_features = as_choice("lexicon_features", lexicon_features, tuple(FEATURE_GROUPS))
-        self.lex_weight = as_float("lex_weight", lex_weight, lo=0.0)
+    def _init_lexicon(self, lexicon_features: str, lex_weight: float) -> None:
+        self.lexicon_features = lexicon_features
+        self.lex_weight = lex_weight
         self.lex_columns: list[str] | None = None
 
     def _lex_config(self) -> dict[str, Any]:
@@ -112,7 +118,7 @@ class LexiconColumnsMixin:
 class TfidfLexMixin(LexiconColumnsMixin):
     """Appends standardised lexicon features to ``tfidf-lr``'s sparse matrix."""
 
-    def __init__(self, lexicon_features: Any = "all", lex_weight: Any = 1.0, **kwargs: Any) -> None:
+    def __init__(self, lexicon_features: str = "all", lex_weight: float = 1.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)  # type: ignore[call-arg]
         self._init_lexicon(lexicon_features, lex_weight)
         self.lex_mu: np.ndarray | None = None
@@ -162,7 +168,7 @@ class EncoderLexMixin(LexiconColumnsMixin):
     """Appends lexicon features to ``minilm-lr``'s sentence vectors (standardised with them, then the lexicon
     columns are multiplied by ``lex_weight``)."""
 
-    def __init__(self, lexicon_features: Any = "all", lex_weight: Any = 1.0, **kwargs: Any) -> None:
+    def __init__(self, lexicon_features: str = "all", lex_weight: float = 1.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)  # type: ignore[call-arg]
         self._init_lexicon(lexicon_features, lex_weight)
         self._base_only = False
@@ -239,11 +245,11 @@ class LexiconScoreModel(ModelAdapter):
 
     name = "lexicon-score"
 
-    def __init__(self, feature: Any = "econcombo_polarity-seqnormsum", threshold: Any = 0.0,
-                 zero_label: Any = "neutral") -> None:
-        self.feature = str(feature)
-        self.threshold = as_float("threshold", threshold, lo=0.0)
-        self.zero_label = str(zero_label)
+    def __init__(self, feature: str = "econcombo_polarity-seqnormsum", threshold: float = 0.0,
+                 zero_label: str = "neutral") -> None:
+        self.feature = feature
+        self.threshold = threshold
+        self.zero_label = zero_label
 
     def config(self) -> dict[str, Any]:
         return {"feature": self.feature, "threshold": self.threshold, "zero_label": self.zero_label}
@@ -270,8 +276,8 @@ class VaderModel(ModelAdapter):
 
     name = "vader"
 
-    def __init__(self, threshold: Any = 0.05) -> None:
-        self.threshold = as_float("threshold", threshold, lo=0.0, hi=1.0)
+    def __init__(self, threshold: float = 0.05) -> None:
+        self.threshold = threshold
         try:
             from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
         except ImportError as exc:
@@ -302,30 +308,44 @@ class VaderModel(ModelAdapter):
         return out
 
 
-_LEX_PARAMS = {
-    "lexicon_features": "pol|posnegneupol|all, default all: lexicon feature group (substring match on the names)",
-    "lex_weight": "float, default 1.0: multiplier of the lexicon block (tfidf-lr-lex: of the standardised block "
-                  "divided by sqrt(#columns); minilm-lr-lex: of the raw values before standardisation)",
-}
-def _base_params(name: str) -> dict[str, str]:
-    """The wrapped adapter's documented parameters (empty when it is not registered)."""
-    try:
-        return dict(MODELS.entry(name).params)
-    except KeyError:
-        return {}
+@dataclass(frozen=True)
+class LexiconOptions:
+    """The lexicon arguments of the ``*-lex`` adapters."""
+
+    lexicon_features: str = option("all", "lexicon feature group (substring match on the names)",
+                                   choices=tuple(FEATURE_GROUPS))
+    lex_weight: float = option(1.0, "multiplier of the lexicon block (tfidf-lr-lex: of the standardised block "
+                                    "divided by sqrt(#columns); minilm-lr-lex: of the raw values before "
+                                    "standardisation)", lo=0.0)
+
+
+@dataclass(frozen=True)
+class TfidfLRLexOptions(TfidfLROptions, LexiconOptions):
+    """``--model-arg`` of ``tfidf-lr-lex``: the lexicon's and ``tfidf-lr``'s."""
+
+
+@dataclass(frozen=True)
+class MiniLMLRLexOptions(MiniLMLROptions, LexiconOptions):
+    """``--model-arg`` of ``minilm-lr-lex``: the lexicon's and ``minilm-lr``'s."""
+
+
+@dataclass(frozen=True)
+class LexiconScoreOptions:
+    feature: str = option("econcombo_polarity-seqnormsum", "item feature used as the score")
+    threshold: float = option(0.0, "|score| <= threshold gives zero_label", lo=0.0)
+    zero_label: str = option("neutral", "label for scores within the threshold")
+
+
+@dataclass(frozen=True)
+class VaderOptions:
+    threshold: float = option(0.05, "|compound| below it is neutral", lo=0.0, hi=1.0)
 
 
 MODELS.register("tfidf-lr-lex", lambda **kw: tfidf_lr_lex_class()(**kw), tags=("lexicon", "baseline"),
-                description="tfidf-lr + the suite's lexicon features (SENTiVENT suites)",
-                params={**_LEX_PARAMS, **_base_params("tfidf-lr")})
+                description="tfidf-lr + the suite's lexicon features (SENTiVENT suites)", options=TfidfLRLexOptions)
 MODELS.register("minilm-lr-lex", lambda **kw: minilm_lr_lex_class()(**kw), tags=("lexicon", "encoder"),
-                description="minilm-lr + the suite's lexicon features (SENTiVENT suites)",
-                params={**_LEX_PARAMS, **_base_params("minilm-lr")})
-MODELS.register("lexicon-score", LexiconScoreModel, tags=("lexicon", "baseline"),
-                description="sign of a lexicon polarity score from item features (no training)",
-                params={"feature": "str, default econcombo_polarity-seqnormsum: feature used as the score",
-                        "threshold": "float >= 0, default 0: |score| <= threshold gives zero_label",
-                        "zero_label": "str, default neutral: label for scores within the threshold"})
-MODELS.register("vader", VaderModel, tags=("lexicon", "baseline"),
-                description="VADER compound score, general-domain lexicon (extra: lexicon)",
-                params={"threshold": "float, default 0.05: |compound| below it is neutral"})
+                description="minilm-lr + the suite's lexicon features (SENTiVENT suites)", options=MiniLMLRLexOptions)
+MODELS.register("lexicon-score", LexiconScoreModel, tags=("lexicon", "baseline"), options=LexiconScoreOptions,
+                description="sign of a lexicon polarity score from item features (no training)")
+MODELS.register("vader", VaderModel, tags=("lexicon", "baseline"), options=VaderOptions,
+                description="VADER compound score, general-domain lexicon (extra: lexicon)")

@@ -46,9 +46,11 @@ import logging
 import random
 import threading
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from ..core.errors import ConfigError
+from ..core.options import convert, option
 from .base import MODELS, ModelAdapter
 from .http_retry import (
     LLMCancelled,
@@ -76,7 +78,7 @@ from .structured import (
     split_prompt,
 )
 from .thread_map import map_in_threads
-from .utils import as_bool, as_choice, as_float, as_int, as_messages
+from .utils import as_messages
 
 __all__ = [
     "LLMCancelled",
@@ -138,13 +140,15 @@ class OpenAICompatibleModel(ModelAdapter):
     name = "openai-compatible"
     capabilities = frozenset({"generate"})
 
-    def __init__(self, base_url: Any = None, model: Any = None, endpoint: Any = "chat", max_tokens: Any = 256,
-                 temperature: Any = 0.0, top_p: Any = None, seed: Any = None, system: Any = None, stop: Any = None,
-                 max_concurrency: Any = 4, max_retries: Any = 5, timeout: Any = 60.0, backoff: Any = 0.5,
-                 max_backoff: Any = 30.0, max_retry_after: Any = 30.0, batch_size: Any = None,
-                 score_labels: Any = False, score_separator: Any = " ", token_param: Any = "max_tokens",
-                 connect_timeout: Any = 5.0, max_failures: Any = 5, max_connect_failures: Any = None,
-                 deadline_s: Any = None, structured: Any = "auto", shots: Any = 0, api_key: Any = None) -> None:
+    def __init__(self, base_url: str | None = None, model: str | None = None, endpoint: str = "chat",
+                 max_tokens: int = 256, temperature: float = 0.0, top_p: float | None = None, seed: int | None = None,
+                 system: str | None = None, stop: Any = None, max_concurrency: int = 4, max_retries: int = 5,
+                 timeout: float = 60.0, backoff: float = 0.5, max_backoff: float = 30.0, max_retry_after: float = 30.0,
+                 batch_size: int | str | None = None, score_labels: bool = False, score_separator: str = " ",
+                 token_param: str = "max_tokens", connect_timeout: float = 5.0, max_failures: int = 5,
+                 max_connect_failures: int | None = None, deadline_s: float | None = None, structured: str = "auto",
+                 shots: int = 0, api_key: str | None = None) -> None:
+        """Arguments as :class:`OpenAICompatibleOptions` declares them (``MODELS.create`` parses and checks them)."""
         if api_key is not None:
             raise ConfigError("the API key is read only from the environment (SENTIPROBE_LLM_API_KEY or "
                               "OPENAI_API_KEY): model args are recorded in results.json, run logs and shell "
@@ -158,35 +162,34 @@ class OpenAICompatibleModel(ModelAdapter):
         if not mdl:
             raise ConfigError("no model name: pass --model-arg model=NAME or set SENTIPROBE_LLM_MODEL")
         self.model = str(mdl)
-        self.endpoint = as_choice("endpoint", endpoint, ("chat", "completions"))
-        self.max_tokens = as_int("max_tokens", max_tokens, lo=1)
-        self.temperature = as_float("temperature", temperature, lo=0.0, hi=2.0)
-        self.top_p = None if top_p in (None, "", "none") else as_float("top_p", top_p, lo=0.0, hi=1.0)
-        self.seed = None if seed in (None, "", "none") else as_int("seed", seed)
+        self.endpoint = endpoint
+        self.max_tokens = max_tokens
+        self.temperature = temperature
+        self.top_p = top_p
+        self.seed = seed
         self.system = None if system in (None, "") else str(system)
         self.stop = _as_stop(_json_list(stop))
-        self.max_concurrency = as_int("max_concurrency", max_concurrency, lo=1, hi=256)
-        self.timeout = as_float("timeout", timeout, lo=0.0, lo_open=True, hi=86400.0)
-        self.connect_timeout = min(self.timeout, as_float("connect_timeout", connect_timeout, lo=0.0, lo_open=True))
-        failures = max_failures if max_connect_failures in (None, "") else max_connect_failures
-        self.max_failures = as_int("max_failures", failures, lo=1, hi=10_000)
-        self.deadline_s = (None if deadline_s in (None, "", "none")
-                           else as_float("deadline_s", deadline_s, lo=0.0, lo_open=True, hi=1e7))
-        self.policy = RetryPolicy(max_retries=as_int("max_retries", max_retries, lo=0, hi=100),
-                                  backoff=as_float("backoff", backoff, lo=0.0, hi=3600.0),
-                                  max_backoff=as_float("max_backoff", max_backoff, lo=0.0, hi=3600.0),
-                                  max_retry_after=as_float("max_retry_after", max_retry_after, lo=0.0, hi=3600.0))
+        self.max_concurrency = max_concurrency
+        self.timeout = timeout
+        self.connect_timeout = min(self.timeout, connect_timeout)
+        # the former name is checked under the current one
+        self.max_failures = (max_failures if max_connect_failures is None else
+                             convert(max_connect_failures, int, "openai-compatible argument 'max_failures'", lo=1,
+                                     hi=10_000))
+        self.deadline_s = deadline_s
+        self.policy = RetryPolicy(max_retries=max_retries, backoff=backoff, max_backoff=max_backoff,
+                                  max_retry_after=max_retry_after)
         # a cached batch ends in a barrier (every request of it must finish before it is committed), so a batch
         # no larger than max_concurrency caps the requests in flight; the default keeps >= 4 waves per batch
         self.batch_size = (max(32, 4 * self.max_concurrency) if batch_size in (None, "", "auto")
-                           else as_int("batch_size", batch_size, lo=1))
-        self.scores = as_bool("score_labels", score_labels)
-        self.score_separator = str(score_separator)
-        self.token_param = as_choice("token_param", token_param, ("max_tokens", "max_completion_tokens"))
+                           else int(batch_size))
+        self.scores = score_labels
+        self.score_separator = score_separator
+        self.token_param = token_param
         #: structured decoding requested for replies with a schema (see :mod:`.structured`)
         self.structured = as_mode(structured)
         #: examples per prompt the suites draw from their train split (0: zero-shot); read by the suites
-        self.shots = as_int("shots", shots, lo=0, hi=64)
+        self.shots = shots
         if self.scores:
             self.capabilities = frozenset({"generate", "score_labels"})  # type: ignore[misc]  # per instance
         #: hash of the prompt template; callers set it before the first request (enters the fingerprint)
@@ -284,15 +287,17 @@ class OpenAICompatibleModel(ModelAdapter):
         unknown = sorted(set(kwargs) - set(_GEN_KW))
         if unknown:
             raise ConfigError(f"openai-compatible.generate: unknown argument(s) {unknown}; known: {list(_GEN_KW)}")
+        what = "openai-compatible.generate argument"
         d: dict[str, Any] = {
-            "max_tokens": as_int("max_tokens", kwargs.get("max_tokens", self.max_tokens), lo=1),
-            "temperature": as_float("temperature", kwargs.get("temperature", self.temperature), lo=0.0, hi=2.0)}
+            "max_tokens": convert(kwargs.get("max_tokens", self.max_tokens), int, f"{what} 'max_tokens'", lo=1),
+            "temperature": convert(kwargs.get("temperature", self.temperature), float, f"{what} 'temperature'",
+                                   lo=0.0, hi=2.0)}
         top_p = kwargs.get("top_p", self.top_p)
         if top_p is not None:
-            d["top_p"] = as_float("top_p", top_p, lo=0.0, hi=1.0)
+            d["top_p"] = convert(top_p, float, f"{what} 'top_p'", lo=0.0, hi=1.0)
         seed = kwargs.get("seed", self.seed)
         if seed is not None:
-            d["seed"] = as_int("seed", seed)
+            d["seed"] = convert(seed, int, f"{what} 'seed'")
         stop = _as_stop(kwargs.get("stop", self.stop))
         if stop:
             d["stop"] = stop
@@ -447,37 +452,47 @@ class OpenAICompatibleModel(ModelAdapter):
                 self._transport = None
 
 
+@dataclass(frozen=True)
+class OpenAICompatibleOptions:
+    """``--model-arg`` of ``openai-compatible``."""
+
+    base_url: str | None = option(None, "e.g. http://127.0.0.1:8000/v1; unset: $SENTIPROBE_LLM_BASE_URL or "
+                                        "$OPENAI_BASE_URL")
+    model: str | None = option(None, "the served model name; unset: $SENTIPROBE_LLM_MODEL")
+    endpoint: str = option("chat", "chat or completions requests", choices=("chat", "completions"))
+    structured: str = option("auto", "how a suite's reply schema constrains decoding: auto (probes what the server "
+                                     "accepts, once per schema), json_schema, json_object, grammar, choice or off")
+    shots: int = option(0, "few-shot examples per prompt, drawn by the suite from its train split", lo=0, hi=64)
+    max_tokens: int = option(256, "maximum tokens per reply", lo=1)
+    temperature: float = option(0.0, "sampling temperature", lo=0.0, hi=2.0)
+    top_p: float | None = option(None, "nucleus sampling; unset: the server's", lo=0.0, hi=1.0)
+    seed: int | None = option(None, "sampling seed, for servers that honour it")
+    system: str | None = option(None, "system message (chat) or prefix (completions)")
+    stop: Any = option(None, "stop sequences: a string or a JSON list of strings")
+    max_concurrency: int = option(4, "requests in flight at once", lo=1, hi=256)
+    max_retries: int = option(5, "retries on 429/5xx/timeouts/connection errors/bad bodies", lo=0, hi=100)
+    timeout: float = option(60.0, "per-request timeout in seconds", lo=0.0, lo_open=True, hi=86400.0)
+    connect_timeout: float = option(5.0, "seconds of one connection attempt (capped at timeout)", lo=0.0,
+                                    lo_open=True)
+    max_failures: int = option(5, "consecutive connection failures, timeouts or unusable replies (all requests "
+                                   "together) that trip the circuit breaker and fail the run", lo=1, hi=10_000)
+    max_connect_failures: int | None = option(None, "the former name of max_failures")
+    deadline_s: float | None = option(None, "overall budget of the requests in seconds; unset: 30 + timeout x waves "
+                                            "of max_concurrency requests (printed)", lo=0.0, lo_open=True, hi=1e7)
+    backoff: float = option(0.5, "base of the exponential backoff in seconds (jittered)", lo=0.0, hi=3600.0)
+    max_backoff: float = option(30.0, "cap of one backoff delay in seconds", lo=0.0, hi=3600.0)
+    max_retry_after: float = option(30.0, "cap of a server's Retry-After in seconds", lo=0.0, hi=3600.0)
+    batch_size: int | Literal["auto"] | None = option(
+        None, "prompts per cached batch (a batch is committed when all of it succeeded; one smaller than "
+              "max_concurrency leaves connections idle); unset: max(32, 4 x max_concurrency)", lo=1)
+    score_labels: bool = option(False, "enable option log-prob scoring via completions echo+logprobs")
+    score_separator: str = option(" ", "text between the prompt and a scored option")
+    token_param: str = option("max_tokens", "the request's token limit field (max_completion_tokens: newer OpenAI "
+                                            "reasoning models)", choices=("max_tokens", "max_completion_tokens"))
+    api_key: str | None = option(None, "REFUSED: set SENTIPROBE_LLM_API_KEY (or OPENAI_API_KEY) in the environment")
+
+
 MODELS.register(
-    "openai-compatible", OpenAICompatibleModel, tags=("llm",),
-    description="chat/completion requests to an OpenAI-compatible endpoint (OpenAI, vLLM, llama.cpp, Ollama)",
-    params={
-        "base_url": "str, default $SENTIPROBE_LLM_BASE_URL or $OPENAI_BASE_URL: e.g. http://127.0.0.1:8000/v1",
-        "model": "str, default $SENTIPROBE_LLM_MODEL: the served model name",
-        "endpoint": "'chat' (default) or 'completions'",
-        "structured": ("auto (default), json_schema, json_object, grammar, choice or off: how a suite's reply "
-                       "schema constrains decoding (auto probes what the server accepts, once per schema)"),
-        "shots": "int, default 0: few-shot examples per prompt, drawn by the suite from its train split",
-        "max_tokens": "int, default 256: maximum tokens per reply",
-        "temperature": "float, default 0: sampling temperature",
-        "top_p": "float, default unset: nucleus sampling",
-        "seed": "int, default unset: sampling seed, for servers that honour it",
-        "system": "str, default unset: system message (chat) or prefix (completions)",
-        "stop": "str or JSON list of str, default unset: stop sequences",
-        "max_concurrency": "int, default 4: requests in flight at once",
-        "max_retries": "int, default 5: retries on 429/5xx/timeouts/connection errors/bad bodies",
-        "timeout": "float seconds, default 60: per-request timeout",
-        "connect_timeout": "float seconds, default 5: timeout of one connection attempt (capped at timeout)",
-        "max_failures": ("int, default 5: consecutive connection failures, timeouts or unusable replies (all "
-                         "requests together) that trip the circuit breaker and fail the run"),
-        "deadline_s": ("float seconds, default 30 + timeout x waves of max_concurrency requests (printed): overall "
-                       "budget of the requests"),
-        "backoff": "float seconds, default 0.5: base of the exponential backoff (jittered)",
-        "max_backoff": "float seconds, default 30: cap of one backoff delay",
-        "max_retry_after": "float seconds, default 30: cap of a server's Retry-After",
-        "batch_size": ("int, default max(32, 4 x max_concurrency): prompts per cached batch (a batch is committed when "
-                       "all of it succeeded; one smaller than max_concurrency leaves connections idle)"),
-        "score_labels": "bool, default false: enable option log-prob scoring via completions echo+logprobs",
-        "score_separator": "str, default ' ': text between the prompt and a scored option",
-        "token_param": "'max_tokens' (default) or 'max_completion_tokens' (newer OpenAI reasoning models)",
-        "api_key": "REFUSED: set SENTIPROBE_LLM_API_KEY (or OPENAI_API_KEY) in the environment",
-    })
+    "openai-compatible", OpenAICompatibleModel, tags=("llm",), options=OpenAICompatibleOptions,
+    description="chat/completion requests to an OpenAI-compatible endpoint (OpenAI, vLLM, llama.cpp, Ollama)")
+

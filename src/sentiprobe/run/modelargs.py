@@ -4,8 +4,9 @@
 every table); without ``=`` the label is the name. One model may run twice under two labels with different
 arguments (``--model plain=openai-compatible,json=openai-compatible``).
 
-``LABEL:KEY=VALUE`` targets one model; ``KEY=VALUE`` goes to every selected model whose factory takes ``KEY``,
-the same rule as ``--suite-arg`` for suites. A key nobody takes is an error with did-you-mean, never dropped.
+``LABEL:KEY=VALUE`` targets one model; ``KEY=VALUE`` goes to every selected model whose options declare ``KEY``,
+the same rule as ``--suite-arg`` for suites. A key nobody takes is an error with did-you-mean, never dropped; a
+value is checked against the model's typed options (:mod:`sentiprobe.core.options`) before anything runs.
 """
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import ConfigError, did_you_mean
-from ..core.registry import accepted_arguments, check_arguments
 from ..models import MODELS
 
 
@@ -92,9 +92,8 @@ def assign_model_args(models: Sequence[str] | Mapping[str, str],
     """
     names: dict[str, str] = dict(models) if isinstance(models, Mapping) else {m: m for m in models}
     def accepted(name: str) -> list[str] | None:
-        """The factory's keyword names (None: it takes ``**kwargs`` and documents none)."""
-        entry = MODELS.entry(name)
-        return accepted_arguments(entry.factory, entry.params)
+        """The model's argument names (None: a plug-in factory taking ``**kwargs`` that documents none)."""
+        return MODELS.entry(name).arguments()
 
     out: dict[str, dict[str, Any]] = {m: {} for m in names}
     for raw_key, value in (model_args or {}).items():
@@ -107,8 +106,7 @@ def assign_model_args(models: Sequence[str] | Mapping[str, str],
                 raise ConfigError(f"--model-arg {raw_key}={value}: model {label!r} is not among the selected "
                                   f"models ({', '.join(names)})")
             what = f"model {label!r}" if names[label] == label else f"model {label!r} ({names[label]})"
-            entry = MODELS.entry(names[label])
-            check_arguments(f"--model-arg {raw_key}: {what}", entry.factory, {key: value}, entry.params)
+            MODELS.entry(names[label]).parse({key: value}, f"--model-arg {raw_key}: {what}")
             out[label][key] = value
             continue
         key = raw_key.strip().replace("-", "_")
@@ -119,5 +117,6 @@ def assign_model_args(models: Sequence[str] | Mapping[str, str],
             raise ConfigError(f"--model-arg {raw_key}={value}: unknown argument {key!r}: no selected model "
                               f"({', '.join(names)}) takes it{hint}; known: {', '.join(known_all) or 'none'}")
         for m in targets:
+            MODELS.entry(names[m]).parse({key: value}, f"--model-arg {raw_key}: model {m!r}")
             out[m][key] = value
     return out

@@ -224,12 +224,11 @@ def _named(entry: Any, i: int, path: str, kind: str, keys: Sequence[str], lookup
 
 
 def _model(entry: Any, i: int, path: str) -> ModelSpec:
-    from ..core.registry import check_arguments
     from ..models import MODELS
 
     entry, name, registered = _named(entry, i, path, "model", MODEL_KEYS, MODELS.entry)
     args = _as_mapping(entry.get("args"), f"models[{i}].args", path)
-    check_arguments(f"{path}: models[{i}]: model {name!r}", registered.factory, args, registered.params)
+    registered.parse(args, f"{path}: models[{i}]: model {name!r}")
     label = entry.get("label", name)
     if not isinstance(label, str) or not label or "/" in label or label in (".", ".."):
         raise ConfigError(f"{path}: models[{i}].label must be a non-empty name without '/', not {short_repr(label)}")

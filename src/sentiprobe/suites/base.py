@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import ConfigError, PredictionError, UnknownNameError
+from ..core.errors import ConfigError, PredictionError
 from ..core.hashing import stable_hash
+from ..core.registry import NameRegistry
 from ..core.types import Item, Prediction
 from .spec import (DEFAULT_CONFIDENCE, Measure, MeasureCache, NoOptions, ScoreConfig, ScoreContext, SuiteScore,
                    SuiteSpec, alpha_of, options_dict, parse_options)
@@ -320,58 +321,20 @@ def default_statistics(suite: Suite) -> dict[str, Any]:
     return out
 
 
-class SuiteRegistry:
-    """Name -> :class:`SuiteSpec`, with did-you-mean errors and entry-point plug-ins.
+class SuiteRegistry(NameRegistry[SuiteSpec]):
+    """Name -> :class:`SuiteSpec` (the generic :class:`~sentiprobe.core.registry.NameRegistry`).
 
     Third-party packages add suites through the entry-point group ``sentiprobe.suites``: each entry point
     names a callable that receives this registry and calls :meth:`register` with its specs.
     """
 
     def __init__(self, entry_point_group: str | None = "sentiprobe.suites") -> None:
-        self._specs: dict[str, SuiteSpec] = {}
-        self._group = entry_point_group
-        self._plugins_loaded = False
-        self.plugin_names: set[str] = set()  # registered by entry-point plug-ins
+        super().__init__("suite", entry_point_group)
 
     def register(self, spec: SuiteSpec) -> SuiteSpec:
         if not isinstance(spec, SuiteSpec):
             raise TypeError(f"SUITES.register takes a SuiteSpec, not {type(spec).__name__}")
-        old = self._specs.get(spec.name)
-        if old is not None and old is not spec:
-            raise ValueError(f"suite {spec.name!r} is already registered")
-        self._specs[spec.name] = spec
-        return spec
-
-    def _load_plugins(self) -> None:
-        if self._plugins_loaded or not self._group:
-            return
-        self._plugins_loaded = True
-        from importlib.metadata import entry_points
-
-        for ep in entry_points(group=self._group):
-            before = set(self._specs)
-            ep.load()(self)
-            self.plugin_names |= set(self._specs) - before
-
-    def get(self, name: str) -> SuiteSpec:
-        """The spec registered as ``name`` (UnknownNameError with did-you-mean otherwise)."""
-        self._load_plugins()
-        try:
-            return self._specs[name]
-        except KeyError:
-            raise UnknownNameError("suite", name, self._specs) from None
-
-    def names(self) -> list[str]:
-        self._load_plugins()
-        return sorted(self._specs)
-
-    def __contains__(self, name: object) -> bool:
-        self._load_plugins()
-        return name in self._specs
-
-    def __iter__(self) -> Iterator[SuiteSpec]:
-        self._load_plugins()
-        return iter(sorted(self._specs.values(), key=lambda s: s.name))
+        return self.add(spec.name, spec)
 
 
 SUITES = SuiteRegistry()

@@ -23,25 +23,30 @@ A package's ``__init__.py`` declares one :class:`SuiteSpec` per suite and regist
 Protocol-specific stages (``ratings.py``, ``grid.py``, ``probes.py`` ...) sit beside them.
 
 Suite options are a frozen dataclass per suite whose fields are declared with :func:`option` (default,
-help, choices, the environment variable the CLI reads as a default). They are parsed from strings by
-:func:`parse_options` (did-you-mean on unknown keys), recorded in ``results.json`` and enter the cache key
+help, choices, the environment variable the CLI reads as a default): the machinery of
+:mod:`sentiprobe.core.options`, which model arguments use too (re-exported here). They are parsed from strings
+by :func:`parse_options` (did-you-mean on unknown keys), recorded in ``results.json`` and enter the cache key
 of fitted models. Nothing under ``suites/`` reads the environment: only ``cli/`` does.
 """
 from __future__ import annotations
 
 import dataclasses
-import types
-import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..core.errors import ConfigError, unknown_keys
+from ..core.errors import ConfigError
+from ..core.options import (NoOptions, describe_options, env_defaults, option, option_fields, options_dict,
+                            parse_options)
 from ..core.types import Item, Metric, Prediction
 
 if TYPE_CHECKING:
     from .base import Suite
+
+__all__ = ["DEFAULT_CONFIDENCE", "INPUT_KINDS", "MISSING_POLICIES", "TASKS", "Measure", "MeasureCache", "NoOptions",
+           "ScoreConfig", "ScoreContext", "SuiteScore", "SuiteSpec", "alpha_of", "confidence_of", "describe_options",
+           "env_defaults", "option", "option_fields", "options_dict", "parse_options"]
 
 TASKS = ("classify", "generate", "embed", "extract")
 """What a suite asks of a model: the adapter capability it needs (``SuiteSpec.accepts`` widens it).
@@ -171,133 +176,6 @@ class SuiteScore:
 
     def to_dict(self) -> dict[str, Any]:
         return {"metrics": {k: m.to_dict() for k, m in self.metrics.items()}, "details": self.details}
-
-
-@dataclass(frozen=True)
-class NoOptions:
-    """A suite without options."""
-
-
-def option(default: Any, help: str, *, choices: Sequence[Any] | None = None, env: str | None = None,
-           user_file: bool = False) -> Any:
-    """Declare a suite option field.
-
-    Args:
-        default: the default value.
-        help: one line for ``sentiprobe list`` and the docs.
-        choices: allowed values (checked by :func:`parse_options`).
-        env: environment variable the CLI reads as the default (never read under ``suites/``).
-        user_file: the value is a path to a user-supplied file (hashed and recorded by the run).
-    """
-    meta = {"help": help, "choices": tuple(choices) if choices is not None else None, "env": env,
-            "user_file": user_file}
-    return field(default=default, metadata=meta)
-
-
-def option_fields(options_type: type) -> list[dataclasses.Field]:
-    return list(dataclasses.fields(options_type))
-
-
-def describe_options(options_type: type) -> dict[str, dict[str, Any]]:
-    """``{name: {"default", "help", "choices", "env", "type"}}`` for listing and docs."""
-    hints = typing.get_type_hints(options_type)
-    out = {}
-    for f in option_fields(options_type):
-        out[f.name] = {"default": _jsonable(f.default), "help": f.metadata.get("help", ""),
-                       "choices": list(f.metadata["choices"]) if f.metadata.get("choices") else None,
-                       "env": f.metadata.get("env"), "type": _type_name(hints.get(f.name))}
-    return out
-
-
-def env_defaults(options_type: type) -> dict[str, str]:
-    """``{option name: environment variable}`` for the options that have one (read by ``cli/`` only)."""
-    return {f.name: f.metadata["env"] for f in option_fields(options_type) if f.metadata.get("env")}
-
-
-def parse_options(options_type: type, raw: Mapping[str, Any] | Any | None, *, suite: str) -> Any:
-    """An options instance from a mapping of (string or typed) values, validated.
-
-    Unknown keys raise ConfigError with a did-you-mean; values are converted to the field's type
-    (``bool`` accepts 1/0/true/false/yes/no/on/off; ``int``/``float`` parse; ``X | None`` accepts
-    ``""``/``none`` as None) and checked against ``choices``. An instance of ``options_type`` is returned as is.
-    """
-    if isinstance(raw, options_type):
-        return raw
-    raw = dict(raw or {})
-    known = [f.name for f in option_fields(options_type)]
-    unknown = [k for k in raw if k not in known]
-    if unknown:
-        raise ConfigError(f"suite {suite!r}: unknown option(s) {unknown_keys(unknown, known)}; "
-                          f"known: {', '.join(known) or 'none'}")
-    types_ = typing.get_type_hints(options_type)
-    values: dict[str, Any] = {}
-    for f in option_fields(options_type):
-        if f.name not in raw:
-            continue
-        v = _convert(raw[f.name], types_.get(f.name), f"suite {suite!r} option {f.name!r}")
-        choices = f.metadata.get("choices")
-        if choices and v is not None and v not in choices:
-            raise ConfigError(f"suite {suite!r} option {f.name!r}: {v!r} is not one of {list(choices)}")
-        values[f.name] = v
-    return options_type(**values)
-
-
-def options_dict(options: Any) -> dict[str, Any]:
-    """JSON-able ``{name: value}`` of an options instance (paths as strings)."""
-    return {f.name: _jsonable(getattr(options, f.name)) for f in option_fields(type(options))}
-
-
-def _jsonable(v: Any) -> Any:
-    if isinstance(v, Path):
-        return str(v)
-    if isinstance(v, tuple):
-        return [_jsonable(x) for x in v]
-    return v
-
-
-def _type_name(tp: Any) -> str:
-    return getattr(tp, "__name__", None) or str(tp).replace("typing.", "")
-
-
-_TRUE = ("1", "true", "yes", "on")
-_FALSE = ("0", "false", "no", "off")
-
-
-def _convert(value: Any, tp: Any, what: str) -> Any:
-    """Convert ``value`` to the annotated type ``tp`` (str/int/float/bool/Path, optionally ``| None``)."""
-    args = typing.get_args(tp)
-    if typing.get_origin(tp) in (typing.Union, types.UnionType) and type(None) in args:
-        if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "null")):
-            return None
-        inner = [a for a in args if a is not type(None)]
-        tp = inner[0] if len(inner) == 1 else str
-    if tp is bool:
-        if isinstance(value, bool):
-            return value
-        s = str(value).strip().lower()
-        if s in _TRUE:
-            return True
-        if s in _FALSE:
-            return False
-        raise ConfigError(f"{what}: expected true/false (or 1/0), got {value!r}")
-    if tp is int:
-        if isinstance(value, bool):
-            raise ConfigError(f"{what}: expected an integer, got {value!r}")
-        try:
-            return int(str(value).strip()) if not isinstance(value, int) else value
-        except ValueError:
-            raise ConfigError(f"{what}: expected an integer, got {value!r}") from None
-    if tp is float:
-        try:
-            out = float(value)
-        except (TypeError, ValueError):
-            raise ConfigError(f"{what}: expected a number, got {value!r}") from None
-        if out != out or out in (float("inf"), float("-inf")):
-            raise ConfigError(f"{what}: expected a finite number, got {value!r}")
-        return out
-    if tp is Path:
-        return Path(str(value)).expanduser()
-    return value if isinstance(value, str) else str(value)
 
 
 LoadItems = Callable[["Suite", str], list[Item]]
