@@ -8,8 +8,8 @@ of :mod:`sentiprobe.render.svg` escape their own labels and are passed in with :
 """
 from __future__ import annotations
 
-from functools import cache
 from collections.abc import Callable
+from functools import cache
 from typing import Any, cast
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
@@ -24,10 +24,10 @@ def environment() -> Environment:
     """The one environment (built on first use; templates are compiled once per process)."""
     env = Environment(loader=PackageLoader("sentiprobe.render", "templates"), autoescape=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False)
-    env.filters.update(pct=fmt.pct, pct1=fmt.pct1, num=fmt.num, value=fmt.format_value, ci=fmt.ci_text,
+    env.filters.update(pct=fmt.pct, pct1=fmt.pct1, num=fmt.num, value=fmt.format_value,
                        signed=fmt.signed, p_value=fmt.p_value, short=fmt.short, text=fmt.text, unit_label=_unit_label,
                        ci_label=ci_label)
-    env.globals.update(UNIT_LABELS=fmt.UNIT_LABELS, DASH=fmt.DASH, unit_of=fmt.unit_of)
+    env.globals.update(unit_of=fmt.unit_of)
     return env
 
 

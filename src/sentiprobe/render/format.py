@@ -64,14 +64,6 @@ def is_percentage(name: str, value: float | None, unit: str | None = None) -> bo
     return value is not None and (unit or unit_of({}, name)) == "fraction"
 
 
-def ci_text(m: dict[str, Any], name: str, unit: str | None = None) -> str:
-    """``[low, high]`` of a metric in its display format, '' when it has no interval."""
-    if m.get("ci_low") is None:
-        return ""
-    u = unit or unit_of(m, name)
-    return f"[{format_value(name, m['ci_low'], u)}, {format_value(name, m.get('ci_high'), u)}]"
-
-
 def signed(v: float, nd: int) -> str:
     """``+1.2`` / ``-0.4``; a value that rounds to zero is ``+0.0``, never ``-0.0``."""
     return f"{round(v, nd) + 0.0:+.{nd}f}"
@@ -93,5 +85,5 @@ def short(v: Any, width: int = 80) -> str:
     return text if len(text) <= width else text[: width - 1] + "\u2026"
 
 
-__all__ = ["DASH", "UNIT_LABELS", "ci_text", "format_value", "is_percentage", "num", "p_value", "pct", "pct1",
+__all__ = ["DASH", "UNIT_LABELS", "format_value", "is_percentage", "num", "p_value", "pct", "pct1",
            "short", "signed", "text", "unit_of"]
