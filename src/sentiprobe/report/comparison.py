@@ -191,10 +191,11 @@ def render_comparison(docs: dict[str, dict[str, Any]], comparison: dict[str, Any
                          "leaderboard": leaderboard(s, docs, heads, links, _why_not(s, docs, comp)),
                          "matrices": matrices, "cochran_q": (comp or {}).get("cochran_q"),
                          "not_compared": not_compared, "all_metrics": _all_metrics(s, docs, heads)})
-    return render("comparison/report.html.j2", title=f"sentiprobe {title}", heading=title, n_models=len(docs),
+    html = render("comparison/report.html.j2", title=f"sentiprobe {title}", heading=title, n_models=len(docs),
                   suites=sections, n_compared=len([s for s in suites if s in comps]), intro=intro,
                   limited=list(limited), limited_how=how, models=_models_table(docs, links),
-                  profile=chart(profile(rows, values)) if rows else "") + "\n"
+                  profile=chart(profile(rows, values)) if rows else "")
+    return str(html) + "\n"  # a plain str, like render_report
 
 
 def _diff_unit(comp: dict[str, Any], metric: str) -> str:

@@ -147,7 +147,7 @@ def _provenance(results: dict[str, Any]) -> str:
 
 def page(title: str, body: str) -> str:
     """The base page (``base.html.j2``) around ``body``, HTML rendered by a template."""
-    return render("base.html.j2", title=title, body=Markup(body)) + "\n"
+    return str(render("base.html.j2", title=title, body=Markup(body))) + "\n"  # a plain str: the whole page
 
 
 def render_report(results: dict[str, Any]) -> str:
@@ -157,10 +157,11 @@ def render_report(results: dict[str, Any]) -> str:
     validate_results(results)
     model = results.get("model", {})
     label = model.get("label") or model.get("name")
-    return render("report/run.html.j2", title=f"sentiprobe: {label}", label=label, results=results,
+    html = render("report/run.html.j2", title=f"sentiprobe: {label}", label=label, results=results,
                   identity=identity_table(results), profile=_profile(results),
                   sections=[_suite_section(n, e) for n, e in results.get("suites", {}).items()],
-                  errors=results.get("errors") or {}, provenance=_provenance(results)) + "\n"
+                  errors=results.get("errors") or {}, provenance=_provenance(results))
+    return str(html) + "\n"  # a plain str (a Markup would escape whatever a caller appends)
 
 
 def render_comparison(docs: dict[str, dict[str, Any]], comparison: dict[str, Any] | None = None,
