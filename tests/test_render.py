@@ -7,7 +7,7 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from sentiprobe.render import chart, render
+from sentiprobe.render import fragment, render
 from sentiprobe.render.env import environment
 
 REPO = Path(__file__).resolve().parents[1]
@@ -18,7 +18,7 @@ EVIL = "<script>alert(1)</script>\"'&"
 def test_text_is_escaped_and_markup_is_not_escaped_twice():
     html = render("report/identity_table.html.j2", rows=[(EVIL, EVIL)])
     assert "<script>" not in html and html.count("&lt;script&gt;") == 2 and "&amp;" in html
-    page = render("base.html.j2", title=EVIL, body=chart("<svg></svg>"))
+    page = render("base.html.j2", title=EVIL, body=fragment("<svg></svg>"))
     assert "<title>&lt;script&gt;" in page and "<svg></svg>" in page  # a chart passes as markup
     assert render("base.html.j2", title="t", body="<b>x</b>").count("&lt;b&gt;") == 1  # a plain str does not
 

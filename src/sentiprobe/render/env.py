@@ -2,9 +2,10 @@
 template (dataset and model text is untrusted), ``StrictUndefined`` (a misspelt variable is an error, not an
 empty cell), the formatting helpers of :mod:`sentiprobe.render.format` as filters.
 
-:func:`render` returns :class:`markupsafe.Markup`, so a fragment rendered by one template is inserted into
-another without being escaped twice; plain strings (text from data) are always escaped. The inline SVG charts
-of :mod:`sentiprobe.render.svg` escape their own labels and are passed in with :func:`chart`.
+:func:`render` returns a plain ``str`` (HTML), so whatever a caller appends to it is not escaped behind its
+back; every string a template receives is escaped unless it is wrapped in :func:`fragment`, which only
+sentiprobe's own HTML is: the output of another template, or an inline SVG chart of :mod:`sentiprobe.render.svg`
+(which escapes its own labels).
 """
 from __future__ import annotations
 
@@ -35,10 +36,11 @@ def _unit_label(unit: str) -> str:
     return fmt.UNIT_LABELS.get(unit, unit)
 
 
-def render(template: str, /, **context: Any) -> Markup:
+def render(template: str, /, **context: Any) -> str:
     """Render ``template`` (a name under ``sentiprobe/render/templates``) with ``context``; leading and trailing
-    white space dropped (a section with nothing to show is ``''``)."""
-    return Markup(environment().get_template(template).render(**context).strip())
+    white space dropped (a section with nothing to show is ``''``). A plain ``str``: pass it to another template
+    through :func:`fragment`."""
+    return environment().get_template(template).render(**context).strip()
 
 
 def macro(template: str, name: str) -> Callable[..., Markup]:
@@ -46,9 +48,10 @@ def macro(template: str, name: str) -> Callable[..., Markup]:
     return cast("Callable[..., Markup]", getattr(environment().get_template(template).module, name))
 
 
-def chart(markup: str) -> Markup:
-    """An SVG chart built by :mod:`sentiprobe.render.svg` (whose labels are escaped there) as markup."""
-    return Markup(markup)
+def fragment(html: str) -> Markup:
+    """HTML that sentiprobe built, marked safe for a template: a fragment :func:`render` returned, or a chart of
+    :mod:`sentiprobe.render.svg` (which escapes its own labels). Never data or model text."""
+    return Markup(html)
 
 
-__all__ = ["chart", "environment", "macro", "render"]
+__all__ = ["environment", "fragment", "macro", "render"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..render import chart, render
+from ..render import fragment, render
 from ..render.env import macro
 from ..render.format import UNIT_LABELS, format_value, unit_of
 from ..render.svg import profile
@@ -45,7 +45,7 @@ def p_text(entry: dict[str, Any]) -> str:
     (no resample crossed zero: the data only say the p-value is at most that)."""
     if entry.get("p_holm") is None:
         return ""
-    return macro("comparison/pair_cell.html.j2", "p_holm")(entry)
+    return str(macro("comparison/pair_cell.html.j2", "p_holm")(entry))
 
 
 def _tests_note(comp: dict[str, Any], metric: str) -> str:
@@ -139,7 +139,7 @@ def _why_not(suite: str, docs: dict[str, dict[str, Any]], comp: dict[str, Any] |
 
 
 def _models_table(docs: dict[str, dict[str, Any]], links: dict[str, str]) -> str:
-    rows = [(label, str((d.get("model") or {}).get("name")), identity_summary(d.get("model") or {}))
+    rows = [(label, str((d.get("model") or {}).get("name")), fragment(identity_summary(d.get("model") or {})))
             for label, d in docs.items()]
     return render("comparison/models.html.j2", rows=rows, links=links)
 
@@ -182,20 +182,21 @@ def render_comparison(docs: dict[str, dict[str, Any]], comparison: dict[str, Any
         lim = next((d["suites"][s].get("limit") for d in docs.values() if (d.get("suites") or {}).get(s, {})
                     .get("limit")), None)
         matrices = [{"metric": m, "shown": UNIT_LABELS.get(_metric_unit(s, docs, m), ""),
-                     "kind_unit": DIFF_UNITS.get(_diff_unit(comp, m), ""), "matrix": pairwise_matrix(comp, m)}
+                     "kind_unit": DIFF_UNITS.get(_diff_unit(comp, m), ""),
+                     "matrix": fragment(pairwise_matrix(comp, m))}
                     for m in (comp.get("metrics", []) if comp is not None else [])]
         not_compared = None
         if comp is None and comparison is not None:
             not_compared = str((comparison.get("not_compared") or {}).get(s, "fewer than two models ran it"))
         sections.append({"name": s, "comp": comp, "limit_note": limit_note(lim) if lim else "",
-                         "leaderboard": leaderboard(s, docs, heads, links, _why_not(s, docs, comp)),
+                         "leaderboard": fragment(leaderboard(s, docs, heads, links, _why_not(s, docs, comp))),
                          "matrices": matrices, "cochran_q": (comp or {}).get("cochran_q"),
-                         "not_compared": not_compared, "all_metrics": _all_metrics(s, docs, heads)})
+                         "not_compared": not_compared, "all_metrics": fragment(_all_metrics(s, docs, heads))})
     html = render("comparison/report.html.j2", title=f"sentiprobe {title}", heading=title, n_models=len(docs),
                   suites=sections, n_compared=len([s for s in suites if s in comps]), intro=intro,
-                  limited=list(limited), limited_how=how, models=_models_table(docs, links),
-                  profile=chart(profile(rows, values)) if rows else "")
-    return str(html) + "\n"  # a plain str, like render_report
+                  limited=list(limited), limited_how=how, models=fragment(_models_table(docs, links)),
+                  profile=fragment(profile(rows, values)) if rows else "")
+    return html + "\n"
 
 
 def _diff_unit(comp: dict[str, Any], metric: str) -> str:

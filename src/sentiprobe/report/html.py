@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from markupsafe import Markup
-
 from ..core.types import ci_label
-from ..render import chart, render
+from ..render import fragment, render
 from ..render.env import macro
 from ..render.format import UNIT_LABELS, format_value, is_percentage, pct, short, unit_of
 from ..render.svg import ci_bars
@@ -18,7 +16,7 @@ def _macro(name: str) -> Any:
 
 def metric_cell(m: dict[str, Any]) -> str:
     """A metric's value with its interval in one table cell (``n/a`` with the note as a tooltip)."""
-    return Markup(_macro("metric_cell")(m, m.get("name", "")))
+    return str(_macro("metric_cell")(m, m.get("name", "")))
 
 
 def metrics_table(metrics: dict[str, dict[str, Any]], confidence: float | None = None) -> str:
@@ -44,7 +42,7 @@ def limit_banner(limit: Any, n_items: Any) -> str:
     """A loud banner for runs on a subset of the items (their numbers are not the suite's)."""
     if not limit:
         return ""
-    return Markup(_macro("limit_banner")(limit_note(limit, n_items)))
+    return str(_macro("limit_banner")(limit_note(limit, n_items)))
 
 
 def identity_summary(model: dict[str, Any]) -> str:
@@ -56,7 +54,7 @@ def identity_summary(model: dict[str, Any]) -> str:
     shown = [(str(k), short(v, 60), "" if k in given else "\u2020") for k, v in cfg.items()
              if v not in (None, "", [], {})]
     shown += [(str(k), short(v, 60), "") for k, v in (model.get("args") or {}).items() if k not in cfg]
-    return Markup(_macro("identity_summary")(str(ident.get("adapter") or model.get("name")), shown))
+    return str(_macro("identity_summary")(str(ident.get("adapter") or model.get("name")), shown))
 
 
 def identity_table(results: dict[str, Any]) -> str:
@@ -97,15 +95,16 @@ def _suite_section(name: str, entry: dict[str, Any]) -> str:
         vals = [(k, m) for k, m in entry.get("metrics", {}).items()
                 if m.get("value") is not None and unit_of(m, k) == unit]
         if vals:
-            charts.append(chart(ci_bars([(k, m["value"], m.get("ci_low"), m.get("ci_high")) for k, m in vals],
+            charts.append(fragment(ci_bars([(k, m["value"], m.get("ci_low"), m.get("ci_high")) for k, m in vals],
                                       unit=unit, title=f"{name} metrics ({UNIT_LABELS[unit]})")))
     # a results file from a suite this installation does not have (a plug-in, an older version): no section
-    section = Markup(SUITES.get(name).render_section(name, entry)) if name in SUITES else None
+    section = fragment(SUITES.get(name).render_section(name, entry)) if name in SUITES else None
     return render("report/suite_section.html.j2", name=name, entry=entry,
                   limit_note=limit_note(entry["limit"], entry.get("n_items")) if entry.get("limit") else "",
                   mapping=entry.get("label_mapping"),
-                  metrics_table=metrics_table(entry.get("metrics", {}), entry.get("confidence")), charts=charts,
-                  generation=Markup(generation_section(entry)),  # how a generative model was asked (or '')
+                  metrics_table=fragment(metrics_table(entry.get("metrics", {}), entry.get("confidence"))),
+                  charts=charts,
+                  generation=fragment(generation_section(entry)),  # how a generative model was asked (or '')
                   section=section)
 
 
@@ -147,7 +146,7 @@ def _provenance(results: dict[str, Any]) -> str:
 
 def page(title: str, body: str) -> str:
     """The base page (``base.html.j2``) around ``body``, HTML rendered by a template."""
-    return str(render("base.html.j2", title=title, body=Markup(body))) + "\n"  # a plain str: the whole page
+    return render("base.html.j2", title=title, body=fragment(body)) + "\n"
 
 
 def render_report(results: dict[str, Any]) -> str:
@@ -158,10 +157,10 @@ def render_report(results: dict[str, Any]) -> str:
     model = results.get("model", {})
     label = model.get("label") or model.get("name")
     html = render("report/run.html.j2", title=f"sentiprobe: {label}", label=label, results=results,
-                  identity=identity_table(results), profile=_profile(results),
-                  sections=[_suite_section(n, e) for n, e in results.get("suites", {}).items()],
-                  errors=results.get("errors") or {}, provenance=_provenance(results))
-    return str(html) + "\n"  # a plain str (a Markup would escape whatever a caller appends)
+                  identity=fragment(identity_table(results)), profile=fragment(_profile(results)),
+                  sections=[fragment(_suite_section(n, e)) for n, e in results.get("suites", {}).items()],
+                  errors=results.get("errors") or {}, provenance=fragment(_provenance(results)))
+    return html + "\n"
 
 
 def render_comparison(docs: dict[str, dict[str, Any]], comparison: dict[str, Any] | None = None,

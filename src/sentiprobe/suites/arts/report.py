@@ -13,7 +13,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ...render import chart, render
+from ...render import fragment, render
 from .formats import STRATEGY_NAMES
 from .score import format_rate
 
@@ -106,7 +106,7 @@ def report_section(result: dict[str, Any], title: str = "ARTS") -> str:
     warnings = [str(w.get("item_id")) for w in details.get("data_warnings") or []]
     return render("suites/arts.html.j2", title=str(title), metrics=metrics, details=details,
                   counts=details.get("counts") or {}, confidence=result.get("confidence"), rows=rows,
-                  chart=chart(drop_chart(bars)), missing=details.get("missing") or {}, examples=examples,
+                  chart=fragment(drop_chart(bars)), missing=details.get("missing") or {}, examples=examples,
                   warnings=warnings, rate=_pct)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from ...render import chart, render
+from ...render import fragment, render
 from ...render.svg import ci_bars
 
 
@@ -54,7 +54,7 @@ def render_section(name: str, entry: dict[str, Any]) -> str:
         if isinstance(maj, int | float):
             bars.append(("majority-all", float(maj), None, None))
         ablations = ci_bars(bars)
-    layers = d.get("layers") or {}
-    pts = sorted(((k, float(v)) for k, v in layers.items() if v is not None), key=lambda kv: int(kv[0]))
+    pts = sorted(((k, float(v)) for k, v in (d.get("layers") or {}).items() if v is not None),
+                 key=lambda kv: int(kv[0]))
     return render("suites/lexcomp.html.j2", details=d, rows=rows, best=(d.get("baselines") or {}).get("best"),
-                  ablations=chart(ablations), curve=chart(_curve(pts) if layers else ""))
+                  ablations=fragment(ablations), curve=fragment(_curve(pts)))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...render import chart, render
+from ...render import fragment, render
 from ...render.format import num as _num
 from ...render.svg import heatmap, scatter
 
@@ -51,7 +51,7 @@ def noncompsst_section(result: dict[str, Any]) -> str:
         facts.append(("warn", str(miss["note"])))
     if d.get("limited"):
         facts.append(("warn", f"only {int(d.get('n_phrases', 0))} phrases had all 7 stimuli predicted (--limit)"))
-    return render("suites/noncompsst.html.j2", scatter=chart(plot), top=top, gap=gap,
+    return render("suites/noncompsst.html.j2", scatter=fragment(plot), top=top, gap=gap,
                   variants=d.get("variants") or {}, per_seed=d.get("per_seed") or {}, seeds=d.get("seeds", []),
                   facts=facts)
 
@@ -61,7 +61,7 @@ def sst7_section(result: dict[str, Any]) -> str:
     d = result.get("details") or {}
     cm = d.get("confusion_summed_over_seeds")
     return render("suites/sst7.html.j2", per_seed=d.get("per_seed") or {}, seeds=d.get("seeds") or [],
-                  heatmap=chart(heatmap(cm, [str(i) for i in range(len(cm))]) if cm else ""),
+                  heatmap=fragment(heatmap(cm, [str(i) for i in range(len(cm))]) if cm else ""),
                   train=d.get("train") or {})
 
 

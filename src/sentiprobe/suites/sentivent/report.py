@@ -6,7 +6,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from ...render import chart, render
+from ...render import fragment, render
 
 
 def confusion_svg(matrix: list[list[int]], labels: list[str], *, cell: int = 48) -> str:
@@ -53,4 +53,4 @@ def render_section(suite: str, result: dict[str, Any]) -> str:
     if lex.get("label"):
         notes.append(f"lexicon features: {lex['label']}")
     return render("suites/sentivent.html.j2", per_label=details.get("per_label") or [], notes=notes,
-                  confusion=chart(confusion_svg(cm, [str(x) for x in labels]) if cm and labels else ""))
+                  confusion=fragment(confusion_svg(cm, [str(x) for x in labels]) if cm and labels else ""))

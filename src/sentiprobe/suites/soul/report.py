@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...render import chart, render
+from ...render import fragment, render
 from ...render.svg import heatmap
 from .judge import CRITERIA, NOT_VALIDATED
 from .load import LABELS
@@ -25,7 +25,7 @@ def render_section(name: str, entry: dict[str, Any]) -> str:
     junk = d.get("junk_predictions") or []
     return render("suites/soul.html.j2", details=d, criteria=CRITERIA, not_validated=NOT_VALIDATED,
                   prompted=bool(set(d.get("modes") or {}) & {"generate", "score"}),  # classifiers see no prompt
-                  heatmap=chart(heatmap(d["confusion_matrix"], d.get("labels") or list(LABELS))
+                  heatmap=fragment(heatmap(d["confusion_matrix"], d.get("labels") or list(LABELS))
                               if d.get("confusion_matrix") else ""),
                   more_junk=int(d.get("n_distinct_junk_predictions", len(junk))) - len(junk),
                   jg=any("justification" in e for e in d.get("examples") or []), judge=d.get("judge"))
