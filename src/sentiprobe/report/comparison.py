@@ -1,17 +1,18 @@
 """The comparison report of several models' runs: the models and what they are, a profile across suites, and
 per suite a leaderboard ranked by the suite's first headline metric and a pairwise matrix of paired tests (each
 on the suite's own unit) over the models that ran it; the remaining metrics collapsible. Pure: it renders the
-results documents and the comparison document (:func:`sentiprobe.compare.compare_systems`); every text is
-escaped.
+results documents and the comparison document (:func:`sentiprobe.compare.compare_systems`) through the templates under
+``render/templates/comparison/`` (autoescape: every text is escaped).
 """
 from __future__ import annotations
 
-from html import escape
 from typing import Any
 
-from ..core.types import ci_label
-from .html import UNIT_LABELS, format_value, identity_summary, limit_note, metric_cell, page, unit_of
-from .svg import profile
+from ..render import fragment, render
+from ..render.env import macro
+from ..render.format import UNIT_LABELS, format_value, unit_of
+from ..render.svg import profile
+from .html import identity_summary, limit_note
 
 DIFF_UNITS = {"pp": "percentage points (pp)", "r": "Pearson's r", "points": "points"}
 """How a difference's unit reads in a heading."""
@@ -42,32 +43,9 @@ def _headline(suite: str, docs: dict[str, dict[str, Any]], comp: dict[str, Any] 
 def p_text(entry: dict[str, Any]) -> str:
     """The Holm-corrected p-value of a pairwise entry; ``p_Holm <= x`` when the bootstrap p-value sat at its floor
     (no resample crossed zero: the data only say the p-value is at most that)."""
-    p = entry.get("p_holm")
-    if p is None:
+    if entry.get("p_holm") is None:
         return ""
-    op = "\u2264" if entry.get("at_floor") else "="
-    return f"p<sub>Holm</sub> {op} {p:.2g}" if p < 0.001 else f"p<sub>Holm</sub> {op} {p:.3g}"
-
-
-def _signed(v: float, nd: int) -> str:
-    """``+1.2`` / ``-0.4``; a value that rounds to zero is ``+0.0``, never ``-0.0``."""
-    return f"{round(v, nd) + 0.0:+.{nd}f}"
-
-
-def _pair_cell(entry: dict[str, Any] | None, sign: float) -> str:
-    if entry is None or entry.get("difference") is None:
-        return '<td class="muted">\u2014</td>'
-    nd = 3 if entry["unit"] == "r" else 1
-    d = _signed(sign * entry["difference"], nd)
-    lo, hi = entry.get("ci_low"), entry.get("ci_high")
-    a, b = sorted((sign * lo, sign * hi)) if lo is not None and hi is not None else (None, None)
-    ci = "" if a is None or b is None else \
-        f'<br><span class="muted">[{_signed(a, nd)}, {_signed(b, nd)}]</span>'
-    mark = '<span class="sig" title="significant after Holm correction">\u2605</span>' if entry.get("significant") \
-        else ""
-    p = p_text(entry)
-    ptxt = f'<br><span class="muted">{p}</span>' if p else ""
-    return f'<td class="num pair">{d} {escape(entry["unit"])} {mark}{ci}{ptxt}</td>'
+    return str(macro("comparison/pair_cell.html.j2", "p_holm")(entry))
 
 
 def _tests_note(comp: dict[str, Any], metric: str) -> str:
@@ -80,27 +58,20 @@ def _tests_note(comp: dict[str, Any], metric: str) -> str:
                      f"(smallest p-value {t.get('p_floor', 0):.2g}, below the strictest Holm threshold "
                      f"{(t.get('strictest_holm_threshold') or 0):.2g}; \u2264 marks a p-value at that floor)")
     parts.append(f"Holm-corrected over the {int(t.get('n_tests') or 0)} tests of the suite "
-                 f"(\u2605: below \u03b1 = {escape(str(comp.get('alpha', 0.05)))})")
+                 f"(\u2605: below \u03b1 = {comp.get('alpha', 0.05)})")
     return ". ".join(p[:1].upper() + p[1:] for p in parts if p) + "."
 
 
 def pairwise_matrix(comp: dict[str, Any], metric: str) -> str:
     """Rows minus columns: difference in the metric's unit, its CI, the Holm-corrected p-value and a star."""
     names = list(comp.get("system_names") or comp["systems"])
-    cells: dict[tuple[str, str], tuple[dict[str, Any], float]] = {}
+    cells: dict[tuple[str, str], tuple[dict[str, Any] | None, float]] = {}
     for p in comp["pairs"]:
         e = p["metrics"].get(metric)
         cells[(p["a"], p["b"])] = (e, 1.0)
         cells[(p["b"], p["a"])] = (e, -1.0)
-    head = "".join(f"<th>{escape(n)}</th>" for n in names)
-    rows = []
-    for a in names:
-        tds = "".join('<td class="muted">\u00b7</td>' if a == b else _pair_cell(*cells.get((a, b), (None, 1.0)))
-                      for b in names)
-        rows.append(f"<tr><th>{escape(a)}</th>{tds}</tr>")
-    return (f'<table class="pairwise" aria-label="pairwise {escape(metric)}"><tr><th>row \u2212 column</th>{head}'
-            f"</tr>{''.join(rows)}</table>"
-            f'<p class="muted">{escape(_tests_note(comp, metric))}</p>')
+    return render("comparison/pairwise.html.j2", names=names, cells=cells, metric=metric,
+                  note=_tests_note(comp, metric))
 
 
 def _rank_key(v: Any) -> float | None:
@@ -123,22 +94,12 @@ def leaderboard(suite: str, docs: dict[str, dict[str, Any]], heads: list[str], l
     order = ranked + [m for m in ran if ranks[m] is None]
     level = next((e.get("confidence") for e in (d["suites"][suite] for d in docs.values()
                                                 if suite in d.get("suites", {}))), None)
-    head = "".join(f"<th>{escape(m)} [{escape(ci_label(level))}]</th>" for m in heads)
-    rows = []
-    for model in order:
-        ms = ran[model]
-        cells = "".join(_board_cell(ms.get(m), m) for m in heads)
-        rank = ranks[model]
-        rows.append(f"<tr><td class=\"num\">{'' if rank is None else rank}</td><td>{_link(model, links)}</td>"
-                    f'<td class="num">{_n(ms, heads)}</td>{cells}</tr>')
-    for model in docs:
-        if model not in ran:
-            why = why_not.get(model, "not run on this suite")
-            rows.append(f'<tr class="muted"><td></td><td>{_link(model, links)}</td><td></td>'
-                        f'<td class="wrap" colspan="{max(1, len(heads))}">{escape(why)}</td></tr>')
-    caption = (f"ranked by {escape(first)}; tied values share a rank" if first else "")
-    return (f'<table class="leaderboard"><caption class="muted">{caption}</caption><tr><th>rank</th><th>model</th>'
-            f"<th>n</th>{head}</tr>{''.join(rows)}</table>")
+    cell = macro("comparison/cells.html.j2", "board_cell")
+    rows = [{"rank": ranks[model], "model": model, "n": _n(ran[model], heads),
+             "cells": [cell(ran[model].get(m), m) for m in heads]} for model in order]
+    absent = [(model, why_not.get(model, "not run on this suite")) for model in docs if model not in ran]
+    return render("comparison/leaderboard.html.j2", first=first, heads=heads, level=level, rows=rows, absent=absent,
+                  links=links)
 
 
 def _n(ms: dict[str, Any], heads: list[str]) -> str:
@@ -146,36 +107,6 @@ def _n(ms: dict[str, Any], heads: list[str]) -> str:
         if (ms.get(m) or {}).get("n") is not None:
             return str(int(ms[m]["n"]))
     return ""
-
-
-def _board_cell(m: dict[str, Any] | None, name: str) -> str:
-    if m is None:
-        return '<td class="muted">n/a</td>'
-    if m.get("n_seeds", 1) > 1 and m.get("value") is not None:  # a sweep's seeds: their mean and spread
-        unit = unit_of(m, name)
-        sd = m.get("seed_sd")
-        spread = "" if sd is None else f" \u00b1 {format_value(name, sd, unit)}"
-        return (f'<td class="num">{format_value(name, m["value"], unit)}{spread} '
-                f'<span class="muted">(mean \u00b1 sd of {int(m["n_seeds"])} seeds)</span></td>')
-    return metric_cell({**m, "name": name})
-
-
-def _link(model: str, links: dict[str, str]) -> str:
-    name = escape(model)
-    return f'<a href="{escape(links[model])}">{name}</a>' if model in links else name
-
-
-def _stacked_cell(m: dict[str, Any] | None, name: str) -> str:
-    """A metric's value with its CI on a second line (narrow columns: one per model)."""
-    if m is None:
-        return "<td></td>"
-    if m.get("value") is None:
-        return f'<td class="muted" title="{escape(str(m.get("note") or ""))}">n/a</td>'
-    unit = unit_of(m, name)
-    lo, hi = m.get("ci_low"), m.get("ci_high")
-    ci = "" if lo is None else \
-        f'<br><span class="muted">[{format_value(name, lo, unit)}, {format_value(name, hi, unit)}]</span>'
-    return f'<td class="num">{format_value(name, m["value"], unit)}{ci}</td>'
 
 
 def _all_metrics(suite: str, docs: dict[str, dict[str, Any]], heads: list[str]) -> str:
@@ -190,14 +121,8 @@ def _all_metrics(suite: str, docs: dict[str, dict[str, Any]], heads: list[str]) 
     rows = []
     for k in keep:
         unit = next((unit_of(ms[k], k) for ms in ran.values() if k in ms), "")
-        shown = UNIT_LABELS.get(unit, unit)
-        rows.append(f"<tr><th><code>{escape(k)}</code>{f' ({escape(shown)})' if shown else ''}</th>"
-                    + "".join(_stacked_cell(ms.get(k), k) for ms in ran.values()) + "</tr>")
-    head = "".join(f"<th>{escape(m)}</th>" for m in ran)
-    hidden = len(names) - len(keep)
-    note = f'<p class="muted">{hidden} metric(s) not computable for any model are hidden.</p>' if hidden else ""
-    return (f'<details><summary>all other metrics ({len(keep)})</summary><table class="metrics">'
-            f"<tr><th>metric</th>{head}</tr>{''.join(rows)}</table>{note}</details>")
+        rows.append((k, UNIT_LABELS.get(unit, unit)))
+    return render("comparison/all_metrics.html.j2", ran=ran, keep=rows, hidden=len(names) - len(keep))
 
 
 def _why_not(suite: str, docs: dict[str, dict[str, Any]], comp: dict[str, Any] | None) -> dict[str, str]:
@@ -214,14 +139,9 @@ def _why_not(suite: str, docs: dict[str, dict[str, Any]], comp: dict[str, Any] |
 
 
 def _models_table(docs: dict[str, dict[str, Any]], links: dict[str, str]) -> str:
-    rows = []
-    for label, d in docs.items():
-        model = d.get("model") or {}
-        rows.append(f"<tr><td>{_link(label, links)}</td><td><code>{escape(str(model.get('name')))}</code></td>"
-                    f'<td class="wrap">{identity_summary(model)}</td></tr>')
-    return ("<table class=\"models\"><caption class=\"muted\">\u2020 not given as an argument: a default or a value "
-            "from the environment</caption><tr><th>model</th><th>registered as</th><th>what was run (adapter, its "
-            f"effective settings)</th></tr>{''.join(rows)}</table>")
+    rows = [(label, str((d.get("model") or {}).get("name")), fragment(identity_summary(d.get("model") or {})))
+            for label, d in docs.items()]
+    return render("comparison/models.html.j2", rows=rows, links=links)
 
 
 def render_comparison(docs: dict[str, dict[str, Any]], comparison: dict[str, Any] | None = None,
@@ -249,52 +169,34 @@ def render_comparison(docs: dict[str, dict[str, Any]], comparison: dict[str, Any
                 unit = unit_of(e, m)
                 values[model][label] = (e.get("value"), e.get("ci_low"), e.get("ci_high"))
         rows.append((label, unit))
-    compared = [s for s in suites if s in comps]
-    body = [f"<h1>sentiprobe: {escape(title)}</h1>",
-            f'<p class="muted">{len(docs)} models on {len(suites)} suites; paired comparisons on {len(compared)} '
-            "suite(s). On every suite, each two models that ran it are compared on the same resamples of the "
-            "suite's own unit; a model that did not run a suite is listed there and blocks nothing. Each model's "
-            f"full report is linked.{(' ' + escape(intro)) if intro else ''}</p>"]
     limited = {m: e.get("limit") for m, d in docs.items() for e in d.get("suites", {}).values() if e.get("limit")}
+    how = ""
     if limited:
         first = next(iter(limited.values()))
         how = (f"a seeded random sample (seed {first.get('seed')}) of each suite's unit, the same for every model"
                if isinstance(first, dict) and first.get("mode") == "sample" else "the first test items")
-        body.append(f'<div class="banner" role="alert">Limited runs ({escape(", ".join(limited))}): only part of '
-                    f"the test items were used ({escape(how)}; each suite says which); these numbers are not "
-                    "comparable with full runs.</div>")
-    body += ["<h2>Models</h2>", _models_table(docs, links)]
-    if rows:
-        body += ["<h2>Profile</h2>", profile(rows, values)]
+    sections = []
     for s in suites:
         comp = comps.get(s)
         heads = _headline(s, docs, comp)
-        body.append(f'<h2 id="{escape(s)}">{escape(s)}</h2>')
         lim = next((d["suites"][s].get("limit") for d in docs.values() if (d.get("suites") or {}).get(s, {})
                     .get("limit")), None)
-        if lim:
-            body.append(f'<p class="warn">limited: {escape(limit_note(lim))}</p>')
-        if comp is not None:
-            note = f"; {comp['note']}" if comp.get("note") else ""
-            body.append(f'<p class="muted">paired unit: {escape(str(comp.get("unit")))} '
-                        f'(n = {int(comp.get("n_units", 0))}){escape(note)}</p>')
-        body.append(leaderboard(s, docs, heads, links, _why_not(s, docs, comp)))
-        if comp is not None:
-            for m in comp.get("metrics", []):
-                kind_unit = DIFF_UNITS.get(_diff_unit(comp, m), "")
-                shown = UNIT_LABELS.get(_metric_unit(s, docs, m), "")
-                body.append(f"<h3>{escape(m)}{f' ({escape(shown)})' if shown else ''}: pairwise differences"
-                            f"{f', in {escape(kind_unit)}' if kind_unit else ''}</h3>" + pairwise_matrix(comp, m))
-            q = comp.get("cochran_q")
-            if q:
-                body.append(f'<p class="muted">Cochran\'s Q over all {len(comp.get("system_names", []))} models '
-                            f"({escape(str(q.get('metric')))}): Q = {q.get('statistic', 0):.3f}, df "
-                            f"{escape(str(q.get('df')))}, p = {q.get('p_value', 1):.3g}</p>")
-        elif comparison is not None:
-            why = (comparison.get("not_compared") or {}).get(s, "fewer than two models ran it")
-            body.append(f'<p class="muted">no paired comparison: {escape(str(why))}</p>')
-        body.append(_all_metrics(s, docs, heads))
-    return page(f"sentiprobe {title}", "\n".join(body))
+        matrices = [{"metric": m, "shown": UNIT_LABELS.get(_metric_unit(s, docs, m), ""),
+                     "kind_unit": DIFF_UNITS.get(_diff_unit(comp, m), ""),
+                     "matrix": fragment(pairwise_matrix(comp, m))}
+                    for m in (comp.get("metrics", []) if comp is not None else [])]
+        not_compared = None
+        if comp is None and comparison is not None:
+            not_compared = str((comparison.get("not_compared") or {}).get(s, "fewer than two models ran it"))
+        sections.append({"name": s, "comp": comp, "limit_note": limit_note(lim) if lim else "",
+                         "leaderboard": fragment(leaderboard(s, docs, heads, links, _why_not(s, docs, comp))),
+                         "matrices": matrices, "cochran_q": (comp or {}).get("cochran_q"),
+                         "not_compared": not_compared, "all_metrics": fragment(_all_metrics(s, docs, heads))})
+    html = render("comparison/report.html.j2", title=f"sentiprobe {title}", heading=title, n_models=len(docs),
+                  suites=sections, n_compared=len([s for s in suites if s in comps]), intro=intro,
+                  limited=list(limited), limited_how=how, models=fragment(_models_table(docs, links)),
+                  profile=fragment(profile(rows, values)) if rows else "")
+    return html + "\n"
 
 
 def _diff_unit(comp: dict[str, Any], metric: str) -> str:

@@ -10,6 +10,8 @@
   with k - 1 df. Defined (Q = 0, p = 1) when every item is answered identically by all systems. With
   two systems it equals McNemar's uncorrected chi-square.
 - :func:`holm`: Holm's step-down adjustment of a family of p-values.
+- :func:`welch_t_test`: Welch's unequal-variance t-test of two independent samples (``scipy.stats.ttest_ind(
+  equal_var=False)``), for protocols whose papers used it (ARTS).
 
 The paired bootstrap of metric differences is :mod:`sentiprobe.stats.paired` (the one paired engine, which
 ``sentiprobe compare``, ``run`` and ``report`` use; it calls the tests here). scipy provides the distributions;
@@ -17,6 +19,8 @@ statsmodels is not needed (it is used as a reference in the tests).
 """
 from __future__ import annotations
 
+import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -120,3 +124,22 @@ def holm(p_values: Sequence[float]) -> list[float]:
         running = max(running, min(1.0, (m - rank) * p[i]))
         adj[i] = running
     return adj.tolist()
+
+
+def welch_t_test(a: Sequence | np.ndarray, b: Sequence | np.ndarray) -> tuple[float, float, float] | None:
+    """Welch's two-sided t-test of two independent samples: ``(t, df, p)`` from ``scipy.stats.ttest_ind(a, b,
+    equal_var=False)``; ``None`` when undefined (a sample of fewer than two values, both samples constant, or a
+    non-finite statistic).
+    """
+    from scipy.stats import ttest_ind
+
+    x1, x2 = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if x1.size < 2 or x2.size < 2 or not (x1.var() > 0 or x2.var() > 0):
+        return None
+    with warnings.catch_warnings():  # a constant sample (all correct) is exact here, not "nearly identical"
+        warnings.filterwarnings("ignore", "Precision loss occurred", RuntimeWarning)
+        res = ttest_ind(x1, x2, equal_var=False)
+    t, p, df = float(res.statistic), float(res.pvalue), float(res.df)
+    if not (math.isfinite(t) and math.isfinite(p)):
+        return None
+    return t, df, p

@@ -1,8 +1,9 @@
 """HTML fragment for the ARTS section of a report: strategy table with CIs, an inline-SVG bar chart
 of the accuracy drop per strategy, and failure examples with the changed words marked.
 
-Every piece of dataset or model text goes through :func:`html.escape`. The fragment is
-self-contained (inline SVG, inline styles, no scripts).
+Rendered from ``render/templates/suites/arts.html.j2`` (autoescape); the marked diffs and the chart escape every
+piece of dataset or model text themselves. The fragment is self-contained (inline SVG, inline styles, no
+scripts).
 """
 from __future__ import annotations
 
@@ -10,22 +11,11 @@ import difflib
 from html import escape
 from typing import Any
 
-from ...core.types import ci_label
+from markupsafe import Markup
+
+from ...render import fragment, render
 from .formats import STRATEGY_NAMES
 from .score import format_rate
-
-
-def _pct(v: float | None) -> str:
-    return format_rate(v) or "—"
-
-
-def _ci(m: dict[str, Any] | None) -> str:
-    if not m or m.get("value") is None:
-        return "—"
-    s = _pct(m.get("value"))
-    if m.get("ci_low") is not None and m.get("ci_high") is not None:
-        s += f" <small>[{_pct(m['ci_low'])}, {_pct(m['ci_high'])}]</small>"
-    return s
 
 
 def token_diff(a: str, b: str) -> tuple[str, str]:
@@ -53,17 +43,6 @@ def _float(s: Any) -> float | None:
         return float(s)
     except (TypeError, ValueError):
         return None
-
-
-def _mcnemar_cell(mc: dict[str, Any]) -> str:
-    """The paired test of a strategy: McNemar's p with its method and the discordant pairs in the tooltip."""
-    p = mc.get("p_value")
-    if p is None:
-        return "<td>—</td>"
-    c = mc.get("counts") or {}
-    title = (f"{mc.get('method', '')}; {mc.get('pairs', '')} pairs: source right & variant wrong "
-             f"{c.get('b', '?')}, the reverse {c.get('c', '?')}")
-    return f'<td title="{escape(title)}">{escape(f"{p:.3g}")}</td>'
 
 
 def drop_chart(bars: list[tuple[str, float]], width: int = 520) -> str:
@@ -94,70 +73,45 @@ def drop_chart(bars: list[tuple[str, float]], width: int = 520) -> str:
 
 
 def report_section(result: dict[str, Any], title: str = "ARTS") -> str:
-    """HTML fragment for one ARTS result (``SuiteScore.to_dict()`` shape: ``metrics`` + ``details``)."""
+    """HTML fragment for one ARTS result (``SuiteScore.to_dict()`` shape: ``metrics`` + ``details``), rendered
+    from ``render/templates/suites/arts.html.j2``."""
     metrics = result.get("metrics") or {}
     details = result.get("details") or {}
-    h = [f'<section class="sp-arts"><h3>{escape(str(title))}</h3>']
-    counts = details.get("counts") or {}
-    ori, ars = metrics.get("accuracy_original"), metrics.get("ars")
-    h.append("<p>Accuracy on the original examples: " + _ci(ori)
-             + f" (n = {escape(str((ori or {}).get('n', '—')))}); Aspect Robustness Score (ARS): " + _ci(ars)
-             + f" (n = {escape(str((ars or {}).get('n', '—')))} units; "
-             + escape(f"{(counts.get('ars') or {}).get('correct', '—')} units fully correct") + "). "
-             + "ARS − original: " + escape(str(details.get("ars_minus_original_pp") or "—")) + " pp.</p>")
-    rows = details.get("strategies") or []
+    rows = []
     bars: list[tuple[str, float]] = []
-    if rows:
-        ci = escape(ci_label(result.get("confidence")))
-        h.append(f'<table class="sp-table"><thead><tr><th>Strategy</th><th>Units</th><th>Ori (%) [{ci}]</th>'
-                 f'<th>New (%) [{ci}]</th><th>Change (pp)</th>'
-                 '<th title="McNemar\'s test on each variant paired with its source example (the primary test)">'
-                 'McNemar p (paired)</th><th title="independent samples, as in the paper">Welch p (paper\'s test)</th>'
-                 '<th title="not a paper metric">Both (%)</th></tr></thead><tbody>')
-        for r in rows:
-            s = str(r.get("strategy", ""))
-            name = str(r.get("name") or STRATEGY_NAMES.get(s, s))
-            w = r.get("welch") or {}
-            p = w.get("p")
-            mc = r.get("paired") or {}
-            both = (r.get("both_not_in_paper") or {}).get("percent")
-            h.append(f"<tr><td>{escape(name)}</td><td>{escape(str(r.get('units', '')))}</td>"
-                     f"<td>{_ci(metrics.get(f'accuracy_{s}_source'))}</td><td>{_ci(metrics.get(f'accuracy_{s}'))}</td>"
-                     f"<td>{escape(str(r.get('change_pp') or '—'))}</td>{_mcnemar_cell(mc)}"
-                     f"<td>{'—' if p is None else escape(f'{p:.3g}')}</td><td>{escape(str(both or '—'))}</td></tr>")
-            v = _float(r.get("change_pp"))
-            if v is not None and r.get("units"):
-                bars.append((name, v))
-        h.append("</tbody></table>")
+    for r in details.get("strategies") or []:
+        s = str(r.get("strategy", ""))
+        name = str(r.get("name") or STRATEGY_NAMES.get(s, s))
+        mc = r.get("paired") or {}
+        c = mc.get("counts") or {}
+        rows.append({"s": s, "name": name, "units": r.get("units", ""), "change": r.get("change_pp"),
+                     "mcnemar_p": mc.get("p_value"), "welch_p": (r.get("welch") or {}).get("p"),
+                     # the paired test: McNemar's p with its method and the discordant pairs in the tooltip
+                     "mcnemar_title": f"{mc.get('method', '')}; {mc.get('pairs', '')} pairs: source right & "
+                                      f"variant wrong {c.get('b', '?')}, the reverse {c.get('c', '?')}",
+                     "both": (r.get("both_not_in_paper") or {}).get("percent")})
+        v = _float(r.get("change_pp"))
+        if v is not None and r.get("units"):
+            bars.append((name, v))
     total = _float(details.get("ars_minus_original_pp"))
     if total is not None:
         bars.append(("ARS (all variants)", total))
-    h.append(drop_chart(bars))
-    miss = details.get("missing") or {}
-    if miss.get("count"):
-        h.append(f"<p>Missing predictions: {escape(str(miss['count']))} (counted as wrong); first: "
-                 + escape(", ".join(map(str, miss.get("first_ids") or []))) + "</p>")
-    ex = details.get("examples") or []
-    if ex:
-        h.append("<h4>Robustness failures (source right, variant wrong)</h4><table class=\"sp-table\"><thead><tr>"
-                 "<th>Strategy</th><th>Aspect</th><th>Original</th><th>Variant</th><th>Gold → predicted</th>"
-                 "</tr></thead><tbody>")
-        for e in ex:
-            src, var = e.get("source") or {}, e.get("variant") or {}
-            a, b = token_diff(str(src.get("text", "")), str(var.get("text", "")))
-            s = str(e.get("strategy", ""))
-            h.append(f"<tr><td>{escape(STRATEGY_NAMES.get(s, s))}</td><td>{escape(str(var.get('aspect') or ''))}</td>"
-                     f"<td>{a}<br><small>{escape(str(src.get('item_id', '')))}: {escape(str(src.get('gold')))} → "
-                     f"{escape(str(src.get('predicted')))}</small></td><td>{b}<br><small>"
-                     f"{escape(str(var.get('item_id', '')))}</small></td>"
-                     f"<td>{escape(str(var.get('gold')))} → {escape(str(var.get('predicted')))}</td></tr>")
-        h.append("</tbody></table>")
-    warns = details.get("data_warnings") or []
-    if warns:
-        h.append(f"<p><small>{len(warns)} data warning(s) (tolerated irregularities of the released data): "
-                 + escape("; ".join(str(w.get("item_id")) for w in warns[:10])) + "</small></p>")
-    h.append(f"<p><small>{escape(str(details.get('rounding', '')))}</small></p></section>")
-    return "".join(h)
+    examples = []
+    for e in details.get("examples") or []:
+        src, var = e.get("source") or {}, e.get("variant") or {}
+        a, b = token_diff(str(src.get("text", "")), str(var.get("text", "")))
+        s = str(e.get("strategy", ""))
+        examples.append({"strategy": STRATEGY_NAMES.get(s, s), "source": src, "variant": var, "a": Markup(a),
+                         "b": Markup(b)})
+    warnings = [str(w.get("item_id")) for w in details.get("data_warnings") or []]
+    return render("suites/arts.html.j2", title=str(title), metrics=metrics, details=details,
+                  counts=details.get("counts") or {}, confidence=result.get("confidence"), rows=rows,
+                  chart=fragment(drop_chart(bars)), missing=details.get("missing") or {}, examples=examples,
+                  warnings=warnings, rate=_pct)
+
+
+def _pct(v: float | None) -> str:
+    return format_rate(v) or "\u2014"
 
 
 def render_section(name: str, entry: dict[str, Any]) -> str:

@@ -242,30 +242,17 @@ def unit_table(items: Sequence[Item], predictions: Sequence[Prediction], options
 
 
 def welch(ori: np.ndarray, new: np.ndarray, alpha: float = DEFAULT_ALPHA) -> dict[str, Any] | None:
-    """Welch's t-test of two 0/1 samples (see the module docstring); ``None`` when undefined.
+    """Welch's t-test of two 0/1 samples (see the module docstring; :func:`~sentiprobe.stats.significance.
+    welch_t_test`); ``None`` when undefined.
 
     ``significant``: ``p <= alpha`` (the level of the run, ``--confidence``; recorded as ``alpha``).
-
-    Same result as ``scipy.stats.ttest_ind(ori, new, equal_var=False)`` (two-sided), computed with
-    numpy and ``scipy.special.stdtr`` to avoid importing ``scipy.stats`` on the scoring path.
     """
-    n1, n2 = ori.size, new.size
-    if n1 < 2 or n2 < 2:
+    from ...stats.significance import welch_t_test
+
+    res = welch_t_test(ori, new)
+    if res is None:
         return None
-    x1, x2 = ori.astype(np.float64), new.astype(np.float64)
-    v1, v2 = x1.var(ddof=1) / n1, x2.var(ddof=1) / n2
-    se2 = v1 + v2
-    if not se2 > 0:
-        return None
-    t = float((x1.mean() - x2.mean()) / math.sqrt(se2))
-    df = float(se2 ** 2 / (v1 ** 2 / (n1 - 1) + v2 ** 2 / (n2 - 1)))
-    try:
-        from scipy.special import stdtr
-    except ImportError:  # pragma: no cover - scipy is a core dependency
-        return {"t": t, "df": df, "p": None, "alpha": alpha, "significant": None}
-    p = float(2 * stdtr(df, -abs(t)))
-    if not (math.isfinite(t) and math.isfinite(p)):
-        return None
+    t, df, p = res
     return {"t": t, "df": df, "p": p, "alpha": alpha, "significant": p <= alpha}
 
 

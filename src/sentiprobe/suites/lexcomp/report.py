@@ -1,4 +1,5 @@
-"""Stage ``report`` (pure): the LexComp section of a results entry, escaped HTML.
+"""Stage ``report`` (pure): the LexComp section of a results entry, escaped HTML (a template of
+:mod:`sentiprobe.render`).
 
 Shows the probe next to the spec §5 majority baselines (and the control task / selectivity when the
 probe trained one), ablation bars (spec §8), the per-layer accuracy curve, and the probe configuration.
@@ -8,11 +9,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from ...report.svg import ci_bars
-
-
-def _pct(v: Any) -> str:
-    return "\u2014" if not isinstance(v, int | float) else f"{100 * v:.1f}"
+from ...render import fragment, render
+from ...render.svg import ci_bars
 
 
 def _curve(points: list[tuple[str, float]], width: int = 420, height: int = 160) -> str:
@@ -35,11 +33,9 @@ def _curve(points: list[tuple[str, float]], width: int = 420, height: int = 160)
 
 
 def render_section(name: str, entry: dict[str, Any]) -> str:
+    """The LexComp section of a results entry (``render/templates/suites/lexcomp.html.j2``)."""
     d = entry.get("details") or {}
     m = entry.get("metrics") or {}
-    parts = []
-    if d.get("note"):
-        parts.append(f'<p class="warn">{escape(str(d["note"]))}</p>')
     main = "span_f1" if d.get("task") == "phrase-type" else "accuracy"
     rows = [("probe (this model)", (m.get(main) or {}).get("value"))]
     if "control_accuracy" in m:
@@ -48,31 +44,17 @@ def render_section(name: str, entry: dict[str, Any]) -> str:
     for k, v in (d.get("baselines") or {}).items():
         if isinstance(v, int | float) and not isinstance(v, bool):
             rows.append((k.replace("_", " "), v))
-    best = (d.get("baselines") or {}).get("best")
-    parts.append("<h3>Probe vs majority baselines</h3><table><tr><th>what</th><th>%</th></tr>"
-                 + "".join(f"<tr><td>{escape(k)}</td><td class='num'>{_pct(v)}</td></tr>" for k, v in rows)
-                 + "</table>")
-    if best:
-        parts.append(f'<p class="muted">majority figure of the task: {escape(str(best))}</p>')
+    ablations = ""
     abl = [(k, v) for k, v in m.items() if k.startswith("accuracy_ablation_") and v.get("value") is not None]
     if abl:
         bars = [("full model", m[main]["value"], m[main].get("ci_low"), m[main].get("ci_high"))]
-        bars += [(k.removeprefix("accuracy_ablation_").replace("_", "+").replace("context+phrase", "context+phrase"),
-                  v["value"], v.get("ci_low"), v.get("ci_high")) for k, v in abl]
+        bars += [(k.removeprefix("accuracy_ablation_").replace("_", "+"), v["value"], v.get("ci_low"),
+                  v.get("ci_high")) for k, v in abl]
         maj = (d.get("baselines") or {}).get("majority_all")
         if isinstance(maj, int | float):
             bars.append(("majority-all", float(maj), None, None))
-        parts.append("<h3>Ablations (-Phrase, -Context, -(Context+Phrase); docs/lexcomp.md)</h3>" + ci_bars(bars))
-    layers = d.get("layers") or {}
-    if layers:
-        pts = sorted(((k, float(v)) for k, v in layers.items() if v is not None), key=lambda kv: int(kv[0]))
-        parts.append("<h3>Accuracy per layer (probe on one frozen layer)</h3>" + _curve(pts))
-    if d.get("task") == "phrase-type":
-        parts.append(f'<p class="muted">span F1: strict typed spans (span_f1) and the allennlp08 compatibility '
-                     f'mode (span_f1_allennlp08); decoding: {escape(str(d.get("decoding")))}</p>')
-    if d.get("probe"):
-        cfg = ", ".join(f"{escape(str(k))}={escape(str(v))}" for k, v in sorted(d["probe"].items()))
-        parts.append(f'<p class="muted">probe: {cfg}</p>')
-    if d.get("bnc_extraction"):
-        parts.append(f'<p class="muted">BNC extraction: {escape(str(d["bnc_extraction"]))}</p>')
-    return "\n".join(parts)
+        ablations = ci_bars(bars)
+    pts = sorted(((k, float(v)) for k, v in (d.get("layers") or {}).items() if v is not None),
+                 key=lambda kv: int(kv[0]))
+    return render("suites/lexcomp.html.j2", details=d, rows=rows, best=(d.get("baselines") or {}).get("best"),
+                  ablations=fragment(ablations), curve=fragment(_curve(pts)))

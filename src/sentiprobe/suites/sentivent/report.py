@@ -1,14 +1,12 @@
 """HTML report section of the SENTiVENT suites: metric table with CIs, per-label table and a
-confusion-matrix heat map as inline SVG. Every piece of text is escaped with :func:`html.escape`."""
+confusion-matrix heat map as inline SVG (``render/templates/suites/sentivent.html.j2``). Every piece of text is
+escaped (autoescape; :func:`html.escape` in the SVG)."""
 from __future__ import annotations
 
 from html import escape
 from typing import Any
 
-
-
-def _pct(v: Any) -> str:
-    return "n/a" if v is None else f"{100 * float(v):.1f}"
+from ...render import fragment, render
 
 
 def confusion_svg(matrix: list[list[int]], labels: list[str], *, cell: int = 48) -> str:
@@ -42,21 +40,10 @@ def confusion_svg(matrix: list[list[int]], labels: list[str], *, cell: int = 48)
 
 
 def render_section(suite: str, result: dict[str, Any]) -> str:
-    """The section for one suite's results entry (``{"metrics": ..., "details": ...}``)."""
+    """The section for one suite's results entry (``{"metrics": ..., "details": ...}``): what is SENTiVENT's
+    (the headline metrics are in the report's own metric table)."""
     details = result.get("details", {})
-    parts = ['<section class="suite sentivent">']
-    # the headline metrics are in the report's own metric table; this section adds what is SENTiVENT's
-    per_label = details.get("per_label") or []
-    if per_label:
-        body = "".join(
-            f"<tr><td>{escape(str(r['label']))}</td><td>{_pct(r.get('precision'))}</td><td>{_pct(r.get('recall'))}"
-            f"</td><td>{_pct(r.get('f1'))}</td><td>{escape(str(r.get('support', '')))}</td></tr>" for r in per_label)
-        parts.append('<table class="per-label"><tr><th>label</th><th>P</th><th>R</th><th>F1</th><th>support</th>'
-                     f"</tr>{body}</table>")
     cm, labels = details.get("confusion_matrix"), details.get("labels")
-    if cm and labels:
-        parts.append('<figure class="confusion">' + confusion_svg(cm, [str(x) for x in labels])
-                     + f"<figcaption>{escape('Confusion matrix (rows gold, columns predicted)')}</figcaption></figure>")
     notes = []
     if details.get("n_missing_predictions"):
         notes.append(f"{details['n_missing_predictions']} missing predictions counted as wrong")
@@ -65,7 +52,5 @@ def render_section(suite: str, result: dict[str, Any]) -> str:
     lex = details.get("lexicon") or {}
     if lex.get("label"):
         notes.append(f"lexicon features: {lex['label']}")
-    if notes:
-        parts.append("<ul>" + "".join(f"<li>{escape(n)}</li>" for n in notes) + "</ul>")
-    parts.append("</section>")
-    return "".join(parts)
+    return render("suites/sentivent.html.j2", per_label=details.get("per_label") or [], notes=notes,
+                  confusion=fragment(confusion_svg(cm, [str(x) for x in labels]) if cm and labels else ""))

@@ -1,7 +1,8 @@
 """HTML report section of the triplet suites: the nine P/R/F1 metrics with CIs, the parse-failure rate, a
 per-polarity breakdown and missed / spurious examples with the spans marked.
 
-Pure (results entry -> HTML); every piece of text, sentence tokens included, goes through :func:`html.escape`
+Pure (results entry -> HTML, ``render/templates/suites/triplets.html.j2``); every piece of text, sentence tokens
+included, is escaped (autoescape, :func:`html.escape` in :func:`_spans`)
 (review text and LLM output are untrusted), and the span markers are added after escaping.
 """
 from __future__ import annotations
@@ -10,14 +11,12 @@ import re
 from html import escape
 from typing import Any
 
-from ...core.types import ci_label
+from markupsafe import Markup
+
+from ...render import render
 
 ROWS = [f"{k}_{s}" for k in ("triplet", "target", "polar") for s in ("f1", "precision", "recall")]
 _MARK = re.compile(r"\[\[(.*?)\]\]|&lt;&lt;(.*?)&gt;&gt;")
-
-
-def _pct(v: Any) -> str:
-    return "n/a" if v is None else f"{100 * float(v):.1f}"
 
 
 def _spans(text: str) -> str:
@@ -27,16 +26,7 @@ def _spans(text: str) -> str:
             return f'<mark class="target" title="target">{m.group(1)}</mark>'
         return f'<u class="polar" title="polar span">{m.group(2)}</u>'
 
-    return _MARK.sub(sub, escape(str(text)))
-
-
-def _examples(title: str, rows: list[dict]) -> str:
-    if not rows:
-        return ""
-    body = "".join(f"<tr><td>{escape(str(r.get('id', '')))}</td><td>{escape(str(r.get('polarity', '')))}</td>"
-                   f"<td>{_spans(r.get('text', ''))}</td></tr>" for r in rows)
-    return (f"<h4>{escape(title)}</h4><table class=\"examples\"><tr><th>sentence</th><th>polarity</th>"
-            f"<th>target <mark>marked</mark>, polar span <u>underlined</u></th></tr>{body}</table>")
+    return Markup(_MARK.sub(sub, escape(str(text))))
 
 
 def fitted_any(entry: dict[str, Any]) -> bool:
@@ -46,47 +36,17 @@ def fitted_any(entry: dict[str, Any]) -> bool:
 
 
 def render_section(name: str, entry: dict[str, Any]) -> str:
+    """The section of a triplet suite's results entry (``render/templates/suites/triplets.html.j2``)."""
     metrics = entry.get("metrics", {})
     details = entry.get("details", {})
-    parts = [f'<section class="suite triplets"><h3>{escape(name)}</h3>']
     train = details.get("train_source")
-    if isinstance(train, dict) and train.get("kind") and fitted_any(entry):
-        parts.append(f"<p>trained on: {escape(str(train['kind']))}</p>")
+    trained_on = str(train["kind"]) if isinstance(train, dict) and train.get("kind") and fitted_any(entry) else ""
+    protocol = ""
     if details.get("protocol") and fitted_any(entry):
-        parts.append(f"<p>protocol: {escape(str(details['protocol']))}</p>")
+        protocol = str(details["protocol"])
     elif "fit" in entry:
-        parts.append("<p>protocol: zero-shot (the model was not trained on this suite)</p>")
-    rows = []
-    for key in ROWS:
-        m = metrics.get(key)
-        if not m:
-            continue
-        ci = "" if m.get("ci_low") is None else f"[{_pct(m['ci_low'])}, {_pct(m['ci_high'])}]"
-        rows.append(f"<tr><td>{escape(key)}</td><td>{_pct(m.get('value'))}</td><td>{escape(ci)}</td>"
-                    f"<td>{escape(str(m.get('n', '')))}</td></tr>")
-    parts.append(f'<table class="metrics"><tr><th>metric</th><th>%</th><th>{escape(ci_label(entry.get("confidence")))} '
-                 '(sentences)</th><th>n</th></tr>'
-                 + "".join(rows) + "</table>")
-    pf = metrics.get("parse_failure_rate")
-    if pf:
-        parts.append(f"<p>parse failure rate: {_pct(pf.get('value'))}% "
-                     f"({escape(str(pf.get('note') or ''))}); missing sentences: "
-                     f"{escape(str(details.get('missing_sentences', 0)))}</p>")
-    per = details.get("per_polarity") or {}
-    if per:
-        body = "".join(f"<tr><td>{escape(str(p))}</td><td>{_pct(v.get('precision'))}</td>"
-                       f"<td>{_pct(v.get('recall'))}</td><td>{_pct(v.get('f1'))}</td>"
-                       f"<td>{escape(str(v.get('gold', '')))}</td><td>{escape(str(v.get('predicted', '')))}</td></tr>"
-                       for p, v in per.items())
-        parts.append("<h4>per polarity (triplets)</h4><table class=\"per-label\"><tr><th>polarity</th><th>P</th>"
-                     f"<th>R</th><th>F1</th><th>gold</th><th>predicted</th></tr>{body}</table>")
-    fails = details.get("failures") or []
-    if fails:
-        body = "".join(f"<tr><td>{escape(str(f.get('record')))}</td><td>{escape(str(f.get('reason')))}</td>"
-                       f"<td><code>{escape(str(f.get('reply', '')))}</code></td></tr>" for f in fails[:10])
-        parts.append(f"<h4>parse failures (first {min(10, len(fails))})</h4><table class=\"examples\"><tr>"
-                     f"<th>sentence</th><th>why</th><th>raw reply</th></tr>{body}</table>")
-    parts.append(_examples("missed triplets", details.get("missed_examples") or []))
-    parts.append(_examples("spurious triplets", details.get("spurious_examples") or []))
-    parts.append("</section>")
-    return "".join(parts)
+        protocol = "zero-shot (the model was not trained on this suite)"
+    return render("suites/triplets.html.j2", name=name, details=details, trained_on=trained_on, protocol=protocol,
+                  rows=[(k, metrics[k]) for k in ROWS if metrics.get(k)], confidence=entry.get("confidence"),
+                  pf=metrics.get("parse_failure_rate"), per_polarity=details.get("per_polarity") or {},
+                  failures=details.get("failures") or [], spans=_spans)
