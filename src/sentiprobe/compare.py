@@ -22,7 +22,7 @@ from typing import Any
 
 from .core.errors import ConfigError, DataError, SentiprobeError
 from .core.types import SCHEMA_VERSION, Prediction
-from .suites.spec import DEFAULT_CONFIDENCE, alpha_of, confidence_of
+from .suites.spec import confidence_of
 
 
 def check_settings(*, n_boot: int, alpha: float) -> None:
@@ -184,7 +184,7 @@ def compare_predictions(suite: str, predictions: Sequence[str | Path], *, names:
 
 def load_run(run_dir: str | Path) -> tuple[dict[str, Any], Path]:
     """``(results document, run directory)`` of a run directory (validated results schema)."""
-    from .report.schema import read_results
+    from .core.results import read_results
 
     d = Path(run_dir)
     if not d.is_dir():
@@ -351,39 +351,3 @@ def _system_info(runs: Sequence[tuple[Mapping[str, Any], Path]]) -> dict[str, An
     return {"model": model.get("name"), "label": model.get("label") or model.get("name"),
             "args": model.get("args") or {}, "identity": model.get("identity") or {},
             "runs": len(runs), "seeds": sorted({int(d.get("seed", 0)) for d, _ in runs})}
-
-
-def report(run_dirs: Sequence[str | Path], out: str | Path, *, names: Sequence[str] | None = None,
-           n_boot: int = 1000, seed: int = 0, confidence: float = DEFAULT_CONFIDENCE) -> dict[str, Any]:
-    """Write the HTML report of one run, or the comparison report of several (the API of ``sentiprobe report``).
-
-    A directory holding several models' runs (``<out>/<model>/results.json``) stands for all of them. Returns
-    ``{"out": path, "runs": [...], "comparison": document or None}``.
-    """
-    from .core.io import atomic_write_text
-    from .report.html import render_comparison, render_report
-
-    alpha = alpha_of(confidence)  # ConfigError before any work
-    dirs: list[Path] = []
-    for d in map(Path, run_dirs):
-        if (d / "results.json").is_file():
-            dirs.append(d)
-        elif d.is_dir() and any((c / "results.json").is_file() for c in d.iterdir() if c.is_dir()):
-            dirs += sorted(c for c in d.iterdir() if c.is_dir() and (c / "results.json").is_file())
-        else:
-            raise DataError("not a run directory (no results.json in it or in its model sub-directories)", path=d)
-    target = Path(out)
-    if target.exists() and target.is_dir():
-        raise ConfigError(f"--out {target} is a directory; give an .html file path")
-    if len(dirs) == 1:
-        doc, _ = load_run(dirs[0])
-        atomic_write_text(target, render_report(doc))
-        return {"out": str(target), "runs": [str(dirs[0])], "comparison": None}
-    comparison = compare_runs(dirs, names=names, n_boot=n_boot, seed=seed, alpha=alpha)
-    docs = {n: load_run(d)[0] for n, d in zip(comparison["systems"], dirs)}
-    import os
-
-    links = {n: os.path.relpath(d / "report.html", target.resolve().parent) for n, d in zip(comparison["systems"],
-                                                                                            dirs)}
-    atomic_write_text(target, render_comparison(docs, comparison, links))
-    return {"out": str(target), "runs": [str(d) for d in dirs], "comparison": comparison}

@@ -51,7 +51,7 @@ def add_parser(sub) -> None:
 
 def cmd_judge(args) -> int:
     from ..suites.soul.judge import JudgeConfig
-    from ..suites.soul.judge_run import judge_runs
+    from ..run.judge import judge_runs
     from .run_cmd import parse_model_args
 
     cfg = JudgeConfig(n=args.n, seed=args.seed, anonymise=args.anonymise, max_tokens=args.max_tokens)

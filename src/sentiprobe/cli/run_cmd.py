@@ -107,7 +107,7 @@ def cmd(args) -> int:
     from ..api import available_suite_names, expand_suite_groups, run, run_errors
     from ..core.errors import ConfigError
     from ..run.progress import Progress, compact_summary, results_table
-    from ..run.runner import parse_limit
+    from ..run.config import parse_limit
     from .suite_args import parse_suite_args
 
     for flag, given in (("--suite", args.suite), ("--model", args.model)):

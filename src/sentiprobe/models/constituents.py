@@ -6,7 +6,7 @@ their labels alphabetically, so its "ties broken by label order" is the spec's "
 They are in the default run: on a suite without constituents ``fit`` raises CapabilityError, so a bare
 ``sentiprobe run`` skips (and records) it. These models read the constituents the LexComp items carry in
 ``Item.meta`` (``first``, ``last``, ``target_word``) and share their logic with the suite's baseline table
-(``suites/lexcomp/baselines.py``).
+(``protocols/lexcomp/baselines.py``).
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ class ConstituentMajority(ModelAdapter):
     capabilities = frozenset({"tokens", LABEL_PRIOR})
 
     def __init__(self, key: Any = "first", ties: Any = "alphabetical") -> None:
-        from ..suites.lexcomp.baselines import KEYS, TIES
+        from ..protocols.lexcomp.baselines import KEYS, TIES
 
         if key not in KEYS and key != "word":
             raise ConfigError(f"key must be one of {[*KEYS, 'word']}, not {key!r}")
@@ -47,7 +47,7 @@ class ConstituentMajority(ModelAdapter):
 
     def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], *, input_kind: str | None = None,
             seed: int = 0) -> None:
-        from ..suites.lexcomp import baselines
+        from ..protocols.lexcomp import baselines
 
         if self.key == "word":
             if any(it.meta.get("probe") != "tag" for it in train):
@@ -68,7 +68,7 @@ class ConstituentMajority(ModelAdapter):
         self.fitted = dict(state[0])
 
     def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str | None = None) -> list[Prediction]:
-        from ..suites.lexcomp import baselines
+        from ..protocols.lexcomp import baselines
 
         if self.fitted is None:
             raise NotFittedError(f"majority-{self.key}: call fit() first")

@@ -1,7 +1,7 @@
 """GTS triplet tagger (spec 6.2): a BiLSTM over frozen GloVe 6B-50d vectors, pair features, iterative inference.
 
 ``gts-glove`` (capability ``extract``) learns the grid of spec 6.1 on CPU and answers with decoded triplets
-(:mod:`sentiprobe.suites.triplets.grid`). Why these choices:
+(:mod:`sentiprobe.protocols.triplets.grid`). Why these choices:
 
 - GloVe stays frozen and is looked up in the full 400k vocabulary at prediction time (lower-cased), so test words
   unseen in training still get vectors and the fitted state holds only the small trainable part;
@@ -147,7 +147,7 @@ class GTSGlove(ModelAdapter):
 
     def _gold(self, torch: Any, items: Sequence[Item], lengths: Any) -> Any:
         """Gold grids of the words the encoder kept (a truncated sentence loses its last words)."""
-        from ..suites.triplets.grid import IGNORE, Entry, build_grid
+        from ..protocols.triplets.grid import IGNORE, Entry, build_grid
 
         n = int(lengths.max())
         out = np.full((len(items), n, n), IGNORE, dtype=np.int64)
@@ -318,7 +318,7 @@ class GTSGlove(ModelAdapter):
     # ---- prediction ----------------------------------------------------------------------------------
     def extract(self, sentences: Sequence[Sequence[str]]) -> list[dict[str, Any]]:
         """Decoded triplets / spans per tokenised sentence (words past ``max_len`` get nothing)."""
-        from ..suites.triplets.grid import decode
+        from ..protocols.triplets.grid import decode
 
         if self._net is None:
             raise NotFittedError(f"{self.name}: fit the model (or load a fitted state) before extracting")

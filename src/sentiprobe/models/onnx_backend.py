@@ -7,7 +7,7 @@ weights, on the CPU machines sentiprobe targets.
 The graph is exported offline from the local checkpoint with torch's ONNX exporter (``dynamo=True``;
 the TorchScript exporter mis-traces transformers' attention masks) and returns the token states of one
 hidden layer (pooling stays in :class:`~sentiprobe.models.encoders.TextEncoder`), or of every hidden state
-stacked (``layer=None``: the LexComp probes' frozen representation, ``suites/lexcomp/representations.py``).
+stacked (``layer=None``: the LexComp probes' frozen representation, ``models/probe_representations.py``).
 Exported files live in ``<dir>/<key>.onnx`` where the key covers the weights' sha256, the layer, the
 quantisation and the torch/onnx/onnxruntime versions, so an upgraded library re-exports instead of reusing a
 stale graph.

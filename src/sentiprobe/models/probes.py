@@ -1,8 +1,8 @@
 """Probe models over frozen representations (LexComp, spec §6-8): ``lexcomp-probe`` and its presets.
 
 A probe is a learning model: ``fit`` embeds the suite's token items with a frozen representation (cached
-on disk, see ``suites/lexcomp/embed_cache.py``), trains the Embed -> Encode -> Predict probe of
-``suites/lexcomp/probes.py`` and keeps its weights as numpy arrays; ``classify`` predicts. Extra heads
+on disk, see :class:`~sentiprobe.models.embed_store.EmbeddingCache`), trains the Embed -> Encode -> Predict probe of
+``protocols/lexcomp/probes.py`` and keeps its weights as numpy arrays; ``classify`` predicts. Extra heads
 trained beside the task probe, reported by the suite's score stage from ``Prediction.meta["extra"]``:
 
 - ``control=true``: a probe on the control task (``Item.meta["control"]``) -> control accuracy, selectivity;
@@ -50,7 +50,8 @@ class LexCompProbe(ModelAdapter):
                  decoding: Any = "viterbi", control: Any = False, ablations: Any = False, layer_curve: Any = False,
                  cache_dir: Any = None, threads: Any = None, device: Any = "cpu", dim: Any = 16,
                  backend: Any = "auto") -> None:
-        from ..suites.lexcomp import probes, representations
+        from ..protocols.lexcomp import probes
+        from . import probe_representations as representations
 
         self.repr_kind = str(repr)
         if self.repr_kind not in representations.KINDS:
@@ -89,7 +90,7 @@ class LexCompProbe(ModelAdapter):
 
     # ---- representations ------------------------------------------------------------------------
     def _representation(self):
-        from ..suites.lexcomp import representations
+        from . import probe_representations as representations
 
         if self._rep is None:
             if self.threads:
@@ -102,7 +103,7 @@ class LexCompProbe(ModelAdapter):
         return self._rep
 
     def _cache(self, layer_set: str):
-        from ..suites.lexcomp.embed_cache import EmbeddingCache
+        from .embed_store import EmbeddingCache
 
         if layer_set not in self._caches:
             root = self.cache_dir
@@ -121,7 +122,7 @@ class LexCompProbe(ModelAdapter):
         return "all" if self.cfg.layers == "all" or self.layer_curve else "top"
 
     def _examples(self, items: Sequence[Item], ys: Sequence[Any] | None) -> tuple[str, list[Any]]:
-        from ..suites.lexcomp.probes import KINDS, Example
+        from ..protocols.lexcomp.probes import KINDS, Example
 
         kinds = {it.meta.get("probe") for it in items}
         if not kinds <= {"none", *KINDS}:
@@ -171,7 +172,7 @@ class LexCompProbe(ModelAdapter):
 
     def _train(self, name: str, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], seed: int, *,
                control: bool = False, layer: int | None = None, encoder: str | None = None) -> None:
-        from ..suites.lexcomp.probes import ProbeTrainer
+        from ..protocols.lexcomp.probes import ProbeTrainer
 
         kind, tr = self._examples(train, self._labels_of(train, labels, str(train[0].meta.get("probe")), control))
         _, dv = self._examples(dev, self._labels_of(dev, labels, kind, control)) if dev else (kind, [])
@@ -193,7 +194,7 @@ class LexCompProbe(ModelAdapter):
         if self.control and kind != "tag":
             self._train("control", train, dev, labels, seed, control=True)
         if self.ablations and kind == "pair":
-            from ..suites.lexcomp.transforms import ablate
+            from ..protocols.lexcomp.transforms import ablate
 
             for mode in ABLATION_MODES:
                 self._train(f"ablation:{mode}", [ablate(it, mode) for it in train], [ablate(it, mode) for it in dev],
@@ -205,7 +206,7 @@ class LexCompProbe(ModelAdapter):
     def _run_head(self, name: str, items: Sequence[Item]) -> tuple[list[Any], list[np.ndarray]]:
         head = self.heads[name]
         if name.startswith("ablation:"):
-            from ..suites.lexcomp.transforms import ablate
+            from ..protocols.lexcomp.transforms import ablate
 
             items = [ablate(it, name.split(":", 1)[1]) for it in items]
         _, exs = self._examples(items, None)
@@ -256,7 +257,7 @@ class LexCompProbe(ModelAdapter):
         return {"heads": metas}, arrays
 
     def load_state(self, state: State) -> None:
-        from ..suites.lexcomp.probes import ProbeTrainer
+        from ..protocols.lexcomp.probes import ProbeTrainer
 
         meta, arrays = state
         try:

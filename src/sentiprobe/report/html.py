@@ -266,7 +266,7 @@ def page(title: str, body: str) -> str:
 
 def render_report(results: dict[str, Any]) -> str:
     """The report of one model's run (results.json document, validated against the results schema)."""
-    from .schema import validate_results
+    from ..core.results import validate_results
 
     validate_results(results)
     model = results.get("model", {})

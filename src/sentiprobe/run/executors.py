@@ -1,6 +1,6 @@
 """Executors run a sweep's jobs: in this process (``local``) or as Ray tasks (``ray``).
 
-Both call the same function, :func:`sentiprobe.run.sweep.execute_job`, which runs one job through the public
+Both call the same function, :func:`sentiprobe.run.sweep_job.execute_job`, which runs one job through the public
 API into its own directory, so the two give identical ``results.json`` metrics. Ray adds what one process
 cannot: jobs spread over a cluster's CPUs/GPUs with declared resources, and a job whose worker process dies
 (killed, out of memory, node lost) is run again up to ``retries`` times, then recorded as failed with Ray's
@@ -13,7 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..core.errors import ConfigError
-from .sweep import Executor, JobFn, Resources, execute_job
+from .sweep_job import execute_job
+from .sweep_plan import Executor, JobFn, Resources
 
 OnDone = Callable[[str, dict[str, Any]], None]
 DEFAULT_RESOURCES = Resources()

@@ -57,7 +57,7 @@ def iter_rows(run_dir: str | Path, data_dir: str | None = None) -> Iterator[dict
 
     ``data_dir`` overrides the data directory recorded in the run (a run moved to another machine).
     """
-    from ..report.schema import read_results
+    from ..core.results import read_results
     from ..suites import get_suite
     from ..suites.predictions_io import prediction_from_record
 

@@ -12,7 +12,7 @@ by its tags (a ``baseline`` is light, anything else, an encoder, a fine-tuned or
 cores the main job's encoder model (minilm-lr) runs in one lane beside the baselines and the LexComp probe in the
 other. With several lanes each worker gets its share of the cores as ``OMP_NUM_THREADS`` (unless the caller set
 it), so torch models of two lanes do not fight over the same cores. The models of a lane share loaded suites (the run's
-:data:`~sentiprobe.run.runner.SuitePool`) and every lane shares the prediction cache (SQLite, WAL) and the
+:data:`~sentiprobe.run.execute.SuitePool`) and every lane shares the prediction cache (SQLite, WAL) and the
 embedding store, so the results are those of the same run made serially: every model's run is
 independent of the others.
 """
@@ -35,7 +35,8 @@ from ..core import env
 from ..core.errors import ConfigError, SentiprobeError
 from ..core.io import write_json
 from .progress import Progress
-from .runner import RunConfig, SuitePool, run
+from .config import RunConfig
+from .execute import SuitePool, run
 
 LANE_SPEC_VERSION = 1
 HEAVY, LIGHT = 100.0, 5.0  # rough cost (seconds) of a model registered without ``cost=``: no ``baseline`` tag / tagged
@@ -116,7 +117,7 @@ def run_lanes(configs: Sequence[RunConfig], jobs: int, *, progress: Progress) ->
     A lane that fails outside the suites (the cache cannot be opened, a report cannot be written) makes this
     raise after the other lanes finished (their work is kept); Ctrl-C stops every lane.
     """
-    from ..report.schema import read_results
+    from ..core.results import read_results
 
     by_model = {c.run_label: c for c in configs}
     lanes = plan_lanes([c.run_label for c in configs], jobs, {c.run_label: c.model for c in configs})

@@ -59,8 +59,8 @@ def write_reports(cfg: Any, out: Path, index: Mapping[str, Any]) -> dict[str, An
     from ..compare import compare_systems
     from ..core.io import atomic_write_text, write_json
     from ..report.html import render_comparison
-    from .runner import summary_entry
-    from .sweep import SWEEP_SCHEMA_VERSION, find_results
+    from .provenance import summary_entry
+    from .sweep_plan import SWEEP_SCHEMA_VERSION, find_results
 
     jobs: dict[str, Any] = {}
     by_pair: dict[tuple[str, str], list[dict[str, float]]] = {}

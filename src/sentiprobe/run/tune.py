@@ -192,7 +192,8 @@ def search(cfg: TuneConfig, out: str | Path, *, data_dir: str | None = None, cac
     from ..models import MODELS, create_model
     from ..suites import get_suite
     from .executors import import_ray, make_executor, private_runtime_env
-    from .sweep import ModelSpec, SuiteEntry, SweepConfig, run_sweep
+    from .sweep import run_sweep
+    from .sweep_plan import ModelSpec, SuiteEntry, SweepConfig
 
     ray = import_ray()
     from ray import tune

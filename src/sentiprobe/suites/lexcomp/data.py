@@ -24,9 +24,9 @@ from typing import Any
 
 from ...core.errors import ConfigError, MissingDataError
 from ...core.types import Item
+from ...protocols.lexcomp.transforms import ablate, control_labeller
 from ..base import default_statistics
 from . import bnc, load
-from .transforms import ablate, control_labeller
 
 SPLIT_FILES = {"train": "train", "dev": "val", "test": "test"}
 DIRS = {"vpc": "vpc_classification", "lvc": "lvc_classification", "nc-literality": "nc_literality",
@@ -159,7 +159,7 @@ def load_items(suite, split: str) -> list[Item]:
 def score_context(suite, trained: bool):
     """The frozen context of the score stage: the majority baselines fitted on the training split (spec §5) and
     the notes the loading left (no BNC text, the BNC extraction report)."""
-    from . import baselines
+    from ...protocols.lexcomp import baselines
     from .score import LexCompContext
 
     task = task_of(suite)

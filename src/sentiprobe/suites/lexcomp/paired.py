@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.types import Item, Prediction
 from ..spec import ScoreConfig
-from . import tags
+from ...protocols.lexcomp import tags
 
 if TYPE_CHECKING:
     from .score import LexCompContext

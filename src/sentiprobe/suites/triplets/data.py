@@ -17,7 +17,7 @@ from ...core.errors import ConfigError, DataError, MissingDataError
 from ...core.hashing import file_sha256
 from ...core.types import Item
 from ..spec import ScoreContext
-from .grid import Entry
+from ...protocols.triplets.grid import Entry
 from .load import NO_TRAIN, RECONSTRUCTED, read_gts, reconstruct_split
 
 if TYPE_CHECKING:

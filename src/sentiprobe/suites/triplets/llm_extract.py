@@ -20,7 +20,7 @@ from typing import Any
 from ...core.errors import CapabilityError
 from ...core.types import Item, Prediction
 from ..prompting import GenerativeTask, PromptTemplate, ReplySchema, ask, prediction_meta
-from .grid import POLARITIES
+from ...protocols.triplets.grid import POLARITIES
 from .parse import _norm_word as norm_word
 from .parse import reply_triplets, text_spans
 
