@@ -21,8 +21,15 @@ from pathlib import Path
 from typing import Any
 
 from .core.errors import ConfigError, DataError, SentiprobeError
+from .core.hashing import file_sha256, package_source_hash, stable_hash
+from .core.io import read_jsonl
+from .core.results import read_results
 from .core.types import SCHEMA_VERSION, Prediction
-from .suites.spec import confidence_of
+from .stats.paired import compare_units, pooled_table
+from .stats.significance import cochrans_q
+from .suites import SUITES, get_suite
+from .suites.predictions_io import prediction_from_record
+from .suites.spec import ScoreConfig, confidence_of
 
 
 def check_settings(*, n_boot: int, alpha: float) -> None:
@@ -88,10 +95,6 @@ def compare_seeded(suite: Any, systems: Mapping[str, SeedRuns], *, items: Sequen
     ``alpha``: 1 - the confidence level of the intervals, and the level of the tests. McNemar's test is the
     continuity-corrected chi-square (the SENTiVENT paper's, mlxtend ``corrected=True``) unless ``mcnemar_exact``.
     """
-    from .stats.paired import compare_units, pooled_table
-    from .stats.significance import cochrans_q
-    from .suites.spec import ScoreConfig
-
     check_settings(n_boot=n_boot, alpha=alpha)
     if suite.spec.paired is None:
         raise ConfigError(f"suite {suite.name!r} has no paired comparison stage")
@@ -147,8 +150,6 @@ def compare_predictions(suite: str, predictions: Sequence[str | Path], *, names:
     Every file is read with the suite's own reader (so published layouts work) and validated against the
     suite's test items. With several columns, each column of each file is one system named after it.
     """
-    from .suites import get_suite
-
     cols = [column] if column is None or isinstance(column, str) else list(column)
     sources = [(Path(p), c) for p in predictions for c in cols]
     if len(sources) < 2:
@@ -184,8 +185,6 @@ def compare_predictions(suite: str, predictions: Sequence[str | Path], *, names:
 
 def load_run(run_dir: str | Path) -> tuple[dict[str, Any], Path]:
     """``(results document, run directory)`` of a run directory (validated results schema)."""
-    from .core.results import read_results
-
     d = Path(run_dir)
     if not d.is_dir():
         raise DataError("not a run directory", path=d)
@@ -217,8 +216,6 @@ def compare_runs(run_dirs: Sequence[str | Path], *, names: Sequence[str] | None 
 def _run_items(suite: Any, entry: Mapping[str, Any], pred_path: Path) -> list[Any]:
     """The test items a run asked: the suite's test items whose ids its predictions file holds (a ``--limit``
     sample or prefix included), checked against the ``items_hash`` it recorded."""
-    from .core.io import read_jsonl
-
     ids = {r.get("item_id") for r in read_jsonl(pred_path, "predictions file") if isinstance(r, dict)}
     items = [it for it in suite.items("test") if it.item_id in ids]
     if suite.items_hash(items) != entry.get("items_hash"):  # e.g. a system that answered only part of them
@@ -245,10 +242,6 @@ def compare_systems(systems: Mapping[str, Sequence[tuple[Mapping[str, Any], Path
     the hash of what decides it (the predictions files' bytes, the items, the settings, sentiprobe's code), so a
     re-run whose predictions did not change reads no items and draws no resample.
     """
-    from .core.io import read_jsonl
-    from .suites import SUITES, get_suite
-    from .suites.predictions_io import prediction_from_record
-
     labels = list(systems)
     order: list[str] = []
     for runs in systems.values():
@@ -332,7 +325,6 @@ def _comparison_key(suite: str, entry: Mapping[str, Any], files: Mapping[str, li
                     **settings: Any) -> str | None:
     """Hash of everything a suite's comparison depends on; None when a predictions file cannot be read."""
     from . import __version__
-    from .core.hashing import file_sha256, package_source_hash, stable_hash
 
     try:
         preds = {n: [file_sha256(f) for f in fs] for n, fs in files.items()}

@@ -15,6 +15,8 @@ from typing import Any
 
 from ..core.errors import CapabilityError, ConfigError
 from ..core.types import Item, Prediction
+from ..protocols.lexcomp import baselines
+from ..protocols.lexcomp.baselines import KEYS, TIES
 from .base import LABEL_PRIOR, MODELS, ModelAdapter, State
 from .utils import NotFittedError
 
@@ -28,8 +30,6 @@ class ConstituentMajority(ModelAdapter):
     capabilities = frozenset({"tokens", LABEL_PRIOR})
 
     def __init__(self, key: Any = "first", ties: Any = "alphabetical") -> None:
-        from ..protocols.lexcomp.baselines import KEYS, TIES
-
         if key not in KEYS and key != "word":
             raise ConfigError(f"key must be one of {[*KEYS, 'word']}, not {key!r}")
         if ties not in TIES:
@@ -47,8 +47,6 @@ class ConstituentMajority(ModelAdapter):
 
     def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], *, input_kind: str | None = None,
             seed: int = 0) -> None:
-        from ..protocols.lexcomp import baselines
-
         if self.key == "word":
             if any(it.meta.get("probe") != "tag" for it in train):
                 raise CapabilityError("majority-word tags sentences: it runs on lexcomp-phrase-type only")
@@ -68,8 +66,6 @@ class ConstituentMajority(ModelAdapter):
         self.fitted = dict(state[0])
 
     def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str | None = None) -> list[Prediction]:
-        from ..protocols.lexcomp import baselines
-
         if self.fitted is None:
             raise NotFittedError(f"majority-{self.key}: call fit() first")
         if self.key == "word":

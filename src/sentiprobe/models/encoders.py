@@ -18,6 +18,7 @@ torch and transformers are imported lazily (extra ``encoders``).
 """
 from __future__ import annotations
 
+import json
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,8 +27,16 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import ConfigError, require
-from .assets import (checkpoint_identity, local_dir, minilm_dir, minilm_identity, package_version, resolve_device,
-                     set_threads, weight_files)
+from .assets import (
+    checkpoint_identity,
+    local_dir,
+    minilm_dir,
+    minilm_identity,
+    package_version,
+    resolve_device,
+    set_threads,
+    weight_files,
+)
 from .embed_store import EmbeddingStore, encoder_fingerprint, input_key
 from .onnx_backend import BACKENDS, OnnxEncoder, quantization, runtime_versions, temporary_export_dir
 
@@ -305,8 +314,6 @@ class TextEncoder:
 
 def _n_layers(path: Path) -> int | None:
     """``num_hidden_layers`` from the checkpoint's config.json (to check ``layer`` without loading torch)."""
-    import json
-
     try:
         return int(json.loads((path / "config.json").read_text(encoding="utf-8"))["num_hidden_layers"])
     except (OSError, ValueError, KeyError, TypeError):

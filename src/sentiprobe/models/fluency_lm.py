@@ -28,6 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError, require
+from .assets import sha256_cached
+from .local_lm import smollm2_gguf
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +44,6 @@ class FluencyLM:
                  convert_dir: Path | None = None) -> None:
         if dtype not in DTYPES:
             raise ConfigError(f"fluency model dtype must be one of {list(DTYPES)}, not {dtype!r}")
-        from .assets import sha256_cached
-        from .local_lm import smollm2_gguf
 
         self.gguf = smollm2_gguf()
         self.dtype = dtype

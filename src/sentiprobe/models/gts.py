@@ -31,9 +31,10 @@ from typing import Any
 
 import numpy as np
 
-from ..core.errors import ConfigError, require
+from ..core.errors import CapabilityError, ConfigError, require
 from ..core.hashing import stable_hash
 from ..core.types import Item, Prediction
+from ..protocols.triplets.grid import IGNORE, Entry, build_grid, decode
 from .base import MODELS, ModelAdapter, State
 from .gts_encoders import GloveBiLSTM, HFWordEncoder
 from .utils import NotFittedError, as_bool, as_float, as_int
@@ -147,8 +148,6 @@ class GTSGlove(ModelAdapter):
 
     def _gold(self, torch: Any, items: Sequence[Item], lengths: Any) -> Any:
         """Gold grids of the words the encoder kept (a truncated sentence loses its last words)."""
-        from ..protocols.triplets.grid import IGNORE, Entry, build_grid
-
         n = int(lengths.max())
         out = np.full((len(items), n, n), IGNORE, dtype=np.int64)
         for b, it in enumerate(items):
@@ -318,8 +317,6 @@ class GTSGlove(ModelAdapter):
     # ---- prediction ----------------------------------------------------------------------------------
     def extract(self, sentences: Sequence[Sequence[str]]) -> list[dict[str, Any]]:
         """Decoded triplets / spans per tokenised sentence (words past ``max_len`` get nothing)."""
-        from ..protocols.triplets.grid import decode
-
         if self._net is None:
             raise NotFittedError(f"{self.name}: fit the model (or load a fitted state) before extracting")
         torch = self._torch()
@@ -346,8 +343,6 @@ class GTSGlove(ModelAdapter):
 
     def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str = "tokens") -> list[Prediction]:
         """Not a classifier: triplet suites call :meth:`extract` (kept to give a clear error)."""
-        from ..core.errors import CapabilityError
-
         raise CapabilityError(f"{self.name} extracts triplets; it cannot classify (use a triplet suite)")
 
 

@@ -24,6 +24,7 @@ lazily from :mod:`sentiprobe.models.baselines` and :mod:`sentiprobe.models.encod
 from __future__ import annotations
 
 import functools
+import importlib.metadata as md
 from collections.abc import Sequence
 from typing import Any
 
@@ -279,8 +280,6 @@ class VaderModel(ModelAdapter):
         self.analyzer = SentimentIntensityAnalyzer()
 
     def config(self) -> dict[str, Any]:
-        import importlib.metadata as md
-
         return {"threshold": self.threshold, "vaderSentiment": md.version("vaderSentiment")}
 
     def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str) -> list[Prediction]:

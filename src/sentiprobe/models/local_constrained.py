@@ -15,10 +15,11 @@ label list for ``choice``.
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
-from ..core.errors import ConfigError
+from ..core.errors import ConfigError, require
 from .structured import effective_mode, schema_to_gbnf
 
 ANY_OBJECT = {"type": "object"}
@@ -58,8 +59,6 @@ ws ::= [ \t\n]?
 
 def llguidance_grammar(constraint: tuple[str, Any]) -> str:
     """The llguidance grammar of a constraint."""
-    from ..core.errors import require
-
     llg = require("llguidance", "hf", "structured decoding with the transformers backend")
     kind, value = constraint
     if kind == "choice":
@@ -162,8 +161,6 @@ class LlamaGrammarProcessor:
 
 def llama_llguidance_tokenizer(llama: Any) -> Any:
     """An llguidance tokenizer for a loaded ``llama_cpp.Llama`` (about a second; keep it)."""
-    import warnings
-
     import llama_cpp
     from llguidance.llamacpp import lltokenizer_from_vocab
 

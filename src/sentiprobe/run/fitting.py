@@ -22,6 +22,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib.metadata import distributions
 from pathlib import Path
 from typing import Any
 
@@ -141,6 +142,4 @@ def _family_files(suite: Suite) -> dict[str, list[int] | None]:
 
 @functools.lru_cache(maxsize=1)
 def _distributions() -> str:
-    from importlib.metadata import distributions
-
     return stable_hash(sorted(f"{d.metadata['Name']}=={d.version}" for d in distributions()), 32)

@@ -33,8 +33,12 @@ from typing import Any
 
 from ..core.errors import ConfigError, SentiprobeError, short_repr, unknown_keys
 from ..core.hashing import stable_hash
-from ..core.io import loads_json
+from ..core.io import loads_json, read_user_text
 from ..core.limits import MAX_N_BOOT, MAX_SEED, check_int
+from ..core.registry import check_arguments
+from ..models import MODELS
+from ..suites import SUITES
+from .yamlsafe import load_yaml
 
 SWEEP_SCHEMA_VERSION = 1
 TOP_KEYS = ("models", "suites", "seeds", "limit", "n_boot", "missing", "retries", "resources")
@@ -220,9 +224,6 @@ def _named(entry: Any, i: int, path: str, kind: str, keys: Sequence[str], lookup
 
 
 def _model(entry: Any, i: int, path: str) -> ModelSpec:
-    from ..core.registry import check_arguments
-    from ..models import MODELS
-
     entry, name, registered = _named(entry, i, path, "model", MODEL_KEYS, MODELS.entry)
     args = _as_mapping(entry.get("args"), f"models[{i}].args", path)
     check_arguments(f"{path}: models[{i}]: model {name!r}", registered.factory, args, registered.params)
@@ -233,8 +234,6 @@ def _model(entry: Any, i: int, path: str) -> ModelSpec:
 
 
 def _suite(entry: Any, i: int, path: str) -> SuiteEntry:
-    from ..suites import SUITES
-
     entry, name, _ = _named(entry, i, path, "suite", SUITE_KEYS, SUITES.get)
     return SuiteEntry(name, _as_mapping(entry.get("args"), f"suites[{i}].args", path))
 
@@ -312,8 +311,6 @@ def load_config(path: str | Path) -> SweepConfig:
     """
     import yaml
 
-    from ..core.io import read_user_text
-    from .yamlsafe import load_yaml
 
     size = Path(path).stat().st_size if Path(path).is_file() else 0
     if size > MAX_CONFIG_BYTES:

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
+import re
 import shutil
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -30,6 +32,12 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError
+from ..models import MODELS, create_model
+from ..stats.classification import accuracy, macro_f1
+from ..suites import get_suite
+from .executors import import_ray, make_executor, private_runtime_env
+from .sweep import run_sweep
+from .sweep_plan import ModelSpec, SuiteEntry, SweepConfig
 
 SPACE_KINDS = ("loguniform", "uniform", "choice")
 
@@ -111,8 +119,6 @@ def subsample(n: int, fraction: float, seed: int) -> list[int]:
 def dev_scores(model: Any, dev: Sequence[Any], labels: Sequence[str], input_kind: str, metric: str
                ) -> tuple[float, float]:
     """(selection metric, mean log loss) of a fitted model on the dev items (loss NaN without scores)."""
-    from ..stats.classification import accuracy, macro_f1
-
     preds = model.classify(dev, labels, input_kind)
     gold = [it.label for it in dev]
     got = [p.label for p in preds]
@@ -127,7 +133,6 @@ def trainable(config: dict[str, Any], *, model: str, fixed_args: Mapping[str, An
     """A Ray Tune function trainable: one report per fidelity rung (ASHA may stop it between rungs)."""
     from ray import tune
 
-    from ..models import create_model
 
     for rung, fraction in enumerate(fidelities, 1):
         sub = [train[i] for i in subsample(len(train), fraction, seed)]
@@ -158,8 +163,6 @@ def select(rows: Sequence[Mapping[str, Any]], last_rung: int) -> Mapping[str, An
 
 def _creation_order(res: Any) -> tuple[int, str]:
     """Trials in the order the searcher proposed them: Ray names a trial's directory ``<fn>_<id>_<index>_...``."""
-    import re
-
     name = Path(str(getattr(res, "path", "") or "")).name
     m = re.search(r"_[0-9a-f]{5,}_(\d+)_", name)
     return (int(m.group(1)) if m else 1 << 30, name)
@@ -189,11 +192,6 @@ def search(cfg: TuneConfig, out: str | Path, *, data_dir: str | None = None, cac
     retrain runs (``local`` or ``ray``, as ``sentiprobe sweep``).
     """
     from ..core.io import atomic_write_text, write_json
-    from ..models import MODELS, create_model
-    from ..suites import get_suite
-    from .executors import import_ray, make_executor, private_runtime_env
-    from .sweep import run_sweep
-    from .sweep_plan import ModelSpec, SuiteEntry, SweepConfig
 
     ray = import_ray()
     from ray import tune
@@ -265,7 +263,6 @@ def search(cfg: TuneConfig, out: str | Path, *, data_dir: str | None = None, cac
                             seeds=tuple(cfg.seeds), limit=cfg.limit, n_boot=cfg.n_boot)
     index = run_sweep(final_cfg, out / "final", make_executor(executor, address=address),
                       data_dir=data_dir, cache_dir=cache_dir)
-    import json
 
     summary = json.loads((out / "final" / "summary.json").read_text(encoding="utf-8"))
     doc = {"settings": {**asdict(cfg), "space": {k: list(v) for k, v in cfg.space.items()}},

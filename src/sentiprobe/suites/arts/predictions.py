@@ -13,6 +13,7 @@ In both, ``_adv4`` ids (the released files' AddDiff suffix) map to ``_adv3``, th
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -72,8 +73,6 @@ def read_results(path: Path, column: str | None, test_items: Sequence[Item], sui
 
 def is_results_csv(path: Path) -> bool:
     """Whether the file's header has the published results' fixed columns (§2.7)."""
-    import io
-
     try:
         header = next(csv.reader(io.StringIO(read_user_text(path, "predictions file"), newline="")), [])
     except csv.Error:

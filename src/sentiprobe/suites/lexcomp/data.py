@@ -24,6 +24,8 @@ from typing import Any
 
 from ...core.errors import ConfigError, MissingDataError
 from ...core.types import Item
+from ...models.base import LABEL_PRIOR
+from ...protocols.lexcomp import baselines
 from ...protocols.lexcomp.transforms import ablate, control_labeller
 from ..base import default_statistics
 from . import bnc, load
@@ -54,8 +56,6 @@ def refuse(suite, model) -> str | None:
     labelled number would still sit in leaderboards and paired tests beside the baselines. Predictions made
     elsewhere (perhaps with the sentences) are still scored by ``sentiprobe score``.
     """
-    from ...models.base import LABEL_PRIOR
-
     if has_sentences(suite) or LABEL_PRIOR in getattr(model, "capabilities", ()):
         return None
     task = task_of(suite).upper()
@@ -159,7 +159,6 @@ def load_items(suite, split: str) -> list[Item]:
 def score_context(suite, trained: bool):
     """The frozen context of the score stage: the majority baselines fitted on the training split (spec §5) and
     the notes the loading left (no BNC text, the BNC extraction report)."""
-    from ...protocols.lexcomp import baselines
     from .score import LexCompContext
 
     task = task_of(suite)

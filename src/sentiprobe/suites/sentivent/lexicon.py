@@ -33,6 +33,7 @@ is an error (or, non-strict, the first is kept and the conflict recorded).
 from __future__ import annotations
 
 import functools
+import importlib.util
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -42,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.errors import ConfigError, DataError
+from ...core.errors import ConfigError, DataError, MissingExtraError
 
 SCORES = ("seqsum", "seqnorm", "matchnorm")
 SHIPPED = {  # name -> (file under the family dir, kind)
@@ -152,9 +153,6 @@ def _is_float(s: str) -> bool:
 
 def load_vader_lexicon() -> Lexicon:
     """VADER's word valences (general domain, social media; vaderSentiment package) as ``vader_polarity``."""
-    import importlib.util
-
-    from ...core.errors import MissingExtraError
 
     spec = importlib.util.find_spec("vaderSentiment")
     if spec is None or spec.origin is None:

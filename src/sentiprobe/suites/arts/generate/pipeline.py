@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import json
 import random
+import warnings
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ....core.errors import ConfigError, DataError
+from ....core.io import atomic_write_text
+from ..load import load_aspectset
 from .adddiff import PHRASE_SOURCES, PoolEntry, add_diff, aspectset_pool, pools_by_label, template_pool
 from .edits import EditContext
 from .inputs import Loaded, Sentence, Skip, read_input
@@ -149,8 +152,6 @@ class Toolkit:
 
     def __init__(self, cache_dir: Path | None = None, *, parser: SpacyParser | None = None,
                  first_only: bool = True) -> None:
-        import warnings
-
         self.parser = parser or SpacyParser()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # nltk: "multilingual functions are not available"
@@ -345,7 +346,6 @@ def _pool(cfg: GenerateConfig, preps: list[Prepared], pool_preps: list[Prepared]
         return template_pool(preps, "input", faithful=cfg.faithful, wn=wn)
     if cfg.phrases == "mined":
         return template_pool(pool_preps, Path(cfg.pool_file or "").name, faithful=cfg.faithful, wn=wn)
-    from ..load import load_aspectset
 
     pairs = [(pa.aspect.term, p.sentence.text[pa.aspect.opinions[-1][0]:pa.aspect.opinions[-1][1]],
               pa.aspect.polarity) for p in pool_preps for pa in p.aspects if pa.aspect.opinions]
@@ -381,7 +381,6 @@ def generate_file(input_path: str | Path, out_path: str | Path, cfg: GenerateCon
     Refused before any work: ``out_path`` (or its report) equal to an input file or a directory, a cache dir that
     is a file. The written file holds exactly the records the report counts (checked before writing).
     """
-    from ....core.io import atomic_write_text
     from .audit import audit
 
     check_paths(input_path, out_path, cfg, cache_dir)

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from .adddiff import PoolEntry, pools_by_label
@@ -51,8 +52,6 @@ def make_quality(cfg, kit, vocab: frozenset[str], pool_preps: Sequence[Prepared]
 def phrase_pool(cfg, q: _Quality, preps: Sequence[Prepared], pool_preps: Sequence[Prepared]
                 ) -> tuple[list[PoolEntry], dict[str, Any]]:
     """AddDiff's pool in the corrected mode: mined clauses (``clauses``) or adjective templates, fluent ones."""
-    from pathlib import Path
-
     wants = [s for s in cfg.strategies if s in ("adddiff", "adddiff_k", "revnon_adddiff")]
     if not wants:
         return [], {}

