@@ -20,6 +20,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from .core.errors import ConfigError, DataError, SentiprobeError
 from .core.hashing import file_sha256, package_source_hash, stable_hash
 from .core.io import read_jsonl
@@ -128,8 +130,6 @@ def compare_seeded(suite: Any, systems: Mapping[str, SeedRuns], *, items: Sequen
     doc["reference"] = reference
     binary = [m for m in doc["metrics"] if all(m in t.correct for t in tables.values())]
     if binary and len(names) >= 2:
-        import numpy as np
-
         doc["cochran_q"] = cochrans_q(np.column_stack([tables[n].correct[binary[0]] for n in names])).to_dict()
         doc["cochran_q"]["metric"] = binary[0]
     doc.update({"schema_version": SCHEMA_VERSION, "suite": suite.name, "suite_version": suite.spec.version,
@@ -324,7 +324,7 @@ _COMPARISONS = "suite-comparisons"
 def _comparison_key(suite: str, entry: Mapping[str, Any], files: Mapping[str, list[Path]], doc: Mapping[str, Any],
                     **settings: Any) -> str | None:
     """Hash of everything a suite's comparison depends on; None when a predictions file cannot be read."""
-    from . import __version__
+    from . import __version__  # read when called: the key follows the running version
 
     try:
         preds = {n: [file_sha256(f) for f in fs] for n, fs in files.items()}

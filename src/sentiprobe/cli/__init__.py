@@ -37,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run one command; returns the exit status (0 fine, 1 a typed error, 2 a usage error such as an option out of
     range, 3 a bug, 130 interrupted)."""
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from .environment import use_environment
 
     use_environment()  # the command line is where sentiprobe reads the environment (see sentiprobe.core.env)
@@ -68,8 +69,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def write_crash_log(exc: BaseException) -> str:
     """Write the traceback of an unexpected exception to a file and return its path."""
-    import tempfile
-    import traceback
+    import tempfile  # the command's implementation loads when it runs: `sentiprobe --help` stays instant
+    import traceback  # the command's implementation loads when it runs: `sentiprobe --help` stays instant
 
     fd, path = tempfile.mkstemp(prefix="sentiprobe-crash-", suffix=".log")
     with open(fd, "w", encoding="utf-8") as f:

@@ -89,6 +89,7 @@ def add_parser(sub) -> None:
 
 
 def cmd_generate(args) -> int:
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..suites.arts.generate import GenerateConfig, generate_file, report_path
 
     cfg = GenerateConfig(strategies=tuple(s.strip() for s in args.strategies.split(",") if s.strip()),
@@ -124,8 +125,9 @@ def cmd_generate(args) -> int:
 
 def _cache_dir(arg: str | None):
     """``--cache-dir``, else the sentiprobe cache dir (``$SENTIPROBE_CACHE_DIR`` or the user cache)."""
-    from pathlib import Path
+    from pathlib import Path  # the command's implementation loads when it runs: `sentiprobe --help` stays instant
 
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..run.cache import default_cache_dir
 
     return Path(arg).expanduser() if arg else default_cache_dir()
@@ -147,14 +149,18 @@ def _explain(gen) -> None:
 
 
 def cmd_audit(args) -> int:
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..core.errors import ConfigError
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..suites.arts.generate import report_path
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..suites.arts.generate.inputs import parse_json
 
     if args.limit < 0:
         raise ConfigError(f"--limit must be >= 0, not {args.limit}")
     rep = parse_json(report_path(args.generated), "generation report (<out>.report.json)")
     if not isinstance(rep, dict) or not isinstance(rep.get("skipped"), list):
+        # the command's implementation loads when it runs: `sentiprobe --help` stays instant
         from ..core.errors import DataError
 
         raise DataError("not a generation report (no 'skipped' list)", path=report_path(args.generated))
@@ -184,6 +190,7 @@ def cmd_audit(args) -> int:
 
 
 def cmd_sample(args) -> int:
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..suites.arts.generate import audit_sample
 
     counts = audit_sample(args.generated, args.out, per_strategy=args.per_strategy, seed=args.seed)
@@ -193,6 +200,7 @@ def cmd_sample(args) -> int:
 
 
 def cmd_score(args) -> int:
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..suites.arts.generate import audit_score
 
     doc = audit_score(args.file, key=args.key, alpha=args.alpha)
@@ -212,7 +220,8 @@ def cmd_score(args) -> int:
 
 
 def cmd_fidelity(args) -> int:
-    from ..suites import get_suite
+    from ..suites import get_suite  # the command's implementation loads when it runs: `sentiprobe --help` stays instant
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..suites.arts.generate import fidelity_report
 
     ref = args.reference

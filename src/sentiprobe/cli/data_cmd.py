@@ -75,7 +75,7 @@ def _usage(p: argparse.ArgumentParser) -> int:
 # ---------------------------------------------------------------------------------------------
 def _suite_families() -> dict[str, str]:
     """``{suite name: family}`` from the suite registry."""
-    from ..suites import SUITES
+    from ..suites import SUITES  # the command's implementation loads when it runs: `sentiprobe --help` stays instant
 
     out = {}
     for name in SUITES.names():
@@ -86,6 +86,7 @@ def _suite_families() -> dict[str, str]:
 
 
 def _families(names: list[str]) -> list[str] | None:
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..data import load_manifest, resolve_families
 
     if not names:
@@ -109,7 +110,7 @@ def _dump(obj: Any) -> None:
 # commands
 # ---------------------------------------------------------------------------------------------
 def cmd_fetch(args: argparse.Namespace) -> int:
-    from ..data import fetch
+    from ..data import fetch  # the command's implementation loads when it runs: `sentiprobe --help` stays instant
 
     try:
         fams = _families(args.names)
@@ -137,7 +138,7 @@ def cmd_fetch(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from ..data import verify
+    from ..data import verify  # the command's implementation loads when it runs: `sentiprobe --help` stays instant
 
     try:
         report = verify(_families(args.names), data_dir=args.data_dir)
@@ -171,6 +172,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..data import load_manifest
 
     try:
@@ -193,6 +195,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     try:
+        # the command's implementation loads when it runs: `sentiprobe --help` stays instant
         from ..suites import SUITES, get_suite
 
         names = SUITES.names()

@@ -22,6 +22,7 @@ ignores the seed), so ``seed_invariant`` lets the runner fit once per multi-seed
 """
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -35,8 +36,18 @@ from .embed_store import open_store
 from .encoders import TextEncoder, get_encoder
 from .onnx_backend import BACKENDS, quantization
 from .text_features import aspect_span
-from .utils import (LinearHead, NotFittedError, as_bool, as_choice, as_class_weight, as_float, as_int,
-                    as_optional_int, labelled, predictions_from_proba)
+from .utils import (
+    LinearHead,
+    NotFittedError,
+    as_bool,
+    as_choice,
+    as_class_weight,
+    as_float,
+    as_int,
+    as_optional_int,
+    labelled,
+    predictions_from_proba,
+)
 
 ASPECT_INPUTS = ("mark", "pair", "mark+pair")
 #: the default encoder backend of minilm-lr on the CPU: ONNX Runtime with per-channel dynamic int8 weights,
@@ -69,8 +80,6 @@ def _encoder_kwargs(layer: Any, pooling: Any, normalize: Any, max_length: Any, b
 def _default_backend(backend: Any, device: Any) -> Any:
     """``auto`` (the default): ONNX Runtime on the CPU when installed (extra ``onnx``), else torch."""
     if backend in (None, "", "auto"):
-        import importlib.util
-
         have = all(importlib.util.find_spec(m) is not None for m in ("onnxruntime", "onnxscript"))
         return DEFAULT_BACKEND if have and str(device).strip().lower() == "cpu" else "torch"
     return backend

@@ -158,7 +158,7 @@ class TextEncoder:
 
     # ---- batching ------------------------------------------------------------------------------
     def _tensors(self, enc: Any, rows: Sequence[int]):
-        import torch
+        import torch  # optional extra [hf/encoders], heavy: imported only when used
 
         ids = [enc["input_ids"][r] for r in rows]
         width = max(len(x) for x in ids)
@@ -248,7 +248,7 @@ class TextEncoder:
 
     def _encode_torch(self, texts: Sequence[str], pairs: Sequence[str | None] | None,
                       spans: Sequence[tuple[int, int] | None] | None) -> np.ndarray:
-        import torch
+        import torch  # optional extra [hf/encoders], heavy: imported only when used
 
         self.load()
         enc = self._tok(list(texts), list(pairs) if pairs is not None else None, truncation=True,
@@ -284,7 +284,7 @@ class TextEncoder:
         """
         if not sentences:
             return []
-        import torch
+        import torch  # optional extra [hf/encoders], heavy: imported only when used
 
         self.load()
         enc = self._tok([list(s) for s in sentences], is_split_into_words=True, truncation=True,

@@ -35,6 +35,7 @@ from ..core.errors import CapabilityError, ConfigError, require
 from ..core.hashing import stable_hash
 from ..core.types import Item, Prediction
 from ..protocols.triplets.grid import IGNORE, Entry, build_grid, decode
+from .assets import checkpoint_identity, local_dir, minilm_identity
 from .base import MODELS, ModelAdapter, State
 from .gts_encoders import GloveBiLSTM, HFWordEncoder
 from .utils import NotFittedError, as_bool, as_float, as_int
@@ -259,7 +260,7 @@ class GTSGlove(ModelAdapter):
                               f"(missing {missing[:3]}, unexpected {unexpected[:3]})")
 
     def _checkpoint(self, ckpt: Path, opt: Any, epoch: int, best_f1: float, best: dict | None) -> None:
-        from safetensors.numpy import save_file
+        from safetensors.numpy import save_file  # optional extra [hf], heavy: imported only when used
 
         ckpt.mkdir(parents=True, exist_ok=True)
         tensors = {f"net.{k}": v for k, v in self._arrays().items()}
@@ -283,7 +284,7 @@ class GTSGlove(ModelAdapter):
         os.replace(ckpt / "last.json.tmp", ckpt / "last.json")
 
     def _resume(self, torch: Any, ckpt: Path, opt: Any) -> tuple[int, float, dict | None]:
-        from safetensors.numpy import load_file
+        from safetensors.numpy import load_file  # optional extra [hf], heavy: imported only when used
 
         meta = json.loads((ckpt / "last.json").read_text(encoding="utf-8"))
         tensors = load_file(str(ckpt / "last.safetensors"))
@@ -361,8 +362,6 @@ class GTSMiniLM(GTSGlove):
 
     def encoder_config(self) -> dict[str, Any]:
         if self._identity is None:
-            from .assets import checkpoint_identity, local_dir, minilm_identity
-
             self._identity = (minilm_identity() if self.path is None
                               else checkpoint_identity(local_dir(self.path, "encoder")))
         return {"encoder": self.path or "packaged all-MiniLM-L6-v2", "identity": self._identity,

@@ -33,6 +33,8 @@ import numpy as np
 from ..core.errors import ConfigError, MissingExtraError
 from ..core.types import Item, Prediction
 from .base import MODELS, ModelAdapter, State
+from .baselines import TfidfLRModel
+from .encoder_models import MiniLMLRModel
 from .utils import as_choice, as_float, labelled
 
 FEATURE_GROUPS: dict[str, tuple[str, ...] | None] = {
@@ -126,6 +128,7 @@ class TfidfLexMixin(LexiconColumnsMixin):
         return self._lex_request(super().request(item, labels, input_kind), item)  # type: ignore[misc]
 
     def _features(self, items: Sequence[Item]):
+        # heavy (seconds on a busy machine): only this path needs it, `import sentiprobe.api` stays light
         from scipy import sparse
 
         base = super()._features(items)  # type: ignore[misc]
@@ -218,8 +221,6 @@ class EncoderLexMixin(LexiconColumnsMixin):
 @functools.cache
 def tfidf_lr_lex_class() -> type:
     """``tfidf-lr-lex``: built on first use from ``sentiprobe.models.baselines.TfidfLRModel``."""
-    from .baselines import TfidfLRModel
-
     return type("TfidfLRLexModel", (TfidfLexMixin, TfidfLRModel),
                 {"name": "tfidf-lr-lex", "__doc__": "tfidf-lr + lexicon features (see sentiprobe.models.lexicon)",
                  "__module__": __name__})
@@ -228,8 +229,6 @@ def tfidf_lr_lex_class() -> type:
 @functools.cache
 def minilm_lr_lex_class() -> type:
     """``minilm-lr-lex``: built on first use from ``sentiprobe.models.encoder_models.MiniLMLRModel``."""
-    from .encoder_models import MiniLMLRModel
-
     return type("MiniLMLRLexModel", (EncoderLexMixin, MiniLMLRModel),
                 {"name": "minilm-lr-lex", "__doc__": "minilm-lr + lexicon features (see sentiprobe.models.lexicon)",
                  "__module__": __name__})
@@ -274,6 +273,7 @@ class VaderModel(ModelAdapter):
     def __init__(self, threshold: Any = 0.05) -> None:
         self.threshold = as_float("threshold", threshold, lo=0.0, hi=1.0)
         try:
+            # optional extra [lexicon], heavy: imported only when used
             from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
         except ImportError as exc:
             raise MissingExtraError("vaderSentiment", "lexicon", "the vader model") from exc

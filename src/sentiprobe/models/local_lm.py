@@ -19,6 +19,7 @@ loaded model is shared by adapters in one process with the same file, dtype and 
 """
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import json
 import logging
@@ -34,7 +35,15 @@ from ..core.errors import ConfigError, MissingExtraError, require
 from ..run.cache import default_cache_dir
 from .assets import package_version, resolve_device, set_threads, sha256_cached
 from .base import MODELS, ModelAdapter
-from .local_constrained import constraint_for
+from .local_constrained import (
+    GrammarLogitsProcessor,
+    LlamaGrammarProcessor,
+    constraint_for,
+    gbnf_for,
+    llama_llguidance_tokenizer,
+    llguidance_grammar,
+    llguidance_tokenizer,
+)
 from .structured import as_mode, check_wire, effective_mode, split_prompt
 from .utils import as_bool, as_choice, as_float, as_int, as_messages, as_optional_int
 
@@ -258,8 +267,6 @@ class SmolLM2Model(ModelAdapter):
         texts = [self.render(p, system) for p in prompts]
         grammars: list[str | None] = [None] * len(texts)
         if any(c is not None for c in constraints):
-            from .local_constrained import GrammarLogitsProcessor, llguidance_grammar, llguidance_tokenizer
-
             if self._llg_tokenizer is None:
                 self._llg_tokenizer = llguidance_tokenizer(tok, int(model.config.vocab_size))
             grammars = [None if c is None else llguidance_grammar(c) for c in constraints]
@@ -312,23 +319,18 @@ class SmolLM2Model(ModelAdapter):
             grammar: Any = None
             llg_grammar: str | None = None
             if constraint is not None and fast:
-                from .local_constrained import llama_llguidance_tokenizer, llguidance_grammar
-
                 if self._llg_llama is None:
                     self._llg_llama = llama_llguidance_tokenizer(llm)
                 llg_grammar = llguidance_grammar(constraint)
             elif constraint is not None:
-                from llama_cpp import LlamaGrammar
-
-                from .local_constrained import gbnf_for
+                from llama_cpp import LlamaGrammar  # optional extra [llama-server], heavy: imported only when used
 
                 grammar = LlamaGrammar.from_string(gbnf_for(constraint), verbose=False)
             kw: dict[str, Any] = {"max_tokens": max_new, "temperature": temp, "stop": stops or None,
                                   "grammar": grammar}
             if llg_grammar is not None:
+                # optional extra [llama-server], heavy: imported only when used
                 from llama_cpp import LogitsProcessorList
-
-                from .local_constrained import LlamaGrammarProcessor
 
                 kw["logits_processor"] = LogitsProcessorList([LlamaGrammarProcessor(
                     self._llg_llama, llg_grammar, int(llm.token_eos()))])
@@ -426,8 +428,6 @@ def _load_llama(gguf: Path, n_ctx: int, threads: int | None) -> Any:
             t0 = time.perf_counter()
             _close_llamas()
             if not _LLAMAS_ATEXIT:  # closed before the interpreter tears down the modules llama.cpp's finaliser needs
-                import atexit
-
                 atexit.register(_close_llamas)
                 _LLAMAS_ATEXIT.append(True)
             _LLAMAS[key] = llama_cpp.Llama(**kw)

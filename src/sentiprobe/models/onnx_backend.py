@@ -21,6 +21,7 @@ import contextlib
 import io
 import logging
 import os
+import tempfile
 import uuid
 import warnings
 from pathlib import Path
@@ -95,8 +96,7 @@ class OnnxEncoder:
         if not fp32.is_file():
             _export_layer(self.model_dir, self.layer, fp32)
         if self.quantize:
-            import logging
-
+            # optional extra [onnx], heavy: imported only when used
             from onnxruntime.quantization import QuantType, quantize_dynamic
 
             tmp = self.path.with_name(f".{uuid.uuid4().hex}.tmp.onnx")
@@ -143,8 +143,6 @@ _EXPORT_TMP: list[Path] = []
 def temporary_export_dir() -> Path:
     """One temporary export directory per process, for encoders used outside a run (no cache directory)."""
     if not _EXPORT_TMP:
-        import tempfile
-
         _EXPORT_TMP.append(Path(tempfile.mkdtemp(prefix="sentiprobe-onnx-")))
     return _EXPORT_TMP[0]
 

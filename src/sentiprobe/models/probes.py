@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib.util
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,11 @@ from ..core.errors import CapabilityError, ConfigError
 from ..core.types import Item, Prediction
 from ..protocols.lexcomp import probes
 from ..protocols.lexcomp.probes import KINDS, Example, ProbeTrainer
+from ..protocols.lexcomp.transforms import ablate
+from . import probe_representations as representations
 from .base import MODELS, ModelAdapter, State
+from .embed_store import EmbeddingCache
+from .onnx_backend import BACKENDS
 from .utils import NotFittedError, as_bool, as_choice, as_int
 
 ABLATION_MODES = ("phrase", "context", "context+phrase")
@@ -52,8 +57,6 @@ class LexCompProbe(ModelAdapter):
                  decoding: Any = "viterbi", control: Any = False, ablations: Any = False, layer_curve: Any = False,
                  cache_dir: Any = None, threads: Any = None, device: Any = "cpu", dim: Any = 16,
                  backend: Any = "auto") -> None:
-        from . import probe_representations as representations
-
         self.repr_kind = str(repr)
         if self.repr_kind not in representations.KINDS:
             raise ConfigError(f"lexcomp-probe: repr must be one of {list(representations.KINDS)}, not {repr!r}")
@@ -91,11 +94,9 @@ class LexCompProbe(ModelAdapter):
 
     # ---- representations ------------------------------------------------------------------------
     def _representation(self):
-        from . import probe_representations as representations
-
         if self._rep is None:
             if self.threads:
-                import torch
+                import torch  # optional extra [hf/encoders], heavy: imported only when used
 
                 torch.set_num_threads(self.threads)
             export = None if self.workdir is None else Path(self.workdir) / "onnx"  # minilm-lr's export dir
@@ -104,8 +105,6 @@ class LexCompProbe(ModelAdapter):
         return self._rep
 
     def _cache(self, layer_set: str):
-        from .embed_store import EmbeddingCache
-
         if layer_set not in self._caches:
             root = self.cache_dir
             if root is None and self.workdir is not None:
@@ -191,8 +190,6 @@ class LexCompProbe(ModelAdapter):
         if self.control and kind != "tag":
             self._train("control", train, dev, labels, seed, control=True)
         if self.ablations and kind == "pair":
-            from ..protocols.lexcomp.transforms import ablate
-
             for mode in ABLATION_MODES:
                 self._train(f"ablation:{mode}", [ablate(it, mode) for it in train], [ablate(it, mode) for it in dev],
                             labels, seed)
@@ -203,8 +200,6 @@ class LexCompProbe(ModelAdapter):
     def _run_head(self, name: str, items: Sequence[Item]) -> tuple[list[Any], list[np.ndarray]]:
         head = self.heads[name]
         if name.startswith("ablation:"):
-            from ..protocols.lexcomp.transforms import ablate
-
             items = [ablate(it, name.split(":", 1)[1]) for it in items]
         _, exs = self._examples(items, None)
         layer = getattr(head, "layer", None)
@@ -275,15 +270,11 @@ def _backend(kind: str, value: Any, device: str) -> str | None:
     as ``minilm-lr`` does (about half the CPU time of torch fp32; the main job runs ``probe-minilm`` this way:
     README, "The main job"), else torch. ``torch`` and ``onnx`` are fp32.
     """
-    from .onnx_backend import BACKENDS
-
     if kind not in ("minilm", "hf"):
         if value not in (None, "", "auto", "torch"):
             raise ConfigError(f"lexcomp-probe: backend {value!r} applies to repr=minilm|hf only")
         return None
     if value in (None, "", "auto"):
-        import importlib.util
-
         have = all(importlib.util.find_spec(m) is not None for m in ("onnxruntime", "onnxscript"))
         return "onnx-int8" if have and device.strip().lower() == "cpu" else "torch"
     return as_choice("backend", value, BACKENDS)

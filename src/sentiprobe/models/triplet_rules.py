@@ -62,6 +62,7 @@ _NOUNS = ("NOUN", "PROPN")
 @functools.lru_cache(maxsize=1)
 def _vader() -> dict[str, float]:
     try:
+        # optional extra [lexicon], heavy: imported only when used
         from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
     except ModuleNotFoundError:
         raise MissingExtraError("vaderSentiment", EXTRA, "the opinion lexicon of triplet-rules") from None
@@ -71,7 +72,7 @@ def _vader() -> dict[str, float]:
 @functools.lru_cache(maxsize=1)
 def _nlp() -> Any:
     try:
-        import spacy
+        import spacy  # optional extra [generate/triplets], heavy: imported only when used
     except ModuleNotFoundError:
         raise MissingExtraError("spacy", EXTRA, "the dependency parse of triplet-rules") from None
     try:
@@ -112,7 +113,7 @@ class TripletRules(ModelAdapter):
 
     def extract(self, sentences: Sequence[Sequence[str]]) -> list[dict[str, Any]]:
         """``{"triplets": [[tl, tr, ol, or, polarity], ...], "targets", "polars"}`` per tokenised sentence."""
-        from spacy.tokens import Doc
+        from spacy.tokens import Doc  # optional extra [generate/triplets], heavy: imported only when used
 
         nlp, lexicon = _nlp(), _vader()
         docs = (Doc(nlp.vocab, words=[w if w.strip() else "_" for w in s] or ["_"]) for s in sentences)

@@ -150,6 +150,8 @@ def capability_problem(suite: Any, capabilities: Any, label: str, *, bare: bool 
 
 
 def validate_config(cfg: RunConfig) -> None:
+    """ConfigError before any work: no suite, an unknown suite or model (did-you-mean), options of a suite that
+    is not run or that its options type refuses."""
     if not cfg.suites:
         raise ConfigError("no suite to run")
     for s in cfg.suites:

@@ -38,7 +38,7 @@ class LocalExecutor(Executor):
 def import_ray() -> Any:
     """Import Ray or raise a ConfigError saying how to install it."""
     try:
-        import ray
+        import ray  # optional extra [ray], heavy: imported only when used
     except ImportError:
         raise ConfigError("the ray executor needs Ray: pip install 'sentiprobe[ray]'") from None
     return ray

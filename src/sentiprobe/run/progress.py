@@ -85,7 +85,7 @@ class Progress:
         """
         if not self.enabled or not self.tty or total <= 0:
             return None
-        from tqdm.auto import tqdm
+        from tqdm.auto import tqdm  # only when a progress bar is shown
 
         self._write("\n")  # the bar goes below the stage line
         return tqdm(total=total, desc=desc, unit="item", file=self.stream, leave=True, dynamic_ncols=True)

@@ -31,6 +31,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from ..core.errors import ConfigError, SentiprobeError, short_repr, unknown_keys
 from ..core.hashing import stable_hash
 from ..core.io import loads_json, read_user_text
@@ -140,7 +142,7 @@ class Job:
     Attributes:
         model: the model.
         suite: the suite.
-        seed: the base seed passed to ``api.run``.
+        seed: the base seed of the job's run (``RunConfig.seed``).
         limit, n_boot, missing: as in :class:`SweepConfig`.
     """
 
@@ -309,7 +311,6 @@ def load_config(path: str | Path) -> SweepConfig:
     silently), nesting deeper than :data:`MAX_YAML_DEPTH` and a document expanding to more than
     :data:`MAX_YAML_VALUES` values through aliases (:mod:`.yamlsafe`).
     """
-    import yaml
 
 
     size = Path(path).stat().st_size if Path(path).is_file() else 0

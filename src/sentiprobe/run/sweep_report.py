@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..compare import compare_systems
+from ..core.io import atomic_write_text, write_json
 from ..report.html import render_comparison
 from ..suites import SUITES
 from .provenance import summary_entry
@@ -62,7 +63,6 @@ def pooled_entry(entries: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
 
 def write_reports(cfg: Any, out: Path, index: Mapping[str, Any]) -> dict[str, Any]:
     """Write ``summary.json``, ``comparison.json`` and ``report.html`` of a sweep (see the module docstring)."""
-    from ..core.io import atomic_write_text, write_json
 
     jobs: dict[str, Any] = {}
     by_pair: dict[tuple[str, str], list[dict[str, float]]] = {}

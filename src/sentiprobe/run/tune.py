@@ -31,7 +31,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..core.errors import ConfigError
+from ..core.io import atomic_write_text, write_json
 from ..models import MODELS, create_model
 from ..stats.classification import accuracy, macro_f1
 from ..suites import get_suite
@@ -95,7 +98,7 @@ class TuneConfig:
 
 
 def _tune_space(space: Mapping[str, tuple]) -> dict[str, Any]:
-    from ray import tune
+    from ray import tune  # optional extra [ray], heavy: imported only when used
 
     out = {}
     for k, spec in space.items():
@@ -110,7 +113,6 @@ def _tune_space(space: Mapping[str, tuple]) -> dict[str, Any]:
 
 def subsample(n: int, fraction: float, seed: int) -> list[int]:
     """Indices of a seeded ``fraction`` of ``range(n)`` (nested: a larger fraction contains a smaller one)."""
-    import numpy as np
 
     order = np.random.default_rng(seed).permutation(n)
     return sorted(int(i) for i in order[: max(1, math.ceil(fraction * n))])
@@ -131,7 +133,7 @@ def dev_scores(model: Any, dev: Sequence[Any], labels: Sequence[str], input_kind
 def trainable(config: dict[str, Any], *, model: str, fixed_args: Mapping[str, Any], train: list, dev: list,
               labels: list[str], input_kind: str, fidelities: Sequence[float], metric: str, seed: int) -> None:
     """A Ray Tune function trainable: one report per fidelity rung (ASHA may stop it between rungs)."""
-    from ray import tune
+    from ray import tune  # optional extra [ray], heavy: imported only when used
 
 
     for rung, fraction in enumerate(fidelities, 1):
@@ -169,6 +171,7 @@ def _creation_order(res: Any) -> tuple[int, str]:
 
 
 def _searcher(cfg: TuneConfig) -> tuple[Any, str]:
+    # optional extra [ray], heavy: imported only when used
     from ray.tune.search import BasicVariantGenerator, ConcurrencyLimiter
 
     if cfg.searcher == "optuna":
@@ -177,7 +180,7 @@ def _searcher(cfg: TuneConfig) -> tuple[Any, str]:
         except ImportError:
             pass
         else:
-            from ray.tune.search.optuna import OptunaSearch
+            from ray.tune.search.optuna import OptunaSearch  # optional extra [ray], heavy: imported only when used
 
             return ConcurrencyLimiter(OptunaSearch(seed=cfg.search_seed), max_concurrent=cfg.max_concurrent), \
                 "optuna-tpe"
@@ -191,11 +194,10 @@ def search(cfg: TuneConfig, out: str | Path, *, data_dir: str | None = None, cac
     ``address``: Ray cluster for the trials (None: a private single-node Ray). ``executor``: where the final
     retrain runs (``local`` or ``ray``, as ``sentiprobe sweep``).
     """
-    from ..core.io import atomic_write_text, write_json
 
     ray = import_ray()
-    from ray import tune
-    from ray.tune.schedulers import ASHAScheduler
+    from ray import tune  # optional extra [ray], heavy: imported only when used
+    from ray.tune.schedulers import ASHAScheduler  # optional extra [ray], heavy: imported only when used
 
     probe = create_model(cfg.model, **dict(cfg.fixed_args))
     try:

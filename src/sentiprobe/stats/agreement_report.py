@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,8 +108,6 @@ def read_rating_table(path: str | Path, *, raters: Sequence[str] | None = None, 
     if not table:
         raise DataError("no units in rater table", path=path)
     if id_column:
-        from collections import Counter
-
         dups = sorted(u for u, k in Counter(ids).items() if k > 1)
         if dups:
             raise DataError(f"duplicate unit ids {dups[:10]} (each unit must be one row)", path=path,

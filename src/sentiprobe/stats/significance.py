@@ -66,6 +66,7 @@ def mcnemar(correct_a: Sequence | np.ndarray, correct_b: Sequence | np.ndarray, 
     Continuity-corrected chi-square by default (``correction=False``: the plain chi-square); ``exact=True``:
     the exact two-sided binomial test. ``method`` in the result says which ran.
     """
+    # heavy (seconds on a busy machine): only this path needs it, `import sentiprobe.api` stays light
     from scipy import stats
 
     a, b_ = _as_bool(correct_a), _as_bool(correct_b)
@@ -89,6 +90,7 @@ def mcnemar(correct_a: Sequence | np.ndarray, correct_b: Sequence | np.ndarray, 
 
 def cochrans_q(correct: np.ndarray | Sequence[Sequence]) -> HypothesisTest:
     """Cochran's Q for an ``items x systems`` 0/1 correctness matrix (k >= 2 systems)."""
+    # heavy (seconds on a busy machine): only this path needs it, `import sentiprobe.api` stays light
     from scipy import stats
 
     x = np.asarray(correct)

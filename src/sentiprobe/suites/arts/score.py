@@ -258,6 +258,7 @@ def welch(ori: np.ndarray, new: np.ndarray, alpha: float = DEFAULT_ALPHA) -> dic
     t = float((x1.mean() - x2.mean()) / math.sqrt(se2))
     df = float(se2 ** 2 / (v1 ** 2 / (n1 - 1) + v2 ** 2 / (n2 - 1)))
     try:
+        # heavy (seconds on a busy machine): only this path needs it, `import sentiprobe.api` stays light
         from scipy.special import stdtr
     except ImportError:  # pragma: no cover - scipy is a core dependency
         return {"t": t, "df": df, "p": None, "alpha": alpha, "significant": None}

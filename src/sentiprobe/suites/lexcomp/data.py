@@ -29,6 +29,7 @@ from ...protocols.lexcomp import baselines
 from ...protocols.lexcomp.transforms import ablate, control_labeller
 from ..base import default_statistics
 from . import bnc, load
+from .score import LexCompContext
 
 SPLIT_FILES = {"train": "train", "dev": "val", "test": "test"}
 DIRS = {"vpc": "vpc_classification", "lvc": "lvc_classification", "nc-literality": "nc_literality",
@@ -159,8 +160,6 @@ def load_items(suite, split: str) -> list[Item]:
 def score_context(suite, trained: bool):
     """The frozen context of the score stage: the majority baselines fitted on the training split (spec §5) and
     the notes the loading left (no BNC text, the BNC extraction report)."""
-    from .score import LexCompContext
-
     task = task_of(suite)
     fitted = baselines.fit_all(suite.items("train"), task)
     suite.items("test")  # the notes below are those of every split scoring reports on

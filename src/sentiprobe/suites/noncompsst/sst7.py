@@ -274,8 +274,6 @@ def load_train(data_dir: str | Path, phrases, *, train_file: str | Path | None =
     if src == "file":
         f = train_file_option(train_file)
         if f is None:
-            from ...data import require_file
-
             f = require_file(data_dir, SHIPPED["train"])
             return BuiltSplit(tuple(file_items(f, SHIPPED["train"])), (), (), "upstream-train.tsv")
         return BuiltSplit(tuple(file_items(f, "user-file")), (), (), "user-file")

@@ -182,6 +182,7 @@ def raw_matrix(texts: Sequence[str], lexicons: Sequence[Lexicon]) -> tuple[list[
     Vectorised: a sparse text x vocabulary count matrix times the vocabulary x list value matrix gives
     the sums; the same with the non-zero indicator gives the match counts.
     """
+    # heavy (seconds on a busy machine): only this path needs it, `import sentiprobe.api` stays light
     from scipy import sparse
 
     lists = [lst for lex in lexicons for lst in lex.lists]

@@ -27,6 +27,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from ...core.errors import PredictionError
 from ...core.hashing import stable_hash
 from ...core.types import Item, Metric, Prediction
@@ -202,7 +204,6 @@ def unit_table(items: Sequence[Item], predictions: Sequence[Prediction], options
     The same unit as the suite's own intervals: statements of one review are not independent, so two systems
     are compared on resamples of reviews, never of statements.
     """
-    import numpy as np
 
 
     by_id = context.check(items, predictions, config, missing="error" if config.missing == "error" else "wrong")

@@ -77,7 +77,7 @@ class TextMetricOptions:
 def bleu_metric(cands: Sequence[str], refs: Sequence[str], groups: Sequence[str], *, n_boot: int,
                 seed: int, alpha: float = DEFAULT_ALPHA) -> tuple[Metric, dict[str, Any]]:
     sb = require("sacrebleu", "text", "BLEU")
-    from sacrebleu.metrics import BLEU
+    from sacrebleu.metrics import BLEU  # optional extra [text], heavy: imported only when used
 
     bleu = BLEU()  # 13a, exp smoothing, mixed case
     corpus = bleu.corpus_score(list(cands), [list(refs)])
@@ -108,7 +108,7 @@ def bleu_metric(cands: Sequence[str], refs: Sequence[str], groups: Sequence[str]
 def rouge_values(cands: Sequence[str], refs: Sequence[str], stemmer: bool) -> dict[str, np.ndarray]:
     """Per-item ROUGE-1/2/L F-measures (rouge-score; target = reference)."""
     require("rouge_score", "text", "ROUGE")
-    from rouge_score import rouge_scorer
+    from rouge_score import rouge_scorer  # optional extra [text], heavy: imported only when used
 
     sc = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=stemmer)
     out = {k: np.zeros(len(cands)) for k in ("rouge1", "rouge2", "rougeL")}

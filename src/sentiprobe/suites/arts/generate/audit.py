@@ -37,6 +37,8 @@ from ....core.io import atomic_write_text, read_user_text
 from ....stats.proportion import wilson_interval
 from ..formats import FLIP, ORIGINAL
 from ..load import load_enriched
+from .inputs import parse_json
+from .text import tokenize
 
 MAX_FAILURES = 5
 _DOUBLE_NEG = re.compile(r"\b(not|never|no)\s+(not|never|no|\w+n't)\b|n't\s+(not|never)\b", re.IGNORECASE)
@@ -85,8 +87,6 @@ def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
 
 def audit(gen, parse: bool = True) -> dict[str, Any]:
     """Automatic checks over a :class:`~.pipeline.Generated` (see the module docstring)."""
-    from .text import tokenize
-
     tally = _Tally()
     preps = {pa.aspect.id: (p, pa) for p in gen.prepared for pa in p.aspects}
     parsed: dict[str, Any] = {}
@@ -218,8 +218,6 @@ def _rate(k: int, n: int, alpha: float) -> dict[str, Any]:
 def audit_score(path: str | Path, *, key: str | Path | None = None, alpha: float = 0.05) -> dict[str, Any]:
     """Fluency, label validity (the judge's label equals the variant's) and both, per strategy and overall,
     with Wilson intervals at confidence ``1 - alpha``, from a filled-in :func:`audit_sample` sheet."""
-    from .inputs import parse_json
-
     if isinstance(alpha, bool) or not isinstance(alpha, float | int) or not 0 < alpha < 1:
         raise ConfigError(f"--alpha must be in (0, 1), not {alpha!r} (confidence = 1 - alpha)")
     text = read_user_text(path, "audit judgements")

@@ -249,7 +249,7 @@ def _read_jsonl(path: Path, text: str) -> Loaded:
 def _read_xml(path: Path, text: str) -> Loaded:
     """SemEval-2014 ABSA XML (``<sentence id><text/><aspectTerms><aspectTerm .../>``), no entity expansion."""
     try:
-        import defusedxml.ElementTree as DET
+        import defusedxml.ElementTree as DET  # guarded: a missing install gets a MissingExtraError naming the extra
         from defusedxml import DefusedXmlException
     except ModuleNotFoundError:
         from ....core.errors import MissingExtraError
