@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
+from ..core.errors import ConfigError
 from .argtypes import COUNT, PROBABILITY, SEED
 
 
@@ -125,7 +127,6 @@ def cmd_generate(args) -> int:
 
 def _cache_dir(arg: str | None):
     """``--cache-dir``, else the sentiprobe cache dir (``$SENTIPROBE_CACHE_DIR`` or the user cache)."""
-    from pathlib import Path  # the command's implementation loads when it runs: `sentiprobe --help` stays instant
 
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..run.cache import default_cache_dir
@@ -150,17 +151,13 @@ def _explain(gen) -> None:
 
 def cmd_audit(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..core.errors import ConfigError
-    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..suites.arts.generate import report_path
-    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..suites.arts.generate.inputs import parse_json
 
     if args.limit < 0:
         raise ConfigError(f"--limit must be >= 0, not {args.limit}")
     rep = parse_json(report_path(args.generated), "generation report (<out>.report.json)")
     if not isinstance(rep, dict) or not isinstance(rep.get("skipped"), list):
-        # the command's implementation loads when it runs: `sentiprobe --help` stays instant
         from ..core.errors import DataError
 
         raise DataError("not a generation report (no 'skipped' list)", path=report_path(args.generated))
@@ -220,8 +217,8 @@ def cmd_score(args) -> int:
 
 
 def cmd_fidelity(args) -> int:
-    from ..suites import get_suite  # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
+    from ..suites import get_suite
     from ..suites.arts.generate import fidelity_report
 
     ref = args.reference

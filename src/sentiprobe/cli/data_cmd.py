@@ -75,7 +75,8 @@ def _usage(p: argparse.ArgumentParser) -> int:
 # ---------------------------------------------------------------------------------------------
 def _suite_families() -> dict[str, str]:
     """``{suite name: family}`` from the suite registry."""
-    from ..suites import SUITES  # the command's implementation loads when it runs: `sentiprobe --help` stays instant
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
+    from ..suites import SUITES
 
     out = {}
     for name in SUITES.names():
@@ -110,7 +111,8 @@ def _dump(obj: Any) -> None:
 # commands
 # ---------------------------------------------------------------------------------------------
 def cmd_fetch(args: argparse.Namespace) -> int:
-    from ..data import fetch  # the command's implementation loads when it runs: `sentiprobe --help` stays instant
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
+    from ..data import fetch
 
     try:
         fams = _families(args.names)
@@ -138,7 +140,8 @@ def cmd_fetch(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from ..data import verify  # the command's implementation loads when it runs: `sentiprobe --help` stays instant
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
+    from ..data import verify
 
     try:
         report = verify(_families(args.names), data_dir=args.data_dir)
@@ -195,7 +198,6 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     try:
-        # the command's implementation loads when it runs: `sentiprobe --help` stays instant
         from ..suites import SUITES, get_suite
 
         names = SUITES.names()

@@ -15,7 +15,8 @@ def add_parser(sub) -> None:
 
 
 def cmd(args) -> int:
-    from ..api import export  # the command's implementation loads when it runs: `sentiprobe --help` stays instant
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
+    from ..api import export
 
     text = export(args.run_dir, args.format, args.out, data_dir=args.data_dir)
     if args.out is None:

@@ -51,10 +51,8 @@ def add_parser(sub) -> None:
 
 def cmd_judge(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..suites.soul.judge import JudgeConfig
-    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..run.judge import judge_runs
-    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
+    from ..suites.soul.judge import JudgeConfig
     from .run_cmd import parse_model_args
 
     cfg = JudgeConfig(n=args.n, seed=args.seed, anonymise=args.anonymise, max_tokens=args.max_tokens)

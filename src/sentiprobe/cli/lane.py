@@ -8,13 +8,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from .environment import use_environment
+
 
 def main(spec_path: str, error_path: str) -> int:
     """Run the lane described by the JSON spec at ``spec_path``; exit 0, 130 (Ctrl-C) or 1."""
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..run.lanes import run_lane
-    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from .environment import use_environment
 
     spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
     if spec.get("environment"):

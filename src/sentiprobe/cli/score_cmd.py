@@ -5,6 +5,7 @@ import json
 
 from .argtypes import N_BOOT, SEED
 from .options import add_confidence
+from .suite_args import parse_suite_args
 
 
 def add_parser(sub) -> None:
@@ -29,9 +30,8 @@ def add_parser(sub) -> None:
 
 
 def cmd(args) -> int:
-    from ..api import score  # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from .suite_args import parse_suite_args
+    from ..api import score
 
     options = parse_suite_args(args.suite_arg, [args.suite]).get(args.suite, {})
     doc = score(args.suite, args.predictions, column=args.column, data_dir=args.data_dir, missing=args.missing,
@@ -40,9 +40,7 @@ def cmd(args) -> int:
     if args.json:
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
-        # the command's implementation loads when it runs: `sentiprobe --help` stays instant
         from ..core.types import ci_label
-        # the command's implementation loads when it runs: `sentiprobe --help` stays instant
         from ..report.html import format_value, is_percentage
 
         print(f"{'metric':<28} {'value':>10}  [{ci_label(doc['confidence'])}]")

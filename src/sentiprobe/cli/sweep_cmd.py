@@ -2,7 +2,11 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+from pathlib import Path
+
+from .environment import execute_job_in_environment
 
 
 def add_parser(sub) -> None:
@@ -27,19 +31,13 @@ def add_parser(sub) -> None:
 
 
 def cmd(args) -> int:
-    import os  # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from pathlib import Path  # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..data import resolve_data_dir
-    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..run.cache import default_cache_dir
-    from ..run.sweep import sweep  # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
+    from ..run.sweep import sweep
     from .run_cmd import quiet_third_party_progress
 
     quiet_third_party_progress()  # jobs run without progress; so do the libraries they load
-    from .environment import execute_job_in_environment
 
     address = args.address or (os.environ.get("RAY_ADDRESS") if args.executor == "ray" else None)
     # workers may run elsewhere: give them absolute directories, never their own environment's defaults
@@ -50,9 +48,7 @@ def cmd(args) -> int:
     if args.json:
         print(json.dumps(index, ensure_ascii=False))
     else:
-        # the command's implementation loads when it runs: `sentiprobe --help` stays instant
         from ..run.progress import results_table
-        # the command's implementation loads when it runs: `sentiprobe --help` stays instant
         from ..run.sweep_report import table_summary
 
         summary = json.loads((Path(args.out) / "summary.json").read_text(encoding="utf-8"))
