@@ -33,7 +33,7 @@ import inspect
 import sys
 from abc import ABC
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
+from importlib import metadata  # a module attribute: metadata.version is looked up when called
 from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import urlsplit, urlunsplit
@@ -69,12 +69,11 @@ def numerics_versions() -> dict[str, str]:
 
 @functools.lru_cache(maxsize=1)
 def _numerics_versions() -> dict[str, str]:  # read once per process: package metadata lookups are slow
-
     out = {}
     for dist in NUMERICS_PACKAGES:
         try:
-            out[dist] = version(dist)
-        except PackageNotFoundError:  # not installed: it cannot change any number
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:  # not installed: it cannot change any number
             continue
     return out
 
