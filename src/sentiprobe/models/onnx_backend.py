@@ -171,7 +171,6 @@ def _export_layer(model_dir: Path, layer: int | None, out: Path) -> None:
     args = tuple(ex[k] if k in ex else torch.zeros_like(ex["input_ids"]) for k in INPUTS)
     tmp = out.with_name(f".{uuid.uuid4().hex}.tmp.onnx")
 
-
     quiet = logging.getLogger("torch.onnx")
     level = quiet.level
     quiet.setLevel(logging.ERROR)  # "torchvision is not installed" notices: not ours to act on

@@ -312,7 +312,6 @@ def load_config(path: str | Path) -> SweepConfig:
     :data:`MAX_YAML_VALUES` values through aliases (:mod:`.yamlsafe`).
     """
 
-
     size = Path(path).stat().st_size if Path(path).is_file() else 0
     if size > MAX_CONFIG_BYTES:
         raise ConfigError(f"{path}: {size:,} bytes; a sweep config is at most {MAX_CONFIG_BYTES:,} (a grid is a few "

@@ -135,7 +135,6 @@ def trainable(config: dict[str, Any], *, model: str, fixed_args: Mapping[str, An
     """A Ray Tune function trainable: one report per fidelity rung (ASHA may stop it between rungs)."""
     from ray import tune  # optional extra [ray], heavy: imported only when used
 
-
     for rung, fraction in enumerate(fidelities, 1):
         sub = [train[i] for i in subsample(len(train), fraction, seed)]
         m = create_model(model, **{**dict(fixed_args), **config})

