@@ -19,10 +19,11 @@ run: venv
 test: venv lint docs
 	$(VENV)/bin/python -m pytest -q tests
 
-## linter and type checker (part of the test command)
+## linter, type checker and the import layers of docs/architecture.md (part of the test command)
 lint: venv
 	$(VENV)/bin/ruff check src tests benchmarks tools scripts
 	$(VENV)/bin/mypy src
+	$(VENV)/bin/lint-imports --no-cache
 
 ## the documentation site (README + docs/) into build/site; --strict: a broken link, anchor or nav entry fails
 docs: venv

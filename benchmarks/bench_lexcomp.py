@@ -2,7 +2,7 @@
 
 A sweep trains one probe per (suite x representation x layer mode x encoder). The frozen representations
 are the expensive part to compute and the same for every probe of a representation, so they are cached on
-disk (``suites/lexcomp/embed_cache.py``). This script runs the sweep twice with fresh adapters:
+disk (``EmbeddingCache`` in ``models/embed_store.py``). This script runs the sweep twice with fresh adapters:
 
 1. cold: empty embedding cache directory (every sentence is embedded once; later cells of the same
    representation share the vectors in memory);
@@ -89,7 +89,7 @@ def main() -> None:
     tmp = Path(args.cache_dir) if args.cache_dir else Path(tempfile.mkdtemp(prefix="lexcomp-bench-"))
     if tmp.exists():
         shutil.rmtree(tmp)
-    from sentiprobe.suites.lexcomp.embed_cache import clear_memory
+    from sentiprobe.models.embed_store import clear_memory
 
     try:
         cold = sweep(args, tmp)

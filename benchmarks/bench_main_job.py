@@ -13,7 +13,7 @@ figures share the machine's load.
 
 On a shared machine the wall time measures the other users too: the script prints the 1-minute load average
 before and after, and ``quiet_wall_estimate_s`` = CPU seconds x wall/CPU of the last quiet measurement
-(``--quiet-ratio``, README "The main job"), the figure to compare with the goal when the load was high.
+(``--quiet-ratio``, docs/performance.md, "The main job"), the figure to compare with the goal when the load was high.
 
 Rows (``--rows``): ``api.run(suite, model)`` one suite x model at a time in this process, on one fresh cache.
 Per row: test items, fit / predict / score seconds, the process CPU seconds, prediction-cache hits and the

@@ -139,7 +139,7 @@ class LocalRayCluster:
 
 def crash_job(payload):
     """A job function whose worker process dies on every attempt for the model label ``crash``."""
-    from sentiprobe.run.sweep import execute_job
+    from sentiprobe.run.sweep_job import execute_job
 
     if payload["label"] == "crash":
         import json as _json

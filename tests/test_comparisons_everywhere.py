@@ -22,7 +22,7 @@ from sentiprobe.core.types import Item
 from sentiprobe.report.comparison import leaderboard, render_comparison
 from sentiprobe.run.limit import apply_limit, describe_limit
 from sentiprobe.run.progress import results_table
-from sentiprobe.run.runner import capability_problem
+from sentiprobe.run.config import capability_problem
 from sentiprobe.stats.paired import UnitTable, compare_units, competition_ranks, mean_of, holm_resamples
 
 toy.register()
@@ -247,7 +247,7 @@ def test_urls_lose_credentials_and_queries():
 
 def test_llm_settings_from_the_environment_are_shown(tmp_path, monkeypatch):
     from sentiprobe.report.html import identity_table
-    from sentiprobe.run.runner import model_identity
+    from sentiprobe.run.config import model_identity
 
     monkeypatch.setenv("SENTIPROBE_LLM_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("SENTIPROBE_LLM_MODEL", "served-7b")

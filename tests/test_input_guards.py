@@ -79,7 +79,7 @@ def test_sweep_grid_cap_and_index_writes(tmp_path, monkeypatch):
     import sentiprobe.core.io as cio
 
     orig = cio.write_json
-    monkeypatch.setattr(cio, "write_json", lambda p, o: (writes.append(str(p)), orig(p, o)))
+    monkeypatch.setattr(sweep, "write_json", lambda p, o: (writes.append(str(p)), orig(p, o)))  # the driver's writes
     monkeypatch.setattr(sweep, "write_comparison", lambda *a, **k: None)
     sweep.run_sweep(cfg, tmp_path / "o", Ex())
     assert sum(w.endswith("sweep.json") for w in writes) == 2  # at the start and the end, not after each job

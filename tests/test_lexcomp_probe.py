@@ -15,7 +15,8 @@ torch.set_num_threads(1)
 
 from sentiprobe.core.types import Item
 from sentiprobe.models import create_model
-from sentiprobe.suites.lexcomp import embed_cache, representations
+from sentiprobe.models import embed_store as embed_cache
+from sentiprobe.models import probe_representations as representations
 from sentiprobe.suites.lexcomp.load import TAGS
 
 WORDS = ["red", "blue", "cat", "dog", "big", "small", "runs", "sits", "the", "a"]
@@ -166,7 +167,7 @@ def test_glove_probe_beats_majority_on_nc_literality_end_to_end(data_dir, tmp_pa
 
 def test_bilstm_tagger_learns_context_dependent_spans():
     """B-N I at the start of a sentence depends on the third word: only a contextual encoder can learn it."""
-    from sentiprobe.suites.lexcomp import tags
+    from sentiprobe.protocols.lexcomp import tags
 
     train, dev, test = _items("tag", 200, "train", 0), _items("tag", 50, "dev", 1), _items("tag", 50, "test", 2)
     m = create_model("lexcomp-probe", repr="random", dim=8, encoder="bilstm", max_epochs=30, patience=10, lr=0.2)

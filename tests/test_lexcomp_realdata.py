@@ -5,7 +5,7 @@ import pytest
 
 from sentiprobe.core.errors import ConfigError
 from sentiprobe.suites import SUITES, get_suite
-from sentiprobe.suites.lexcomp import baselines
+from sentiprobe.protocols.lexcomp import baselines
 
 pytestmark = pytest.mark.realdata
 
@@ -99,7 +99,8 @@ def test_vpc_lvc_without_sentences_refuse_every_model_but_the_majority_baselines
     measure'), so it is refused before any data is read; the baselines run; with the sentences it may run."""
     from sentiprobe import api
     from sentiprobe.models import create_model
-    from sentiprobe.run.runner import RunConfig, run
+    from sentiprobe.run.config import RunConfig
+    from sentiprobe.run.execute import run
     from sentiprobe.suites.lexcomp.data import PHRASE_ONLY
 
     vpc = get_suite("lexcomp-vpc", data_dir)

@@ -9,7 +9,8 @@ import pytest
 
 from sentiprobe.core.errors import ConfigError, DataError
 from sentiprobe.core.types import Item
-from sentiprobe.suites.lexcomp import baselines, bnc, load, tags, transforms
+from sentiprobe.protocols.lexcomp import baselines, tags, transforms
+from sentiprobe.suites.lexcomp import bnc, load
 
 
 def _write(tmp_path: Path, rows, name="f.jsonl") -> Path:

@@ -66,7 +66,7 @@ def test_backend_is_in_the_fingerprints_and_validated(export_dir):
 def test_every_hidden_state_for_the_lexcomp_probes(export_dir):
     """The probes' representation through ONNX (one graph returning every hidden state): fp32 equals torch,
     int8 stays close; the backend is part of the representation's identity (its embedding cache key)."""
-    from sentiprobe.suites.lexcomp.representations import make
+    from sentiprobe.models.probe_representations import make
 
     words = [["The", "hot", "water", "was", "n't", "hot", "."], ["ok"], ["a", "dark", "corner", "of", "the", "lamp"]]
     ref = make("minilm", backend="torch").layers(words)

@@ -17,7 +17,7 @@ from sentiprobe import api
 from sentiprobe.cli import main
 from sentiprobe.core.errors import ConfigError
 from sentiprobe.run.progress import Progress, compact_summary, results_table
-from sentiprobe.run.runner import parse_limit
+from sentiprobe.run.config import parse_limit
 from sentiprobe.suites import SUITES
 
 toy.register()

@@ -184,7 +184,7 @@ def test_judge_command_on_a_run(data_dir, tmp_path, monkeypatch, capsys):
     run = tmp_path / "run" / "test-soul-gen"  # the model's directory of the run
     api.run(["soul-jg"], ["test-soul-gen"], out=run.parent, data_dir=str(data_dir), limit=20, n_boot=20, progress=False,
             suite_options={"soul-jg": {"bertscore": False}})
-    from sentiprobe.suites.soul.judge_run import judge_runs
+    from sentiprobe.run.judge import judge_runs
 
     doc = judge_runs([run], "test-soul-judge", cfg=JudgeConfig(n=8, seed=2), data_dir=str(data_dir), n_boot=50)
     assert doc["validation"] == NOT_VALIDATED and doc["summary"]["n_sampled"] == 8

@@ -15,7 +15,7 @@ from sentiprobe.cli import main
 from sentiprobe.cli.suite_args import parse_suite_args
 from sentiprobe.core.errors import ConfigError, DataError
 from sentiprobe.core.types import Item
-from sentiprobe.report.schema import ResultsSchemaError, read_results, validate_results
+from sentiprobe.core.results import ResultsSchemaError, read_results, validate_results
 from sentiprobe.suites import SUITES, SuiteSpec, get_suite, option
 from sentiprobe.suites.spec import describe_options, parse_options
 

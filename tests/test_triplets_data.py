@@ -8,7 +8,7 @@ from sentiprobe.core.errors import ConfigError
 from sentiprobe.core.types import Prediction
 from sentiprobe.suites import SUITES, get_suite
 from sentiprobe.suites.triplets.data import load_dataset
-from sentiprobe.suites.triplets.grid import Entry, build_grid, decode
+from sentiprobe.protocols.triplets.grid import Entry, build_grid, decode
 from sentiprobe.suites.triplets.load import DATASETS, NO_TRAIN
 
 pytestmark = pytest.mark.realdata

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sentiprobe.suites.triplets.grid import (EMPTY, IGNORE, NEG, NEU, P, POS, T, Entry, build_grid, decode,
+from sentiprobe.protocols.triplets.grid import (EMPTY, IGNORE, NEG, NEU, P, POS, T, Entry, build_grid, decode,
                                              read_bio, round_trip)
 from sentiprobe.suites.triplets.parse import EntryError, align_text, read_span, read_triplet, reply_triplets
 

@@ -6,20 +6,29 @@
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from .core.errors import ConfigError
+from .compare import compare_runs, load_run
+from .core.errors import ConfigError, DataError, SentiprobeError
+from .core.io import atomic_write_text, check_output_file
 from .core.types import SCHEMA_VERSION
+from .models import MODELS, create_model
+from .report.html import render_comparison, render_report
+from .run.config import available_suites, capability_problem, plan_run
+from .run.config import expand_suite_groups as expand_suite_groups  # re-exported: the API of --suite groups
+from .run.config import run_errors as run_errors  # re-exported: the API the CLI and sweeps read errors with
+from .run.export import iter_rows, render
+from .run.progress import NULL_PROGRESS, Progress
+from .run.runner import run_models
+from .suites import SUITES, get_suite
+from .suites.spec import DEFAULT_CONFIDENCE, alpha_of, describe_options
 
 
 def list_suites() -> list[dict[str, Any]]:
-    from .suites import SUITES
-
-    from .suites.spec import describe_options
-
     return [{"name": s.name, "family": s.family, "version": s.version, "task": s.task, "input_kind": s.input_kind,
              "labels": list(s.labels), "seeds": s.seeds, "description": s.description,
              "options": describe_options(s.options)} for s in SUITES]
@@ -27,8 +36,6 @@ def list_suites() -> list[dict[str, Any]]:
 
 def list_prompts(suites: list[str] | None = None) -> list[dict[str, Any]]:
     """How each suite asks a generative model: template (text, version, hash), reply schema, JSON instruction."""
-    from .suites import SUITES
-
     specs = [SUITES.get(n) for n in suites] if suites else list(SUITES)
     return [{"suite": s.name, **s.prompting.describe()} for s in specs if s.prompting is not None]
 
@@ -53,10 +60,6 @@ def score(suite: str, predictions: str | Path, *, column: str | None = None, dat
     ``tables_out``: write the suite's extra tables (e.g. NonCompSST rating TSVs) there; a ConfigError when the
     suite has none.
     """
-    from .core.io import atomic_write_text
-    from .suites import get_suite
-    from .suites.spec import alpha_of
-
     alpha = alpha_of(confidence)  # ConfigError before any work
     s = get_suite(suite, data_dir, suite_options)
     preds = s.read_predictions(predictions, column=column)
@@ -109,39 +112,11 @@ def run(suites: Sequence[str] | None = None, models: Sequence[Any] | None = None
     ``errors``...). A suite that fails is recorded under ``errors`` (see :func:`run_errors`) while the
     others still run.
     """
-    from dataclasses import replace
-
-    from .models import MODELS
-    from .run.modelargs import assign_model_args, model_entries
-    from .run.progress import NULL_PROGRESS, Progress
-    from .run.runner import RunConfig, available_suites, parse_limit, run_models
-
-    skipped: list[str] = []
-    for what, given in (("suites", suites), ("models", models)):
-        if given is not None and not [n for n in given if str(n).strip()]:
-            raise ConfigError(f"{what}={list(given)!r} names no {what[:-1]}; pass None for the default {what}")
-    bare = not suites or not models
-    if suites:
-        suites = expand_suite_groups(suites, data_dir)
-    if not suites:
-        suites, skipped = available_suites(data_dir)
-        if skipped:
-            log(f"skipping suites whose data is missing: {', '.join(skipped)} "
-                "(run `sentiprobe data fetch` to get them)")
-        if not suites:
-            raise ConfigError("no suite has its data available; run `sentiprobe data fetch` or set "
-                              "SENTIPROBE_DATA_DIR")
-    entries = model_entries(list(models) if models else MODELS.names(tag="default"))
-    per_model = assign_model_args({e.label: e.name for e in entries}, model_args)
-    entries = [replace(e, args={**dict(e.args), **per_model[e.label]}) for e in entries]
-    first = entries[0]
-    base = RunConfig(suites=tuple(suites), model=first.name, model_args=dict(first.args), label=first.label,
-                     out_dir=str(out), data_dir=data_dir, cache_dir=cache_dir, use_cache=use_cache, seed=seed,
-                     n_boot=n_boot, confidence=confidence, limit=parse_limit(limit), limit_mode=limit_mode,
-                     limit_seed=limit_seed,
-                     missing=missing, progress=bool(progress), skip_unsupported=bare,
-                     repair_cache=repair_cache, unavailable_suites=tuple(skipped),
-                     suite_options={k: dict(v) for k, v in (suite_options or {}).items()})
+    entries, base = plan_run(suites, models, model_args=model_args, out=str(out), data_dir=data_dir, log=log,
+                             cache_dir=cache_dir, use_cache=use_cache, seed=seed, n_boot=n_boot,
+                             confidence=confidence, limit=limit, limit_mode=limit_mode, limit_seed=limit_seed,
+                             missing=missing, progress=bool(progress), repair_cache=repair_cache,
+                             suite_options=suite_options)
     reporter = progress if isinstance(progress, Progress) else Progress() if progress else NULL_PROGRESS
     return run_models(entries, base, overwrite=overwrite, progress=reporter, jobs=jobs)
 
@@ -154,11 +129,6 @@ def compatibility(models: Sequence[str] | None = None, suites: Sequence[str] | N
     ``bare``: the rule of a bare ``sentiprobe run`` (a generation suite also needs a model that generates).
     A model that cannot be built without arguments (an endpoint) is described by its factory's error.
     """
-    from .core.errors import SentiprobeError
-    from .models import MODELS, create_model
-    from .run.runner import capability_problem
-    from .suites import SUITES, get_suite
-
     names = list(models) if models else MODELS.names(tag="default")
     specs = [SUITES.get(s) for s in suites] if suites else list(SUITES)
     caps: dict[str, Any] = {}
@@ -192,9 +162,6 @@ def export(run_dir: str | Path, fmt: str = "csv", out: str | Path | None = None,
     ``run_dir``: a run's top directory (every model) or one model's directory. The items are read from the data
     the run used (``data_dir`` overrides the recorded directory).
     """
-    from .core.io import atomic_write_text, check_output_file
-    from .run.export import iter_rows, render
-
     if out is not None:
         check_output_file(out)  # before the work, not after it
     text = render(iter_rows(run_dir, data_dir), fmt)
@@ -203,38 +170,37 @@ def export(run_dir: str | Path, fmt: str = "csv", out: str | Path | None = None,
     return text
 
 
-def run_errors(doc: Mapping[str, Any]) -> dict[str, dict[str, str]]:
-    """``{"<model>/<suite>" or "<suite>": error record}`` of a results or summary document."""
-    if "runs" in doc:
-        return {f"{m}/{s}": e for m, r in doc["runs"].items() for s, e in (r.get("errors") or {}).items()}
-    return dict(doc.get("errors") or {})
-
-
 def available_suite_names(data_dir: str | None = None) -> list[str]:
     """Suites whose data is present (what a bare ``sentiprobe run`` runs)."""
-    from .run.runner import available_suites
-
     return available_suites(data_dir)[0]
 
 
-def expand_suite_groups(names: Sequence[str], data_dir: str | None = None) -> list[str]:
-    """Suite names with family groups expanded: ``lexcomp`` -> every ``lexcomp-*`` suite whose data is present.
+def report(run_dirs: Sequence[str | Path], out: str | Path, *, names: Sequence[str] | None = None,
+           n_boot: int = 1000, seed: int = 0, confidence: float = DEFAULT_CONFIDENCE) -> dict[str, Any]:
+    """Write the HTML report of one run, or the comparison report of several (the API of ``sentiprobe report``).
 
-    A name that is a suite stays as it is (unknown names are reported by the runner with did-you-mean).
+    A directory holding several models' runs (``<out>/<model>/results.json``) stands for all of them. Returns
+    ``{"out": path, "runs": [...], "comparison": document or None}``.
     """
-    from .run.runner import available_suites
-    from .suites import SUITES
-
-    out: list[str] = []
-    available: list[str] | None = None
-    for name in names:
-        members = [s.name for s in SUITES if s.family == name] if name not in SUITES else []
-        if members:
-            available = available_suites(data_dir)[0] if available is None else available
-            members = [m for m in members if m in available]
-            if not members:
-                raise ConfigError(f"suite group {name!r}: no suite of it has its data available")
-        for m in members or [name]:
-            if m not in out:
-                out.append(m)
-    return out
+    alpha = alpha_of(confidence)  # ConfigError before any work
+    dirs: list[Path] = []
+    for d in map(Path, run_dirs):
+        if (d / "results.json").is_file():
+            dirs.append(d)
+        elif d.is_dir() and any((c / "results.json").is_file() for c in d.iterdir() if c.is_dir()):
+            dirs += sorted(c for c in d.iterdir() if c.is_dir() and (c / "results.json").is_file())
+        else:
+            raise DataError("not a run directory (no results.json in it or in its model sub-directories)", path=d)
+    target = Path(out)
+    if target.exists() and target.is_dir():
+        raise ConfigError(f"--out {target} is a directory; give an .html file path")
+    if len(dirs) == 1:
+        doc, _ = load_run(dirs[0])
+        atomic_write_text(target, render_report(doc))
+        return {"out": str(target), "runs": [str(dirs[0])], "comparison": None}
+    comparison = compare_runs(dirs, names=names, n_boot=n_boot, seed=seed, alpha=alpha)
+    docs = {n: load_run(d)[0] for n, d in zip(comparison["systems"], dirs)}
+    links = {n: os.path.relpath(d / "report.html", target.resolve().parent) for n, d in zip(comparison["systems"],
+                                                                                            dirs)}
+    atomic_write_text(target, render_comparison(docs, comparison, links))
+    return {"out": str(target), "runs": [str(d) for d in dirs], "comparison": comparison}

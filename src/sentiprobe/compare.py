@@ -20,9 +20,18 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from .core.errors import ConfigError, DataError, SentiprobeError
+from .core.hashing import file_sha256, package_source_hash, stable_hash
+from .core.io import read_jsonl
+from .core.results import read_results
 from .core.types import SCHEMA_VERSION, Prediction
-from .suites.spec import DEFAULT_CONFIDENCE, alpha_of, confidence_of
+from .stats.paired import compare_units, pooled_table
+from .stats.significance import cochrans_q
+from .suites import SUITES, get_suite
+from .suites.predictions_io import prediction_from_record
+from .suites.spec import ScoreConfig, confidence_of
 
 
 def check_settings(*, n_boot: int, alpha: float) -> None:
@@ -88,10 +97,6 @@ def compare_seeded(suite: Any, systems: Mapping[str, SeedRuns], *, items: Sequen
     ``alpha``: 1 - the confidence level of the intervals, and the level of the tests. McNemar's test is the
     continuity-corrected chi-square (the SENTiVENT paper's, mlxtend ``corrected=True``) unless ``mcnemar_exact``.
     """
-    from .stats.paired import compare_units, pooled_table
-    from .stats.significance import cochrans_q
-    from .suites.spec import ScoreConfig
-
     check_settings(n_boot=n_boot, alpha=alpha)
     if suite.spec.paired is None:
         raise ConfigError(f"suite {suite.name!r} has no paired comparison stage")
@@ -125,8 +130,6 @@ def compare_seeded(suite: Any, systems: Mapping[str, SeedRuns], *, items: Sequen
     doc["reference"] = reference
     binary = [m for m in doc["metrics"] if all(m in t.correct for t in tables.values())]
     if binary and len(names) >= 2:
-        import numpy as np
-
         doc["cochran_q"] = cochrans_q(np.column_stack([tables[n].correct[binary[0]] for n in names])).to_dict()
         doc["cochran_q"]["metric"] = binary[0]
     doc.update({"schema_version": SCHEMA_VERSION, "suite": suite.name, "suite_version": suite.spec.version,
@@ -147,8 +150,6 @@ def compare_predictions(suite: str, predictions: Sequence[str | Path], *, names:
     Every file is read with the suite's own reader (so published layouts work) and validated against the
     suite's test items. With several columns, each column of each file is one system named after it.
     """
-    from .suites import get_suite
-
     cols = [column] if column is None or isinstance(column, str) else list(column)
     sources = [(Path(p), c) for p in predictions for c in cols]
     if len(sources) < 2:
@@ -184,8 +185,6 @@ def compare_predictions(suite: str, predictions: Sequence[str | Path], *, names:
 
 def load_run(run_dir: str | Path) -> tuple[dict[str, Any], Path]:
     """``(results document, run directory)`` of a run directory (validated results schema)."""
-    from .report.schema import read_results
-
     d = Path(run_dir)
     if not d.is_dir():
         raise DataError("not a run directory", path=d)
@@ -217,8 +216,6 @@ def compare_runs(run_dirs: Sequence[str | Path], *, names: Sequence[str] | None 
 def _run_items(suite: Any, entry: Mapping[str, Any], pred_path: Path) -> list[Any]:
     """The test items a run asked: the suite's test items whose ids its predictions file holds (a ``--limit``
     sample or prefix included), checked against the ``items_hash`` it recorded."""
-    from .core.io import read_jsonl
-
     ids = {r.get("item_id") for r in read_jsonl(pred_path, "predictions file") if isinstance(r, dict)}
     items = [it for it in suite.items("test") if it.item_id in ids]
     if suite.items_hash(items) != entry.get("items_hash"):  # e.g. a system that answered only part of them
@@ -245,10 +242,6 @@ def compare_systems(systems: Mapping[str, Sequence[tuple[Mapping[str, Any], Path
     the hash of what decides it (the predictions files' bytes, the items, the settings, sentiprobe's code), so a
     re-run whose predictions did not change reads no items and draws no resample.
     """
-    from .core.io import read_jsonl
-    from .suites import SUITES, get_suite
-    from .suites.predictions_io import prediction_from_record
-
     labels = list(systems)
     order: list[str] = []
     for runs in systems.values():
@@ -331,8 +324,7 @@ _COMPARISONS = "suite-comparisons"
 def _comparison_key(suite: str, entry: Mapping[str, Any], files: Mapping[str, list[Path]], doc: Mapping[str, Any],
                     **settings: Any) -> str | None:
     """Hash of everything a suite's comparison depends on; None when a predictions file cannot be read."""
-    from . import __version__
-    from .core.hashing import file_sha256, package_source_hash, stable_hash
+    from . import __version__  # read when called: the key follows the running version
 
     try:
         preds = {n: [file_sha256(f) for f in fs] for n, fs in files.items()}
@@ -351,39 +343,3 @@ def _system_info(runs: Sequence[tuple[Mapping[str, Any], Path]]) -> dict[str, An
     return {"model": model.get("name"), "label": model.get("label") or model.get("name"),
             "args": model.get("args") or {}, "identity": model.get("identity") or {},
             "runs": len(runs), "seeds": sorted({int(d.get("seed", 0)) for d, _ in runs})}
-
-
-def report(run_dirs: Sequence[str | Path], out: str | Path, *, names: Sequence[str] | None = None,
-           n_boot: int = 1000, seed: int = 0, confidence: float = DEFAULT_CONFIDENCE) -> dict[str, Any]:
-    """Write the HTML report of one run, or the comparison report of several (the API of ``sentiprobe report``).
-
-    A directory holding several models' runs (``<out>/<model>/results.json``) stands for all of them. Returns
-    ``{"out": path, "runs": [...], "comparison": document or None}``.
-    """
-    from .core.io import atomic_write_text
-    from .report.html import render_comparison, render_report
-
-    alpha = alpha_of(confidence)  # ConfigError before any work
-    dirs: list[Path] = []
-    for d in map(Path, run_dirs):
-        if (d / "results.json").is_file():
-            dirs.append(d)
-        elif d.is_dir() and any((c / "results.json").is_file() for c in d.iterdir() if c.is_dir()):
-            dirs += sorted(c for c in d.iterdir() if c.is_dir() and (c / "results.json").is_file())
-        else:
-            raise DataError("not a run directory (no results.json in it or in its model sub-directories)", path=d)
-    target = Path(out)
-    if target.exists() and target.is_dir():
-        raise ConfigError(f"--out {target} is a directory; give an .html file path")
-    if len(dirs) == 1:
-        doc, _ = load_run(dirs[0])
-        atomic_write_text(target, render_report(doc))
-        return {"out": str(target), "runs": [str(dirs[0])], "comparison": None}
-    comparison = compare_runs(dirs, names=names, n_boot=n_boot, seed=seed, alpha=alpha)
-    docs = {n: load_run(d)[0] for n, d in zip(comparison["systems"], dirs)}
-    import os
-
-    links = {n: os.path.relpath(d / "report.html", target.resolve().parent) for n, d in zip(comparison["systems"],
-                                                                                            dirs)}
-    atomic_write_text(target, render_comparison(docs, comparison, links))
-    return {"out": str(target), "runs": [str(d) for d in dirs], "comparison": comparison}

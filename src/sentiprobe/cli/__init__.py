@@ -9,9 +9,12 @@ import argparse
 import importlib
 import json
 import sys
+import tempfile
+import traceback
 
 from .. import __version__
 from ..core.errors import SentiprobeError
+from .environment import use_environment
 
 COMMANDS = ("list_cmd", "data_cmd", "score_cmd", "run_cmd", "compare_cmd", "report_cmd", "agree_cmd", "judge_cmd",
             "export_cmd", "arts_cmd", "sweep_cmd")
@@ -37,7 +40,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run one command; returns the exit status (0 fine, 1 a typed error, 2 a usage error such as an option out of
     range, 3 a bug, 130 interrupted)."""
-    from .environment import use_environment
 
     use_environment()  # the command line is where sentiprobe reads the environment (see sentiprobe.core.env)
     parser = build_parser()
@@ -68,8 +70,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def write_crash_log(exc: BaseException) -> str:
     """Write the traceback of an unexpected exception to a file and return its path."""
-    import tempfile
-    import traceback
 
     fd, path = tempfile.mkstemp(prefix="sentiprobe-crash-", suffix=".log")
     with open(fd, "w", encoding="utf-8") as f:

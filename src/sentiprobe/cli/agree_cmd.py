@@ -34,6 +34,7 @@ def add_parser(sub) -> None:
 
 
 def cmd(args) -> int:
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..stats.agreement_report import agree
 
     missing = [""] + (_list(args.missing_values) or [])

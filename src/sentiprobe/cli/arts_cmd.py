@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
+from ..core.errors import ConfigError
 from .argtypes import COUNT, PROBABILITY, SEED
 
 
@@ -89,6 +91,7 @@ def add_parser(sub) -> None:
 
 
 def cmd_generate(args) -> int:
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..suites.arts.generate import GenerateConfig, generate_file, report_path
 
     cfg = GenerateConfig(strategies=tuple(s.strip() for s in args.strategies.split(",") if s.strip()),
@@ -124,8 +127,8 @@ def cmd_generate(args) -> int:
 
 def _cache_dir(arg: str | None):
     """``--cache-dir``, else the sentiprobe cache dir (``$SENTIPROBE_CACHE_DIR`` or the user cache)."""
-    from pathlib import Path
 
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..run.cache import default_cache_dir
 
     return Path(arg).expanduser() if arg else default_cache_dir()
@@ -147,7 +150,7 @@ def _explain(gen) -> None:
 
 
 def cmd_audit(args) -> int:
-    from ..core.errors import ConfigError
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..suites.arts.generate import report_path
     from ..suites.arts.generate.inputs import parse_json
 
@@ -184,6 +187,7 @@ def cmd_audit(args) -> int:
 
 
 def cmd_sample(args) -> int:
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..suites.arts.generate import audit_sample
 
     counts = audit_sample(args.generated, args.out, per_strategy=args.per_strategy, seed=args.seed)
@@ -193,6 +197,7 @@ def cmd_sample(args) -> int:
 
 
 def cmd_score(args) -> int:
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..suites.arts.generate import audit_score
 
     doc = audit_score(args.file, key=args.key, alpha=args.alpha)
@@ -212,6 +217,7 @@ def cmd_score(args) -> int:
 
 
 def cmd_fidelity(args) -> int:
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..suites import get_suite
     from ..suites.arts.generate import fidelity_report
 

@@ -10,8 +10,11 @@ import argparse
 import json
 from typing import Any
 
+from ..core.errors import ConfigError
+from ..core.types import ci_label
 from .argtypes import N_BOOT, PROBABILITY, SEED
 from .options import add_confidence
+from .suite_args import parse_suite_args
 
 
 def add_parser(sub) -> None:
@@ -48,7 +51,6 @@ def _v(v: float | None, scale: float = 100.0, nd: int = 1) -> str:
 
 def format_suite(doc: dict[str, Any]) -> list[str]:
     """Text lines of one suite's comparison entry."""
-    from ..core.types import ci_label
 
     level = ci_label(doc["confidence"]) if doc.get("confidence") is not None else "CI"
     lines = [f"suite {doc['suite']}: {doc['n_units']} {doc['unit']}s, reference {doc['reference']}; "
@@ -86,10 +88,9 @@ def format_suite(doc: dict[str, Any]) -> list[str]:
 
 
 def cmd(args) -> int:
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..compare import compare_predictions, compare_runs
-    from ..core.errors import ConfigError
     from ..suites.spec import alpha_of
-    from .suite_args import parse_suite_args
 
     if args.alpha is None:
         alpha = alpha_of(args.confidence)

@@ -75,6 +75,7 @@ def _usage(p: argparse.ArgumentParser) -> int:
 # ---------------------------------------------------------------------------------------------
 def _suite_families() -> dict[str, str]:
     """``{suite name: family}`` from the suite registry."""
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..suites import SUITES
 
     out = {}
@@ -86,6 +87,7 @@ def _suite_families() -> dict[str, str]:
 
 
 def _families(names: list[str]) -> list[str] | None:
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..data import load_manifest, resolve_families
 
     if not names:
@@ -109,6 +111,7 @@ def _dump(obj: Any) -> None:
 # commands
 # ---------------------------------------------------------------------------------------------
 def cmd_fetch(args: argparse.Namespace) -> int:
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..data import fetch
 
     try:
@@ -137,6 +140,7 @@ def cmd_fetch(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..data import verify
 
     try:
@@ -171,6 +175,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..data import load_manifest
 
     try:

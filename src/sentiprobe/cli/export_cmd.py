@@ -15,6 +15,7 @@ def add_parser(sub) -> None:
 
 
 def cmd(args) -> int:
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..api import export
 
     text = export(args.run_dir, args.format, args.out, data_dir=args.data_dir)

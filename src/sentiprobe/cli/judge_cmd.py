@@ -50,8 +50,9 @@ def add_parser(sub) -> None:
 
 
 def cmd_judge(args) -> int:
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
+    from ..run.judge import judge_runs
     from ..suites.soul.judge import JudgeConfig
-    from ..suites.soul.judge_run import judge_runs
     from .run_cmd import parse_model_args
 
     cfg = JudgeConfig(n=args.n, seed=args.seed, anonymise=args.anonymise, max_tokens=args.max_tokens)
@@ -72,6 +73,7 @@ def cmd_judge(args) -> int:
 
 
 def cmd_agreement(args) -> int:
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..suites.soul.agreement import judge_human_agreement, read_ratings
 
     judge, jinfo = read_ratings(args.judge)

@@ -9,14 +9,16 @@ import json
 import os
 from pathlib import Path
 
+from .environment import use_environment
+
 
 def main(spec_path: str, error_path: str) -> int:
     """Run the lane described by the JSON spec at ``spec_path``; exit 0, 130 (Ctrl-C) or 1."""
     spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
     if spec.get("threads") and "OMP_NUM_THREADS" not in os.environ:  # before torch loads; the user's value wins
         os.environ["OMP_NUM_THREADS"] = str(spec["threads"])
+    # imported after OMP_NUM_THREADS is set: torch reads it when it loads
     from ..run.lanes import run_lane
-    from .environment import use_environment
 
     if spec.get("environment"):
         use_environment()

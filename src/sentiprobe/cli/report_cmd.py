@@ -23,7 +23,8 @@ def add_parser(sub) -> None:
 
 
 def cmd(args) -> int:
-    from ..compare import report
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
+    from ..api import report
 
     doc = report(args.runs, args.out, names=args.names, n_boot=args.n_boot, seed=args.seed,
                  confidence=args.confidence)

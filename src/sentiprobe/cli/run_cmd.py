@@ -7,10 +7,13 @@ run directory.
 from __future__ import annotations
 
 import json
+import os
 import sys
 
+from ..core.errors import ConfigError
 from .argtypes import N_BOOT, SEED
 from .options import add_confidence
+from .suite_args import parse_suite_args
 
 
 def add_parser(sub) -> None:
@@ -68,7 +71,6 @@ def split_names(values: list[str] | None) -> list[str] | None:
 
 def parse_model_args(pairs: list[str]) -> dict[str, str]:
     """``[LABEL:]KEY=VALUE`` pairs -> ``{"[LABEL:]KEY": value}`` (matched to models by the API)."""
-    from ..core.errors import ConfigError
 
     out = {}
     for kv in pairs:
@@ -94,7 +96,6 @@ worker processes it starts."""
 def quiet_third_party_progress() -> None:
     """No third-party progress bars: under ``--no-progress`` or when stderr is not a terminal (a log file would
     fill with carriage-return redraws)."""
-    import os
 
     os.environ.update(THIRD_PARTY_QUIET)
     if "transformers" in sys.modules:  # already imported: its switch is read at import time
@@ -104,11 +105,10 @@ def quiet_third_party_progress() -> None:
 
 
 def cmd(args) -> int:
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..api import available_suite_names, expand_suite_groups, run, run_errors
-    from ..core.errors import ConfigError
+    from ..run.config import parse_limit
     from ..run.progress import Progress, compact_summary, results_table
-    from ..run.runner import parse_limit
-    from .suite_args import parse_suite_args
 
     for flag, given in (("--suite", args.suite), ("--model", args.model)):
         if given is not None and split_names(given) is None:  # `--model ''` is not "the default models"

@@ -5,6 +5,7 @@ import json
 
 from .argtypes import N_BOOT, SEED
 from .options import add_confidence
+from .suite_args import parse_suite_args
 
 
 def add_parser(sub) -> None:
@@ -29,8 +30,8 @@ def add_parser(sub) -> None:
 
 
 def cmd(args) -> int:
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..api import score
-    from .suite_args import parse_suite_args
 
     options = parse_suite_args(args.suite_arg, [args.suite]).get(args.suite, {})
     doc = score(args.suite, args.predictions, column=args.column, data_dir=args.data_dir, missing=args.missing,

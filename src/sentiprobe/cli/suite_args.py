@@ -17,6 +17,7 @@ from ..core.errors import ConfigError, did_you_mean
 def parse_suite_args(pairs: Sequence[str], suites: Sequence[str],
                      environ: Mapping[str, str] | None = None) -> dict[str, dict[str, Any]]:
     """``{suite: {option: raw value}}`` for ``suites`` from ``--suite-arg`` pairs and the environment."""
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..suites import SUITES
     from ..suites.spec import env_defaults, option_fields
 

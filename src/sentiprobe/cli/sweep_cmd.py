@@ -2,7 +2,11 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+from pathlib import Path
+
+from .environment import execute_job_in_environment
 
 
 def add_parser(sub) -> None:
@@ -27,16 +31,13 @@ def add_parser(sub) -> None:
 
 
 def cmd(args) -> int:
-    import os
-    from pathlib import Path
-
+    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..data import resolve_data_dir
     from ..run.cache import default_cache_dir
     from ..run.sweep import sweep
     from .run_cmd import quiet_third_party_progress
 
     quiet_third_party_progress()  # jobs run without progress; so do the libraries they load
-    from .environment import execute_job_in_environment
 
     address = args.address or (os.environ.get("RAY_ADDRESS") if args.executor == "ray" else None)
     # workers may run elsewhere: give them absolute directories, never their own environment's defaults

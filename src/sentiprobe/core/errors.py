@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import difflib
+import importlib
 import reprlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -190,8 +191,6 @@ class ConfigError(SentiprobeError):
 
 def require(module: str, extra: str, purpose: str = ""):
     """Import an optional dependency lazily, raising MissingExtraError with install advice."""
-    import importlib
-
     try:
         return importlib.import_module(module)
     except ImportError as exc:  # pragma: no cover - depends on the environment

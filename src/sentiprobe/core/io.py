@@ -1,6 +1,8 @@
 """Atomic file writes and JSON/JSONL helpers. A crash never leaves a half-written file."""
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import sys
@@ -8,6 +10,8 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
+
+from .errors import ConfigError, DataError
 
 
 def _umask() -> int:
@@ -49,8 +53,6 @@ def write_jsonl(path: str | Path, rows: Iterable[dict[str, Any]]) -> None:
 
 def check_output_file(path: str | Path, flag: str = "--out") -> Path:
     """``path`` as a file to write: ConfigError naming ``flag`` when it is a directory or a parent is a file."""
-    from .errors import ConfigError
-
     p = Path(path)
     if p.is_dir():
         raise ConfigError(f"{flag} {p} is a directory; give a file path")
@@ -71,8 +73,6 @@ def read_user_text(path: str | Path, what: str = "file") -> str:
     bytes that are not UTF-8 raise DataError naming the file and, for decoding errors, the line and byte
     offset. A UTF-8 byte-order mark is removed.
     """
-    from .errors import DataError
-
     p = Path(path)
     if not p.exists():
         raise DataError(f"{what} not found", path=p)
@@ -155,8 +155,6 @@ def loads_json(text: str | bytes, *, object_pairs_hook: Callable[[list[tuple[str
 def read_json(path: str | Path, what: str = "file") -> Any:
     """The JSON document of a user file through the input layer (:func:`read_user_text`, :func:`loads_json`):
     unreadable files, invalid JSON and over-deep nesting are DataErrors naming the file (and line)."""
-    from .errors import DataError
-
     text = read_user_text(path, what)
     try:
         return loads_json(text)
@@ -176,8 +174,6 @@ def iter_jsonl(path: str | Path, what: str = "file") -> Iterator[tuple[int, dict
 def iter_jsonl_text(text: str, path: str | Path, expected: str = "expected a JSON object"
                     ) -> Iterator[tuple[int, dict[str, Any]]]:
     """:func:`iter_jsonl` over text already read from ``path`` (``expected``: the message for a non-object line)."""
-    from .errors import DataError
-
     for i, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -193,8 +189,6 @@ def iter_jsonl_text(text: str, path: str | Path, expected: str = "expected a JSO
 def parse_json_text(text: str, path: str | Path, *, object_pairs_hook: Any = None) -> Any:
     """``json.loads`` for a user file's text: invalid JSON names the line, and JSON nested too deeply for the
     parser (the depth guard: a RecursionError) is a DataError naming the file, never an internal error."""
-    from .errors import DataError
-
     try:
         return json.loads(text, object_pairs_hook=object_pairs_hook)
     except json.JSONDecodeError as exc:
@@ -215,10 +209,6 @@ def read_table(path: str | Path, what: str = "file") -> list[dict[str, Any]]:
     fields than the header, a duplicated or empty header name, or malformed quoting raises DataError naming
     the file and line. Reading goes through :func:`read_user_text` (encoding, binary content, directories).
     """
-    import csv
-    import io
-
-    from .errors import DataError
 
     path = Path(path)
     if path.suffix in (".jsonl", ".json"):

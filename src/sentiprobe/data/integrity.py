@@ -26,6 +26,7 @@ from typing import Any
 
 from ..core.errors import ChecksumError, DataError, MissingDataError, TamperedDataError
 from ..core.hashing import file_sha256
+from . import resolve_data_dir
 from .manifest import Manifest, ManifestFile, load_manifest
 
 SCHEMA_VERSION = 1
@@ -162,8 +163,6 @@ def verify(family: str | Iterable[str] | None = None, data_dir: str | Path | Non
     supplied one, it is checked against the expected git blob id. Files in the family folders that the
     manifest does not know (stray ``.part`` files, extra files) are listed in ``unexpected``.
     """
-    from . import resolve_data_dir
-
     m = manifest or load_manifest()
     root = resolve_data_dir(data_dir)
     entries = m.select(family)

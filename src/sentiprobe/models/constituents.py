@@ -6,7 +6,7 @@ their labels alphabetically, so its "ties broken by label order" is the spec's "
 They are in the default run: on a suite without constituents ``fit`` raises CapabilityError, so a bare
 ``sentiprobe run`` skips (and records) it. These models read the constituents the LexComp items carry in
 ``Item.meta`` (``first``, ``last``, ``target_word``) and share their logic with the suite's baseline table
-(``suites/lexcomp/baselines.py``).
+(``protocols/lexcomp/baselines.py``).
 """
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ from typing import Any
 from ..core.errors import CapabilityError, ConfigError
 from ..core.options import option
 from ..core.types import Item, Prediction
+from ..protocols.lexcomp import baselines
+from ..protocols.lexcomp.baselines import KEYS, TIES
 from .base import LABEL_PRIOR, MODELS, ModelAdapter, State
 from .utils import NotFittedError
 
@@ -30,8 +32,6 @@ class ConstituentMajority(ModelAdapter):
     capabilities = frozenset({"tokens", LABEL_PRIOR})
 
     def __init__(self, key: Any = "first", ties: Any = "alphabetical") -> None:
-        from ..suites.lexcomp.baselines import KEYS, TIES
-
         if key not in KEYS and key != "word":
             raise ConfigError(f"key must be one of {[*KEYS, 'word']}, not {key!r}")
         if ties not in TIES:
@@ -49,8 +49,6 @@ class ConstituentMajority(ModelAdapter):
 
     def fit(self, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], *, input_kind: str | None = None,
             seed: int = 0) -> None:
-        from ..suites.lexcomp import baselines
-
         if self.key == "word":
             if any(it.meta.get("probe") != "tag" for it in train):
                 raise CapabilityError("majority-word tags sentences: it runs on lexcomp-phrase-type only")
@@ -70,8 +68,6 @@ class ConstituentMajority(ModelAdapter):
         self.fitted = dict(state[0])
 
     def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str | None = None) -> list[Prediction]:
-        from ..suites.lexcomp import baselines
-
         if self.fitted is None:
             raise NotFittedError(f"majority-{self.key}: call fit() first")
         if self.key == "word":

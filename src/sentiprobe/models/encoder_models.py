@@ -22,6 +22,7 @@ ignores the seed), so ``seed_invariant`` lets the runner fit once per multi-seed
 """
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +43,7 @@ from .utils import LinearHead, NotFittedError, labelled, predictions_from_proba
 ASPECT_INPUTS = ("mark", "pair", "mark+pair")
 #: the default encoder backend of minilm-lr on the CPU: ONNX Runtime with per-channel dynamic int8 weights,
 #: twice as fast as fp32; parity: pooled vectors at cosine >= 0.98 to torch (tests/test_onnx_backend.py) and
-#: every main-job metric inside the 95% CI of the fp32 run (README, "The main job"); backend=onnx is fp32
+#: every main-job metric inside the 95% CI of the fp32 run (docs/performance.md, "The main job"); backend=onnx is fp32
 DEFAULT_BACKEND = "onnx-int8"
 
 
@@ -68,8 +69,6 @@ def _encoder_kwargs(layer: int, pooling: str, normalize: bool, max_length: int, 
 def _default_backend(backend: Any, device: Any) -> Any:
     """``auto`` (the default): ONNX Runtime on the CPU when installed (extra ``onnx``), else torch."""
     if backend in (None, "", "auto"):
-        import importlib.util
-
         have = all(importlib.util.find_spec(m) is not None for m in ("onnxruntime", "onnxscript"))
         return DEFAULT_BACKEND if have and str(device).strip().lower() == "cpu" else "torch"
     return backend

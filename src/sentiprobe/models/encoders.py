@@ -18,6 +18,7 @@ torch and transformers are imported lazily (extra ``encoders``).
 """
 from __future__ import annotations
 
+import json
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,8 +27,16 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import ConfigError, require
-from .assets import (checkpoint_identity, local_dir, minilm_dir, minilm_identity, package_version, resolve_device,
-                     set_threads, weight_files)
+from .assets import (
+    checkpoint_identity,
+    local_dir,
+    minilm_dir,
+    minilm_identity,
+    package_version,
+    resolve_device,
+    set_threads,
+    weight_files,
+)
 from .embed_store import EmbeddingStore, encoder_fingerprint, input_key
 from .onnx_backend import BACKENDS, OnnxEncoder, quantization, runtime_versions, temporary_export_dir
 
@@ -149,7 +158,7 @@ class TextEncoder:
 
     # ---- batching ------------------------------------------------------------------------------
     def _tensors(self, enc: Any, rows: Sequence[int]):
-        import torch
+        import torch  # optional extra [hf/encoders], heavy: imported only when used
 
         ids = [enc["input_ids"][r] for r in rows]
         width = max(len(x) for x in ids)
@@ -239,7 +248,7 @@ class TextEncoder:
 
     def _encode_torch(self, texts: Sequence[str], pairs: Sequence[str | None] | None,
                       spans: Sequence[tuple[int, int] | None] | None) -> np.ndarray:
-        import torch
+        import torch  # optional extra [hf/encoders], heavy: imported only when used
 
         self.load()
         enc = self._tok(list(texts), list(pairs) if pairs is not None else None, truncation=True,
@@ -275,7 +284,7 @@ class TextEncoder:
         """
         if not sentences:
             return []
-        import torch
+        import torch  # optional extra [hf/encoders], heavy: imported only when used
 
         self.load()
         enc = self._tok([list(s) for s in sentences], is_split_into_words=True, truncation=True,
@@ -305,8 +314,6 @@ class TextEncoder:
 
 def _n_layers(path: Path) -> int | None:
     """``num_hidden_layers`` from the checkpoint's config.json (to check ``layer`` without loading torch)."""
-    import json
-
     try:
         return int(json.loads((path / "config.json").read_text(encoding="utf-8"))["num_hidden_layers"])
     except (OSError, ValueError, KeyError, TypeError):

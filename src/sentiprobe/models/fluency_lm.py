@@ -27,7 +27,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import ConfigError, require
+from ..core.errors import CacheCorruptError, ConfigError, require
+from .assets import set_threads, sha256_cached
+from .local_lm import _load, smollm2_gguf
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +44,6 @@ class FluencyLM:
                  convert_dir: Path | None = None) -> None:
         if dtype not in DTYPES:
             raise ConfigError(f"fluency model dtype must be one of {list(DTYPES)}, not {dtype!r}")
-        from .assets import sha256_cached
-        from .local_lm import smollm2_gguf
 
         self.gguf = smollm2_gguf()
         self.dtype = dtype
@@ -67,8 +67,6 @@ class FluencyLM:
                 self._db = sqlite3.connect(str(path), timeout=30, check_same_thread=False)
                 self._db.execute("CREATE TABLE IF NOT EXISTS scores (key TEXT PRIMARY KEY, total REAL, n INTEGER)")
             except sqlite3.DatabaseError as exc:
-                from ..core.errors import CacheCorruptError
-
                 raise CacheCorruptError(path, f"the fluency score cache is unreadable ({exc}); delete it") from None
         return self._db
 
@@ -93,8 +91,6 @@ class FluencyLM:
             t0 = time.perf_counter()
             require("torch", "hf", "the language-model ranking of ARTS generation (or use --rank rules)")
             require("transformers", "hf", "the language-model ranking of ARTS generation (or use --rank rules)")
-            from .assets import set_threads
-            from .local_lm import _load
 
             set_threads(self.threads)
             tok, model, _ = _load(self.gguf, self.dtype, "cpu", True, self.convert_dir)
@@ -104,7 +100,7 @@ class FluencyLM:
 
     def _forward(self, texts: list[str]) -> list[tuple[float, int]]:
         """One batch: the body runs on the padded batch; the vocabulary projection only on real positions."""
-        import torch
+        import torch  # optional extra [hf/encoders], heavy: imported only when used
 
         tok, model = self._ensure()
         bos = tok.convert_tokens_to_ids("<|endoftext|>")

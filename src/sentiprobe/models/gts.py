@@ -1,7 +1,7 @@
 """GTS triplet tagger (spec 6.2): a BiLSTM over frozen GloVe 6B-50d vectors, pair features, iterative inference.
 
 ``gts-glove`` (capability ``extract``) learns the grid of spec 6.1 on CPU and answers with decoded triplets
-(:mod:`sentiprobe.suites.triplets.grid`). Why these choices:
+(:mod:`sentiprobe.protocols.triplets.grid`). Why these choices:
 
 - GloVe stays frozen and is looked up in the full 400k vocabulary at prediction time (lower-cased), so test words
   unseen in training still get vectors and the fitted state holds only the small trainable part;
@@ -32,10 +32,12 @@ from typing import Any
 
 import numpy as np
 
-from ..core.errors import ConfigError, require
+from ..core.errors import CapabilityError, ConfigError, require
 from ..core.options import option
 from ..core.hashing import stable_hash
 from ..core.types import Item, Prediction
+from ..protocols.triplets.grid import IGNORE, Entry, build_grid, decode
+from .assets import checkpoint_identity, local_dir, minilm_identity
 from .base import MODELS, ModelAdapter, State
 from .gts_encoders import GloveBiLSTM, HFWordEncoder
 from .utils import NotFittedError
@@ -150,8 +152,6 @@ class GTSGlove(ModelAdapter):
 
     def _gold(self, torch: Any, items: Sequence[Item], lengths: Any) -> Any:
         """Gold grids of the words the encoder kept (a truncated sentence loses its last words)."""
-        from ..suites.triplets.grid import IGNORE, Entry, build_grid
-
         n = int(lengths.max())
         out = np.full((len(items), n, n), IGNORE, dtype=np.int64)
         for b, it in enumerate(items):
@@ -263,7 +263,7 @@ class GTSGlove(ModelAdapter):
                               f"(missing {missing[:3]}, unexpected {unexpected[:3]})")
 
     def _checkpoint(self, ckpt: Path, opt: Any, epoch: int, best_f1: float, best: dict | None) -> None:
-        from safetensors.numpy import save_file
+        from safetensors.numpy import save_file  # optional extra [hf], heavy: imported only when used
 
         ckpt.mkdir(parents=True, exist_ok=True)
         tensors = {f"net.{k}": v for k, v in self._arrays().items()}
@@ -287,7 +287,7 @@ class GTSGlove(ModelAdapter):
         os.replace(ckpt / "last.json.tmp", ckpt / "last.json")
 
     def _resume(self, torch: Any, ckpt: Path, opt: Any) -> tuple[int, float, dict | None]:
-        from safetensors.numpy import load_file
+        from safetensors.numpy import load_file  # optional extra [hf], heavy: imported only when used
 
         meta = json.loads((ckpt / "last.json").read_text(encoding="utf-8"))
         tensors = load_file(str(ckpt / "last.safetensors"))
@@ -321,8 +321,6 @@ class GTSGlove(ModelAdapter):
     # ---- prediction ----------------------------------------------------------------------------------
     def extract(self, sentences: Sequence[Sequence[str]]) -> list[dict[str, Any]]:
         """Decoded triplets / spans per tokenised sentence (words past ``max_len`` get nothing)."""
-        from ..suites.triplets.grid import decode
-
         if self._net is None:
             raise NotFittedError(f"{self.name}: fit the model (or load a fitted state) before extracting")
         torch = self._torch()
@@ -349,8 +347,6 @@ class GTSGlove(ModelAdapter):
 
     def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str = "tokens") -> list[Prediction]:
         """Not a classifier: triplet suites call :meth:`extract` (kept to give a clear error)."""
-        from ..core.errors import CapabilityError
-
         raise CapabilityError(f"{self.name} extracts triplets; it cannot classify (use a triplet suite)")
 
 
@@ -369,8 +365,6 @@ class GTSMiniLM(GTSGlove):
 
     def encoder_config(self) -> dict[str, Any]:
         if self._identity is None:
-            from .assets import checkpoint_identity, local_dir, minilm_identity
-
             self._identity = (minilm_identity() if self.path is None
                               else checkpoint_identity(local_dir(self.path, "encoder")))
         return {"encoder": self.path or "packaged all-MiniLM-L6-v2", "identity": self._identity,

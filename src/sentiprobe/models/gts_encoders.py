@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import ConfigError, require
+from .assets import checkpoint_identity, local_dir, minilm_dir, minilm_identity, weight_files
 
 EXTRA = "triplets"
 GLOVE_DIM = 50
@@ -91,8 +92,6 @@ class HFWordEncoder:
     kind = "hf"
 
     def __init__(self, torch: Any, path: str | Path | None, finetune: bool) -> None:
-        from .assets import checkpoint_identity, local_dir, minilm_dir, minilm_identity, weight_files
-
         tr = require("transformers", EXTRA, "transformer encoders for the GTS tagger")
         self.torch = torch
         self.path = minilm_dir() if path is None else local_dir(path, "encoder")

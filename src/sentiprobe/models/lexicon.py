@@ -24,6 +24,7 @@ lazily from :mod:`sentiprobe.models.baselines` and :mod:`sentiprobe.models.encod
 from __future__ import annotations
 
 import functools
+import importlib.metadata as md
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,8 +35,8 @@ from ..core.errors import ConfigError, MissingExtraError
 from ..core.options import option
 from ..core.types import Item, Prediction
 from .base import MODELS, ModelAdapter, State
-from .baselines import TfidfLROptions
-from .encoder_models import MiniLMLROptions
+from .baselines import TfidfLRModel, TfidfLROptions
+from .encoder_models import MiniLMLRModel, MiniLMLROptions
 from .utils import labelled
 
 FEATURE_GROUPS: dict[str, tuple[str, ...] | None] = {
@@ -131,6 +132,7 @@ class TfidfLexMixin(LexiconColumnsMixin):
         return self._lex_request(super().request(item, labels, input_kind), item)  # type: ignore[misc]
 
     def _features(self, items: Sequence[Item]):
+        # heavy (seconds on a busy machine): only this path needs it, `import sentiprobe.api` stays light
         from scipy import sparse
 
         base = super()._features(items)  # type: ignore[misc]
@@ -223,8 +225,6 @@ class EncoderLexMixin(LexiconColumnsMixin):
 @functools.cache
 def tfidf_lr_lex_class() -> type:
     """``tfidf-lr-lex``: built on first use from ``sentiprobe.models.baselines.TfidfLRModel``."""
-    from .baselines import TfidfLRModel
-
     return type("TfidfLRLexModel", (TfidfLexMixin, TfidfLRModel),
                 {"name": "tfidf-lr-lex", "__doc__": "tfidf-lr + lexicon features (see sentiprobe.models.lexicon)",
                  "__module__": __name__})
@@ -233,8 +233,6 @@ def tfidf_lr_lex_class() -> type:
 @functools.cache
 def minilm_lr_lex_class() -> type:
     """``minilm-lr-lex``: built on first use from ``sentiprobe.models.encoder_models.MiniLMLRModel``."""
-    from .encoder_models import MiniLMLRModel
-
     return type("MiniLMLRLexModel", (EncoderLexMixin, MiniLMLRModel),
                 {"name": "minilm-lr-lex", "__doc__": "minilm-lr + lexicon features (see sentiprobe.models.lexicon)",
                  "__module__": __name__})
@@ -279,14 +277,13 @@ class VaderModel(ModelAdapter):
     def __init__(self, threshold: float = 0.05) -> None:
         self.threshold = threshold
         try:
+            # optional extra [lexicon], heavy: imported only when used
             from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
         except ImportError as exc:
             raise MissingExtraError("vaderSentiment", "lexicon", "the vader model") from exc
         self.analyzer = SentimentIntensityAnalyzer()
 
     def config(self) -> dict[str, Any]:
-        import importlib.metadata as md
-
         return {"threshold": self.threshold, "vaderSentiment": md.version("vaderSentiment")}
 
     def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str) -> list[Prediction]:

@@ -15,10 +15,13 @@ label list for ``choice``.
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
-from ..core.errors import ConfigError
+import numpy as np
+
+from ..core.errors import ConfigError, require
 from .structured import effective_mode, schema_to_gbnf
 
 ANY_OBJECT = {"type": "object"}
@@ -58,8 +61,6 @@ ws ::= [ \t\n]?
 
 def llguidance_grammar(constraint: tuple[str, Any]) -> str:
     """The llguidance grammar of a constraint."""
-    from ..core.errors import require
-
     llg = require("llguidance", "hf", "structured decoding with the transformers backend")
     kind, value = constraint
     if kind == "choice":
@@ -78,7 +79,7 @@ class GrammarLogitsProcessor:
     """
 
     def __init__(self, tokenizer: Any, grammars: list[str | None], prompt_len: int, eos: int) -> None:
-        import llguidance
+        import llguidance  # optional extra [hf], heavy: imported only when used
 
         self.matchers = [None if g is None else llguidance.LLMatcher(tokenizer, g, log_level=0) for g in grammars]
         for m in self.matchers:
@@ -89,8 +90,7 @@ class GrammarLogitsProcessor:
         self.consumed = 0
 
     def __call__(self, input_ids: Any, scores: Any) -> Any:
-        import numpy as np
-        import torch
+        import torch  # optional extra [hf/encoders], heavy: imported only when used
 
         new = input_ids.shape[1] - self.prompt_len
         if new > self.consumed:  # the token each row produced at the last step
@@ -125,7 +125,7 @@ class LlamaGrammarProcessor:
     """
 
     def __init__(self, tokenizer: Any, grammar: str, eos: int) -> None:
-        import llguidance
+        import llguidance  # optional extra [hf], heavy: imported only when used
 
         self.matcher = llguidance.LLMatcher(tokenizer, grammar, log_level=0)
         if self.matcher.is_error():
@@ -135,8 +135,6 @@ class LlamaGrammarProcessor:
         self.seen: int | None = None
 
     def __call__(self, input_ids: Any, scores: Any) -> Any:
-        import numpy as np
-
         m = self.matcher
         n = len(input_ids)
         if self.seen is None:
@@ -162,10 +160,8 @@ class LlamaGrammarProcessor:
 
 def llama_llguidance_tokenizer(llama: Any) -> Any:
     """An llguidance tokenizer for a loaded ``llama_cpp.Llama`` (about a second; keep it)."""
-    import warnings
-
-    import llama_cpp
-    from llguidance.llamacpp import lltokenizer_from_vocab
+    import llama_cpp  # optional extra [llama-server], heavy: imported only when used
+    from llguidance.llamacpp import lltokenizer_from_vocab  # optional extra [hf], heavy: imported only when used
 
     vocab = llama_cpp.llama_model_get_vocab(llama.model)
     with warnings.catch_warnings():  # llguidance calls a llama.cpp function deprecated in 0.3.36, once per token
@@ -175,6 +171,6 @@ def llama_llguidance_tokenizer(llama: Any) -> Any:
 
 def llguidance_tokenizer(hf_tokenizer: Any, n_vocab: int) -> Any:
     """An llguidance tokenizer for a fast Hugging Face tokenizer (about a second; keep it)."""
-    from llguidance.hf import from_tokenizer
+    from llguidance.hf import from_tokenizer  # optional extra [hf], heavy: imported only when used
 
     return from_tokenizer(hf_tokenizer, n_vocab=n_vocab)

@@ -19,8 +19,12 @@ loaded model is shared by adapters in one process with the same file, dtype and 
 """
 from __future__ import annotations
 
+import atexit
 import importlib.util
+import json
 import logging
+import shutil
+import tempfile
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -30,9 +34,18 @@ from typing import Any
 
 from ..core.errors import ConfigError, MissingExtraError, require
 from ..core.options import convert, option
+from ..core.paths import cache_dir
 from .assets import package_version, resolve_device, set_threads, sha256_cached
 from .base import MODELS, ModelAdapter
-from .local_constrained import constraint_for
+from .local_constrained import (
+    GrammarLogitsProcessor,
+    LlamaGrammarProcessor,
+    constraint_for,
+    gbnf_for,
+    llama_llguidance_tokenizer,
+    llguidance_grammar,
+    llguidance_tokenizer,
+)
 from .structured import as_mode, check_wire, effective_mode, split_prompt
 from .utils import as_messages
 
@@ -64,9 +77,7 @@ def smollm2_gguf() -> Path:
 
 
 def _converted_dir(gguf: Path, convert_dir: Path | None) -> Path:
-    from ..run.cache import default_cache_dir
-
-    base = convert_dir if convert_dir is not None else default_cache_dir() / "models"
+    base = convert_dir if convert_dir is not None else cache_dir() / "models"
     return base / f"{gguf.stem}-{sha256_cached(gguf)[:16]}"
 
 
@@ -78,10 +89,6 @@ def _from_gguf(tf: Any, torch: Any, gguf: Path) -> tuple[Any, Any]:
 
 def _save_converted(tok: Any, model: Any, gguf: Path, target: Path) -> None:
     """Write the dequantised model (float32 safetensors) and tokenizer; atomic by rename, best effort."""
-    import json
-    import shutil
-    import tempfile
-
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=".convert-", dir=target.parent))
@@ -265,8 +272,6 @@ class SmolLM2Model(ModelAdapter):
         texts = [self.render(p, system) for p in prompts]
         grammars: list[str | None] = [None] * len(texts)
         if any(c is not None for c in constraints):
-            from .local_constrained import GrammarLogitsProcessor, llguidance_grammar, llguidance_tokenizer
-
             if self._llg_tokenizer is None:
                 self._llg_tokenizer = llguidance_tokenizer(tok, int(model.config.vocab_size))
             grammars = [None if c is None else llguidance_grammar(c) for c in constraints]
@@ -319,23 +324,18 @@ class SmolLM2Model(ModelAdapter):
             grammar: Any = None
             llg_grammar: str | None = None
             if constraint is not None and fast:
-                from .local_constrained import llama_llguidance_tokenizer, llguidance_grammar
-
                 if self._llg_llama is None:
                     self._llg_llama = llama_llguidance_tokenizer(llm)
                 llg_grammar = llguidance_grammar(constraint)
             elif constraint is not None:
-                from llama_cpp import LlamaGrammar
-
-                from .local_constrained import gbnf_for
+                from llama_cpp import LlamaGrammar  # optional extra [llama-server], heavy: imported only when used
 
                 grammar = LlamaGrammar.from_string(gbnf_for(constraint), verbose=False)
             kw: dict[str, Any] = {"max_tokens": max_new, "temperature": temp, "stop": stops or None,
                                   "grammar": grammar}
             if llg_grammar is not None:
+                # optional extra [llama-server], heavy: imported only when used
                 from llama_cpp import LogitsProcessorList
-
-                from .local_constrained import LlamaGrammarProcessor
 
                 kw["logits_processor"] = LogitsProcessorList([LlamaGrammarProcessor(
                     self._llg_llama, llg_grammar, int(llm.token_eos()))])
@@ -433,8 +433,6 @@ def _load_llama(gguf: Path, n_ctx: int, threads: int | None) -> Any:
             t0 = time.perf_counter()
             _close_llamas()
             if not _LLAMAS_ATEXIT:  # closed before the interpreter tears down the modules llama.cpp's finaliser needs
-                import atexit
-
                 atexit.register(_close_llamas)
                 _LLAMAS_ATEXIT.append(True)
             _LLAMAS[key] = llama_cpp.Llama(**kw)

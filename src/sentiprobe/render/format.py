@@ -87,3 +87,19 @@ def short(v: Any, width: int = 80) -> str:
 
 __all__ = ["DASH", "UNIT_LABELS", "format_value", "is_percentage", "num", "p_value", "pct", "pct1",
            "short", "signed", "text", "unit_of"]
+
+
+def describe_limit(record: Any, n_items: Any = None) -> str:
+    """One sentence for banners: how the limited items were chosen."""
+    if not record:
+        return ""
+    if not isinstance(record, dict):
+        return f"only the first {record} test items were used ({n_items} items scored)"
+    if record.get("mode") == "first":
+        return (f"only the first {record.get('n_items')} of {record.get('of_items')} test items were used "
+                f"(--limit {record.get('value')} --limit-mode first)")
+    strat = ", stratified by gold label" if record.get("stratified_by") else ""
+    units = "" if record.get("unit") == "item" else \
+        f"{record.get('n_units')} of {record.get('of_units')} {record.get('unit')}s, "
+    return (f"a seeded random sample (seed {record.get('seed')}{strat}): {units}{record.get('n_items')} of "
+            f"{record.get('of_items')} test items (--limit {record.get('value')}; sample #{record.get('units_hash')})")

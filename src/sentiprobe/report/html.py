@@ -7,7 +7,7 @@ from typing import Any
 from ..core.types import ci_label
 from ..render import fragment, render
 from ..render.env import macro
-from ..render.format import UNIT_LABELS, format_value, is_percentage, pct, short, unit_of
+from ..render.format import UNIT_LABELS, describe_limit, format_value, is_percentage, pct, short, unit_of
 from ..render.svg import ci_bars
 
 def _macro(name: str) -> Any:
@@ -26,8 +26,6 @@ def metrics_table(metrics: dict[str, dict[str, Any]], confidence: float | None =
 
 def limit_note(limit: Any, n_items: Any = None) -> str:
     """How a limited run chose its items, in one sentence (see :mod:`sentiprobe.run.limit`)."""
-    from ..run.limit import describe_limit
-
     return describe_limit(limit, n_items)
 
 
@@ -151,7 +149,7 @@ def page(title: str, body: str) -> str:
 
 def render_report(results: dict[str, Any]) -> str:
     """The report of one model's run (results.json document, validated against the results schema)."""
-    from .schema import validate_results
+    from ..core.results import validate_results
 
     validate_results(results)
     model = results.get("model", {})

@@ -1,6 +1,6 @@
 """Executors run a sweep's jobs: in this process (``local``) or as Ray tasks (``ray``).
 
-Both call the same function, :func:`sentiprobe.run.sweep.execute_job`, which runs one job through the public
+Both call the same function, :func:`sentiprobe.run.sweep_job.execute_job`, which runs one job through the public
 API into its own directory, so the two give identical ``results.json`` metrics. Ray adds what one process
 cannot: jobs spread over a cluster's CPUs/GPUs with declared resources, and a job whose worker process dies
 (killed, out of memory, node lost) is run again up to ``retries`` times, then recorded as failed with Ray's
@@ -9,11 +9,14 @@ error while the other jobs finish. Jobs write their run directories themselves, 
 """
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..core.errors import ConfigError
-from .sweep import Executor, JobFn, Resources, execute_job
+from .sweep_job import execute_job
+from .sweep_plan import Executor, JobFn, Resources
 
 OnDone = Callable[[str, dict[str, Any]], None]
 DEFAULT_RESOURCES = Resources()
@@ -35,7 +38,7 @@ class LocalExecutor(Executor):
 def import_ray() -> Any:
     """Import Ray or raise a ConfigError saying how to install it."""
     try:
-        import ray
+        import ray  # optional extra [ray], heavy: imported only when used
     except ImportError:
         raise ConfigError("the ray executor needs Ray: pip install 'sentiprobe[ray]'") from None
     return ray
@@ -47,9 +50,6 @@ def private_runtime_env() -> dict[str, Any]:
     Why: Ray workers are fresh interpreters; without this a source checkout run with ``PYTHONPATH=src`` (or a
     plugin on ``sys.path``) would import another installed sentiprobe, or none, on the workers.
     """
-    import os
-    import sys
-
     return {"env_vars": {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}}
 
 

@@ -18,6 +18,9 @@ from typing import Any
 
 from ..core.errors import ConfigError, DataError
 from ..core.io import read_json, read_jsonl
+from ..core.results import read_results
+from ..suites import get_suite
+from ..suites.predictions_io import prediction_from_record
 
 COLUMNS = ("model", "suite", "item_id", "group_id", "split", "kind", "text", "text_pair", "aspect", "gold",
            "prediction", "correct", "seed")
@@ -57,10 +60,6 @@ def iter_rows(run_dir: str | Path, data_dir: str | None = None) -> Iterator[dict
 
     ``data_dir`` overrides the data directory recorded in the run (a run moved to another machine).
     """
-    from ..report.schema import read_results
-    from ..suites import get_suite
-    from ..suites.predictions_io import prediction_from_record
-
     for mdir in model_dirs(run_dir):
         results = read_results(mdir / "results.json")
         model = str(results.get("model", {}).get("name", mdir.name))

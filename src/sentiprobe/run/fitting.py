@@ -22,12 +22,14 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib.metadata import distributions
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
 from ..core.errors import ConfigError
 from ..core.hashing import package_source_hash, stable_hash
+from ..data import manifest  # a module attribute: load_manifest is looked up when called
 from ..suites import Suite
 from .cache import PredictionCache
 
@@ -97,9 +99,7 @@ def _restore_or_fit(model: Any, suite: Suite, cache: PredictionCache, key: str, 
 
 def train_fingerprint(suite: Suite, cache: PredictionCache) -> str:
     """``suite.train_fingerprint()``, remembered across runs where that is sound (see the module docstring)."""
-    from ..data.manifest import load_manifest
-
-    if not _at_defaults(suite.options) or suite.family not in load_manifest().families:
+    if not _at_defaults(suite.options) or suite.family not in manifest.load_manifest().families:
         return suite.train_fingerprint()  # data the manifest does not pin (a user file, a plug-in's own data)
     key = stable_hash({"suite": suite.describe(), "data_dir": str(Path(suite.data_dir).resolve()),
                        "files": _family_files(suite), "code": package_source_hash(), "sentiprobe": __version__,
@@ -126,10 +126,8 @@ def _at_defaults(options: Any) -> bool:
 
 
 def _family_files(suite: Suite) -> dict[str, list[int] | None]:
-    from ..data.manifest import load_manifest
-
     out: dict[str, list[int] | None] = {}
-    for entry in load_manifest().select(suite.family):
+    for entry in manifest.load_manifest().select(suite.family):
         try:
             st = os.stat(Path(suite.data_dir) / entry.path)
         except FileNotFoundError:
@@ -141,6 +139,4 @@ def _family_files(suite: Suite) -> dict[str, list[int] | None]:
 
 @functools.lru_cache(maxsize=1)
 def _distributions() -> str:
-    from importlib.metadata import distributions
-
     return stable_hash(sorted(f"{d.metadata['Name']}=={d.version}" for d in distributions()), 32)

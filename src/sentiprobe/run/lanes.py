@@ -12,7 +12,7 @@ by its tags (a ``baseline`` is light, anything else, an encoder, a fine-tuned or
 cores the main job's encoder model (minilm-lr) runs in one lane beside the baselines and the LexComp probe in the
 other. With several lanes each worker gets its share of the cores as ``OMP_NUM_THREADS`` (unless the caller set
 it), so torch models of two lanes do not fight over the same cores. The models of a lane share loaded suites (the run's
-:data:`~sentiprobe.run.runner.SuitePool`) and every lane shares the prediction cache (SQLite, WAL) and the
+:data:`~sentiprobe.run.execute.SuitePool`) and every lane shares the prediction cache (SQLite, WAL) and the
 embedding store, so the results are those of the same run made serially: every model's run is
 independent of the others.
 """
@@ -25,7 +25,9 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import traceback
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, fields
 from pathlib import Path
@@ -34,8 +36,12 @@ from typing import Any
 from ..core import env
 from ..core.errors import ConfigError, SentiprobeError
 from ..core.io import write_json
+from ..core.results import read_results
+from ..models import MODELS
+from ..suites import SUITES
+from .config import RunConfig
+from .execute import SuitePool, run
 from .progress import Progress
-from .runner import RunConfig, SuitePool, run
 
 LANE_SPEC_VERSION = 1
 HEAVY, LIGHT = 100.0, 5.0  # rough cost (seconds) of a model registered without ``cost=``: no ``baseline`` tag / tagged
@@ -59,8 +65,6 @@ def parse_jobs(value: Any, n_models: int) -> int:
 def model_cost(name: str) -> float:
     """Rough cost of a registered model: its registered ``cost``, else light for ``baseline``-tagged ones and
     heavy otherwise."""
-    from ..models import MODELS
-
     entry = MODELS.entry(name)
     if entry.cost is not None:
         return float(entry.cost)
@@ -92,9 +96,6 @@ def _defined_in_sentiprobe(obj: Any) -> bool:
 def not_in_a_fresh_process(models: Sequence[str], suites: Sequence[str]) -> list[str]:
     """The models and suites a worker process would not know: registered at run time by the calling code
     (a script, a test), neither by sentiprobe itself nor by an entry-point plug-in."""
-    from ..models import MODELS
-    from ..suites import SUITES
-
     out = [f"model {m}" for m in models
            if m not in MODELS.plugin_names and not _defined_in_sentiprobe(MODELS.entry(m).factory)]
     out += [f"suite {s}" for s in suites
@@ -116,8 +117,6 @@ def run_lanes(configs: Sequence[RunConfig], jobs: int, *, progress: Progress) ->
     A lane that fails outside the suites (the cache cannot be opened, a report cannot be written) makes this
     raise after the other lanes finished (their work is kept); Ctrl-C stops every lane.
     """
-    from ..report.schema import read_results
-
     by_model = {c.run_label: c for c in configs}
     lanes = plan_lanes([c.run_label for c in configs], jobs, {c.run_label: c.model for c in configs})
     work = Path(tempfile.mkdtemp(prefix="sentiprobe-lanes-"))
@@ -196,8 +195,6 @@ def _stop_with_parent(parent: int | None = None, every: float = 1.0) -> None:
 
     ``parent``: the pid of the run that started the lane (from its spec): a parent killed while the lane was
     still importing is noticed too (the lane's parent is then already another process)."""
-    import threading
-
     parent = os.getppid() if parent is None else parent
 
     def watch() -> None:
@@ -211,8 +208,6 @@ def _stop_with_parent(parent: int | None = None, every: float = 1.0) -> None:
 def run_lane(spec: dict[str, Any], error_path: str) -> int:
     """A lane (its parsed spec): run its configs one after another, sharing loaded suites. Exit 0, 130 (Ctrl-C)
     or 1 (the error written to ``error_path`` for the parent). The process entry is :mod:`sentiprobe.cli.lane`."""
-    import traceback
-
     progress = Progress(sys.stderr, enabled=bool(spec.get("progress")), tty=False)  # lines interleave, bars would not
     _stop_with_parent(spec.get("parent"))
     pool: SuitePool = {}

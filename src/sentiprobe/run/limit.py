@@ -26,6 +26,7 @@ import numpy as np
 
 from ..core.errors import ConfigError
 from ..core.types import Item
+from ..render.format import describe_limit  # noqa: F401  (re-exported: formatting of the limit record)
 
 LIMIT_MODES = ("sample", "first")
 
@@ -111,19 +112,3 @@ def apply_limit(items: Sequence[Item], limit: int | float | None, *, mode: str =
 def limit_value(record: Any) -> Any:
     """The requested limit of a results entry's ``limit`` (a record, or the bare number older runs wrote)."""
     return record.get("value") if isinstance(record, dict) else record
-
-
-def describe_limit(record: Any, n_items: Any = None) -> str:
-    """One sentence for banners: how the limited items were chosen."""
-    if not record:
-        return ""
-    if not isinstance(record, dict):
-        return f"only the first {record} test items were used ({n_items} items scored)"
-    if record.get("mode") == "first":
-        return (f"only the first {record.get('n_items')} of {record.get('of_items')} test items were used "
-                f"(--limit {record.get('value')} --limit-mode first)")
-    strat = ", stratified by gold label" if record.get("stratified_by") else ""
-    units = "" if record.get("unit") == "item" else \
-        f"{record.get('n_units')} of {record.get('of_units')} {record.get('unit')}s, "
-    return (f"a seeded random sample (seed {record.get('seed')}{strat}): {units}{record.get('n_items')} of "
-            f"{record.get('of_items')} test items (--limit {record.get('value')}; sample #{record.get('units_hash')})")

@@ -19,7 +19,7 @@ def _progress(total: int, desc: str, enabled: Any):
         return enabled.bar(total, desc)
     if not enabled or total == 0:
         return None
-    from tqdm.auto import tqdm
+    from tqdm.auto import tqdm  # only when a progress bar is shown
 
     return tqdm(total=total, desc=desc, unit="item", file=sys.stderr, leave=True,
                 disable=not sys.stderr.isatty() and enabled != "force")

@@ -16,10 +16,14 @@ The results table and the compact ``--json`` document are built from the run's s
 from __future__ import annotations
 
 import sys
+import textwrap
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, TextIO
+
+from ..core.types import ci_label
+from ..report.html import UNIT_LABELS, format_value, unit_of
 
 STAGE_WORDS = {"load": "loading data", "fit": "fitting", "predict": "predicting", "score": "scoring"}
 
@@ -81,7 +85,7 @@ class Progress:
         """
         if not self.enabled or not self.tty or total <= 0:
             return None
-        from tqdm.auto import tqdm
+        from tqdm.auto import tqdm  # only when a progress bar is shown
 
         self._write("\n")  # the bar goes below the stage line
         return tqdm(total=total, desc=desc, unit="item", file=self.stream, leave=True, dynamic_ncols=True)
@@ -105,15 +109,11 @@ LABEL_WIDTH = 24
 
 
 def _unit(m: Mapping[str, Any], name: str) -> str:
-    from ..report.html import unit_of
-
     return unit_of(dict(m), name)
 
 
 def _fmt(m: Mapping[str, Any], name: str = "") -> str:
     """A metric's value and CI in its unit, without the unit sign (the column heading names it)."""
-    from ..report.html import format_value
-
     v = m.get("value")
     if v is None:
         return "n/a"
@@ -128,8 +128,6 @@ def _fmt(m: Mapping[str, Any], name: str = "") -> str:
 
 
 def _heading(name: str, m: Mapping[str, Any] | None) -> str:
-    from ..report.html import UNIT_LABELS
-
     if m is None:
         return name
     unit = _unit(m, name)
@@ -137,8 +135,6 @@ def _heading(name: str, m: Mapping[str, Any] | None) -> str:
 
 
 def _wrap(text: str, indent: int) -> list[str]:
-    import textwrap
-
     return textwrap.wrap(text, WIDTH, initial_indent=" " * indent, subsequent_indent=" " * (indent + 2),
                          break_long_words=True, break_on_hyphens=False) or [""]
 
@@ -167,7 +163,6 @@ def results_table(summary: Mapping[str, Any]) -> str:
         order += [s for s in (*(run.get("suites") or {}), *(run.get("errors") or {})) if s not in order]
     if not order and not any(r.get("skipped") for r in runs.values()):
         return "no results\n"
-    from ..core.types import ci_label
 
     mw = min(LABEL_WIDTH, max([len("model"), *(len(m) for m in runs)]))
     lines: list[str] = [f"headline metrics ({ci_label((summary.get('config') or {}).get('confidence'))})"]

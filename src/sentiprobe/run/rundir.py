@@ -5,7 +5,7 @@ Layout::
     <out>/summary.json             configuration (with its hash), headline metric names, per-model metrics
     <out>/report.html              comparison report over the models (also with one model)
     <out>/comparison.json          paired comparisons of the models (two or more models)
-    <out>/<model>/results.json     that model's full results document (schema in ``report/schema.py``)
+    <out>/<model>/results.json     that model's full results document (schema in ``core/results.py``)
     <out>/<model>/predictions/<suite>.jsonl
     <out>/<model>/report.html
     <out>/<model>/run.log          what happened, including the error of a failed run

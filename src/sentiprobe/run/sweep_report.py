@@ -20,6 +20,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..compare import compare_systems
+from ..core.io import atomic_write_text, write_json
+from ..report.html import render_comparison
+from ..suites import SUITES
+from .provenance import summary_entry
+from .sweep_plan import SWEEP_SCHEMA_VERSION, find_results
+
 SUMMARY_SCHEMA_VERSION = 2
 
 
@@ -56,11 +63,6 @@ def pooled_entry(entries: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
 
 def write_reports(cfg: Any, out: Path, index: Mapping[str, Any]) -> dict[str, Any]:
     """Write ``summary.json``, ``comparison.json`` and ``report.html`` of a sweep (see the module docstring)."""
-    from ..compare import compare_systems
-    from ..core.io import atomic_write_text, write_json
-    from ..report.html import render_comparison
-    from .runner import summary_entry
-    from .sweep import SWEEP_SCHEMA_VERSION, find_results
 
     jobs: dict[str, Any] = {}
     by_pair: dict[tuple[str, str], list[dict[str, float]]] = {}
@@ -105,7 +107,6 @@ def write_reports(cfg: Any, out: Path, index: Mapping[str, Any]) -> dict[str, An
     comparison = compare_systems(ran, n_boot=cfg.n_boot, seed=0) if len(ran) >= 2 else None
     if comparison is not None:
         write_json(out / "comparison.json", comparison)
-    from ..suites import SUITES
 
     failed = sorted(j for j, r in index["jobs"].items() if r["status"] == "failed")
     summary = {"schema_version": SWEEP_SCHEMA_VERSION, "summary_version": SUMMARY_SCHEMA_VERSION, "out": str(out),

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
+import re
 import shutil
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -29,7 +31,16 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..core.errors import ConfigError
+from ..core.io import atomic_write_text, write_json
+from ..models import MODELS, create_model
+from ..stats.classification import accuracy, macro_f1
+from ..suites import get_suite
+from .executors import import_ray, make_executor, private_runtime_env
+from .sweep import run_sweep
+from .sweep_plan import ModelSpec, SuiteEntry, SweepConfig
 
 SPACE_KINDS = ("loguniform", "uniform", "choice")
 
@@ -87,7 +98,7 @@ class TuneConfig:
 
 
 def _tune_space(space: Mapping[str, tuple]) -> dict[str, Any]:
-    from ray import tune
+    from ray import tune  # optional extra [ray], heavy: imported only when used
 
     out = {}
     for k, spec in space.items():
@@ -102,7 +113,6 @@ def _tune_space(space: Mapping[str, tuple]) -> dict[str, Any]:
 
 def subsample(n: int, fraction: float, seed: int) -> list[int]:
     """Indices of a seeded ``fraction`` of ``range(n)`` (nested: a larger fraction contains a smaller one)."""
-    import numpy as np
 
     order = np.random.default_rng(seed).permutation(n)
     return sorted(int(i) for i in order[: max(1, math.ceil(fraction * n))])
@@ -111,8 +121,6 @@ def subsample(n: int, fraction: float, seed: int) -> list[int]:
 def dev_scores(model: Any, dev: Sequence[Any], labels: Sequence[str], input_kind: str, metric: str
                ) -> tuple[float, float]:
     """(selection metric, mean log loss) of a fitted model on the dev items (loss NaN without scores)."""
-    from ..stats.classification import accuracy, macro_f1
-
     preds = model.classify(dev, labels, input_kind)
     gold = [it.label for it in dev]
     got = [p.label for p in preds]
@@ -125,9 +133,7 @@ def dev_scores(model: Any, dev: Sequence[Any], labels: Sequence[str], input_kind
 def trainable(config: dict[str, Any], *, model: str, fixed_args: Mapping[str, Any], train: list, dev: list,
               labels: list[str], input_kind: str, fidelities: Sequence[float], metric: str, seed: int) -> None:
     """A Ray Tune function trainable: one report per fidelity rung (ASHA may stop it between rungs)."""
-    from ray import tune
-
-    from ..models import create_model
+    from ray import tune  # optional extra [ray], heavy: imported only when used
 
     for rung, fraction in enumerate(fidelities, 1):
         sub = [train[i] for i in subsample(len(train), fraction, seed)]
@@ -158,14 +164,13 @@ def select(rows: Sequence[Mapping[str, Any]], last_rung: int) -> Mapping[str, An
 
 def _creation_order(res: Any) -> tuple[int, str]:
     """Trials in the order the searcher proposed them: Ray names a trial's directory ``<fn>_<id>_<index>_...``."""
-    import re
-
     name = Path(str(getattr(res, "path", "") or "")).name
     m = re.search(r"_[0-9a-f]{5,}_(\d+)_", name)
     return (int(m.group(1)) if m else 1 << 30, name)
 
 
 def _searcher(cfg: TuneConfig) -> tuple[Any, str]:
+    # optional extra [ray], heavy: imported only when used
     from ray.tune.search import BasicVariantGenerator, ConcurrencyLimiter
 
     if cfg.searcher == "optuna":
@@ -174,7 +179,7 @@ def _searcher(cfg: TuneConfig) -> tuple[Any, str]:
         except ImportError:
             pass
         else:
-            from ray.tune.search.optuna import OptunaSearch
+            from ray.tune.search.optuna import OptunaSearch  # optional extra [ray], heavy: imported only when used
 
             return ConcurrencyLimiter(OptunaSearch(seed=cfg.search_seed), max_concurrent=cfg.max_concurrent), \
                 "optuna-tpe"
@@ -188,15 +193,10 @@ def search(cfg: TuneConfig, out: str | Path, *, data_dir: str | None = None, cac
     ``address``: Ray cluster for the trials (None: a private single-node Ray). ``executor``: where the final
     retrain runs (``local`` or ``ray``, as ``sentiprobe sweep``).
     """
-    from ..core.io import atomic_write_text, write_json
-    from ..models import MODELS, create_model
-    from ..suites import get_suite
-    from .executors import import_ray, make_executor, private_runtime_env
-    from .sweep import ModelSpec, SuiteEntry, SweepConfig, run_sweep
 
     ray = import_ray()
-    from ray import tune
-    from ray.tune.schedulers import ASHAScheduler
+    from ray import tune  # optional extra [ray], heavy: imported only when used
+    from ray.tune.schedulers import ASHAScheduler  # optional extra [ray], heavy: imported only when used
 
     probe = create_model(cfg.model, **dict(cfg.fixed_args))
     try:
@@ -264,7 +264,6 @@ def search(cfg: TuneConfig, out: str | Path, *, data_dir: str | None = None, cac
                             seeds=tuple(cfg.seeds), limit=cfg.limit, n_boot=cfg.n_boot)
     index = run_sweep(final_cfg, out / "final", make_executor(executor, address=address),
                       data_dir=data_dir, cache_dir=cache_dir)
-    import json
 
     summary = json.loads((out / "final" / "summary.json").read_text(encoding="utf-8"))
     doc = {"settings": {**asdict(cfg), "space": {k: list(v) for k, v in cfg.space.items()}},

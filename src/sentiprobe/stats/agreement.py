@@ -106,6 +106,7 @@ def _finite(x: float | None) -> float | None:
 
 
 def _t_interval(value: float, se: float, n: int, alpha: float) -> tuple[float | None, float | None]:
+    # heavy (seconds on a busy machine): only this path needs it, `import sentiprobe.api` stays light
     from scipy import stats
 
     if n < 2 or not np.isfinite(se):
@@ -464,6 +465,7 @@ def cohen_kappa(rater_a: Sequence[Any], rater_b: Sequence[Any], *, weights: str 
     term = (p * (w_cell - (wr[row] + wc[col]) * (1 - k)) ** 2).sum()
     var = (term - (k - pe * (1 - k)) ** 2) / (n * (1 - pe) ** 2)
     se = float(np.sqrt(max(var, 0.0)))
+    # heavy (seconds on a busy machine): only this path needs it, `import sentiprobe.api` stays light
     from scipy import stats
 
     h = float(stats.norm.ppf(1 - alpha / 2)) * se

@@ -11,16 +11,27 @@ key: a missing rating).
 from __future__ import annotations
 
 import csv
+import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError, DataError
+from ..core.io import iter_jsonl_text, read_user_text
 from ..core.types import SCHEMA_VERSION
-from ..core.io import read_user_text
-from .agreement import (LEVELS, MAX_CATEGORICAL_VALUES, cohen_kappa, fleiss_kappa, gwet_ac1, krippendorff_alpha,
-                        landis_koch, pairwise_cohen, percent_agreement)
+from .agreement import (
+    LEVELS,
+    MAX_CATEGORICAL_VALUES,
+    cohen_kappa,
+    fleiss_kappa,
+    gwet_ac1,
+    krippendorff_alpha,
+    landis_koch,
+    pairwise_cohen,
+    percent_agreement,
+)
 from .bootstrap import DEFAULT_N_BOOT
 
 ID_COLUMN_NAMES = ("id", "unit", "unit_id", "item_id")
@@ -97,8 +108,6 @@ def read_rating_table(path: str | Path, *, raters: Sequence[str] | None = None, 
     if not table:
         raise DataError("no units in rater table", path=path)
     if id_column:
-        from collections import Counter
-
         dups = sorted(u for u, k in Counter(ids).items() if k > 1)
         if dups:
             raise DataError(f"duplicate unit ids {dups[:10]} (each unit must be one row)", path=path,
@@ -110,8 +119,6 @@ def read_rating_table(path: str | Path, *, raters: Sequence[str] | None = None, 
 def _jsonl_rows(text: str, path: Path) -> list[list[str]]:
     """A JSON-lines rater table (one object per unit: ``{"unit": "u1", "rater_a": "pos", ...}``) as CSV-like rows:
     the header is every key in order of first appearance; an absent key or ``null`` is a missing rating."""
-    from ..core.io import iter_jsonl_text
-
     objs = list(iter_jsonl_text(text, path, "expected a JSON object per unit (rater name -> label)"))
     header: dict[str, None] = {}
     for _, obj in objs:
@@ -202,8 +209,6 @@ def agree(path: str | Path, *, raters: Sequence[str] | None = None, id_column: s
 def check_numeric(table: RatingTable, *, nonnegative: bool = False) -> None:
     """Interval and ratio ratings must be finite numbers, ratio ones non-negative: DataError naming the unit and
     the rater otherwise."""
-    import math
-
     for uid, row in zip(table.unit_ids, table.ratings):
         for rater, v in zip(table.raters, row):
             if v is None:

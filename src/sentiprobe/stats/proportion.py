@@ -24,6 +24,7 @@ def wilson_interval(k: int, n: int, alpha: float = 0.05) -> tuple[float | None, 
     _check(k, n, alpha)
     if n == 0:
         return None, None
+    # heavy (seconds on a busy machine): only this path needs it, `import sentiprobe.api` stays light
     from scipy.stats import norm
 
     z = float(norm.isf(alpha / 2))

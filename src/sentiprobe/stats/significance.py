@@ -70,6 +70,7 @@ def mcnemar(correct_a: Sequence | np.ndarray, correct_b: Sequence | np.ndarray, 
     Continuity-corrected chi-square by default (``correction=False``: the plain chi-square); ``exact=True``:
     the exact two-sided binomial test. ``method`` in the result says which ran.
     """
+    # heavy (seconds on a busy machine): only this path needs it, `import sentiprobe.api` stays light
     from scipy import stats
 
     a, b_ = _as_bool(correct_a), _as_bool(correct_b)
@@ -93,6 +94,7 @@ def mcnemar(correct_a: Sequence | np.ndarray, correct_b: Sequence | np.ndarray, 
 
 def cochrans_q(correct: np.ndarray | Sequence[Sequence]) -> HypothesisTest:
     """Cochran's Q for an ``items x systems`` 0/1 correctness matrix (k >= 2 systems)."""
+    # heavy (seconds on a busy machine): only this path needs it, `import sentiprobe.api` stays light
     from scipy import stats
 
     x = np.asarray(correct)

@@ -36,6 +36,8 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import ConfigError
 from ..core.hashing import stable_hash
 from ..core.types import Item, Prediction
+from ..models.http_retry import LLMError, LLMFatalError
+from ..stats.bootstrap import mean_metric
 
 if TYPE_CHECKING:
     from .base import Suite
@@ -345,8 +347,6 @@ def generate_tolerant(predictor: Any, prompts: list[Any], kw: dict[str, Any], wh
     per-prompt retries would multiply the retry budget by the batch size. If every prompt fails, the last
     error is raised.
     """
-    from ..models.http_retry import LLMError, LLMFatalError
-
     try:
         return list(predictor.generate(prompts, **kw)), [None] * len(prompts)
     except LLMFatalError:
@@ -493,8 +493,6 @@ def _likely_cause(failed: Sequence[Prediction], answered: Sequence[Prediction], 
 def parse_failure_metric(preds: Sequence[Prediction], *, n_boot: int, seed: int) -> Any:
     """``parse_failure_rate`` (lower is better): the share of answered generated replies that did not parse,
     with a bootstrap CI over items (unanswered items are reported apart, see :func:`generation_record`)."""
-    from ..stats.bootstrap import mean_metric
-
     flags = [float(not p.parse_ok) for p in preds
              if isinstance(p.meta, dict) and p.meta.get("mode") == "generate" and not p.meta.get("generation_error")]
     return mean_metric("parse_failure_rate", flags, n_boot=n_boot, seed=seed, higher_is_better=False,

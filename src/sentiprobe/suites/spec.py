@@ -40,6 +40,7 @@ from ..core.errors import ConfigError
 from ..core.options import (NoOptions, describe_options, env_defaults, option, option_fields, options_dict,
                             parse_options)
 from ..core.types import Item, Metric, Prediction
+from .checks import check_predictions
 
 if TYPE_CHECKING:
     from .base import Suite
@@ -144,9 +145,7 @@ class ScoreContext:
 
     def check(self, items: Sequence[Item], predictions: Sequence[Prediction], config: ScoreConfig, *,
               missing: str | None = None) -> dict[str, Prediction]:
-        """Predictions by item id, validated against the items (:func:`~.base.check_predictions`)."""
-        from .base import check_predictions
-
+        """Predictions by item id, validated against the items (:func:`~.checks.check_predictions`)."""
         return check_predictions(self.suite, self.labels, items, predictions,
                                  missing=config.missing if missing is None else missing, path=config.path)
 

@@ -10,6 +10,7 @@ The file is a user file: its path is the ``path`` option and its sha256 is recor
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -85,8 +86,6 @@ def file_record(suite: Suite) -> dict[str, Any]:
 
 
 def statistics(suite: Suite) -> dict[str, Any]:
-    from collections import Counter
-
     its = suite.items("test")
     return {"suite": suite.name, "input_file": file_record(suite),
             "test": {"items": len(its), "groups": len({i.group_id for i in its}),

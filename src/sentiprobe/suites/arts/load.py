@@ -18,9 +18,24 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import DataError
-from .formats import (LABELS, ORIGINAL, AspectExample, DataWarning, EnrichedExample, ResultsRow,
-                      ResultsTable, SentenceRecord, TermAnnotation, check_span, expected_label,
-                      normalise_key, parse_key, split_example_id, warn)
+from ...core.io import parse_json_text, read_user_text
+from .formats import (
+    LABELS,
+    ORIGINAL,
+    AspectExample,
+    DataWarning,
+    EnrichedExample,
+    ResultsRow,
+    ResultsTable,
+    SentenceRecord,
+    TermAnnotation,
+    check_span,
+    expected_label,
+    normalise_key,
+    parse_key,
+    split_example_id,
+    warn,
+)
 
 RESULTS_FIXED_COLUMNS = ("id", "sentence", "term", "gold_label")
 """Columns of a published results CSV that are not model columns (§2.7)."""
@@ -30,8 +45,6 @@ RESULTS_FIXED_COLUMNS = ("id", "sentence", "term", "gold_label")
 
 def read_json_object(path: str | Path) -> dict[str, Any]:
     """Parse a JSON file whose top level must be an object keyed by id."""
-    from ...core.io import parse_json_text, read_user_text
-
     path = Path(path)
     obj = parse_json_text(read_user_text(path, "ARTS JSON file"), path)
     if not isinstance(obj, dict):

@@ -13,6 +13,7 @@ In both, ``_adv4`` ids (the released files' AddDiff suffix) map to ``_adv3``, th
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING
 from ...core.errors import ConfigError, DataError
 from ...core.io import read_user_text
 from ...core.types import Item, Prediction
+from ..predictions_io import read_label_file
 from . import load
 from .formats import normalise_key
 
@@ -34,7 +36,6 @@ def read_predictions(suite: Suite, path: Path, column: str | None = None) -> lis
     read_user_text(path, "predictions file")  # the input layer: missing, directory, binary, encoding
     if path.suffix not in (".jsonl", ".json") and is_results_csv(path):
         return read_results(path, column, suite.items("test"), suite.name)
-    from ..predictions_io import read_label_file
 
     return [replace(p, item_id=normalise_key(p.item_id)) if p.item_id.endswith("_adv4") else p
             for p in read_label_file(path, column=column)]
@@ -72,8 +73,6 @@ def read_results(path: Path, column: str | None, test_items: Sequence[Item], sui
 
 def is_results_csv(path: Path) -> bool:
     """Whether the file's header has the published results' fixed columns (§2.7)."""
-    import io
-
     try:
         header = next(csv.reader(io.StringIO(read_user_text(path, "predictions file"), newline="")), [])
     except csv.Error:

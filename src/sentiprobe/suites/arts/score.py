@@ -30,8 +30,10 @@ import numpy as np
 from ...core.errors import ConfigError, DataError, PredictionError
 from ...core.types import Item, Metric, Prediction
 from ...stats.bootstrap import mean_metric
+from ...stats.paired import UnitTable, mean_of
 from ...stats.resampling import DEFAULT_ALPHA
 from ...stats.rounding import round_half_up
+from ...stats.significance import mcnemar
 from ..spec import MISSING_POLICIES, ScoreConfig, ScoreContext, SuiteScore
 from .formats import ORIGINAL, STRATEGIES, STRATEGY_NAMES
 
@@ -208,8 +210,6 @@ def paired_strategy_test(arr: ScoreArrays, kind: str, alpha: float = DEFAULT_ALP
     beside it for comparison with the paper's tables. A unit with several variants of one kind contributes one
     pair per variant. ``significant`` reads the p-value at level ``alpha``.
     """
-    from ...stats.significance import mcnemar
-
     m = arr.mask(kind)
     if not m.any():
         return None
@@ -228,8 +228,6 @@ def unit_table(items: Sequence[Item], predictions: Sequence[Prediction], options
     A missing or unparsed prediction is wrong here (scoring's own ``missing`` policy has already been applied
     when the runs were scored); both metrics carry per-unit correctness, so McNemar's test is added.
     """
-    from ...stats.paired import UnitTable, mean_of
-
     by_id = context.check(items, predictions, config, missing="error" if config.missing == "error" else "wrong")
     arr = build_arrays(items, by_id)
     orig = arr.correct[arr.source].astype(np.float64)

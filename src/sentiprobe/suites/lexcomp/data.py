@@ -24,9 +24,12 @@ from typing import Any
 
 from ...core.errors import ConfigError, MissingDataError
 from ...core.types import Item
+from ...models.base import LABEL_PRIOR
+from ...protocols.lexcomp import baselines
+from ...protocols.lexcomp.transforms import ablate, control_labeller
 from ..base import default_statistics
 from . import bnc, load
-from .transforms import ablate, control_labeller
+from .score import LexCompContext
 
 SPLIT_FILES = {"train": "train", "dev": "val", "test": "test"}
 DIRS = {"vpc": "vpc_classification", "lvc": "lvc_classification", "nc-literality": "nc_literality",
@@ -54,8 +57,6 @@ def refuse(suite, model) -> str | None:
     labelled number would still sit in leaderboards and paired tests beside the baselines. Predictions made
     elsewhere (perhaps with the sentences) are still scored by ``sentiprobe score``.
     """
-    from ...models.base import LABEL_PRIOR
-
     if has_sentences(suite) or LABEL_PRIOR in getattr(model, "capabilities", ()):
         return None
     task = task_of(suite).upper()
@@ -159,9 +160,6 @@ def load_items(suite, split: str) -> list[Item]:
 def score_context(suite, trained: bool):
     """The frozen context of the score stage: the majority baselines fitted on the training split (spec §5) and
     the notes the loading left (no BNC text, the BNC extraction report)."""
-    from . import baselines
-    from .score import LexCompContext
-
     task = task_of(suite)
     fitted = baselines.fit_all(suite.items("train"), task)
     suite.items("test")  # the notes below are those of every split scoring reports on

@@ -7,13 +7,15 @@ own interval does).
 from __future__ import annotations
 
 from collections.abc import Sequence
-import numpy as np
-
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ...core.types import Item, Prediction
+from ...protocols.lexcomp import tags
+from ...stats.paired import UnitTable, mean_of
 from ..spec import ScoreConfig
-from . import tags
+from .predictions import check_tags
 
 if TYPE_CHECKING:
     from .score import LexCompContext
@@ -22,9 +24,6 @@ if TYPE_CHECKING:
 def unit_table(items: Sequence[Item], predictions: Sequence[Prediction], options: Any, context: LexCompContext,
                config: ScoreConfig):
     """``accuracy`` over items, or ``span_f1`` over sentences for Phrase Type (pure, like the score stage)."""
-    from ...stats.paired import UnitTable, mean_of
-    from .predictions import check_tags
-
     wrong = "error" if config.missing == "error" else "wrong"
     if context.task == "phrase-type":
         by_id = check_tags(context.suite, items, predictions, missing=wrong, path=config.path)

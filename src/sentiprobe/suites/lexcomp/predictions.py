@@ -12,8 +12,9 @@ from pathlib import Path
 
 from ...core.errors import DataError
 from ...core.types import Item, Prediction
+from ..base import check_predictions
 from ..predictions_io import prediction_from_record, read_label_file
-from .load import iter_jsonl
+from .load import TAGS, iter_jsonl
 
 
 def read_predictions(suite, path: Path, column: str | None) -> list[Prediction]:
@@ -35,8 +36,6 @@ def read_predictions(suite, path: Path, column: str | None) -> list[Prediction]:
 
 
 def tags_alphabet() -> frozenset[str]:
-    from .load import TAGS
-
     return frozenset(TAGS)
 
 
@@ -55,7 +54,5 @@ def check_tags(suite: str, items: Sequence[Item], predictions: Sequence[Predicti
     """Phrase Type predictions indexed by item id, checked as every suite's are (:func:`..base.check_predictions`:
     unknown ids, duplicates, blank labels as missing predictions, the ``missing`` policy), each label a tag
     sequence of the sentence's length over the tag set."""
-    from ..base import check_predictions
-
     return check_predictions(suite, tuple(tags_alphabet()), items, predictions, missing=missing, path=path,
                              label_problem=_tag_problem)

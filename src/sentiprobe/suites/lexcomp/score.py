@@ -22,7 +22,7 @@ import numpy as np
 from ...core.types import Item, Metric, Prediction
 from ...stats.bootstrap import bootstrap_metric, mean_metric
 from ..spec import ScoreConfig, ScoreContext, SuiteScore
-from . import baselines, tags
+from ...protocols.lexcomp import baselines, tags
 from .predictions import check_tags
 
 

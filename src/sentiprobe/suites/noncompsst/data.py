@@ -16,8 +16,11 @@ from typing import TYPE_CHECKING, Any
 from ...core.errors import ConfigError, DataError, MissingDataError
 from ...core.hashing import file_sha256
 from ...core.types import Item
+from ..base import default_statistics
 from .items import cached_noncompsst, cached_train, sst7_split_items, stimulus_items
 from .load import FILES, NonCompSST
+from .ratings import read_score_table
+from .score import NonCompContext
 from .sst import SST_FILES
 from .sst7 import SHIPPED, resolve_train_source, train_file_option
 
@@ -100,9 +103,6 @@ def score_context(suite: Suite, trained: bool):
     table read and checked against every stimulus, and the SST-7 training source (with its size and removals
     when a model was ``trained``; predictions made elsewhere need none of the SST files: a failure to read
     them is reported, not raised)."""
-    from .ratings import read_score_table
-    from .score import NonCompContext
-
     try:
         train = train_info(suite, build=trained)
     except TRAIN_INFO_ERRORS as exc:
@@ -120,8 +120,6 @@ def score_context(suite: Suite, trained: bool):
 
 def statistics(suite: Suite) -> dict[str, Any]:
     """Items, groups and labels per split (``default_statistics``) and the SST-7 training source."""
-    from ..base import default_statistics
-
     out = default_statistics(suite)
     try:
         out["train_source"] = train_info(suite)

@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 
 from ...core.types import Item
+from ...data import require_file
 from .load import LINES_PER_PHRASE, ROLES, NonCompSST, load_noncompsst
 from .metrics import round_half_up
 from .sst7 import BuiltSplit, load_train, resolve_train_source, shipped_items, train_file_option
@@ -64,8 +65,6 @@ def _load_cached(root: str, mtime: float) -> NonCompSST:
 
 def cached_noncompsst(data_dir: str | Path) -> NonCompSST:
     """:func:`load_noncompsst`, cached per data dir (and the flat file's modification time)."""
-    from ...data import require_file
-
     flat = require_file(data_dir, "noncompsst/noncompsst/stimuli_flat.txt")
     return _load_cached(str(Path(data_dir)), flat.stat().st_mtime)
 

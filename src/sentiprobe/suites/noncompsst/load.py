@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from ...core.errors import DataError
+from ...core.errors import DataError, MissingDataError
 from ...core.io import loads_json
+from ...data import require_file
 
 SCHEMA_VERSION = 1
 
@@ -350,13 +351,9 @@ def read_ranking(path: str | Path) -> list[HumanRanking]:
 def need_file(root: str | Path, rel: str, strict: bool = True) -> Path:
     """``root / rel``; strict: through the data layer (manifest size check, fetch advice), else presence only."""
     if strict:
-        from ...data import require_file
-
         return require_file(root, rel)
     p = Path(root) / rel
     if not p.is_file():
-        from ...core.errors import MissingDataError
-
         raise MissingDataError(p)
     return p
 

@@ -18,7 +18,8 @@ from typing import Any
 
 from ...core.errors import DataError, PredictionError
 from ...core.io import atomic_write_text
-from .load import Phrase, read_tsv
+from ...data import resolve_data_dir
+from .load import Phrase, load_noncompsst, read_tsv
 
 VARIANTS = ("ALL", "ALLABS", "MAX", "MAXABS", "ALLCLEAN")
 #: variants with one value per phrase (the others have one per side)
@@ -118,9 +119,6 @@ def ratings(scores: Mapping[str, float], flags: Mapping[str, bool] | None = None
     flags its table is omitted. A stimulus missing from ``scores`` (or ``flags``) raises DataError.
     """
     if phrases is None:
-        from ...data import resolve_data_dir
-        from .load import load_noncompsst
-
         data = load_noncompsst(resolve_data_dir(data_dir))
         phrases = data.phrases
         flags = data.flags if flags is None else flags

@@ -26,9 +26,10 @@ from ...core.errors import PredictionError
 from ...core.types import Item, Prediction
 from ...stats.bootstrap import bootstrap_metric, mean_metric
 from ...stats.classification import confusion, encode, prf_from_confusion
+from ...stats.paired import UnitTable, macro_f1_of, pearson_of, seeded_classification_table
 from ..spec import ScoreConfig, ScoreContext, SuiteScore
 from .load import LINES_PER_PHRASE, NonCompSST, Phrase
-from .metrics import evaluate
+from .metrics import evaluate, round_half_up
 from .predictions import check_seeded
 from .ratings import format_ratings, format_scores, pool, ratings
 
@@ -129,9 +130,6 @@ def unit_table(items: Sequence[Item], predictions: Sequence[Prediction], options
     ``noncompsst``: ``pearson_maxabs`` (model vs human MAXABS) and ``macro_f1_all`` (mean over seeds), phrases
     as units: two systems' correlations are compared on the same resamples of phrases.
     """
-    from ...stats.paired import UnitTable, macro_f1_of, pearson_of, seeded_classification_table
-    from .metrics import round_half_up
-
     if context.suite == "sst7":
         sd = check_seeded(items, predictions, context.labels, suite=context.suite, missing=config.missing,
                           path=config.path)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...core.errors import DataError
+from ...data import require_file
 from .load import read_text, split_lines
 
 SST_FILES = {
@@ -236,8 +237,6 @@ def read_dictionary(path: str | Path) -> dict[str, int]:
 
 def sst_file(root: str | Path, rel: str) -> Path:
     """Path of an SST manifest file (``sst/...``) under a data dir, or under the ``sst`` folder itself."""
-    from ...data import require_file
-
     root = Path(root)
     inner = root / rel.split("/", 1)[1]
     if not (root / "sst").is_dir() and (root / "stanfordSentimentTreebank").is_dir() and inner.exists():

@@ -25,9 +25,18 @@ from pathlib import Path
 
 from ...core.errors import ConfigError, DataError
 from ...core.types import Item
+from ...data import require_file
 from .load import read_tsv
-from .sst import (SST_FILES, load_sst_sentences, node_spans, read_dictionary, read_sentiment_labels,
-                  read_sostr_stree, read_split, sst_file)
+from .sst import (
+    SST_FILES,
+    load_sst_sentences,
+    node_spans,
+    read_dictionary,
+    read_sentiment_labels,
+    read_sostr_stree,
+    read_split,
+    sst_file,
+)
 
 log = logging.getLogger("sentiprobe")
 
@@ -114,8 +123,6 @@ def read_sst7_tsv(path: str | Path) -> list[SST7Row]:
 
 def shipped_items(data_dir: str | Path, split: str) -> list[Item]:
     """Items of the shipped ``validation.tsv`` (split ``dev``) or ``test.tsv`` (split ``test``), as they are."""
-    from ...data import require_file
-
     path = require_file(data_dir, SHIPPED[split])
     return [Item(f"sst7-{split}-{r.line}", f"sst7-{split}-{r.line}", split, r.text, str(r.label),
                  meta={"line": r.line, "source": SHIPPED[split]}) for r in read_sst7_tsv(path)]
@@ -267,8 +274,6 @@ def load_train(data_dir: str | Path, phrases, *, train_file: str | Path | None =
     if src == "file":
         f = train_file_option(train_file)
         if f is None:
-            from ...data import require_file
-
             f = require_file(data_dir, SHIPPED["train"])
             return BuiltSplit(tuple(file_items(f, SHIPPED["train"])), (), (), "upstream-train.tsv")
         return BuiltSplit(tuple(file_items(f, "user-file")), (), (), "user-file")

@@ -33,6 +33,7 @@ is an error (or, non-strict, the first is kept and the conflict recorded).
 from __future__ import annotations
 
 import functools
+import importlib.util
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -42,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.errors import ConfigError, DataError
+from ...core.errors import ConfigError, DataError, MissingExtraError
 
 SCORES = ("seqsum", "seqnorm", "matchnorm")
 SHIPPED = {  # name -> (file under the family dir, kind)
@@ -152,9 +153,6 @@ def _is_float(s: str) -> bool:
 
 def load_vader_lexicon() -> Lexicon:
     """VADER's word valences (general domain, social media; vaderSentiment package) as ``vader_polarity``."""
-    import importlib.util
-
-    from ...core.errors import MissingExtraError
 
     spec = importlib.util.find_spec("vaderSentiment")
     if spec is None or spec.origin is None:
@@ -184,6 +182,7 @@ def raw_matrix(texts: Sequence[str], lexicons: Sequence[Lexicon]) -> tuple[list[
     Vectorised: a sparse text x vocabulary count matrix times the vocabulary x list value matrix gives
     the sums; the same with the non-zero indicator gives the match counts.
     """
+    # heavy (seconds on a busy machine): only this path needs it, `import sentiprobe.api` stays light
     from scipy import sparse
 
     lists = [lst for lex in lexicons for lst in lex.lists]

@@ -11,6 +11,7 @@ from typing import Any
 
 from ...core.types import Item, Prediction
 from ...stats.metrics_common import classification_report
+from ...stats.paired import classification_table
 from ..spec import ScoreConfig, ScoreContext, SuiteScore
 
 
@@ -40,8 +41,6 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
 def unit_table(items: Sequence[Item], predictions: Sequence[Prediction], options: Any, context: ScoreContext,
                config: ScoreConfig):
     """Paired-comparison stage: macro-F1 (paired bootstrap) and accuracy (McNemar) over items (spec section 10)."""
-    from ...stats.paired import classification_table
-
     by_id = context.check(items, predictions, config, missing="error" if config.missing == "error" else "wrong")
     return classification_table([it.label for it in items],
                                 [by_id[it.item_id].label if it.item_id in by_id else None for it in items],

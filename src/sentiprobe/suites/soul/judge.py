@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from ...core.errors import ConfigError
+from ...core.hashing import stable_hash
 from ...core.types import SCHEMA_VERSION, Item, Prediction
 from .prompts import PromptTemplate
 from .textmetrics import grouped_mean
@@ -136,7 +137,6 @@ def aliases(names: Sequence[str], item_id: str, cfg: JudgeConfig) -> dict[str, s
     """Real name -> shown name: identity, or ``System k`` in a seeded per-item shuffled order."""
     if not cfg.anonymise:
         return {n: n for n in names}
-    from ...core.hashing import stable_hash
 
     rng = np.random.default_rng(int(stable_hash([cfg.seed, item_id], 12), 16))
     order = rng.permutation(len(names))

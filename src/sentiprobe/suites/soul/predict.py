@@ -43,14 +43,14 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import CapabilityError, ConfigError, SentiprobeError
 from ...core.types import Item, Prediction
+from ..prompting import ask, generate_tolerant, prediction_meta, reply_json, truncated_field
 from .load import LABELS
 from .parse import ParsedAnswer, extract_justification, extract_label, parse_answer
-from ..prompting import ask, generate_tolerant, prediction_meta, reply_json, truncated_field
 from .prompts import SEQ2SEQ_SOURCE, TASKS, PromptTemplate, prompt_text, soul_task, template_for
 
 if TYPE_CHECKING:
@@ -261,7 +261,6 @@ def predict_items(predictor: Any, items: Sequence[Item], task: str, opts: Genera
         return generate_predictions(predictor, items, task, opts, suite)
     if mode == "score":
         return score_label_predictions(predictor, items, opts)
-    from dataclasses import replace
 
     preds = predictor.classify(items, LABELS, input_kind)
     return [replace(p, meta={**p.meta, "mode": "classify"}) for p in preds]

@@ -27,10 +27,13 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from ...core.errors import PredictionError
 from ...core.hashing import stable_hash
 from ...core.types import Item, Metric, Prediction
 from ...stats.metrics_common import classification_report
+from ...stats.paired import grouped_accuracy_table
 from ...stats.resampling import DEFAULT_ALPHA
 from ..spec import Measure, ScoreConfig, ScoreContext, SuiteScore
 from .load import LABELS
@@ -201,9 +204,6 @@ def unit_table(items: Sequence[Item], predictions: Sequence[Prediction], options
     The same unit as the suite's own intervals: statements of one review are not independent, so two systems
     are compared on resamples of reviews, never of statements.
     """
-    import numpy as np
-
-    from ...stats.paired import grouped_accuracy_table
 
     by_id = context.check(items, predictions, config, missing="error" if config.missing == "error" else "wrong")
     correct = np.array([it.item_id in by_id and by_id[it.item_id].label == it.label for it in items], dtype=float)

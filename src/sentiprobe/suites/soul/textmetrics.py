@@ -22,6 +22,9 @@ have) is a typed error; only a missing optional extra leaves the metric "not com
 """
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -32,6 +35,7 @@ import numpy as np
 from ...core.errors import ConfigError, MissingExtraError, SentiprobeError, require
 from ...core.hashing import stable_hash
 from ...core.types import Item, Metric, Prediction
+from ...models.assets import minilm_dir, package_version, sha256_cached
 from ...stats.bootstrap import grouped_mean
 from ...stats.resampling import DEFAULT_ALPHA, group_index, group_weights, percentile_interval
 from ..spec import Measure, MeasureCache
@@ -73,7 +77,7 @@ class TextMetricOptions:
 def bleu_metric(cands: Sequence[str], refs: Sequence[str], groups: Sequence[str], *, n_boot: int,
                 seed: int, alpha: float = DEFAULT_ALPHA) -> tuple[Metric, dict[str, Any]]:
     sb = require("sacrebleu", "text", "BLEU")
-    from sacrebleu.metrics import BLEU
+    from sacrebleu.metrics import BLEU  # optional extra [text], heavy: imported only when used
 
     bleu = BLEU()  # 13a, exp smoothing, mixed case
     corpus = bleu.corpus_score(list(cands), [list(refs)])
@@ -104,7 +108,7 @@ def bleu_metric(cands: Sequence[str], refs: Sequence[str], groups: Sequence[str]
 def rouge_values(cands: Sequence[str], refs: Sequence[str], stemmer: bool) -> dict[str, np.ndarray]:
     """Per-item ROUGE-1/2/L F-measures (rouge-score; target = reference)."""
     require("rouge_score", "text", "ROUGE")
-    from rouge_score import rouge_scorer
+    from rouge_score import rouge_scorer  # optional extra [text], heavy: imported only when used
 
     sc = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=stemmer)
     out = {k: np.zeros(len(cands)) for k in ("rouge1", "rouge2", "rougeL")}
@@ -118,8 +122,6 @@ def rouge_values(cands: Sequence[str], refs: Sequence[str], stemmer: bool) -> di
 # ---- BERTScore ---------------------------------------------------------------------------------------
 def model_layers(path: Path) -> int | None:
     """``num_hidden_layers`` of a local transformer model directory (None when its config does not say)."""
-    import json
-
     try:
         cfg = json.loads((path / "config.json").read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -146,7 +148,6 @@ def bertscore_setting(opts: TextMetricOptions) -> BertScoreSetting:
     ``bertscore_model`` that is not a local directory, a layer the model does not have).
     """
     bs = require("bert_score", "text", "BERTScore")
-    from ...models.assets import minilm_dir, package_version, sha256_cached
 
     if opts.bertscore_model:
         path = Path(opts.bertscore_model).expanduser()
@@ -193,8 +194,6 @@ def bertscore_values(cands: Sequence[str], refs: Sequence[str], opts: TextMetric
     keep = [i for i, (c, r) in enumerate(zip(cands, refs)) if c.strip() and r.strip()]
     if not keep:
         return out, setting.info
-    import contextlib
-    import io
 
     try:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
@@ -249,8 +248,6 @@ def measure(options: Any, items: Sequence[Item], predictions: Sequence[Predictio
 
 
 def _version(dist: str) -> str | None:
-    from ...models.assets import package_version
-
     return package_version(dist)
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..base import SUITES
 from ..spec import SuiteSpec
 from . import data, llm_extract, paired, predictions, report, score
-from .grid import POLARITIES
+from ...protocols.triplets.grid import POLARITIES
 from .options import TripletOptions
 
 

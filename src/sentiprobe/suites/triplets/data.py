@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 from ...core.errors import ConfigError, DataError, MissingDataError
 from ...core.hashing import file_sha256
 from ...core.types import Item
+from ...protocols.triplets.grid import Entry
+from ..sentivent.load import load_polar, read_splits
 from ..spec import ScoreContext
-from .grid import Entry
 from .load import NO_TRAIN, RECONSTRUCTED, read_gts, reconstruct_split
 
 if TYPE_CHECKING:
@@ -73,8 +74,6 @@ def reconstructed(suite: Suite, split: str) -> list[Item]:
     """The spec 2.8 fallback: task-A rows of ``split`` regrouped into GTS entries (memoised per suite)."""
     key = f"reconstructed:{split}"
     if key not in suite.memo:
-        from ..sentivent.load import load_polar, read_splits
-
         if "polar_rows" not in suite.memo:
             suite.memo["polar_rows"] = load_polar(suite.path(POLAR_FILE), read_splits(suite.path(SPLITS_FILE)))
         rows = [it for it in suite.memo["polar_rows"] if it.split == split]

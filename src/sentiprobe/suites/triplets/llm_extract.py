@@ -15,12 +15,13 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping, Sequence
+from types import SimpleNamespace
 from typing import Any
 
 from ...core.errors import CapabilityError
 from ...core.types import Item, Prediction
+from ...protocols.triplets.grid import POLARITIES
 from ..prompting import GenerativeTask, PromptTemplate, ReplySchema, ask, prediction_meta
-from .grid import POLARITIES
 from .parse import _norm_word as norm_word
 from .parse import reply_triplets, text_spans
 
@@ -183,8 +184,6 @@ def generate_predictions(predictor: Any, items: Sequence[Item], suite: Any = Non
         return TEMPLATE.render(_fields(it), reply=reply, shots=shots or _invented(reply is not None))
 
     if suite is None:  # called without a bound suite (tests, scripts): zero-shot, no few-shot source
-        from types import SimpleNamespace
-
         suite = SimpleNamespace(name="triplets", memo={}, training=lambda: ([], []), items=lambda split: [])
     asked = ask(suite, predictor, items, TASK, prompt_for=render, max_tokens=MAX_TOKENS, temperature=TEMPERATURE)
     suite.memo["generation"] = asked.record

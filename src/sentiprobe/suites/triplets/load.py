@@ -14,7 +14,7 @@ from typing import Any
 
 from ...core.errors import DataError
 from ...core.types import Item
-from .grid import POLARITY_TAG, Entry, read_bio, round_trip
+from ...protocols.triplets.grid import POLARITY_TAG, Entry, read_bio, round_trip
 
 DATASETS = ("sentivent-event-devproto", "sentivent-event-devproto-no-empty", "sentivent-devproto",
             "sentivent-devproto-no-empty", "joinedsemeval")

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ...core.types import Item, Prediction
+from ...stats.paired import UnitTable
 from ..spec import ScoreConfig
 from .predictions import UNATTRIBUTED
 from .score import _prf, _sets
@@ -21,8 +22,6 @@ def unit_table(items: Sequence[Item], predictions: Sequence[Prediction], options
                config: ScoreConfig):
     """``triplet_f1`` as a function of a resample of sentences (micro F1 of the summed counts; pure, like the
     score stage)."""
-    from ...stats.paired import UnitTable
-
     merged: dict[str, set] = {}
     for p in predictions:
         if p.item_id == UNATTRIBUTED:

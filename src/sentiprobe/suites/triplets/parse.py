@@ -23,7 +23,7 @@ from typing import Any
 
 from ...core.errors import short_repr
 from ...core.io import JSONNestingError, loads_json
-from .grid import POLARITIES, Span, Triplet
+from ...protocols.triplets.grid import POLARITIES, Span, Triplet
 
 _POLARITY = {"pos": "positive", "neu": "neutral", "neg": "negative", "positive": "positive",
              "neutral": "neutral", "negative": "negative"}

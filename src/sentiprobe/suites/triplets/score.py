@@ -22,7 +22,7 @@ from ...core.errors import PredictionError
 from ...core.types import Item, Metric, Prediction
 from ...stats.bootstrap import bootstrap_metric, mean_metric
 from ..spec import ScoreConfig, ScoreContext, SuiteScore
-from .grid import POLARITIES
+from ...protocols.triplets.grid import POLARITIES
 from .predictions import UNATTRIBUTED, check_coverage
 
 KINDS = ("triplet", "target", "polar")

@@ -16,8 +16,17 @@ from __future__ import annotations
 from .audit import audit as automatic_audit
 from .audit import audit_sample, audit_score
 from .fidelity import compare as fidelity_report
-from .pipeline import (DEFAULT_STRATEGIES, MODES, STRATEGY_CHOICES, GenerateConfig, Generated, Toolkit, generate,
-                       generate_file, report_path)
+from .pipeline import (
+                       DEFAULT_STRATEGIES,
+                       MODES,
+                       STRATEGY_CHOICES,
+                       GenerateConfig,
+                       Generated,
+                       Toolkit,
+                       generate,
+                       generate_file,
+                       report_path,
+)
 
 __all__ = ["DEFAULT_STRATEGIES", "MODES", "STRATEGY_CHOICES", "GenerateConfig", "Generated", "Toolkit",
            "audit_sample", "audit_score", "automatic_audit", "fidelity_report", "generate", "generate_file",

@@ -21,7 +21,10 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
+from ..load import load_aspectset
 from .resources import Parse
 from .strategies import Prepared, Variant, aspect_terms, suffix, term_labels
 from .text import detokenize, negation_cues, tokenize
@@ -200,3 +203,15 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
 
 def parse_tags(parse: Parse, span: tuple[int, int]) -> tuple[str, ...]:
     return parse.tags[span[0]:span[1]]
+
+
+def phrase_pool_for(cfg: Any, preps: Sequence[Prepared], pool_preps: Sequence[Prepared], wn=None) -> list[PoolEntry]:
+    """AddDiff's pool as the configuration's ``phrases`` says (``template``: the input's own opinion templates,
+    ``mined``: those of the pool file, ``aspectset``: the released aspect set paired with the pool's opinions)."""
+    if cfg.phrases == "template":
+        return template_pool(preps, "input", faithful=cfg.faithful, wn=wn)
+    if cfg.phrases == "mined":
+        return template_pool(pool_preps, Path(cfg.pool_file or "").name, faithful=cfg.faithful, wn=wn)
+    pairs = [(pa.aspect.term, p.sentence.text[pa.aspect.opinions[-1][0]:pa.aspect.opinions[-1][1]],
+              pa.aspect.polarity) for p in pool_preps for pa in p.aspects if pa.aspect.opinions]
+    return aspectset_pool(load_aspectset(cfg.aspectset_file or ""), pairs, Path(cfg.aspectset_file or "").name)

@@ -23,6 +23,7 @@ validity and both, per strategy, with Wilson intervals (:mod:`sentiprobe.stats.p
 from __future__ import annotations
 
 import csv
+import difflib
 import io
 import json
 import random
@@ -31,8 +32,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ....core.errors import DataError
+from ....core.errors import ConfigError, DataError
+from ....core.io import atomic_write_text, read_user_text
+from ....stats.proportion import wilson_interval
 from ..formats import FLIP, ORIGINAL
+from ..load import load_enriched
+from .inputs import parse_json
+from .text import tokenize
 
 MAX_FAILURES = 5
 _DOUBLE_NEG = re.compile(r"\b(not|never|no)\s+(not|never|no|\w+n't)\b|n't\s+(not|never)\b", re.IGNORECASE)
@@ -45,8 +51,6 @@ _PIECES = re.compile(r"\w+|\s+|[^\w\s]")
 def surface_damage(source: str, variant: str) -> list[tuple[str, str]]:
     """Character-diff hunks between source and variant made only of spaces or punctuation (``$12`` -> ``$ 12``,
     ``rushed - we`` -> ``rushed-we``): damage outside the edits, which the corrected mode never makes."""
-    import difflib
-
     a_toks, b_toks = _PIECES.findall(source), _PIECES.findall(variant)
     ops = difflib.SequenceMatcher(None, a_toks, b_toks, autojunk=False).get_opcodes()
     out = []
@@ -83,8 +87,6 @@ def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
 
 def audit(gen, parse: bool = True) -> dict[str, Any]:
     """Automatic checks over a :class:`~.pipeline.Generated` (see the module docstring)."""
-    from .text import tokenize
-
     tally = _Tally()
     preps = {pa.aspect.id: (p, pa) for p in gen.prepared for pa in p.aspects}
     parsed: dict[str, Any] = {}
@@ -167,10 +169,6 @@ def audit_sample(enriched: str | Path, out: str | Path, *, per_strategy: int = 5
     """A blind sample to judge: ``per_strategy`` variants of each strategy (seeded), shuffled together, each
     shown as its sentence and target term only (no label, no source, no strategy). The answer key (strategy,
     key, variant label, source sentence) goes to ``<out>.key.json``; :func:`audit_score` joins them."""
-    from ....core.errors import ConfigError
-    from ....core.io import atomic_write_text
-    from ..load import load_enriched
-
     if isinstance(per_strategy, bool) or not isinstance(per_strategy, int) or per_strategy < 1:
         raise ConfigError(f"--per-strategy must be a positive integer, not {per_strategy!r}")
     if Path(out).resolve() == Path(enriched).resolve():
@@ -209,8 +207,6 @@ _NO = {"0", "n", "no", "false", "not fluent", "disfluent"}
 
 def wilson(k: int, n: int, alpha: float = 0.05) -> tuple[float | None, float | None]:
     """The Wilson interval of :mod:`sentiprobe.stats.proportion` (statsmodels' ``method="wilson"``)."""
-    from ....stats.proportion import wilson_interval
-
     return wilson_interval(k, n, alpha)
 
 
@@ -222,10 +218,6 @@ def _rate(k: int, n: int, alpha: float) -> dict[str, Any]:
 def audit_score(path: str | Path, *, key: str | Path | None = None, alpha: float = 0.05) -> dict[str, Any]:
     """Fluency, label validity (the judge's label equals the variant's) and both, per strategy and overall,
     with Wilson intervals at confidence ``1 - alpha``, from a filled-in :func:`audit_sample` sheet."""
-    from ....core.errors import ConfigError
-    from ....core.io import read_user_text
-    from .inputs import parse_json
-
     if isinstance(alpha, bool) or not isinstance(alpha, float | int) or not 0 < alpha < 1:
         raise ConfigError(f"--alpha must be in (0, 1), not {alpha!r} (confidence = 1 - alpha)")
     text = read_user_text(path, "audit judgements")

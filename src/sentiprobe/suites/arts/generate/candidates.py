@@ -34,7 +34,7 @@ from .charedit import CharEdit, lower_first, upper_first
 from .morph import base_form, inflect
 from .polarity import LABEL_SIGN, REVIEW_OPPOSITES, Polarity, is_hedge
 from .resources import Parse, wordnet_pos
-from .syntax import carriers, children, has_subject, negations, predicate, scope, span_head
+from .syntax import carriers, children, has_subject, negations, predicate, scope, span_head, subtree
 
 INTENSIFIERS_ADJ = ("very", "really")
 INTENSIFIERS_EXTREME = ("really", "absolutely")
@@ -504,7 +504,6 @@ def conjunction_edit(s: Sent, mine: set[int], my_sign: int, others: list[tuple[s
     p = s.parse
     if not my_sign:
         return None
-    from .syntax import subtree
 
     for c, w in enumerate(p.tokens):
         low = w.lower()

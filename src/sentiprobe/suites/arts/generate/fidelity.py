@@ -26,6 +26,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from ....core.io import read_user_text
 from ..formats import ORIGINAL, EnrichedExample
 from ..load import load_enriched
 from .text import DEGREE_ADVERBS, tokenize
@@ -35,8 +36,6 @@ MAX_EXAMPLES = 15
 
 
 def _load(path: str | Path) -> dict[str, EnrichedExample]:
-    from ....core.io import read_user_text
-
     read_user_text(path, "enriched ARTS file")  # missing, directory, binary, encoding: typed errors
     return load_enriched(path, warnings_out=[])
 

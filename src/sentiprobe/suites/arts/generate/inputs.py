@@ -28,10 +28,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from xml.etree.ElementTree import ParseError
 
 from ....core.errors import DataError
-from ....core.io import iter_jsonl_text, read_user_text
-from ..formats import LABELS
+from ....core.io import iter_jsonl_text, parse_json_text, read_user_text
+from ..formats import GENERATED_RE, LABELS, VARIANT_RE
 
 FORMATS = ("towe", "semeval-xml", "jsonl")
 
@@ -110,8 +111,6 @@ def read_input(path: str | Path, fmt: str | None = None, *, max_chars: int | Non
 
 def _check_ids(path: Path, sentences: list[Sentence]) -> None:
     """Every aspect id is unique across the file and cannot be mistaken for a generated variant's key."""
-    from ..formats import GENERATED_RE, VARIANT_RE
-
     seen: dict[str, str] = {}
     for s in sentences:
         for a in s.aspects:
@@ -176,8 +175,6 @@ def _sentence(sid: str, text: Any, aspects: list[Aspect], skipped: list[Skip]) -
 
 
 def _parse_json(path: Path, text: str) -> Any:
-    from ....core.io import parse_json_text
-
     try:
         return parse_json_text(text, path, object_pairs_hook=_no_duplicates)
     except _DuplicateKey as exc:
@@ -252,13 +249,12 @@ def _read_jsonl(path: Path, text: str) -> Loaded:
 def _read_xml(path: Path, text: str) -> Loaded:
     """SemEval-2014 ABSA XML (``<sentence id><text/><aspectTerms><aspectTerm .../>``), no entity expansion."""
     try:
-        import defusedxml.ElementTree as DET
+        import defusedxml.ElementTree as DET  # guarded: a missing install gets a MissingExtraError naming the extra
         from defusedxml import DefusedXmlException
     except ModuleNotFoundError:
         from ....core.errors import MissingExtraError
 
         raise MissingExtraError("defusedxml", "generate", "reading SemEval XML safely") from None
-    from xml.etree.ElementTree import ParseError
 
     try:
         root = DET.fromstring(text.encode("utf-8"), forbid_dtd=False, forbid_entities=True,

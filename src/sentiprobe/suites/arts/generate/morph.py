@@ -14,7 +14,7 @@ _UPOS_OF_TAG = {"J": "ADJ", "V": "VERB", "N": "NOUN", "R": "ADV"}
 @lru_cache(maxsize=1)
 def _lemminflect():
     try:
-        import lemminflect
+        import lemminflect  # optional extra [generate], heavy: imported only when used
     except ModuleNotFoundError:
         return None
     return lemminflect

@@ -34,6 +34,7 @@ _POLAR_POS = ("ADJ", "VERB", "ADV", "NOUN")
 @lru_cache(maxsize=1)
 def _vader_words() -> frozenset[str]:
     try:
+        # optional extra [lexicon], heavy: imported only when used
         from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
     except ModuleNotFoundError:
         return frozenset()

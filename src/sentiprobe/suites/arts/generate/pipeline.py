@@ -9,15 +9,22 @@ from __future__ import annotations
 
 import json
 import random
+import warnings
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ....core.errors import ConfigError, DataError
-from .adddiff import PHRASE_SOURCES, PoolEntry, add_diff, aspectset_pool, pools_by_label, template_pool
+from ....core.io import atomic_write_text
+from ....models.fluency_lm import FluencyLM
+from . import quality
+from .adddiff import PHRASE_SOURCES, add_diff, phrase_pool_for, pools_by_label
+from .audit import audit
+from .corrected import plan_rev_non, realise
 from .edits import EditContext
-from .inputs import Loaded, Sentence, Skip, read_input
+from .inputs import Loaded, Sentence, Skip, parse_json, read_input
+from .opinion import fill_opinions, sentiment_words
 from .resources import Parse, SpacyParser, WordNetAntonyms, default_cache_dir
 from .strategies import Prepared, Variant, prepare_aspects, rev_non, rev_tgt, revnon_eligible, source_record
 from .text import tokenize, vocabulary
@@ -149,8 +156,6 @@ class Toolkit:
 
     def __init__(self, cache_dir: Path | None = None, *, parser: SpacyParser | None = None,
                  first_only: bool = True) -> None:
-        import warnings
-
         self.parser = parser or SpacyParser()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # nltk: "multilingual functions are not available"
@@ -165,8 +170,6 @@ class Toolkit:
         """The fluency model (:class:`~sentiprobe.models.fluency_lm.FluencyLM`), created once per dtype; its
         converted weights and score cache live under the cache dir (default: the user cache)."""
         if dtype not in self._lms:
-            from ....models.fluency_lm import FluencyLM
-
             root = Path(self.cache_dir) if self.cache_dir is not None else default_cache_dir().parent
             self._lms[dtype] = FluencyLM(root, dtype=dtype, convert_dir=self.models_dir)
         return self._lms[dtype]
@@ -193,8 +196,6 @@ def default_toolkit(cache_dir: Path | None = None) -> Toolkit:
 
 def _sentences_of(path: str) -> list[str]:
     """Sentences of a vocabulary file: a JSON object or list of records with a ``sentence`` field."""
-    from .inputs import parse_json
-
     obj = parse_json(Path(path), "vocabulary file (--vocab)")
     if not isinstance(obj, dict | list):
         raise DataError("expected a JSON object or list of records with a 'sentence' field", path=path)
@@ -238,8 +239,6 @@ def _tags_for(kit: Toolkit, cfg: GenerateConfig, current: dict[str, Parse]):
 
 def generate(loaded: Loaded, cfg: GenerateConfig, kit: Toolkit) -> Generated:
     """Generate the configured variants for the loaded input (see the module docstring)."""
-    from .opinion import fill_opinions
-
     skipped = list(loaded.skipped)
     sentences = loaded.sentences
     use_finder = cfg.opinions == "finder" or (cfg.opinions == "auto" and not loaded.has_opinions)
@@ -254,8 +253,6 @@ def generate(loaded: Loaded, cfg: GenerateConfig, kit: Toolkit) -> Generated:
             pool_info["pool_sample"] = f"{cfg.pool_sentences} of the pool file's sentences (seeded)"
         pool_preps = prepare(pool_sents, kit, cfg.faithful)
     if use_finder:
-        from .opinion import sentiment_words
-
         # the pool file's single-word opinions extend the lexicon with in-domain opinion words
         lex = sentiment_words(p.sentence.text[a:b] for p in pool_preps for pa in p.aspects
                               for a, b in pa.aspect.opinions if " " not in p.sentence.text[a:b])
@@ -271,10 +268,8 @@ def generate(loaded: Loaded, cfg: GenerateConfig, kit: Toolkit) -> Generated:
     q = None
     plans: dict[tuple[str, str], Any] = {}
     if cfg.faithful:
-        entries = _pool(cfg, preps, pool_preps, wn.wn)
+        entries = phrase_pool_for(cfg, preps, pool_preps, wn.wn)
     else:
-        from . import quality
-
         q = quality.make_quality(cfg, kit, vocab, pool_preps)
         entries, info = quality.phrase_pool(cfg, q, preps, pool_preps)
         pool_info.update(info)
@@ -308,8 +303,6 @@ def generate(loaded: Loaded, cfg: GenerateConfig, kit: Toolkit) -> Generated:
 def _one(strat, cfg, ctxs, rngs, p, pa, pools, made, q, plans) -> tuple[Variant | None, str | None]:
     a = pa.aspect
     if strat in ("revtgt", "revnon") and q is not None:
-        from .corrected import realise
-
         if strat == "revnon" and not revnon_eligible(p, pa):
             return None, None
         return realise(q, plans[(a.id, strat)])
@@ -328,8 +321,6 @@ def _one(strat, cfg, ctxs, rngs, p, pa, pools, made, q, plans) -> tuple[Variant 
             if not revnon_eligible(p, pa):
                 return None, None
             if q is not None:
-                from .corrected import plan_rev_non, realise
-
                 base, why = realise(q, plans.get((a.id, "revnon")) or plan_rev_non(q, p, pa))
             else:
                 base, why = rev_non(ctxs["revnon"], p, pa)
@@ -338,18 +329,6 @@ def _one(strat, cfg, ctxs, rngs, p, pa, pools, made, q, plans) -> tuple[Variant 
         return add_diff(rngs[strat], p, a.id, base.sentence, base.start, base.end, pools, k=None,
                         faithful=cfg.faithful, kind="revnon_adddiff", base_labels=base.labels)
     raise ConfigError(f"unknown strategy {strat!r}")
-
-
-def _pool(cfg: GenerateConfig, preps: list[Prepared], pool_preps: list[Prepared], wn) -> list[PoolEntry]:
-    if cfg.phrases == "template":
-        return template_pool(preps, "input", faithful=cfg.faithful, wn=wn)
-    if cfg.phrases == "mined":
-        return template_pool(pool_preps, Path(cfg.pool_file or "").name, faithful=cfg.faithful, wn=wn)
-    from ..load import load_aspectset
-
-    pairs = [(pa.aspect.term, p.sentence.text[pa.aspect.opinions[-1][0]:pa.aspect.opinions[-1][1]],
-              pa.aspect.polarity) for p in pool_preps for pa in p.aspects if pa.aspect.opinions]
-    return aspectset_pool(load_aspectset(cfg.aspectset_file or ""), pairs, Path(cfg.aspectset_file or "").name)
 
 
 def check_paths(input_path: str | Path, out_path: str | Path, cfg: GenerateConfig,
@@ -381,9 +360,6 @@ def generate_file(input_path: str | Path, out_path: str | Path, cfg: GenerateCon
     Refused before any work: ``out_path`` (or its report) equal to an input file or a directory, a cache dir that
     is a file. The written file holds exactly the records the report counts (checked before writing).
     """
-    from ....core.io import atomic_write_text
-    from .audit import audit
-
     check_paths(input_path, out_path, cfg, cache_dir)
     loaded = read_input(input_path, input_format, max_chars=cfg.max_sentence_chars)
     for f in cfg.vocab_files:  # every other input file is checked before the back-ends load

@@ -12,6 +12,8 @@ from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
 
+from .morph import lemma
+
 HEDGE_ADVERBS = frozenset({"just", "only", "bit", "little", "somewhat", "slightly", "fairly", "pretty", "rather",
                            "kinda", "sorta", "quite", "mostly", "almost", "nearly", "relatively", "reasonably",
                            "more", "less"})
@@ -61,6 +63,7 @@ THRESHOLD = 0.05
 
 @lru_cache(maxsize=1)
 def _analyzer():
+    # optional extra [lexicon], heavy: imported only when used
     from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
     return SentimentIntensityAnalyzer()
@@ -128,8 +131,6 @@ def domain_lexicon(pairs: Iterable[tuple[str, str]], *, min_count: int = 2, puri
 
 @lru_cache(maxsize=65536)
 def _lemma(word: str) -> str:
-    from .morph import lemma
-
     return lemma(word)
 
 

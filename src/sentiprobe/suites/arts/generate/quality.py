@@ -8,14 +8,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
-from .adddiff import PoolEntry, pools_by_label
+from .adddiff import PoolEntry, phrase_pool_for, pools_by_label
 from .clauses import adjective_templates, fluent_subset, mine_clauses
 from .corrected import Chooser, Plan, Quality, plan_rev_non, plan_rev_tgt
 from .inputs import read_input
 from .polarity import Polarity, domain_lexicon
-from .strategies import Prepared
+from .strategies import Prepared, revnon_eligible
 
 
 class _Quality(Quality):
@@ -51,16 +52,12 @@ def make_quality(cfg, kit, vocab: frozenset[str], pool_preps: Sequence[Prepared]
 def phrase_pool(cfg, q: _Quality, preps: Sequence[Prepared], pool_preps: Sequence[Prepared]
                 ) -> tuple[list[PoolEntry], dict[str, Any]]:
     """AddDiff's pool in the corrected mode: mined clauses (``clauses``) or adjective templates, fluent ones."""
-    from pathlib import Path
-
     wants = [s for s in cfg.strategies if s in ("adddiff", "adddiff_k", "revnon_adddiff")]
     if not wants:
         return [], {}
     src = cfg.phrases
     if src == "aspectset":
-        from .pipeline import _pool
-
-        return _pool(cfg, list(preps), list(pool_preps), None), {}
+        return phrase_pool_for(cfg, list(preps), list(pool_preps), None), {}
     if src == "clauses":
         entries, rejected = mine_clauses(pool_preps, Path(cfg.pool_file or "").name, q.lexicon)
     elif src == "mined":
@@ -86,8 +83,6 @@ def phrase_pool(cfg, q: _Quality, preps: Sequence[Prepared], pool_preps: Sequenc
 
 def plan_all(q: _Quality, cfg, preps: Sequence[Prepared]) -> dict[tuple[str, str], Plan]:
     """Plans of every RevTgt/RevNon variant the strategies need, with every candidate window scored."""
-    from .strategies import revnon_eligible
-
     plans: dict[tuple[str, str], Plan] = {}
     tgt = "revtgt" in cfg.strategies
     non = "revnon" in cfg.strategies or "revnon_adddiff" in cfg.strategies

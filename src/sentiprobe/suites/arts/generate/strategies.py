@@ -15,8 +15,16 @@ from ..formats import FLIP
 from .edits import Edit, EditContext, conjunction, exaggerate, reverse
 from .inputs import Aspect, Sentence
 from .resources import Parse
-from .text import (capitalise_like, detokenize, offsets_corrected, offsets_faithful, token_offsets, token_span,
-                   token_span_aligned)
+from .text import (
+    capitalise_like,
+    detokenize,
+    offsets_corrected,
+    offsets_faithful,
+    token_offsets,
+    token_span,
+    token_span_aligned,
+    tokenize,
+)
 
 SUFFIX = {"revtgt": "_adv1", "revnon": "_adv2", "adddiff": "_adv3", "revnon_adddiff": "_revnon_adddiff"}
 """Key suffix per strategy (§2.5, §4.5); AddDiff(k) uses ``_adddiff_k<k>``."""
@@ -71,8 +79,6 @@ def prepare_aspects(sentence: Sentence, tokens: Sequence[str] | None = None) -> 
 
 
 def _tok(text: str) -> list[str]:
-    from .text import tokenize
-
     return tokenize(text, plain_quotes=True)
 
 

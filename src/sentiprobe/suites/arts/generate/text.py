@@ -38,7 +38,7 @@ _SENT_END = re.compile(r"(?<=[.!?])([\"')\]]*)\s+(?=[A-Z0-9\"'(])")
 
 @lru_cache(maxsize=1)
 def _word_tokenizer():
-    from nltk.tokenize.destructive import NLTKWordTokenizer
+    from nltk.tokenize.destructive import NLTKWordTokenizer  # optional extra [generate], heavy: imported only when used
 
     return NLTKWordTokenizer()
 

@@ -70,8 +70,8 @@ def reduce_for_none(ex: Example, kind: str) -> Example:
 
 
 def _net(kind: str, n_layers: int, d: int, encoder: str, n_out: int, cfg: ProbeConfig):
-    import torch
-    from torch import nn
+    import torch  # optional extra [hf/encoders], heavy: imported only when used
+    from torch import nn  # optional extra [hf/encoders], heavy: imported only when used
 
     class Probe(nn.Module):
         def __init__(self) -> None:
@@ -127,7 +127,7 @@ def _net(kind: str, n_layers: int, d: int, encoder: str, n_out: int, cfg: ProbeC
 
 
 def _pad(arrs: Sequence[np.ndarray]):
-    import torch
+    import torch  # optional extra [hf/encoders], heavy: imported only when used
 
     L, d = arrs[0].shape[0], arrs[0].shape[2]
     T = max(a.shape[1] for a in arrs)
@@ -140,7 +140,7 @@ def _pad(arrs: Sequence[np.ndarray]):
 
 
 def _batch(exs: Sequence[Example], kind: str) -> dict[str, Any]:
-    import torch
+    import torch  # optional extra [hf/encoders], heavy: imported only when used
 
     sent, mask = _pad([e.sent for e in exs])
     b: dict[str, Any] = {"sent": sent, "mask": mask}
@@ -167,8 +167,8 @@ class ProbeTrainer:
         return [reduce_for_none(e, self.kind) for e in exs] if self.cfg.encoder == "none" else list(exs)
 
     def _loss(self, logits, ys, mask):
-        import torch
-        import torch.nn.functional as F
+        import torch  # optional extra [hf/encoders], heavy: imported only when used
+        import torch.nn.functional as F  # optional extra [hf/encoders], heavy: imported only when used
 
         if self.kind != "tag":
             return F.cross_entropy(logits, torch.tensor(ys, dtype=torch.long))
@@ -191,7 +191,7 @@ class ProbeTrainer:
         return tagmod.f1_from_counts(tagmod.span_counts(gold, got, "strict")), -nll
 
     def fit(self, train: Sequence[Example], dev: Sequence[Example], seed: int = 0) -> ProbeTrainer:
-        import torch
+        import torch  # optional extra [hf/encoders], heavy: imported only when used
 
         torch.manual_seed(seed)
         # the initial weights come from the seed, not from whatever drew from torch's generator earlier in the
@@ -233,7 +233,7 @@ class ProbeTrainer:
         return self
 
     def _logits(self, exs: Sequence[Example]):
-        import torch
+        import torch  # optional extra [hf/encoders], heavy: imported only when used
 
         self.net.eval()
         outs = []
@@ -271,7 +271,7 @@ class ProbeTrainer:
 
     @classmethod
     def from_state(cls, meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> ProbeTrainer:
-        import torch
+        import torch  # optional extra [hf/encoders], heavy: imported only when used
 
         t = cls(meta["kind"], int(meta["n_layers"]), int(meta["d"]), int(meta["n_out"]),
                 ProbeConfig(**meta["cfg"]), meta["labels"])

