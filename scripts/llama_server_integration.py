@@ -35,7 +35,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-ROWS = [  # (review, statement, gold) in the style of SOUL (spec §2.2; the first is dev row yelp-16710)
+# (review, statement, gold) in the style of SOUL (docs/protocols/soul.md#schema; the first is dev row yelp-16710)
+ROWS = [
     ("Honest, timely and friendly. Got us in the same to do a pre buy inspection. They did a thorough job "
      "while we waited and we left with peace of mind about the vehicle we were purchasing. We signed up for "
      "email service reminders and will definitely be back.",
@@ -54,7 +55,7 @@ MAX_PARSE_FAILURE_RATE = 0.01
 
 
 def rc_prompt(review: str, statement: str) -> str:
-    """SOUL RC prompt structure (spec §5.2), sentiprobe's own wording."""
+    """SOUL RC prompt structure (docs/protocols/soul.md#rc-prompt), sentiprobe's own wording."""
     return (f"Here is a review:\n\n{review}\n\nIs the following statement true, false or not-given according to "
             f"the review?\n\n{statement}\n\nAnswer with one of true, false or not-given, in lower case, and "
             "nothing else.")
@@ -67,7 +68,7 @@ def chatml(prompt: str) -> str:
 
 
 def lenient(reply: str) -> str:
-    """Spec §4.3 label extraction."""
+    """docs/protocols/soul.md#label-extraction label extraction."""
     m = re.search(r"true|false|not-given", reply.lower().strip().replace("not given", "not-given"))
     return m.group(0) if m else "error"
 

@@ -359,8 +359,8 @@ def krippendorff_alpha(ratings: Sequence[Sequence[Any]], *, level: str = "nomina
 def _alpha_nominal_gwet(c2: np.ndarray) -> tuple[float, float, float]:
     """Gwet's formulation of nominal alpha (irrCAC ``krippen.alpha.raw``): ``(pa, pe, se)``.
 
-    ``pa = (1 - eps) pa' + eps`` and ``pe = sum_k pi_k^2`` over units with >= 2 ratings (spec section 9);
-    the standard error is irrCAC's linearisation variance (that of alpha').
+    ``pa = (1 - eps) pa' + eps`` and ``pe = sum_k pi_k^2`` over units with >= 2 ratings
+    (docs/protocols/sentivent.md#agreement); the standard error is irrCAC's linearisation variance (that of alpha').
     """
     n, _ = c2.shape
     ri = c2.sum(axis=1)

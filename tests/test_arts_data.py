@@ -1,6 +1,8 @@
-"""ARTS suites on the shipped data: item counts, label counts, file counts, §5.3 statistics, §6 cases.
+"""ARTS suites on the shipped data: item counts, label counts, file counts, docs/protocols/arts.md#dataset-statistics
+statistics, docs/protocols/arts.md#data-irregularities cases.
 
-Every expected number comes from the spec (``shared/specs/arts.md`` §2.4-2.7, §5.3, §6).
+Every expected number comes from the protocol definition (docs/protocols/arts.md#towe-files, #enriched-sets,
+#aspectset, #results-csv, #dataset-statistics, #data-irregularities).
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from sentiprobe.suites.arts.data import data_warnings
 
 pytestmark = pytest.mark.realdata
 
-COUNTS = {  # originals / _adv1 / _adv2 / _adv3 (§2.5)
+COUNTS = {  # originals / _adv1 / _adv2 / _adv3 (docs/protocols/arts.md#enriched-sets)
     "arts-laptop": (638, 466, 135, 638, 1877),
     "arts-rest": (1120, 846, 444, 1120, 3530),
     "arts-mams": (1336, 789, 402, 1336, 3863),
@@ -84,7 +86,7 @@ def test_section6_cases_warn_not_crash(suites):
 
 def test_source_file_counts(data_dir):
     base = data_dir / "arts" / "src_data"
-    expected = {  # (sentences, aspects) §2.4
+    expected = {  # (sentences, aspects) docs/protocols/arts.md#towe-files
         ("laptop", "train_sent"): (1365, 2163), ("laptop", "dev_sent"): (98, 150), ("laptop", "test_sent"): (411, 638),
         ("rest", "train_sent"): (1895, 3452), ("rest", "dev_sent"): (84, 150), ("rest", "test_sent"): (600, 1120),
         ("mams", "train_sent"): (4297, 11186), ("mams", "dev_sent"): (500, 1332), ("mams", "test_sent"): (500, 1336),

@@ -3,7 +3,7 @@
 Golden numbers (percentages, two decimals, from the paper / the issue):
 laptop BERT-PT (``bert_pt``) Ori 78.53, ARS 53.29; restaurant MemNet Ori 75.18, ARS 21.52;
 MAMS TD-LSTM ARS 49.25; the abstract's largest drop "up to 69.73%" (restaurant BERT-Sent,
-Ori 80.63 -> ARS 10.89). Unit counts come from spec §5.1-5.2.
+Ori 80.63 -> ARS 10.89). Unit counts come from docs/protocols/arts.md#ars, #subset-accuracy.
 """
 from __future__ import annotations
 
@@ -162,7 +162,7 @@ def test_originals_only_items(suite):
                                                           st.booleans()), max_size=3, unique_by=lambda t: t[0])),
                 min_size=1, max_size=12), st.randoms(use_true_random=False))
 def test_counts_match_naive_definition_in_any_order(units, rnd):
-    """Property: counts equal the §5.1-5.2 definitions, whatever the item order."""
+    """Property: counts equal the docs/protocols/arts.md#ars, #subset-accuracy definitions, whatever the item order."""
     items, preds = [], []
     for u, (src_ok, variants) in enumerate(units):
         g = f"{u}_0"
@@ -372,7 +372,8 @@ def test_every_model_column_matches_independent_count(scored, dom, col):
     assert c["ars"][1] == n_units and res.metrics["ars"].n == n_units
     assert (c["accuracy_revtgt_source"][1], c["accuracy_revnon_source"][1], c["accuracy_adddiff_source"][1]) == \
         (n1, n2, n3)
-    assert c["accuracy_adddiff_source"] == c["accuracy_original"]  # AddDiff covers every unit (§5.2)
+    # AddDiff covers every unit (docs/protocols/arts.md#subset-accuracy)
+    assert c["accuracy_adddiff_source"] == c["accuracy_original"]
     assert res.details["missing"]["count"] == 0 and res.details["unparsed_predictions"] == 0
     for m in res.metrics.values():
         assert 0.0 <= m.value <= 1.0

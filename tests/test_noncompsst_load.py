@@ -146,7 +146,8 @@ def test_crlf_and_width_errors(tmp_path):
 # ---- the shipped release --------------------------------------------------------------------------
 @pytest.mark.realdata
 def test_shipped_release(data_dir):
-    data = load_noncompsst(data_dir)  # checks every count of spec §2 and all cross-file consistency
+    # checks every count of docs/protocols/noncompsst.md#data and all cross-file consistency
+    data = load_noncompsst(data_dir)
     assert len(data.phrases) == 259 and len(data.lines) == 1813 and len(set(data.lines)) == 1811
     assert sum(data.flags.values()) == 109
     # the two duplicated control strings (1-based lines 11/355 and 698/1221)

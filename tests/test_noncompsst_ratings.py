@@ -1,4 +1,5 @@
-"""The rating engine (spec §5): pooling, the five variants, float64 ties, ALLCLEAN drops, TSV tables."""
+"""The rating engine (docs/protocols/noncompsst.md#ratings): pooling, the five variants, float64 ties, ALLCLEAN drops,
+TSV tables."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -141,7 +142,7 @@ def test_rating_properties(values, shift):
     assert abs(shifted["MAXABS"]["a0 b0"] - r["MAXABS"]["a0 b0"]) < 1e-12
 
 
-# ---- the synthetic prediction set of spec §9 on the shipped stimuli -----------------------------------
+# ---- the synthetic prediction set of docs/protocols/noncompsst.md#code-map on the shipped stimuli --------------------
 def synthetic(n_lines: int) -> dict[int, list[int]]:
     return {s: [(((i + 1) * (2 * s + 3) * 2654435761) % 2 ** 32) % 7 for i in range(n_lines)] for s in (1, 2, 3)}
 
@@ -176,4 +177,5 @@ def test_spec_synthetic_predictions(data_dir):
             flips += (r["MAX"][p.text] > 0) != (dr > 0)
         elif abs(dl) != abs(dr):
             assert abs(r["MAX"][p.text] - float(dl if abs(dl) > abs(dr) else dr)) < 1e-12
-    assert ties >= 1 and flips == 1  # spec §5.4: float64 flips the sign of MAX once on this set
+    # docs/protocols/noncompsst.md#numerics: float64 flips the sign of MAX once on this set
+    assert ties >= 1 and flips == 1

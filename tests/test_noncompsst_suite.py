@@ -27,7 +27,7 @@ GOLDEN = "a nearly terminal case of the cutes"
 
 
 def synthetic(n_lines: int) -> dict[int, list[int]]:
-    """Spec §9: class of 0-based line i for seed s."""
+    """docs/protocols/noncompsst.md#code-map: class of 0-based line i for seed s."""
     return {s: [(((i + 1) * (2 * s + 3) * 2654435761) % 2 ** 32) % 7 for i in range(n_lines)] for s in (1, 2, 3)}
 
 
@@ -66,7 +66,8 @@ def test_items(data_dir, release):
     assert gold.label == "5" and gold.kind == "natural"  # human 5.33 rounds to 5
     assert {it.kind for it in items} == {"natural", "control-left", "control-right"}
     son = next(it for it in items if it.meta["stimulus"] == "her son's discovery of his homosexuality")
-    assert son.text == "her son 's discovery of his homosexuality"  # §7.2: tokenised, lower-cased
+    # docs/protocols/noncompsst.md#model-input: tokenised, lower-cased
+    assert son.text == "her son 's discovery of his homosexuality"
     raw = get_suite("noncompsst", data_dir, lowercase=False, tokenize=False)
     assert [it.text for it in raw.items("test")] == list(release.lines)
 

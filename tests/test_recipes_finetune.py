@@ -1,6 +1,6 @@
-"""hf-finetune recipes: the NonCompSST reference recipe (spec noncompsst.md 7.1), phrase-level SST-7
-training from a user dictionary.txt (spec 4.4), and the SENTiVENT lexicon-augmented head (sentivent.md 7.4).
-Tiny random BERTs built here; CPU, one thread."""
+"""hf-finetune recipes: the NonCompSST reference recipe (docs/protocols/noncompsst.md#training-recipe), phrase-level
+SST-7 training from a user dictionary.txt (docs/protocols/noncompsst.md#sst7-train), and the SENTiVENT lexicon-augmented
+head (docs/protocols/sentivent.md#lexicon-settings). Tiny random BERTs built here; CPU, one thread."""
 from __future__ import annotations
 
 import json

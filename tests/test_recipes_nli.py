@@ -1,4 +1,4 @@
-"""hf-nli: zero-shot SOUL RC with a local NLI cross-encoder (spec soul.md 6.4), on tiny random BERTs."""
+"""hf-nli: zero-shot SOUL RC with a local NLI cross-encoder (docs/protocols/soul.md#nli), on tiny random BERTs."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,5 @@
-"""hf-seq2seq: the SOUL text-to-text recipe (spec soul.md 3.2-3.3, 4) on a tiny random T5 built here."""
+"""hf-seq2seq: the SOUL text-to-text recipe (docs/protocols/soul.md#text-to-text, #training-recipe, #jg-fine-tuning) on
+a tiny random T5 built here."""
 from __future__ import annotations
 
 import csv
@@ -101,7 +102,8 @@ def test_jg_target_is_learnt_and_seeded(t5, tmp_path):
     m = create_model("hf-seq2seq", **kw)
     m.fit(items, [], LABELS, input_kind="text-pair", seed=1)
     out = m.generate([source_text(it) for it in items])
-    # the target's structure (spec 4.1, as T5 tokenisation reads it) and each item's label are learnt
+    # the target's structure (docs/protocols/soul.md#jg-target, as T5 tokenisation reads it) and each item's label are
+    # learnt
     assert all(o.startswith(f"label: {it.label} justification: ") for o, it in zip(out, items)), out
     again = create_model("hf-seq2seq", **kw)
     again.fit(items, [], LABELS, input_kind="text-pair", seed=1)

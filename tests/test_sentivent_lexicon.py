@@ -1,5 +1,5 @@
-"""SENTiVENT lexicon features (spec section 7): the worked example, malformed lexicons, scaling on train+dev
-only, and an independent re-computation of the combination features on the shipped data."""
+"""SENTiVENT lexicon features (docs/protocols/sentivent.md#lexicon-features): the worked example, malformed lexicons,
+scaling on train+dev only, and an independent re-computation of the combination features on the shipped data."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,4 +1,5 @@
-"""SOUL answer parsing (spec 4.3, 4.4, 5.4) and prompt templates."""
+"""SOUL answer parsing (docs/protocols/soul.md#label-extraction, #justification-extraction, #answer-parsing) and prompt
+templates."""
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,4 @@
-"""SOUL scoring on tiny synthetic fixtures: metric names, spec 6.1 conventions vs scikit-learn,
+"""SOUL scoring on tiny synthetic fixtures: metric names, docs/protocols/soul.md#rc-metrics conventions vs scikit-learn,
 missing / unparseable predictions, review-level bootstrap, JG text metrics, prediction files."""
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""SST readers, SST-7 binning (spec §4.2), the stimulus removal rule (§4.3) and the training sources (§4.4)."""
+"""SST readers, SST-7 binning (docs/protocols/noncompsst.md#sst7-binning), the stimulus removal rule
+(docs/protocols/noncompsst.md#removal-rule) and the training sources (docs/protocols/noncompsst.md#sst7-train)."""
 from __future__ import annotations
 
 import itertools
@@ -14,7 +15,7 @@ from sentiprobe.suites.noncompsst.sst7 import (StimulusMatcher, build_sst7_phras
                                                load_train, matcher_for, read_sst7_tsv, resolve_train_source,
                                                sst7_label, sst7_label_from_raw)
 
-# spec §4.2 table: label by v x 72 (= sum of 3 raw scores - 3)
+# docs/protocols/noncompsst.md#sst7-binning table: label by v x 72 (= sum of 3 raw scores - 3)
 TABLE = [(0, 10, 0), (11, 20, 1), (21, 30, 2), (31, 41, 3), (42, 51, 4), (52, 61, 5), (62, 72, 6)]
 
 

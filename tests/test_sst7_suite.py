@@ -1,4 +1,5 @@
-"""The sst7 suite: items, per-seed scoring (spec §6.3), prediction files, report section."""
+"""The sst7 suite: items, per-seed scoring (docs/protocols/noncompsst.md#sst7-metrics), prediction files, report
+section."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,5 @@
-"""Grid builder, decoder, BIO reading and the lenient parser on tiny hand-made cases (spec 6.1-6.3)."""
+"""Grid builder, decoder, BIO reading and the lenient parser on tiny hand-made cases (docs/protocols/triplets.md#grid,
+#model, #decoding)."""
 from __future__ import annotations
 
 import numpy as np

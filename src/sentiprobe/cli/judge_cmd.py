@@ -1,4 +1,4 @@
-"""``sentiprobe judge`` and ``sentiprobe judge-agreement`` (SOUL judge evaluation, spec 6.3).
+"""``sentiprobe judge`` and ``sentiprobe judge-agreement`` (SOUL judge evaluation, docs/protocols/soul.md#judge).
 
     sentiprobe judge --run DIR [--run DIR2 ...] --model NAME [--model-arg K=V ...] [--n 50] [--seed 0]
                      [--anonymise] [--human FILE] [--out DIR] [--json]

@@ -1,8 +1,8 @@
-"""Constituent majority baselines of LexComp (spec §5): ``majority-first``, ``majority-last``,
-``majority-target`` and ``majority-word`` (Phrase Type).
+"""Constituent majority baselines of LexComp (docs/protocols/lexcomp.md#majority-baselines): ``majority-first``,
+``majority-last``, ``majority-target`` and ``majority-word`` (Phrase Type).
 
-The generic ``majority`` model (``baselines.py``) is the spec's Majority-All: the LexComp suites declare
-their labels alphabetically, so its "ties broken by label order" is the spec's "alphabetically smallest".
+The generic ``majority`` model (``baselines.py``) is the protocol's Majority-All: the LexComp suites declare
+their labels alphabetically, so its "ties broken by label order" is the protocol's "alphabetically smallest".
 They are in the default run: on a suite without constituents ``fit`` raises CapabilityError, so a bare
 ``sentiprobe run`` skips (and records) it. These models read the constituents the LexComp items carry in
 ``Item.meta`` (``first``, ``last``, ``target_word``) and share their logic with the suite's baseline table
@@ -24,7 +24,8 @@ from .utils import NotFittedError
 
 
 class ConstituentMajority(ModelAdapter):
-    """The most frequent training label among items sharing a constituent (spec §5 Majority-1/-2)."""
+    """The most frequent training label among items sharing a constituent (docs/protocols/lexcomp.md#majority-baselines
+    Majority-1/-2)."""
 
     name = "majority-constituent"
     learns = True

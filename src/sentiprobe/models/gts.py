@@ -1,12 +1,13 @@
-"""GTS triplet tagger (spec 6.2): a BiLSTM over frozen GloVe 6B-50d vectors, pair features, iterative inference.
+"""GTS triplet tagger (docs/protocols/triplets.md#model): a BiLSTM over frozen GloVe 6B-50d vectors, pair features,
+iterative inference.
 
-``gts-glove`` (capability ``extract``) learns the grid of spec 6.1 on CPU and answers with decoded triplets
-(:mod:`sentiprobe.protocols.triplets.grid`). Why these choices:
+``gts-glove`` (capability ``extract``) learns the grid of docs/protocols/triplets.md#grid on CPU and answers with
+decoded triplets (:mod:`sentiprobe.protocols.triplets.grid`). Why these choices:
 
 - GloVe stays frozen and is looked up in the full 400k vocabulary at prediction time (lower-cased), so test words
   unseen in training still get vectors and the fitted state holds only the small trainable part;
 - the projection used by the inference rounds is trained by default; ``freeze_projection=true`` reproduces the
-  reference, whose optimiser never sees it (spec 6.2 fidelity note);
+  reference, whose optimiser never sees it (docs/protocols/triplets.md#model fidelity note);
 - epochs are selected on the ``dev`` items the suite gives (clean protocol). The suites' ``protocol=paper-faithful``
   option hands train+dev as training data and the *test* items as ``dev``: the paper's test-set early stopping,
   labelled as such by the suite;
@@ -50,7 +51,8 @@ def _net(torch: Any, encoder: Any, rounds: int, dropout: float) -> Any:
     nn = torch.nn
 
     class GTSNet(nn.Module):  # type: ignore[name-defined,misc]
-        """word encoder -> f_ij = [h_i; h_j] -> 6 logits; ``rounds`` refinement rounds (spec 6.2)."""
+        """word encoder -> f_ij = [h_i; h_j] -> 6 logits; ``rounds`` refinement rounds
+        (docs/protocols/triplets.md#model)."""
 
         def __init__(self) -> None:
             super().__init__()
@@ -233,7 +235,8 @@ class GTSGlove(ModelAdapter):
                       f"{' (best)' if improved else ''}, {rec['sentences_per_s']} sentences/s")
             if ckpt is not None:
                 self._checkpoint(ckpt, opt, epoch + 1, best_f1, best_state)
-            # spec 6.5: stop after `patience` epochs without improvement, or at epoch 8 while dev F1 is still 0
+            # docs/protocols/triplets.md#paper-protocol: stop after `patience` epochs without improvement, or at epoch 8
+            # while dev F1 is still 0
             if bad >= self.patience or (dev and self.patience <= 8 and epoch + 1 >= 8 and best_f1 <= 0):
                 self._log(f"early stop after epoch {epoch + 1} (best epoch {self.best_epoch})")
                 break
@@ -352,7 +355,7 @@ class GTSGlove(ModelAdapter):
 
 class GTSMiniLM(GTSGlove):
     """GTS tagger over a local Hugging Face encoder (default: the packaged all-MiniLM-L6-v2), fine-tuned by
-    default; a word is its first sub-word piece and ``max_len`` counts pieces (spec 6.1)."""
+    default; a word is its first sub-word piece and ``max_len`` counts pieces (docs/protocols/triplets.md#grid)."""
 
     name = "gts-minilm"
 

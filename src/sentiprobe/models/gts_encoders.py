@@ -1,10 +1,10 @@
 """Word encoders of the GTS tagger: a BiLSTM over frozen GloVe 6B-50d, or a local Hugging Face encoder
 (default: the packaged all-MiniLM-L6-v2), frozen or fine-tuned.
 
-Why a common shape: the grid is over *words* (spec 6.1), so every encoder returns one vector per word,
-``(batch, words, dim)``, plus the number of words it kept. A sub-word encoder represents a word by its first
-piece (spec 6.1); sentences longer than ``max_len`` pieces lose their last words (counted by the tagger).
-``prepare`` (plain Python, tokenisation) is kept apart from the module's ``forward`` (tensors only).
+Why a common shape: the grid is over *words* (docs/protocols/triplets.md#grid), so every encoder returns one vector per
+word, ``(batch, words, dim)``, plus the number of words it kept. A sub-word encoder represents a word by its first
+piece (docs/protocols/triplets.md#grid); sentences longer than ``max_len`` pieces lose their last words (counted by the
+tagger). ``prepare`` (plain Python, tokenisation) is kept apart from the module's ``forward`` (tensors only).
 """
 from __future__ import annotations
 

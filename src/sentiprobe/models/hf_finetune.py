@@ -8,10 +8,10 @@ Heads (``head``):
 
 - ``auto``: the checkpoint's own ``AutoModelForSequenceClassification`` head, re-initialised for the
   suite's labels;
-- ``noncompsst``: the NonCompSST reference head (spec ``noncompsst.md`` §7.1): first-token final hidden
+- ``noncompsst``: the NonCompSST reference head (docs/protocols/noncompsst.md#training-recipe): first-token final hidden
   state -> linear (hidden -> 100) -> dropout 0.1 -> ReLU -> linear (100 -> labels) -> log-softmax, NLL
   loss; only the encoder of the checkpoint is loaded (a sentiment head it has is discarded);
-- ``sentivent``: the SENTiVENT lexicon-augmented head (spec ``sentivent.md`` §7.4): the item's lexicon
+- ``sentivent``: the SENTiVENT lexicon-augmented head (docs/protocols/sentivent.md#lexicon-settings): the item's lexicon
   features (``Item.features``, the columns of the feature group ``lexicon_features``: ``pol``,
   ``posnegneupol`` or ``all``, in the suite's column order) concatenated to the first-token hidden state ->
   dropout -> dense (hidden + n_features, both ways) -> tanh -> dropout -> linear to the labels; dropout =

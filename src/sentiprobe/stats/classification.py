@@ -3,7 +3,7 @@
 Every classification number in sentiprobe comes from :func:`scores_from_counts`, applied to the
 (gold, predicted) cell counts of the data or of a resample; there is no second formula to drift.
 
-Conventions (scikit-learn's ``zero_division=0``; SENTiVENT spec section 8):
+Conventions (scikit-learn's ``zero_division=0``; docs/protocols/sentivent.md#metrics):
 
 - per label k: P_k = TP_k / #{pred = k}, R_k = TP_k / #{gold = k}, F1_k = 2 P R / (P + R), each 0 when
   its denominator is 0;

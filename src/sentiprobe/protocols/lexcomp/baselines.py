@@ -1,4 +1,4 @@
-"""Majority baselines of spec §5, from labels only (no representation).
+"""Majority baselines of docs/protocols/lexcomp.md#majority-baselines, from labels only (no representation).
 
 - Majority-All: the most frequent training label;
 - Majority-1 / Majority-2: the most frequent training label of items with the same first / last
@@ -30,7 +30,7 @@ TIES = ("alphabetical", "first-seen")
 
 
 def pick(labels_in_order: Sequence[str], default: str | None, ties: str = "alphabetical") -> str:
-    """The majority of ``labels_in_order`` (training-file order) with the spec's tie rule."""
+    """The majority of ``labels_in_order`` (training-file order) with the protocol's tie rule."""
     c = Counter(labels_in_order)
     top = max(c.values())
     tied = [lab for lab in c if c[lab] == top]
@@ -89,8 +89,9 @@ def fit_all(train: Sequence[Item], task: str, ties: str = "alphabetical") -> dic
 
 
 def table(fitted: dict[str, Any], test: Sequence[Item]) -> dict[str, Any]:
-    """Spec §5 table row of one classification task from :func:`fit_all`: test accuracy (fraction) of each
-    baseline and which one is the task's "majority" figure (the best of Majority-All/-1/-2)."""
+    """docs/protocols/lexcomp.md#majority-baselines table row of one classification task from :func:`fit_all`: test
+    accuracy (fraction) of each baseline and which one is the task's "majority" figure (the best of
+    Majority-All/-1/-2)."""
     out: dict[str, Any] = {}
     for name, f in fitted.items():
         if name == "ties":

@@ -1,12 +1,13 @@
-"""The Embed -> Encode -> Predict probe (spec §6) and its training protocol (spec §7), in torch.
+"""The Embed -> Encode -> Predict probe (docs/protocols/lexcomp.md#probe) and its training protocol
+(docs/protocols/lexcomp.md#training), in torch.
 
 Embed (frozen, cached outside): per-layer word vectors; layer choice ``top`` (the top layer), ``all``
 (learned scalar mix ``gamma * sum_k softmax(w)_k h^(k)``, w = 0 and gamma = 1 at start, no layer norm) or
 ``single`` (one fixed layer k: the per-layer curves). Encode (trained): ``none``, ``bilstm`` (one layer,
 hidden d per direction, padding masked) or ``att`` (parameter-free dot-product self-attention over the
 non-padding positions, ``u_i = [v_i ; sum_j a_ij v_j]``). Predict: end-point span vectors and the
-probe input of spec §3 (``span``, ``target``, ``pair``, ``paraphrase``) into a 300-unit ReLU MLP with
-dropout 0.2 and 2 outputs, or a linear tagger per token (``tag``).
+probe input of docs/protocols/lexcomp.md#tasks (``span``, ``target``, ``pair``, ``paraphrase``) into a 300-unit ReLU MLP
+with dropout 0.2 and 2 outputs, or a linear tagger per token (``tag``).
 
 Training: Adagrad (lr 0.01, no weight decay), batch 10, every gradient clamped to [-5, 5], at most
 ``max_epochs`` epochs, early stopping with ``patience`` on the validation metric (accuracy, or strict span F1
@@ -33,7 +34,7 @@ KINDS = ("span", "target", "pair", "paraphrase", "tag")
 
 @dataclass(frozen=True)
 class ProbeConfig:
-    """Probe switches and the training protocol (defaults = spec §7)."""
+    """Probe switches and the training protocol (defaults = docs/protocols/lexcomp.md#training)."""
 
     layers: str = "top"
     encoder: str = "none"

@@ -1,4 +1,5 @@
-"""BIO spans, span F1 (strict and ``allennlp08`` compatibility) and constrained Viterbi decoding (spec §4, §6.3).
+"""BIO spans, span F1 (strict and ``allennlp08`` compatibility) and constrained Viterbi decoding
+(docs/protocols/lexcomp.md#metrics, #predict).
 
 Tags: ``O``, untyped ``I`` and typed ``B-X``.
 

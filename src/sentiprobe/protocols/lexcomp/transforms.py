@@ -1,4 +1,4 @@
-"""Pure data transforms: the spec §8 ablations and the control task.
+"""Pure data transforms: the docs/protocols/lexcomp.md#ablations ablations and the control task.
 
 They act on items (never on files) and return new items, so a probe trained on an ablated input differs
 from the full model only by its input. The probe adapter uses them too (``ablations=true`` trains the
@@ -16,7 +16,7 @@ from ...core.types import Item
 
 PLACEHOLDER = "something"
 ABLATABLE = ("pair",)
-"""Probe inputs the §8 ablations apply to (NC Relations, AN Attributes)."""
+"""Probe inputs the docs/protocols/lexcomp.md#ablations ablations apply to (NC Relations, AN Attributes)."""
 
 
 def ablate(item: Item, mode: str) -> Item:

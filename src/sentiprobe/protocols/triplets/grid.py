@@ -1,9 +1,10 @@
-"""The grid tagging scheme (GTS) of spec section 6: BIO reading, gold grid construction and decoding.
+"""The grid tagging scheme (GTS) of docs/protocols/triplets.md#measures: BIO reading, gold grid construction and
+decoding.
 
 Why a module of its own: the gold side of every triplet evaluation is *the decoded gold grid*, not the JSON
-(spec 6.3), so the builder and the decoder must be exactly the reference's, and the same decoder must read
-model grids. Everything here is plain Python/numpy on word indices (no model, no files), so it is tested on
-tiny hand-made grids.
+(docs/protocols/triplets.md#decoding), so the builder and the decoder must be exactly the reference's, and the same
+decoder must read model grids. Everything here is plain Python/numpy on word indices (no model, no files), so it is
+tested on tiny hand-made grids.
 
 Conventions: spans are inclusive ``(start, end)`` word indices; a triplet is
 ``(al, ar, pl, pr, polarity)`` (target span, polar span, ``positive``/``neutral``/``negative``).
@@ -21,7 +22,7 @@ TAG_NAMES = ("empty", "T", "P", "Neg", "Neu", "Pos")
 POLARITY_TAG = {"negative": NEG, "neutral": NEU, "positive": POS}
 TAG_POLARITY = {v: k for k, v in POLARITY_TAG.items()}
 POLARITIES = ("positive", "neutral", "negative")
-#: tie order of the polarity vote (spec 6.3 step 2): Pos first, then Neu, then Neg
+#: tie order of the polarity vote (docs/protocols/triplets.md#decoding step 2): Pos first, then Neu, then Neg
 _VOTE_ORDER = (POS, NEU, NEG)
 
 Span = tuple[int, int]
@@ -29,7 +30,7 @@ Triplet = tuple[int, int, int, int, str]
 
 
 def read_bio(tags: Sequence[str]) -> list[Span]:
-    """Spans of a BIO tag sequence with the reference's reading rule (spec 2.8).
+    """Spans of a BIO tag sequence with the reference's reading rule (docs/protocols/triplets.md#data).
 
     Scan left to right: ``B`` closes any open span and opens a new one, ``O`` closes an open span, ``I`` only
     continues an open span (an ``I`` with no open span is ignored). Any other tag counts as ``O``.
@@ -60,7 +61,7 @@ class Entry:
     sentiment: str
 
     def triplets(self) -> list[Triplet]:
-        """The raw triplets of the entry: the cross product targets x polar spans (spec 2.8)."""
+        """The raw triplets of the entry: the cross product targets x polar spans (docs/protocols/triplets.md#data)."""
         return [(a[0], a[1], o[0], o[1], self.sentiment) for a in self.targets for o in self.polars]
 
     def to_json(self) -> dict:
@@ -74,7 +75,7 @@ class Entry:
 
 
 def build_grid(n: int, entries: Sequence[Entry]) -> np.ndarray:
-    """The gold n x n grid (spec 6.1): upper triangle labelled, lower triangle ``IGNORE``.
+    """The gold n x n grid (docs/protocols/triplets.md#grid): upper triangle labelled, lower triangle ``IGNORE``.
 
     Entries are processed in file order; inside an entry: target cells (T), then polar cells (P), then the
     polarity of every (target word, polar word) pair at (min, max). Later writes overwrite earlier ones
@@ -105,7 +106,8 @@ def _fill_square(grid: np.ndarray, lo: int, r: int, tag: int) -> None:
 
 
 def diagonal_spans(grid: np.ndarray, tag: int) -> list[Span]:
-    """Spans of consecutive diagonal cells equal to ``tag`` (spec 6.3 step 1: adjacent spans merge)."""
+    """Spans of consecutive diagonal cells equal to ``tag`` (docs/protocols/triplets.md#decoding step 1: adjacent spans
+    merge)."""
     spans: list[Span] = []
     start = -1
     n = grid.shape[0]
@@ -131,7 +133,7 @@ class Decoded:
 
 
 def decode(grid: np.ndarray, *, reference_quirk: bool = False) -> Decoded:
-    """Decode a (gold or predicted) grid, spec 6.3.
+    """Decode a (gold or predicted) grid, docs/protocols/triplets.md#decoding.
 
     Pairing: for every target span A and polar span O, count the polarity tags of the cells
     ``(min(i, j), max(i, j))`` for i in A, j in O; no polarity tag -> not linked; otherwise the most frequent
@@ -163,5 +165,6 @@ def decode(grid: np.ndarray, *, reference_quirk: bool = False) -> Decoded:
 
 
 def round_trip(n: int, entries: Sequence[Entry]) -> Decoded:
-    """The gold side of the evaluation: build the gold grid and decode it (spec 6.3 step 3)."""
+    """The gold side of the evaluation: build the gold grid and decode it (docs/protocols/triplets.md#decoding step
+    3)."""
     return decode(build_grid(n, entries))

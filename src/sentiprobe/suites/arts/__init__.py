@@ -1,11 +1,11 @@
-"""The ARTS suites (aspect robustness; spec ``shared/specs/arts.md``).
+"""The ARTS suites (aspect robustness; spec `docs/protocols/arts.md`).
 
 Registers ``arts-laptop``, ``arts-rest``, ``arts-mams`` and ``arts-custom`` (a user's enriched file,
 ``custom``) into ``SUITES``. Test generation lives in the ``generate`` subpackage. Stage modules: ``data``
-(items per split, §5.3 statistics, data warnings in ``suite.memo``), ``predictions`` (results CSVs and
-``item_id,label`` files), ``score`` (accuracy, ARS, subset accuracies; pure), ``report`` (HTML).
-Protocol helpers: ``formats`` (records, id rules), ``load`` (file loaders), ``items`` (records -> Items),
-``datastats`` (§5.3).
+(items per split, docs/protocols/arts.md#dataset-statistics statistics, data warnings in ``suite.memo``),
+``predictions`` (results CSVs and ``item_id,label`` files), ``score`` (accuracy, ARS, subset accuracies; pure),
+``report`` (HTML). Protocol helpers: ``formats`` (records, id rules), ``load`` (file loaders), ``items`` (records ->
+Items), ``datastats`` (docs/protocols/arts.md#dataset-statistics).
 
 Test items are the original test examples plus their RevTgt, RevNon and AddDiff variants; the resampling
 unit of ARS is the source example (``Item.group_id``). ARTS has no suite options; the policy for missing

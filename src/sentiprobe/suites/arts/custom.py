@@ -1,6 +1,6 @@
 """The ``arts-custom`` suite: a generated or user-supplied enriched file, run and scored like the released sets.
 
-The file has the released format (spec ``arts.md`` §2.5; the output of ``sentiprobe arts generate``):
+The file has the released format (docs/protocols/arts.md#enriched-sets; the output of ``sentiprobe arts generate``):
 originals under their example id, variants under ``<id>_adv1`` / ``_adv2`` / ``_adv3`` (``_adv4`` accepted)
 and the generated recipes ``_revnon_adddiff`` / ``_adddiff_k<k>``. Loading, items, scoring (accuracy, ARS,
 per-strategy subset accuracies) and the report section are the released suites' own stages (``data.py``

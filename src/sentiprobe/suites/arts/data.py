@@ -1,11 +1,12 @@
-"""ARTS data stage (spec ``arts.md`` §2, §5.3, §6): items per split, data files, dataset statistics.
+"""ARTS data stage (docs/protocols/arts.md#data, #dataset-statistics, #data-irregularities): items per split, data
+files, dataset statistics.
 
 Test items are the original SemEval/MAMS test examples plus their RevTgt, RevNon and AddDiff variants;
 train/dev items come from the flat split files. The three suites differ only in their domain folder
 (:data:`DOMAINS`) and in where MAMS's test set lives (it exists only as the published results CSV).
 
-The tolerated irregularities of the released data (§6) met while loading a split are kept in
-``suite.memo["data_warnings"][split]`` (see :func:`data_warnings`); the items themselves carry them in
+The tolerated irregularities of the released data (docs/protocols/arts.md#data-irregularities) met while loading a split
+are kept in ``suite.memo["data_warnings"][split]`` (see :func:`data_warnings`); the items themselves carry them in
 ``meta["data_warnings"]`` so that scoring reports them without access to the suite's memo.
 """
 from __future__ import annotations
@@ -82,13 +83,15 @@ def _load_mams_test(suite: Suite, warns: list[DataWarning]) -> list[Item]:
 
 
 def data_warnings(suite: Suite, split: str = "test") -> list[DataWarning]:
-    """Tolerated irregularities (§6) met while loading ``split`` (loads it if needed)."""
+    """Tolerated irregularities (docs/protocols/arts.md#data-irregularities) met while loading ``split`` (loads it if
+    needed)."""
     suite.items(split)
     return list(suite.memo.get("data_warnings", {}).get(split, []))
 
 
 def statistics(suite: Suite) -> dict[str, Any]:
-    """Item counts per split and kind, label counts, §5.3 statistics and data warnings.
+    """Item counts per split and kind, label counts, docs/protocols/arts.md#dataset-statistics statistics and data
+    warnings.
 
     A split or per-sentence file that is missing or unreadable is reported in place of its numbers
     (``{"error": ...}``), not fatal: ``data stats`` should show what is there.

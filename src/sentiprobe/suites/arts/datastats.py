@@ -1,4 +1,4 @@
-"""Dataset statistics of an original ABSA test set (spec ``arts.md`` §5.3, the paper's Table 6).
+"""Dataset statistics of an original ABSA test set (docs/protocols/arts.md#dataset-statistics, the paper's Table 6).
 
 Every statistic is per example (target), computed from a per-sentence file (``test_sent.json``):
 
@@ -34,7 +34,8 @@ def _mean(total: int, n: int) -> dict[str, Any]:
 
 
 def original_test_stats(sentences: Mapping[str, SentenceRecord]) -> dict[str, Any]:
-    """§5.3 statistics of the original examples of a per-sentence file (exact counts included)."""
+    """docs/protocols/arts.md#dataset-statistics statistics of the original examples of a per-sentence file (exact
+    counts included)."""
     n = aspects = ge1 = all_diff = n_diff = 0
     labels: Counter[str] = Counter()
     for s in sentences.values():
@@ -58,5 +59,6 @@ def original_test_stats(sentences: Mapping[str, SentenceRecord]) -> dict[str, An
         "no_differing_nontgt": _share(n - ge1, n),
         "labels": {lab: labels.get(lab, 0) for lab in LABELS},
         "pos_neg_ratio": float(Fraction(pos, neg)) if neg else None,
-        "definitions": "per example (target); 'opposite' means a different label (neutral counts), §5.3",
+        "definitions": "per example (target); 'opposite' means a different label (neutral counts); "
+                       "docs/protocols/arts.md#dataset-statistics",
     }

@@ -1,10 +1,10 @@
-"""ARTS record types, id rules and span helpers (spec ``arts.md`` §2, §6).
+"""ARTS record types, id rules and span helpers (docs/protocols/arts.md#data, #data-irregularities).
 
 Everything here is a frozen dataclass or a pure function. The loaders in ``load.py`` build these
 records; ``items.py`` turns them into :class:`sentiprobe.core.types.Item`.
 
-Id rules (§2.1): an *example id* is a sentence id, ``_`` and a decimal aspect index. The sentence id
-is what precedes the **last** ``_``; ids are never stripped or normalised (one restaurant sentence id
+Id rules (docs/protocols/arts.md#ids): an *example id* is a sentence id, ``_`` and a decimal aspect index. The sentence
+id is what precedes the **last** ``_``; ids are never stripped or normalised (one restaurant sentence id
 ends with a space: ``33068425#562449#4 _0``). A variant key is an example id plus ``_adv1`` (RevTgt),
 ``_adv2`` (RevNon) or ``_adv3``/``_adv4`` (AddDiff; the prediction CSVs use ``_adv4``).
 """
@@ -21,7 +21,7 @@ LABELS: tuple[str, ...] = ("positive", "negative", "neutral")
 """The three polarity labels, in the suite's label order."""
 
 FLIP: dict[str, str] = {"positive": "negative", "negative": "positive", "neutral": "neutral"}
-"""Flip(p) of §3: positive<->negative, neutral stays neutral (the RevTgt label rule)."""
+"""Flip(p) of docs/protocols/arts.md#terms: positive<->negative, neutral stays neutral (the RevTgt label rule)."""
 
 ORIGINAL = "original"
 STRATEGIES: tuple[str, ...] = ("revtgt", "revnon", "adddiff")
@@ -31,7 +31,7 @@ STRATEGY_NAMES: dict[str, str] = {"revtgt": "RevTgt", "revnon": "RevNon", "adddi
 """Paper names of the strategies (for reports)."""
 
 VARIANT_RE = re.compile(r"_adv([1-4])$")
-"""The only variant suffixes (§2.5)."""
+"""The only variant suffixes (docs/protocols/arts.md#enriched-sets)."""
 
 SUFFIX_KIND: dict[str, str] = {"1": "revtgt", "2": "revnon", "3": "adddiff", "4": "adddiff"}
 KIND_SUFFIX: dict[str, str] = {"revtgt": "_adv1", "revnon": "_adv2", "adddiff": "_adv3"}
@@ -40,7 +40,7 @@ KIND_SUFFIX: dict[str, str] = {"revtgt": "_adv1", "revnon": "_adv2", "adddiff": 
 
 @dataclass(frozen=True)
 class DataWarning:
-    """A tolerated irregularity in a data file (§6): reported, never fatal.
+    """A tolerated irregularity in a data file (docs/protocols/arts.md#data-irregularities): reported, never fatal.
 
     Attributes:
         path: file the record comes from.
@@ -63,7 +63,7 @@ class DataWarning:
 
 @dataclass(frozen=True)
 class AspectExample:
-    """One (sentence, aspect) record of a flat split file (§2.2).
+    """One (sentence, aspect) record of a flat split file (docs/protocols/arts.md#flat-files).
 
     Attributes:
         id: example id (equals the top-level key).
@@ -94,7 +94,8 @@ class AspectExample:
 
 @dataclass(frozen=True)
 class TermAnnotation:
-    """One aspect inside a per-sentence record (``_sent`` / ``_sent_towe``, §2.3-2.4).
+    """One aspect inside a per-sentence record (``_sent`` / ``_sent_towe``, docs/protocols/arts.md#sentence-files,
+    #towe-files).
 
     Attributes:
         id: example id.
@@ -120,7 +121,7 @@ class SentenceRecord:
 
     Attributes:
         id: sentence id.
-        sentence: the text (TOWE files may differ slightly from the SemEval text, §2.4).
+        sentence: the text (TOWE files may differ slightly from the SemEval text, docs/protocols/arts.md#towe-files).
         multi, contra: flags as stored (``contra``: more than one distinct label).
         terms: the aspects, in file order.
     """
@@ -134,15 +135,16 @@ class SentenceRecord:
 
 @dataclass(frozen=True)
 class EnrichedExample:
-    """One record of a released ARTS test set (§2.5).
+    """One record of a released ARTS test set (docs/protocols/arts.md#enriched-sets).
 
     Attributes:
         key: the top-level key, verbatim (``1094:1_1_adv1``; ``_adv4`` kept as written).
         item_key: the key with ``_adv4`` normalised to ``_adv3`` (the suite's item id).
         source_id: the ``id`` field, i.e. the source example id (the ARS grouping key).
         kind: ``original``, ``revtgt``, ``revnon`` or ``adddiff``.
-        sentence, term, polarity: the record's own text, term (variants may change it, §6) and label.
-        start, end: verbatim offsets; ``span`` validated or re-located (see :class:`AspectExample`).
+        sentence, term, polarity: the record's own text, term (variants may change it,
+        docs/protocols/arts.md#data-irregularities) and label. start, end: verbatim offsets; ``span`` validated or
+        re-located (see :class:`AspectExample`).
     """
 
     key: str
@@ -159,7 +161,7 @@ class EnrichedExample:
 
 @dataclass(frozen=True)
 class ResultsRow:
-    """One row of a published prediction CSV (§2.7).
+    """One row of a published prediction CSV (docs/protocols/arts.md#results-csv).
 
     Attributes:
         id: the row id, verbatim (``_adv4`` for AddDiff).
@@ -205,7 +207,7 @@ class ResultsTable:
 # ---- ids ------------------------------------------------------------------------------------------
 
 def split_example_id(example_id: str) -> tuple[str, str]:
-    """``(sentence_id, aspect_index)`` of an example id, cut at the **last** ``_`` (§2.1).
+    """``(sentence_id, aspect_index)`` of an example id, cut at the **last** ``_`` (docs/protocols/arts.md#ids).
 
     Raises ``ValueError`` when there is no ``_``, the sentence id is empty or the index is not a
     decimal number. Nothing is stripped.
@@ -217,7 +219,7 @@ def split_example_id(example_id: str) -> tuple[str, str]:
 
 
 def is_example_id(example_id: str) -> bool:
-    """Whether ``example_id`` follows §2.1 (and carries no variant suffix)."""
+    """Whether ``example_id`` follows docs/protocols/arts.md#ids (and carries no variant suffix)."""
     if VARIANT_RE.search(example_id):
         return False
     try:
@@ -228,11 +230,13 @@ def is_example_id(example_id: str) -> bool:
 
 
 GENERATED_RE = re.compile(r"_(revnon_adddiff|adddiff_k[1-9][0-9]*)$")
-"""Suffixes of the generated recipes of §4.5 (RevNon+AddDiff, AddDiff(k)); the kind is the suffix."""
+"""Suffixes of the generated recipes of docs/protocols/arts.md#adddiff-variations (RevNon+AddDiff, AddDiff(k)); the kind
+is the suffix."""
 
 
 def parse_key(key: str) -> tuple[str, str]:
-    """``(source_id, kind)`` of an enriched key or CSV row id (``_adv[1-4]$``, §2.5; generated §4.5 recipes)."""
+    """``(source_id, kind)`` of an enriched key or CSV row id (``_adv[1-4]$``, docs/protocols/arts.md#enriched-sets;
+    generated docs/protocols/arts.md#adddiff-variations recipes)."""
     m = VARIANT_RE.search(key)
     if m is None:
         g = GENERATED_RE.search(key)
@@ -248,7 +252,7 @@ def normalise_key(key: str) -> str:
 
 
 def expected_label(source_label: str, kind: str) -> str:
-    """Gold label a variant must carry given its source's label (§2.5 label rule)."""
+    """Gold label a variant must carry given its source's label (docs/protocols/arts.md#enriched-sets label rule)."""
     return FLIP[source_label] if kind == "revtgt" else source_label
 
 

@@ -1,4 +1,5 @@
-"""Turn ARTS records into :class:`Item` objects (spec ``arts.md`` §2.5, §2.7, §5.1, §6).
+"""Turn ARTS records into :class:`Item` objects (docs/protocols/arts.md#enriched-sets, #results-csv, #ars,
+#data-irregularities).
 
 Test items are the originals plus their variants. ``item_id`` is the enriched key with AddDiff
 normalised to ``_adv3`` (originals keep their id verbatim), ``group_id`` is the source example id
@@ -45,7 +46,7 @@ def results_items(table: ResultsTable, originals: Mapping[str, AspectExample] | 
     The CSV has no offsets. For originals, ``originals`` (the flat ``test.json`` records) supply
     them; the CSV's sentence, term and gold label must agree with that file (else DataError naming
     the row and field). For variants the term is located in the sentence: an AddDiff variant first
-    tries its source's span (AddDiff copies it, §4.4); a term occurring several times gets the
+    tries its source's span (AddDiff copies it, docs/protocols/arts.md#adddiff); a term occurring several times gets the
     occurrence nearest to its source's offset and a term that is absent gets ``span=None``, each
     with a :class:`DataWarning`.
     """

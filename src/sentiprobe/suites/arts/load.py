@@ -1,4 +1,4 @@
-"""Loaders for every ARTS file format (spec ``arts.md`` §2).
+"""Loaders for every ARTS file format (docs/protocols/arts.md#data).
 
 - :func:`load_flat`: ``src_data/<domain>/{train,dev,test}.json`` (one record per aspect);
 - :func:`load_sent` / :func:`load_towe`: ``*_sent.json`` / ``*_sent_towe.json`` (per sentence);
@@ -7,8 +7,8 @@
 - :func:`load_results_csv`: ``output/<domain>_results.csv`` (CRLF, quoted, one column per model).
 
 Malformed records raise :class:`DataError` naming the file, the record id and the field. The
-irregularities documented in §6 (offsets not matching the term, a variant whose term differs from
-its source's) are tolerated: each becomes a :class:`DataWarning`, appended to ``warnings_out`` and
+irregularities documented in docs/protocols/arts.md#data-irregularities (offsets not matching the term, a variant whose
+term differs from its source's) are tolerated: each becomes a :class:`DataWarning`, appended to ``warnings_out`` and
 logged, and the span is re-located when possible. Nothing is dropped silently.
 """
 from __future__ import annotations
@@ -38,7 +38,7 @@ from .formats import (
 )
 
 RESULTS_FIXED_COLUMNS = ("id", "sentence", "term", "gold_label")
-"""Columns of a published results CSV that are not model columns (§2.7)."""
+"""Columns of a published results CSV that are not model columns (docs/protocols/arts.md#results-csv)."""
 
 
 # ---- generic field checks --------------------------------------------------------------------------
@@ -113,7 +113,7 @@ def _same_id(rec: dict, key: str, path: Path) -> str:
 
 def load_flat(path: str | Path, *, warnings_out: list[DataWarning] | None = None
               ) -> dict[str, AspectExample]:
-    """Load a flat split file (§2.2): ``{example_id: AspectExample}`` in file order."""
+    """Load a flat split file (docs/protocols/arts.md#flat-files): ``{example_id: AspectExample}`` in file order."""
     path = Path(path)
     out: dict[str, AspectExample] = {}
     for key, raw in read_json_object(path).items():
@@ -155,7 +155,8 @@ def _opinions(term: dict, sentence: str, path: Path, tid: str, warnings_out) -> 
 
 def load_sent(path: str | Path, *, towe: bool | None = None,
               warnings_out: list[DataWarning] | None = None) -> dict[str, SentenceRecord]:
-    """Load a per-sentence file (§2.3; §2.4 when ``towe``): ``{sentence_id: SentenceRecord}``.
+    """Load a per-sentence file (docs/protocols/arts.md#sentence-files; docs/protocols/arts.md#towe-files when
+    ``towe``): ``{sentence_id: SentenceRecord}``.
 
     ``towe=None`` reads opinion fields when a term has them; ``True`` requires them; ``False``
     ignores them.
@@ -192,7 +193,7 @@ def load_sent(path: str | Path, *, towe: bool | None = None,
 
 
 def load_towe(path: str | Path, *, warnings_out: list[DataWarning] | None = None) -> dict[str, SentenceRecord]:
-    """Load a ``_sent_towe`` file (§2.4); every term must carry opinion words and spans."""
+    """Load a ``_sent_towe`` file (docs/protocols/arts.md#towe-files); every term must carry opinion words and spans."""
     return load_sent(path, towe=True, warnings_out=warnings_out)
 
 
@@ -200,13 +201,14 @@ def load_towe(path: str | Path, *, warnings_out: list[DataWarning] | None = None
 
 def load_enriched(path: str | Path, *, warnings_out: list[DataWarning] | None = None
                   ) -> dict[str, EnrichedExample]:
-    """Load a released ARTS test set (§2.5): ``{item_key: EnrichedExample}`` in file order.
+    """Load a released ARTS test set (docs/protocols/arts.md#enriched-sets): ``{item_key: EnrichedExample}`` in file
+    order.
 
     ``_adv4`` keys are accepted as AddDiff and keyed by their ``_adv3`` form. Checks: the ``id``
     field is the key without its suffix; every variant's source is present; no key appears as both
     ``_adv3`` and ``_adv4``. Warnings (not errors): offsets not matching the term (the span is
     re-located, preferring for a variant the occurrence nearest to its source's offset), a variant
-    term differing from its source's term, a variant label breaking the §2.5 label rule.
+    term differing from its source's term, a variant label breaking the docs/protocols/arts.md#enriched-sets label rule.
     """
     path = Path(path)
     raw_records: dict[str, tuple] = {}
@@ -262,7 +264,8 @@ def _check_units(records, path: Path, warnings_out, *, key_of, label_of, lookup,
 # ---- AspectSet -------------------------------------------------------------------------------------
 
 def load_aspectset(path: str | Path) -> tuple[str, ...]:
-    """Load an AspectSet phrase list (§2.6): one phrase per line, duplicates kept, in file order."""
+    """Load an AspectSet phrase list (docs/protocols/arts.md#aspectset): one phrase per line, duplicates kept, in file
+    order."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -284,7 +287,7 @@ def load_aspectset(path: str | Path) -> tuple[str, ...]:
 
 def load_results_csv(path: str | Path, *, warnings_out: list[DataWarning] | None = None,
                      log: bool = True) -> ResultsTable:
-    """Load a published results CSV (§2.7): CRLF, standard quoting, one column per model.
+    """Load a published results CSV (docs/protocols/arts.md#results-csv): CRLF, standard quoting, one column per model.
 
     Row ids keep their verbatim form in ``ResultsRow.id``; ``item_key`` maps ``_adv4`` to ``_adv3``.
     Gold labels must be valid labels; prediction cells are kept as written (an empty cell becomes

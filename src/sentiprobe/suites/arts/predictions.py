@@ -1,4 +1,4 @@
-"""Reading ARTS predictions made elsewhere (spec ``arts.md`` §2.7, §5.1).
+"""Reading ARTS predictions made elsewhere (docs/protocols/arts.md#results-csv, #ars).
 
 Two layouts are accepted:
 
@@ -72,7 +72,7 @@ def read_results(path: Path, column: str | None, test_items: Sequence[Item], sui
 
 
 def is_results_csv(path: Path) -> bool:
-    """Whether the file's header has the published results' fixed columns (§2.7)."""
+    """Whether the file's header has the published results' fixed columns (docs/protocols/arts.md#results-csv)."""
     try:
         header = next(csv.reader(io.StringIO(read_user_text(path, "predictions file"), newline="")), [])
     except csv.Error:

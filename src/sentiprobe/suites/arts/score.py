@@ -1,4 +1,4 @@
-"""ARTS scoring (spec ``arts.md`` §5.1-5.2): accuracy, ARS and per-strategy subset accuracies.
+"""ARTS scoring (docs/protocols/arts.md#ars, #subset-accuracy): accuracy, ARS and per-strategy subset accuracies.
 
 Pure functions of items, predictions and the suite's frozen score context. One pass over the items builds
 integer/boolean numpy arrays (group index, kind code, correctness); everything after that is vectorised, so
@@ -11,8 +11,8 @@ Rounding rule for reported percentages: exact :class:`~fractions.Fraction` arith
 round-half-up to two decimals (ties away from zero, as ``decimal.ROUND_HALF_UP``), see
 :func:`round_half_up`. 147/1120 = 13.125% prints as ``13.13``.
 
-Welch's t-test (optional, §5.2): the paper marks significant drops by Welch's t-test without
-saying over which samples. We assume the samples are the per-example 0/1 correctness of the
+Welch's t-test (optional, docs/protocols/arts.md#subset-accuracy): the paper marks significant drops by Welch's t-test
+without saying over which samples. We assume the samples are the per-example 0/1 correctness of the
 Ori(S) sources and of the New(S) variants, treated as independent samples with unequal variances
 (``scipy.stats.ttest_ind(equal_var=False)``, two-sided); this ignores the pairing of variants with
 their sources.
@@ -177,13 +177,13 @@ def build_arrays(items: Sequence[Item], by_id: Mapping[str, Prediction]) -> Scor
 
 
 def unit_all_correct(arr: ScoreArrays) -> np.ndarray:
-    """Per unit: the source and every variant are correct (the ARS numerator, §5.1)."""
+    """Per unit: the source and every variant are correct (the ARS numerator, docs/protocols/arts.md#ars)."""
     wrong = np.bincount(arr.group, weights=(~arr.correct).astype(np.float64), minlength=arr.n_units)
     return wrong == 0
 
 
 def strategy_arrays(arr: ScoreArrays, kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(ori, new, both)`` 0/1 arrays for one strategy (§5.2).
+    """``(ori, new, both)`` 0/1 arrays for one strategy (docs/protocols/arts.md#subset-accuracy).
 
     ``ori``: correctness of the sources of units having a ``kind`` variant; ``new``: correctness of
     the ``kind`` variants; ``both``: per such unit, source and all its ``kind`` variants correct.
@@ -258,12 +258,13 @@ def welch(ori: np.ndarray, new: np.ndarray, alpha: float = DEFAULT_ALPHA) -> dic
 
 def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any, context: ScoreContext,
           config: ScoreConfig) -> SuiteScore:
-    """The suite's score stage: accuracy on originals, ARS and per-strategy subset accuracies (§5.1-5.2).
+    """The suite's score stage: accuracy on originals, ARS and per-strategy subset accuracies
+    (docs/protocols/arts.md#ars, #subset-accuracy).
 
     ``config.missing`` (from :data:`~sentiprobe.suites.spec.MISSING_POLICIES`): ``error`` (any missing
     prediction raises), ``wrong`` (missing predictions count as wrong, reported) or ``variants-wrong``
-    (the spec's §5.1 rule: a missing source raises, a missing variant counts as wrong). Pure: the data
-    warnings reported come from the items' own ``meta``; ``arts-custom``'s input file record (path and sha256)
+    (the docs/protocols/arts.md#ars rule: a missing source raises, a missing variant counts as wrong). Pure: the
+    data warnings reported come from the items' own ``meta``; ``arts-custom``'s input file record (path and sha256)
     from the context the data stage built.
     """
     by_id = context.check(items, predictions, config, missing="wrong")
@@ -372,5 +373,5 @@ def score_items(items: Sequence[Item], by_id: Mapping[str, Prediction], *, n_boo
 
 
 def predictions_from_mapping(mapping: Mapping[str, str | None]) -> list[Prediction]:
-    """``{example_id: label}`` (the spec's mapping input) as Predictions."""
+    """``{example_id: label}`` (the protocol's mapping input) as Predictions."""
     return [Prediction(str(k), v, parse_ok=v is not None) for k, v in mapping.items()]

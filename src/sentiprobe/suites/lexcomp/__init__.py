@@ -1,11 +1,11 @@
-"""The LexComp suites (Shwartz & Dagan 2019; spec ../shared/specs/lexcomp.md, docs/lexcomp.md).
+"""The LexComp suites (Shwartz & Dagan 2019; docs/protocols/lexcomp.md, docs/lexcomp.md).
 
 Six probing tasks over frozen representations: meaning shift (``lexcomp-vpc``, ``lexcomp-lvc``,
 ``lexcomp-nc-literality``), implicit meaning (``lexcomp-nc-relations``, ``lexcomp-an-attributes``) and
 ``lexcomp-phrase-type`` (BIO tagging). Items are token sequences (``input_kind="tokens"``); the probes
-(``models/probes.py``) and the spec §5 majority baselines (``majority``, ``majority-first``,
-``majority-last``, ``majority-word``) are models. Phrase Type accepts only models with the ``tokens``
-capability (they read LexComp token items: a tag sequence per sentence); the classification suites accept
+(``models/probes.py``) and the docs/protocols/lexcomp.md#majority-baselines majority baselines (``majority``,
+``majority-first``, ``majority-last``, ``majority-word``) are models. Phrase Type accepts only models with the
+``tokens`` capability (they read LexComp token items: a tag sequence per sentence); the classification suites accept
 those and any classifier (a text model sees the sentence, without the span), except VPC/LVC without their
 BNC sentences, which admit the majority baselines only (``data.refuse``: a text model would see the phrase
 alone).

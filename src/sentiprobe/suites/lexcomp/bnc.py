@@ -1,7 +1,7 @@
-"""VPC/LVC sentence extraction from a user's licensed BNC XML Edition (spec §3.1, PROVENANCE.md).
+"""VPC/LVC sentence extraction from a user's licensed BNC XML Edition (docs/protocols/lexcomp.md#vpc, PROVENANCE.md).
 
 The released VPC/LVC files hold BNC ids only (``B/BN/BNN.xml/291`` = file ``Texts/B/BN/BNN.xml``, sentence
-``<s n="291">``). Given the BNC directory, :func:`extract` rebuilds the examples in the spec's extracted
+``<s n="291">``). Given the BNC directory, :func:`extract` rebuilds the examples in the protocol's extracted
 format: the sentence lower-cased and ASCII-folded, ``start``/``end`` the first contiguous lemma match of
 ``span_text``.
 

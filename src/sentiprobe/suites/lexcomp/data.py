@@ -1,10 +1,10 @@
-"""Stage ``data``: LexComp records -> :class:`~sentiprobe.core.types.Item` (spec §3).
+"""Stage ``data``: LexComp records -> :class:`~sentiprobe.core.types.Item` (docs/protocols/lexcomp.md#tasks).
 
 Item layout (what the probe adapters in ``models/probes.py`` read):
 
 - ``tokens``: the whitespace-split sentence; ``text`` = the tokens joined by spaces;
 - ``text_pair``: the paraphrase (NC Relations, AN Attributes);
-- ``meta["probe"]``: the probe input of spec §3: ``span`` ([u_s; u_e]), ``target`` ([u_t; e_t]),
+- ``meta["probe"]``: the probe input of docs/protocols/lexcomp.md#tasks: ``span`` ([u_s; u_e]), ``target`` ([u_t; e_t]),
   ``pair`` ([u_s; u_e; u'_1; u'_l]), ``paraphrase`` ([u'_1; u'_l], the -(Context+Phrase) ablation) or
   ``tag`` (BIO tagging);
 - ``meta["span"]``: inclusive token span ``[start, end]``; ``meta["target"]``: the NC Literality target;
@@ -143,7 +143,7 @@ def _plain_items(suite, split: str) -> list[Item]:
 
 def load_items(suite, split: str) -> list[Item]:
     """Items of a split; classification items carry ``meta["control"]`` (their control-task label) and,
-    under the ``ablation`` option, the ablated input (spec §8)."""
+    under the ``ablation`` option, the ablated input (docs/protocols/lexcomp.md#ablations)."""
     if split not in SPLIT_FILES:
         raise ConfigError(f"unknown split {split!r}")
     items = _plain_items(suite, split)
@@ -158,8 +158,9 @@ def load_items(suite, split: str) -> list[Item]:
 
 
 def score_context(suite, trained: bool):
-    """The frozen context of the score stage: the majority baselines fitted on the training split (spec §5) and
-    the notes the loading left (no BNC text, the BNC extraction report)."""
+    """The frozen context of the score stage: the majority baselines fitted on the training split
+    (docs/protocols/lexcomp.md#majority-baselines) and the notes the loading left (no BNC text, the BNC extraction
+    report)."""
     task = task_of(suite)
     fitted = baselines.fit_all(suite.items("train"), task)
     suite.items("test")  # the notes below are those of every split scoring reports on
@@ -169,7 +170,8 @@ def score_context(suite, trained: bool):
 
 
 def statistics(suite) -> dict[str, Any]:
-    """Counts per split plus the split-key disjointness check of spec §3 (overlaps are reported)."""
+    """Counts per split plus the split-key disjointness check of docs/protocols/lexcomp.md#tasks (overlaps are
+    reported)."""
     out = default_statistics(suite)
     task = task_of(suite)
     if task == "phrase-type":

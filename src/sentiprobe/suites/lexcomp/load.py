@@ -1,13 +1,13 @@
-"""Readers and validators of the six LexComp file formats (spec §2-3).
+"""Readers and validators of the six LexComp file formats (docs/protocols/lexcomp.md#conventions, #tasks).
 
 Every reader returns plain records (dicts with the fields the probe and the baselines need) and raises
-:class:`~sentiprobe.core.errors.DataError` naming the file, the line and the field for anything the spec
+:class:`~sentiprobe.core.errors.DataError` naming the file, the line and the field for anything the protocol definition
 rules out: spans outside the sentence, unknown labels, ``target_word`` that is not the token at
 ``target_index``, BIO sequences with an ``I`` after ``O``. Nothing is silently dropped: a record is
 either valid or the load fails, so a number computed on the data is computed on all of it.
 
-Sentences are pre-tokenized and split on single spaces (spec §2); no re-tokenization (see :func:`tokens_of`
-for the whitespace-only tokens the released indices do not count).
+Sentences are pre-tokenized and split on single spaces (docs/protocols/lexcomp.md#conventions); no re-tokenization (see
+:func:`tokens_of` for the whitespace-only tokens the released indices do not count).
 """
 from __future__ import annotations
 
@@ -56,8 +56,8 @@ def _label(obj: dict[str, Any], task: str, path: Path, n: int) -> str:
 def tokens_of(sentence: str) -> tuple[list[str], int]:
     """(tokens, number of whitespace-only tokens dropped).
 
-    Sentences are split on single spaces (spec §2), but the released indices count tokens of a split on
-    any whitespace: a few Wikipedia sentences hold a lone non-breaking space (``5 \xa0 km``) that the
+    Sentences are split on single spaces (docs/protocols/lexcomp.md#conventions), but the released indices count tokens
+    of a split on any whitespace: a few Wikipedia sentences hold a lone non-breaking space (``5 \xa0 km``) that the
     original ``str.split()`` dropped. Dropping whitespace-only tokens keeps every released index valid;
     the drops are counted (``statistics`` -> ``whitespace_tokens_dropped``).
     """
@@ -101,7 +101,8 @@ def read_bnc_ids(path: Path, task: str) -> list[dict[str, Any]]:
 
 
 def read_bnc_extracted(path: Path, task: str) -> list[dict[str, Any]]:
-    """Extracted VPC/LVC examples ``{bnc_id, sentence, start, end, span_text, label}`` (spec §3.1)."""
+    """Extracted VPC/LVC examples ``{bnc_id, sentence, start, end, span_text, label}``
+    (docs/protocols/lexcomp.md#vpc)."""
     out = []
     for n, obj in iter_jsonl(path):
         toks = _tokens(_field(obj, "sentence", str, path, n), path, n)
@@ -118,7 +119,7 @@ def read_bnc_extracted(path: Path, task: str) -> list[dict[str, Any]]:
 
 
 def read_nc_literality(path: Path) -> list[dict[str, Any]]:
-    """NC Literality: the target token and the compound's two tokens (spec §3.3)."""
+    """NC Literality: the target token and the compound's two tokens (docs/protocols/lexcomp.md#nc-literality)."""
     out = []
     for n, obj in iter_jsonl(path):
         toks = _tokens(_field(obj, "sentence", str, path, n), path, n)
@@ -145,7 +146,8 @@ def read_nc_literality(path: Path) -> list[dict[str, Any]]:
 
 
 def read_span_paraphrase(path: Path, task: str) -> list[dict[str, Any]]:
-    """NC Relations and AN Attributes: a two-token span plus a paraphrase (spec §3.4-3.5)."""
+    """NC Relations and AN Attributes: a two-token span plus a paraphrase (docs/protocols/lexcomp.md#nc-relations,
+    #an-attributes)."""
     out = []
     for n, obj in iter_jsonl(path):
         toks = _tokens(_field(obj, "sentence", str, path, n), path, n)
@@ -159,7 +161,7 @@ def read_span_paraphrase(path: Path, task: str) -> list[dict[str, Any]]:
                 raise DataError("span must be 'w1 w2'", path=path, record=f"line {n}", field="span")
             w1, w2 = words
             key = w2
-        else:  # AN: the pair is the sentence tokens; the split key is the noun (spec §11)
+        else:  # AN: the pair is the sentence tokens; the split key is the noun (docs/protocols/lexcomp.md#decisions)
             w1, w2 = toks[s].lower(), toks[e].lower()
             key = w2
         out.append({"line": n, "ws_dropped": _dropped(obj["sentence"]), "tokens": toks, "span": (s, e),
@@ -169,7 +171,7 @@ def read_span_paraphrase(path: Path, task: str) -> list[dict[str, Any]]:
 
 
 def validate_tags(tags: list[str], path: Path, n: int) -> None:
-    """The tag alphabet, and no ``I`` at the start or after ``O`` (spec §3.6)."""
+    """The tag alphabet, and no ``I`` at the start or after ``O`` (docs/protocols/lexcomp.md#phrase-type)."""
     prev = None
     for j, tag in enumerate(tags):
         if tag not in TAGS:

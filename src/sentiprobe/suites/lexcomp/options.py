@@ -1,7 +1,7 @@
 """Suite options of the LexComp suites (typed; the CLI maps the environment variables to them).
 
 - VPC/LVC (:class:`BncOptions`): where the sentences come from. The released files are BNC ids only.
-- NC Relations / AN Attributes (:class:`ImplicitOptions`): the spec §8 ablations.
+- NC Relations / AN Attributes (:class:`ImplicitOptions`): the docs/protocols/lexcomp.md#ablations ablations.
 Control tasks need no option: every classification item carries its control label in ``meta["control"]``
 and the probe adapter's ``control=true`` trains a control probe beside the task probe.
 """

@@ -1,8 +1,9 @@
 """Stage ``report`` (pure): the LexComp section of a results entry, escaped HTML (a template of
 :mod:`sentiprobe.render`).
 
-Shows the probe next to the spec §5 majority baselines (and the control task / selectivity when the
-probe trained one), ablation bars (spec §8), the per-layer accuracy curve, and the probe configuration.
+Shows the probe next to the docs/protocols/lexcomp.md#majority-baselines majority baselines (and the control task /
+selectivity when the probe trained one), ablation bars (docs/protocols/lexcomp.md#ablations), the per-layer accuracy
+curve, and the probe configuration.
 """
 from __future__ import annotations
 

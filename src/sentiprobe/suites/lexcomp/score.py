@@ -1,11 +1,13 @@
-"""Stage ``score`` (pure): accuracy for the classification tasks, span F1 for Phrase Type (spec §4).
+"""Stage ``score`` (pure): accuracy for the classification tasks, span F1 for Phrase Type
+(docs/protocols/lexcomp.md#metrics).
 
 Pure: items, predictions, options and the frozen :class:`LexCompContext` the data stage built (the majority
 baselines fitted on the training split, the notes on missing BNC text); no file, memo or model.
 
 Besides the main metric the entry carries what makes a probe score meaningful:
 
-- ``details["baselines"]``: the spec §5 majority table computed from the suite's labels;
+- ``details["baselines"]``: the docs/protocols/lexcomp.md#majority-baselines majority table computed from the suite's
+labels;
 - ``details["probe"]``: the probe configuration the predictions were made with (from ``Prediction.meta``);
 - extra heads a probe trained beside the task probe (``Prediction.meta["extra"]``, see models/probes.py):
   ``control`` -> metrics ``control_accuracy`` and ``selectivity`` (accuracy - control accuracy, paired
@@ -32,7 +34,8 @@ class LexCompContext(ScoreContext):
 
     Attributes:
         task: the probing task (``nc-literality``, ``phrase-type``...).
-        baselines: the spec §5 majority baselines fitted on the training split (:func:`.baselines.fit_all`).
+        baselines: the docs/protocols/lexcomp.md#majority-baselines majority baselines fitted on the training split
+        (:func:`.baselines.fit_all`).
     """
 
     task: str = ""

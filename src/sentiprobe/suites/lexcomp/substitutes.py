@@ -2,7 +2,7 @@
 
 The paper replaced the NC Literality target by a mask and read a masked LM's top substitutes, to see whether
 a model can represent the rare (non-literal) sense. No masked LM with its head is packaged (MiniLM has no MLM
-head; SmolLM2 is causal), so, as the spec's step 4 allows, a left-to-right LM is used:
+head; SmolLM2 is causal), so, as the protocol's step 4 allows, a left-to-right LM is used:
 
 1. candidates: the LM's top ``n_candidates`` next words given only the left context (whole words: pieces that
    start a word), plus the original target word so that its rank is always visible;

@@ -1,4 +1,4 @@
-"""The noncompsst suites (see ../shared/specs/noncompsst.md).
+"""The noncompsst suites (see docs/protocols/noncompsst.md).
 
 - ``noncompsst``: non-compositionality of sentiment (Dankers and Lucas 2023): a model trained on
   SST-7 rates the 1,813 Study-2 stimuli; its phrase ratings are correlated with the humans'.

@@ -1,11 +1,12 @@
-"""Items of the two suites, the stimulus text a model sees (spec §7.2), and cached loading.
+"""Items of the two suites, the stimulus text a model sees (docs/protocols/noncompsst.md#model-input), and cached
+loading.
 
 Stimulus items: one per line of ``stimuli_flat.txt`` (``item_id = L<line>``, 0-based, 4 digits;
 ``group_id = P<phrase>``), ``kind`` = ``natural`` / ``control-left`` / ``control-right``, label =
 the rounded human mean sentiment for the natural phrase, None for controls (no public rating).
 
-Model input (§7.2): the reference tokenises each stimulus with stanza and lower-cases it. stanza
-is not a dependency; :func:`ptb_tokenize` splits what stanza splits in these stimuli (clitics
+Model input (docs/protocols/noncompsst.md#model-input): the reference tokenises each stimulus with stanza and
+lower-cases it. stanza is not a dependency; :func:`ptb_tokenize` splits what stanza splits in these stimuli (clitics
 ``'s 're n't ...``, a final possessive ``'``, ``: ; , ! ? ( ) "``). Both steps are suite options
 (``lowercase`` / ``tokenize``, default on; :mod:`.options`).
 """
@@ -37,7 +38,7 @@ def ptb_tokenize(text: str) -> str:
 
 
 def stimulus_text(stimulus: str, *, lowercase: bool = True, tokenize: bool = True) -> str:
-    """The text a model is given for a stimulus (spec §7.2)."""
+    """The text a model is given for a stimulus (docs/protocols/noncompsst.md#model-input)."""
     s = ptb_tokenize(stimulus) if tokenize else stimulus
     return s.lower() if lowercase else s
 

@@ -1,4 +1,4 @@
-"""Loaders for the NonCompSST files (spec ``noncompsst.md`` §2), with structural validation.
+"""Loaders for the NonCompSST files (docs/protocols/noncompsst.md#data), with structural validation.
 
 Every reader returns frozen dataclasses and raises :class:`~sentiprobe.core.errors.DataError`
 naming the file, the 1-based line and the field when the file does not have the structure the
@@ -33,7 +33,7 @@ LINES_PER_PHRASE = 1 + 2 * N_CONTROLS
 #: stimulus roles in the order of the 7 lines of a phrase in ``stimuli_flat.txt``
 ROLES = ("nat", "left1", "left2", "left3", "right1", "right2", "right3")
 
-#: counts of the shipped release (spec §2); checked when ``strict=True``
+#: counts of the shipped release (docs/protocols/noncompsst.md#data); checked when ``strict=True``
 EXPECTED_COUNTS = {"study1_phrases": 500, "study2_phrases": 259, "flat_lines": 1813,
                    "distinct_stimuli": 1811, "flagged": 109}
 
@@ -145,7 +145,7 @@ class NonCompSST:
 
 # ---- low-level readers ----------------------------------------------------------------------------
 def read_text(path: str | Path, *, utf7: bool = False) -> str:
-    """File content as text: UTF-7 decoded as a whole (§2.1) or strict UTF-8."""
+    """File content as text: UTF-7 decoded as a whole (docs/protocols/noncompsst.md#encoding) or strict UTF-8."""
     path = Path(path)
     data = path.read_bytes()
     try:
@@ -315,7 +315,7 @@ def read_flags(path: str | Path) -> dict[str, bool]:
 
 
 def exact_multiple(printed: str, denominator: int, path: Path, line: int, field: str) -> Fraction:
-    """Recover an exact k/denominator from a value printed with 2 decimals (spec §5.4)."""
+    """Recover an exact k/denominator from a value printed with 2 decimals (docs/protocols/noncompsst.md#numerics)."""
     try:
         x = Fraction(printed)
     except (ValueError, ZeroDivisionError):
@@ -359,12 +359,13 @@ def need_file(root: str | Path, rel: str, strict: bool = True) -> Path:
 
 
 def load_noncompsst(root: str | Path, *, strict: bool = True, check_study1: bool = True) -> NonCompSST:
-    """Load and cross-check the NonCompSST release under data dir ``root`` (spec §2).
+    """Load and cross-check the NonCompSST release under data dir ``root`` (docs/protocols/noncompsst.md#data).
 
     Checks: Study-2 ⊂ Study-1 (phrases and controls), ``stimuli.tsv`` = Study 2 without the side
     column, ``stimuli_flat.txt`` rebuilt exactly from Study 2, flag keys = the distinct stimulus
     lines, ranking phrases = the natural phrases. ``strict`` (the default) also checks file sizes
-    against the manifest and the counts of §2; ``strict=False`` is for small hand-made releases.
+    against the manifest and the counts of docs/protocols/noncompsst.md#data; ``strict=False`` is for small hand-made
+    releases.
     """
     root = Path(root)
     p = {k: root / v for k, v in FILES.items()}

@@ -1,15 +1,16 @@
-"""NonCompSST evaluation (spec §6): correlations of ratings and F1 on the natural phrases.
+"""NonCompSST evaluation (docs/protocols/noncompsst.md#metrics): correlations of ratings and F1 on the natural phrases.
 
 - ``pearson_maxabs`` / ``spearman_maxabs``: model vs human MAXABS over the phrases; model ratings
-  from the seed-pooled scores (§6.1); human ratings from ``maxabs_ranking.tsv`` (the printed
-  2-decimal values recovered exactly as multiples of 1/9, §5.4). CIs: bootstrap over phrases.
+  from the seed-pooled scores (docs/protocols/noncompsst.md#correlation); human ratings from ``maxabs_ranking.tsv`` (the
+  printed 2-decimal values recovered exactly as multiples of 1/9, docs/protocols/noncompsst.md#numerics). CIs: bootstrap
+  over phrases.
 - ``macro_f1_all`` / ``macro_f1_top67``: gold = human mean sentiment rounded, prediction = the
   seed-mean score rounded (half up; no .5 can occur with 3 seeds), macro over labels in gold ∪
-  prediction; top set = human MAXABS strictly > 1 (§6.2). Secondary ``*_per_seed``: mean over
-  seeds of per-seed macro-F1 of the argmax labels.
+  prediction; top set = human MAXABS strictly > 1 (docs/protocols/noncompsst.md#phrase-f1). Secondary ``*_per_seed``:
+  mean over seeds of per-seed macro-F1 of the argmax labels.
 - ``pearson_max``, ``pearson_all``, ``pearson_allabs``, ``pearson_allclean``: need the human score
-  of every control stimulus (unpublished, §6.4) -> ``Metric.not_computable`` unless the user gives
-  a human score table.
+  of every control stimulus (unpublished, docs/protocols/noncompsst.md#computable) -> ``Metric.not_computable`` unless
+  the user gives a human score table.
 """
 from __future__ import annotations
 
@@ -140,7 +141,7 @@ def evaluate(model_scores: Mapping[str, float], data: NonCompSST, *,
              per_seed: Mapping[int, Mapping[str, str | None]] | None = None,
              human_scores: Mapping[str, float] | None = None, phrases: Sequence[Phrase] | None = None,
              n_boot: int = 1000, seed: int = 0, alpha: float = DEFAULT_ALPHA) -> Evaluation:
-    """Score a model's pooled stimulus scores against the human data (spec §6).
+    """Score a model's pooled stimulus scores against the human data (docs/protocols/noncompsst.md#metrics).
 
     ``per_seed``: seed -> {natural phrase: argmax label "0".."6" or None} for the secondary F1.
     ``human_scores``: optional full human table (stimulus -> mean rating) enabling all five correlations.

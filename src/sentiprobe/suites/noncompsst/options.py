@@ -6,7 +6,8 @@ values are recorded in ``results.json`` through ``Suite.describe()``. Nothing in
 variables.
 
 Both suites share the SST-7 training options (so a run of both fits each seed once); ``noncompsst`` adds
-the stimulus text options (spec §7.2) and the optional full human score table (spec §6.4).
+the stimulus text options (docs/protocols/noncompsst.md#model-input) and the optional full human score table
+(docs/protocols/noncompsst.md#computable).
 """
 from __future__ import annotations
 
@@ -45,7 +46,8 @@ class SST7Options:
 
 @dataclass(frozen=True)
 class NonCompSSTOptions(SST7Options):
-    """SST-7 training options plus the stimulus text (spec §7.2) and an optional full human table (§6.4)."""
+    """SST-7 training options plus the stimulus text (docs/protocols/noncompsst.md#model-input) and an optional full
+    human table (docs/protocols/noncompsst.md#computable)."""
 
     lowercase: bool = option(True, "lower-case the stimulus text a model sees (as the reference)",
                              env=LOWERCASE_ENV)

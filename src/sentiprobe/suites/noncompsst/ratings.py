@@ -1,8 +1,8 @@
-"""Non-compositionality ratings (spec §5): pooling, the five variants, TSV tables.
+"""Non-compositionality ratings (docs/protocols/noncompsst.md#ratings): pooling, the five variants, TSV tables.
 
 One engine for humans and models. Input: a table ``stimulus -> sentiment score`` (0..6) covering
 every stimulus of the phrases. Arithmetic follows the reference's float64 order of operations
-(§5.4), so MAX ties are decided exactly as the reference decides them:
+(docs/protocols/noncompsst.md#numerics), so MAX ties are decided exactly as the reference decides them:
 
 - pooled score = (sum of the integer predictions of a string, all positions and seeds) / count;
 - side mean = ((c1 + c2) + c3) / 3 (ALLCLEAN: the unflagged controls summed in order, / their count);
@@ -43,7 +43,7 @@ class Pooled:
 
 def pool(lines: Sequence[str], per_seed: Mapping[Any, Sequence[int | None]] | Sequence[Sequence[int | None]],
          *, skip_missing: bool = False) -> Pooled:
-    """Pool per-line predictions of several seeds by string (§5.1).
+    """Pool per-line predictions of several seeds by string (docs/protocols/noncompsst.md#pooling).
 
     ``per_seed``: seed -> one prediction per line (an integer 0..6, or None when missing), or a
     list of such lists. A None raises PredictionError unless ``skip_missing``; a string left with
@@ -76,7 +76,8 @@ def pool(lines: Sequence[str], per_seed: Mapping[Any, Sequence[int | None]] | Se
 
 
 def pool_predictions(lines: Sequence[str], per_seed_predictions) -> dict[str, float]:
-    """``{stimulus: score}`` pooled over all positions and seeds (§5.1); every prediction required."""
+    """``{stimulus: score}`` pooled over all positions and seeds (docs/protocols/noncompsst.md#pooling); every
+    prediction required."""
     return pool(lines, per_seed_predictions).scores
 
 
@@ -105,14 +106,15 @@ def _lookup(scores: Mapping[str, float], phrases: Sequence[Phrase], flags: Mappi
 
 
 def side_key(side: str, phrase: Phrase) -> str:
-    """Key of a side-level rating: ``<left> A B`` or ``<right> A B`` (§5.3)."""
+    """Key of a side-level rating: ``<left> A B`` or ``<right> A B`` (docs/protocols/noncompsst.md#variants)."""
     return f"<{side}> {phrase.text}"
 
 
 def ratings(scores: Mapping[str, float], flags: Mapping[str, bool] | None = None,
             phrases: Sequence[Phrase] | None = None, *, data_dir: str | Path | None = None
             ) -> dict[str, dict[str, float]]:
-    """The five rating tables ``{variant: {key: value}}`` from a score table (§5.2, §5.3).
+    """The five rating tables ``{variant: {key: value}}`` from a score table
+    (docs/protocols/noncompsst.md#ratings-per-phrase, #variants).
 
     ``phrases`` default to the release's (loaded from ``data_dir`` / ``$SENTIPROBE_DATA_DIR``),
     and so do ``flags`` when None is given with phrases None. ALLCLEAN needs the flags; without

@@ -3,10 +3,11 @@
 What scoring needs beyond the items (the NonCompSST release's tables, a user's human score table, the training
 source) is read by the data stage into a frozen :class:`NonCompContext` (:func:`.data.score_context`).
 
-``sst7`` (spec §6.3): means over seeds of per-seed accuracy / macro-F1, CIs by bootstrap over sentences.
+``sst7`` (docs/protocols/noncompsst.md#sst7-metrics): means over seeds of per-seed accuracy / macro-F1, CIs by bootstrap
+over sentences.
 
-``noncompsst`` (spec §5, §6): predictions of every seed are pooled per stimulus string, rated
-(:mod:`.ratings`) and compared with the human ratings (:mod:`.metrics`). The pooled scores and the five
+``noncompsst`` (docs/protocols/noncompsst.md#ratings, #metrics): predictions of every seed are pooled per stimulus
+string, rated (:mod:`.ratings`) and compared with the human ratings (:mod:`.metrics`). The pooled scores and the five
 rating tables used to be written by scoring itself (``--ratings-out``); they are returned as
 ``SuiteScore.tables`` instead (``sentiprobe score --tables-out DIR`` writes them, byte for byte the same).
 
@@ -65,7 +66,7 @@ def _macro_f1(t: np.ndarray, p: np.ndarray, k: int) -> float:
 
 def score_sst7(items: Sequence[Item], predictions: Sequence[Prediction], context: ScoreContext,
                config: ScoreConfig) -> SuiteScore:
-    """Macro-F1 and accuracy: means over seeds of the per-seed values (§6.3)."""
+    """Macro-F1 and accuracy: means over seeds of the per-seed values (docs/protocols/noncompsst.md#sst7-metrics)."""
     labels = context.labels
     sd = check_seeded(items, predictions, labels, suite=context.suite, missing=config.missing, path=config.path)
     gold = [it.label for it in items]
@@ -107,7 +108,8 @@ def _int_or_none(label: str | None) -> int | None:
 
 
 def _pool(items: Sequence[Item], predictions: Sequence[Prediction], context: NonCompContext, config: ScoreConfig):
-    """Checked seeded predictions pooled per stimulus (§5): what scoring and the paired comparison share."""
+    """Checked seeded predictions pooled per stimulus (docs/protocols/noncompsst.md#ratings): what scoring and the
+    paired comparison share."""
     data = context.release
     if data is None:
         raise ValueError(f"suite {context.suite}: the score context has no NonCompSST release")

@@ -1,4 +1,4 @@
-"""Readers for the Stanford Sentiment Treebank raw files in ``<data-dir>/sst/`` (spec §4).
+"""Readers for the Stanford Sentiment Treebank raw files in ``<data-dir>/sst/`` (docs/protocols/noncompsst.md#sst).
 
 Each reader validates the structure and raises :class:`DataError` naming the file, the 1-based
 line and the field. Readers of large files return compact structures (lists indexed by id).
@@ -117,7 +117,7 @@ def read_raw_scores(path: str | Path) -> dict[int, tuple[int, ...]]:
 
 
 def value_from_raw(scores: tuple[int, ...]) -> float:
-    """SST value v = (mean raw score - 1) / 24 (spec §4.1)."""
+    """SST value v = (mean raw score - 1) / 24 (docs/protocols/noncompsst.md#sst-scores)."""
     return (sum(scores) / len(scores) - 1) / 24
 
 
@@ -142,7 +142,8 @@ def unescape_token(tok: str) -> str:
 
 
 def read_trees(path: str | Path) -> list[tuple[int, str]]:
-    """``trees/<split>.txt``: (root 0-4 label, sentence text) per line (spec §4.4 text rule)."""
+    """``trees/<split>.txt``: (root 0-4 label, sentence text) per line (docs/protocols/noncompsst.md#sst7-train text
+    rule)."""
     path = Path(path)
     out = []
     for n, line in enumerate(split_lines(read_text(path)), 1):
@@ -248,7 +249,7 @@ def load_sst_sentences(root: str | Path, split: str) -> list[SSTSentence]:
     """Sentences of an SST split (``train``/``dev``/``test``) with v, in ``datasetSplit.txt`` order.
 
     Text from the PTB tree leaves (line j of ``trees/<split>.txt`` is the j-th sentence of the
-    split in ``datasetSplit.txt`` order), v from the SSTB csv (spec §4.4).
+    split in ``datasetSplit.txt`` order), v from the SSTB csv (docs/protocols/noncompsst.md#sst7-train).
     """
     if split not in SPLIT_CODES:
         raise ValueError(f"unknown SST split {split!r}")

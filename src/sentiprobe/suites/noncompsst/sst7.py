@@ -1,4 +1,5 @@
-"""SST-7: binning (spec §4.2), removal of sentences containing stimuli (§4.3), train/dev/test items (§4.4).
+"""SST-7: binning (docs/protocols/noncompsst.md#sst7-binning), removal of sentences containing stimuli
+(docs/protocols/noncompsst.md#removal-rule), train/dev/test items (docs/protocols/noncompsst.md#sst7-train).
 
 - ``sst7_label(v) = min(floor(7 v), 6)``, computed exactly (``Fraction``) on the float v;
 - :class:`StimulusMatcher`: whole-token-sequence, case-insensitive match of any Study-2 subphrase
@@ -59,7 +60,7 @@ def sst7_label_from_raw(scores: Sequence[int]) -> int:
     return min(math.floor(7 * (m - 1) / 24), 6)
 
 
-# ---- removal of sentences that contain stimuli (§4.3) ---------------------------------------------
+# ---- removal of sentences that contain stimuli (docs/protocols/noncompsst.md#removal-rule) ---------------------------
 def match_tokens(text: str) -> tuple[str, ...]:
     """Tokens for matching: whitespace split, lower-cased, -LRB-/-RRB- as brackets, ``\\/`` as ``/``."""
     out = []
@@ -144,9 +145,9 @@ class BuiltSplit:
 
     Attributes:
         items: the kept items (labels "0".."6").
-        removed: (item id, matched subphrase) of the sentences/phrases removed by the §4.3 rule.
-        unresolved: phrase-level only: node texts not found in ``dictionary.txt`` (not used, counted).
-        source: ``sst-sentences`` or ``sst-phrases``.
+        removed: (item id, matched subphrase) of the sentences/phrases removed by the
+        docs/protocols/noncompsst.md#removal-rule rule. unresolved: phrase-level only: node texts not found in
+        ``dictionary.txt`` (not used, counted). source: ``sst-sentences`` or ``sst-phrases``.
     """
 
     items: tuple[Item, ...]
@@ -157,7 +158,8 @@ class BuiltSplit:
 
 def build_sst7_sentences(sst_root: str | Path, split: str = "train",
                          exclude: StimulusMatcher | Iterable[str] | None = None) -> BuiltSplit:
-    """Sentence-level SST-7 items of an SST split (§4.4 option 1), minus sentences matching ``exclude``.
+    """Sentence-level SST-7 items of an SST split (docs/protocols/noncompsst.md#sst7-train option 1), minus sentences
+    matching ``exclude``.
 
     ``sst_root`` is the data dir (holding ``sst/``) or the ``sst`` folder itself; ``exclude`` a
     matcher or the subphrases to remove sentences for (None: keep all).
@@ -182,7 +184,8 @@ def _ptb_token(tok: str) -> str:
 
 def build_sst7_phrases(sst_root: str | Path, exclude: StimulusMatcher | Iterable[str] | None = None, *,
                        dictionary: str | Path | None = None, labels: str | Path | None = None) -> BuiltSplit:
-    """Phrase-level SST-7 train (§4.4 option 2): every node of every kept training tree, deduplicated.
+    """Phrase-level SST-7 train (docs/protocols/noncompsst.md#sst7-train option 2): every node of every kept training
+    tree, deduplicated.
 
     Needs ``dictionary.txt`` (not shipped): ``dictionary`` (a user file) or the one under ``sst_root``;
     ``labels`` replaces ``sentiment_labels.txt`` likewise. Trees of training sentences that match ``exclude`` are

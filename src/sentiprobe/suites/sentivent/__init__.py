@@ -1,4 +1,4 @@
-"""The SENTiVENT suites (see ../shared/specs/sentivent.md): implicit economic sentiment in company news.
+"""The SENTiVENT suites (see docs/protocols/sentivent.md): implicit economic sentiment in company news.
 
 Registered suites:
 
@@ -9,8 +9,9 @@ Registered suites:
 
 Stage modules: ``data`` (items with lexicon features in ``Item.features``, statistics), ``predictions``
 (published prediction layouts), ``score`` (classification report; pure), ``report`` (HTML section).
-Protocol helpers: ``load`` (validated readers, split rule), ``lexicon`` (lexicon features, spec section
-7), ``analysis`` (error lists and search winners). Options: :class:`~.options.SentiventOptions`.
+Protocol helpers: ``load`` (validated readers, split rule), ``lexicon`` (lexicon features,
+docs/protocols/sentivent.md#lexicon-features), ``analysis`` (error lists and search winners). Options:
+:class:`~.options.SentiventOptions`.
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Reporting helpers of the SENTiVENT paper: error-analysis lists (spec section 11) and the
-hyper-parameter search winners (spec sections 2.6 and 8).
+"""Reporting helpers of the SENTiVENT paper: error-analysis lists (docs/protocols/sentivent.md#error-analysis) and the
+hyper-parameter search winners (docs/protocols/sentivent.md#search-exports, #metrics).
 
 - :func:`write_error_list` writes a model's test errors in the error-analysis layout (tab-separated,
   unquoted, ``id, text, labels, pred`` + one empty column per category) for annotators to tick;

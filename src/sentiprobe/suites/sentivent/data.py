@@ -4,8 +4,8 @@ Both suites read one pre-processed file of the coarse tasks and use its document
 against ``splits.json``. The file is read once per bound suite (``suite.memo["all_items"]``): the
 lexicon-feature scalers are fitted on train + dev rows, so every split's features depend on the whole
 file. With lexicon features on, every item carries :attr:`Item.features` (feature name -> float, the same
-keys in the same order for every item; spec section 7) and ``meta["feature_setting"]``; the ``*-lex``
-model adapters read ``Item.features``. What the setting contains (lexicons, scalers, what is not
+keys in the same order for every item; docs/protocols/sentivent.md#lexicon-features) and ``meta["feature_setting"]``;
+the ``*-lex`` model adapters read ``Item.features``. What the setting contains (lexicons, scalers, what is not
 available) is kept in ``suite.memo["lexicon_info"]`` (see :func:`lexicon_info`).
 """
 from __future__ import annotations

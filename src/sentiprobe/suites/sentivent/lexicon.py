@@ -1,4 +1,4 @@
-"""Lexicon features for the SENTiVENT coarse tasks (spec section 7).
+"""Lexicon features for the SENTiVENT coarse tasks (docs/protocols/sentivent.md#lexicon-features).
 
 Pipeline (generic: a lexicon is a name plus ``word -> {list: value}``):
 

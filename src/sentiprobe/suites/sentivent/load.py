@@ -1,4 +1,5 @@
-"""Loading and validating the SENTiVENT coarse-task files (spec sections 2.1, 2.2, 2.10, 3, 5).
+"""Loading and validating the SENTiVENT coarse-task files (docs/protocols/sentivent.md#polar-file, #clause-file,
+#splits-file, #split-rule, #task-b).
 
 Every row is checked; a bad row raises :class:`DataError` naming the file, the row (1-based data row
 and its id) and the field. Split membership is checked against ``splits.json`` (by document id).
@@ -38,7 +39,7 @@ def doc_id(item_id: str) -> str:
 
 
 def clause_label(polarities: list[str]) -> str:
-    """Task-B labelling rule (spec section 5): none if empty; else positive/negative majority of the
+    """Task-B labelling rule (docs/protocols/sentivent.md#task-b): none if empty; else positive/negative majority of the
     non-neutral votes; a tie (including only neutral votes) is neutral."""
     if not polarities:
         return "none"

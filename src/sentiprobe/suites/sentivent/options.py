@@ -1,8 +1,8 @@
 """Options of the SENTiVENT suites (recorded in ``results.json``; they change the items' features).
 
 They were constructor keywords of the old suite classes. ``lexicon`` picks the lexicon-feature setting
-attached to every item (spec section 7); ``lexicon_strict`` decides whether a malformed line of a shipped
-lexicon file is an error or is skipped and recorded in the lexicon's notes. Neither has an env-var
+attached to every item (docs/protocols/sentivent.md#lexicon-features); ``lexicon_strict`` decides whether a malformed
+line of a shipped lexicon file is an error or is skipped and recorded in the lexicon's notes. Neither has an env-var
 default: they are set with ``--suite-arg`` or ``get_suite(..., lexicon=...)`` only.
 
 Lexicons other than the shipped ones (the licensed SentiEcon, MSOL, SentiWordNet 3, LIWC that ``lexall``

@@ -1,4 +1,4 @@
-"""SENTiVENT scoring (spec section 8): accuracy, macro and per-label precision / recall / F1 with
+"""SENTiVENT scoring (docs/protocols/sentivent.md#metrics): accuracy, macro and per-label precision / recall / F1 with
 bootstrap CIs over items, the confusion matrix and supports.
 
 Pure: a function of the items, the predictions, the options and the score context. The lexicon setting
@@ -40,7 +40,8 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
 
 def unit_table(items: Sequence[Item], predictions: Sequence[Prediction], options: Any, context: ScoreContext,
                config: ScoreConfig):
-    """Paired-comparison stage: macro-F1 (paired bootstrap) and accuracy (McNemar) over items (spec section 10)."""
+    """Paired-comparison stage: macro-F1 (paired bootstrap) and accuracy (McNemar) over items
+    (docs/protocols/sentivent.md#significance)."""
     by_id = context.check(items, predictions, config, missing="error" if config.missing == "error" else "wrong")
     return classification_table([it.label for it in items],
                                 [by_id[it.item_id].label if it.item_id in by_id else None for it in items],

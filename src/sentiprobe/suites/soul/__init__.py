@@ -1,4 +1,4 @@
-"""The SOUL suites (see ../shared/specs/soul.md and docs/soul.md).
+"""The SOUL suites (see docs/protocols/soul.md and docs/soul.md).
 
 - ``soul-rc``: review comprehension (true / false / not-given);
 - ``soul-jg``: justification generation (label + justification).

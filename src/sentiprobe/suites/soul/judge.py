@@ -1,4 +1,4 @@
-"""The SOUL judge evaluation (spec 6.3): an LLM scores justifications on a 5-criterion 1-3 rubric.
+"""The SOUL judge evaluation (docs/protocols/soul.md#judge): an LLM scores justifications on a 5-criterion 1-3 rubric.
 
 Protocol:
 

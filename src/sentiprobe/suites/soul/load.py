@@ -1,4 +1,4 @@
-"""Loading and validating the SOUL CSV files (spec section 2).
+"""Loading and validating the SOUL CSV files (docs/protocols/soul.md#data).
 
 One CSV row is one (review, statement) pair. Each row becomes an :class:`Item`:
 
@@ -16,7 +16,7 @@ Label spellings: the label is lower-cased and stripped and ``not given`` / ``not
 map to ``not-given``. A respelled label is never silent: the original is kept in ``meta["label_raw"]``
 and counted by :func:`split_stats`. Anything else raises :class:`DataError` naming file, row and field.
 
-The official splits are checked against the counts of the paper's Table 1 (spec 2.1); a mismatch
+The official splits are checked against the counts of the paper's Table 1 (docs/protocols/soul.md#files); a mismatch
 raises. A user-supplied training file is checked by its git blob id (``git hash-object``) and counts.
 """
 from __future__ import annotations

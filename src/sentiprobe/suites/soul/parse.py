@@ -1,20 +1,24 @@
-"""Answer parsing for SOUL (spec sections 4.3, 4.4, 5.4, 6.1).
+"""Answer parsing for SOUL (docs/protocols/soul.md#label-extraction, #justification-extraction, #answer-parsing,
+#rc-metrics).
 
 Two label rules:
 
-- :func:`exact_label` (RC ``strict``, the reference code's behaviour, spec 5.4 / 6.1): the reply,
+- :func:`exact_label` (RC ``strict``, the reference code's behaviour, docs/protocols/soul.md#answer-parsing,
+#rc-metrics): the reply,
   lower-cased and stripped, must *be* one of ``true`` / ``false`` / ``not-given``. ``false.``,
   ``Not given`` or ``The statement is false`` do not parse.
-- :func:`extract_label` (spec 4.3, shared by every generative path): lower-case and strip, replace
+- :func:`extract_label` (docs/protocols/soul.md#label-extraction, shared by every generative path): lower-case and
+strip, replace
   ``not given`` by ``not-given``, then take the first match of ``true|false|not-given`` anywhere, with
   no word boundaries. Its known quirks are reproduced on purpose: ``untrue`` -> ``true``,
   ``not true`` -> ``true``, ``falsely`` -> ``false``, ``true, false or not-given`` -> ``true``.
 
 Modes: for RC the primary (``strict``) label is :func:`exact_label` and the ``lenient`` label is
-:func:`extract_label`. For JG the spec's rule *is* :func:`extract_label`, so JG's primary and lenient
+:func:`extract_label`. For JG the protocol's rule *is* :func:`extract_label`, so JG's primary and lenient
 labels coincide (``accuracy_lenient`` equals ``accuracy`` there, by construction).
 
-Justification candidates (:func:`extract_justification`, one rule for every model, spec 4.4 + 5.4):
+Justification candidates (:func:`extract_justification`, one rule for every model,
+docs/protocols/soul.md#justification-extraction, #answer-parsing):
 
 1. text after the first case-insensitive ``Justification:`` marker (seq2seq ``Label: x Justification: y``);
 2. else, a reply starting with ``1.`` (LLM numbered answers): the text after the first ``2.`` marker
@@ -42,7 +46,8 @@ MODES = ("strict", "lenient")
 
 
 def exact_label(text: str | None) -> str | None:
-    """Spec 5.4 / 6.1: the lower-cased, stripped reply if it is a label, else None."""
+    """docs/protocols/soul.md#answer-parsing, #rc-metrics: the lower-cased, stripped reply if it is a label, else
+    None."""
     if text is None:
         return None
     t = str(text).lower().strip()
@@ -50,7 +55,8 @@ def exact_label(text: str | None) -> str | None:
 
 
 def extract_label(text: str | None) -> str | None:
-    """Spec 4.3: first match of ``true|false|not-given`` (after ``not given`` -> ``not-given``), else None."""
+    """docs/protocols/soul.md#label-extraction: first match of ``true|false|not-given`` (after ``not given`` ->
+    ``not-given``), else None."""
     if text is None:
         return None
     t = str(text).lower().strip().replace("not given", "not-given")

@@ -12,10 +12,10 @@ Accepted files (CSV, TSV or JSONL):
   checked against the data when scoring, so a reordered file fails loudly instead of being misscored.
 
 Labels are parsed like model replies: RC ``strict`` (lower-cased, stripped, exact match), JG with
-spec 4.3's extraction; the lenient label (spec 4.3) is kept in ``meta["label_lenient"]``. A label that
-does not parse becomes ``label=None`` (scored wrong, counted, shown in the junk table). For JG,
-without a ``justification`` column the candidate is extracted from ``output`` when present; without
-either, the text metrics are not computable.
+docs/protocols/soul.md#label-extraction's extraction; the lenient label (docs/protocols/soul.md#label-extraction) is
+kept in ``meta["label_lenient"]``. A label that does not parse becomes ``label=None`` (scored wrong, counted, shown in
+the junk table). For JG, without a ``justification`` column the candidate is extracted from ``output`` when present;
+without either, the text metrics are not computable.
 """
 from __future__ import annotations
 

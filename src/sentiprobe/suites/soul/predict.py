@@ -5,7 +5,7 @@ from the suite's options (:class:`~.options.SoulOptions`), never from env variab
 
 Modes (suite option ``mode``, default ``auto``):
 
-- ``generate``: the spec's zero-shot prompt (``prompts``) per item through ``predictor.generate``
+- ``generate``: the protocol's zero-shot prompt (``prompts``) per item through ``predictor.generate``
   (cached), one reply per item, parsed by ``parse`` (RC strict + lenient; JG label + justification);
 - ``score``: RC only. The RC prompt's continuations ``true`` / ``false`` / ``not-given`` are scored
   with ``predictor.call("score_labels", ...)``; the label is the argmax of the log-probabilities (ties:
@@ -17,13 +17,14 @@ Modes (suite option ``mode``, default ``auto``):
   generate, else ``classify``, else ``score``.
 
 Fine-tuned text-to-text models (an adapter with ``text_to_text = True``, e.g. ``hf-seq2seq``) are always
-asked with the ``seq2seq-source`` string they were trained on (spec 3.2), whatever ``prompt_style`` says,
-with greedy decoding up to the adapter's ``max_new_tokens`` (spec 3.2: 512). Their RC label is the
-spec 4.3 extraction (not the strict exact match of the zero-shot path), their JG justification the
-spec 4.4 one; the raw decoded text is kept in ``Prediction.raw``. A model trained for RC only
-(``task="rc"``) is refused on JG: its outputs hold no justification.
+asked with the ``seq2seq-source`` string they were trained on (docs/protocols/soul.md#text-to-text), whatever
+``prompt_style`` says, with greedy decoding up to the adapter's ``max_new_tokens`` (docs/protocols/soul.md#text-to-text:
+512). Their RC label is the docs/protocols/soul.md#label-extraction extraction (not the strict exact match of the
+zero-shot path), their JG justification the docs/protocols/soul.md#justification-extraction one; the raw decoded text is
+kept in ``Prediction.raw``. A model trained for RC only (``task="rc"``) is refused on JG: its outputs hold no
+justification.
 
-Generation settings: ``temperature`` 0 and ``max_tokens`` 256 (spec 5.1) are passed to every
+Generation settings: ``temperature`` 0 and ``max_tokens`` 256 (docs/protocols/soul.md#llm-decoding) are passed to every
 ``generate`` call; the suite options ``temperature`` / ``max_tokens`` change them (and they override the
 adapter's own defaults, recorded in every prediction's ``meta``).
 
@@ -34,8 +35,8 @@ its own cache namespace. Label scoring and classification take no generation set
 
 Failures: a reply that does not parse gives ``Prediction(label=None, parse_ok=False, raw=reply)``.
 A request that still fails after the adapter's retries (:class:`LLMError`) is retried once on its own
-and then recorded as ``label=None`` with ``meta["generation_error"]`` (spec 5.5: the run finishes and the
-count is reported); such items are not cached, so a re-run asks again. If every request fails, the
+and then recorded as ``label=None`` with ``meta["generation_error"]`` (docs/protocols/soul.md#failures: the run finishes
+and the count is reported); such items are not cached, so a re-run asks again. If every request fails, the
 error is raised.
 """
 from __future__ import annotations
@@ -66,8 +67,8 @@ class GenerationOptions:
 
     Attributes:
         mode: ``auto``, ``generate``, ``score`` or ``classify`` (see the module docstring).
-        prompt_style: ``chat`` (zero-shot prompts, spec 5.2/5.3) or ``seq2seq`` (``Review:\\n...``, spec 3.2).
-        max_tokens: maximum new tokens per reply (spec: 256).
+        prompt_style: ``chat`` (zero-shot prompts, docs/protocols/soul.md#rc-prompt, #jg-prompt) or ``seq2seq``
+        (``Review:\\n...``, docs/protocols/soul.md#text-to-text). max_tokens: maximum new tokens per reply (spec: 256).
         temperature: sampling temperature (spec: 0).
     """
 
@@ -124,12 +125,14 @@ def _generate_tolerant(predictor: Any, prompts: list[str], kw: dict[str, Any]) -
 
 
 def is_text_to_text(model: Any) -> bool:
-    """Whether ``model`` is a fine-tuned text-to-text model (asked and parsed as in spec 3.2 / 4.3)."""
+    """Whether ``model`` is a fine-tuned text-to-text model (asked and parsed as in docs/protocols/soul.md#text-to-text,
+    #label-extraction)."""
     return getattr(model, "text_to_text", False) is True
 
 
 def parse_text_to_text(text: str, task: str) -> ParsedAnswer:
-    """A seq2seq model's output: label by spec 4.3 for RC and JG, justification by spec 4.4 for JG."""
+    """A seq2seq model's output: label by docs/protocols/soul.md#label-extraction for RC and JG, justification by
+    docs/protocols/soul.md#justification-extraction for JG."""
     label = extract_label(text)
     return ParsedAnswer(label, label, extract_justification(text) if task == "jg" else None)
 
@@ -139,7 +142,7 @@ def generate_predictions(predictor: Any, items: Sequence[Item], task: str, opts:
     """Prompt, generate (cached) and parse one reply per item.
 
     Chat models run by a suite go through :func:`..prompting.ask` (the adapter's structured decoding and
-    ``shots``): the spec's zero-shot template when decoding is free text without examples, else the composed
+    ``shots``): the protocol's zero-shot template when decoding is free text without examples, else the composed
     template with the JSON reply schema of :data:`.prompts.TASKS`.
     """
     model = predictor.model

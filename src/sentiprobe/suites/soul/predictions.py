@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 def read_predictions(suite: Suite, path: Path, column: str | None) -> list[Prediction]:
     """Predictions from a sentiprobe dump, an id/label table or the reference code's output CSV.
 
-    Labels are parsed by the suite's task (RC strict + lenient, JG spec 4.3 + justification).
+    Labels are parsed by the suite's task (RC strict + lenient, JG docs/protocols/soul.md#label-extraction +
+    justification).
     """
     return read_soul_predictions(path, soul_task(suite.name), column)

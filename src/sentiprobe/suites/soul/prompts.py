@@ -1,4 +1,4 @@
-"""Versioned SOUL prompt templates (spec sections 3.2, 4.1, 5.2, 5.3).
+"""Versioned SOUL prompt templates (docs/protocols/soul.md#text-to-text, #jg-target, #rc-prompt, #jg-prompt).
 
 Every template has a ``version`` and a ``hash`` (of its name, version and text). Both are stored in
 every Prediction's ``meta`` and in the suite's results ``details``, together with the full prompt
@@ -7,16 +7,19 @@ changes its hash; bump its version too.
 
 Templates:
 
-- ``rc-chat``: zero-shot RC prompt (spec 5.2): lead-in line, review, question, statement, an
+- ``rc-chat``: zero-shot RC prompt (docs/protocols/soul.md#rc-prompt): lead-in line, review, question, statement, an
   instruction to answer in lower case with no other text.
-- ``jg-chat``: zero-shot JG prompt (spec 5.3): lead-in, review, instruction to answer two numbered
+- ``jg-chat``: zero-shot JG prompt (docs/protocols/soul.md#jg-prompt): lead-in, review, instruction to answer two
+numbered
   questions (label, reason) and to skip neither, the statement at the very end.
-- ``seq2seq-source``: ``"Review:\\n{review}\\n\\nStatement:\\n{statement}"`` (spec 3.2), sent as a plain
+- ``seq2seq-source``: ``"Review:\\n{review}\\n\\nStatement:\\n{statement}"`` (docs/protocols/soul.md#text-to-text), sent
+as a plain
   string to text-to-text models fine-tuned on SOUL (``prompt_style="seq2seq"``).
-- ``jg-target``: ``"Label:\\n{label}\\nJustification:\\n{justification}"`` (spec 4.1), the training target
+- ``jg-target``: ``"Label:\\n{label}\\nJustification:\\n{justification}"`` (docs/protocols/soul.md#jg-target), the
+training target
   of seq2seq JG models.
 
-The wording of the chat templates is sentiprobe's own (the spec fixes their structure, the option
+The wording of the chat templates is sentiprobe's own (the protocol definition fixes their structure, the option
 spellings ``true`` / ``false`` / ``not-given`` and RC's lower-case instruction).
 """
 from __future__ import annotations
@@ -41,7 +44,8 @@ class PromptTemplate:
         version: version string, bumped whenever ``text`` changes.
         text: the template (``str.format`` fields).
         chat: True for zero-shot chat prompts, False for seq2seq strings. Both are sent as a plain
-            string, which chat adapters turn into one user message with no system message (spec 5.1).
+            string, which chat adapters turn into one user message with no system message
+            (docs/protocols/soul.md#llm-decoding).
     """
 
     name: str
@@ -110,14 +114,15 @@ def prompt_text(template: PromptTemplate, item: Item) -> str:
 
 
 def seq2seq_target(label: str, justification: str | None = None) -> str:
-    """The training target of a seq2seq model: the label (RC) or the JG target (spec 3.2, 4.1)."""
+    """The training target of a seq2seq model: the label (RC) or the JG target (docs/protocols/soul.md#text-to-text,
+    #jg-target)."""
     if justification is None:
         return label
     return JG_TARGET.render(label=label, justification=justification)
 
 
 # ---- structured decoding and few-shot prompts (GenerativeTask, see ..prompting) ----------------------------
-# The spec's zero-shot templates above are used as they are when decoding is free text and no examples are
+# The protocol's zero-shot templates above are used as they are when decoding is free text and no examples are
 # asked for (the published setting); with a reply schema or ``shots=k`` the prompt is composed from these.
 
 def _fields(item: Item) -> dict[str, str]:

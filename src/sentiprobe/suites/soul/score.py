@@ -1,13 +1,15 @@
-"""Scoring SOUL predictions (spec 6.1, 6.2): pure functions of items, predictions and options.
+"""Scoring SOUL predictions (docs/protocols/soul.md#rc-metrics, #text-metrics): pure functions of items, predictions and
+options.
 
 Metrics (rates on the 0-1 scale; CIs resample whole reviews, ``n`` = reviews):
 
 - ``accuracy``: share of statements whose primary label equals the gold label; unparseable
   (``label=None``) and missing predictions are wrong and stay in the denominator;
 - ``f1_true``, ``f1_false``, ``f1_not_given``: per-class F1 with scikit-learn's ``zero_division=0``;
-  a junk prediction lowers the recall of its gold class only (spec 6.1);
+  a junk prediction lowers the recall of its gold class only (docs/protocols/soul.md#rc-metrics);
 - ``macro_f1``: mean of the three real classes' F1 (not in the paper; sentiprobe extra);
-- ``accuracy_lenient``: accuracy under the lenient rule (RC: spec 4.3 extraction; JG: equals ``accuracy``);
+- ``accuracy_lenient``: accuracy under the lenient rule (RC: docs/protocols/soul.md#label-extraction extraction; JG:
+equals ``accuracy``);
 - ``parse_failure_rate`` (lower is better): share of statements whose prediction did not parse;
 - JG only: ``bleu``, ``rouge1``, ``rouge2``, ``rougeL``, ``bertscore_f1`` (see ``textmetrics``), not
   computable when no prediction carries a justification (classify-only models).

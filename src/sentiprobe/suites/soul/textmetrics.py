@@ -1,4 +1,5 @@
-"""Justification similarity for SOUL JG (spec 6.2): BLEU, ROUGE-1/2/L, BERTScore with review-level CIs.
+"""Justification similarity for SOUL JG (docs/protocols/soul.md#text-metrics): BLEU, ROUGE-1/2/L, BERTScore with
+review-level CIs.
 
 Settings (printed next to each score, recorded in ``details["text_metrics"]``):
 

@@ -1,18 +1,18 @@
-"""Triplet extraction suites (spec sections 2.8 and 6): <polar span, target span, polarity> with the grid
-tagging scheme (GTS).
+"""Triplet extraction suites (docs/protocols/triplets.md#data, #measures): <polar span, target span, polarity> with the
+grid tagging scheme (GTS).
 
 Registered suites (task ``extract``: the model returns triplets, not a label):
 
 - ``sentivent-triplet``: the paper's dataset (``sentivent-event-devproto``: direct + event-induced triplets);
-  its train split is missing, so models train on the spec's reconstruction, always labelled
+  its train split is missing, so models train on the protocol's reconstruction, always labelled
   "reconstructed train", or on ``train_file``;
 - ``sentivent-triplet-direct``: the complete, directly annotated ``sentivent-devproto``;
 - ``absa-triplet-explicit``: the explicit review benchmark ``joinedsemeval`` (lap14/res14/res15/res16).
 
 Stage modules: ``data`` (items, statistics with round-trip counts), ``predictions`` (JSONL / loose JSON),
-``score`` (pure), ``report``. Protocol modules: ``grid`` (builder and decoder, spec 6.1-6.3), ``load``
-(GTS JSON readers, reconstruction), ``parse`` (lenient parser), ``llm_extract`` (predict stage and prompt).
-The trainable tagger is :mod:`sentiprobe.models.gts`.
+``score`` (pure), ``report``. Protocol modules: ``grid`` (builder and decoder, docs/protocols/triplets.md#grid, #model,
+#decoding), ``load`` (GTS JSON readers, reconstruction), ``parse`` (lenient parser), ``llm_extract`` (predict stage and
+prompt). The trainable tagger is :mod:`sentiprobe.models.gts`.
 """
 from __future__ import annotations
 

@@ -1,9 +1,10 @@
-"""Triplet data stage: one item per sentence, data files, statistics (spec 2.8) and the training items.
+"""Triplet data stage: one item per sentence, data files, statistics (docs/protocols/triplets.md#data) and the training
+items.
 
-Why statistics carry ``round_trip_triplets``: the gold of the evaluation is the decoded gold grid (spec 6.3), so
-the number of JSON triplets that survive the round trip is part of what a score means. The per-split figures
-the authors recorded in ``eda_stats.txt`` (sentences, target entries, opinion B-tags, polarity counts) are
-recomputed and compared where the split exists.
+Why statistics carry ``round_trip_triplets``: the gold of the evaluation is the decoded gold grid
+(docs/protocols/triplets.md#decoding), so the number of JSON triplets that survive the round trip is part of what a
+score means. The per-split figures the authors recorded in ``eda_stats.txt`` (sentences, target entries, opinion B-tags,
+polarity counts) are recomputed and compared where the split exists.
 """
 from __future__ import annotations
 
@@ -71,7 +72,8 @@ def read_user_train(path: Path) -> list[Item]:
 
 
 def reconstructed(suite: Suite, split: str) -> list[Item]:
-    """The spec 2.8 fallback: task-A rows of ``split`` regrouped into GTS entries (memoised per suite)."""
+    """The docs/protocols/triplets.md#data fallback: task-A rows of ``split`` regrouped into GTS entries (memoised per
+    suite)."""
     key = f"reconstructed:{split}"
     if key not in suite.memo:
         if "polar_rows" not in suite.memo:

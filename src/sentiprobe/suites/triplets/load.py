@@ -1,9 +1,10 @@
-"""Readers of the GTS triplet JSON (spec 2.8) and the reconstructed train split of the paper's dataset.
+"""Readers of the GTS triplet JSON (docs/protocols/triplets.md#data) and the reconstructed train split of the paper's
+dataset.
 
 Why validated readers: a tag string whose word count differs from the sentence, an unknown polarity or a
 span outside the sentence would silently shift every grid cell; such records raise DataError naming the file
 and the sentence id. The reconstruction of the missing ``sentivent-event-devproto`` train split follows the
-spec's fallback (train rows of ``coarse/sentivent_implicit.csv``) and is always labelled "reconstructed train".
+protocol's fallback (train rows of ``coarse/sentivent_implicit.csv``) and is always labelled "reconstructed train".
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from ...protocols.triplets.grid import POLARITY_TAG, Entry, read_bio, round_trip
 
 DATASETS = ("sentivent-event-devproto", "sentivent-event-devproto-no-empty", "sentivent-devproto",
             "sentivent-devproto-no-empty", "joinedsemeval")
-#: datasets shipped without train.json (spec 2.8)
+#: datasets shipped without train.json (docs/protocols/triplets.md#data)
 NO_TRAIN = ("sentivent-event-devproto", "sentivent-event-devproto-no-empty")
 RECONSTRUCTED = "reconstructed train"
 
@@ -57,7 +58,7 @@ def make_item(sid: str, tokens: list[str], entries: list[Entry], split: str, sou
             "raw_surviving": len(raw & set(gold.triplets)),
             "source": source}
     meta["doc"] = sid.split(":", 1)[0]
-    # the resampling unit of the CIs is the sentence (spec 6.4 micro counts per sentence)
+    # the resampling unit of the CIs is the sentence (docs/protocols/triplets.md#metrics micro counts per sentence)
     return Item(sid, sid, split, " ".join(tokens), None, meta=meta, tokens=tuple(tokens))
 
 
@@ -85,7 +86,7 @@ def _span(v: Any) -> tuple[int, int]:
 
 
 def reconstruct_split(polar_items: list[Item], sentences: list[Item], split: str) -> list[Item]:
-    """GTS items rebuilt from task-A rows (spec 2.8 fallback).
+    """GTS items rebuilt from task-A rows (docs/protocols/triplets.md#data fallback).
 
     One triplet per (polar span, target span) of every row; triplets are grouped per sentence into entries per
     (target span, polarity), in row order; sentences without rows come from ``sentences`` (the

@@ -1,7 +1,7 @@
 """Options of the triplet suites (recorded in ``results.json``; they change the items or the decoding).
 
 ``train_file`` exists because the paper's dataset lacks its train split: by default ``sentivent-triplet``
-trains on the spec's reconstruction (always labelled "reconstructed train"); a user who has the authors'
+trains on the protocol's reconstruction (always labelled "reconstructed train"); a user who has the authors'
 ``train.json`` (or any GTS JSON) passes it here, and its sha256 is recorded.
 """
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Triplet scoring (spec 6.4): micro P/R/F1 of triplets, target spans and polar spans, bootstrap CIs over
-sentences, the parse-failure rate, a per-polarity breakdown and examples for the report.
+"""Triplet scoring (docs/protocols/triplets.md#metrics): micro P/R/F1 of triplets, target spans and polar spans,
+bootstrap CIs over sentences, the parse-failure rate, a per-polarity breakdown and examples for the report.
 
 Pure: a function of items, predictions, options and the context the data stage built (dataset, protocol,
 training source); no file, memo or model. Why micro counts per sentence: the bootstrap resamples sentences (the unit the

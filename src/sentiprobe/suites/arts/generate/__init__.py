@@ -1,8 +1,9 @@
-"""ARTS test generation for any aspect-sentiment dataset, offline (issue 9; spec ``arts.md`` §4, §7, §8).
+"""ARTS test generation for any aspect-sentiment dataset, offline (issue 9; docs/protocols/arts.md#generation,
+#offline-resources, #fidelity).
 
 Modules: ``inputs`` (TOWE JSON, SemEval-2014 XML, JSONL), ``text`` (Treebank tokens, detokenisation,
-offsets, lexicons), ``resources`` (WordNet 3.0 via nltk, spaCy), ``edits`` (the §4.1 primitive,
-exaggeration, conjunction rule), ``strategies`` (RevTgt, RevNon), ``adddiff`` (AddDiff, AddDiff(k),
+offsets, lexicons), ``resources`` (WordNet 3.0 via nltk, spaCy), ``edits`` (the docs/protocols/arts.md#reverse-opinion
+primitive, exaggeration, conjunction rule), ``strategies`` (RevTgt, RevNon), ``adddiff`` (AddDiff, AddDiff(k),
 phrase pools), ``opinion`` (opinion-span finder for data without spans), ``pipeline`` (config, one batched
 parse, output), ``audit`` (automatic checks, human sample, Wilson-scored judgements), ``fidelity``
 (comparison with a released set).

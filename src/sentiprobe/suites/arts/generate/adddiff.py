@@ -1,4 +1,5 @@
-"""AddDiff, AddDiff(k) and the phrase pools they draw from (spec ``arts.md`` §2.6, §4.4, §4.5).
+"""AddDiff, AddDiff(k) and the phrase pools they draw from (docs/protocols/arts.md#aspectset, #adddiff,
+#adddiff-variations).
 
 Phrase sources (a switch, ``phrase_source``):
 
@@ -100,7 +101,8 @@ def template_pool(preps: Sequence[Prepared], origin: str, *, faithful: bool, wn=
 
 
 def aspectset_pool(phrases: Sequence[str], pairs: Sequence[tuple[str, str, str]], origin: str) -> list[PoolEntry]:
-    """AspectSet phrases with (term, label) recovered from training pairs (term, opinion, label), §2.6."""
+    """AspectSet phrases with (term, label) recovered from training pairs (term, opinion, label),
+    docs/protocols/arts.md#aspectset."""
     by_term: dict[str, set[tuple[str, str]]] = {}
     for term, op, lab in pairs:
         by_term.setdefault(" ".join(tokenize(term.lower())), set()).add((" ".join(tokenize(op.lower())), lab))
@@ -140,7 +142,7 @@ _CONJ = frozenset({"and", "but", "or", "so", "yet", "nor"})
 
 
 def append_clauses(source: str, parts: Sequence[str], faithful: bool) -> str:
-    """Join the clauses to the source sentence (§4.4 connector and final-mark rules)."""
+    """Join the clauses to the source sentence (docs/protocols/arts.md#adddiff connector and final-mark rules)."""
     body = source.rstrip()
     final = "."
     if not faithful and body[-1:] in ("!", "?"):

@@ -46,8 +46,8 @@ NON_GRADABLE = frozenset({"free", "unlimited", "complimentary", "dead", "empty",
                           "unique", "entire", "whole", "complete", "total", "available", "open", "closed", "extra",
                           "many", "much", "few", "more", "less", "most", "least", "first", "last", "other"})
 """Adjectives and determiners no degree adverb modifies (*a very free dish*, *very many times*)."""
-"""Degree adverbs licensed before a gradable adjective or adverb (a subset of the §4.3 list: *barely* reverses,
-*deeply*, *highly*, *greatly*, *fully*, *indeed* do not modify most adjectives)."""
+"""Degree adverbs licensed before a gradable adjective or adverb (a subset of the docs/protocols/arts.md#revnon list:
+*barely* reverses, *deeply*, *highly*, *greatly*, *fully*, *indeed* do not modify most adjectives)."""
 INTENSIFIERS_VERB = ("really",)
 DEGREE_WORDS = frozenset({"very", "really", "so", "too", "extremely", "quite", "pretty", "rather", "fairly", "bit",
                           "somewhat", "slightly", "just", "most", "more", "less", "least", "incredibly", "super",

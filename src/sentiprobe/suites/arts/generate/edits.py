@@ -1,13 +1,14 @@
-"""Token edits shared by the strategies (spec ``arts.md`` §4.1, §4.2 conjunction rule, §4.3 exaggeration).
+"""Token edits shared by the strategies (docs/protocols/arts.md#reverse-opinion, #revtgt conjunction rule,
+docs/protocols/arts.md#revnon exaggeration).
 
 An edit replaces a token span of the working list by one merged token and remembers *why*: the
 operation (``antonym``, ``negation_removed``, ``negation_added``, ``copula_negated``, ``degree_adverb``,
 ``and_to_but``, ``but_to_and``) and its source (the WordNet lemma an antonym came from, the cue removed,
 the adverb drawn). That record is the variant's provenance.
 
-Faithful vs corrected (§4.6): with ``faithful`` the original's behaviour is kept where the release shows
-it (a mid-span negation shrinks the span end; edits are applied left to right without re-basing later
-indices; the ``and``-in-term test is a substring test; the distance to a preceding ``and`` is measured
+Faithful vs corrected (docs/protocols/arts.md#faithful-vs-corrected): with ``faithful`` the original's behaviour is kept
+where the release shows it (a mid-span negation shrinks the span end; edits are applied left to right without re-basing
+later indices; the ``and``-in-term test is a substring test; the distance to a preceding ``and`` is measured
 from the target end; the ``but``->``and`` rule never fires). Corrected mode fixes each of these.
 """
 from __future__ import annotations
@@ -75,7 +76,8 @@ def _pos_ok(ctx: EditContext, tokens: list[str], i: int, parse: Parse, cand: str
 
 
 def antonym_candidates(ctx: EditContext, tokens: list[str], i: int) -> list[tuple[str, Antonym]]:
-    """Antonyms of ``tokens[i]`` that pass the POS check, in-vocabulary ones first (§4.1 step 2)."""
+    """Antonyms of ``tokens[i]`` that pass the POS check, in-vocabulary ones first
+    (docs/protocols/arts.md#reverse-opinion step 2)."""
     word = tokens[i]
     ants = ctx.antonyms(word)
     if not ants:
@@ -97,7 +99,8 @@ def antonym_candidates(ctx: EditContext, tokens: list[str], i: int) -> list[tupl
 
 
 def _find_cue(tokens: list[str], f: int, t: int) -> tuple[int, int] | None:
-    """First negation cue (cue order of §4.0) inside ``[f, t)``: its token span, or None."""
+    """First negation cue (cue order of docs/protocols/arts.md#generation-machinery) inside ``[f, t)``: its token span,
+    or None."""
     low = [w.lower() for w in tokens]
     for cue in negation_cues():
         n = len(cue)
@@ -109,7 +112,8 @@ def _find_cue(tokens: list[str], f: int, t: int) -> tuple[int, int] | None:
 
 def reverse(ctx: EditContext, tokens: Sequence[str], opinions: Sequence[tuple[int, int]]
             ) -> tuple[list[str], list[Edit]]:
-    """Reverse the given opinion spans (§4.1); returns the new token list and the edits made."""
+    """Reverse the given opinion spans (docs/protocols/arts.md#reverse-opinion); returns the new token list and the
+    edits made."""
     work = list(tokens)
     edits: list[Edit] = []
     done: list[tuple[int, int]] = []
@@ -184,7 +188,8 @@ def apply_edits(tokens: list[str], edits: Sequence[Edit], faithful: bool) -> lis
 
 def exaggerate(ctx: EditContext, tokens: Sequence[str], opinions: Sequence[tuple[int, int]]
                ) -> tuple[list[str], list[Edit]]:
-    """Insert a random degree adverb before each opinion span, merged into one token (§4.3 step 4)."""
+    """Insert a random degree adverb before each opinion span, merged into one token (docs/protocols/arts.md#revnon step
+    4)."""
     work = list(tokens)
     edits = []
     for f, t in opinions:
@@ -200,7 +205,8 @@ def exaggerate(ctx: EditContext, tokens: Sequence[str], opinions: Sequence[tuple
 
 def conjunction(ctx: EditContext, tokens: list[str], term: str, term_span: tuple[int, int],
                 old: str = "and", new: str = "but") -> Edit | None:
-    """Turn the ``old`` conjunction nearest to the target into ``new`` (§4.2), in place; the edit or None.
+    """Turn the ``old`` conjunction nearest to the target into ``new`` (docs/protocols/arts.md#revtgt), in place; the
+    edit or None.
 
     Allowed: after the target (index > target end, not among the last 3 tokens) or before it
     (index < target start and > 3). Faithful: the ``and``-in-term test is a substring test, the

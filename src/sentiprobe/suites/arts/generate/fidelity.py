@@ -1,4 +1,4 @@
-"""Fidelity of a generated enriched set to a released one (spec ``arts.md`` §8).
+"""Fidelity of a generated enriched set to a released one (docs/protocols/arts.md#fidelity).
 
 Compared per strategy, key by key, over the source examples present in both files:
 
@@ -13,10 +13,11 @@ Compared per strategy, key by key, over the source examples present in both file
 - **mismatch causes**: each non-exact pair is put in one bucket by the token diff between the generated
   and the released sentence (detokenisation/case only, conjunction, degree-adverb choice, negation
   form, a single-word choice, different edit locus, or a longer rewrite — usually the human
-  post-editing of §4.7);
+  post-editing of docs/protocols/arts.md#post-editing);
 - AddDiff structure: prefix (the punctuation-stripped source), connector and ``k`` histograms;
 - **algorithmic exact match** (RevTgt/RevNon): exact match over the released variants whose edit is one of
-  the §4 operations (:func:`explainable`); the others approximate the human post-editing of §4.7.
+  the docs/protocols/arts.md#generation operations (:func:`explainable`); the others approximate the human post-editing
+  of docs/protocols/arts.md#post-editing.
 """
 from __future__ import annotations
 
@@ -61,7 +62,7 @@ _CUE_TOKENS = frozenset({"not", "n't", "no", "never", "none", "nothing", "nobody
 
 
 def _chunk_explainable(a: list[str], b: list[str]) -> bool:
-    """Is one diff chunk (source tokens -> reference tokens) a §4 operation?"""
+    """Is one diff chunk (source tokens -> reference tokens) a docs/protocols/arts.md#generation operation?"""
     adv = set(DEGREE_ADVERBS)
     if not a:
         return b in (["not"],) or (len(b) == 1 and b[0] in adv) or b == ["but"]
@@ -77,9 +78,10 @@ def _chunk_explainable(a: list[str], b: list[str]) -> bool:
 
 
 def explainable(source: str, reference: str) -> bool:
-    """Whether a released variant differs from its source only by §4 operations (antonym-like one-word swaps,
-    ``not`` inserted, negation removed, ``and``->``but``, degree adverbs). The rest approximates the human
-    post-editing of §4.7 (do-support, rewrites, typo fixes), which no generator reproduces."""
+    """Whether a released variant differs from its source only by docs/protocols/arts.md#generation operations
+    (antonym-like one-word swaps, ``not`` inserted, negation removed, ``and``->``but``, degree adverbs). The rest
+    approximates the human post-editing of docs/protocols/arts.md#post-editing (do-support, rewrites, typo fixes), which
+    no generator reproduces."""
     a, b = _toks(source), _toks(reference)
     return all(_chunk_explainable(a[i1:i2], b[j1:j2]) for op, i1, i2, j1, j2 in
                difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op != "equal")

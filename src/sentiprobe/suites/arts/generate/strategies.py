@@ -1,4 +1,4 @@
-"""RevTgt and RevNon (spec ``arts.md`` §4.2, §4.3) over prepared sentences, and the variant record.
+"""RevTgt and RevNon (docs/protocols/arts.md#revtgt, #revnon) over prepared sentences, and the variant record.
 
 A :class:`Prepared` sentence holds the Treebank tokens, the one spaCy parse of them and each aspect's
 token spans. The strategies only edit token lists (see :mod:`.edits`), so every sentence is parsed once.
@@ -27,7 +27,8 @@ from .text import (
 )
 
 SUFFIX = {"revtgt": "_adv1", "revnon": "_adv2", "adddiff": "_adv3", "revnon_adddiff": "_revnon_adddiff"}
-"""Key suffix per strategy (§2.5, §4.5); AddDiff(k) uses ``_adddiff_k<k>``."""
+"""Key suffix per strategy (docs/protocols/arts.md#enriched-sets, #adddiff-variations); AddDiff(k) uses
+``_adddiff_k<k>``."""
 
 
 def suffix(kind: str) -> str:
@@ -57,9 +58,9 @@ class Prepared:
 def prepare_aspects(sentence: Sentence, tokens: Sequence[str] | None = None) -> tuple[PreparedAspect, ...]:
     """Token spans of every aspect and opinion.
 
-    Without ``tokens`` (faithful mode), the §4.0 rule: tokenise the stripped prefix and the span. With the
-    sentence's ``tokens`` (corrected mode), the tokens overlapping each character span, found through
-    the tokens' own offsets: one tokenisation per sentence instead of one per span, and no prefix effects.
+    Without ``tokens`` (faithful mode), the docs/protocols/arts.md#generation-machinery rule: tokenise the stripped
+    prefix and the span. With the sentence's ``tokens`` (corrected mode), the tokens overlapping each character span,
+    found through the tokens' own offsets: one tokenisation per sentence instead of one per span, and no prefix effects.
     """
     offs = token_offsets(sentence.text, tokens) if tokens is not None else None
 
@@ -117,7 +118,8 @@ class Variant:
 
 
 def finish(prep: Prepared, pa: PreparedAspect, tokens: list[str], faithful: bool) -> tuple[str, int, int, list[str]]:
-    """Detokenise, capitalise, and recompute the term's offsets (§4.0); notes on an offset problem."""
+    """Detokenise, capitalise, and recompute the term's offsets (docs/protocols/arts.md#generation-machinery); notes on
+    an offset problem."""
     text = capitalise_like(prep.sentence.text, detokenize(tokens))
     term = pa.aspect.term
     notes = []
@@ -132,7 +134,7 @@ def finish(prep: Prepared, pa: PreparedAspect, tokens: list[str], faithful: bool
 
 
 def rev_tgt(ctx: EditContext, prep: Prepared, pa: PreparedAspect) -> tuple[Variant | None, str | None]:
-    """RevTgt (§4.2): reverse the target's opinions, flip its label, adjust the conjunction."""
+    """RevTgt (docs/protocols/arts.md#revtgt): reverse the target's opinions, flip its label, adjust the conjunction."""
     a = pa.aspect
     if not pa.opinions:
         return None, "no opinion span"
@@ -152,7 +154,7 @@ def rev_tgt(ctx: EditContext, prep: Prepared, pa: PreparedAspect) -> tuple[Varia
         elif not ctx.faithful:
             e = conjunction(ctx, tokens, a.term, pa.span, "but", "and")
         else:
-            e = None  # the original's but->and branch can never fire (§4.2)
+            e = None  # the original's but->and branch can never fire (docs/protocols/arts.md#revtgt)
         if e is not None:
             edits = [*edits, e]
     if tokens == list(prep.tokens):
@@ -165,7 +167,8 @@ def rev_tgt(ctx: EditContext, prep: Prepared, pa: PreparedAspect) -> tuple[Varia
 
 
 def revnon_eligible(prep: Prepared, pa: PreparedAspect) -> bool:
-    """§4.3 eligibility: another aspect shares no opinion span with the target and is not neutral-neutral."""
+    """docs/protocols/arts.md#revnon eligibility: another aspect shares no opinion span with the target and is not
+    neutral-neutral."""
     mine = set(pa.opinions)
     for o in prep.aspects:
         if o is pa or not o.opinions or set(o.opinions) & mine:
@@ -176,7 +179,8 @@ def revnon_eligible(prep: Prepared, pa: PreparedAspect) -> bool:
 
 
 def rev_non(ctx: EditContext, prep: Prepared, pa: PreparedAspect) -> tuple[Variant | None, str | None]:
-    """RevNon (§4.3): reverse same-label non-targets, exaggerate differing ones; the label is kept."""
+    """RevNon (docs/protocols/arts.md#revnon): reverse same-label non-targets, exaggerate differing ones; the label is
+    kept."""
     if len(prep.aspects) < 2:
         return None, "only one aspect in the sentence"
     if not pa.opinions:
@@ -221,7 +225,7 @@ def rev_non(ctx: EditContext, prep: Prepared, pa: PreparedAspect) -> tuple[Varia
 
 
 def source_record(sentence: Sentence, a: Aspect) -> dict[str, Any]:
-    """The original example's record (enriched-set field order, §2.5)."""
+    """The original example's record (enriched-set field order, docs/protocols/arts.md#enriched-sets)."""
     return {"sentence": sentence.text, "term": a.term, "polarity": a.polarity, "id": a.id, "from": a.start,
             "to": a.end}
 

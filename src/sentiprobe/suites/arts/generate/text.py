@@ -1,4 +1,4 @@
-"""Token-level text machinery of ARTS generation (spec ``arts.md`` §4.0).
+"""Token-level text machinery of ARTS generation (docs/protocols/arts.md#generation-machinery).
 
 Every strategy edits a Treebank token list and turns it back into text, so the tokeniser, the
 detokeniser and the character->token span rule decide how close the output is to the released set.
@@ -7,7 +7,7 @@ first; offline we split with a small regex (sentence-final ``. ! ?`` followed by
 capital, digit or quote, except after common abbreviations) and tokenise each piece with NLTK's
 pure-regex :class:`NLTKWordTokenizer` (no data files needed).
 
-The lexicons of §4.0 (negation cues, degree adverbs, copulas) live here as data.
+The lexicons of docs/protocols/arts.md#generation-machinery (negation cues, degree adverbs, copulas) live here as data.
 """
 from __future__ import annotations
 
@@ -18,18 +18,21 @@ from functools import lru_cache
 NEGATION_CUES: tuple[str, ...] = (
     "doesn't", "don't", "didn't", "no", "did not", "do not", "does not", "not yet", "not", "none", "no one",
     "nobody", "nothing", "neither", "nowhere", "never", "hardly", "scarcely", "barely")
-"""Negation cues of §4.0 (matched longest first, case-insensitively, after tokenisation)."""
+"""Negation cues of docs/protocols/arts.md#generation-machinery (matched longest first, case-insensitively, after
+tokenisation)."""
 
 DEGREE_ADVERBS: tuple[str, ...] = (
     "absolutely", "awfully", "badly", "barely", "completely", "decidedly", "deeply", "enormously", "entirely",
     "extremely", "fairly", "fully", "greatly", "highly", "incredibly", "indeed", "very", "really")
-"""The 18 degree adverbs RevNon inserts before a differing non-target's opinion (§4.3)."""
+"""The 18 degree adverbs RevNon inserts before a differing non-target's opinion (docs/protocols/arts.md#revnon)."""
 
 COPULAS: tuple[str, ...] = ("is", "was", "are", "were", "am", "being")
-"""Copulas that carry an inserted negation when the opinion word is not ADJ/NOUN/VERB (§4.1 step 3)."""
+"""Copulas that carry an inserted negation when the opinion word is not ADJ/NOUN/VERB
+(docs/protocols/arts.md#reverse-opinion step 3)."""
 
 DELETE = "DELETE"
-"""Placeholder token for a removed negation cue; the detokeniser drops it (§4.0 step 6)."""
+"""Placeholder token for a removed negation cue; the detokeniser drops it (docs/protocols/arts.md#generation-machinery
+step 6)."""
 
 _DONT = re.compile(r"(?i)^(do|does|did)(nt)$")
 _ABBREV = frozenset({"mr", "mrs", "ms", "dr", "vs", "etc", "e.g", "i.e", "st", "jr", "sr", "inc", "no", "approx"})
@@ -86,7 +89,8 @@ def tokenize(text: str, plain_quotes: bool = False) -> list[str]:
 
 
 def token_span(sentence: str, start: int, end: int, plain_quotes: bool = False) -> tuple[int, int]:
-    """Character span -> token span by the §4.0 rule (count tokens of the stripped prefix and span)."""
+    """Character span -> token span by the docs/protocols/arts.md#generation-machinery rule (count tokens of the
+    stripped prefix and span)."""
     a = len(tokenize(sentence[:start].strip(), plain_quotes))
     return a, a + len(tokenize(sentence[start:end].strip(), plain_quotes))
 
@@ -126,7 +130,8 @@ _BRACKETS = ((" ( ", " ("), (" ) ", ") "), (" - ", "-"), (" / ", "/"))
 
 
 def detokenize(tokens: Iterable[str]) -> str:
-    """Join tokens back into text by the seven steps of §4.0 (lossy by design: it matches the release)."""
+    """Join tokens back into text by the seven steps of docs/protocols/arts.md#generation-machinery (lossy by design: it
+    matches the release)."""
     tokens = list(tokens)
     if len(tokens) == 1 and " " not in tokens[0] and "DELETE" not in tokens[0]:
         return tokens[0]  # fast path: a single plain token is unchanged by every step
@@ -157,12 +162,14 @@ def _cue_tokens() -> tuple[tuple[str, ...], ...]:
 
 
 def negation_cues() -> tuple[tuple[str, ...], ...]:
-    """The cues as lower-cased token tuples, longest (by characters) first, as §4.0 prescribes."""
+    """The cues as lower-cased token tuples, longest (by characters) first, as
+    docs/protocols/arts.md#generation-machinery prescribes."""
     return _cue_tokens()
 
 
 def vocabulary(sentences: Iterable[str]) -> frozenset[str]:
-    """The in-domain vocabulary of §4.0: lower-cased alphanumeric word forms of the given sentences."""
+    """The in-domain vocabulary of docs/protocols/arts.md#generation-machinery: lower-cased alphanumeric word forms of
+    the given sentences."""
     words: set[str] = set()
     for s in sentences:
         s = s.lower().replace("&quot;", " ").replace('"', " ")
@@ -171,7 +178,8 @@ def vocabulary(sentences: Iterable[str]) -> frozenset[str]:
 
 
 def offsets_faithful(new_sentence: str, term: str) -> tuple[int, int]:
-    """The original's offset recomputation (§4.0): first occurrence of the space-free term.
+    """The original's offset recomputation (docs/protocols/arts.md#generation-machinery): first occurrence of the
+    space-free term.
 
     Kept for the faithful mode: it counts characters of the *tokenised* text, so quotes and a term that
     also occurs earlier give the wrong span, exactly as in the release.
