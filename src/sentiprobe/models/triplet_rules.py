@@ -233,3 +233,27 @@ MODELS.register(
     "triplet-rules", TripletRules, tags=("default", "baseline", "triplets"), cost=10, options=TripletRulesOptions,
     description="triplet baseline: opinion words from the VADER lexicon, targets via dependency relations "
                 "(amod, nsubj+acomp, dobj; Qiu et al. 2011), lexicon polarity with negation; no training")
+
+
+@dataclass(frozen=True)
+class TripletRulesAdjOptions(TripletRulesOptions):
+    """``--model-arg`` of ``triplet-rules-adj``: the same, adjectives only by default."""
+
+    pos: str = option("adj", "parts of speech of opinion words", choices=tuple(POS_SETS))
+
+
+def triplet_rules_adj(min_valence: float = 0.5, pos: str = "adj", batch: int = 256) -> TripletRules:
+    """``triplet-rules`` with adjective opinion words only, as in Qiu et al.'s double propagation.
+
+    Why a second rule model in the main job: a triplet suite is compared only where two systems ran it, and the
+    main job has no other triplet system cheap enough (the GTS taggers train for minutes); the pair measures what
+    verb opinions add (`love`, `recommend`) with the same paired test as every other suite.
+    """
+    return TripletRules(min_valence=min_valence, pos=pos, batch=batch)
+
+
+MODELS.register(
+    "triplet-rules-adj", triplet_rules_adj, tags=("default", "baseline", "triplets"), cost=8,
+    options=TripletRulesAdjOptions,
+    description="triplet-rules with adjective opinion words only (Qiu et al. 2011's double propagation): the main "
+                "job's second triplet system, so the triplet suites get paired comparisons")
