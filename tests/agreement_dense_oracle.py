@@ -1,78 +1,19 @@
 """TEST ORACLE, not product code: sentiprobe's agreement module as it was at 83308b5 (dense coincidence arrays,
 memory units x categories^2). The sparse engine in ``sentiprobe.stats.agreement`` must give the same values and
-intervals (``tests/test_stats_agreement_sparse.py``); this copy only runs on small tables there.
+intervals (``tests/test_stats_agreement_sparse.py``); this copy only runs on small tables there. The engine
+is frozen here; the result type and the small helpers that hold no arithmetic of the engine (the Landis & Koch
+band, non-finite -> None, the bootstrap summary) are the module's own, imported.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 
 from sentiprobe.core.errors import ConfigError
-from sentiprobe.core.types import Metric
-from sentiprobe.stats.resampling import (CI_METHOD, DEFAULT_ALPHA, DEFAULT_N_BOOT, count_draws, group_weights,
-                         percentile_interval)
-
-LEVELS = ("nominal", "ordinal", "interval", "ratio")
-LANDIS_KOCH = ((0.0, "poor"), (0.2, "slight"), (0.4, "fair"), (0.6, "moderate"), (0.8, "substantial"),
-               (1.0, "almost perfect"))
-
-
-def landis_koch(value: float | None) -> str | None:
-    """Landis & Koch band of a coefficient (<= 0 poor, ..., 0.8-1 almost perfect)."""
-    if value is None or not np.isfinite(value):
-        return None
-    for upper, name in LANDIS_KOCH:
-        if value <= upper:
-            return name
-    return "almost perfect"
-
-
-@dataclass(frozen=True)
-class AgreementResult:
-    """One agreement coefficient.
-
-    Attributes:
-        name: ``percent_agreement``, ``fleiss_kappa``, ``gwet_ac1``, ``krippendorff_alpha``, ``cohen_kappa``.
-        value: the coefficient (None when undefined, e.g. a single category in use).
-        se: standard error (analytic, or the bootstrap standard deviation).
-        ci_low, ci_high: confidence interval; ci_method says how it was obtained.
-        n_units: units entering observed agreement (>= 2 ratings; pairs for Cohen's kappa).
-        n_units_single: units with exactly one rating (prevalence only; not for alpha/Cohen).
-        n_units_unrated: units without any rating (dropped).
-        pa, pe: observed and chance agreement.
-        categories: the category order used.
-        weighting: weights (or alpha's level of measurement).
-        note: why a value is missing, or other remarks.
-    """
-
-    name: str
-    value: float | None
-    se: float | None
-    ci_low: float | None
-    ci_high: float | None
-    ci_method: str
-    n_units: int
-    n_units_single: int
-    n_units_unrated: int
-    pa: float | None
-    pe: float | None
-    categories: tuple[str, ...]
-    weighting: str
-    note: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["categories"] = list(self.categories)
-        d["interpretation"] = landis_koch(self.value) if self.name != "percent_agreement" else None
-        return d
-
-    def to_metric(self) -> Metric:
-        return Metric(self.name, self.value, self.ci_low, self.ci_high, self.n_units, True, self.ci_method,
-                      self.note)
-
+from sentiprobe.stats.agreement import LEVELS, AgreementResult, _boot_summary, _finite
+from sentiprobe.stats.resampling import (CI_METHOD, DEFAULT_ALPHA, DEFAULT_N_BOOT, count_draws, group_weights)
 
 # ---- input handling ------------------------------------------------------------------------------
 def _is_missing(v: Any) -> bool:
@@ -147,10 +88,6 @@ def weight_matrix(weights: str | np.ndarray | None, q: int, values: np.ndarray |
     return w
 
 
-def _finite(x: float | None) -> float | None:
-    return None if x is None or not np.isfinite(x) else float(x)
-
-
 def _t_interval(value: float, se: float, n: int, alpha: float) -> tuple[float | None, float | None]:
     from scipy import stats
 
@@ -158,15 +95,6 @@ def _t_interval(value: float, se: float, n: int, alpha: float) -> tuple[float | 
         return None, None
     h = float(stats.t.ppf(1 - alpha / 2, n - 1)) * se
     return value - h, min(1.0, value + h)
-
-
-def _boot_summary(dist: np.ndarray, alpha: float) -> tuple[float | None, float | None, float | None]:
-    """(bootstrap SD, ci_low, ci_high) of the finite resampled coefficients; None with fewer than 2."""
-    d = dist[np.isfinite(dist)]
-    if d.size < 2:
-        return None, None, None
-    lo, hi = percentile_interval(d, alpha)
-    return float(d.std(ddof=1)), lo, hi
 
 
 # ---- the Gwet family (percent agreement, Fleiss' kappa, AC1) ---------------------------------------
