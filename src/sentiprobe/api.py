@@ -15,6 +15,7 @@ from typing import Any
 from .compare import compare_runs, load_run
 from .core.errors import ConfigError, DataError, SentiprobeError
 from .core.io import atomic_write_text, check_output_file
+from .core.runspec import RunSettings, parse_limit
 from .core.types import SCHEMA_VERSION
 from .models import MODELS, create_model
 from .report.html import render_comparison, render_report
@@ -86,7 +87,7 @@ def score(suite: str, predictions: str | Path, *, column: str | None = None, dat
 def run(suites: Sequence[str] | None = None, models: Sequence[Any] | None = None, *,
         model_args: Mapping[str, Any] | None = None, out: str | Path = "runs/latest", data_dir: str | None = None,
         cache_dir: str | None = None, use_cache: bool = True, seed: int = 0, n_boot: int = 1000,
-        confidence: float = 0.95, limit: int | float | str | None = None, limit_mode: str = "sample",
+        confidence: float = DEFAULT_CONFIDENCE, limit: int | float | str | None = None, limit_mode: str = "sample",
         limit_seed: int = 0, missing: str = "error", progress: bool | Any = True,
         repair_cache: bool = False, overwrite: bool = False,
         suite_options: Mapping[str, Mapping[str, Any]] | None = None,
@@ -99,12 +100,13 @@ def run(suites: Sequence[str] | None = None, models: Sequence[Any] | None = None
     ``log`` and listed in the results). ``models=None`` runs the default models; a model is a registered name,
     ``"LABEL=NAME"`` (the same model may run twice under two labels) or a ``ModelEntry``. ``model_args``:
     ``{"KEY": value}`` for every selected model whose factory takes ``KEY``, ``{"LABEL:KEY": value}`` for
-    one model. ``confidence``: the level of every interval and test (default 0.95; recorded, and
-    printed in the reports). ``limit``: a positive item count or a fraction in (0, 1]; ``limit_mode``
-    ``sample`` (default: a seeded random sample of each suite's unit, stratified by gold label, seeded by
-    ``limit_seed``) or ``first``. ``suite_options``: suite name -> that suite's options. ``out`` holding a run of
-    another configuration is refused unless ``overwrite``; the same configuration resumes. ``progress``: True reports
-    stages on stderr (a :class:`~sentiprobe.run.progress.Progress` for another stream). ``jobs``: 1 runs the
+    one model. ``seed``, ``n_boot``, ``confidence``, ``limit``, ``limit_mode``, ``limit_seed`` and ``missing``
+    are the run spec (:class:`~sentiprobe.core.runspec.RunSettings`, where each is documented; the same
+    settings as ``sentiprobe run``'s flags and a sweep config's keys): e.g. ``confidence`` is the level of every
+    interval and test (default 0.95), ``limit`` a positive item count or a fraction in (0, 1].
+    ``suite_options``: suite name -> that suite's options. ``out`` holding a run of another configuration is
+    refused unless ``overwrite``; the same configuration resumes. ``progress``: True reports stages on stderr
+    (a :class:`~sentiprobe.run.progress.Progress` for another stream). ``jobs``: 1 runs the
     models one after another in this process; N > 1 (or ``"auto"``: one per CPU, at most 4) runs them in N
     worker processes side by side (:mod:`sentiprobe.run.lanes`), with the same results.
 
@@ -112,11 +114,12 @@ def run(suites: Sequence[str] | None = None, models: Sequence[Any] | None = None
     ``errors``...). A suite that fails is recorded under ``errors`` (see :func:`run_errors`) while the
     others still run.
     """
+    # the run spec, checked before any work (ConfigError)
+    settings = RunSettings(seed=seed, n_boot=n_boot, confidence=confidence, limit=parse_limit(limit),
+                           limit_mode=limit_mode, limit_seed=limit_seed, missing=missing)
     entries, base = plan_run(suites, models, model_args=model_args, out=str(out), data_dir=data_dir, log=log,
-                             cache_dir=cache_dir, use_cache=use_cache, seed=seed, n_boot=n_boot,
-                             confidence=confidence, limit=limit, limit_mode=limit_mode, limit_seed=limit_seed,
-                             missing=missing, progress=bool(progress), repair_cache=repair_cache,
-                             suite_options=suite_options)
+                             settings=settings, suite_options=suite_options, cache_dir=cache_dir,
+                             use_cache=use_cache, progress=bool(progress), repair_cache=repair_cache)
     reporter = progress if isinstance(progress, Progress) else Progress() if progress else NULL_PROGRESS
     return run_models(entries, base, overwrite=overwrite, progress=reporter, jobs=jobs)
 

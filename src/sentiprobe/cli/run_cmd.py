@@ -11,8 +11,7 @@ import os
 import sys
 
 from ..core.errors import ConfigError
-from .argtypes import N_BOOT, SEED
-from .options import add_confidence
+from .options import add_run_settings, run_settings
 from .suite_args import parse_suite_args
 
 
@@ -41,19 +40,7 @@ def add_parser(sub) -> None:
     p.add_argument("--repair-cache", action="store_true",
                    help="if the cache database is corrupt, move it aside (cache.sqlite.corrupt-<timestamp>) "
                         "and start a fresh one instead of stopping")
-    p.add_argument("--seed", type=SEED, default=0, help="base seed (default 0)")
-    p.add_argument("--n-boot", type=N_BOOT, default=1000, help="bootstrap resamples for CIs")
-    add_confidence(p)
-    p.add_argument("--limit", default=None, metavar="N|FRACTION",
-                   help="only N test items per suite, or a fraction in (0, 1] of them (recorded, bannered in the "
-                        "reports); chosen as --limit-mode says")
-    p.add_argument("--limit-mode", choices=("sample", "first"), default="sample",
-                   help="sample (default): a seeded random sample of each suite's unit (ARTS source examples with "
-                        "their variants, SOUL reviews, NonCompSST phrases), stratified by gold label, the same for "
-                        "every model; first: the first items in file order")
-    p.add_argument("--limit-seed", type=SEED, default=0, help="seed of the --limit sample (default 0)")
-    p.add_argument("--missing", choices=("error", "wrong", "variants-wrong"), default="error",
-                   help="how missing predictions are scored (see `sentiprobe score --help`)")
+    add_run_settings(p)  # --seed, --n-boot, --confidence, --limit, --limit-mode, --limit-seed, --missing
     p.add_argument("--no-progress", action="store_true",
                    help="no progress on stderr (third-party progress bars included)")
     p.add_argument("--jobs", default="auto", metavar="N|auto",
@@ -107,7 +94,6 @@ def quiet_third_party_progress() -> None:
 def cmd(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..api import available_suite_names, expand_suite_groups, run, run_errors
-    from ..run.config import parse_limit
     from ..run.progress import Progress, compact_summary, results_table
 
     for flag, given in (("--suite", args.suite), ("--model", args.model)):
@@ -116,15 +102,14 @@ def cmd(args) -> int:
     suites = split_names(args.suite)
     if suites:
         suites = expand_suite_groups(suites, args.data_dir)  # `--suite lexcomp`: every lexcomp-* suite
-    limit = parse_limit(args.limit)  # before any work: `--limit 0` is an error, not an empty run
+    settings = run_settings(args)  # before any work: `--limit 0` is an error, not an empty run
     suite_options = parse_suite_args(args.suite_arg, suites or available_suite_names(args.data_dir))
     progress = Progress(sys.stderr, enabled=not args.no_progress)
     if not (progress.enabled and progress.tty):
         quiet_third_party_progress()
     doc = run(suites=suites, models=split_names(args.model), model_args=parse_model_args(args.model_arg),
               out=args.out, data_dir=args.data_dir, cache_dir=args.cache_dir, use_cache=not args.no_cache,
-              seed=args.seed, n_boot=args.n_boot, confidence=args.confidence, limit=limit, limit_mode=args.limit_mode,
-              limit_seed=args.limit_seed, missing=args.missing, progress=progress,
+              **settings.to_dict(), progress=progress,
               suite_options=suite_options, repair_cache=args.repair_cache, overwrite=args.overwrite,
               log=lambda msg: print(msg, file=sys.stderr), jobs=args.jobs)
     if args.json:

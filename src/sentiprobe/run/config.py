@@ -6,23 +6,23 @@ what a run records.
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core.errors import ConfigError
-from ..core.limits import check_n_boot, check_seed
+from ..core.runspec import RunSettings, settings_of
+from ..core.runspec import parse_limit as parse_limit  # re-exported: the API of --limit
 from ..models import MODELS, create_model
 from ..suites import SUITES, get_suite
-from ..suites.spec import DEFAULT_CONFIDENCE, alpha_of
-from .limit import check_limit_mode
 from .modelargs import ModelEntry, assign_model_args, check_label, model_entries
 
 
-@dataclass(frozen=True)
-class RunConfig:
-    """The configuration of one run (recorded in results.json).
+@dataclass(frozen=True, kw_only=True)
+class RunConfig(RunSettings):
+    """The configuration of one run (recorded in results.json): the run spec's settings
+    (:class:`~sentiprobe.core.runspec.RunSettings`: seed, n_boot, confidence, limit, limit_mode, limit_seed,
+    missing) plus what to run and where.
 
     Attributes:
         suites: suite names.
@@ -35,16 +35,6 @@ class RunConfig:
         cache_dir: cache directory (None: ``$SENTIPROBE_CACHE_DIR`` or the user cache dir).
         use_cache: False disables the cache (``--no-cache``).
         repair_cache: move a corrupt cache aside and start a fresh one (``--repair-cache``) instead of failing.
-        seed: base seed; seed k of a multi-seed suite uses ``seed + k``.
-        n_boot: bootstrap resamples for confidence intervals.
-        confidence: the confidence level of every interval and test (``--confidence``, default 0.95).
-        limit: evaluate only part of each suite's test items (recorded; for slow models): a positive number
-            of items, or a fraction in (0, 1] of them (rounded up); chosen as ``limit_mode`` says.
-        limit_mode: ``sample`` (a seeded random sample of the suite's unit, stratified by gold label, the same
-            for every model of a run) or ``first`` (the first items in file order); see :mod:`.limit`.
-        limit_seed: the seed of the ``sample`` (independent of ``seed``, so every seed of a sweep asks the
-            same items).
-        missing: ``error`` or ``wrong`` (missing predictions counted as wrong).
         progress: show progress bars.
         skip_unsupported: skip (and record) suites the model cannot run instead of failing
             (used by the bare ``sentiprobe run`` over every suite and default model).
@@ -62,62 +52,24 @@ class RunConfig:
     cache_dir: str | None = None
     use_cache: bool = True
     repair_cache: bool = False
-    seed: int = 0
-    n_boot: int = 1000
-    confidence: float = DEFAULT_CONFIDENCE
-    limit: int | float | None = None
-    limit_mode: str = "sample"
-    limit_seed: int = 0
-    missing: str = "error"
     progress: bool = True
     skip_unsupported: bool = False
     unavailable_suites: tuple[str, ...] = ()
     suite_options: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "limit", parse_limit(self.limit))
-        check_limit_mode(self.limit_mode)
+        super().__post_init__()
         check_label(self.run_label)
-        check_n_boot(self.n_boot, "--n-boot")
-        check_seed(self.seed, "--seed")
-        if self.missing not in ("error", "wrong", "variants-wrong"):
-            raise ConfigError(f"--missing must be error, wrong or variants-wrong, not {self.missing!r}")
-        alpha_of(self.confidence)  # ConfigError outside (0, 1)
 
     @property
     def run_label(self) -> str:
         """The model's name in the run: its label, else its registered name."""
         return self.label or self.model
 
-
-def parse_limit(value: Any) -> int | float | None:
-    """``--limit`` as a positive item count (int) or a fraction in (0, 1] (float); None stays None.
-
-    Strings are parsed (``"50"``, ``"0.1"``); 0, negatives, fractions above 1, booleans and junk raise a
-    ConfigError: ``--limit 0`` used to write an empty run with null metrics, ``--limit -5`` to run all but
-    five items.
-    """
-    if value is None:
-        return None
-    bad = ConfigError(f"--limit must be a positive number of items or a fraction in (0, 1], not {value!r}")
-    if isinstance(value, bool):
-        raise bad
-    if isinstance(value, str):
-        text = value.strip()
-        try:
-            value = int(text)
-        except ValueError:
-            try:
-                value = float(text)
-            except ValueError:
-                raise bad from None
-    if isinstance(value, int):
-        if value < 1:
-            raise bad
-        return value
-    if isinstance(value, float) and math.isfinite(value) and 0.0 < value <= 1.0:
-        return value
-    raise bad
+    @property
+    def settings(self) -> RunSettings:
+        """The run spec's part of this configuration."""
+        return settings_of(self)
 
 
 def available_suites(data_dir: str | None = None) -> tuple[list[str], list[str]]:
@@ -219,13 +171,15 @@ def expand_suite_groups(names: Sequence[str], data_dir: str | None = None) -> li
 def plan_run(suites: Sequence[str] | None = None, models: Sequence[Any] | None = None, *,
              model_args: Mapping[str, Any] | None = None, out: str = "runs/latest",
              data_dir: str | None = None, log: Callable[[str], None] = lambda m: None,
-             **settings: Any) -> tuple[list[ModelEntry], RunConfig]:
+             settings: RunSettings | None = None, suite_options: Mapping[str, Mapping[str, Any]] | None = None,
+             **where: Any) -> tuple[list[ModelEntry], RunConfig]:
     """The model entries and the base configuration of a run (the arguments of :func:`sentiprobe.api.run`).
 
     ``suites=None``: every suite whose data is available (the missing ones reported through ``log`` and
-    recorded); family names are expanded. ``models=None``: the default models. ``settings``: the other
-    :class:`RunConfig` fields (``seed``, ``limit``, ``suite_options``...). A bare run (no suites or no models)
-    skips the suites a model cannot run instead of failing.
+    recorded); family names are expanded. ``models=None``: the default models. ``settings``: the run spec
+    (seed, limit, confidence...; default: its defaults). ``where``: the other :class:`RunConfig` fields, which say
+    where and how the run executes (``cache_dir``, ``use_cache``, ``progress``...). A bare run (no suites or no
+    models) skips the suites a model cannot run instead of failing.
     """
     skipped: list[str] = []
     for what, given in (("suites", suites), ("models", models)):
@@ -246,9 +200,8 @@ def plan_run(suites: Sequence[str] | None = None, models: Sequence[Any] | None =
     per_model = assign_model_args({e.label: e.name for e in entries}, model_args)
     entries = [replace(e, args={**dict(e.args), **per_model[e.label]}) for e in entries]
     first = entries[0]
-    settings = {**settings, "limit": parse_limit(settings.get("limit")),
-                "suite_options": {k: dict(v) for k, v in (settings.get("suite_options") or {}).items()}}
+    spec = (settings or RunSettings()).to_dict()
     base = RunConfig(suites=tuple(suites), model=first.name, model_args=dict(first.args), label=first.label,
                      out_dir=str(out), data_dir=data_dir, skip_unsupported=bare, unavailable_suites=tuple(skipped),
-                     **settings)
+                     suite_options={k: dict(v) for k, v in (suite_options or {}).items()}, **spec, **where)
     return entries, base

@@ -24,18 +24,15 @@ from typing import Any
 
 import numpy as np
 
-from ..core.errors import ConfigError
+from ..core.runspec import LIMIT_MODES as LIMIT_MODES  # re-exported: declared by the run spec
+from ..core.runspec import check_choice
 from ..core.types import Item
 from ..render.format import describe_limit  # noqa: F401  (re-exported: formatting of the limit record)
-
-LIMIT_MODES = ("sample", "first")
 
 
 def check_limit_mode(mode: str) -> str:
     """``mode`` when it is one of :data:`LIMIT_MODES`, else a ConfigError."""
-    if mode not in LIMIT_MODES:
-        raise ConfigError(f"--limit-mode must be one of {', '.join(LIMIT_MODES)}, not {mode!r}")
-    return mode
+    return check_choice(mode, "limit_mode", LIMIT_MODES)
 
 
 def _target(limit: int | float, n: int) -> int:

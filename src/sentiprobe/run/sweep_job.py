@@ -14,6 +14,7 @@ from typing import Any
 
 from ..core.errors import SentiprobeError
 from ..core.io import write_json
+from ..core.runspec import RunSettings, setting_names
 from .config import plan_run, run_errors
 from .modelargs import ModelEntry
 from .progress import NULL_PROGRESS
@@ -39,8 +40,8 @@ def execute_job(payload: Mapping[str, Any]) -> dict[str, Any]:
         entries, base = plan_run([payload["suite"]], [ModelEntry(label, payload["model"], {})],
                                  model_args=dict(payload["model_args"]), out=str(job_dir / RUN_SUBDIR),
                                  data_dir=payload.get("data_dir"), cache_dir=payload.get("cache_dir"),
-                                 seed=payload["seed"], n_boot=payload["n_boot"], limit=payload["limit"],
-                                 missing=payload["missing"], progress=False, suite_options=suite_options)
+                                 settings=RunSettings(**{k: payload[k] for k in setting_names() if k in payload}),
+                                 progress=False, suite_options=suite_options)
         doc = run_models(entries, base, progress=NULL_PROGRESS)
         errors = run_errors(doc)
         error = None

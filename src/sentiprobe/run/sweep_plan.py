@@ -5,16 +5,16 @@ A sweep config (YAML, read with ``yaml.safe_load``)::
     models: [majority, {name: tfidf-lr, label: tfidf-c1, args: {C: 1.0}}]
     suites: [arts-laptop, {name: sentivent-polar, args: {lexicon: none}}]
     seeds: [0, 1]
-    limit: 200            # optional: first N test items per suite (as `run --limit`)
-    n_boot: 1000          # optional
-    missing: error        # optional
+    limit: 200            # optional, and so is every setting of `sentiprobe run` (the run spec): limit (a count
+    limit_mode: sample    #   or a fraction such as 0.3), limit_mode, limit_seed, n_boot, confidence, missing
+    confidence: 0.95
     retries: 2            # optional: re-runs of a job whose worker died (Ray) before it is recorded as failed
     resources: {num_cpus: 1, memory_mb: 2048, num_gpus: 0}   # optional: what one job declares to Ray
 
 Each (model, suite, seed) job runs through the runner (:func:`sentiprobe.run.runner.run_models`) into its own directory
 ``OUT/jobs/<model label>/<suite>/seed<k>/``. Why one suite per job: jobs are the unit a cluster schedules and
 retries, and a failed suite must not cost the others. A job is finished when its directory holds a ``job.json``
-whose key matches the job (model, args, suite, suite args, seed, limit, n_boot, missing) and a ``results.json``
+whose key matches the job (model, args, suite, suite args and every run setting) and a ``results.json``
 with the suite and no error; such a job is never run again (the run cache makes an interrupted one cheap). The
 run itself lives in the job directory's ``run/<model label>/``.
 
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,13 +36,16 @@ import yaml
 from ..core.errors import ConfigError, SentiprobeError, short_repr, unknown_keys
 from ..core.hashing import stable_hash
 from ..core.io import loads_json, read_user_text
-from ..core.limits import MAX_N_BOOT, MAX_SEED, check_int
+from ..core.limits import MAX_SEED, check_int
+from ..core.runspec import RunSettings, setting_names, settings_from_mapping
 from ..models import MODELS
 from ..suites import SUITES
 from .yamlsafe import load_yaml
 
 SWEEP_SCHEMA_VERSION = 1
-TOP_KEYS = ("models", "suites", "seeds", "limit", "n_boot", "missing", "retries", "resources")
+SPEC_KEYS = tuple(n for n in setting_names() if n != "seed")
+"""The run spec's settings a sweep config takes at its top level (``seed`` is the grid's ``seeds``)."""
+TOP_KEYS = ("models", "suites", "seeds", *SPEC_KEYS, "retries", "resources")
 MODEL_KEYS = ("name", "label", "args")
 SUITE_KEYS = ("name", "args")
 RESOURCE_KEYS = ("num_cpus", "num_gpus", "memory_mb")
@@ -106,9 +109,9 @@ class SweepConfig:
         models: the models, in config order.
         suites: the suites, in config order.
         seeds: the base seeds; every (model, suite) pair runs once per seed.
-        limit: first N test items per suite, or None for all.
-        n_boot: bootstrap resamples for confidence intervals.
-        missing: how missing predictions are scored (``error``, ``wrong``, ``variants-wrong``).
+        settings: the run spec shared by every job (limit, limit_mode, limit_seed, n_boot, confidence,
+            missing; its ``seed`` is the first of ``seeds``, the seed of the sweep's paired comparisons), each
+            job's seed replaced by its own.
         retries: how many times a job whose worker died is run again before it is recorded as failed.
         resources: what each job declares to Ray.
     """
@@ -116,19 +119,39 @@ class SweepConfig:
     models: tuple[ModelSpec, ...]
     suites: tuple[SuiteEntry, ...]
     seeds: tuple[int, ...] = (0,)
-    limit: int | None = None
-    n_boot: int = 1000
-    missing: str = "error"
+    settings: RunSettings = RunSettings()
     retries: int = 2
     resources: Resources = Resources()
 
+    def __post_init__(self) -> None:
+        if self.seeds and self.settings.seed != self.seeds[0]:
+            object.__setattr__(self, "settings", replace(self.settings, seed=self.seeds[0]))
+
+    @property
+    def limit(self) -> int | float | None:
+        return self.settings.limit
+
+    @property
+    def n_boot(self) -> int:
+        return self.settings.n_boot
+
+    @property
+    def missing(self) -> str:
+        return self.settings.missing
+
+    @property
+    def confidence(self) -> float:
+        return self.settings.confidence
+
     def jobs(self) -> list[Job]:
         """Every (model, suite, seed) job, models outermost (the order of the index and the report)."""
-        return [Job(m, s, seed, self.limit, self.n_boot, self.missing)
+        return [Job(m, s, replace(self.settings, seed=seed))
                 for m in self.models for s in self.suites for seed in self.seeds]
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
+        d.pop("settings")
+        d.update({k: v for k, v in self.settings.to_dict().items() if k != "seed"})
         d["models"] = [{"name": m.name, "label": m.label, "args": dict(m.args)} for m in self.models]
         d["suites"] = [{"name": s.name, "args": dict(s.args)} for s in self.suites]
         return d
@@ -141,16 +164,16 @@ class Job:
     Attributes:
         model: the model.
         suite: the suite.
-        seed: the base seed of the job's run (``RunConfig.seed``).
-        limit, n_boot, missing: as in :class:`SweepConfig`.
+        settings: the job's run spec (its ``seed``: the base seed of the job's run).
     """
 
     model: ModelSpec
     suite: SuiteEntry
-    seed: int
-    limit: int | None
-    n_boot: int
-    missing: str
+    settings: RunSettings
+
+    @property
+    def seed(self) -> int:
+        return self.settings.seed
 
     @property
     def job_id(self) -> str:
@@ -169,8 +192,8 @@ class Job:
     def payload(self, out_dir: str) -> dict[str, Any]:
         """The JSON-able description a worker receives (and writes back as ``job.json``)."""
         return {"model": self.model.name, "label": self.model.label, "model_args": dict(self.model.args),
-                "suite": self.suite.name, "suite_args": dict(self.suite.args), "seed": self.seed,
-                "limit": self.limit, "n_boot": self.n_boot, "missing": self.missing, "out_dir": out_dir}
+                "suite": self.suite.name, "suite_args": dict(self.suite.args), **self.settings.to_dict(),
+                "out_dir": out_dir}
 
 
 MAX_JOBS = 10_000
@@ -274,12 +297,7 @@ def parse_config(doc: Any, path: str = "<config>") -> SweepConfig:
     seeds = tuple(_as_int(s, "every seed", path, hi=MAX_SEED) for s in raw_seeds)
     if len(set(seeds)) != len(seeds):
         raise ConfigError(f"{path}: seeds: a seed appears twice")
-    limit = doc.get("limit")
-    if limit is not None:
-        limit = _as_int(limit, "'limit'", path, lo=1)
-    missing = doc.get("missing", "error")
-    if missing not in ("error", "wrong", "variants-wrong"):
-        raise ConfigError(f"{path}: 'missing' must be error, wrong or variants-wrong, not {short_repr(missing)}")
+    settings = settings_from_mapping({k: doc[k] for k in SPEC_KEYS if k in doc}, path)
     raw_res = doc.get("resources") or {}
     if not isinstance(raw_res, Mapping):
         raise ConfigError(f"{path}: 'resources' must be a mapping ({', '.join(RESOURCE_KEYS)})")
@@ -297,9 +315,8 @@ def parse_config(doc: Any, path: str = "<config>") -> SweepConfig:
     if n_jobs > MAX_JOBS:
         raise ConfigError(f"{path}: the grid has {n_jobs:,} jobs ({len(models)} model(s) x {len(suites)} suite(s) x "
                           f"{len(seeds)} seed(s)); a sweep runs at most {MAX_JOBS:,}: split it into several sweeps")
-    return SweepConfig(models=models, suites=suites, seeds=seeds, limit=limit,
-                       n_boot=_as_int(doc.get("n_boot", 1000), "'n_boot'", path, hi=MAX_N_BOOT),
-                       missing=missing, retries=_as_int(doc.get("retries", 2), "'retries'", path, hi=MAX_RETRIES),
+    return SweepConfig(models=models, suites=suites, seeds=seeds, settings=settings,
+                       retries=_as_int(doc.get("retries", 2), "'retries'", path, hi=MAX_RETRIES),
                        resources=Resources(**res))
 
 

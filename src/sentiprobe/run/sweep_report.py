@@ -24,6 +24,7 @@ from ..compare import compare_systems
 from ..core.io import atomic_write_text, write_json
 from ..report.html import render_comparison
 from ..suites import SUITES
+from ..suites.spec import alpha_of
 from .provenance import summary_entry
 from .sweep_plan import SWEEP_SCHEMA_VERSION, find_results
 
@@ -104,7 +105,9 @@ def write_reports(cfg: Any, out: Path, index: Mapping[str, Any]) -> dict[str, An
         docs[m.label] = {"model": model, "suites": {s: pooled_entry(es) for s, es in per_suite[m.label].items()},
                          "errors": {s: e for s, e in errors[m.label].items() if s not in per_suite[m.label]}}
     ran = {k: v for k, v in systems.items() if v}
-    comparison = compare_systems(ran, n_boot=cfg.n_boot, seed=0) if len(ran) >= 2 else None
+    spec = cfg.settings  # the sweep's own settings: its confidence, resamples and (first) seed
+    comparison = (compare_systems(ran, n_boot=spec.n_boot, seed=spec.seed, alpha=alpha_of(spec.confidence))
+                  if len(ran) >= 2 else None)
     if comparison is not None:
         write_json(out / "comparison.json", comparison)
 

@@ -35,6 +35,7 @@ import numpy as np
 
 from ..core.errors import ConfigError
 from ..core.io import atomic_write_text, write_json
+from ..core.runspec import RunSettings
 from ..models import MODELS, create_model
 from ..stats.classification import accuracy, macro_f1
 from ..suites import get_suite
@@ -261,7 +262,7 @@ def search(cfg: TuneConfig, out: str | Path, *, data_dir: str | None = None, cac
     atomic_write_text(out / "trials.csv", buf.getvalue())
 
     final_cfg = SweepConfig(models=(ModelSpec(cfg.model, "best", best_args),), suites=(SuiteEntry(cfg.suite),),
-                            seeds=tuple(cfg.seeds), limit=cfg.limit, n_boot=cfg.n_boot)
+                            seeds=tuple(cfg.seeds), settings=RunSettings(limit=cfg.limit, n_boot=cfg.n_boot))
     index = run_sweep(final_cfg, out / "final", make_executor(executor, address=address),
                       data_dir=data_dir, cache_dir=cache_dir)
 
