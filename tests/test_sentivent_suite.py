@@ -69,7 +69,7 @@ def test_items_and_features(mini):
     assert all(list(it.features) == keys for it in tr + dv + te)
     assert all("features" not in it.meta and it.meta["feature_setting"] == "lexecon" for it in tr + dv + te)
     assert "econcombo_polarity-seqnormsum" in keys and lexicon_info(s)["setting"] == "lexecon"
-    assert s.memo["lexicon_info"] is lexicon_info(s) and lexicon_info(s)["features"] == keys
+    assert lexicon_info(s) is lexicon_info(s) and lexicon_info(s)["features"] == keys  # read once per bound suite
     assert s.data_files()[-1].startswith("sentivent/lexicons/")
     off = get_suite("sentivent-clause", mini)
     assert off.items("test")[0].features

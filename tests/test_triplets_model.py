@@ -45,7 +45,7 @@ def test_tiny_training_predicts_and_scores(suite, tmp_path):
     files = sorted(p.name for p in tmp_path.rglob("*") if p.is_file())
     assert files == ["last.json", "last.safetensors"]       # no pickles
     items = suite.items("test")[:30]
-    preds = predict(suite, m, items)
+    preds = predict(suite, m, items).predictions
     assert [p.item_id for p in preds] == [it.item_id for it in items]
     res = suite.score(items, preds, n_boot=0)
     assert 0.0 <= res.metrics["triplet_f1"].value <= 1.0
@@ -118,7 +118,7 @@ def test_llm_extractor_with_fake_generator(suite, tmp_path, data_dir):
     FakeTripletLLM.gold = {it.text: it.meta["gold"] for it in items}
     if "fake-triplet-llm" not in MODELS:
         MODELS.register("fake-triplet-llm", FakeTripletLLM, description="test generator")
-    preds = predict(suite, FakeTripletLLM(), items)
+    preds = predict(suite, FakeTripletLLM(), items).predictions
     assert all(p.meta["prompt_version"] == PROMPT_VERSION for p in preds)
     assert sum(not p.parse_ok for p in preds) == 10
     res = suite.score(items, preds, n_boot=0)
@@ -138,7 +138,7 @@ def test_llm_extractor_with_fake_generator(suite, tmp_path, data_dir):
     again = score("absa-triplet-explicit", files[0], data_dir=str(data_dir), n_boot=0,
                   missing="wrong")  # the run had --limit 20: the other sentences are missing
     sub = suite.items("test")[:20]
-    direct = suite.score(sub, predict(suite, FakeTripletLLM(), sub), n_boot=0)
+    direct = suite.score(sub, predict(suite, FakeTripletLLM(), sub).predictions, n_boot=0)
     assert again["details"]["parse_failures"] == direct.details["parse_failures"] == 10
     assert again["details"]["counts"]["triplet"]["correct"] == direct.details["counts"]["triplet"]["correct"]
     assert run_metrics

@@ -104,8 +104,9 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
                                         fingerprint=prepared.fingerprint, ready=prepared.ready)
             detail = ", ".join(x for x in (f"{len(items)} items", tag) if x)
             with progress.stage(cfg.run_label, suite_name, "predict", detail) as t:
-                p = suite.predict(predictor, items)
-            asked = suite.memo.pop("generation", None) or asked
+                predicted = suite.predict_stage(predictor, items)
+            p = list(predicted.predictions)
+            asked = dict(predicted.asked) if predicted.asked is not None else asked
             seconds["predict"] += t["seconds"]
             preds.extend(with_seed(p, seed) if n_seeds > 1 else p)
             fingerprints.append(predictor.fingerprint)

@@ -51,13 +51,15 @@ def git_commit() -> str | None:
 
 def data_hashes(suite: Suite) -> dict[str, str | None]:
     """sha256 of the suite's data files (once per bound suite and its shared twins)."""
-    if _DATA_HASHES not in suite.memo:
+
+    def build() -> dict[str, str | None]:
         out: dict[str, str | None] = {}
         for rel in suite.data_files():
             path = Path(suite.data_dir) / rel
             out[rel] = file_sha256(path) if path.exists() else None
-        suite.memo[_DATA_HASHES] = out
-    return dict(suite.memo[_DATA_HASHES])
+        return out
+
+    return dict(suite.cached(_DATA_HASHES, build))
 
 
 _DATA_HASHES = "__data_hashes__"

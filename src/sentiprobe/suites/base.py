@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..core.errors import ConfigError
 from ..core.hashing import stable_hash
@@ -19,12 +20,15 @@ from ..core.types import Item, Prediction
 from .checks import check_predictions
 from .spec import (DEFAULT_CONFIDENCE, Measure, MeasureCache, NoOptions, ScoreConfig, ScoreContext, SuiteScore,
                    SuiteSpec, alpha_of, options_dict, parse_options)
+from .spec import Predicted
 
 __all__ = ["SUITES", "ScoreContext", "Suite", "SuiteRegistry", "SuiteScore", "SuiteSpec", "check_predictions",
            "get_suite"]
 
 
-_TRAINING = "__training__"  # memo keys of what every use of a bound suite shares
+T = TypeVar("T")
+
+_TRAINING = "__training__"  # cache keys of what every use of a bound suite shares
 _CONTEXT = "__score_context__"
 _TRAIN_FINGERPRINT = "__train_fingerprint__"
 _ITEMS_HASH = "__items_hash__"
@@ -37,8 +41,10 @@ class Suite:
         spec: the frozen :class:`SuiteSpec`.
         data_dir: the resolved data directory.
         options: the parsed options (an instance of ``spec.options``).
-        memo: per-instance store for what the stages compute once (data warnings, lexicon info, loaded
-            resources); never written to disk as such.
+
+    What the stages load or compute once (loaded files, hashes, the training items) is kept in a private cache,
+    read and filled only through :meth:`cached`: a cache of pure builds, never a channel between stages (what a
+    stage tells the runner is its return value, e.g. the predict stage's :class:`~.spec.Predicted`).
     """
 
     def __init__(self, spec: SuiteSpec, data_dir: str | Path | None = None,
@@ -48,15 +54,22 @@ class Suite:
         self.spec = spec
         self.data_dir = resolve_data_dir(data_dir)
         self.options = parse_options(spec.options, options, suite=spec.name)
-        self.memo: dict[str, Any] = {}
+        self._cache: dict[str, Any] = {}
         self._items: dict[str, list[Item]] = {}
 
     def shared(self) -> Suite:
         """Another use of this bound suite (the next model of a run): it shares what was loaded and computed
-        (items, training items, their fingerprint, score contexts, ``memo``), so nothing is read or hashed twice.
+        (items, training items, their fingerprint, score contexts, the cache), so nothing is read or hashed twice.
         What a use reports about training data depends on that use alone (``trained`` of :meth:`score_context`),
         so its results read as if it had been bound alone."""
         return copy.copy(self)
+
+    def cached(self, key: str, build: Callable[[], T]) -> T:
+        """``build()``, computed once per bound suite (and the uses :meth:`shared` from it) under ``key``."""
+        if key not in self._cache:
+            self._cache[key] = build()
+        value: T = self._cache[key]
+        return value
 
     # ---- what the spec declares ----------------------------------------------------------------
     @property
@@ -114,12 +127,9 @@ class Suite:
 
     def training(self) -> tuple[list[Item], list[Item]]:
         """(train items, dev items) a learning model is fitted on (built once, see :meth:`shared`)."""
-        built = self.memo.get(_TRAINING)
-        if built is None:
-            if self.spec.training is not None:
-                built = self.memo[_TRAINING] = tuple(self.spec.training(self))
-            else:
-                built = self.memo[_TRAINING] = (self.items("train"), self.items("dev"))
+        fit = self.spec.training
+        built = self.cached(_TRAINING, lambda: tuple(fit(self)) if fit is not None
+                            else (self.items("train"), self.items("dev")))
         return built[0], built[1]
 
     def train_items(self) -> list[Item]:
@@ -131,18 +141,15 @@ class Suite:
     def train_fingerprint(self) -> str:
         """Hash of the training and dev items and the options (keys fitted-model states in the cache)."""
         train, dev = self.training()
-        if _TRAIN_FINGERPRINT not in self.memo:
-            self.memo[_TRAIN_FINGERPRINT] = stable_hash([[i.to_dict() for i in train], [i.to_dict() for i in dev]], 32)
-        return self.memo[_TRAIN_FINGERPRINT]
+        return self.cached(_TRAIN_FINGERPRINT,
+                           lambda: stable_hash([[i.to_dict() for i in train], [i.to_dict() for i in dev]], 32))
 
     def items_hash(self, items: Sequence[Item] | None = None) -> str:
         """Hash of the (test) items: two runs with the same hash asked the same questions."""
         its = self.items("test") if items is None else items
         if its is not self._items.get("test"):  # a subset (--limit): hashed each time
             return stable_hash([i.to_dict() for i in its], 32)
-        if _ITEMS_HASH not in self.memo:
-            self.memo[_ITEMS_HASH] = stable_hash([i.to_dict() for i in its], 32)
-        return self.memo[_ITEMS_HASH]
+        return self.cached(_ITEMS_HASH, lambda: stable_hash([i.to_dict() for i in its], 32))
 
     def describe(self) -> dict[str, Any]:
         """Name, version, effective options and the sha256 of user-supplied files (recorded in ``results.json``)."""
@@ -155,9 +162,8 @@ class Suite:
         for f in option_fields(type(self.options)):
             value = getattr(self.options, f.name)
             if f.metadata.get("user_file") and value is not None and Path(value).is_file():
-                if f.name not in self.memo.setdefault("user_file_hashes", {}):
-                    self.memo["user_file_hashes"][f.name] = hash_user_file(value)
-                files[f.name] = {"path": str(value), "sha256": self.memo["user_file_hashes"][f.name]}
+                sha = self.cached(f"user_file_hash:{f.name}", partial(hash_user_file, value))
+                files[f.name] = {"path": str(value), "sha256": sha}
         if files:
             out["user_files"] = files
         return out
@@ -177,8 +183,9 @@ class Suite:
         """Why ``model`` may not run on this use of the suite although it :meth:`supports` it (None: it may)."""
         return self.spec.refuse(self, model) if self.spec.refuse is not None else None
 
-    def predict(self, predictor: Any, items: Sequence[Item]) -> list[Prediction]:
-        """Ask a (cached) predictor for predictions on items (the spec's predict stage, else classify)."""
+    def predict_stage(self, predictor: Any, items: Sequence[Item]) -> Predicted:
+        """Ask a (cached) predictor for predictions on items (the spec's predict stage, else classify), with the
+        record of how a generative model was asked."""
         if self.spec.predict is not None:
             return self.spec.predict(self, predictor, items)
         caps = set(getattr(getattr(predictor, "model", predictor), "capabilities", ()))
@@ -186,7 +193,11 @@ class Suite:
             from .prompting import predict_labels
 
             return predict_labels(self, predictor, items, self.spec.prompting)
-        return predictor.classify(items, self.labels, self.input_kind)
+        return Predicted(tuple(predictor.classify(items, self.labels, self.input_kind)))
+
+    def predict(self, predictor: Any, items: Sequence[Item]) -> list[Prediction]:
+        """The predictions alone of :meth:`predict_stage`."""
+        return list(self.predict_stage(predictor, items).predictions)
 
     # ---- predictions and scores ------------------------------------------------------------------
     def read_predictions(self, path: str | Path, column: str | None = None) -> list[Prediction]:
@@ -204,12 +215,9 @@ class Suite:
         came from (this may read the training data); scoring predictions made elsewhere never needs it.
         """
         key = f"{_CONTEXT}:{'trained' if trained else 'scored'}"
-        if key not in self.memo:
-            if self.spec.score_context is None:
-                self.memo[key] = ScoreContext(self.name, tuple(self.labels))
-            else:
-                self.memo[key] = self.spec.score_context(self, bool(trained))
-        return self.memo[key]
+        build = self.spec.score_context
+        return self.cached(key, lambda: ScoreContext(self.name, tuple(self.labels)) if build is None
+                           else build(self, bool(trained)))
 
     def measure(self, items: Sequence[Item], predictions: Sequence[Prediction],
                 cache: MeasureCache | None = None) -> dict[str, Measure]:

@@ -38,6 +38,7 @@ from ..core.hashing import stable_hash
 from ..core.types import Item, Prediction
 from ..models.http_retry import LLMError, LLMFatalError
 from ..stats.bootstrap import mean_metric
+from .spec import Predicted
 
 if TYPE_CHECKING:
     from .base import Suite
@@ -418,8 +419,9 @@ def prediction_meta(asked: Asked, k: int) -> dict[str, Any]:
     return meta
 
 
-def predict_labels(suite: Suite, predictor: Any, items: Sequence[Item], task: GenerativeTask) -> list[Prediction]:
-    """The predict stage of a classification suite for a model that generates: one parsed label per item."""
+def predict_labels(suite: Suite, predictor: Any, items: Sequence[Item], task: GenerativeTask) -> Predicted:
+    """The predict stage of a classification suite for a model that generates: one parsed label per item, and
+    the record of how the model was asked."""
     asked = ask(suite, predictor, items, task)
     structured = asked.record["structured"] != "off"
     preds = []
@@ -428,8 +430,7 @@ def predict_labels(suite: Suite, predictor: Any, items: Sequence[Item], task: Ge
         reply = asked.replies[k] if isinstance(asked.replies[k], str) else None
         label = parse_label(reply, task, structured) if reply is not None else None
         preds.append(Prediction(it.item_id, label, raw=reply, parse_ok=label is not None, meta=meta))
-    suite.memo["generation"] = asked.record
-    return preds
+    return Predicted(tuple(preds), asked.record)
 
 
 # ---- accounting ---------------------------------------------------------------------------------------

@@ -46,8 +46,8 @@ if TYPE_CHECKING:
     from .base import Suite
 
 __all__ = ["DEFAULT_CONFIDENCE", "INPUT_KINDS", "MISSING_POLICIES", "TASKS", "Measure", "MeasureCache", "NoOptions",
-           "ScoreConfig", "ScoreContext", "SuiteScore", "SuiteSpec", "alpha_of", "confidence_of", "describe_options",
-           "env_defaults", "option", "option_fields", "options_dict", "parse_options"]
+           "Predicted", "ScoreConfig", "ScoreContext", "SuiteScore", "SuiteSpec", "alpha_of", "confidence_of",
+           "describe_options", "env_defaults", "option", "option_fields", "options_dict", "parse_options"]
 
 TASKS = ("classify", "generate", "embed", "extract")
 """What a suite asks of a model: the adapter capability it needs (``SuiteSpec.accepts`` widens it).
@@ -177,6 +177,28 @@ class SuiteScore:
         return {"metrics": {k: m.to_dict() for k, m in self.metrics.items()}, "details": self.details}
 
 
+@dataclass(frozen=True)
+class Predicted:
+    """What the predict stage returns: the predictions and, for a generative model, the record of how it was asked
+    (prompt template and version, reply schema, decoding mode, shots: ``results.json``'s ``details.generation``).
+
+    Why a return value: the record used to travel to the runner through a dict shared by every use of the bound
+    suite, where a stage of one model could leave it for another's results.
+
+    Attributes:
+        predictions: one Prediction per item asked.
+        asked: how the model was asked (None: a plain classifier, nothing generated).
+    """
+
+    predictions: tuple[Prediction, ...]
+    asked: Mapping[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "predictions", tuple(self.predictions))
+        if self.asked is not None:
+            object.__setattr__(self, "asked", dict(self.asked))  # a copy: the stage's record cannot change it
+
+
 LoadItems = Callable[["Suite", str], list[Item]]
 DataFiles = Callable[["Suite"], list[str]]
 ReadPredictions = Callable[["Suite", Path, "str | None"], list[Prediction]]
@@ -209,7 +231,8 @@ class SuiteSpec:
         seeds: training seeds a learning model is run with (NonCompSST uses 3).
         accepts: model capabilities the suite can use (default: ``{task}``).
         statistics: ``data.statistics(suite)`` for ``sentiprobe data stats`` (default: counts per split).
-        predict: protocol-specific prediction stage ``predict(suite, predictor, items)`` (default: classify).
+        predict: protocol-specific prediction stage ``predict(suite, predictor, items) -> Predicted``
+            (default: classify).
         training: ``(train_items, dev_items)`` a learning model is fitted on (default: the train and dev splits).
         groups_name: what ``Item.group_id`` is (``source example``, ``review``...): the suite's resampling unit.
         paired: ``score.unit_table(items, predictions, options, context, config)`` (pure, like ``score``): one
@@ -247,7 +270,7 @@ class SuiteSpec:
     seeds: int = 1
     accepts: frozenset[str] = frozenset()
     statistics: Callable[[Suite], dict[str, Any]] | None = None
-    predict: Callable[[Suite, Any, Sequence[Item]], list[Prediction]] | None = None
+    predict: Callable[[Suite, Any, Sequence[Item]], Predicted] | None = None
     training: Callable[[Suite], tuple[list[Item], list[Item]]] | None = None
     groups_name: str = "item"
     paired: Paired | None = None

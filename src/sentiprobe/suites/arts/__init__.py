@@ -2,7 +2,8 @@
 
 Registers ``arts-laptop``, ``arts-rest``, ``arts-mams`` and ``arts-custom`` (a user's enriched file,
 ``custom``) into ``SUITES``. Test generation lives in the ``generate`` subpackage. Stage modules: ``data``
-(items per split, docs/protocols/arts.md#dataset-statistics statistics, data warnings in ``suite.memo``),
+(items per split, docs/protocols/arts.md#dataset-statistics statistics, data warnings; each released suite's domain
+bound into its stages), ``custom`` (the stages of ``arts-custom``),
 ``predictions`` (results CSVs and ``item_id,label`` files), ``score`` (accuracy, ARS, subset accuracies; pure),
 ``report`` (HTML). Protocol helpers: ``formats`` (records, id rules), ``load`` (file loaders), ``items`` (records ->
 Items), ``datastats`` (docs/protocols/arts.md#dataset-statistics).
@@ -26,11 +27,12 @@ _DESCRIPTIONS = {
 
 
 def _spec(name: str) -> SuiteSpec:
+    stages = data.released_stages(data.DOMAINS[name])  # the one thing the released suites differ in: their domain
     return SuiteSpec(name=name, family="arts", version="1", description=_DESCRIPTIONS[name], labels=LABELS,
-                     task="classify", input_kind="text+aspect", load_items=data.load_items,
-                     data_files=data.data_files, read_predictions=predictions.read_predictions,
+                     task="classify", input_kind="text+aspect", load_items=stages.load_items,
+                     data_files=stages.data_files, read_predictions=predictions.read_predictions,
                      score=score.score, render_section=report.render_section, options=NoOptions,
-                     statistics=data.statistics, groups_name="source example",
+                     statistics=stages.statistics, groups_name="source example",
                      headline=("ars", "accuracy_original"), paired=score.unit_table,
                      score_context=data.score_context,
                      prompting=prompts.TASK)
@@ -47,10 +49,10 @@ ARTS_CUSTOM = SUITES.register(SuiteSpec(
     name="arts-custom", family="arts", version="1",
     description="ARTS aspect robustness on your own enriched file (e.g. from `sentiprobe arts generate`): "
                 "accuracy, ARS, per-strategy accuracies", labels=LABELS, task="classify", input_kind="text+aspect",
-    load_items=data.load_items, data_files=data.data_files, read_predictions=predictions.read_predictions,
+    load_items=data.custom_items, data_files=custom.data_files, read_predictions=predictions.read_predictions,
     score=score.score, render_section=report.render_section, options=custom.CustomOptions,
-    statistics=data.statistics, groups_name="source example", headline=("ars", "accuracy_original"),
-    paired=score.unit_table, score_context=data.score_context,
+    statistics=custom.statistics, groups_name="source example", headline=("ars", "accuracy_original"),
+    paired=score.unit_table, score_context=custom.score_context,
     prompting=prompts.TASK))
 """A generated or user-supplied enriched set (``--suite-arg path=FILE``), scored like the released ones."""
 

@@ -19,7 +19,7 @@ from ...core.errors import ConfigError, DataError
 from ...core.hashing import file_sha256
 from ...core.io import read_user_text
 from ...core.types import Item
-from ..spec import option
+from ..spec import ScoreContext, option
 from . import load
 from .formats import DataWarning, summarise
 from .items import enriched_items, flat_items
@@ -59,15 +59,25 @@ def data_files(suite: Suite) -> list[str]:
 
 def load_items(suite: Suite, split: str) -> list[Item]:
     """Test items of the user's enriched file; train/dev from the shipped domain files (``train_domain``)."""
+    return loaded(suite, split)[0]
+
+
+def loaded(suite: Suite, split: str) -> tuple[list[Item], list[DataWarning]]:
+    """Items of ``split`` and the warnings of the user's file (loaded once per bound suite and split, under the
+    key every ARTS suite uses, ``arts:<split>``)."""
+    return suite.cached(f"arts:{split}", lambda: _load(suite, split))
+
+
+def _load(suite: Suite, split: str) -> tuple[list[Item], list[DataWarning]]:
     if split in ("train", "dev"):
         dom = suite.options.train_domain
         if dom == "none":
-            return []
+            return [], []
         warns_td: list[DataWarning] = []
         flat = load.load_flat(suite.path(f"src_data/{dom}/{split}.json"), warnings_out=warns_td)
-        return flat_items(flat, split, warns_td)
+        return flat_items(flat, split, warns_td), []
     if split != "test":
-        return []
+        return [], []
     path = _path(suite)
     read_user_text(path, "enriched ARTS file")  # missing, directory, binary, encoding: typed errors
     warns: list[DataWarning] = []
@@ -75,9 +85,8 @@ def load_items(suite: Suite, split: str) -> list[Item]:
     if not recs:
         raise DataError("the enriched ARTS file holds no records (expected originals under their example ids and "
                         "variants under <id>_adv1/_adv2/_adv3)", path=path)
-    suite.memo.setdefault("data_warnings", {})["test"] = warns
     summarise(warns, f"{suite.name} test")
-    return enriched_items(recs, warns)
+    return enriched_items(recs, warns), warns
 
 
 def file_record(suite: Suite) -> dict[str, Any]:
@@ -90,4 +99,9 @@ def statistics(suite: Suite) -> dict[str, Any]:
     return {"suite": suite.name, "input_file": file_record(suite),
             "test": {"items": len(its), "groups": len({i.group_id for i in its}),
                      "kinds": dict(Counter(i.kind for i in its)), "labels": dict(Counter(str(i.label) for i in its))},
-            "data_warnings": [w.to_dict() for w in suite.memo.get("data_warnings", {}).get("test", [])]}
+            "data_warnings": [w.to_dict() for w in loaded(suite, "test")[1]]}
+
+
+def score_context(suite: Suite, trained: bool) -> ScoreContext:
+    """What scoring reports beyond the items: the user's file (path and sha256)."""
+    return ScoreContext(suite.name, tuple(suite.labels), {"input_file": file_record(suite)})

@@ -5,13 +5,19 @@ Test items are the original SemEval/MAMS test examples plus their RevTgt, RevNon
 train/dev items come from the flat split files. The three suites differ only in their domain folder
 (:data:`DOMAINS`) and in where MAMS's test set lives (it exists only as the published results CSV).
 
+Each released suite's spec holds stage functions with its domain bound in (:func:`released_stages`): the
+suites vary through their specs, never by testing their own names; ``arts-custom`` has its own stages
+(:func:`custom_items`, :mod:`.custom`).
+
 The tolerated irregularities of the released data (docs/protocols/arts.md#data-irregularities) met while loading a split
-are kept in ``suite.memo["data_warnings"][split]`` (see :func:`data_warnings`); the items themselves carry them in
-``meta["data_warnings"]`` so that scoring reports them without access to the suite's memo.
+are loaded with it (one cached load per bound suite and split, :func:`loaded`; see :func:`data_warnings`); the
+items themselves carry them in ``meta["data_warnings"]`` so that scoring reports them without the suite.
 """
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import DataError, MissingDataError
@@ -26,50 +32,79 @@ if TYPE_CHECKING:
     from ..base import Suite
 
 DOMAINS = {"arts-laptop": "laptop", "arts-rest": "rest", "arts-mams": "mams"}
-CUSTOM = "arts-custom"
-"""The suite over a user's enriched file (:mod:`.custom`)."""
-"""Suite name -> folder name under ``src_data/`` (and prefix of the test files)."""
+"""Released suite name -> folder name under ``src_data/`` (and prefix of the test files); read once, when the
+specs are declared."""
 
 
-def domain(suite: Suite) -> str:
-    return DOMAINS[suite.name]
+@dataclass(frozen=True)
+class Stages:
+    """The data-stage functions of one released ARTS suite (its domain bound in)."""
+
+    load_items: Callable[[Suite, str], list[Item]]
+    data_files: Callable[[Suite], list[str]]
+    statistics: Callable[[Suite], dict[str, Any]]
 
 
-def data_files(suite: Suite) -> list[str]:
-    """Manifest paths the test split needs (MAMS: the results CSV and the flat originals; arts-custom: none)."""
-    if suite.name == CUSTOM:
-        return custom.data_files(suite)
-    if suite.name == "arts-mams":
+def released_stages(domain: str) -> Stages:
+    """The data stages of the released suite of ``domain`` (``laptop``, ``rest``, ``mams``)."""
+
+    def load_items_of(suite: Suite, split: str) -> list[Item]:
+        return load_items(suite, split, domain=domain)
+
+    def data_files_of(suite: Suite) -> list[str]:
+        return data_files(suite, domain=domain)
+
+    def statistics_of(suite: Suite) -> dict[str, Any]:
+        return statistics(suite, domain=domain)
+
+    return Stages(load_items_of, data_files_of, statistics_of)
+
+
+def custom_items(suite: Suite, split: str) -> list[Item]:
+    """The ``load_items`` stage of ``arts-custom`` (:func:`.custom.load_items`)."""
+    return custom.load_items(suite, split)
+
+
+def data_files(suite: Suite, *, domain: str) -> list[str]:
+    """Manifest paths the test split needs (MAMS: the results CSV and the flat originals)."""
+    if domain == "mams":
         return ["arts/output/mams_results.csv", "arts/src_data/mams/test.json"]
-    return [f"arts/arts_testset/{domain(suite)}_test_enriched.json"]
+    return [f"arts/arts_testset/{domain}_test_enriched.json"]
 
 
 def score_context(suite: Suite, trained: bool) -> ScoreContext:
-    """What scoring reports beyond the items: for ``arts-custom``, the user's file (path and sha256)."""
-    provenance = {"input_file": custom.file_record(suite)} if suite.name == CUSTOM else {}
-    return ScoreContext(suite.name, tuple(suite.labels), provenance)
+    """What scoring reports beyond the items (nothing for a released set; see :func:`.custom.score_context`)."""
+    return ScoreContext(suite.name, tuple(suite.labels), {})
 
 
-def load_items(suite: Suite, split: str) -> list[Item]:
-    """Items of ``split``; ``[]`` for a split ARTS does not have. Warnings go to ``suite.memo``."""
-    if suite.name == CUSTOM:
-        return custom.load_items(suite, split)
-    warns: list[DataWarning] = []
-    dom = domain(suite)
-    if split in ("train", "dev"):
-        recs = load.load_flat(suite.path(f"src_data/{dom}/{split}.json"), warnings_out=warns)
-        items = flat_items(recs, split, warns)
-    elif split == "test":
-        items = _load_mams_test(suite, warns) if dom == "mams" else _load_enriched_test(suite, warns)
-    else:
-        return []
-    suite.memo.setdefault("data_warnings", {})[split] = warns
-    summarise(warns, f"{suite.name} {split}")
-    return items
+Loaded = tuple[list[Item], list[DataWarning]]
 
 
-def _load_enriched_test(suite: Suite, warns: list[DataWarning]) -> list[Item]:
-    recs = load.load_enriched(suite.path(f"arts_testset/{domain(suite)}_test_enriched.json"), warnings_out=warns)
+def loaded(suite: Suite, split: str, domain: str) -> Loaded:
+    """Items of ``split`` and the irregularities met while loading them (once per bound suite and split)."""
+
+    def build() -> Loaded:
+        warns: list[DataWarning] = []
+        if split in ("train", "dev"):
+            recs = load.load_flat(suite.path(f"src_data/{domain}/{split}.json"), warnings_out=warns)
+            items = flat_items(recs, split, warns)
+        elif split == "test":
+            items = _load_mams_test(suite, warns) if domain == "mams" else _load_enriched_test(suite, domain, warns)
+        else:
+            return [], []
+        summarise(warns, f"{suite.name} {split}")
+        return items, warns
+
+    return suite.cached(cache_key(split), build)
+
+
+def load_items(suite: Suite, split: str, *, domain: str) -> list[Item]:
+    """Items of ``split``; ``[]`` for a split ARTS does not have."""
+    return loaded(suite, split, domain)[0]
+
+
+def _load_enriched_test(suite: Suite, domain: str, warns: list[DataWarning]) -> list[Item]:
+    recs = load.load_enriched(suite.path(f"arts_testset/{domain}_test_enriched.json"), warnings_out=warns)
     return enriched_items(recs, warns)
 
 
@@ -85,19 +120,22 @@ def _load_mams_test(suite: Suite, warns: list[DataWarning]) -> list[Item]:
 def data_warnings(suite: Suite, split: str = "test") -> list[DataWarning]:
     """Tolerated irregularities (docs/protocols/arts.md#data-irregularities) met while loading ``split`` (loads it if
     needed)."""
-    suite.items(split)
-    return list(suite.memo.get("data_warnings", {}).get(split, []))
+    suite.items(split)  # every ARTS suite's load_items caches its load (items, warnings) under cache_key(split)
+    return list(suite.cached(cache_key(split), lambda: ([], []))[1])
 
 
-def statistics(suite: Suite) -> dict[str, Any]:
+def cache_key(split: str) -> str:
+    """Where an ARTS suite (released or custom) keeps the load of ``split`` in its bound suite's cache."""
+    return f"arts:{split}"
+
+
+def statistics(suite: Suite, *, domain: str) -> dict[str, Any]:
     """Item counts per split and kind, label counts, docs/protocols/arts.md#dataset-statistics statistics and data
     warnings.
 
     A split or per-sentence file that is missing or unreadable is reported in place of its numbers
     (``{"error": ...}``), not fatal: ``data stats`` should show what is there.
     """
-    if suite.name == CUSTOM:
-        return custom.statistics(suite)
     out: dict[str, Any] = {"suite": suite.name}
     warnings: list[dict[str, str]] = []
     for split in ("train", "dev", "test"):
@@ -113,10 +151,10 @@ def statistics(suite: Suite) -> dict[str, Any]:
         out[split] = {"items": len(its), "groups": len({i.group_id for i in its}),
                       "labels": _ordered(Counter(str(i.label) for i in its)), "kinds": dict(kinds),
                       "labels_by_kind": {k: _ordered(c) for k, c in by_kind.items()}}
-        warnings += [w.to_dict() for w in suite.memo.get("data_warnings", {}).get(split, [])]
+        warnings += [w.to_dict() for w in loaded(suite, split, domain)[1]]
     sent_warns: list[DataWarning] = []
     try:
-        sents = load.load_sent(suite.path(f"src_data/{domain(suite)}/test_sent.json"), towe=False,
+        sents = load.load_sent(suite.path(f"src_data/{domain}/test_sent.json"), towe=False,
                                warnings_out=sent_warns)
         out["dataset_statistics"] = {"original_test": original_test_stats(sents)}
     except (MissingDataError, DataError) as exc:

@@ -76,7 +76,22 @@ def data_files(suite) -> list[str]:
     return [f"lexcomp/{DIRS[task]}/{prefix}test.jsonl"]
 
 
-def _records(suite, split: str) -> list[dict[str, Any]]:
+@dataclasses.dataclass(frozen=True)
+class Loaded:
+    """One split's validated records and what loading them found out (recorded in the results).
+
+    Attributes:
+        records: the validated records.
+        no_text: the note of a VPC/LVC split read without its BNC text (None: the text is there).
+        bnc: the BNC extraction report of a split read from ``bnc_dir`` (None: not extracted).
+    """
+
+    records: list[dict[str, Any]]
+    no_text: str | None = None
+    bnc: dict[str, Any] | None = None
+
+
+def _records(suite, split: str) -> Loaded:
     task, name = task_of(suite), SPLIT_FILES[split]
     d = DIRS[task]
     if task in ("vpc", "lvc"):
@@ -85,28 +100,40 @@ def _records(suite, split: str) -> list[dict[str, Any]]:
             p = Path(opts.extracted_dir) / f"{name}.jsonl"
             if not p.is_file():
                 raise MissingDataError(p, f"extracted_dir must hold {name}.jsonl")
-            return load.read_bnc_extracted(p, task)
+            return Loaded(load.read_bnc_extracted(p, task))
         ids = load.read_bnc_ids(suite.path(f"{d}/ids_{name}.jsonl"), task)
         if opts.bnc_dir is None:
-            suite.memo["no_text"] = NO_TEXT.format(task=task.upper())
-            return ids
+            return Loaded(ids, no_text=NO_TEXT.format(task=task.upper()))
         recs, report = bnc.extract(Path(opts.bnc_dir), ids)
-        suite.memo.setdefault("bnc", {})[split] = report
-        return recs
+        return Loaded(recs, bnc=report)
     p = suite.path(f"{d}/{name}.jsonl")
     if task == "nc-literality":
-        return load.read_nc_literality(p)
+        return Loaded(load.read_nc_literality(p))
     if task in ("nc-relations", "an-attributes"):
-        return load.read_span_paraphrase(p, task)
-    return load.read_mwe(p)
+        return Loaded(load.read_span_paraphrase(p, task))
+    return Loaded(load.read_mwe(p))
+
+
+def loaded(suite, split: str) -> Loaded:
+    """A split's records and loading notes (loaded once per bound suite)."""
+    return suite.cached(f"lexcomp:{split}", lambda: _records(suite, split))
 
 
 def records(suite, split: str) -> list[dict[str, Any]]:
-    """Validated records of a split (memoised per suite instance)."""
-    key = f"records:{split}"
-    if key not in suite.memo:
-        suite.memo[key] = _records(suite, split)
-    return suite.memo[key]
+    """Validated records of a split (loaded once per bound suite)."""
+    return loaded(suite, split).records
+
+
+def loading_notes(suite, splits: tuple[str, ...]) -> dict[str, Any]:
+    """What loading ``splits`` found out: ``note`` (no BNC text) and ``bnc_extraction`` (report per split)."""
+    out: dict[str, Any] = {}
+    for split in splits:
+        got = loaded(suite, split)
+        if got.no_text is not None:
+            out["note"] = got.no_text
+        if got.bnc is not None:
+            out.setdefault("bnc_extraction", {})[split] = copy.deepcopy(got.bnc)
+    return out
 
 
 def _item(suite, split: str, rec: dict[str, Any], task: str) -> Item:
@@ -163,9 +190,7 @@ def score_context(suite, trained: bool):
     report)."""
     task = task_of(suite)
     fitted = baselines.fit_all(suite.items("train"), task)
-    suite.items("test")  # the notes below are those of every split scoring reports on
-    provenance = {k: copy.deepcopy(suite.memo[m]) for k, m in (("note", "no_text"), ("bnc_extraction", "bnc"))
-                  if m in suite.memo}
+    provenance = loading_notes(suite, ("train", "test"))  # the splits scoring reports on
     return LexCompContext(suite.name, tuple(suite.labels), provenance, task=task, baselines=fitted)
 
 
@@ -189,8 +214,5 @@ def statistics(suite) -> dict[str, Any]:
     out["split_key_overlap"] = {"train-dev": sorted(keys["train"] & keys["dev"]),
                                 "train-test": sorted(keys["train"] & keys["test"]),
                                 "dev-test": sorted(keys["dev"] & keys["test"])}
-    if "no_text" in suite.memo:
-        out["note"] = suite.memo["no_text"]
-    if "bnc" in suite.memo:
-        out["bnc_extraction"] = suite.memo["bnc"]
+    out.update(loading_notes(suite, ("train", "dev", "test")))
     return out

@@ -5,8 +5,11 @@ from SST or a user file (see :mod:`.sst7`).
 
 ``noncompsst``: test = the 1,813 Study-2 stimuli (:mod:`.items`); train and dev are SST-7's (the same
 items as ``sst7``, so a run of both suites fits each seed once and restores it from the cache for the
-other). The loaded NonCompSST release is kept in ``suite.memo`` (:func:`release`) so that the score stage
+other). The loaded NonCompSST release is cached on the bound suite (:func:`release`) so that the score stage
 reaches it through the suite rather than a module-level cache keyed on the data dir.
+
+The two suites differ through their specs: each has its own ``data_files``, ``load_items`` and ``score_context``
+stage here (never a test of the suite's name).
 """
 from __future__ import annotations
 
@@ -33,10 +36,8 @@ TRAIN_INFO_ERRORS = (MissingDataError, DataError, ConfigError)
 
 
 def release(suite: Suite) -> NonCompSST:
-    """The loaded NonCompSST release of the suite's data dir (memoised on the suite)."""
-    if "release" not in suite.memo:
-        suite.memo["release"] = cached_noncompsst(suite.data_dir)
-    return suite.memo["release"]
+    """The loaded NonCompSST release of the suite's data dir (cached on the bound suite)."""
+    return suite.cached("noncompsst:release", lambda: cached_noncompsst(suite.data_dir))
 
 
 def _train_data_files(suite: Suite) -> list[str]:
@@ -50,21 +51,30 @@ def _train_data_files(suite: Suite) -> list[str]:
     return [SST_FILES["split"], SST_FILES["trees"].format(split="train"), SST_FILES["csv"].format(split="train")]
 
 
+def sst7_data_files(suite: Suite) -> list[str]:
+    """Manifest paths ``sst7`` needs (its test and dev files and the SST-7 training source)."""
+    return [SHIPPED["test"], SHIPPED["dev"], FILES["study2"], FILES["stimuli"], FILES["flat"],
+            *_train_data_files(suite)]
+
+
 def data_files(suite: Suite) -> list[str]:
-    """Manifest paths the suite needs (its test split and the SST-7 training source)."""
-    if suite.name == "sst7":
-        return [SHIPPED["test"], SHIPPED["dev"], FILES["study2"], FILES["stimuli"], FILES["flat"],
-                *_train_data_files(suite)]
+    """Manifest paths ``noncompsst`` needs (the release's files, SST-7 dev and the training source)."""
     return [FILES[k] for k in ("study1", "study2", "stimuli", "flat", "flags", "ranking")] + \
         [SHIPPED["dev"], *_train_data_files(suite)]
 
 
-def load_items(suite: Suite, split: str) -> list[Item]:
-    """Items of ``split``: noncompsst's test = the stimuli; every other split is SST-7's."""
+def sst7_items(suite: Suite, split: str) -> list[Item]:
+    """Items of ``split`` of SST-7 (``sst7``'s every split, ``noncompsst``'s train and dev)."""
     o = suite.options
-    if suite.name == "noncompsst" and split == "test":
-        return stimulus_items(release(suite), lowercase=o.lowercase, tokenize=o.tokenize)
     return sst7_split_items(suite.data_dir, split, o.train_file, o.train_source, o.sst_dictionary, o.sst_labels)
+
+
+def load_items(suite: Suite, split: str) -> list[Item]:
+    """Items of ``split`` of ``noncompsst``: test = the stimuli; train and dev are SST-7's."""
+    o = suite.options
+    if split == "test":
+        return stimulus_items(release(suite), lowercase=o.lowercase, tokenize=o.tokenize)
+    return sst7_items(suite, split)
 
 
 def training(suite: Suite) -> tuple[list[Item], list[Item]]:
@@ -98,18 +108,25 @@ def train_info(suite: Suite, build: bool = True) -> dict[str, Any]:
     return out
 
 
-def score_context(suite: Suite, trained: bool):
-    """The frozen context of the score stage: the release's tables (``noncompsst``), the user's human score
-    table read and checked against every stimulus, and the SST-7 training source (with its size and removals
-    when a model was ``trained``; predictions made elsewhere need none of the SST files: a failure to read
-    them is reported, not raised)."""
+def _train_provenance(suite: Suite, trained: bool) -> dict[str, Any]:
     try:
         train = train_info(suite, build=trained)
     except TRAIN_INFO_ERRORS as exc:
         train = {"error": str(exc)}
-    provenance: dict[str, Any] = {"train": train}
-    if suite.name == "sst7":
-        return NonCompContext(suite.name, tuple(suite.labels), provenance)
+    return {"train": train}
+
+
+def sst7_score_context(suite: Suite, trained: bool) -> NonCompContext:
+    """The frozen context of ``sst7``'s score stage: the SST-7 training source (see :func:`score_context`)."""
+    return NonCompContext(suite.name, tuple(suite.labels), _train_provenance(suite, trained))
+
+
+def score_context(suite: Suite, trained: bool) -> NonCompContext:
+    """The frozen context of ``noncompsst``'s score stage: the release's tables, the user's human score
+    table read and checked against every stimulus, and the SST-7 training source (with its size and removals
+    when a model was ``trained``; predictions made elsewhere need none of the SST files: a failure to read
+    them is reported, not raised)."""
+    provenance = _train_provenance(suite, trained)
     data = release(suite)
     human = None
     if suite.options.human_scores is not None:

@@ -64,12 +64,14 @@ def parse_seed(v: Any) -> int | None:
 
 
 def read_predictions(suite: Suite, path: Path, column: str | None = None) -> list[Prediction]:
-    """Stage: a predictions file made elsewhere (see the module docstring) as seeded Predictions.
+    """Stage of ``noncompsst``: a predictions file made elsewhere (see the module docstring) as seeded
+    Predictions, keyed by any key column (``line``, ``text``, ``item_id``/``id``)."""
+    return read_seeded(path, suite.items("test"), column=column, allow=KEY_COLUMNS)
 
-    ``noncompsst`` accepts every key column (``line``, ``text``, ``item_id``/``id``); ``sst7`` ids only.
-    """
-    allow = KEY_COLUMNS if suite.name == "noncompsst" else ("item_id", "id")
-    return read_seeded(path, suite.items("test"), column=column, allow=allow)
+
+def read_sst7_predictions(suite: Suite, path: Path, column: str | None = None) -> list[Prediction]:
+    """Stage of ``sst7``: as :func:`read_predictions`, keyed by item ids only."""
+    return read_seeded(path, suite.items("test"), column=column, allow=("item_id", "id"))
 
 
 def read_seeded(path: str | Path, items: Sequence[Item], *, column: str | None = None,

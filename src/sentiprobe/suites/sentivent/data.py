@@ -1,12 +1,12 @@
 """SENTiVENT data stage: items per split (with lexicon features), data files, dataset statistics.
 
 Both suites read one pre-processed file of the coarse tasks and use its document-level split, verified
-against ``splits.json``. The file is read once per bound suite (``suite.memo["all_items"]``): the
+against ``splits.json``. The file is read once per bound suite (cached with the lexicon setting): the
 lexicon-feature scalers are fitted on train + dev rows, so every split's features depend on the whole
 file. With lexicon features on, every item carries :attr:`Item.features` (feature name -> float, the same
 keys in the same order for every item; docs/protocols/sentivent.md#lexicon-features) and ``meta["feature_setting"]``;
 the ``*-lex`` model adapters read ``Item.features``. What the setting contains (lexicons, scalers, what is not
-available) is kept in ``suite.memo["lexicon_info"]`` (see :func:`lexicon_info`).
+available) is loaded with the items (see :func:`lexicon_info`).
 """
 from __future__ import annotations
 
@@ -81,13 +81,18 @@ def load_items(suite: Suite, split: str) -> list[Item]:
 
 def all_items(suite: Suite) -> list[Item]:
     """Items of every split in file order (with lexicon features when enabled), read once per suite."""
-    if "all_items" not in suite.memo:
+    return _loaded(suite)[0]
+
+
+def _loaded(suite: Suite) -> tuple[list[Item], dict[str, Any]]:
+    """Every item and the lexicon setting in force (read once per bound suite)."""
+
+    def build() -> tuple[list[Item], dict[str, Any]]:
         splits = read_splits(suite.path(SPLITS_FILE))
         items = task(suite).read(suite.path(task(suite).data_file), splits)
-        items, info = _features_for_options(suite, items)
-        suite.memo["lexicon_info"] = info
-        suite.memo["all_items"] = items
-    return suite.memo["all_items"]
+        return _features_for_options(suite, items)
+
+    return suite.cached("sentivent:items", build)
 
 
 def score_context(suite: Suite, trained: bool) -> ScoreContext:
@@ -101,8 +106,7 @@ def score_context(suite: Suite, trained: bool) -> ScoreContext:
 def lexicon_info(suite: Suite) -> dict[str, Any]:
     """The lexicon setting in force: ``setting``, ``label``, ``reason`` (auto without files), ``lexicons``,
     ``scalers``, ``not_available`` and the ``features`` column names (loads the items if needed)."""
-    all_items(suite)
-    return suite.memo["lexicon_info"]
+    return _loaded(suite)[1]
 
 
 def shipped_lexicons(suite: Suite) -> list[lx.Lexicon]:

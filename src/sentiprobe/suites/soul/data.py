@@ -39,22 +39,31 @@ def load_items(suite: Suite, split: str) -> list[Item]:
     """Items of ``dev`` / ``test`` (official counts checked) or of the user's training file ([] without one).
 
     The training file may not share a review with the test split (DataError). Its provenance (path, git
-    blob id, sha256, verification, counts) is kept in ``suite.memo["train_info"]`` for the results.
+    blob id, sha256, verification, counts) comes with it (:func:`train_file`) for the results.
     """
     if split in SPLITS:
         return load_split(suite.path(f"{split}.csv"), split)
     if split != "train":
         raise DataError(f"unknown SOUL split {split!r}")
+    loaded = train_file(suite)
+    return loaded[0] if loaded is not None else []
+
+
+def train_file(suite: Suite) -> tuple[list[Item], dict[str, Any]] | None:
+    """The user's training items and their provenance (read once per bound suite); None without a file."""
     path = train_path(suite)
     if path is None:
-        return []
-    items, info = load_train_file(path, verify=suite.options.train_verify)
-    overlap = sorted({i.group_id for i in items} & {i.group_id for i in suite.items("test")})
-    if overlap:
-        raise DataError(f"the training file shares {len(overlap)} review(s) with the test split "
-                        f"(first: {overlap[:3]})", path=path)
-    suite.memo["train_info"] = info
-    return items
+        return None
+
+    def build() -> tuple[list[Item], dict[str, Any]]:
+        items, info = load_train_file(path, verify=suite.options.train_verify)
+        overlap = sorted({i.group_id for i in items} & {i.group_id for i in suite.items("test")})
+        if overlap:
+            raise DataError(f"the training file shares {len(overlap)} review(s) with the test split "
+                            f"(first: {overlap[:3]})", path=path)
+        return items, info
+
+    return suite.cached(f"soul:train:{path}", build)
 
 
 def training(suite: Suite) -> tuple[list[Item], list[Item]]:
@@ -77,9 +86,9 @@ def train_source(suite: Suite, trained: bool = False) -> dict[str, Any]:
     path = train_path(suite)
     if path is None:
         return {"train_source": TRAIN_STAND_IN, "dev_source": "none (dev is the training stand-in)"}
-    if trained:
-        suite.training()
-        return {**suite.memo["train_info"], "dev_source": "dev"}
+    loaded = train_file(suite) if trained else None
+    if loaded is not None:
+        return {**loaded[1], "dev_source": "dev"}
     return {"train_source": f"file {path} (not read: no model was trained on it here)", "train_file": str(path),
             "dev_source": "dev"}
 

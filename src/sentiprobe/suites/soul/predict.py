@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.errors import CapabilityError, ConfigError, SentiprobeError
 from ...core.types import Item, Prediction
 from ..prompting import ask, generate_tolerant, prediction_meta, reply_json, truncated_field
+from ..spec import Predicted
 from .load import LABELS
 from .parse import ParsedAnswer, extract_justification, extract_label, parse_answer
 from .prompts import SEQ2SEQ_SOURCE, TASKS, PromptTemplate, prompt_text, soul_task, template_for
@@ -138,7 +139,7 @@ def parse_text_to_text(text: str, task: str) -> ParsedAnswer:
 
 
 def generate_predictions(predictor: Any, items: Sequence[Item], task: str, opts: GenerationOptions,
-                         suite: Suite | None = None) -> list[Prediction]:
+                         suite: Suite | None = None) -> Predicted:
     """Prompt, generate (cached) and parse one reply per item.
 
     Chat models run by a suite go through :func:`..prompting.ask` (the adapter's structured decoding and
@@ -169,7 +170,7 @@ def generate_predictions(predictor: Any, items: Sequence[Item], task: str, opts:
         if err is not None or not isinstance(out, str):
             meta["generation_error"] = err or f"the model returned {type(out).__name__}, not text"
         preds.append(_prediction(it, task, out, meta, parse_text_to_text if t2t else parse_answer))
-    return preds
+    return Predicted(tuple(preds))
 
 
 def _prediction(item: Item, task: str, out: Any, meta: dict[str, Any], parse: Any) -> Prediction:
@@ -183,7 +184,7 @@ def _prediction(item: Item, task: str, out: Any, meta: dict[str, Any], parse: An
 
 
 def _asked_predictions(suite: Suite, predictor: Any, items: Sequence[Item], task: str,
-                       opts: GenerationOptions) -> list[Prediction]:
+                       opts: GenerationOptions) -> Predicted:
     """Chat generation through the suite's generative task (structured decoding and few-shot prompts)."""
     gen = TASKS[task]
     spec_tmpl = template_for(task, opts.prompt_style)
@@ -201,14 +202,13 @@ def _asked_predictions(suite: Suite, predictor: Any, items: Sequence[Item], task
     shots = int(asked.record["shots"]["k"])
     if not structured and not shots:
         asked.record["template"] = spec_tmpl.describe()
-    suite.memo["generation"] = asked.record
     preds = []
     for k, it in enumerate(items):
         meta = prediction_meta(asked, k)
         if not structured and not shots:
             meta.update(prompt_template=spec_tmpl.name, prompt_version=spec_tmpl.version, prompt_hash=spec_tmpl.hash)
         preds.append(_prediction(it, task, asked.replies[k], meta, _parse_structured if structured else parse_answer))
-    return preds
+    return Predicted(tuple(preds), asked.record)
 
 
 def _parse_structured(reply: str, task: str) -> ParsedAnswer:
@@ -255,21 +255,27 @@ def score_label_predictions(predictor: Any, items: Sequence[Item], opts: Generat
     return preds
 
 
-def predict_items(predictor: Any, items: Sequence[Item], task: str, opts: GenerationOptions,
-                  input_kind: str = "text-pair", suite: Suite | None = None) -> list[Prediction]:
-    """Predictions for SOUL items in the mode resolved for ``predictor.model`` (``suite``: the bound suite,
-    which chat generation needs for few-shot examples and records how it asked in its ``memo``)."""
+def predict_asked(predictor: Any, items: Sequence[Item], task: str, opts: GenerationOptions,
+                  input_kind: str = "text-pair", suite: Suite | None = None) -> Predicted:
+    """Predictions for SOUL items in the mode resolved for ``predictor.model``, with the record of how a chat
+    model was asked (``suite``: the bound suite, which chat generation needs for few-shot examples)."""
     mode = resolve_mode(predictor.model, task, opts.mode)
     if mode == "generate":
         return generate_predictions(predictor, items, task, opts, suite)
     if mode == "score":
-        return score_label_predictions(predictor, items, opts)
+        return Predicted(tuple(score_label_predictions(predictor, items, opts)))
 
     preds = predictor.classify(items, LABELS, input_kind)
-    return [replace(p, meta={**p.meta, "mode": "classify"}) for p in preds]
+    return Predicted(tuple(replace(p, meta={**p.meta, "mode": "classify"}) for p in preds))
 
 
-def predict(suite: Suite, predictor: Any, items: Sequence[Item]) -> list[Prediction]:
+def predict_items(predictor: Any, items: Sequence[Item], task: str, opts: GenerationOptions,
+                  input_kind: str = "text-pair", suite: Suite | None = None) -> list[Prediction]:
+    """The predictions alone of :func:`predict_asked`."""
+    return list(predict_asked(predictor, items, task, opts, input_kind, suite).predictions)
+
+
+def predict(suite: Suite, predictor: Any, items: Sequence[Item]) -> Predicted:
     """The SOUL ``predict`` stage: the suite's task (``rc`` / ``jg``) in the mode of its options."""
-    return predict_items(predictor, items, soul_task(suite.name), suite.options.generation(), suite.input_kind,
+    return predict_asked(predictor, items, soul_task(suite.name), suite.options.generation(), suite.input_kind,
                          suite)

@@ -74,14 +74,15 @@ def read_user_train(path: Path) -> list[Item]:
 def reconstructed(suite: Suite, split: str) -> list[Item]:
     """The docs/protocols/triplets.md#data fallback: task-A rows of ``split`` regrouped into GTS entries (memoised per
     suite)."""
-    key = f"reconstructed:{split}"
-    if key not in suite.memo:
-        if "polar_rows" not in suite.memo:
-            suite.memo["polar_rows"] = load_polar(suite.path(POLAR_FILE), read_splits(suite.path(SPLITS_FILE)))
-        rows = [it for it in suite.memo["polar_rows"] if it.split == split]
+
+    def build() -> list[Item]:
+        polar = suite.cached("triplets:polar_rows",
+                             lambda: load_polar(suite.path(POLAR_FILE), read_splits(suite.path(SPLITS_FILE))))
+        rows = [it for it in polar if it.split == split]
         sentences = load_dataset(suite, "sentivent-devproto", split) if suite.options.empty_sentences else []
-        suite.memo[key] = reconstruct_split(rows, sentences, split)
-    return suite.memo[key]
+        return reconstruct_split(rows, sentences, split)
+
+    return suite.cached(f"triplets:reconstructed:{split}", build)
 
 
 def training(suite: Suite) -> tuple[list[Item], list[Item]]:

@@ -24,6 +24,7 @@ from ...protocols.triplets.grid import POLARITIES
 from ..prompting import GenerativeTask, PromptTemplate, ReplySchema, ask, prediction_meta
 from .parse import _norm_word as norm_word
 from .parse import reply_triplets, text_spans
+from ..spec import Predicted
 
 log = logging.getLogger("sentiprobe")
 
@@ -150,11 +151,11 @@ def _caps(predictor: Any) -> set[str]:
     return set(getattr(model, "capabilities", ()))
 
 
-def predict(suite: Any, predictor: Any, items: Sequence[Item]) -> list[Prediction]:
+def predict(suite: Any, predictor: Any, items: Sequence[Item]) -> Predicted:
     """Predictions (triplets in ``meta``) from a tagger's ``extract`` or an LLM's ``generate``."""
     caps = _caps(predictor)
     if "extract" in caps:
-        return extract_predictions(predictor, items)
+        return Predicted(tuple(extract_predictions(predictor, items)))
     if "generate" in caps:
         return generate_predictions(predictor, items, suite)
     raise CapabilityError(f"suite {suite.name!r} needs a model that can extract triplets or generate text; "
@@ -177,16 +178,16 @@ def extract_predictions(predictor: Any, items: Sequence[Item]) -> list[Predictio
     return preds
 
 
-def generate_predictions(predictor: Any, items: Sequence[Item], suite: Any = None) -> list[Prediction]:
-    """Prompt, generate (cached) and parse one reply per sentence (see :func:`..prompting.ask`)."""
+def generate_predictions(predictor: Any, items: Sequence[Item], suite: Any = None) -> Predicted:
+    """Prompt, generate (cached) and parse one reply per sentence (see :func:`..prompting.ask`), with the record
+    of how the model was asked."""
 
     def render(it: Item, reply: ReplySchema | None, shots: list) -> str:
         return TEMPLATE.render(_fields(it), reply=reply, shots=shots or _invented(reply is not None))
 
     if suite is None:  # called without a bound suite (tests, scripts): zero-shot, no few-shot source
-        suite = SimpleNamespace(name="triplets", memo={}, training=lambda: ([], []), items=lambda split: [])
+        suite = SimpleNamespace(name="triplets", training=lambda: ([], []), items=lambda split: [])
     asked = ask(suite, predictor, items, TASK, prompt_for=render, max_tokens=MAX_TOKENS, temperature=TEMPERATURE)
-    suite.memo["generation"] = asked.record
     preds = []
     for k, it in enumerate(items):
         meta = prediction_meta(asked, k)
@@ -204,4 +205,4 @@ def generate_predictions(predictor: Any, items: Sequence[Item], suite: Any = Non
         fails = [{**f, "reply": reply[:500]} for f in fails]  # the report shows what could not be read
         meta.update(triplets=[list(t) for t in dict.fromkeys(trip)], failures=fails, entries=n)
         preds.append(Prediction(it.item_id, None, raw=reply, parse_ok=not fails, meta=meta))
-    return preds
+    return Predicted(tuple(preds), asked.record)
