@@ -12,19 +12,25 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from .compare import compare_runs, load_run
+from .compare import compare_predictions, compare_runs, load_run
 from .core.errors import ConfigError, DataError, SentiprobeError
 from .core.io import atomic_write_text, check_output_file
 from .core.runspec import RunSettings, parse_limit
 from .core.types import SCHEMA_VERSION
 from .models import MODELS, create_model
+from .report.html import format_value as format_value  # re-exported: how reports and the console show a metric
+from .report.html import is_percentage as is_percentage  # re-exported
 from .report.html import render_comparison, render_report
 from .run.config import available_suites, capability_problem, plan_run
 from .run.config import expand_suite_groups as expand_suite_groups  # re-exported: the API of --suite groups
 from .run.config import run_errors as run_errors  # re-exported: the API the CLI and sweeps read errors with
 from .run.export import iter_rows, render
-from .run.progress import NULL_PROGRESS, Progress
+from .run.progress import NULL_PROGRESS
+from .run.progress import Progress as Progress  # re-exported: the run's progress reporter
+from .run.progress import compact_summary as compact_summary  # re-exported: `run --json`'s document
+from .run.progress import results_table as results_table  # re-exported: the table `run` and `sweep` print
 from .run.runner import run_models
+from .run.sweep_plan import SweepConfig
 from .suites import SUITES, get_suite
 from .suites.spec import DEFAULT_CONFIDENCE, alpha_of, describe_options
 
@@ -207,3 +213,243 @@ def report(run_dirs: Sequence[str | Path], out: str | Path, *, names: Sequence[s
                                                                                             dirs)}
     atomic_write_text(target, render_comparison(docs, comparison, links))
     return {"out": str(target), "runs": [str(d) for d in dirs], "comparison": comparison}
+
+
+# ---- the other commands: one function each (the command line calls these and nothing below them) ----------------
+
+def compare(runs: Sequence[str | Path] | None = None, *, suite: str | None = None,
+            predictions: Sequence[str | Path] | None = None, names: Sequence[str] | None = None,
+            reference: str | None = None, column: str | Sequence[str] | None = None, data_dir: str | None = None,
+            missing: str = "error", n_boot: int = 1000, seed: int = 0, confidence: float = DEFAULT_CONFIDENCE,
+            mcnemar: str = "chi2", suite_options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Paired comparisons (the API of ``sentiprobe compare``): of stored runs (``runs``: run directories, every
+    suite two of them ran), or of prediction files on one suite (``suite`` with ``predictions``, or several
+    ``column``s of one file). ``confidence``: the level of every interval and test; ``mcnemar``: ``chi2``
+    (with continuity correction) or ``exact``. Returns the comparison document."""
+    alpha = alpha_of(confidence)  # ConfigError before any work
+    if mcnemar not in ("chi2", "exact"):
+        raise ConfigError(f"--mcnemar must be chi2 or exact, not {mcnemar!r}")
+    if runs:
+        if predictions or suite:
+            raise ConfigError("give either --runs, or --suite with --predictions")
+        return compare_runs(runs, names=names, n_boot=n_boot, seed=seed, alpha=alpha)
+    if not suite or not predictions:
+        raise ConfigError("compare needs --suite and --predictions (or --runs)")
+    return compare_predictions(suite, predictions, names=names, reference=reference, column=column,
+                               data_dir=data_dir, missing=missing, n_boot=n_boot, seed=seed, alpha=alpha,
+                               mcnemar_exact=mcnemar == "exact", suite_options=suite_options)
+
+
+def sweep(config: str | Path | SweepConfig, out: str | Path, *, executor: str = "local", address: str | None = None,
+          data_dir: str | None = None, cache_dir: str | None = None, log: Callable[[str], None] = lambda m: None,
+          job_fn: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Run a sweep config (a YAML path or a parsed :class:`~sentiprobe.run.sweep_plan.SweepConfig`) into ``out``
+    (the API of ``sentiprobe sweep``); returns the index document (``sweep.json``).
+
+    Workers may run on other machines, so the data and cache directories are resolved to absolute paths here
+    (``None``: ``$SENTIPROBE_DATA_DIR`` / ``$SENTIPROBE_CACHE_DIR`` or the user cache). ``job_fn``: what runs
+    one job (default :func:`sweep_job`).
+    """
+    from .data import resolve_data_dir
+    from .run.cache import default_cache_dir
+    from .run.sweep import sweep as run_sweep_config
+
+    data = str(resolve_data_dir(data_dir).resolve())
+    cache = str(Path(cache_dir or default_cache_dir()).expanduser().resolve())
+    return run_sweep_config(config, out, executor=executor, address=address, data_dir=data, cache_dir=cache,
+                            log=log, job_fn=job_fn)
+
+
+def sweep_job(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """Run one job of a sweep (the function a sweep's workers call; see :func:`sweep`)."""
+    from .run.sweep import execute_job
+
+    return execute_job(payload)
+
+
+def sweep_table(out: str | Path) -> str:
+    """The results table of a finished sweep directory (one line per suite and model), as ``sweep`` prints it."""
+    from .core.io import loads_json
+    from .run.sweep_report import table_summary
+
+    summary = loads_json((Path(out) / "summary.json").read_text(encoding="utf-8"))
+    return results_table(table_summary(summary))
+
+
+def run_lane(spec: Mapping[str, Any], error_path: str) -> int:
+    """Run one lane of a run with several models in this (worker) process (see :mod:`sentiprobe.run.lanes`)."""
+    from .run.lanes import run_lane as lane
+
+    return lane(dict(spec), error_path)
+
+
+def judge(runs: Sequence[str | Path], model: str, model_args: Mapping[str, Any] | None = None, *, n: int = 100,
+          seed: int = 0, anonymise: bool = True, max_tokens: int | None = None, human: str | Path | None = None,
+          out: str | Path | None = None, data_dir: str | None = None, cache_dir: str | None = None,
+          use_cache: bool = True, n_boot: int = 1000, update_runs: bool = True) -> dict[str, Any]:
+    """Judge the soul-jg justifications of runs with an LLM (the API of ``sentiprobe judge``): ``n`` items
+    sampled with ``seed``; returns the ``judge.json`` document."""
+    from .run.judge import judge_runs
+    from .suites.soul.judge import JudgeConfig
+
+    kw: dict[str, Any] = {"n": n, "seed": seed, "anonymise": anonymise}
+    if max_tokens is not None:
+        kw["max_tokens"] = max_tokens
+    return judge_runs(list(runs), model, dict(model_args or {}), cfg=JudgeConfig(**kw), human=human, out=out,
+                      data_dir=data_dir, cache_dir=cache_dir, use_cache=use_cache, n_boot=n_boot,
+                      update_runs=update_runs)
+
+
+def judge_agreement(judge_file: str | Path, human_file: str | Path, *, n_boot: int = 1000,
+                    seed: int = 0) -> dict[str, Any]:
+    """Judge-human agreement per SOUL criterion (the API of ``sentiprobe judge-agreement``)."""
+    from .suites.soul.agreement import judge_human_agreement, read_ratings
+
+    judged, jinfo = read_ratings(judge_file)
+    human, hinfo = read_ratings(human_file)
+    doc = judge_human_agreement(judged, human, n_boot=n_boot, seed=seed)
+    doc["judge_file"], doc["human_file"] = jinfo, hinfo
+    return doc
+
+
+def agree(path: str | Path, *, raters: Sequence[str] | None = None, id_column: str | None = None,
+          ignore: Sequence[str] = (), missing: Sequence[str] = ("",), level: str = "nominal",
+          categories: Sequence[str] | None = None, weights: str | None = None, ci: str = "analytic",
+          n_boot: int = 1000, seed: int = 0, confidence: float = DEFAULT_CONFIDENCE) -> dict[str, Any]:
+    """Inter-rater agreement of a rating table (the API of ``sentiprobe agree``): Fleiss' kappa, Krippendorff's
+    alpha, Gwet's AC1, percent agreement and pairwise Cohen kappas, with intervals at ``confidence``."""
+    from .stats.agreement_report import agree as agreement
+
+    return agreement(path, raters=raters, id_column=id_column, ignore=ignore, missing=missing, level=level,
+                     categories=categories, weights=weights, ci=ci, n_boot=n_boot, seed=seed,
+                     alpha=alpha_of(confidence))
+
+
+def data_families(names: Sequence[str] | None) -> list[str] | None:
+    """Data families of ``names`` (each a family or a suite name; None or empty: every family); UnknownNameError
+    with did-you-mean."""
+    from .data import load_manifest, resolve_families
+
+    if not names:
+        return None
+    known = load_manifest().families
+    suites = {} if all(n in known for n in names) else {s.name: s.family for s in SUITES}
+    return resolve_families(list(names), suites)
+
+
+def data_fetch(names: Sequence[str] | None = None, *, data_dir: str | None = None, mirror: str | None = None,
+               force: bool = False, progress: bool = False, include_unpublished: bool = False,
+               keep_going: bool = True, timeout: float = 30.0, retries: int = 3, deadline: float | None = None,
+               total_deadline: float | None = None) -> Any:
+    """Download (and verify) the data of ``names`` (families or suites; None: all) into the data directory (the
+    API of ``sentiprobe data fetch``); returns the :class:`~sentiprobe.data.fetch_report.FetchReport`."""
+    from .data import fetch
+
+    return fetch(data_families(names), data_dir=data_dir, mirror=mirror, force=force, progress=progress,
+                 include_unpublished=include_unpublished, keep_going=keep_going, timeout=timeout, retries=retries,
+                 deadline=deadline, total_deadline=total_deadline)
+
+
+def data_verify(names: Sequence[str] | None = None, *, data_dir: str | None = None) -> Any:
+    """Check the data files of ``names`` against the manifest (the API of ``sentiprobe data verify``); returns the
+    :class:`~sentiprobe.data.integrity.VerifyReport`."""
+    from .data import verify
+
+    return verify(data_families(names), data_dir=data_dir)
+
+
+def data_list(names: Sequence[str] | None = None) -> dict[str, Any]:
+    """The manifest's files of ``names`` (the API of ``sentiprobe data list``)."""
+    from .data import load_manifest
+
+    fams = data_families(names)
+    m = load_manifest()
+    return {"schema_version": m.schema_version, "kind": "sentiprobe-manifest-listing",
+            "files": [e.to_dict() for e in m.select(fams)]}
+
+
+def data_stats(name: str, *, data_dir: str | None = None) -> dict[str, Any]:
+    """Dataset statistics of a suite, or of every suite of a family (the API of ``sentiprobe data stats``)."""
+    from .core.errors import UnknownNameError
+
+    names = SUITES.names()
+    if name in names:
+        chosen = [name]
+    else:
+        fams = {s.name: s.family for s in SUITES}
+        chosen = [s for s, f in fams.items() if f == name]
+        if not chosen:
+            raise UnknownNameError("suite or data family", name, list(names) + sorted(set(fams.values())))
+    return {"schema_version": 1, "kind": "sentiprobe-data-stats", "name": name,
+            "suites": {s: get_suite(s, data_dir=data_dir).stats() for s in chosen}}
+
+
+def suite_option_names(suite: str) -> tuple[list[str], dict[str, str]]:
+    """A suite's option names and the environment variables that give some of them defaults."""
+    from .suites.spec import env_defaults, option_fields
+
+    spec = SUITES.get(suite)
+    return [f.name for f in option_fields(spec.options)], dict(env_defaults(spec.options))
+
+
+def arts_generate(input_path: str | Path, out: str | Path, *, input_format: str | None = None,
+                  cache_dir: str | Path | None = None, run_audit: bool = True, **config: Any) -> Any:
+    """Generate ARTS-style variants of a file (the API of ``sentiprobe arts generate``): writes the enriched JSON
+    to ``out`` and its report beside it (:func:`arts_report_path`); ``config``: the generation options
+    (``strategies``, ``mode``, ``seed``, ``k``...). Returns the generation (variants with their choices)."""
+    from .run.cache import default_cache_dir
+    from .suites.arts.generate import GenerateConfig, generate_file
+
+    try:
+        cfg = GenerateConfig(**config)
+    except TypeError as exc:
+        raise ConfigError(f"arts generate: {exc}") from None
+    cache = Path(cache_dir).expanduser() if cache_dir else default_cache_dir()
+    return generate_file(input_path, out, cfg, input_format=input_format, cache_dir=cache, run_audit=run_audit)
+
+
+def arts_report_path(out: str | Path) -> Path:
+    """Where :func:`arts_generate` writes the report of ``out``."""
+    from .suites.arts.generate import report_path
+
+    return report_path(out)
+
+
+def arts_report(generated: str | Path) -> dict[str, Any]:
+    """The generation report of a generated file (the API of ``sentiprobe arts audit``); DataError when it is not
+    one."""
+    from .suites.arts.generate.inputs import parse_json
+
+    path = arts_report_path(generated)
+    rep = parse_json(path, "generation report (<out>.report.json)")
+    if not isinstance(rep, dict) or not isinstance(rep.get("skipped"), list):
+        raise DataError("not a generation report (no 'skipped' list)", path=path)
+    return rep
+
+
+def arts_audit_sample(generated: str | Path, out: str | Path, *, per_strategy: int = 50,
+                      seed: int = 0) -> dict[str, int]:
+    """A blind sample of generated variants to judge by hand (the API of ``sentiprobe arts audit-sample``)."""
+    from .suites.arts.generate import audit_sample
+
+    return audit_sample(generated, out, per_strategy=per_strategy, seed=seed)
+
+
+def arts_audit_score(path: str | Path, *, key: str | Path | None = None,
+                     confidence: float = DEFAULT_CONFIDENCE) -> dict[str, Any]:
+    """Rates of a filled-in audit sheet with Wilson intervals at ``confidence`` (``sentiprobe arts audit-score``)."""
+    from .suites.arts.generate import audit_score
+
+    return audit_score(path, key=key, alpha=alpha_of(confidence))
+
+
+def arts_fidelity(generated: str | Path, reference: str, *, data_dir: str | None = None) -> dict[str, Any]:
+    """How close generated variants are to a reference set (``arts-laptop``, ``arts-rest`` or an enriched JSON
+    path; the API of ``sentiprobe arts fidelity``)."""
+    from .suites.arts.generate import fidelity_report
+
+    ref = reference
+    if ref in ("arts-laptop", "arts-rest"):
+        dom = "laptop" if ref == "arts-laptop" else "rest"
+        ref = str(get_suite(ref, data_dir).path(f"arts_testset/{dom}_test_enriched.json"))
+    return fidelity_report(generated, ref)

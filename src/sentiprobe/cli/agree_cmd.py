@@ -35,7 +35,7 @@ def add_parser(sub) -> None:
 
 def cmd(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..stats.agreement_report import agree
+    from ..api import agree
 
     missing = [""] + (_list(args.missing_values) or [])
     doc = agree(args.file, raters=_list(args.raters), id_column=args.id_column,

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 from ..core.errors import ConfigError
 from .argtypes import COUNT, PROBABILITY, SEED
@@ -92,18 +91,18 @@ def add_parser(sub) -> None:
 
 def cmd_generate(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..suites.arts.generate import GenerateConfig, generate_file, report_path
+    from ..api import arts_generate, arts_report_path
 
-    cfg = GenerateConfig(strategies=tuple(s.strip() for s in args.strategies.split(",") if s.strip()),
-                         mode=args.mode, seed=args.seed, k=args.k, phrase_source=args.phrase_source,
-                         pool_file=args.pool, aspectset_file=args.aspectset, vocab_files=tuple(args.vocab),
-                         pos_check=args.pos_check, antonym_choice=args.antonym_choice, opinions=args.opinions,
-                         provenance=not args.no_provenance, rank=args.rank, lm_dtype=args.lm_dtype,
-                         lexicon_files=tuple(args.lexicon), pool_sentences=args.pool_sentences,
-                         max_sentence_chars=args.max_sentence_chars)
-    gen = generate_file(args.input, args.out, cfg, input_format=args.format, cache_dir=_cache_dir(args.cache_dir),
-                        run_audit=not args.no_audit)
-    rep_path = report_path(args.out)
+    gen = arts_generate(args.input, args.out, input_format=args.format, cache_dir=args.cache_dir,
+                        run_audit=not args.no_audit,
+                        strategies=tuple(s.strip() for s in args.strategies.split(",") if s.strip()),
+                        mode=args.mode, seed=args.seed, k=args.k, phrase_source=args.phrase_source,
+                        pool_file=args.pool, aspectset_file=args.aspectset, vocab_files=tuple(args.vocab),
+                        pos_check=args.pos_check, antonym_choice=args.antonym_choice, opinions=args.opinions,
+                        provenance=not args.no_provenance, rank=args.rank, lm_dtype=args.lm_dtype,
+                        lexicon_files=tuple(args.lexicon), pool_sentences=args.pool_sentences,
+                        max_sentence_chars=args.max_sentence_chars)
+    rep_path = arts_report_path(args.out)
     if args.json:
         print(rep_path.read_text(encoding="utf-8"))
         return 0
@@ -125,15 +124,6 @@ def cmd_generate(args) -> int:
     return 0
 
 
-def _cache_dir(arg: str | None):
-    """``--cache-dir``, else the sentiprobe cache dir (``$SENTIPROBE_CACHE_DIR`` or the user cache)."""
-
-    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..run.cache import default_cache_dir
-
-    return Path(arg).expanduser() if arg else default_cache_dir()
-
-
 def _explain(gen) -> None:
     """Every variant's candidates, their fluency and problems, and the reason for the choice."""
     for v in gen.variants:
@@ -151,16 +141,11 @@ def _explain(gen) -> None:
 
 def cmd_audit(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..suites.arts.generate import report_path
-    from ..suites.arts.generate.inputs import parse_json
+    from ..api import arts_report
 
     if args.limit < 0:
         raise ConfigError(f"--limit must be >= 0, not {args.limit}")
-    rep = parse_json(report_path(args.generated), "generation report (<out>.report.json)")
-    if not isinstance(rep, dict) or not isinstance(rep.get("skipped"), list):
-        from ..core.errors import DataError
-
-        raise DataError("not a generation report (no 'skipped' list)", path=report_path(args.generated))
+    rep = arts_report(args.generated)
     refused = [s for s in rep["skipped"] if isinstance(s, dict) and s.get("stage") != "input"]
     if args.json:
         print(json.dumps({"counts": rep.get("counts"), "skipped_by_reason": rep.get("skipped_by_reason"),
@@ -188,9 +173,9 @@ def cmd_audit(args) -> int:
 
 def cmd_sample(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..suites.arts.generate import audit_sample
+    from ..api import arts_audit_sample
 
-    counts = audit_sample(args.generated, args.out, per_strategy=args.per_strategy, seed=args.seed)
+    counts = arts_audit_sample(args.generated, args.out, per_strategy=args.per_strategy, seed=args.seed)
     print(f"wrote {args.out} (blind: sentence and term only) and its key {args.out}.key.json: "
           + ", ".join(f"{k} {v}" for k, v in counts.items()))
     return 0
@@ -198,9 +183,9 @@ def cmd_sample(args) -> int:
 
 def cmd_score(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..suites.arts.generate import audit_score
+    from ..api import arts_audit_score
 
-    doc = audit_score(args.file, key=args.key, alpha=args.alpha)
+    doc = arts_audit_score(args.file, key=args.key, confidence=round(1.0 - args.alpha, 12))
     if args.json:
         print(json.dumps(doc, indent=2))
         return 0
@@ -218,14 +203,9 @@ def cmd_score(args) -> int:
 
 def cmd_fidelity(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..suites import get_suite
-    from ..suites.arts.generate import fidelity_report
+    from ..api import arts_fidelity
 
-    ref = args.reference
-    if ref in ("arts-laptop", "arts-rest"):
-        dom = "laptop" if ref == "arts-laptop" else "rest"
-        ref = str(get_suite(ref, args.data_dir).path(f"arts_testset/{dom}_test_enriched.json"))
-    doc = fidelity_report(args.generated, ref)
+    doc = arts_fidelity(args.generated, args.reference, data_dir=args.data_dir)
     if args.json:
         print(json.dumps(doc, indent=2, ensure_ascii=False))
         return 0

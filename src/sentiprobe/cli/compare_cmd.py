@@ -89,30 +89,23 @@ def format_suite(doc: dict[str, Any]) -> list[str]:
 
 def cmd(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..compare import compare_predictions, compare_runs
-    from ..suites.spec import alpha_of
+    from ..api import compare
 
     if args.alpha is None:
-        alpha = alpha_of(args.confidence)
+        confidence = args.confidence
     elif not 0.0 < args.alpha < 1.0:  # the former option (1 - confidence), still accepted
         raise ConfigError(f"--alpha must be a number in (0, 1), not {args.alpha!r}")
     else:
-        alpha = args.alpha
-    if args.runs:
-        if args.predictions or args.suite:
-            raise ConfigError("give either --runs, or --suite with --predictions")
-        doc = compare_runs(args.runs, names=args.names, n_boot=args.n_boot, seed=args.seed, alpha=alpha)
-        suites = list(doc["suites"].values())
-    else:
-        if not args.suite or not args.predictions:
-            raise ConfigError("compare needs --suite and --predictions (or --runs)")
-        options = parse_suite_args(args.suite_arg, [args.suite]).get(args.suite, {})
-        doc = compare_predictions(args.suite, args.predictions, names=args.names, reference=args.reference,
-                                  column=args.column if args.column and len(args.column) > 1 else
-                                  (args.column[0] if args.column else None),
-                                  data_dir=args.data_dir, missing=args.missing, n_boot=args.n_boot, seed=args.seed,
-                                  alpha=alpha, mcnemar_exact=args.mcnemar == "exact", suite_options=options)
-        suites = [doc]
+        confidence = round(1.0 - args.alpha, 12)
+    options = (parse_suite_args(args.suite_arg, [args.suite]).get(args.suite, {})
+               if args.suite and not args.runs else None)
+    doc = compare(args.runs, suite=args.suite, predictions=args.predictions, names=args.names,
+                  reference=args.reference,
+                  column=args.column if args.column and len(args.column) > 1 else
+                  (args.column[0] if args.column else None),
+                  data_dir=args.data_dir, missing=args.missing, n_boot=args.n_boot, seed=args.seed,
+                  confidence=confidence, mcnemar=args.mcnemar, suite_options=options)
+    suites = list(doc["suites"].values()) if args.runs else [doc]
     if args.json:
         print(json.dumps(doc, indent=2, ensure_ascii=False))
         return 0

@@ -19,7 +19,7 @@ import sys
 from typing import Any
 
 from ..core.errors import ConfigError, SentiprobeError, UnknownNameError
-from ..data.download import MAX_RETRIES
+from ..core.limits import MAX_FETCH_RETRIES
 from .argtypes import SECONDS, int_in
 
 
@@ -44,7 +44,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     f.add_argument("--include-unpublished", action="store_true",
                    help="also try optional files absent from the reference data (verified by git blob id)")
     f.add_argument("--timeout", type=SECONDS, default=30.0, help="socket timeout in seconds (default 30)")
-    f.add_argument("--retries", type=int_in(0, MAX_RETRIES), default=3, help="retries on connection errors (default 3)")
+    f.add_argument("--retries", type=int_in(0, MAX_FETCH_RETRIES), default=3,
+                   help="retries on connection errors (default 3)")
     f.add_argument("--deadline", type=SECONDS, default=None, metavar="SECONDS",
                    help="overall limit per file, retries included (default: 600 s plus 1 s per 64 KiB)")
     f.add_argument("--total-deadline", type=SECONDS, default=None, metavar="SECONDS",
@@ -70,33 +71,6 @@ def _usage(p: argparse.ArgumentParser) -> int:
     return 2
 
 
-# ---------------------------------------------------------------------------------------------
-# name resolution (suites are imported lazily, only when a name is not a family)
-# ---------------------------------------------------------------------------------------------
-def _suite_families() -> dict[str, str]:
-    """``{suite name: family}`` from the suite registry."""
-    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..suites import SUITES
-
-    out = {}
-    for name in SUITES.names():
-        fam = SUITES.get(name).family
-        if isinstance(fam, str):
-            out[name] = fam
-    return out
-
-
-def _families(names: list[str]) -> list[str] | None:
-    # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..data import load_manifest, resolve_families
-
-    if not names:
-        return None
-    known = load_manifest().families
-    suites = {} if all(n in known for n in names) else _suite_families()
-    return resolve_families(names, suites)
-
-
 def _fail(exc: Exception) -> int:
     """Print the error; exit code 2 for a bad name or argument, 1 for a data problem."""
     print(f"sentiprobe data: error: {exc}", file=sys.stderr)
@@ -112,11 +86,10 @@ def _dump(obj: Any) -> None:
 # ---------------------------------------------------------------------------------------------
 def cmd_fetch(args: argparse.Namespace) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..data import fetch
+    from ..api import data_fetch
 
     try:
-        fams = _families(args.names)
-        report = fetch(fams, data_dir=args.data_dir, mirror=args.mirror, force=args.force,
+        report = data_fetch(args.names, data_dir=args.data_dir, mirror=args.mirror, force=args.force,
                        progress=not args.json and sys.stderr.isatty(),
                        include_unpublished=args.include_unpublished, keep_going=True,
                        timeout=args.timeout, retries=args.retries, deadline=args.deadline,
@@ -141,10 +114,10 @@ def cmd_fetch(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..data import verify
+    from ..api import data_verify
 
     try:
-        report = verify(_families(args.names), data_dir=args.data_dir)
+        report = data_verify(args.names, data_dir=args.data_dir)
     except SentiprobeError as exc:
         return _fail(exc)
     if args.json:
@@ -176,42 +149,31 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def cmd_list(args: argparse.Namespace) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..data import load_manifest
+    from ..api import data_list
 
     try:
-        fams = _families(args.names)
+        listing = data_list(args.names)
     except UnknownNameError as exc:
         return _fail(exc)
-    m = load_manifest()
-    entries = m.select(fams)
     if args.json:
-        _dump({"schema_version": m.schema_version, "kind": "sentiprobe-manifest-listing",
-               "files": [e.to_dict() for e in entries]})
+        _dump(listing)
         return 0
-    for e in entries:
-        size = f"{e.size:>10,}" if e.size is not None else " " * 10
-        print(f"{e.status:<12} {size}  {e.path}")
-        if e.optional:
-            print(f"{'':24}instead: {e.substitute}\n{'':24}supply: {e.how_to_supply}")
+    for e in listing["files"]:
+        size = f"{e['size']:>10,}" if e["size"] is not None else " " * 10
+        print(f"{e['status']:<12} {size}  {e['path']}")
+        if e["status"] == "unpublished":
+            print(f"{'':24}instead: {e['substitute']}\n{'':24}supply: {e['how_to_supply']}")
     return 0
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    try:
-        from ..suites import SUITES, get_suite
+    from ..api import data_stats
 
-        names = SUITES.names()
-        if args.names in names:
-            chosen = [args.names]
-        else:
-            fams = _suite_families()
-            chosen = [s for s, f in fams.items() if f == args.names]
-            if not chosen:
-                raise UnknownNameError("suite or data family", args.names, list(names) + sorted(set(fams.values())))
-        out = {s: get_suite(s, data_dir=args.data_dir).stats() for s in chosen}
+    try:
+        doc = data_stats(args.names, data_dir=args.data_dir)
     except SentiprobeError as exc:
         return _fail(exc)
-    doc = {"schema_version": 1, "kind": "sentiprobe-data-stats", "name": args.names, "suites": out}
+    out = doc["suites"]
     errors = _stat_errors(out)
     if args.json:
         _dump(doc)

@@ -20,10 +20,10 @@ def use_environment() -> None:
 
 
 def execute_job_in_environment(payload: Mapping[str, Any]) -> dict[str, Any]:
-    """A sweep job (:func:`sentiprobe.run.sweep.execute_job`) on a worker, seeing the worker's environment as the
+    """A sweep job (:func:`sentiprobe.api.sweep_job`) on a worker, seeing the worker's environment as the
     command line would (the LLM endpoint and key of the machine the job runs on)."""
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..run.sweep import execute_job
+    from ..api import sweep_job
 
     use_environment()
-    return execute_job(payload)
+    return sweep_job(payload)

@@ -51,14 +51,13 @@ def add_parser(sub) -> None:
 
 def cmd_judge(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..run.judge import judge_runs
-    from ..suites.soul.judge import JudgeConfig
+    from ..api import judge
     from .run_cmd import parse_model_args
 
-    cfg = JudgeConfig(n=args.n, seed=args.seed, anonymise=args.anonymise, max_tokens=args.max_tokens)
-    doc = judge_runs(args.run, args.model, parse_model_args(args.model_arg), cfg=cfg, human=args.human,
-                     out=args.out, data_dir=args.data_dir, cache_dir=args.cache_dir, use_cache=not args.no_cache,
-                     n_boot=args.n_boot, update_runs=not args.no_update)
+    doc = judge(args.run, args.model, parse_model_args(args.model_arg), n=args.n, seed=args.seed,
+                anonymise=args.anonymise, max_tokens=args.max_tokens, human=args.human, out=args.out,
+                data_dir=args.data_dir, cache_dir=args.cache_dir, use_cache=not args.no_cache, n_boot=args.n_boot,
+                update_runs=not args.no_update)
     if args.json:
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
@@ -74,12 +73,9 @@ def cmd_judge(args) -> int:
 
 def cmd_agreement(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..suites.soul.agreement import judge_human_agreement, read_ratings
+    from ..api import judge_agreement
 
-    judge, jinfo = read_ratings(args.judge)
-    human, hinfo = read_ratings(args.human)
-    doc = judge_human_agreement(judge, human, n_boot=args.n_boot, seed=args.seed)
-    doc["judge_file"], doc["human_file"] = jinfo, hinfo
+    doc = judge_agreement(args.judge, args.human, n_boot=args.n_boot, seed=args.seed)
     if args.json:
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     else:

@@ -18,7 +18,7 @@ def main(spec_path: str, error_path: str) -> int:
     if spec.get("threads") and "OMP_NUM_THREADS" not in os.environ:  # before torch loads; the user's value wins
         os.environ["OMP_NUM_THREADS"] = str(spec["threads"])
     # imported after OMP_NUM_THREADS is set: torch reads it when it loads
-    from ..run.lanes import run_lane
+    from ..api import run_lane
 
     if spec.get("environment"):
         use_environment()

@@ -93,8 +93,8 @@ def quiet_third_party_progress() -> None:
 
 def cmd(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..api import available_suite_names, expand_suite_groups, run, run_errors
-    from ..run.progress import Progress, compact_summary, results_table
+    from ..api import (Progress, available_suite_names, compact_summary, expand_suite_groups, results_table, run,
+                       run_errors)
 
     for flag, given in (("--suite", args.suite), ("--model", args.model)):
         if given is not None and split_names(given) is None:  # `--model ''` is not "the default models"

@@ -40,8 +40,8 @@ def cmd(args) -> int:
     if args.json:
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
+        from ..api import format_value, is_percentage
         from ..core.types import ci_label
-        from ..report.html import format_value, is_percentage
 
         print(f"{'metric':<28} {'value':>10}  [{ci_label(doc['confidence'])}]")
         for k, m in doc["metrics"].items():

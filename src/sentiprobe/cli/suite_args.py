@@ -18,14 +18,14 @@ def parse_suite_args(pairs: Sequence[str], suites: Sequence[str],
                      environ: Mapping[str, str] | None = None) -> dict[str, dict[str, Any]]:
     """``{suite: {option: raw value}}`` for ``suites`` from ``--suite-arg`` pairs and the environment."""
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..suites import SUITES
-    from ..suites.spec import env_defaults, option_fields
+    from ..api import suite_option_names
 
     environ = os.environ if environ is None else environ
-    declared = {s: [f.name for f in option_fields(SUITES.get(s).options)] for s in suites}
+    options = {s: suite_option_names(s) for s in suites}
+    declared = {s: options[s][0] for s in suites}
     out: dict[str, dict[str, Any]] = {s: {} for s in suites}
     for s in suites:
-        for key, var in env_defaults(SUITES.get(s).options).items():
+        for key, var in options[s][1].items():
             if environ.get(var, "") != "":
                 out[s][key] = environ[var]
     for pair in pairs:
@@ -37,7 +37,7 @@ def parse_suite_args(pairs: Sequence[str], suites: Sequence[str],
         if ":" in key:
             suite, key = key.split(":", 1)
             if suite not in out:
-                SUITES.get(suite)  # unknown suite name: did-you-mean
+                suite_option_names(suite)  # unknown suite name: did-you-mean
                 raise ConfigError(f"--suite-arg {pair!r}: suite {suite!r} is not among the selected suites "
                                   f"({', '.join(suites)})")
             target = [suite]

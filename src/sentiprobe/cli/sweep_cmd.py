@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from pathlib import Path
 
 from .environment import execute_job_in_environment
 
@@ -32,27 +31,19 @@ def add_parser(sub) -> None:
 
 def cmd(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..data import resolve_data_dir
-    from ..run.cache import default_cache_dir
-    from ..run.sweep import sweep
+    from ..api import sweep, sweep_table
     from .run_cmd import quiet_third_party_progress
 
     quiet_third_party_progress()  # jobs run without progress; so do the libraries they load
 
     address = args.address or (os.environ.get("RAY_ADDRESS") if args.executor == "ray" else None)
-    # workers may run elsewhere: give them absolute directories, never their own environment's defaults
-    data_dir = str(resolve_data_dir(args.data_dir).resolve())
-    cache_dir = str(Path(args.cache_dir or default_cache_dir()).expanduser().resolve())
-    index = sweep(args.config, args.out, executor=args.executor, address=address, data_dir=data_dir,
-                  cache_dir=cache_dir, log=lambda m: print(m, file=sys.stderr), job_fn=execute_job_in_environment)
+    # workers may run elsewhere: the API gives them absolute directories, never their own environment's defaults
+    index = sweep(args.config, args.out, executor=args.executor, address=address, data_dir=args.data_dir,
+                  cache_dir=args.cache_dir, log=lambda m: print(m, file=sys.stderr), job_fn=execute_job_in_environment)
     if args.json:
         print(json.dumps(index, ensure_ascii=False))
     else:
-        from ..run.progress import results_table
-        from ..run.sweep_report import table_summary
-
-        summary = json.loads((Path(args.out) / "summary.json").read_text(encoding="utf-8"))
-        sys.stdout.write(results_table(table_summary(summary)))
+        sys.stdout.write(sweep_table(args.out))
     failed = [j for j, r in index["jobs"].items() if r["status"] == "failed"]
     if failed:
         print(f"sentiprobe: {len(failed)} job(s) failed: {', '.join(failed)}; the others are in {args.out} "

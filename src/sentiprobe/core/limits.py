@@ -10,6 +10,8 @@ from .errors import ConfigError, short_repr
 
 MAX_N_BOOT = 100_000
 """Most bootstrap resamples: each costs time linear in the units; published intervals use 1,000 to 10,000."""
+MAX_FETCH_RETRIES = 20
+"""Most retries of one download on connection errors (``data fetch --retries``)."""
 MAX_SEED = 2**31 - 1
 """Largest seed (multi-seed suites add up to their seed count to it; every library takes 32-bit seeds)."""
 

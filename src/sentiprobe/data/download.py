@@ -39,6 +39,7 @@ from typing import Any
 
 from ..core.errors import ChecksumError, ConfigError, DownloadDeadlineError, DownloadError, SentiprobeError
 from ..core.io import atomic_write_bytes
+from ..core.limits import MAX_FETCH_RETRIES
 from .fetch_report import SCHEMA_VERSION, FetchOutcome, FetchReport
 from .integrity import git_blob_of
 from .manifest import Manifest, ManifestFile, load_manifest
@@ -52,7 +53,7 @@ DEFAULT_RETRIES = 3
 DEFAULT_BACKOFF = 1.0
 DEFAULT_DEADLINE = 600.0  # seconds per file, plus 1 s per MIN_RATE bytes (see deadline_for)
 MIN_RATE = 64 * 1024  # bytes/s a download is granted beyond DEFAULT_DEADLINE when no deadline is given
-MAX_RETRIES = 20
+MAX_RETRIES = MAX_FETCH_RETRIES
 STALL_WINDOW = 30.0  # seconds over which a transfer must deliver STALL_RATE bytes/s on average
 STALL_RATE = 1024.0
 
