@@ -95,3 +95,13 @@ def test_sweep_job_key_changes_with_every_setting():
     for k, v in {"limit": 0.3, "confidence": 0.9, "limit_mode": "first", "limit_seed": 1, "n_boot": 5,
                  "missing": "wrong"}.items():
         assert parse_config({**base, k: v}).jobs()[0].key != key, k
+
+
+def test_sweeps_finished_before_the_run_spec_keep_their_job_keys():
+    """A job at the defaults of the settings sweeps gained hashes as before (no re-run of a finished sweep)."""
+    from sentiprobe.core.hashing import stable_hash
+
+    job = parse_config({"models": ["majority"], "suites": ["toy"], "seeds": [1], "limit": 5, "n_boot": 9}).jobs()[0]
+    legacy = {"model": "majority", "label": "majority", "model_args": {}, "suite": "toy", "suite_args": {},
+              "seed": 1, "limit": 5, "n_boot": 9, "missing": "error", "out_dir": ""}
+    assert job.key == stable_hash(legacy, 24)

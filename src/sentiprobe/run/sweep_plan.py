@@ -186,8 +186,16 @@ class Job:
 
     @property
     def key(self) -> str:
-        """Hash of everything that changes the job's results (not where or how it runs)."""
-        return stable_hash(self.payload(""), 24)
+        """Hash of everything that changes the job's results (not where or how it runs).
+
+        The settings sweeps gained with the run spec (:data:`LATER_SETTINGS`) enter the hash only when they differ
+        from their defaults, which every earlier job ran with: a sweep finished before resumes without re-running.
+        """
+        payload = self.payload("")
+        for name in LATER_SETTINGS:
+            if payload[name] == RunSettings.__dataclass_fields__[name].default:
+                del payload[name]
+        return stable_hash(payload, 24)
 
     def payload(self, out_dir: str) -> dict[str, Any]:
         """The JSON-able description a worker receives (and writes back as ``job.json``)."""
@@ -195,6 +203,9 @@ class Job:
                 "suite": self.suite.name, "suite_args": dict(self.suite.args), **self.settings.to_dict(),
                 "out_dir": out_dir}
 
+
+LATER_SETTINGS = ("confidence", "limit_mode", "limit_seed")
+"""Run settings a sweep job's key did not hold before every run setting reached sweeps."""
 
 MAX_JOBS = 10_000
 """Largest grid (models x suites x seeds) one sweep accepts: each job is a run directory and a row of the index;
