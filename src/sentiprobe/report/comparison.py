@@ -95,11 +95,15 @@ def leaderboard(suite: str, docs: dict[str, dict[str, Any]], heads: list[str], l
     level = next((e.get("confidence") for e in (d["suites"][suite] for d in docs.values()
                                                 if suite in d.get("suites", {}))), None)
     cell = macro("comparison/cells.html.j2", "board_cell")
+    spread = macro("comparison/cells.html.j2", "spread_cell")
+    seeded = any((ms.get(m) or {}).get("n_seeds", 1) > 1 for ms in ran.values() for m in heads)
     rows = [{"rank": ranks[model], "model": model, "n": _n(ran[model], heads),
-             "cells": [cell(ran[model].get(m), m) for m in heads]} for model in order]
+             "cells": [c for m in heads for c in ((cell(ran[model].get(m), m), spread(ran[model].get(m), m))
+                                                 if seeded else (cell(ran[model].get(m), m),))]}
+            for model in order]
     absent = [(model, why_not.get(model, "not run on this suite")) for model in docs if model not in ran]
     return render("comparison/leaderboard.html.j2", first=first, heads=heads, level=level, rows=rows, absent=absent,
-                  links=links)
+                  links=links, seeded=seeded)
 
 
 def _n(ms: dict[str, Any], heads: list[str]) -> str:

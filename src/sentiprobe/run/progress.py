@@ -118,13 +118,22 @@ def _fmt(m: Mapping[str, Any], name: str = "") -> str:
     if v is None:
         return "n/a"
     unit = _unit(m, name)
-    if (m.get("n_seeds") or 1) > 1:  # a sweep's seeds: mean and spread
-        sd = m.get("seed_sd")
-        spread = "" if sd is None else f" \u00b1 {format_value('', sd, unit)}"
-        return f"{format_value('', v, unit)}{spread} ({m['n_seeds']} seeds)"
     lo, hi = m.get("ci_low"), m.get("ci_high")
     ci = f" [{format_value('', lo, unit)}, {format_value('', hi, unit)}]" if lo is not None and hi is not None else ""
     return f"{format_value('', v, unit)}{ci}"
+
+
+def _spread(m: Mapping[str, Any], name: str = "") -> str:
+    """The spread of a sweep's seeds (their sd), for a column of its own: never shown as an interval."""
+    k = int(m.get("n_seeds") or 1)
+    sd = m.get("seed_sd")
+    if k < 2:
+        return "one seed"
+    if sd is None:
+        return "n/a"
+    if sd == 0:
+        return f"none: same on all {k} seeds (deterministic)"
+    return f"{format_value('', sd, _unit(m, name))} ({k} seeds)"
 
 
 def _heading(name: str, m: Mapping[str, Any] | None) -> str:
@@ -171,9 +180,11 @@ def results_table(summary: Mapping[str, Any]) -> str:
         ran = {m: r["suites"][suite] for m, r in runs.items() if suite in (r.get("suites") or {})}
         sample: dict[str, Any] = next((e.get("metrics", {}) for e in ran.values() if e.get("metrics")), {})
         names = headline_of(sample, headline.get(suite, ()))
-        cells: dict[str, list[str]] = {m: [_fmt(e.get("metrics", {}).get(n) or {}, n) for n in names]
-                                       for m, e in ran.items()}
-        heads = [_heading(n, sample.get(n)) for n in names]
+        seeded = any((e.get("metrics", {}).get(n) or {}).get("n_seeds", 1) > 1 for e in ran.values() for n in names)
+        cells: dict[str, list[str]] = {m: [c for n in names for c in (
+            (_fmt(e.get("metrics", {}).get(n) or {}, n),) + ((_spread(e.get("metrics", {}).get(n) or {}, n),)
+                                                              if seeded else ()))] for m, e in ran.items()}
+        heads = [h for n in names for h in (_heading(n, sample.get(n)),) + ((f"{n} seed sd",) if seeded else ())]
         widths = [max([len(h), *(len(c[k]) for c in cells.values())]) for k, h in enumerate(heads)]
         lines.append("")
         lines.append(f"{suite}")
