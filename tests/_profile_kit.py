@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-NINE = ["majority", "majority-word", "tfidf-lr", "lexicon", "minilm-lr", "probe-minilm", "gts-baseline",
+NINE = ["majority", "majority-first", "majority-last", "majority-word", "minilm-lr", "probe-minilm", "tfidf-lr",
         "triplet-rules", "triplet-rules-adj"]
 """The main job's nine model labels."""
 

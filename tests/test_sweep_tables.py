@@ -76,3 +76,16 @@ def test_pooled_entry_puts_the_interval_and_the_spread_in_separate_fields():
     assert "the same value on all 2 seeds (deterministic)" in board
     table = results_table({"headline": {"toy": ["accuracy"]}, "runs": {"a": {"suites": {"toy": e}}}})
     assert "60.00 [45.00, 74.00]" in table and "14.14 (2 seeds)" in table
+
+
+def test_a_limited_sweep_marks_its_pooled_intervals_as_small_samples(tmp_path):
+    out = tmp_path / "sweep"
+    run_sweep(parse_config({**GRID, "limit": 5}), out, LocalExecutor())
+    summary = json.loads((out / "summary.json").read_text())
+    for label in ("majority", "lex"):
+        m = summary["models"][label]["suites"]["toy"]["metrics"]["accuracy"]
+        assert m["small_sample"] is True and m["small_sample_note"] == f"{m['n']} items < 30: interval unreliable"
+    table = results_table(table_summary(summary))
+    rows = [ln for ln in table.splitlines() if ln.strip().startswith(("majority ", "lex "))]
+    assert rows and all("] \u2020" in ln for ln in rows) and "\u2020 6 items < 30: interval unreliable" in table
+    assert "interval unreliable" in (out / "report.html").read_text()

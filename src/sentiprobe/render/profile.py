@@ -163,6 +163,9 @@ def profile(rows: Sequence[tuple[str, str]], values: Values, *, width: int = 900
             out.append(f'<g class="row" data-row="{escape(label)}">'
                        f'<text x="{label_w - 10}" y="{y + row_h / 2 + 4:.1f}" text-anchor="end">{mark}{escape(label)}'
                        f"{tip}</text>")
+            if all(values[m].get(label, (None,))[0] is None for m in models):
+                out.append(f'<text x="{label_w + 8}" y="{y + row_h / 2 + 4:.1f}" fill="#777">not computable for '
+                           "any model (see the suite's section)</text>")
             for k, m in enumerate(models):
                 v, cl, ch = values[m].get(label, (None, None, None))
                 if v is None:

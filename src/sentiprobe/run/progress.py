@@ -22,6 +22,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, TextIO
 
+from ..core.results import small_sample_note
 from ..core.types import ci_label
 from ..report.html import UNIT_LABELS, format_value, unit_of
 
@@ -120,7 +121,11 @@ def _fmt(m: Mapping[str, Any], name: str = "") -> str:
     unit = _unit(m, name)
     lo, hi = m.get("ci_low"), m.get("ci_high")
     ci = f" [{format_value('', lo, unit)}, {format_value('', hi, unit)}]" if lo is not None and hi is not None else ""
-    return f"{format_value('', v, unit)}{ci}"
+    return f"{format_value('', v, unit)}{ci}" + (f" {SMALL_MARK}" if small_sample_note(m) else "")
+
+
+SMALL_MARK = "\u2020"
+"""Marks a cell whose interval rests on too few units; the suite's lines end with a footnote saying why."""
 
 
 def _spread(m: Mapping[str, Any], name: str = "") -> str:
@@ -160,7 +165,8 @@ def _parse_note(metrics: Mapping[str, Any]) -> str:
 def results_table(summary: Mapping[str, Any]) -> str:
     """The table a run ends with, at most :data:`WIDTH` columns: per suite a heading with its headline metrics
     (unit; intervals at the run's confidence level), then one line per model that ran it: n (``*`` for a
-    ``--limit`` run), the metrics, the parse-failure rate when above 0, and seconds; failures on their own
+    ``--limit`` run), the metrics (\u2020 on an interval over too few units, with a line under the suite saying
+    why), the parse-failure rate when above 0, and seconds; failures on their own
     wrapped lines; the (suite, model) pairs that do not apply summarised in one line; then where the reports are.
 
     ``summary`` is the document :func:`~sentiprobe.run.runner.run_models` returns (or ``summary.json``).
@@ -216,6 +222,9 @@ def results_table(summary: Mapping[str, Any]) -> str:
             lines += [" " * len(prefix) + f"{h}: {v.strip()}" for h, v in zip(heads[1:], vals[1:])]
             if note:
                 lines.append(" " * len(prefix) + note)
+        notes = sorted({w for e in ran.values() for n in names
+                        if (w := small_sample_note(e.get("metrics", {}).get(n) or {}))})
+        lines += [f"  {SMALL_MARK} {w}" for w in notes]
         for m, r in runs.items():
             err = (r.get("errors") or {}).get(suite)
             if err:

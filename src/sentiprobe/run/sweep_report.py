@@ -64,9 +64,11 @@ def pooled_entry(entries: list[tuple[int, dict[str, Any]]],
                     "models and covers the suite's headline metrics)" if mean is not None else
                     f"not computable for every one of {len(entries)} seeds")
             value, lo, hi, n = mean, None, None, m.get("n")
-        metrics[name] = {**{k: v for k, v in m.items() if k not in ("value", "ci_low", "ci_high", "n", "note")},
+        drop = ("value", "ci_low", "ci_high", "n", "note", "small_sample", "small_sample_note")
+        metrics[name] = {**{k: v for k, v in m.items() if k not in drop},
                          "value": value, "ci_low": lo, "ci_high": hi, "n": n, "n_seeds": len(entries),
-                         "seed_mean": mean, "seed_sd": sd, "note": note}
+                         "seed_mean": mean, "seed_sd": sd, "note": note,
+                         **{k: p[k] for k in ("small_sample", "small_sample_note") if k in p and lo is not None}}
     seconds: dict[str, float] = {}
     for _, e in entries:
         for k, v in (e.get("seconds") or {}).items():
