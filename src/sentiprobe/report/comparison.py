@@ -12,6 +12,7 @@ from ..core.results import mark_small_sample_comparison, small_sample_note
 from ..render import fragment, render
 from ..render.env import macro
 from ..render.format import UNIT_LABELS, format_value, unit_of
+from ..render.profile import MAX_MODELS
 from ..render.svg import profile
 from .html import identity_summary, limit_note
 
@@ -215,8 +216,20 @@ def render_comparison(docs: dict[str, dict[str, Any]], comparison: dict[str, Any
     html = render("comparison/report.html.j2", title=f"sentiprobe {title}", heading=title, n_models=len(docs),
                   suites=sections, n_compared=len([s for s in suites if s in comps]), intro=intro,
                   limited=list(limited), limited_how=how, models=fragment(_models_table(docs, links)),
-                  profile=fragment(profile(rows, values, unreliable=unreliable)) if rows else "")
+                  profile=_profile_figure(rows, values, unreliable))
     return html + "\n"
+
+
+def _profile_figure(rows: list[tuple[str, str]], values: dict[str, dict[str, tuple[Any, Any, Any]]],
+                    unreliable: dict[str, str]) -> Any:
+    """The Profile figure, or a sentence saying why there is none (more models than markers tell apart)."""
+    if not rows:
+        return ""
+    fig = profile(rows, values, unreliable=unreliable)
+    if fig:
+        return fragment(fig)
+    return (f"no figure: {len(values)} models are more than its {MAX_MODELS} distinct markers tell apart; "
+            "the leaderboards below rank them suite by suite")
 
 
 def _diff_unit(comp: dict[str, Any], metric: str) -> str:
