@@ -59,6 +59,9 @@ def _check_run(out: Path, console: str, suites: list[str], models: list[str]) ->
                 row = next(r for r in table.split("<tr>") if f"<code>{k}</code>" in r)
                 assert f"\u26a0 {escape(m['small_sample_note'])}" in row, (model, suite, k)
             assert "Small sample:" in section
+            # the bar charts: no small metric's bar is left unmarked, and the marks are there
+            assert not any(f">{k}</text>" in section for k in small)
+            assert any(f"\u26a0 {k}</text>" in section for k in small)
     for line in console.splitlines():
         if line.strip().startswith(tuple(models)) and "[" in line:  # a model's row with an interval
             assert line.count("[") == line.count("\u2020"), line

@@ -24,9 +24,11 @@ def _fmt(v: float, factor: float) -> str:
 
 
 def ci_bars(rows: Sequence[tuple[str, float, float | None, float | None]], *, width: int = 640,
-            bar_h: int = 20, label_w: int = 210, unit: str = "fraction", title: str = "") -> str:
+            bar_h: int = 20, label_w: int = 210, unit: str = "fraction", title: str = "",
+            unreliable: frozenset[str] | set[str] = frozenset()) -> str:
     """Horizontal bars with confidence-interval whiskers; the axis follows the metric unit (% for fractions,
-    -1..1 for correlations). The value label sits right of the whisker, never on it."""
+    -1..1 for correlations). The value label sits right of the whisker, never on it. A row named in
+    ``unreliable`` (an interval over too few units) gets a dashed whisker and a \u26a0 before its label."""
     lo, hi, factor, suffix = _scale(unit)
     h = bar_h * len(rows) + 30
     plot_w = width - label_w - 70
@@ -41,14 +43,16 @@ def ci_bars(rows: Sequence[tuple[str, float, float | None, float | None]], *, wi
     zero = x(0.0)
     for i, (name, v, cl, ch) in enumerate(rows):
         y = 4 + i * bar_h
-        out.append(f'<text x="{label_w - 6}" y="{y + bar_h * 0.65:.1f}" text-anchor="end">{escape(name)}</text>')
+        mark = "\u26a0 " if name in unreliable else ""
+        out.append(f'<text x="{label_w - 6}" y="{y + bar_h * 0.65:.1f}" text-anchor="end">{mark}{escape(name)}</text>')
         a, b = sorted((zero, x(v)))
         out.append(f'<rect x="{a:.1f}" y="{y + 4}" width="{max(b - a, 0.5):.1f}" height="{bar_h - 8}" '
                    f'fill="#6c8ebf"><title>{escape(name)}: {_fmt(v, factor)}{suffix}</title></rect>')
         end = x(v)
         if cl is not None and ch is not None:
             yc = y + bar_h / 2
-            out.append(f'<line x1="{x(cl):.1f}" x2="{x(ch):.1f}" y1="{yc}" y2="{yc}" stroke="#222"/>'
+            dash = ' stroke-dasharray="3 2"' if name in unreliable else ""
+            out.append(f'<line x1="{x(cl):.1f}" x2="{x(ch):.1f}" y1="{yc}" y2="{yc}" stroke="#222"{dash}/>'
                        f'<line x1="{x(cl):.1f}" x2="{x(cl):.1f}" y1="{yc - 4}" y2="{yc + 4}" stroke="#222"/>'
                        f'<line x1="{x(ch):.1f}" x2="{x(ch):.1f}" y1="{yc - 4}" y2="{yc + 4}" stroke="#222"/>')
             end = max(end, x(ch))

@@ -95,7 +95,8 @@ def _suite_section(name: str, entry: dict[str, Any]) -> str:
                 if m.get("value") is not None and unit_of(m, k) == unit]
         if vals:
             charts.append(fragment(ci_bars([(k, m["value"], m.get("ci_low"), m.get("ci_high")) for k, m in vals],
-                                      unit=unit, title=f"{name} metrics ({UNIT_LABELS[unit]})")))
+                                      unit=unit, title=f"{name} metrics ({UNIT_LABELS[unit]})",
+                                      unreliable={k for k, m in vals if small_sample_note(m)})))
     # a results file from a suite this installation does not have (a plug-in, an older version): no section
     section = fragment(SUITES.get(name).render_section(name, entry)) if name in SUITES else None
     return render("report/suite_section.html.j2", name=name, entry=entry,
