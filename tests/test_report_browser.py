@@ -8,6 +8,8 @@ browser is a failure.
 from __future__ import annotations
 
 import copy
+from html import unescape
+import itertools
 import json
 import os
 import re
@@ -200,3 +202,68 @@ def test_injected_text_never_executes(chromium, runs, tmp_path):
         assert not re.search(r"<html[^>]*data-pwned", dom), f"an injected script ran in {name}"
         assert "<script>" not in text  # nothing is emitted unescaped in the first place
         assert "data-pwned" in dom  # the payload text is there, as text
+
+
+PROFILE_PROBE = """<script>(function () {
+  var out = {bands: {}, dots: [], ticks: {}, legend: []};
+  function box(e) { var r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }
+  document.querySelectorAll("svg.profile rect.band").forEach(function (b) {
+    out.bands[b.getAttribute("data-row")] = box(b); });
+  document.querySelectorAll("svg.profile .dot").forEach(function (d) {
+    out.dots.push({model: d.getAttribute("data-model"), row: d.getAttribute("data-row"),
+                   panel: d.getAttribute("data-panel"), value: parseFloat(d.getAttribute("data-value")),
+                   box: box(d), fill: getComputedStyle(d).fill, shape: d.getAttribute("d")}); });
+  document.querySelectorAll("svg.profile text.tick").forEach(function (t) {
+    var p = t.getAttribute("data-panel"), r = t.getBoundingClientRect();
+    (out.ticks[p] = out.ticks[p] || []).push([t.textContent, (r.left + r.right) / 2]); });
+  document.querySelectorAll("svg.profile .legend-entry").forEach(function (g) {
+    var m = g.querySelector("path");
+    out.legend.push([g.getAttribute("data-model"), getComputedStyle(m).fill, m.getAttribute("d")]); });
+  document.documentElement.setAttribute("data-profile", JSON.stringify(out));
+})();</script>"""
+
+
+def _axis_value(text: str) -> float:
+    """What a tick label says: ``25%`` -> 0.25, ``\u22120.5`` -> -0.5."""
+    t = text.replace("\u2212", "-").strip()
+    return float(t[:-1]) / 100 if t.endswith("%") else float(t)
+
+
+def test_profile_dots_stay_in_their_rows_with_nine_distinct_styles(chromium, tmp_path):
+    """The Profile figure of nine models, as a reader's eye meets it: every marker lies inside its own row's
+    band (by the rendered coordinates), the nine models have nine distinct (colour, shape) styles, the same in
+    every row and in the legend, and reading a marker's position off its own panel's tick labels gives back
+    its value (a correlation is read on -1..1, never on the 0-100 % axis)."""
+    from _profile_kit import NINE, nine_model_docs
+
+    page = tmp_path / "nine.html"
+    page.write_text(render_comparison(nine_model_docs(), None).replace("</body>", PROFILE_PROBE + "</body>"),
+                    encoding="utf-8")
+    dom, log = _browse(chromium, page, tmp_path, "profile-nine.png")
+    found = re.search(r"data-profile=\"([^\"]*)\"", dom)
+    assert found, dom[:500]
+    probe = json.loads(unescape(found.group(1)))
+    bands, dots = probe["bands"], probe["dots"]
+    assert len(bands) == 10 and len(dots) >= 9 * 7
+    tops = sorted((b[1], b[3]) for b in bands.values())
+    assert all(a[1] <= b[0] + 0.5 for a, b in itertools.pairwise(tops)), "row bands overlap"
+    for d in dots:
+        left, top, right, bottom = bands[d["row"]]
+        x0, y0, x1, y1 = d["box"]
+        assert top - 0.5 <= y0 and y1 <= bottom + 0.5 and left <= x0 and x1 <= right, \
+            f"{d['model']} on {d['row']} leaves its row: {d['box']}"
+        ticks = sorted((x, _axis_value(t)) for t, x in probe["ticks"][d["panel"]])
+        (xa, va), (xb, vb) = ticks[0], ticks[-1]
+        read = va + ((x0 + x1) / 2 - xa) / (xb - xa) * (vb - va)
+        assert abs(read - d["value"]) < 0.01 * (vb - va), f"{d['model']} on {d['row']}: axis reads {read}"
+    styles = {}
+    for d in dots:
+        styles.setdefault(d["model"], set()).add((d["fill"], d["shape"]))
+    assert set(styles) == set(NINE) and all(len(s) == 1 for s in styles.values()), styles
+    assert len({next(iter(s)) for s in styles.values()}) == 9
+    assert {m: (f, s) for m, f, s in probe["legend"]} == {m: next(iter(s)) for m, s in styles.items()}
+    corr = [d for d in dots if d["panel"] == "correlation"]
+    assert corr and {_axis_value(t) for t, _ in probe["ticks"]["correlation"]} == {-1.0, -0.5, 0.0, 0.5, 1.0}
+    assert not _console_errors(log), _console_errors(log)
+    width, over = _overflow(chromium, page, tmp_path, "profile-nine-width.png")
+    assert width <= 1280 and not over, f"nine models: page {width}px; {over}"

@@ -15,6 +15,7 @@ from typing import Any
 from .compare import compare_predictions, compare_runs, load_run
 from .core.errors import ConfigError, DataError, SentiprobeError
 from .core.io import atomic_write_text, check_output_file
+from .core.results import mark_small_samples
 from .core.runspec import RunSettings, parse_limit
 from .core.types import SCHEMA_VERSION
 from .models import MODELS, create_model
@@ -25,6 +26,7 @@ from .run.config import available_suites, capability_problem, plan_run
 from .run.config import expand_suite_groups as expand_suite_groups  # re-exported: the API of --suite groups
 from .run.config import run_errors as run_errors  # re-exported: the API the CLI and sweeps read errors with
 from .run.export import iter_rows, render
+from .run.limit import unit_names
 from .run.progress import NULL_PROGRESS
 from .run.progress import Progress as Progress  # re-exported: the run's progress reporter
 from .run.progress import compact_summary as compact_summary  # re-exported: `run --json`'s document
@@ -82,11 +84,13 @@ def score(suite: str, predictions: str | Path, *, column: str | None = None, dat
             target.parent.mkdir(parents=True, exist_ok=True)
             atomic_write_text(target, text)
             written.append(str(target))
+    scored = result.to_dict()
+    scored["metrics"] = mark_small_samples(scored["metrics"], unit_names(scored["metrics"], items, s.spec.groups_name))
     scored_columns = sorted({str(p.meta["column"]) for p in preds if isinstance(p.meta, dict) and "column" in p.meta})
     return {"schema_version": SCHEMA_VERSION, "suite": suite, "suite_info": s.describe(),
             "items_hash": s.items_hash(items), "predictions": str(predictions), "column": column,
             "scored_column": scored_columns[0] if len(scored_columns) == 1 else (scored_columns or None),
-            "n_boot": n_boot, "seed": seed, "confidence": confidence, "alpha": alpha, **result.to_dict(),
+            "n_boot": n_boot, "seed": seed, "confidence": confidence, "alpha": alpha, **scored,
             **({"tables_written": written} if written else {})}
 
 

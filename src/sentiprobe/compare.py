@@ -25,7 +25,7 @@ import numpy as np
 from .core.errors import ConfigError, DataError, SentiprobeError
 from .core.hashing import file_sha256, package_source_hash, stable_hash
 from .core.io import read_jsonl
-from .core.results import read_results
+from .core.results import mark_small_sample_comparison, read_results
 from .core.types import SCHEMA_VERSION, Prediction
 from .stats.paired import compare_units, pooled_table
 from .stats.significance import cochrans_q
@@ -137,7 +137,7 @@ def compare_seeded(suite: Any, systems: Mapping[str, SeedRuns], *, items: Sequen
                 "seeds_per_system": {n: len(systems[n]) for n in names},
                 "confidence": confidence_of(alpha),
                 "mcnemar": "exact binomial" if mcnemar_exact else "continuity-corrected chi-square"})
-    return doc
+    return mark_small_sample_comparison(doc)
 
 
 def compare_predictions(suite: str, predictions: Sequence[str | Path], *, names: Sequence[str] | None = None,

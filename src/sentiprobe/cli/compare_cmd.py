@@ -55,6 +55,8 @@ def format_suite(doc: dict[str, Any]) -> list[str]:
     level = ci_label(doc["confidence"]) if doc.get("confidence") is not None else "CI"
     lines = [f"suite {doc['suite']}: {doc['n_units']} {doc['unit']}s, reference {doc['reference']}; "
              f"differences with {level}"]
+    if doc.get("small_sample_note"):
+        lines.append(f"  \u2020 {doc['small_sample_note']}")
     for m in doc["metrics"]:
         corr = doc["kinds"][m] == "correlation"
         board = "  ".join(f"{n} {_v(doc['systems'][n][m]['value'], 1 if corr else 100, 3 if corr else 1)}"

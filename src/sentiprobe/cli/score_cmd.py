@@ -49,5 +49,6 @@ def cmd(args) -> int:
             unit = "%" if is_percentage(k, v) else ""
             shown = "n/a" if v is None else f"{format_value(k, v)}{unit}"
             lo = "" if m["ci_low"] is None else f"  [{format_value(k, m['ci_low'])}, {format_value(k, m['ci_high'])}]"
-            print(f"{k:<28} {shown:>10}{lo}  n={m['n']}")
+            print(f"{k:<28} {shown:>10}{lo}  n={m['n']}" + (f"  \u2020 {m['small_sample_note']}"
+                                                             if m.get("small_sample_note") else ""))
     return 0

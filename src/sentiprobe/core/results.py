@@ -18,6 +18,9 @@ is unchanged, so scripts reading metrics keep working)::
       "skipped": {"<suite>": "why"}
     }
 
+A metric whose interval rests on fewer than :data:`SMALL_SAMPLE_UNITS` units also carries ``small_sample: true``
+and ``small_sample_note`` (why: ``"3 source examples < 30: interval unreliable"``).
+
 A :class:`SuiteResult` holds the suite's identity (name, version, effective options), the hash of the items
 asked, the metrics, the details, the data-file hashes, the model fingerprints and per-stage seconds.
 """
@@ -34,6 +37,12 @@ from .io import read_json
 
 RESULTS_SCHEMA_VERSION = 2
 READABLE_VERSIONS = (1, 2)
+
+SMALL_SAMPLE_UNITS = 30
+"""Below this many units (a metric's ``n``: the items or groups it resamples) an interval is marked unreliable
+everywhere it is shown or written: a bootstrap or Wilson interval over a handful of units is mostly an artefact
+of the few values it can draw (3 source examples give a 0 %-wide interval as easily as a 100 %-wide one). 30 is
+the usual rule of thumb for a normal-like sampling distribution; the mark is a warning, the numbers are kept."""
 
 
 class ResultsSchemaError(SentiprobeError):
@@ -96,6 +105,55 @@ _METRIC = {"value": (int, float, type(None)), "ci_low": (int, float, type(None))
            "ci_high": (int, float, type(None)), "n": int}
 
 
+def _plural(unit: str, n: int) -> str:
+    return unit if n == 1 or unit.endswith("s") else f"{unit}s"
+
+
+def small_sample_note(metric: Mapping[str, Any], unit: str | None = None) -> str | None:
+    """Why ``metric``'s interval is unreliable (``"3 source examples < 30: interval unreliable"``), or None: it
+    has an interval over fewer than :data:`SMALL_SAMPLE_UNITS` units. ``unit`` names what ``n`` counts (the
+    suite's resampling unit); a note already written into the metric is kept. Derived from ``n`` alone, so it
+    holds whatever computed the metric."""
+    n = metric.get("n")
+    if metric.get("ci_low") is None or metric.get("ci_high") is None or not isinstance(n, int) or isinstance(n, bool) \
+            or n >= SMALL_SAMPLE_UNITS:
+        return None
+    note = metric.get("small_sample_note")
+    if isinstance(note, str) and note:
+        return note
+    return f"{n} {_plural(unit or 'unit', n)} < {SMALL_SAMPLE_UNITS}: interval unreliable"
+
+
+def mark_small_samples(metrics: Mapping[str, Any], unit: str | Mapping[str, str] | None = None) -> dict[str, Any]:
+    """``metrics`` (name -> metric dict) with ``small_sample: true`` and ``small_sample_note`` added to every
+    metric whose interval rests on fewer than :data:`SMALL_SAMPLE_UNITS` units (others unchanged). ``unit``: the
+    name of what ``n`` counts, or a metric name -> unit name mapping."""
+    out: dict[str, Any] = {}
+    for name, m in metrics.items():
+        u = unit.get(name) if isinstance(unit, Mapping) else unit
+        note = small_sample_note(m, u) if isinstance(m, Mapping) else None
+        out[name] = {**m, "small_sample": True, "small_sample_note": note} if note else m
+    return out
+
+
+def mark_small_sample_comparison(doc: dict[str, Any]) -> dict[str, Any]:
+    """Mark one suite's comparison entry (``comparison.json``'s ``suites.<suite>``) in place: each system's
+    metric as :func:`mark_small_samples` does, and the entry itself (``small_sample``, ``small_sample_note``)
+    when its paired unit count is below :data:`SMALL_SAMPLE_UNITS` (the differences' intervals and the tests
+    rest on those few units too)."""
+    unit = str(doc.get("unit") or "unit")
+    systems = doc.get("systems")
+    if isinstance(systems, dict):
+        doc["systems"] = {s: mark_small_samples(ms, unit) if isinstance(ms, Mapping) else ms
+                          for s, ms in systems.items()}
+    n = doc.get("n_units")
+    if isinstance(n, int) and not isinstance(n, bool) and n < SMALL_SAMPLE_UNITS:
+        doc["small_sample"] = True
+        doc["small_sample_note"] = (f"{n} {_plural(unit, n)} < {SMALL_SAMPLE_UNITS}: the intervals and paired "
+                                    "tests are unreliable")
+    return doc
+
+
 def _need(doc: Mapping[str, Any], spec: Mapping[str, Any], where: str, path: str | Path | None) -> None:
     for key, typ in spec.items():
         if key not in doc:
@@ -118,6 +176,10 @@ def validate_metric(m: Any, where: str, path: str | Path | None = None) -> None:
         raise ResultsSchemaError(f"ci_low {lo} > ci_high {hi}", path=path, key=where)
     if v is None and (lo is not None or hi is not None):
         raise ResultsSchemaError("an interval without a value", path=path, key=where)
+    if "small_sample" in m and not isinstance(m["small_sample"], bool):
+        raise ResultsSchemaError("'small_sample' must be true or false", path=path, key=f"{where}.small_sample")
+    if m.get("small_sample") and not isinstance(m.get("small_sample_note"), str):
+        raise ResultsSchemaError("'small_sample' without a 'small_sample_note' saying why", path=path, key=where)
 
 
 def validate_suite_result(entry: Any, where: str, path: str | Path | None = None) -> SuiteResult:

@@ -16,6 +16,7 @@ from typing import Any, cast
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
+from ..core.results import small_sample_note
 from ..core.types import ci_label
 from . import format as fmt
 
@@ -28,7 +29,7 @@ def environment() -> Environment:
     env.filters.update(pct=fmt.pct, pct1=fmt.pct1, num=fmt.num, value=fmt.format_value,
                        signed=fmt.signed, p_value=fmt.p_value, short=fmt.short, text=fmt.text, unit_label=_unit_label,
                        ci_label=ci_label)
-    env.globals.update(unit_of=fmt.unit_of)
+    env.globals.update(unit_of=fmt.unit_of, small_sample_note=small_sample_note)
     return env
 
 

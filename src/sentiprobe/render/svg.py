@@ -1,8 +1,11 @@
-"""Tiny inline-SVG charts (no plotting dependency). All labels are escaped."""
+"""Tiny inline-SVG charts (no plotting dependency). All labels are escaped. The comparison report's Profile
+figure lives in :mod:`sentiprobe.render.profile` (re-exported here)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
+
+from .profile import profile
 
 
 def _scale(unit: str) -> tuple[float, float, float, str]:
@@ -21,9 +24,11 @@ def _fmt(v: float, factor: float) -> str:
 
 
 def ci_bars(rows: Sequence[tuple[str, float, float | None, float | None]], *, width: int = 640,
-            bar_h: int = 20, label_w: int = 210, unit: str = "fraction", title: str = "") -> str:
+            bar_h: int = 20, label_w: int = 210, unit: str = "fraction", title: str = "",
+            unreliable: frozenset[str] | set[str] = frozenset()) -> str:
     """Horizontal bars with confidence-interval whiskers; the axis follows the metric unit (% for fractions,
-    -1..1 for correlations). The value label sits right of the whisker, never on it."""
+    -1..1 for correlations). The value label sits right of the whisker, never on it. A row named in
+    ``unreliable`` (an interval over too few units) gets a dashed whisker and a \u26a0 before its label."""
     lo, hi, factor, suffix = _scale(unit)
     h = bar_h * len(rows) + 30
     plot_w = width - label_w - 70
@@ -38,14 +43,16 @@ def ci_bars(rows: Sequence[tuple[str, float, float | None, float | None]], *, wi
     zero = x(0.0)
     for i, (name, v, cl, ch) in enumerate(rows):
         y = 4 + i * bar_h
-        out.append(f'<text x="{label_w - 6}" y="{y + bar_h * 0.65:.1f}" text-anchor="end">{escape(name)}</text>')
+        mark = "\u26a0 " if name in unreliable else ""
+        out.append(f'<text x="{label_w - 6}" y="{y + bar_h * 0.65:.1f}" text-anchor="end">{mark}{escape(name)}</text>')
         a, b = sorted((zero, x(v)))
         out.append(f'<rect x="{a:.1f}" y="{y + 4}" width="{max(b - a, 0.5):.1f}" height="{bar_h - 8}" '
                    f'fill="#6c8ebf"><title>{escape(name)}: {_fmt(v, factor)}{suffix}</title></rect>')
         end = x(v)
         if cl is not None and ch is not None:
             yc = y + bar_h / 2
-            out.append(f'<line x1="{x(cl):.1f}" x2="{x(ch):.1f}" y1="{yc}" y2="{yc}" stroke="#222"/>'
+            dash = ' stroke-dasharray="3 2"' if name in unreliable else ""
+            out.append(f'<line x1="{x(cl):.1f}" x2="{x(ch):.1f}" y1="{yc}" y2="{yc}" stroke="#222"{dash}/>'
                        f'<line x1="{x(cl):.1f}" x2="{x(cl):.1f}" y1="{yc - 4}" y2="{yc + 4}" stroke="#222"/>'
                        f'<line x1="{x(ch):.1f}" x2="{x(ch):.1f}" y1="{yc - 4}" y2="{yc + 4}" stroke="#222"/>')
             end = max(end, x(ch))
@@ -113,54 +120,6 @@ def scatter(points: Sequence[tuple[float, float]], *, labels: Sequence[str] | No
     return "".join(out)
 
 
-def profile(rows: Sequence[tuple[str, str]], values: dict[str, dict[str, tuple[float | None, float | None,
-            float | None]]], *, width: int = 760, row_h: int = 26, label_w: int = 250) -> str:
-    """Profile of several models across suites: one row per (suite, headline metric), one dot + whisker per model.
-
-    ``rows``: (label, unit) per row; ``values[model][label] = (value, ci_low, ci_high)``. Fractions are drawn on a
-    0-100 % axis, correlations and coefficients on -1..1 (each row uses its own unit's scale).
-    """
-    models = list(values)
-    colours = ["#3b6fb6", "#c0504d", "#4f9a5b", "#8064a2", "#d9822b", "#4bacc6", "#7f7f7f", "#b8860b"]
-    col_w = max(180, 7 * max((len(m) for m in models), default=0) + 24)  # ~7 px per 11 px character
-    per_row = max(1, (width - 20) // col_w)
-    legend_h = 18 * ((len(models) + per_row - 1) // per_row) + 8
-    h = legend_h + row_h * len(rows) + 30
-    plot_w = width - label_w - 30
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}" font-size="11" '
-           f'font-family="sans-serif" role="img" class="plot" aria-label="profile of the models across suites">']
-    for k, m in enumerate(models):
-        lx, ly = 10 + (k % per_row) * col_w, 14 + (k // per_row) * 18
-        out.append(f'<circle cx="{lx}" cy="{ly - 4}" r="5" fill="{colours[k % len(colours)]}"/>'
-                   f'<text x="{lx + 10}" y="{ly}">{escape(m)}</text>')
-    for i, (label, unit) in enumerate(rows):
-        lo, hi, factor, suffix = _scale(unit)
-        y = legend_h + i * row_h + row_h / 2
-
-        def x(v: float, lo: float = lo, hi: float = hi) -> float:
-            return label_w + (min(max(v, lo), hi) - lo) / (hi - lo) * plot_w
-
-        out.append(f'<text x="{label_w - 8}" y="{y + 4}" text-anchor="end">{escape(label)}</text>'
-                   f'<line x1="{label_w}" x2="{label_w + plot_w}" y1="{y}" y2="{y}" stroke="#eee"/>')
-        for k, m in enumerate(models):
-            v, cl, ch = values[m].get(label, (None, None, None))
-            if v is None:
-                continue
-            c = colours[k % len(colours)]
-            dy = (k - (len(models) - 1) / 2) * 4
-            if cl is not None and ch is not None:
-                out.append(f'<line x1="{x(cl):.1f}" x2="{x(ch):.1f}" y1="{y + dy}" y2="{y + dy}" stroke="{c}"/>')
-            out.append(f'<circle cx="{x(v):.1f}" cy="{y + dy}" r="4" fill="{c}"><title>{escape(m)} {escape(label)}: '
-                       f'{_fmt(v, factor)}{suffix}</title></circle>')
-    axis_y = legend_h + len(rows) * row_h + 16
-    for t in (0, 0.25, 0.5, 0.75, 1.0):
-        out.append(f'<text x="{label_w + t * plot_w:.1f}" y="{axis_y}" text-anchor="middle" fill="#777">'
-                   f'{100 * t:.0f}%</text>')
-    out.append(f'<text x="{label_w + plot_w:.1f}" y="{axis_y + 12}" text-anchor="end" fill="#999">'
-               f'(correlations: -1 to 1 on the same width)</text></svg>')
-    return "".join(out)
-
-
 def heatmap(matrix: Sequence[Sequence[int]], labels: Sequence[str], *, cell: int = 44) -> str:
     """A confusion-matrix heat map (rows gold, columns predicted)."""
     k = len(labels)
@@ -182,3 +141,6 @@ def heatmap(matrix: Sequence[Sequence[int]], labels: Sequence[str], *, cell: int
                        f'y="{top + i * cell + cell / 2 + 4}" text-anchor="middle">{int(v)}</text>')
     out.append('<text x="4" y="14">rows: gold, columns: predicted</text></svg>')
     return "".join(out)
+
+
+__all__ = ["ci_bars", "heatmap", "profile", "scatter"]

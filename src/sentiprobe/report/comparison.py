@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.results import mark_small_sample_comparison, small_sample_note
 from ..render import fragment, render
 from ..render.env import macro
 from ..render.format import UNIT_LABELS, format_value, unit_of
+from ..render.profile import MAX_MODELS
 from ..render.svg import profile
 from .html import identity_summary, limit_note
 
@@ -62,6 +64,12 @@ def _tests_note(comp: dict[str, Any], metric: str) -> str:
     return ". ".join(p[:1].upper() + p[1:] for p in parts if p) + "."
 
 
+def _comparison_small(comp: dict[str, Any]) -> str:
+    """Why a suite's paired differences are unreliable (too few paired units), or '' (derived from ``n_units``,
+    so a comparison written before the mark existed gets it too)."""
+    return str(mark_small_sample_comparison(dict(comp)).get("small_sample_note") or "")
+
+
 def pairwise_matrix(comp: dict[str, Any], metric: str) -> str:
     """Rows minus columns: difference in the metric's unit, its CI, the Holm-corrected p-value and a star."""
     names = list(comp.get("system_names") or comp["systems"])
@@ -71,7 +79,7 @@ def pairwise_matrix(comp: dict[str, Any], metric: str) -> str:
         cells[(p["a"], p["b"])] = (e, 1.0)
         cells[(p["b"], p["a"])] = (e, -1.0)
     return render("comparison/pairwise.html.j2", names=names, cells=cells, metric=metric,
-                  note=_tests_note(comp, metric))
+                  note=_tests_note(comp, metric), small=_comparison_small(comp))
 
 
 def _rank_key(v: Any) -> float | None:
@@ -95,11 +103,15 @@ def leaderboard(suite: str, docs: dict[str, dict[str, Any]], heads: list[str], l
     level = next((e.get("confidence") for e in (d["suites"][suite] for d in docs.values()
                                                 if suite in d.get("suites", {}))), None)
     cell = macro("comparison/cells.html.j2", "board_cell")
+    spread = macro("comparison/cells.html.j2", "spread_cell")
+    seeded = any((ms.get(m) or {}).get("n_seeds", 1) > 1 for ms in ran.values() for m in heads)
     rows = [{"rank": ranks[model], "model": model, "n": _n(ran[model], heads),
-             "cells": [cell(ran[model].get(m), m) for m in heads]} for model in order]
+             "cells": [c for m in heads for c in ((cell(ran[model].get(m), m), spread(ran[model].get(m), m))
+                                                 if seeded else (cell(ran[model].get(m), m),))]}
+            for model in order]
     absent = [(model, why_not.get(model, "not run on this suite")) for model in docs if model not in ran]
     return render("comparison/leaderboard.html.j2", first=first, heads=heads, level=level, rows=rows, absent=absent,
-                  links=links)
+                  links=links, seeded=seeded)
 
 
 def _n(ms: dict[str, Any], heads: list[str]) -> str:
@@ -156,6 +168,7 @@ def render_comparison(docs: dict[str, dict[str, Any]], comparison: dict[str, Any
     comps = (comparison or {}).get("suites", {})
     rows: list[tuple[str, str]] = []
     values: dict[str, dict[str, tuple[Any, Any, Any]]] = {m: {} for m in docs}
+    unreliable: dict[str, str] = {}
     for s in suites:
         heads = _headline(s, docs, comps.get(s))
         if not heads:
@@ -168,6 +181,9 @@ def render_comparison(docs: dict[str, dict[str, Any]], comparison: dict[str, Any
             if e is not None:
                 unit = unit_of(e, m)
                 values[model][label] = (e.get("value"), e.get("ci_low"), e.get("ci_high"))
+                why = small_sample_note(e)
+                if why and label not in unreliable:
+                    unreliable[label] = why
         rows.append((label, unit))
     limited = {m: e.get("limit") for m, d in docs.items() for e in d.get("suites", {}).values() if e.get("limit")}
     how = ""
@@ -188,15 +204,32 @@ def render_comparison(docs: dict[str, dict[str, Any]], comparison: dict[str, Any
         not_compared = None
         if comp is None and comparison is not None:
             not_compared = str((comparison.get("not_compared") or {}).get(s, "fewer than two models ran it"))
+        small = {n for ms in _suite_metrics(s, docs).values() for m in heads
+                 if (n := small_sample_note(ms.get(m) or {}))}
+        if comp is not None and _comparison_small(comp):
+            small = {_comparison_small(comp)}  # the paired unit count says it for every model at once
         sections.append({"name": s, "comp": comp, "limit_note": limit_note(lim) if lim else "",
+                         "small_notes": sorted(small),
                          "leaderboard": fragment(leaderboard(s, docs, heads, links, _why_not(s, docs, comp))),
                          "matrices": matrices, "cochran_q": (comp or {}).get("cochran_q"),
                          "not_compared": not_compared, "all_metrics": fragment(_all_metrics(s, docs, heads))})
     html = render("comparison/report.html.j2", title=f"sentiprobe {title}", heading=title, n_models=len(docs),
                   suites=sections, n_compared=len([s for s in suites if s in comps]), intro=intro,
                   limited=list(limited), limited_how=how, models=fragment(_models_table(docs, links)),
-                  profile=fragment(profile(rows, values)) if rows else "")
+                  profile=_profile_figure(rows, values, unreliable))
     return html + "\n"
+
+
+def _profile_figure(rows: list[tuple[str, str]], values: dict[str, dict[str, tuple[Any, Any, Any]]],
+                    unreliable: dict[str, str]) -> Any:
+    """The Profile figure, or a sentence saying why there is none (more models than markers tell apart)."""
+    if not rows:
+        return ""
+    fig = profile(rows, values, unreliable=unreliable)
+    if fig:
+        return fragment(fig)
+    return (f"no figure: {len(values)} models are more than its {MAX_MODELS} distinct markers tell apart; "
+            "the leaderboards below rank them suite by suite")
 
 
 def _diff_unit(comp: dict[str, Any], metric: str) -> str:

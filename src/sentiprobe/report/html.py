@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.results import small_sample_note
 from ..core.types import ci_label
 from ..render import fragment, render
 from ..render.env import macro
@@ -94,10 +95,12 @@ def _suite_section(name: str, entry: dict[str, Any]) -> str:
                 if m.get("value") is not None and unit_of(m, k) == unit]
         if vals:
             charts.append(fragment(ci_bars([(k, m["value"], m.get("ci_low"), m.get("ci_high")) for k, m in vals],
-                                      unit=unit, title=f"{name} metrics ({UNIT_LABELS[unit]})")))
+                                      unit=unit, title=f"{name} metrics ({UNIT_LABELS[unit]})",
+                                      unreliable={k for k, m in vals if small_sample_note(m)})))
     # a results file from a suite this installation does not have (a plug-in, an older version): no section
     section = fragment(SUITES.get(name).render_section(name, entry)) if name in SUITES else None
     return render("report/suite_section.html.j2", name=name, entry=entry,
+                  small_notes=sorted({n for m in entry.get("metrics", {}).values() if (n := small_sample_note(m))}),
                   limit_note=limit_note(entry["limit"], entry.get("n_items")) if entry.get("limit") else "",
                   mapping=entry.get("label_mapping"),
                   metrics_table=fragment(metrics_table(entry.get("metrics", {}), entry.get("confidence"))),
@@ -126,7 +129,8 @@ def _profile(results: dict[str, Any]) -> str:
             v = "n/a" if m.get("value") is None else format_value(k, m["value"], unit) + (
                 "%" if unit == "fraction" else "")
             items.append((k, v, "" if m.get("ci_low") is None else
-                          f"[{format_value(k, m['ci_low'], unit)}, {format_value(k, m.get('ci_high'), unit)}]"))
+                          f"[{format_value(k, m['ci_low'], unit)}, {format_value(k, m.get('ci_high'), unit)}]",
+                          small_sample_note(m) or ""))
         rows.append({"name": name, "limited": bool(entry.get("limit")), "n": int(entry.get("n_items") or 0),
                      "metrics": items})
     level = ci_label((results.get("config") or {}).get("confidence"))

@@ -22,12 +22,12 @@ from ..core.types import Prediction
 from ..data import resolve_data_dir
 from ..models import MODELS, create_model
 from ..report.html import render_report
-from ..core.results import RESULTS_SCHEMA_VERSION, validate_results
+from ..core.results import RESULTS_SCHEMA_VERSION, mark_small_samples, validate_results
 from ..suites import Suite, get_suite
 from .cache import NullCache, PredictionCache
 from .config import RunConfig, capability_problem, model_identity, validate_config
 from .fitting import prepare
-from .limit import apply_limit
+from .limit import apply_limit, unit_names
 from .predictor import CachedPredictor, with_seed
 from .progress import NULL_PROGRESS, Progress
 from .provenance import data_hashes, git_commit, package_versions, prediction_lines
@@ -134,6 +134,7 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
                                                     learned=any(f.get("fitted") for f in fits))
     seconds["score"] = t["seconds"]
     metrics, details = with_generation(preds, asked, metrics, details, cfg)
+    metrics = mark_small_samples(metrics, unit_names(metrics, items, suite.spec.groups_name))
     entry = {
         "suite": suite.describe(),
         "items_hash": suite.items_hash(items),

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -109,3 +109,11 @@ def apply_limit(items: Sequence[Item], limit: int | float | None, *, mode: str =
 def limit_value(record: Any) -> Any:
     """The requested limit of a results entry's ``limit`` (a record, or the bare number older runs wrote)."""
     return record.get("value") if isinstance(record, dict) else record
+
+
+def unit_names(metrics: Mapping[str, Any], items: Sequence[Any], groups_name: str) -> dict[str, str]:
+    """What each metric's ``n`` counts, for its small-sample note: the suite's unit (``source example``,
+    ``review``) when ``n`` is the number of groups asked, ``item`` when it is the number of items."""
+    n_groups = len({it.group_id for it in items})
+    return {k: groups_name if m.get("n") == n_groups else "item" if m.get("n") == len(items) else "unit"
+            for k, m in metrics.items() if isinstance(m, Mapping)}

@@ -22,6 +22,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, TextIO
 
+from ..core.results import small_sample_note
 from ..core.types import ci_label
 from ..report.html import UNIT_LABELS, format_value, unit_of
 
@@ -118,13 +119,26 @@ def _fmt(m: Mapping[str, Any], name: str = "") -> str:
     if v is None:
         return "n/a"
     unit = _unit(m, name)
-    if (m.get("n_seeds") or 1) > 1:  # a sweep's seeds: mean and spread
-        sd = m.get("seed_sd")
-        spread = "" if sd is None else f" \u00b1 {format_value('', sd, unit)}"
-        return f"{format_value('', v, unit)}{spread} ({m['n_seeds']} seeds)"
     lo, hi = m.get("ci_low"), m.get("ci_high")
     ci = f" [{format_value('', lo, unit)}, {format_value('', hi, unit)}]" if lo is not None and hi is not None else ""
-    return f"{format_value('', v, unit)}{ci}"
+    return f"{format_value('', v, unit)}{ci}" + (f" {SMALL_MARK}" if small_sample_note(m) else "")
+
+
+SMALL_MARK = "\u2020"
+"""Marks a cell whose interval rests on too few units; the suite's lines end with a footnote saying why."""
+
+
+def _spread(m: Mapping[str, Any], name: str = "") -> str:
+    """The spread of a sweep's seeds (their sd), for a column of its own: never shown as an interval."""
+    k = int(m.get("n_seeds") or 1)
+    sd = m.get("seed_sd")
+    if k < 2:
+        return "one seed"
+    if sd is None:
+        return "n/a"
+    if sd == 0:
+        return f"none: same on all {k} seeds (deterministic)"
+    return f"{format_value('', sd, _unit(m, name))} ({k} seeds)"
 
 
 def _heading(name: str, m: Mapping[str, Any] | None) -> str:
@@ -151,7 +165,8 @@ def _parse_note(metrics: Mapping[str, Any]) -> str:
 def results_table(summary: Mapping[str, Any]) -> str:
     """The table a run ends with, at most :data:`WIDTH` columns: per suite a heading with its headline metrics
     (unit; intervals at the run's confidence level), then one line per model that ran it: n (``*`` for a
-    ``--limit`` run), the metrics, the parse-failure rate when above 0, and seconds; failures on their own
+    ``--limit`` run), the metrics (\u2020 on an interval over too few units, with a line under the suite saying
+    why), the parse-failure rate when above 0, and seconds; failures on their own
     wrapped lines; the (suite, model) pairs that do not apply summarised in one line; then where the reports are.
 
     ``summary`` is the document :func:`~sentiprobe.run.runner.run_models` returns (or ``summary.json``).
@@ -171,9 +186,11 @@ def results_table(summary: Mapping[str, Any]) -> str:
         ran = {m: r["suites"][suite] for m, r in runs.items() if suite in (r.get("suites") or {})}
         sample: dict[str, Any] = next((e.get("metrics", {}) for e in ran.values() if e.get("metrics")), {})
         names = headline_of(sample, headline.get(suite, ()))
-        cells: dict[str, list[str]] = {m: [_fmt(e.get("metrics", {}).get(n) or {}, n) for n in names]
-                                       for m, e in ran.items()}
-        heads = [_heading(n, sample.get(n)) for n in names]
+        seeded = any((e.get("metrics", {}).get(n) or {}).get("n_seeds", 1) > 1 for e in ran.values() for n in names)
+        cells: dict[str, list[str]] = {m: [c for n in names for c in (
+            (_fmt(e.get("metrics", {}).get(n) or {}, n),) + ((_spread(e.get("metrics", {}).get(n) or {}, n),)
+                                                              if seeded else ()))] for m, e in ran.items()}
+        heads = [h for n in names for h in (_heading(n, sample.get(n)),) + ((f"{n} seed sd",) if seeded else ())]
         widths = [max([len(h), *(len(c[k]) for c in cells.values())]) for k, h in enumerate(heads)]
         lines.append("")
         lines.append(f"{suite}")
@@ -205,6 +222,9 @@ def results_table(summary: Mapping[str, Any]) -> str:
             lines += [" " * len(prefix) + f"{h}: {v.strip()}" for h, v in zip(heads[1:], vals[1:])]
             if note:
                 lines.append(" " * len(prefix) + note)
+        notes = sorted({w for e in ran.values() for n in names
+                        if (w := small_sample_note(e.get("metrics", {}).get(n) or {}))})
+        lines += [f"  {SMALL_MARK} {w}" for w in notes]
         for m, r in runs.items():
             err = (r.get("errors") or {}).get(suite)
             if err:
