@@ -1,9 +1,10 @@
 """Reading a data file's source (an http(s) URL or a local mirror) with retries and a per-host circuit breaker.
 
-Connection errors, timeouts, HTTP 429/5xx, truncated bodies and stalled transfers are :class:`_Retryable`: retried
+Connection errors, timeouts, HTTP 429/5xx and truncated bodies are :class:`_Retryable`: retried
 with exponential backoff (``backoff * 2**attempt``) by :func:`with_retries`, which is the project's one retry helper
 (:func:`sentiprobe.core.retry.retry_call`) with the fetch's deadline and :class:`Breaker`. HTTP 404/410 (or a file
 absent from a mirror directory) is :class:`_NotFound`; other HTTP errors and checksum mismatches are not retried.
+A stalled transfer is not retried either: it opens its host's circuit at once (:meth:`Breaker.stalled`).
 """
 from __future__ import annotations
 
@@ -80,6 +81,9 @@ class Breaker:
     @staticmethod
     def error(trip: Trip, what: str, attempted: bool) -> DownloadError:
         """The DownloadError of an open circuit."""
+        if trip.kinds.get("stall"):
+            return DownloadError(f"{what}: {'giving up' if attempted else 'not attempted'}: {trip.key} stalled a "
+                                 f"transfer ({trip.reason}); no more requests go to it in this fetch")
         return DownloadError(f"{what}: {'giving up' if attempted else 'not attempted'}: {trip.key} failed "
                              f"{trip.failures} attempts in a row (last: {trip.reason}); no more requests go "
                              "to it in this fetch")
@@ -89,6 +93,12 @@ class Breaker:
         trip = self.circuit.trip(self.host(src))
         if trip is not None:
             raise self.error(trip, what, attempted)
+
+    def stalled(self, src: str, why: str) -> None:
+        """``src``'s host stalled a transfer: its circuit opens now (a stall already took a whole window; another
+        attempt or file from the same host would take as long)."""
+        for _ in range(max(1, self.threshold - self.circuit.failures(self.host(src)))):
+            self.circuit.failed(self.host(src), why, "stall")
 
     def failed(self, src: str, why: str) -> None:
         self.circuit.failed(self.host(src), why, "failure")
