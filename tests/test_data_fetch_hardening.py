@@ -295,6 +295,18 @@ def test_a_stall_closes_the_host_for_the_other_files(tmp_path, mirror, data_dir)
     assert all("not attempted" in f.message and "stalled a transfer" in f.message for f in later), later
 
 
+def test_a_recipe_source_that_trickles_stalls_too(mirror):
+    """A derived file's source (read into memory) follows the same rule: it used to have no stall check and no
+    deadline at all, so a trickling source kept the fetch forever."""
+    from sentiprobe.core.errors import DownloadStalledError
+    from sentiprobe.data.transport import Breaker, fetch_bytes
+
+    breaker = Breaker()
+    with trickle_server(mirror, interval=0.2) as url, pytest.raises(DownloadStalledError, match="stalled"):
+        fetch_bytes(url + FILE, None, 5.0, 3, 0.0, breaker, (1024.0, 0.6))
+    assert breaker.circuit.trip(Breaker.host(url)) is not None  # the host gets no more requests
+
+
 def test_stall_rate_zero_turns_the_check_off(tmp_path, mirror):
     """``stall_rate=0``: the trickle runs until the file's deadline instead (a DownloadDeadlineError)."""
     with trickle_server(mirror, interval=0.2) as url, pytest.raises(DownloadDeadlineError):

@@ -46,18 +46,15 @@ from .fetch_report import SCHEMA_VERSION, FetchOutcome, FetchReport
 from .integrity import git_blob_of
 from .manifest import Manifest, ManifestFile, load_manifest
 from .partfiles import STALE_PART_AGE, UNLOCKED_GRACE, remove_stale_parts, sigterm_raises, temp_for
-from .transport import (BREAKER_THRESHOLD, Breaker, _NotFound, _Retryable, fetch_bytes, open_source, source_location,
-                        with_retries)
+from .transport import (BREAKER_THRESHOLD, CHUNK, STALL_RATE, STALL_WINDOW, Breaker, StallWatch, _NotFound, _Retryable,
+                        fetch_bytes, open_source, source_location, with_retries)
 
-CHUNK = 1 << 16
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_RETRIES = 3
 DEFAULT_BACKOFF = 1.0
 DEFAULT_DEADLINE = 600.0  # seconds per file, plus 1 s per MIN_RATE bytes (see deadline_for)
 MIN_RATE = 64 * 1024  # bytes/s a download is granted beyond DEFAULT_DEADLINE when no deadline is given
 MAX_RETRIES = 20
-STALL_WINDOW = 30.0  # seconds over which a transfer must deliver STALL_RATE bytes/s on average
-STALL_RATE = 1024.0
 MAX_STALL_RATE = 1e9  # bytes/s: a bigger stall rate is a typo (every transfer would stall)
 
 ProgressFn = Callable[[str, int, "int | None"], None]
@@ -103,20 +100,14 @@ def _download_once(entry: ManifestFile, src: str, dest: Path, timeout: float,
                 # read1: return what has arrived; read(CHUNK) would wait for a full chunk, so a trickling
                 # server would never give the deadline check below a chance to run
                 read = getattr(stream, "read1", stream.read)
-                window_start, window_bytes = time.monotonic(), 0
+                watch = StallWatch(stall_rate, stall_window)
                 while True:
                     now = time.monotonic()
                     if end is not None and now > end:
                         raise DownloadDeadlineError(
                             f"{entry.path}: not finished within its deadline ({n} bytes received from "
                             f"{src}); use a faster mirror or raise --deadline / --total-deadline")
-                    if now - window_start >= stall_window:
-                        if n - window_bytes < stall_rate * (now - window_start):
-                            raise DownloadStalledError(
-                                f"{entry.path}: transfer from {src} stalled: {n - window_bytes} bytes in the last "
-                                f"{now - window_start:.0f} s, under {stall_rate:.0f} bytes/s "
-                                f"(--stall-rate / --stall-window); use a faster mirror")
-                        window_start, window_bytes = now, n
+                    watch.check(n, src, entry.path)
                     try:
                         chunk = read(CHUNK)
                     except (OSError, http.client.HTTPException) as exc:  # reset, timeout, IncompleteRead
@@ -386,7 +377,8 @@ def _derive(m: Manifest, e: ManifestFile, root: Path, dest: Path, net: _Net) -> 
             raise DownloadError(f"{e.path}: cannot rebuild: input {inp} is missing or does not verify "
                                 f"(fetch family {inp.split('/', 1)[0]!r} first)")
     data = derive_bytes(e, root, lambda url, blob: fetch_bytes(url, blob, net.timeout, net.retries, net.backoff,
-                                                                net.breaker))
+                                                                net.breaker, (net.stall_rate, net.stall_window),
+                                                                net.end))
     actual = hashlib.sha256(data).hexdigest()
     if e.sha256 is not None and (actual != e.sha256 or len(data) != e.size):
         raise ChecksumError(e.path, e.sha256, actual,

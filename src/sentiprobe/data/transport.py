@@ -20,11 +20,36 @@ from pathlib import Path
 from typing import Any, BinaryIO
 from urllib.parse import quote, urlsplit
 
-from ..core.errors import ChecksumError, DownloadDeadlineError, DownloadError
+from ..core.errors import ChecksumError, DownloadDeadlineError, DownloadError, DownloadStalledError
 from ..core.retry import CircuitBreaker, CircuitOpen, DeadlinePassed, RetriesExhausted, Transient, Trip, retry_call
 from .manifest import ManifestFile
 
 BREAKER_THRESHOLD = 3  # failed attempts in a row that open a source host's circuit for the rest of a fetch
+STALL_WINDOW = 30.0  # seconds over which a transfer must deliver STALL_RATE bytes/s on average
+STALL_RATE = 1024.0
+CHUNK = 1 << 16
+
+
+class StallWatch:
+    """The stall rule of one transfer: less than ``rate`` bytes/s over ``window`` seconds is a
+    :class:`~sentiprobe.core.errors.DownloadStalledError` (``rate`` 0: never). Why a rate and not only the socket
+    timeout: a source that sends one byte every few seconds never lets a read time out."""
+
+    def __init__(self, rate: float = STALL_RATE, window: float = STALL_WINDOW) -> None:
+        self.rate, self.window = rate, window
+        self.start, self.done = time.monotonic(), 0
+
+    def check(self, n: int, src: str, what: str) -> None:
+        """``n`` bytes received in all so far: raise when the current window is over and fell short."""
+        now = time.monotonic()
+        if now - self.start < self.window:
+            return
+        got, took = n - self.done, now - self.start
+        if got < self.rate * took:
+            raise DownloadStalledError(f"{what}: transfer from {src} stalled: {got} bytes in the last {took:.0f} s, "
+                                       f"under {self.rate:.0f} bytes/s (--stall-rate / --stall-window); use a "
+                                       "faster mirror")
+        self.start, self.done = now, n
 
 
 class _Retryable(Transient):
@@ -158,23 +183,43 @@ def with_retries(what: str, fn: Callable[[], Any], retries: int, backoff: float,
 
 
 def fetch_bytes(url: str, git_blob: str | None, timeout: float, retries: int, backoff: float,
-                 breaker: Breaker | None = None) -> bytes:
-    """Small auxiliary download into memory (a recipe's source), checked against its git blob id."""
+                breaker: Breaker | None = None, stall: tuple[float, float] = (STALL_RATE, STALL_WINDOW),
+                end: float | None = None) -> bytes:
+    """Small auxiliary download into memory (a recipe's source), checked against its git blob id.
+
+    ``stall``: (rate, window) of :class:`StallWatch`; ``end``: a ``time.monotonic()`` the download must end by (the
+    fetch's overall deadline). A stall is not retried and opens the host's circuit, as for data files."""
 
     def once() -> bytes:
         try:
             with open_source(url, timeout) as (stream, length):
-                try:
-                    data = stream.read()
-                except (OSError, http.client.HTTPException) as exc:
-                    raise _Retryable(f"connection to {url} failed: {exc}") from None
+                read = getattr(stream, "read1", stream.read)  # what has arrived: a trickle reaches the checks
+                watch, parts, n = StallWatch(*stall), [], 0
+                while True:
+                    if end is not None and time.monotonic() > end:
+                        raise DownloadDeadlineError(f"{url}: not finished within the fetch's deadline ({n} bytes "
+                                                    "received); raise --total-deadline")
+                    watch.check(n, url, url)
+                    try:
+                        chunk = read(CHUNK)
+                    except (OSError, http.client.HTTPException) as exc:
+                        raise _Retryable(f"connection to {url} failed: {exc}") from None
+                    if not chunk:
+                        break
+                    parts.append(chunk)
+                    n += len(chunk)
+                data = b"".join(parts)
         except _NotFound as exc:
             raise DownloadError(str(exc)) from None
+        except DownloadStalledError as exc:
+            if breaker is not None:
+                breaker.stalled(url, str(exc))
+            raise
         if length is not None and len(data) < length:
             raise _Retryable(f"truncated body from {url}: received {len(data)} of {length} bytes")
         return data
 
-    data = with_retries(url, once, retries, backoff, breaker=breaker, src=url)
+    data = with_retries(url, once, retries, backoff, end, breaker=breaker, src=url)
     if git_blob:
         blob = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
         if blob != git_blob:
@@ -182,4 +227,5 @@ def fetch_bytes(url: str, git_blob: str | None, timeout: float, retries: int, ba
     return data
 
 
-__all__ = ["BREAKER_THRESHOLD", "Breaker", "fetch_bytes", "open_source", "source_location", "with_retries"]
+__all__ = ["BREAKER_THRESHOLD", "STALL_RATE", "STALL_WINDOW", "Breaker", "StallWatch", "fetch_bytes", "open_source",
+           "source_location", "with_retries"]
