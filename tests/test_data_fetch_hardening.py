@@ -307,6 +307,56 @@ def test_a_recipe_source_that_trickles_stalls_too(mirror):
     assert breaker.circuit.trip(Breaker.host(url)) is not None  # the host gets no more requests
 
 
+@contextmanager
+def header_trickle_server():
+    """Answers every connection with its status line and headers one byte every 0.1 s, for ever."""
+    import socket
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(8)
+    srv.settimeout(0.05)
+    stop = threading.Event()
+
+    def talk(conn):
+        with conn:
+            for byte in (b"HTTP/1.0 200 OK\r\n" + b"X-Slow: " + b"x" * 10_000):
+                if stop.wait(0.1):
+                    return
+                try:
+                    conn.sendall(bytes([byte]))
+                except OSError:
+                    return
+
+    def serve():
+        while not stop.is_set():
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                continue
+            threading.Thread(target=talk, args=(conn,), daemon=True).start()
+
+    t = threading.Thread(target=serve, daemon=True)
+    t.start()
+    try:
+        yield f"http://127.0.0.1:{srv.getsockname()[1]}/"
+    finally:
+        stop.set()
+        t.join(5)
+        srv.close()
+
+
+def test_headers_that_trickle_stall_too(tmp_path):
+    """A source that sends its response headers a byte at a time never reaches the body's stall check nor lets a
+    read time out: the headers get the stall window too."""
+    from sentiprobe.core.errors import DownloadStalledError
+
+    with header_trickle_server() as url, pytest.raises(DownloadStalledError, match="headers did not arrive"):
+        fetch(data_dir=tmp_path / "d", mirror=url, manifest=mini_manifest([FILE]), timeout=0.5, retries=2,
+              stall_window=1.0)
+    assert no_temp_files(tmp_path / "d")
+
+
 def test_stall_rate_zero_turns_the_check_off(tmp_path, mirror):
     """``stall_rate=0``: the trickle runs until the file's deadline instead (a DownloadDeadlineError)."""
     with trickle_server(mirror, interval=0.2) as url, pytest.raises(DownloadDeadlineError):

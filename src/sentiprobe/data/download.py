@@ -95,7 +95,8 @@ def _download_once(entry: ManifestFile, src: str, dest: Path, timeout: float,
         h, n = hashlib.sha256(), 0
         limit = entry.size
         with os.fdopen(fd, "wb") as out:
-            with open_source(src, timeout) as (stream, length):
+            header_limit = max(timeout, stall_window) if stall_rate > 0 else None
+            with open_source(src, timeout, header_limit) as (stream, length):
                 total = limit if limit is not None else length
                 # read1: return what has arrived; read(CHUNK) would wait for a full chunk, so a trickling
                 # server would never give the deadline check below a chance to run

@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import http.client
 import os
+import socket
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -132,9 +134,72 @@ class Breaker:
         self.circuit.succeeded(self.host(src))
 
 
+def _watched_opener(socks: list[socket.socket]) -> urllib.request.OpenerDirector:
+    """urllib's opener, with every connection's socket put in ``socks`` once connected (so that a timer can cut a
+    connection whose response headers trickle in)."""
+
+    class Conn(http.client.HTTPConnection):
+        def connect(self) -> None:
+            super().connect()
+            socks.append(self.sock)
+
+    class SConn(http.client.HTTPSConnection):
+        def connect(self) -> None:
+            super().connect()
+            socks.append(self.sock)
+
+    class Plain(urllib.request.HTTPHandler):
+        def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+            return self.do_open(Conn, req)
+
+    class Secure(urllib.request.HTTPSHandler):
+        def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+            return self.do_open(SConn, req, context=getattr(self, "_context", None))
+
+    return urllib.request.build_opener(Plain, Secure)
+
+
+def _urlopen(req: urllib.request.Request, timeout: float, header_limit: float | None) -> Any:
+    """``urlopen(req, timeout)``, but a response whose status line and headers have not all arrived after
+    ``header_limit`` seconds is a :class:`~sentiprobe.core.errors.DownloadStalledError`: headers trickled a byte at
+    a time never let the per-read ``timeout`` fire."""
+    if header_limit is None:
+        return urllib.request.urlopen(req, timeout=timeout)
+    socks: list[socket.socket] = []
+    cut = threading.Event()
+
+    def stop() -> None:
+        cut.set()
+        for sk in list(socks):
+            try:
+                sk.shutdown(socket.SHUT_RDWR)  # the blocked read returns at once
+            except OSError:
+                pass
+
+    timer = threading.Timer(header_limit, stop)
+    timer.daemon = True
+    timer.start()
+    try:
+        resp = _watched_opener(socks).open(req, timeout=timeout)
+    except (urllib.error.URLError, OSError, http.client.HTTPException):
+        if cut.is_set():
+            raise DownloadStalledError(f"{req.full_url}: the response headers did not arrive within "
+                                       f"{header_limit:g} s (--stall-window); use a faster mirror") from None
+        raise
+    finally:
+        timer.cancel()
+    if cut.is_set():  # cut just as the headers were complete: the body cannot be read any more
+        resp.close()
+        raise DownloadStalledError(f"{req.full_url}: the response headers did not arrive within {header_limit:g} s "
+                                   "(--stall-window); use a faster mirror")
+    return resp
+
+
 @contextmanager
-def open_source(src: str, timeout: float) -> Iterator[tuple[BinaryIO, int | None]]:
-    """Open ``src`` (http(s) URL or local path) as a byte stream; yields (stream, expected length)."""
+def open_source(src: str, timeout: float, header_limit: float | None = None) -> Iterator[tuple[BinaryIO, int | None]]:
+    """Open ``src`` (http(s) URL or local path) as a byte stream; yields (stream, expected length).
+
+    ``header_limit``: seconds the response headers may take in all (None: no limit beyond ``timeout`` per read)."""
     if not src.startswith(("http://", "https://")):
         try:
             f = open(src, "rb")  # noqa: SIM115 - returned to the caller, which closes it
@@ -145,7 +210,7 @@ def open_source(src: str, timeout: float) -> Iterator[tuple[BinaryIO, int | None
         return
     req = urllib.request.Request(src, headers={"User-Agent": _user_agent(), "Accept-Encoding": "identity"})
     try:
-        resp = urllib.request.urlopen(req, timeout=timeout)
+        resp = _urlopen(req, timeout, header_limit)
     except urllib.error.HTTPError as exc:
         exc.close()
         if exc.code in (404, 410):
@@ -192,7 +257,7 @@ def fetch_bytes(url: str, git_blob: str | None, timeout: float, retries: int, ba
 
     def once() -> bytes:
         try:
-            with open_source(url, timeout) as (stream, length):
+            with open_source(url, timeout, max(timeout, stall[1]) if stall[0] > 0 else None) as (stream, length):
                 read = getattr(stream, "read1", stream.read)  # what has arrived: a trickle reaches the checks
                 watch, parts, n = StallWatch(*stall), [], 0
                 while True:
