@@ -9,6 +9,9 @@ import os
 import socket
 import subprocess
 import sys
+import threading
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -83,12 +86,49 @@ def runner(data_dir):
     r.close()
 
 
+@contextmanager
+def trickle_server():
+    """Answers every GET with 200 and a Content-Length of 1 MB, then one byte every 0.5 s (never idle long enough
+    for a read timeout to fire)."""
+    stop = threading.Event()
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Length", str(1 << 20))
+            self.end_headers()
+            while not stop.wait(0.5):
+                try:
+                    self.wfile.write(b"x")
+                    self.wfile.flush()
+                except OSError:
+                    return
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    srv.daemon_threads = True
+    t = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    t.start()
+    try:
+        yield f"http://127.0.0.1:{srv.server_address[1]}/"
+    finally:
+        stop.set()
+        srv.shutdown()
+        srv.server_close()
+        t.join(5)
+
+
 @pytest.mark.realdata
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_bad_input(case, tmp_path, data_dir, runner):
     srv = None
     url = ""
-    if case.server:  # accepts connections (the kernel completes them) and never answers
+    trickle = trickle_server() if case.server == "trickle" else None
+    if trickle is not None:
+        url = trickle.__enter__()
+    elif case.server:  # accepts connections (the kernel completes them) and never answers
         srv = socket.socket()
         srv.bind(("127.0.0.1", 0))
         srv.listen(64)
@@ -105,6 +145,8 @@ def test_bad_input(case, tmp_path, data_dir, runner):
     finally:
         if srv is not None:
             srv.close()
+        if trickle is not None:
+            trickle.__exit__(None, None, None)
     out = (tmp_path / "stdout").read_text(encoding="utf-8", errors="replace")
     err = (tmp_path / "stderr").read_text(encoding="utf-8", errors="replace")
     where = f"{res}; stderr: {err[-2000:]}"

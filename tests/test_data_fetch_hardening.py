@@ -31,9 +31,9 @@ FILE = SMALL[0]  # sentivent/lexicons/henry2008.tsv
 
 
 @contextmanager
-def trickle_server(root: Path, interval: float = 0.5):
+def trickle_server(root: Path, interval: float = 0.5, hits: list[str] | None = None):
     """Serves files with the right Content-Length but one byte every ``interval`` seconds (never idle
-    long enough for the per-read timeout to fire)."""
+    long enough for the per-read timeout to fire); the requested paths go to ``hits``."""
     stop = threading.Event()
 
     class Handler(BaseHTTPRequestHandler):
@@ -41,6 +41,8 @@ def trickle_server(root: Path, interval: float = 0.5):
             pass
 
         def do_GET(self):
+            if hits is not None:
+                hits.append(self.path)
             p = root / urllib.parse.unquote(self.path.lstrip("/"))
             if not p.is_file():  # as a real mirror answers for a file it does not have
                 self.send_error(404)
@@ -260,18 +262,116 @@ def test_silent_mirror_opens_the_circuit_for_every_remaining_file(tmp_path):
     assert no_temp_files(tmp_path / "d")
 
 
-def test_trickling_mirror_is_dropped_as_stalled(tmp_path, mirror, monkeypatch):
-    """A mirror trickling a byte every 0.2 s never trips the read timeout; the stall check (under STALL_RATE bytes/s
-    over STALL_WINDOW) fails the attempt, and the breaker stops the retries."""
-    from sentiprobe.data import download
+def test_trickling_mirror_is_dropped_as_stalled(tmp_path, mirror):
+    """A mirror trickling a byte every 0.2 s never trips the read timeout; the stall check (under ``stall_rate``
+    bytes/s over ``stall_window`` s) fails the transfer with a typed timeout, without retries (another attempt
+    would stall as long), and the host gets no more requests."""
+    from sentiprobe.core.errors import DownloadStalledError
 
-    monkeypatch.setattr(download, "STALL_WINDOW", 0.6)
     with trickle_server(mirror, interval=0.2) as url:
         report = fetch(data_dir=tmp_path / "d", mirror=url, manifest=mini_manifest([FILE]), timeout=5.0, retries=10,
-                       backoff=0.0, keep_going=True)
+                       backoff=0.0, keep_going=True, stall_window=0.6)
+        with pytest.raises(DownloadStalledError, match="stalled"):
+            fetch(data_dir=tmp_path / "e", mirror=url, manifest=mini_manifest([FILE]), timeout=5.0, retries=0,
+                  stall_window=0.6)
     (f,) = report.failed
-    assert "stalled" in f.message and "attempts in a row" in f.message, f.message
+    assert f.error == "DownloadStalledError" and "stalled" in f.message and "--stall-rate" in f.message, f
     assert no_temp_files(tmp_path / "d")
+
+
+def test_a_stall_closes_the_host_for_the_other_files(tmp_path, mirror, data_dir):
+    """One stalled transfer, not one per file and retry: the other files from that host are not attempted
+    (counted on the server: one request)."""
+    for f in SMALL[1:]:
+        (mirror / f).parent.mkdir(parents=True, exist_ok=True)
+        (mirror / f).write_bytes((data_dir / f).read_bytes())
+    hits: list[str] = []
+    with trickle_server(mirror, interval=0.2, hits=hits) as url:
+        report = fetch(data_dir=tmp_path / "d", mirror=url, manifest=mini_manifest(SMALL), timeout=5.0, retries=3,
+                       backoff=0.0, keep_going=True, stall_window=0.6)
+    assert len(hits) == 1, hits
+    first, *later = report.failed
+    assert first.error == "DownloadStalledError" and len(later) == len(SMALL) - 1
+    assert all("not attempted" in f.message and "stalled a transfer" in f.message for f in later), later
+
+
+def test_a_recipe_source_that_trickles_stalls_too(mirror):
+    """A derived file's source (read into memory) follows the same rule: it used to have no stall check and no
+    deadline at all, so a trickling source kept the fetch forever."""
+    from sentiprobe.core.errors import DownloadStalledError
+    from sentiprobe.data.transport import Breaker, fetch_bytes
+
+    breaker = Breaker()
+    with trickle_server(mirror, interval=0.2) as url, pytest.raises(DownloadStalledError, match="stalled"):
+        fetch_bytes(url + FILE, None, 5.0, 3, 0.0, breaker, (1024.0, 0.6))
+    assert breaker.circuit.trip(Breaker.host(url)) is not None  # the host gets no more requests
+
+
+@contextmanager
+def header_trickle_server():
+    """Answers every connection with its status line and headers one byte every 0.1 s, for ever."""
+    import socket
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(8)
+    srv.settimeout(0.05)
+    stop = threading.Event()
+
+    def talk(conn):
+        with conn:
+            for byte in (b"HTTP/1.0 200 OK\r\n" + b"X-Slow: " + b"x" * 10_000):
+                if stop.wait(0.1):
+                    return
+                try:
+                    conn.sendall(bytes([byte]))
+                except OSError:
+                    return
+
+    def serve():
+        while not stop.is_set():
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                continue
+            threading.Thread(target=talk, args=(conn,), daemon=True).start()
+
+    t = threading.Thread(target=serve, daemon=True)
+    t.start()
+    try:
+        yield f"http://127.0.0.1:{srv.getsockname()[1]}/"
+    finally:
+        stop.set()
+        t.join(5)
+        srv.close()
+
+
+def test_headers_that_trickle_stall_too(tmp_path):
+    """A source that sends its response headers a byte at a time never reaches the body's stall check nor lets a
+    read time out: the headers get the stall window too."""
+    from sentiprobe.core.errors import DownloadStalledError
+
+    with header_trickle_server() as url, pytest.raises(DownloadStalledError, match="headers did not arrive"):
+        fetch(data_dir=tmp_path / "d", mirror=url, manifest=mini_manifest([FILE]), timeout=0.5, retries=2,
+              stall_window=1.0)
+    assert no_temp_files(tmp_path / "d")
+
+
+def test_stall_rate_zero_turns_the_check_off(tmp_path, mirror):
+    """``stall_rate=0``: the trickle runs until the file's deadline instead (a DownloadDeadlineError)."""
+    with trickle_server(mirror, interval=0.2) as url, pytest.raises(DownloadDeadlineError):
+        fetch(data_dir=tmp_path / "d", mirror=url, manifest=mini_manifest([FILE]), timeout=5.0, retries=0,
+              stall_rate=0, stall_window=0.3, deadline=1.5)
+
+
+def test_the_console_states_the_limits_before_fetching(tmp_path, mirror, capsys):
+    with trickle_server(mirror, interval=0.2) as url:
+        rc = main(["data", "fetch", "--data-dir", str(tmp_path / "d"), "--mirror", url, "--total-deadline", "40",
+                   "--stall-window", "0.6", "--stall-rate", "512", "--retries", "0", "sentivent"])
+    err = capsys.readouterr().err
+    assert rc == 1
+    assert "giving up after 40 s in all (--total-deadline)" in err, err
+    assert "a transfer under 512 bytes/s over 0.6 s stalls" in err, err
 
 
 def test_overall_deadline_bounds_the_whole_fetch(tmp_path, mirror, capsys):
@@ -292,6 +392,7 @@ def test_overall_deadline_bounds_the_whole_fetch(tmp_path, mirror, capsys):
 def test_fetch_api_checks_its_numbers(tmp_path):
     from sentiprobe.core.errors import ConfigError
 
-    for kw in ({"retries": -2}, {"timeout": 0}, {"timeout": float("nan")}, {"total_deadline": -1}, {"retries": 10**9}):
+    for kw in ({"retries": -2}, {"timeout": 0}, {"timeout": float("nan")}, {"total_deadline": -1}, {"retries": 10**9},
+               {"stall_rate": -1}, {"stall_rate": float("nan")}, {"stall_window": 0}, {"stall_window": float("inf")}):
         with pytest.raises(ConfigError):
             fetch(data_dir=tmp_path / "d", manifest=mini_manifest([FILE]), **kw)

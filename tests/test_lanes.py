@@ -142,12 +142,19 @@ def _lanes(tmp_path) -> list[str]:
     return found.stdout.split()
 
 
-def _start_two_lanes(data_dir, tmp_path) -> subprocess.Popen:
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _start_two_lanes(data_dir, tmp_path, ignore_sigint: bool = False) -> subprocess.Popen:
+    """``ignore_sigint``: as a run started with ``&`` from a non-interactive script (the shell ignores SIGINT in
+    it, and the workers inherit that)."""
     env = {**os.environ, "SENTIPROBE_DATA_DIR": str(data_dir), "TMPDIR": str(tmp_path)}  # lane specs under tmp_path
     proc = subprocess.Popen([sys.executable, "-m", "sentiprobe", "run", "--suite", "arts-mams,noncompsst", "--model",
                              "majority,tfidf-lr", "--out", str(tmp_path / "o"), "--cache-dir", str(tmp_path / "c"),
                              "--jobs", "2"], env=env, start_new_session=True, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+                            stderr=subprocess.STDOUT, text=True,
+                            preexec_fn=_ignore_sigint if ignore_sigint else None)
     deadline = time.monotonic() + 60
     while not _lanes(tmp_path) and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.2)
@@ -167,8 +174,11 @@ def test_ctrl_c_stops_every_lane_and_exits_130(data_dir, tmp_path):
     assert _lanes(tmp_path) == []  # no worker left behind
 
 
-def test_a_killed_run_leaves_no_lane_computing(data_dir, tmp_path):
-    proc = _start_two_lanes(data_dir, tmp_path)
+@pytest.mark.parametrize("ignore_sigint", [False, True], ids=["interactive", "sigint-ignored"])
+def test_a_killed_run_leaves_no_lane_computing(data_dir, tmp_path, ignore_sigint):
+    """SIGKILL to the parent: its workers end within seconds, also when they ignore SIGINT (a run started with
+    ``&`` from a script), where the watchdog's SIGINT used to do nothing and the workers went on computing."""
+    proc = _start_two_lanes(data_dir, tmp_path, ignore_sigint)
     assert _lanes(tmp_path)
     proc.kill()  # the parent only: its lanes notice within a second or two and stop
     proc.communicate(timeout=30)

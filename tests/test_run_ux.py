@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -156,15 +157,33 @@ def test_a_failed_run_log_holds_the_error(tmp_path):
 
 
 # ---- 5. a run that talks ------------------------------------------------------------------------------------
-def test_plain_progress_names_every_stage_when_not_a_tty(tmp_path):
+def test_plain_progress_names_every_stage_once_when_not_a_tty(tmp_path):
+    """Without a terminal each stage is one line, written when it ends (it used to be two: the stage named when it
+    started and again when it ended)."""
     buf = io.StringIO()
-    api.run(["toy"], ["slow-lexicon"], out=tmp_path / "r", n_boot=10, progress=Progress(buf, tty=False))
+    api.run(["toy"], ["slow-lexicon"], out=tmp_path / "r", n_boot=10, progress=Progress(buf, tty=False,
+                                                                                          quiet_for=600))
     lines = buf.getvalue().splitlines()
     for stage in ("loading data", "fitting", "predicting", "scoring"):
-        assert any(ln.startswith(f"toy · slow-lexicon · {stage}") and ln.endswith("...") for ln in lines), lines
-        assert any(ln.startswith(f"toy · slow-lexicon · {stage}") and "done in" in ln and ln.endswith("s")
-                   for ln in lines), lines
+        said = [ln for ln in lines if ln.startswith(f"toy · slow-lexicon · {stage}")]
+        assert len(said) == 1 and "done in" in said[0] and said[0].endswith("s"), lines
     assert "\r" not in buf.getvalue() and "\x1b" not in buf.getvalue()
+
+
+def test_plain_progress_says_a_long_stage_is_running():
+    """A stage still running after ``quiet_for`` seconds is said when that time has passed (a log never looks
+    stuck), and again when it ends."""
+    buf = io.StringIO()
+    progress = Progress(buf, tty=False, quiet_for=0.01)
+    with progress.stage("m", "s", "fit"):
+        deadline = time.monotonic() + 60  # bounded: the timer thread writes the line long before that
+        while "s · m · fitting ..." not in buf.getvalue() and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert buf.getvalue().splitlines()[0] == "s · m · fitting ..."
+    assert buf.getvalue().splitlines()[1].startswith("s · m · fitting: done in")
+    now = io.StringIO()
+    with Progress(now, tty=False, quiet_for=0).stage("m", "s", "fit"):
+        assert now.getvalue() == "s · m · fitting ...\n"  # quiet_for 0: said at once
 
 
 def test_tty_progress_leaves_finished_stages_on_screen(tmp_path):

@@ -47,7 +47,7 @@ def test_minimal_config_and_defaults(tmp_path):
     ({"models": [], "suites": ["toy"]}, "'models' must be a non-empty list"),
     ({"suites": ["toy"]}, "'models' is required"),
     ({"models": ["majority"], "suites": ["toy"], "limit": 0}, "'limit' must be a positive number of items"),
-    ({"models": [{"name": "majority", "label": "a/b"}], "suites": ["toy"]}, "without '/'"),
+    ({"models": [{"name": "majority", "label": "a/b"}], "suites": ["toy"]}, "models[0].label 'a/b' may hold only"),
     ({"models": [{"name": "tfidf-lr", "args": {"C": [1, 2]}}], "suites": ["toy"]}, "must be a scalar"),
     ({"models": ["majority"], "suites": ["toy"], "resources": {"num_cpus": -1}}, "resources.num_cpus"),
     (["majority"], "a sweep config is a mapping"),

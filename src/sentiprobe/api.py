@@ -15,6 +15,7 @@ from typing import Any
 from .compare import compare_predictions, compare_runs, load_run
 from .core.errors import ConfigError, DataError, SentiprobeError
 from .core.io import atomic_write_text, check_output_file
+from .core.limits import FETCH_STALL_RATE, FETCH_STALL_WINDOW
 from .core.results import mark_small_samples
 from .core.runspec import RunSettings, parse_limit
 from .core.types import SCHEMA_VERSION
@@ -26,6 +27,7 @@ from .run.config import available_suites, capability_problem, plan_run
 from .run.config import expand_suite_groups as expand_suite_groups  # re-exported: the API of --suite groups
 from .run.config import run_errors as run_errors  # re-exported: the API the CLI and sweeps read errors with
 from .run.export import iter_rows, render
+from .run.labels import label_problem as label_problem  # re-exported: the model label rule the CLI parses with
 from .run.limit import unit_names
 from .run.progress import NULL_PROGRESS
 from .run.progress import Progress as Progress  # re-exported: the run's progress reporter
@@ -344,14 +346,18 @@ def data_families(names: Sequence[str] | None) -> list[str] | None:
 def data_fetch(names: Sequence[str] | None = None, *, data_dir: str | None = None, mirror: str | None = None,
                force: bool = False, progress: bool = False, include_unpublished: bool = False,
                keep_going: bool = True, timeout: float = 30.0, retries: int = 3, deadline: float | None = None,
-               total_deadline: float | None = None) -> Any:
+               total_deadline: float | None = None, stall_rate: float = FETCH_STALL_RATE,
+               stall_window: float = FETCH_STALL_WINDOW, log: Callable[[str], None] | None = None) -> Any:
     """Download (and verify) the data of ``names`` (families or suites; None: all) into the data directory (the
-    API of ``sentiprobe data fetch``); returns the :class:`~sentiprobe.data.fetch_report.FetchReport`."""
+    API of ``sentiprobe data fetch``); returns the :class:`~sentiprobe.data.fetch_report.FetchReport`. A transfer
+    under ``stall_rate`` bytes/s over ``stall_window`` seconds is a typed stall (0: no check); ``log`` receives the
+    fetch's announcements (its deadlines and limits)."""
     from .data import fetch
 
     return fetch(data_families(names), data_dir=data_dir, mirror=mirror, force=force, progress=progress,
                  include_unpublished=include_unpublished, keep_going=keep_going, timeout=timeout, retries=retries,
-                 deadline=deadline, total_deadline=total_deadline)
+                 deadline=deadline, total_deadline=total_deadline, stall_rate=stall_rate,
+                 stall_window=stall_window, log=log)
 
 
 def data_verify(names: Sequence[str] | None = None, *, data_dir: str | None = None) -> Any:

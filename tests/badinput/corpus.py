@@ -41,7 +41,7 @@ class Case:
     Attributes:
         id: stable case id (``score-arts-laptop-latin1``).
         args: CLI arguments; ``{dir}`` is the case directory, ``{data}`` the data dir, ``{file}`` the main file,
-            ``{server}`` the URL of a server that accepts connections and never answers (with ``server``).
+            ``{server}`` the URL of the case's server (with ``server``).
         build: writes the case's files into its directory.
         exit: expected exit status (0: accepted and correct; 1: a typed error; 2: a usage error).
         expect: substrings the stderr (stdout too for exit 0) must contain; ``{file}`` is replaced by the path.
@@ -50,7 +50,9 @@ class Case:
         suite_options: options of the case's suite needed to resolve ``@@FIRST@@`` (as ``--suite-arg``).
         timeout: seconds the case may run (the runner kills it after that).
         memory_mb: address space the case may add to the runner's (RLIMIT_AS); a blow-up is a MemoryError.
-        server: the case needs ``{server}``.
+        server: the case needs ``{server}``: True (or ``"silent"``) a server that accepts connections and never
+            answers, ``"trickle"`` one that answers every GET with 200 and a large Content-Length, then sends one
+            byte every half second.
     """
 
     id: str
@@ -63,7 +65,7 @@ class Case:
     suite_options: tuple[tuple[str, str], ...] = ()
     timeout: float = 120.0
     memory_mb: int = 1500
-    server: bool = False
+    server: bool | str = False
 
 
 def write(name: str, data: bytes | str) -> Build:

@@ -2,19 +2,42 @@
 
 One module per subcommand, each exposing ``add_parser(subparsers)`` which registers the command
 and sets ``func`` (a callable taking the parsed args and returning an exit code).
+
+Ctrl-C at any moment ends the command with status 130 and one line, never a traceback: while this package is
+still importing (half a second, several under load) a SIGINT exits at once (:func:`_interrupted_while_starting`,
+installed before any other import and only where Python's own handler is in place: a SIGINT the caller ignores
+stays ignored, and a program importing this package gets its handler back once the import is done); from then on
+:func:`main` turns the KeyboardInterrupt into 130.
 """
 from __future__ import annotations
 
-import argparse
-import importlib
-import json
-import sys
-import tempfile
-import traceback
+import signal as _signal
+import sys as _sys
+import threading as _threading
 
-from .. import __version__
-from ..core.errors import SentiprobeError
-from .environment import use_environment
+
+def _interrupted_while_starting(signum: int, frame: object) -> None:
+    """SIGINT while the command line is still importing: exit 130 with one line (a KeyboardInterrupt there would
+    print a traceback of whichever import it hit)."""
+    _sys.stderr.write("sentiprobe: interrupted\n")
+    raise SystemExit(130)
+
+
+_STARTING = (_threading.current_thread() is _threading.main_thread()
+             and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler)
+if _STARTING:
+    _signal.signal(_signal.SIGINT, _interrupted_while_starting)
+
+import argparse  # noqa: E402 - after the SIGINT handler, on purpose
+import importlib  # noqa: E402
+import json  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import traceback  # noqa: E402
+
+from .. import __version__  # noqa: E402
+from ..core.errors import SentiprobeError  # noqa: E402
+from .environment import use_environment  # noqa: E402
 
 COMMANDS = ("list_cmd", "data_cmd", "score_cmd", "run_cmd", "compare_cmd", "report_cmd", "agree_cmd", "judge_cmd",
             "export_cmd", "arts_cmd", "sweep_cmd")
@@ -40,7 +63,14 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run one command; returns the exit status (0 fine, 1 a typed error, 2 a usage error such as an option out of
     range, 3 a bug, 130 interrupted)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # while the parser is built or the arguments read (the command's own is below)
+        print("sentiprobe: interrupted", file=sys.stderr)
+        return 130
 
+
+def _main(argv: list[str] | None) -> int:
     use_environment()  # the command line is where sentiprobe reads the environment (see sentiprobe.core.env)
     parser = build_parser()
     try:
@@ -77,6 +107,9 @@ def write_crash_log(exc: BaseException) -> str:
         f.write("".join(traceback.format_exception(exc)))
     return path
 
+
+if _STARTING and _signal.getsignal(_signal.SIGINT) is _interrupted_while_starting:
+    _signal.signal(_signal.SIGINT, _signal.default_int_handler)  # imported: Ctrl-C is a KeyboardInterrupt again
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

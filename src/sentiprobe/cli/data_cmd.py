@@ -1,7 +1,8 @@
 """``sentiprobe data``: fetch, verify, list and describe the datasets.
 
     sentiprobe data fetch  [NAME ...] [--data-dir D] [--mirror URL_OR_DIR] [--force] [--include-unpublished]
-                           [--timeout S] [--retries N] [--deadline S] [--total-deadline S] [--json]
+                           [--timeout S] [--retries N] [--deadline S] [--total-deadline S]
+                           [--stall-rate BYTES_PER_S] [--stall-window S] [--json]
     sentiprobe data verify [NAME ...] [--data-dir D] [--json]
     sentiprobe data list   [NAME ...] [--json]
     sentiprobe data stats  NAME [--data-dir D] [--json]
@@ -19,8 +20,11 @@ import sys
 from typing import Any
 
 from ..core.errors import ConfigError, SentiprobeError, UnknownNameError
+from ..core.limits import FETCH_STALL_RATE as STALL_RATE
+from ..core.limits import FETCH_STALL_WINDOW as STALL_WINDOW
 from ..core.limits import MAX_FETCH_RETRIES
-from .argtypes import SECONDS, int_in
+from ..core.limits import MAX_FETCH_STALL_RATE as MAX_STALL_RATE
+from .argtypes import SECONDS, float_in, int_in
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -50,6 +54,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="overall limit per file, retries included (default: 600 s plus 1 s per 64 KiB)")
     f.add_argument("--total-deadline", type=SECONDS, default=None, metavar="SECONDS",
                    help="limit for the whole fetch (default: 600 s plus 1 s per 64 KiB to download)")
+    f.add_argument("--stall-rate", type=float_in(0.0, MAX_STALL_RATE, open_lo=False, open_hi=False),
+                   default=STALL_RATE, metavar="BYTES_PER_S",
+                   help=f"a transfer slower than this over --stall-window fails as stalled and its host gets no "
+                        f"more requests (default {STALL_RATE:.0f}; 0: no stall check)")
+    f.add_argument("--stall-window", type=SECONDS, default=STALL_WINDOW, metavar="SECONDS",
+                   help=f"seconds over which --stall-rate is measured (default {STALL_WINDOW:.0f})")
     f.set_defaults(func=cmd_fetch)
 
     v = sub.add_parser("verify", help="check presence, size and sha256 of every file (exit 1 on problems)")
@@ -93,7 +103,9 @@ def cmd_fetch(args: argparse.Namespace) -> int:
                        progress=not args.json and sys.stderr.isatty(),
                        include_unpublished=args.include_unpublished, keep_going=True,
                        timeout=args.timeout, retries=args.retries, deadline=args.deadline,
-                       total_deadline=args.total_deadline)
+                       total_deadline=args.total_deadline, stall_rate=args.stall_rate,
+                       stall_window=args.stall_window, log=lambda line: print(f"sentiprobe data: {line}",
+                                                                              file=sys.stderr, flush=True))
     except SentiprobeError as exc:
         return _fail(exc)
     if args.json:

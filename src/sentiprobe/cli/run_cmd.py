@@ -6,6 +6,7 @@ run directory.
 """
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
@@ -19,10 +20,11 @@ def add_parser(sub) -> None:
     p = sub.add_parser("run", help="run models on suites: fit, predict (cached), score, report")
     p.add_argument("--suite", default=None, action="append",
                    help="suite names, comma-separated or repeated (default: every suite whose data is available)")
-    p.add_argument("--model", default=None, action="append", metavar="[LABEL=]NAME",
+    p.add_argument("--model", default=None, action="append", metavar="[LABEL=]NAME", type=model_specs,
                    help="model names, comma-separated or repeated (default: the default models, see "
                         "`sentiprobe list models`); LABEL=NAME runs NAME under LABEL (directory <out>/LABEL/), so "
-                        "one model can run twice: --model plain=NAME,json=NAME --model-arg plain:KEY=VALUE")
+                        "one model can run twice: --model plain=NAME,json=NAME --model-arg plain:KEY=VALUE; a "
+                        "LABEL is letters, digits and . _ - + @ (at most 64), not a file name of the run")
     p.add_argument("--model-arg", default=[], action="append", metavar="[LABEL:]KEY=VALUE",
                    help="argument for the model factories (repeatable): LABEL:KEY=VALUE for one model, KEY=VALUE "
                         "for every selected model that takes KEY"),
@@ -54,6 +56,23 @@ def add_parser(sub) -> None:
 def split_names(values: list[str] | None) -> list[str] | None:
     """``--x a,b --x c`` -> ``[a, b, c]`` (None when none given)."""
     return [s.strip() for arg in values or [] for s in arg.split(",") if s.strip()] or None
+
+
+def model_specs(text: str) -> str:
+    """An argparse type for ``--model``: every ``LABEL`` of ``LABEL=NAME`` follows the label rule
+    (:mod:`sentiprobe.run.labels`), so a label that would break the run directory is a usage error before anything
+    runs; names are checked against the registry later (with did-you-mean)."""
+    # the API loads when a --model value is parsed, not on `sentiprobe --help`
+    from ..api import label_problem
+
+    for spec in text.split(","):
+        if "=" in spec:
+            label = spec.split("=", 1)[0].strip()
+            problem = label_problem(label)
+            if problem is not None:
+                shown = label if len(label) <= 40 else f"{label[:37]}..."
+                raise argparse.ArgumentTypeError(f"model label {shown!r} {problem}")
+    return text
 
 
 def parse_model_args(pairs: list[str]) -> dict[str, str]:

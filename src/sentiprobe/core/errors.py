@@ -81,6 +81,12 @@ class DownloadDeadlineError(DownloadError):
     """A download did not finish within its overall deadline (e.g. a mirror trickling bytes)."""
 
 
+class DownloadStalledError(DownloadError):
+    """A transfer timed out as stalled: it delivered less than the stall rate over the stall window
+    (``data fetch --stall-rate`` / ``--stall-window``), however often single bytes arrived (a trickle never trips
+    the per-read timeout)."""
+
+
 class CacheCorruptError(SentiprobeError):
     """The prediction cache database is not a readable SQLite file; names it and how to repair it."""
 

@@ -12,6 +12,12 @@ MAX_N_BOOT = 100_000
 """Most bootstrap resamples: each costs time linear in the units; published intervals use 1,000 to 10,000."""
 MAX_FETCH_RETRIES = 20
 """Most retries of one download on connection errors (``data fetch --retries``)."""
+FETCH_STALL_RATE = 1024.0
+"""Default bytes/s a download must deliver on average over ``FETCH_STALL_WINDOW`` (``data fetch --stall-rate``)."""
+FETCH_STALL_WINDOW = 30.0
+"""Default seconds over which the stall rate is measured (``data fetch --stall-window``)."""
+MAX_FETCH_STALL_RATE = 1e9
+"""Largest ``--stall-rate`` in bytes/s: a bigger one is a typo (every transfer would stall)."""
 MAX_SEED = 2**31 - 1
 """Largest seed (multi-seed suites add up to their seed count to it; every library takes 32-bit seeds)."""
 

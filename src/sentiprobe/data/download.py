@@ -13,10 +13,12 @@ included, so a mirror that trickles one byte every few seconds (never tripping t
 fails, with DownloadDeadlineError (checked between reads, so it is overshot by at most one ``timeout``).
 Three more limits hold by default, so a dead or trickling source never costs minutes per file:
 
-- a transfer that delivers less than ``STALL_RATE`` bytes/s over ``STALL_WINDOW`` seconds is a failed attempt
-  (a trickling mirror is dropped after 30 s, not after the file's whole deadline);
+- a transfer that delivers less than ``stall_rate`` bytes/s (default ``STALL_RATE``, 1 KiB/s) over ``stall_window``
+  seconds (default ``STALL_WINDOW``, 30 s) is a :class:`~sentiprobe.core.errors.DownloadStalledError`, a typed
+  timeout, and its host gets no more requests in this fetch (a trickling mirror is dropped after 30 s, not after
+  the file's whole deadline, nor after 30 s per file and retry);
 - a circuit breaker per source host: after ``BREAKER_THRESHOLD`` failed attempts in a row (timeouts, refused
-  connections, HTTP 429/5xx, stalls) no further attempt goes to that host in this fetch, so the remaining
+  connections, HTTP 429/5xx) or one stall no further attempt goes to that host in this fetch, so the remaining
   files fail at once instead of each paying its own retries (a mirror that never answers: ~93 s in all at the
   defaults instead of 127 s per file);
 - ``total_deadline`` bounds the whole fetch (default :func:`total_deadline_for`: 600 s plus 1 s per 64 KiB to
@@ -37,25 +39,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import ChecksumError, ConfigError, DownloadDeadlineError, DownloadError, SentiprobeError
+from ..core.errors import (ChecksumError, ConfigError, DownloadDeadlineError, DownloadError, DownloadStalledError,
+                           SentiprobeError)
 from ..core.io import atomic_write_bytes
-from ..core.limits import MAX_FETCH_RETRIES
+from ..core.limits import MAX_FETCH_RETRIES, MAX_FETCH_STALL_RATE
 from .fetch_report import SCHEMA_VERSION, FetchOutcome, FetchReport
 from .integrity import git_blob_of
 from .manifest import Manifest, ManifestFile, load_manifest
 from .partfiles import STALE_PART_AGE, UNLOCKED_GRACE, remove_stale_parts, sigterm_raises, temp_for
-from .transport import (BREAKER_THRESHOLD, Breaker, _NotFound, _Retryable, fetch_bytes, open_source, source_location,
-                        with_retries)
+from .transport import (BREAKER_THRESHOLD, CHUNK, STALL_RATE, STALL_WINDOW, Breaker, StallWatch, _NotFound, _Retryable,
+                        fetch_bytes, open_source, source_location, with_retries)
 
-CHUNK = 1 << 16
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_RETRIES = 3
 DEFAULT_BACKOFF = 1.0
 DEFAULT_DEADLINE = 600.0  # seconds per file, plus 1 s per MIN_RATE bytes (see deadline_for)
 MIN_RATE = 64 * 1024  # bytes/s a download is granted beyond DEFAULT_DEADLINE when no deadline is given
 MAX_RETRIES = MAX_FETCH_RETRIES
-STALL_WINDOW = 30.0  # seconds over which a transfer must deliver STALL_RATE bytes/s on average
-STALL_RATE = 1024.0
+MAX_STALL_RATE = MAX_FETCH_STALL_RATE  # bytes/s: a bigger stall rate is a typo (every transfer would stall)
 
 ProgressFn = Callable[[str, int, "int | None"], None]
 
@@ -72,39 +73,43 @@ def total_deadline_for(entries: Iterable[ManifestFile]) -> float:
     return DEFAULT_DEADLINE + sum(e.size or 0 for e in entries) / MIN_RATE
 
 
-def _check_limits(timeout: float, retries: int, deadline: float | None, total_deadline: float | None) -> None:
+def _check_limits(timeout: float, retries: int, deadline: float | None, total_deadline: float | None,
+                  stall_rate: float = STALL_RATE, stall_window: float = STALL_WINDOW) -> None:
     """The numbers of :func:`fetch`, checked as the CLI checks them (ConfigError)."""
-    for name, v in (("timeout", timeout), ("deadline", deadline), ("total_deadline", total_deadline)):
+    for name, v in (("timeout", timeout), ("deadline", deadline), ("total_deadline", total_deadline),
+                    ("stall_window", stall_window)):
         if v is not None and (isinstance(v, bool) or not isinstance(v, int | float) or not 0 < v < float("inf")):
             raise ConfigError(f"--{name.replace('_', '-')} must be a positive number of seconds, got {v!r}")
+    if isinstance(stall_rate, bool) or not isinstance(stall_rate, int | float) \
+            or not 0 <= stall_rate <= MAX_STALL_RATE:
+        raise ConfigError(f"--stall-rate must be a number of bytes per second from 0 (no stall check) to "
+                          f"{MAX_STALL_RATE:g}, got {stall_rate!r}")
     if isinstance(retries, bool) or not isinstance(retries, int) or not 0 <= retries <= MAX_RETRIES:
         raise ConfigError(f"--retries must be an integer from 0 to {MAX_RETRIES}, got {retries!r}")
 
 
 def _download_once(entry: ManifestFile, src: str, dest: Path, timeout: float,
-                   progress: ProgressFn | None, end: float | None = None) -> None:
+                   progress: ProgressFn | None, end: float | None = None, stall_rate: float = STALL_RATE,
+                   stall_window: float = STALL_WINDOW) -> None:
     fd, tmp = temp_for(dest)
     try:
         h, n = hashlib.sha256(), 0
         limit = entry.size
         with os.fdopen(fd, "wb") as out:
-            with open_source(src, timeout) as (stream, length):
+            header_limit = max(timeout, stall_window) if stall_rate > 0 else None
+            with open_source(src, timeout, header_limit) as (stream, length):
                 total = limit if limit is not None else length
                 # read1: return what has arrived; read(CHUNK) would wait for a full chunk, so a trickling
                 # server would never give the deadline check below a chance to run
                 read = getattr(stream, "read1", stream.read)
-                window_start, window_bytes = time.monotonic(), 0
+                watch = StallWatch(stall_rate, stall_window)
                 while True:
                     now = time.monotonic()
                     if end is not None and now > end:
                         raise DownloadDeadlineError(
                             f"{entry.path}: not finished within its deadline ({n} bytes received from "
                             f"{src}); use a faster mirror or raise --deadline / --total-deadline")
-                    if now - window_start >= STALL_WINDOW:
-                        if n - window_bytes < STALL_RATE * (now - window_start):
-                            raise _Retryable(f"transfer from {src} stalled: {n - window_bytes} bytes in the last "
-                                             f"{now - window_start:.0f} s (under {STALL_RATE:.0f} bytes/s)")
-                        window_start, window_bytes = now, n
+                    watch.check(n, src, entry.path)
                     try:
                         chunk = read(CHUNK)
                     except (OSError, http.client.HTTPException) as exc:  # reset, timeout, IncompleteRead
@@ -147,15 +152,18 @@ def _download_once(entry: ManifestFile, src: str, dest: Path, timeout: float,
 def download_file(entry: ManifestFile, dest: str | Path, src: str, *, timeout: float = DEFAULT_TIMEOUT,
                   retries: int = DEFAULT_RETRIES, backoff: float = DEFAULT_BACKOFF,
                   progress: ProgressFn | None = None, deadline: float | None = None,
-                  not_after: float | None = None, breaker: Breaker | None = None) -> None:
+                  not_after: float | None = None, breaker: Breaker | None = None, stall_rate: float = STALL_RATE,
+                  stall_window: float = STALL_WINDOW) -> None:
     """Download ``src`` to ``dest`` atomically, verified against ``entry`` (raises typed errors).
 
     ``deadline``: seconds the whole file may take, every attempt included (default :func:`deadline_for`);
     ``not_after``: a ``time.monotonic()`` the download must also end by (the fetch's overall deadline);
-    ``breaker``: the fetch's circuit breaker (see the module docstring).
+    ``breaker``: the fetch's circuit breaker (see the module docstring); ``stall_rate`` / ``stall_window``: a
+    transfer slower than ``stall_rate`` bytes/s over ``stall_window`` seconds stalls (``stall_rate`` 0: never).
 
     Raises:
         DownloadDeadlineError: the deadline passed (a DownloadError; not retried).
+        DownloadStalledError: the transfer stalled (a DownloadError; not retried, and its host's circuit opens).
         ChecksumError: wrong size or hash (names the file, expected and actual hash).
         DownloadError: HTTP error, connection failure or truncated body after all retries, or the
             source does not have the file.
@@ -167,7 +175,13 @@ def download_file(entry: ManifestFile, dest: str | Path, src: str, *, timeout: f
 
     def once() -> None:
         try:
-            _download_once(entry, src, dest, timeout, progress, end)
+            _download_once(entry, src, dest, timeout, progress, end, stall_rate, stall_window)
+        except DownloadStalledError as exc:
+            # a host that stalled for a whole window would stall the next attempt and file as well: no retry
+            # (another attempt costs another window), and the fetch's other files from it fail at once
+            if breaker is not None:
+                breaker.stalled(src, str(exc))
+            raise
         except _NotFound as exc:
             raise DownloadError(f"{entry.path}: not found at the source ({exc})") from None
         except OSError as exc:  # cannot create/write the destination, unreadable mirror file
@@ -218,7 +232,8 @@ def fetch(family: str | Iterable[str] | None = None, data_dir: str | Path | None
           progress: bool | ProgressFn | None = None, *, include_unpublished: bool = False,
           keep_going: bool = False, timeout: float = DEFAULT_TIMEOUT, retries: int = DEFAULT_RETRIES,
           backoff: float = DEFAULT_BACKOFF, deadline: float | None = None, total_deadline: float | None = None,
-          manifest: Manifest | None = None) -> FetchReport:
+          manifest: Manifest | None = None, stall_rate: float = STALL_RATE, stall_window: float = STALL_WINDOW,
+          log: Callable[[str], None] | None = None) -> FetchReport:
     """Download what is missing (or wrong) in the data directory and verify it.
 
     Args:
@@ -235,12 +250,15 @@ def fetch(family: str | Iterable[str] | None = None, data_dir: str | Path | None
         timeout: socket timeout per connection/read, seconds. retries/backoff: see the module docstring.
         deadline: seconds one file may take in all (default: 600 s plus 1 s per 64 KiB of the file).
         total_deadline: seconds the whole fetch may take (default :func:`total_deadline_for` the files to get).
+        stall_rate, stall_window: a transfer delivering less than ``stall_rate`` bytes/s (default 1024; 0: no
+            check) over ``stall_window`` seconds (default 30) fails as stalled, and its host gets no more requests.
+        log: called once before the first download with the limits that hold (the console states them).
 
     Raises (unless ``keep_going``): ChecksumError, DownloadError, DataError (recipe input malformed).
     """
     from . import resolve_data_dir
 
-    _check_limits(timeout, retries, deadline, total_deadline)
+    _check_limits(timeout, retries, deadline, total_deadline, stall_rate, stall_window)
     m = manifest or load_manifest()
     root = resolve_data_dir(data_dir)
     entries = m.select(family)
@@ -255,7 +273,10 @@ def fetch(family: str | Iterable[str] | None = None, data_dir: str | Path | None
     outcomes: list[FetchOutcome] = []
     todo = [e for e in entries if force or not _same_size(e, root / e.path)]  # what will be downloaded, roughly
     limit = total_deadline if total_deadline is not None else total_deadline_for(todo)
-    net = _Net(timeout, retries, backoff, deadline, time.monotonic() + limit, limit, Breaker())
+    net = _Net(timeout, retries, backoff, deadline, time.monotonic() + limit, limit, Breaker(), stall_rate,
+               stall_window)
+    if log is not None and todo:
+        log(limits_line(len(todo), net))
     try:
         with sigterm_raises():
             for e in entries:
@@ -291,6 +312,20 @@ class _Net:
     end: float  # time.monotonic() by which the whole fetch must end
     total: float  # the overall deadline in seconds (for messages)
     breaker: Breaker
+    stall_rate: float = STALL_RATE
+    stall_window: float = STALL_WINDOW
+
+
+def limits_line(n_files: int, net: _Net) -> str:
+    """What bounds a fetch, for the console before it starts: the overall deadline (in seconds, with its option),
+    the per-file deadline, the read timeout and the stall rule."""
+    per_file = f"{net.deadline:g} s" if net.deadline is not None else \
+        f"{DEFAULT_DEADLINE:.0f} s plus 1 s per {MIN_RATE // 1024} KiB"
+    stall = (f"a transfer under {net.stall_rate:g} bytes/s over {net.stall_window:g} s stalls (--stall-rate, "
+             "--stall-window)") if net.stall_rate > 0 else "no stall check (--stall-rate 0)"
+    return (f"fetching up to {n_files} file(s); giving up after {net.total:.0f} s in all (--total-deadline), "
+            f"{per_file} per file (--deadline), {net.timeout:g} s per connection or read (--timeout), "
+            f"{net.retries} retries (--retries); {stall}")
 
 
 def _fetch_one(m: Manifest, e: ManifestFile, root: Path, mirror: str | Path | None, force: bool,
@@ -313,7 +348,8 @@ def _fetch_one(m: Manifest, e: ManifestFile, root: Path, mirror: str | Path | No
         if src is not None:
             try:
                 download_file(e, dest, src, timeout=net.timeout, retries=net.retries, backoff=net.backoff,
-                              progress=progress, deadline=net.deadline, not_after=net.end, breaker=net.breaker)
+                              progress=progress, deadline=net.deadline, not_after=net.end, breaker=net.breaker,
+                              stall_rate=net.stall_rate, stall_window=net.stall_window)
                 return _present(e, dest, "fetched", src)
             except DownloadError:
                 if e.derive is None or mirror is None:
@@ -343,7 +379,8 @@ def _derive(m: Manifest, e: ManifestFile, root: Path, dest: Path, net: _Net) -> 
             raise DownloadError(f"{e.path}: cannot rebuild: input {inp} is missing or does not verify "
                                 f"(fetch family {inp.split('/', 1)[0]!r} first)")
     data = derive_bytes(e, root, lambda url, blob: fetch_bytes(url, blob, net.timeout, net.retries, net.backoff,
-                                                                net.breaker))
+                                                                net.breaker, (net.stall_rate, net.stall_window),
+                                                                net.end))
     actual = hashlib.sha256(data).hexdigest()
     if e.sha256 is not None and (actual != e.sha256 or len(data) != e.size):
         raise ChecksumError(e.path, e.sha256, actual,
@@ -359,4 +396,4 @@ def _derive(m: Manifest, e: ManifestFile, root: Path, dest: Path, net: _Net) -> 
 
 __all__ = ["BREAKER_THRESHOLD", "SCHEMA_VERSION", "STALE_PART_AGE", "UNLOCKED_GRACE", "Breaker", "FetchOutcome",
            "FetchReport", "fetch", "download_file", "file_matches", "source_location", "deadline_for",
-           "total_deadline_for", "remove_stale_parts"]
+           "total_deadline_for", "remove_stale_parts", "limits_line"]

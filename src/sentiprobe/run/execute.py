@@ -129,7 +129,7 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
     target.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(target, lines)
     hashes = data_hashes(suite)
-    with progress.stage(cfg.model, suite_name, "score", f"{cfg.n_boot} bootstrap resamples") as t:
+    with progress.stage(cfg.run_label, suite_name, "score", f"{cfg.n_boot} bootstrap resamples") as t:
         metrics, details, from_cache = score_cached(suite, items, preds, lines, hashes, cfg, cache,
                                                     learned=any(f.get("fitted") for f in fits))
     seconds["score"] = t["seconds"]

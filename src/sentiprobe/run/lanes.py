@@ -176,10 +176,13 @@ def _child_command(spec: Path, err: Path) -> list[str]:
 
 
 def _stop(procs: Sequence[subprocess.Popen], grace: float = 5.0) -> None:
-    """Interrupt the worker processes (they got the terminal's SIGINT already, if any), then kill laggards."""
+    """Interrupt the worker processes (they got the terminal's SIGINT already, if any), then kill laggards.
+
+    SIGTERM, not SIGINT: a worker of a run started in the background of a script ignores SIGINT (the shell set it so
+    and the worker inherits it); a lane turns SIGTERM into the same interruption (:func:`run_lane`)."""
     for p in procs:
         if p.poll() is None:
-            p.send_signal(signal.SIGINT)
+            p.send_signal(signal.SIGTERM)
     deadline = time.monotonic() + grace
     for p in procs:
         try:
@@ -189,18 +192,43 @@ def _stop(procs: Sequence[subprocess.Popen], grace: float = 5.0) -> None:
             p.wait()
 
 
-def _stop_with_parent(parent: int | None = None, every: float = 1.0) -> None:
-    """Interrupt this lane when the parent run dies (killed, not interrupted): an orphan would go on computing
-    and writing into a run directory its user believes stopped. Finished work stays in the cache.
+PDEATHSIG = 1  # prctl(2) option PR_SET_PDEATHSIG (Linux)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    """SIGTERM in a lane: the same interruption as Ctrl-C (finished work stays in the cache, exit 130). Once: a
+    second SIGTERM (the kernel's and the watchdog's) must not interrupt the lane's own cleanup."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+def _stop_with_parent(parent: int | None = None, every: float = 1.0, grace: float = 10.0) -> None:
+    """End this lane when the parent run dies (killed, not interrupted): an orphan would go on computing and
+    writing into a run directory its user believes stopped. Finished work stays in the cache.
+
+    Whatever the signal disposition: the lane is interrupted by SIGTERM (handled by :func:`run_lane` as Ctrl-C), not
+    SIGINT, which a run started with ``&`` from a script ignores and its workers with it. On Linux the kernel sends
+    it the moment the parent dies (``PR_SET_PDEATHSIG``); everywhere a watchdog thread polls the parent's pid and
+    sends it itself, and ends the process outright ``grace`` seconds later if it is still there (stuck in a long
+    native call).
 
     ``parent``: the pid of the run that started the lane (from its spec): a parent killed while the lane was
     still importing is noticed too (the lane's parent is then already another process)."""
     parent = os.getppid() if parent is None else parent
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+        except (OSError, AttributeError):  # no libc prctl: the watchdog below still ends the lane
+            pass
 
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(every)
-        os.kill(os.getpid(), signal.SIGINT)
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(grace)
+        os._exit(130)  # the interruption did not end the process: the main thread is stuck
 
     threading.Thread(target=watch, name="sentiprobe-lane-parent-watch", daemon=True).start()
 
@@ -209,6 +237,7 @@ def run_lane(spec: dict[str, Any], error_path: str) -> int:
     """A lane (its parsed spec): run its configs one after another, sharing loaded suites. Exit 0, 130 (Ctrl-C)
     or 1 (the error written to ``error_path`` for the parent). The process entry is :mod:`sentiprobe.cli.lane`."""
     progress = Progress(sys.stderr, enabled=bool(spec.get("progress")), tty=False)  # lines interleave, bars would not
+    signal.signal(signal.SIGTERM, _interrupt)  # the parent's stop, or its death (below)
     _stop_with_parent(spec.get("parent"))
     pool: SuitePool = {}
     try:

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..core.errors import ConfigError, did_you_mean
 from ..models import MODELS
+from .labels import check_label
 
 
 @dataclass(frozen=True)
@@ -33,15 +34,6 @@ class ModelEntry:
     args: Mapping[str, Any] = field(default_factory=dict)
 
 
-def check_label(label: str) -> str:
-    """``label`` when it can name a directory and a table row; else a ConfigError."""
-    if not isinstance(label, str) or not label or label in (".", "..") or any(c in label for c in "/\\:=,") \
-            or label != label.strip():
-        raise ConfigError(f"model label {label!r} must be a non-empty name without '/', '\\', ':', '=', ',' or "
-                          "surrounding spaces")
-    return label
-
-
 def parse_model_spec(text: str) -> ModelEntry:
     """``LABEL=NAME`` or ``NAME`` (then the label is the name) as a :class:`ModelEntry` without arguments."""
     if "=" in text:
@@ -56,7 +48,8 @@ def parse_model_spec(text: str) -> ModelEntry:
 
 def model_entries(models: Sequence[Any]) -> list[ModelEntry]:
     """``models`` as entries: each a :class:`ModelEntry`, an object with ``label``/``name``/``args`` (a sweep's
-    model), ``"LABEL=NAME"`` or ``"NAME"``, ``(NAME, ARGS)`` or ``(LABEL, NAME, ARGS)``. Labels must be unique."""
+    model), ``"LABEL=NAME"`` or ``"NAME"``, ``(NAME, ARGS)`` or ``(LABEL, NAME, ARGS)``. Labels must follow
+    :func:`~.labels.check_label` and be unique, without regard to case."""
     out: list[ModelEntry] = []
     for m in models:
         if isinstance(m, ModelEntry):
@@ -73,8 +66,8 @@ def model_entries(models: Sequence[Any]) -> list[ModelEntry]:
             raise ConfigError(f"not a model: {m!r} (a name, LABEL=NAME, (name, args) or (label, name, args))")
         check_label(e.label)
         out.append(e)
-    labels = [e.label for e in out]
-    dupes = sorted({x for x in labels if labels.count(x) > 1})
+    labels = [e.label.casefold() for e in out]  # `A` and `a` are one directory on a case-insensitive disk
+    dupes = sorted({e.label for e in out if labels.count(e.label.casefold()) > 1})
     if dupes:
         raise ConfigError(f"model label(s) {', '.join(map(repr, dupes))} given more than once; run a model twice "
                           "under two labels: --model a=NAME,b=NAME --model-arg a:KEY=VALUE")

@@ -6,8 +6,10 @@ confidence intervals. :class:`Progress` names the model, the suite and the stage
 - on a terminal, a status line per stage that ends as ``done in 3.2s`` (never erased), and a tqdm bar for
   stages that count items (prediction); bars are kept after they finish (``leave=True``) so the screen shows
   what ran, not a blank line;
-- elsewhere (CI logs, ``nohup``, a pipe), one plain line when a stage starts and one when it ends, with
-  seconds: no carriage returns, no bar redraws filling a log file.
+- elsewhere (CI logs, ``nohup``, a pipe), one plain line per stage when it ends, with seconds: no carriage
+  returns, no bar redraws filling a log file, and no line said twice. A stage still running after
+  ``quiet_for`` seconds (5 by default: a model's fit, an LLM's replies) also gets a line when that time has passed,
+  so a log never looks stuck without saying what it is doing.
 
 The results table and the compact ``--json`` document are built from the run's summary document
 (:func:`results_table`, :func:`compact_summary`), never from the suites themselves, so they work on a
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -36,19 +39,43 @@ class Progress:
         stream: where progress goes (stderr by default; results go to stdout).
         enabled: False prints nothing (``--no-progress``, the Python API's ``progress=False``).
         tty: force terminal (True) or plain-line (False) mode; None asks ``stream.isatty()``.
+        quiet_for: plain-line mode: seconds a stage may run before its start is said (0: at once).
     """
 
-    def __init__(self, stream: TextIO | None = None, *, enabled: bool = True, tty: bool | None = None) -> None:
+    def __init__(self, stream: TextIO | None = None, *, enabled: bool = True, tty: bool | None = None,
+                 quiet_for: float = 5.0) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = enabled
         if tty is None:
             isatty = getattr(self.stream, "isatty", None)
             tty = bool(isatty()) if callable(isatty) else False
         self.tty = tty
+        self.quiet_for = quiet_for
+        self._lock = threading.Lock()  # the start line of a long stage comes from a timer thread
 
     def _write(self, text: str) -> None:
-        self.stream.write(text)
-        self.stream.flush()
+        with self._lock:
+            self.stream.write(text)
+            self.stream.flush()
+
+    def _announce_later(self, what: str) -> tuple[threading.Timer | None, dict[str, bool]]:
+        """Plain-line mode: say that ``what`` runs once it has run ``quiet_for`` seconds (from a timer), or now.
+        Returns the timer and the stage's state (``ended``: the timer must not write any more)."""
+        state = {"ended": False}
+
+        def say() -> None:
+            with self._lock:
+                if not state["ended"]:
+                    self.stream.write(f"{what} ...\n")
+                    self.stream.flush()
+
+        if self.quiet_for <= 0:
+            say()
+            return None, state
+        timer = threading.Timer(self.quiet_for, say)
+        timer.daemon = True
+        timer.start()
+        return timer, state
 
     @contextmanager
     def stage(self, model: str, suite: str, stage: str, detail: str = "") -> Iterator[dict[str, float]]:
@@ -59,14 +86,22 @@ class Progress:
         what = f"{suite} · {model} · {STAGE_WORDS.get(stage, stage)}" + (f" ({detail})" if detail else "")
         timing: dict[str, float] = {}
         t0 = time.perf_counter()
+        timer, state = None, {"ended": False}
         if self.enabled:
-            self._write(f"{what} ...\n" if not self.tty else f"  {what} ...")
+            if self.tty:
+                self._write(f"  {what} ...")
+            else:
+                timer, state = self._announce_later(what)
         ok = False
         try:
             yield timing
             ok = True
         finally:
             timing["seconds"] = time.perf_counter() - t0
+            if timer is not None:
+                timer.cancel()
+            with self._lock:
+                state["ended"] = True  # a timer already running waits for the lock, then writes nothing
             if self.enabled:
                 end = f"done in {timing['seconds']:.1f}s" if ok else f"failed after {timing['seconds']:.1f}s"
                 # on a terminal the status line is rewritten in place (a bar may have been drawn below it)

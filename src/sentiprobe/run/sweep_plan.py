@@ -40,6 +40,7 @@ from ..core.limits import MAX_SEED, check_int
 from ..core.runspec import RunSettings, setting_names, settings_from_mapping
 from ..models import MODELS
 from ..suites import SUITES
+from .labels import label_problem
 from .yamlsafe import load_yaml
 
 SWEEP_SCHEMA_VERSION = 1
@@ -263,8 +264,9 @@ def _model(entry: Any, i: int, path: str) -> ModelSpec:
     args = _as_mapping(entry.get("args"), f"models[{i}].args", path)
     registered.parse(args, f"{path}: models[{i}]: model {name!r}")
     label = entry.get("label", name)
-    if not isinstance(label, str) or not label or "/" in label or label in (".", ".."):
-        raise ConfigError(f"{path}: models[{i}].label must be a non-empty name without '/', not {short_repr(label)}")
+    problem = label_problem(label)  # the rule of `run --model LABEL=NAME`: the label names jobs/<label>/
+    if problem is not None:
+        raise ConfigError(f"{path}: models[{i}].label {short_repr(label)} {problem}")
     return ModelSpec(name, label, args)
 
 

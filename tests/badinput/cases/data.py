@@ -1,5 +1,6 @@
 """``sentiprobe data fetch|verify|list|stats``: empty and unknown names, bad numbers, a mirror that never answers
-(its host's circuit opens after 3 failed attempts: the other files are not attempted)."""
+(its host's circuit opens after 3 failed attempts: the other files are not attempted), a mirror that trickles (a
+stall: a typed timeout, and the other files are not attempted)."""
 from __future__ import annotations
 
 from corpus import Case, mkdir, nothing
@@ -24,4 +25,12 @@ def cases() -> list[Case]:
              ("argument --total-deadline",)),
         Case("data-fetch-silent-mirror", (*FETCH, "--mirror", "{server}", "--timeout", "1", "--include-unpublished"),
              nothing, 1, ("giving up", "failed 3 attempts in a row", "not attempted"), server=True, timeout=60),
+        # one byte every 0.5 s never trips --timeout: the stall check ends it (the console states the deadline first)
+        Case("data-fetch-trickling-mirror", (*FETCH, "--mirror", "{server}", "--timeout", "5", "--retries", "0",
+                                             "--stall-window", "2", "--json"), nothing, 1,
+             ('"error": "DownloadStalledError"', "stalled a transfer", "not attempted",
+              "giving up after", "s in all (--total-deadline)"), server="trickle", timeout=30),
+        Case("data-fetch-stall-rate-negative", (*FETCH, "--stall-rate", "-1"), nothing, 2, ("argument --stall-rate",)),
+        Case("data-fetch-stall-window-zero", (*FETCH, "--stall-window", "0"), nothing, 2,
+             ("argument --stall-window",)),
     ]

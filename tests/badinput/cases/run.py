@@ -49,5 +49,21 @@ def cases() -> list[Case]:
              ("argument --n-boot: must be an integer from 0 to 100,000",)),
         Case("run-seed-negative", (*RUN, "--seed", "-1"), nothing, 2, ("argument --seed: must be an integer from 0",)),
         Case("run-seed-2-64", (*RUN, "--seed", str(2 ** 64)), nothing, 2, ("argument --seed",)),
+        # a label is a directory beside the run's own files: one named like them, a very long one or one with odd
+        # characters is a usage error at parse time (these used to end in "internal error")
+        Case("run-label-is-report-html", ("run", "--suite", "soul-rc", "--model", "report.html=majority,b=majority",
+                                          "--out", "{dir}/r", "--data-dir", "{data}", "--no-progress"), nothing, 2,
+             ("argument --model: model label 'report.html' is the name of a file or folder the run writes",)),
+        Case("run-label-is-summary-other-case", (*RUN[:3], "--model", "Summary.JSON=majority", *RUN[5:],
+                                                 "--no-progress"), nothing, 2,
+             ("model label 'Summary.JSON' is the name of a file or folder the run writes",)),
+        Case("run-label-300-chars", (*RUN[:3], "--model", "a" * 300 + "=majority", *RUN[5:], "--no-progress"),
+             nothing, 2, ("is 300 characters long; at most 64",)),
+        Case("run-label-hidden-file", (*RUN[:3], "--model", ".x=majority", *RUN[5:], "--no-progress"), nothing, 2,
+             ("model label '.x' may hold only",)),
+        Case("run-label-markup", (*RUN[:3], "--model", "<b>x</b>=majority", *RUN[5:], "--no-progress"), nothing, 2,
+             ("model label '<b>x</b>' may hold only",)),
+        Case("run-label-differs-in-case-only", (*RUN[:3], "--model", "A=majority,a=majority", *RUN[5:],
+                                                "--no-progress"), nothing, 1, ("given more than once",)),
         Case("run-seed-junk", (*RUN, "--seed", "x"), nothing, 2, ("argument --seed", "'x'")),
     ]
