@@ -56,7 +56,10 @@ class ReviewSession:
         """Apply one action from the page; a refusal comes back as ``error`` with the unchanged view."""
         action = payload.get("action")
         if action == "finish":
-            return {"finished": self.finish(), **self.view()}
+            msg = self.finish()
+            with self.lock:
+                self.seq += 1
+            return {"finished": msg, **self.view()}
         with self.lock:
             err = None
             try:
