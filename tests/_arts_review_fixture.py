@@ -35,8 +35,9 @@ def records() -> dict[str, dict]:
         "s1_1_adv1": _rec("The food is good and the service is fast.", "service", "positive", "s1_1", {
             "strategy": "revtgt", "labels": {"s1_0": "positive", "s1_1": "positive"}, "edits": []}),
         "s2_0": _rec(s2, "pizza", "positive", "s2_0"),
+        "s2_1": _rec(s2, XSS, "neutral", "s2_1"),
         "s2_0_adv1": _rec(f"Terrible pizza {XSS} here.", "pizza", "negative", "s2_0", {
-            "strategy": "revtgt", "labels": {"s2_0": "negative"}, "edits": [],
+            "strategy": "revtgt", "labels": {"s2_0": "negative", "s2_1": "neutral"}, "edits": [],
             "verifier": {"fluent": True, "sentiment": "negative", "why": XSS}}),
         "s3_0": _rec(s3, "wine list", "neutral", "s3_0"),
         "s3_0_adv3": _rec(s3[:-1] + ", but the staff is rude.", "wine list", "neutral", "s3_0", {

@@ -131,6 +131,7 @@ def test_keyboard_flow_edit_undo_resume_and_escaping(driver, tmp_path):
         assert p.text("key") == "s2_0_adv1" and p.text("progress") == "3 of 5 reviewed"
         # the <script> in the sentence, the notes and the verifier's verdict is shown as text and never runs
         assert fx.XSS in p.text("source") and fx.XSS in p.text("diff") and fx.XSS in p.text("notes")
+        assert f"{fx.XSS}: neutral" in p.text("others")
         assert not p.pwned()
         p.press("u")  # undo the accept: back on s1_1_adv1, the label fix kept
         assert p.text("progress") == "2 of 5 reviewed" and p.text("key") == "s1_1_adv1"
@@ -200,7 +201,7 @@ def test_keystrokes_per_variant_over_100(driver, tmp_path):
             if i % 10 in (1, 5):
                 p.press("r", str(1 + i % 5))
             elif i % 25 in (3, 17):
-                p.press("l")
+                p.press("l" if i % 25 == 3 else "o")  # cycle to the next label, or choose neutral
                 p.press("a")
             elif i % 50 == 9:
                 text = f"The dish number {i} was really bad."
@@ -213,6 +214,7 @@ def test_keystrokes_per_variant_over_100(driver, tmp_path):
         decisions = srv.session.state.decisions
         assert sum(d["decision"] == "reject" for d in decisions.values()) == 20
         assert sum(d["label_fixed"] for d in decisions.values()) == 8
+        assert sum(d["polarity"] == "neutral" for d in decisions.values()) == 8  # negative -> neutral either way
         assert sum(d["edited"] for d in decisions.values()) == 2
         per = p.keys / MIX
         print(f"\nkeystrokes per variant over {MIX}: {per:.2f} (plus {typed} characters typed in 2 edits)")
