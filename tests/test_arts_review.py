@@ -184,3 +184,13 @@ def test_audit_export_is_scored_by_audit_score(gen, tmp_path):
     assert (o["label"]["yes"], o["label"]["n"]) == (2, 3)
     assert (o["valid"]["yes"], o["valid"]["n"]) == (1, 3)
     assert "antonym sense" in sheet.read_text(encoding="utf-8")
+
+
+def test_changing_a_decided_variant_reopens_it(gen):
+    st = new_state(gen)
+    apply(gen, st, "accept", reviewer="ann")
+    apply(gen, st, "prev")
+    apply(gen, st, "label", label="neutral")
+    assert st.decisions == {} and view(gen, st)["label"] == "neutral"
+    apply(gen, st, "undo")
+    assert st.decisions[gen.variants[0]]["polarity"] == gen.records[gen.variants[0]]["polarity"]

@@ -10,6 +10,7 @@ actions carry a per-run token that another site's page cannot read (no cross-sit
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sys
 import threading
@@ -205,6 +206,12 @@ def start(session: ReviewSession, port: int = 0) -> ReviewServer:
     return ReviewServer(session, httpd, t)
 
 
+def _has_display() -> bool:
+    """Whether a graphical browser can open (without a display, :mod:`webbrowser` would start a text browser in
+    this terminal)."""
+    return sys.platform in ("darwin", "win32") or bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
 def serve(session: ReviewSession, *, port: int = 0, open_browser: bool = True,
           log: Callable[[str], None] = lambda m: print(m, file=sys.stderr)) -> dict[str, Any]:
     """Serve until the page's *finish* action (``status`` ``finished``) or Ctrl-C (``interrupted``: the state is
@@ -213,8 +220,10 @@ def serve(session: ReviewSession, *, port: int = 0, open_browser: bool = True,
     log(f"reviewing {session.gen.path}: {len(session.gen.variants)} variants, "
         f"{len(session.state.decisions)} reviewed; open {srv.url}  (Ctrl-C stops; the state is saved after every key)")
     print(srv.url, flush=True)
-    if open_browser:
-        webbrowser.open(srv.url)
+    if open_browser and _has_display():
+        threading.Thread(target=webbrowser.open, args=(srv.url,), daemon=True).start()
+    elif open_browser:
+        log("no graphical display: open the URL in a browser (--no-browser skips this message)")
     status = "finished"
     try:
         while not session.finished.wait(0.5):

@@ -238,7 +238,8 @@ def apply(gen: Generated, st: ReviewState, action: str, *, reviewer: str = "", r
           label: str | None = None, text: str | None = None, at: str | None = None) -> None:
     """Apply one action to the state (in place): ``accept``, ``reject`` (with a ``reason`` of :data:`REASONS`),
     ``label`` (a label, or the next in :data:`LABELS` when ``None``), ``edit`` (``text``; re-validated), ``undo``,
-    ``next``, ``prev``. Refusals are :class:`ConfigError` and leave the state unchanged."""
+    ``next``, ``prev``. A label fix or an edit of a decided variant makes it undecided again. Refusals are
+    :class:`ConfigError` and leave the state unchanged."""
     key = gen.variants[st.position]
     if action in ("next", "prev"):
         st.position = (st.position + (1 if action == "next" else -1)) % len(gen.variants)
@@ -262,11 +263,13 @@ def apply(gen: Generated, st: ReviewState, action: str, *, reviewer: str = "", r
             raise ConfigError(f"label {label!r} is not one of {list(LABELS)}")
         _record(st, key)
         st.drafts[key] = {**wc, "polarity": label}
+        st.decisions.pop(key, None)  # a changed variant is undecided again (undo restores the decision)
         return
     if action == "edit":
         new = revalidate(gen, key, wc, text if text is not None else "")
         _record(st, key)
         st.drafts[key] = new
+        st.decisions.pop(key, None)
         return
     if action in ("accept", "reject"):
         if action == "reject" and reason not in REASONS:
