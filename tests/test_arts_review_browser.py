@@ -121,6 +121,8 @@ def test_keyboard_flow_edit_undo_resume_and_escaping(driver, tmp_path):
         assert "'service'" in p.text("message") and "no longer occurs" in p.text("message")
         p.type_edit("Sadly, the food is bad, but the service is slow.")
         assert p.text("message") == "" and "Sadly" in p.text("diff")
+        assert p.d.find_element("id", "v-before").get_attribute("textContent") == "Sadly, the "
+        assert p.text("v-term") == "food"  # the target at its recomputed offsets
         p.press("a")  # accept the edited variant
         assert p.text("progress") == "1 of 5 reviewed" and p.text("key") == "s1_0_adv2"
         p.press("r", "2")  # reject: negation sense
