@@ -9,7 +9,7 @@ import pytest
 import _arts_review_fixture as fx
 from sentiprobe.core.errors import ConfigError
 from sentiprobe.suites import get_suite
-from sentiprobe.suites.arts.generate.audit import audit_score
+from sentiprobe.cli import main
 from sentiprobe.suites.arts.review import (
     REASONS,
     apply,
@@ -170,7 +170,7 @@ def test_curated_runs_through_arts_custom(gen, tmp_path):
         write_curated(gen, st, gen.path)
 
 
-def test_audit_export_is_scored_by_audit_score(gen, tmp_path):
+def test_audit_export_is_scored_by_audit_score(gen, tmp_path, capsys):
     st = new_state(gen)
     apply(gen, st, "accept", reviewer="ann")  # fluent, label correct
     apply(gen, st, "label", label="neutral")
@@ -178,7 +178,8 @@ def test_audit_export_is_scored_by_audit_score(gen, tmp_path):
     apply(gen, st, "reject", reason="antonym sense", reviewer="ann")  # not fluent, label kept
     sheet = tmp_path / "review-audit.csv"
     assert export_audit(gen, st, sheet) == 3
-    doc = audit_score(sheet)
+    assert main(["arts", "audit-score", str(sheet), "--json"]) == 0  # the command reads the sheet and its key
+    doc = json.loads(capsys.readouterr().out)
     o = doc["overall"]
     assert (o["fluent"]["yes"], o["fluent"]["n"]) == (2, 3)
     assert (o["label"]["yes"], o["label"]["n"]) == (2, 3)
