@@ -100,7 +100,9 @@ def _handler(session: ReviewSession, port_of: Callable[[], int]) -> type[BaseHTT
 
         def _host_ok(self) -> bool:
             port = port_of()
-            return self.headers.get("Host", "") in (f"{HOST}:{port}", f"localhost:{port}")
+            names = (HOST, "localhost")
+            ok = {f"{n}:{port}" for n in names} | (set(names) if port == 80 else set())  # :80 is left out
+            return self.headers.get("Host", "") in ok
 
         def _send(self, code: int, body: bytes, ctype: str, extra: dict[str, str] | None = None) -> None:
             self.send_response(code)
