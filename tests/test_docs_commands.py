@@ -115,6 +115,7 @@ PARSE_ONLY: tuple[tuple[str, str], ...] = (
     (r"^sentiprobe run$", "the main job: every default model on every suite (minutes)"),
     (r"arts generate", "generation parses a TOWE file with spaCy and reads WordNet (about a minute)"),
     (r"arts-custom|arts audit|audit-sample|audit-score|arts fidelity", "needs the file `arts generate` writes"),
+    (r"arts review", "serves a web page until its finish action (tested in tests/test_arts_review_browser.py)"),
     (r"runs/", "needs the run directory that an earlier command of the page writes (which is not run here)"),
     (r"judge-agreement", "needs judge.jsonl from a judge run (an LLM)"),
 )

@@ -463,3 +463,20 @@ def arts_fidelity(generated: str | Path, reference: str, *, data_dir: str | None
         dom = "laptop" if ref == "arts-laptop" else "rest"
         ref = str(get_suite(ref, data_dir).path(f"arts_testset/{dom}_test_enriched.json"))
     return fidelity_report(generated, ref)
+
+
+def arts_review(generated: str | Path, *, out: str | Path | None = None, export_audit: str | Path | None = None,
+                reviewer: str = "", port: int = 0, open_browser: bool = True,
+                log: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Serve the review page of a generated ARTS file on 127.0.0.1 until its *finish* action or Ctrl-C (the API of
+    ``sentiprobe arts review``; docs/arts-generate.md#reviewing). The decisions are saved after every action in
+    ``GENERATED.review.json`` (a later call resumes); ``out`` receives the curated file (accepted variants and their
+    sources, in the generator's format) and ``export_audit`` the judgements as an ``arts audit-score`` sheet.
+    Returns ``{"status": "finished" | "interrupted", "url", "reviewed", "total", "state"}``."""
+    # the server loads when a review starts: `import sentiprobe.api` stays light
+    from .run.arts_review_server import ReviewSession, serve
+
+    session = ReviewSession(generated, out=out, export_audit=export_audit, reviewer=reviewer)
+    if log is None:
+        return serve(session, port=port, open_browser=open_browser)
+    return serve(session, port=port, open_browser=open_browser, log=log)

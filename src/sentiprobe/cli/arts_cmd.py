@@ -1,4 +1,4 @@
-"""``sentiprobe arts generate|audit|audit-sample|audit-score|fidelity``: ARTS test generation and its checks."""
+"""``sentiprobe arts generate|audit|audit-sample|audit-score|fidelity|review``: ARTS test generation and its checks."""
 from __future__ import annotations
 
 import json
@@ -86,7 +86,31 @@ def add_parser(sub) -> None:
     f.add_argument("--data-dir", default=None, help="data directory (default: $SENTIPROBE_DATA_DIR or cache)")
     f.add_argument("--json", action="store_true")
     f.set_defaults(func=cmd_fidelity)
+    add_review_parser(arts)
     p.set_defaults(func=lambda a: (p.print_help(), 2)[1])
+
+
+def add_review_parser(arts) -> None:
+    r = arts.add_parser("review", help="review generated variants on a local web page and write a curated test set")
+    r.add_argument("generated", help="enriched JSON from `sentiprobe arts generate` (its review state is saved "
+                                     "after every key in <generated>.review.json; a later run resumes)")
+    r.add_argument("--out", default=None, help="curated enriched JSON: accepted variants (with their fixes) and "
+                                               "their sources, runnable with --suite arts-custom")
+    r.add_argument("--export-audit", default=None, help="the judgements as an audit sheet (CSV + <path>.key.json) "
+                                                        "that `sentiprobe arts audit-score` reads")
+    r.add_argument("--reviewer", default="anonymous", help="name recorded with every decision (default anonymous)")
+    r.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
+    r.add_argument("--no-browser", action="store_true", help="only print the URL")
+    r.set_defaults(func=cmd_review)
+
+
+def cmd_review(args) -> int:
+    """Serve the review page until its finish action (exit 0) or Ctrl-C (exit 130; the state is saved)."""
+    from .. import api
+
+    doc = api.arts_review(args.generated, out=args.out, export_audit=args.export_audit, reviewer=args.reviewer,
+                          port=args.port, open_browser=not args.no_browser)
+    return 130 if doc["status"] == "interrupted" else 0
 
 
 def cmd_generate(args) -> int:
