@@ -13,3 +13,26 @@ def test_finetune_save_to_needs_a_checkpoint_hf_classifier_loads(tmp_path):
         MODELS.create("hf-finetune", head="noncompsst", save_to=str(tmp_path / "ckpt"))
     model = MODELS.create("hf-finetune", save_to=str(tmp_path / "ckpt"), train_limit="8")
     assert model.config()["train_limit"] == 8
+
+
+def test_label_map_hint_names_the_model_and_a_binary_head_is_noted_on_the_console(tmp_path, data_dir, capsys):
+    """Two checkpoints: the hint of the one with LABEL_0... is addressed to its label, so pasting it leaves the
+    other alone; the 2-way head on a 3-label suite gets a console note, not only a line in its report."""
+    pytest.importorskip("transformers")
+    from sentiprobe.cli import main
+    from test_models_hf import build_tiny
+
+    anon = build_tiny(tmp_path / "anon", {0: "LABEL_0", 1: "LABEL_1"}, seed=1)
+    binary = build_tiny(tmp_path / "binary", {0: "negative", 1: "positive"}, seed=3)
+    argv = ["run", "--suite", "arts-laptop", "--model", "anon=hf-classifier,binary=hf-classifier",
+            "--model-arg", f"anon:path={anon}", "--model-arg", f"binary:path={binary}", "--model-arg", "max_length=32",
+            "--limit", "4", "--n-boot", "0", "--no-progress", "--data-dir", str(data_dir), "--jobs", "1"]
+    assert main([*argv, "--out", str(tmp_path / "r1")]) == 1
+    err = capsys.readouterr().err
+    hint = err[err.index("--model-arg anon:label_map="):].split()[1]
+    assert "binary:label_map" not in err
+    assert "arts-laptop (binary): no model label maps to the suite label(s) neutral" in err
+    # pasting the hint as printed (placeholders filled in) fixes the one model and leaves the other alone
+    fixed = hint.replace("<positive|negative|neutral|none>", "positive", 1).replace(
+        "<positive|negative|neutral|none>", "negative")
+    assert main([*argv, "--model-arg", fixed, "--out", str(tmp_path / "r2")]) == 0

@@ -131,7 +131,7 @@ def cmd(args) -> int:
         print(json.dumps(compact_summary(doc), indent=2, ensure_ascii=False))
     else:
         sys.stdout.write(results_table(doc))
-    for line in generation_warnings(doc):
+    for line in generation_warnings(doc) + label_mapping_notes(doc):
         print(line, file=sys.stderr)
     errors = run_errors(doc)
     for where, err in errors.items():
@@ -162,4 +162,18 @@ def generation_warnings(summary: dict) -> list[str]:
                 out.append(f"sentiprobe: warning: {where}: {gen['warning']}")
                 for r in (gen.get("first_failures") or [])[:3]:
                     out.append(f"    {r.get('item_id')}: {json.dumps(r.get('reply'), ensure_ascii=False)}")
+    return out
+
+
+def label_mapping_notes(summary: dict) -> list[str]:
+    """One line per (suite, model) whose classes cover only some of the suite's labels (a 2-way head on a
+    3-label suite): the model never predicts the others, which the per-model report also says."""
+    out = []
+    for model, run in (summary.get("runs") or {}).items():
+        for suite, entry in (run.get("suites") or {}).items():
+            never = (entry.get("label_mapping") or {}).get("never_predicted") or []
+            if never:
+                out.append(f"sentiprobe: note: {suite} ({model}): no model label maps to the suite label(s) "
+                           f"{', '.join(never)}: the model never predicts {'it' if len(never) == 1 else 'them'} "
+                           f"(recall 0; its labels: {', '.join(entry['label_mapping'].get('model_labels') or [])})")
     return out
