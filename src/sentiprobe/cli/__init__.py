@@ -13,7 +13,7 @@ import tempfile
 import traceback
 
 from .. import __version__
-from ..core.errors import SentiprobeError
+from ..core.errors import SentiprobeError, UnknownNameError
 from .environment import use_environment
 
 COMMANDS = ("list_cmd", "data_cmd", "score_cmd", "run_cmd", "compare_cmd", "report_cmd", "agree_cmd", "judge_cmd",
@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command; returns the exit status (0 fine, 1 a typed error, 2 a usage error such as an option out of
-    range, 3 a bug, 130 interrupted)."""
+    range or an unknown suite or model name, 3 a bug, 130 interrupted)."""
 
     use_environment()  # the command line is where sentiprobe reads the environment (see sentiprobe.core.env)
     parser = build_parser()
@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, "json", False):
             print(json.dumps({"error": type(exc).__name__, "message": str(exc)}), file=sys.stderr)
         print(f"sentiprobe: error: {exc}", file=sys.stderr)
-        return 1
+        return 2 if isinstance(exc, UnknownNameError) else 1  # a misspelt suite or model name is a usage error
     except KeyboardInterrupt:
         print("sentiprobe: interrupted (finished work is kept in the cache)", file=sys.stderr)
         return 130
