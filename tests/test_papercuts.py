@@ -36,3 +36,37 @@ def test_label_map_hint_names_the_model_and_a_binary_head_is_noted_on_the_consol
     fixed = hint.replace("<positive|negative|neutral|none>", "positive", 1).replace(
         "<positive|negative|neutral|none>", "negative")
     assert main([*argv, "--model-arg", fixed, "--out", str(tmp_path / "r2")]) == 0
+
+
+def test_a_data_dir_that_does_not_exist_is_refused_before_any_run_folder(tmp_path, monkeypatch, capsys):
+    from sentiprobe.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "--suite", "arts-laptop", "--model", "majority", "--data-dir", "absent", "--out", "r",
+                 "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert f"the data directory {tmp_path / 'absent'} does not exist" in err and "arts-laptop" in err
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_relative_data_dir_variable_is_read_against_the_current_directory(tmp_path, monkeypatch, capsys):
+    from sentiprobe.cli import main
+    from sentiprobe.core import paths
+
+    (tmp_path / "work").mkdir()
+    monkeypatch.chdir(tmp_path / "work")
+    monkeypatch.setenv("SENTIPROBE_DATA_DIR", "../data")
+    assert paths.data_dir() == tmp_path / "data"  # absolute, as the reader meant it
+    assert main(["run", "--suite", "arts-laptop", "--model", "majority", "--out", "r", "--no-progress"]) == 1
+    assert f"the data directory {tmp_path / 'data'} does not exist" in capsys.readouterr().err
+
+
+def test_the_bare_run_does_not_tell_you_to_fetch_arts_custom(tmp_path):
+    from sentiprobe.api import plan_run
+
+    logged: list[str] = []
+    empty = tmp_path / "data"
+    (empty / "soul").mkdir(parents=True)
+    with pytest.raises(ConfigError, match=f"no suite has its data available in {empty}"):
+        plan_run(None, ["majority"], data_dir=str(empty), log=logged.append)
+    assert logged and "arts-laptop" in logged[0] and "arts-custom" not in logged[0]

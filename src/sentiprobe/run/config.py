@@ -13,6 +13,7 @@ from typing import Any
 
 from ..core.errors import ConfigError
 from ..core.limits import check_n_boot, check_seed
+from ..data import resolve_data_dir
 from ..models import MODELS, create_model
 from ..suites import SUITES, get_suite
 from ..suites.spec import DEFAULT_CONFIDENCE, alpha_of
@@ -118,6 +119,11 @@ def parse_limit(value: Any) -> int | float | None:
     if isinstance(value, float) and math.isfinite(value) and 0.0 < value <= 1.0:
         return value
     raise bad
+
+
+NO_SHIPPED_DATA = frozenset({"arts-custom"})
+"""Suites whose data is the user's own file (``--suite-arg path=FILE``): nothing to fetch, so a bare run leaves
+them out without telling the user to ``data fetch`` them."""
 
 
 def available_suites(data_dir: str | None = None) -> tuple[list[str], list[str]]:
@@ -232,16 +238,26 @@ def plan_run(suites: Sequence[str] | None = None, models: Sequence[Any] | None =
         if given is not None and not [n for n in given if str(n).strip()]:
             raise ConfigError(f"{what}={list(given)!r} names no {what[:-1]}; pass None for the default {what}")
     bare = not suites or not models
+    root = resolve_data_dir(data_dir)
     if suites:
         suites = expand_suite_groups(suites, data_dir)
+        for s in suites:
+            SUITES.get(s)  # an unknown name first, with did-you-mean
+        options = settings.get("suite_options") or {}
+        needing = [s for s in suites if not get_suite(s, data_dir, options.get(s)).available()]
+        if needing and not root.is_dir():  # refused before a run folder full of failures is written
+            raise ConfigError(f"the data directory {root} does not exist, and suite(s) {', '.join(needing)} read "
+                              "their data from it; run `sentiprobe data fetch` or point --data-dir / "
+                              "SENTIPROBE_DATA_DIR at the directory that holds the data")
     if not suites:
         suites, skipped = available_suites(data_dir)
-        if skipped:
-            log(f"skipping suites whose data is missing: {', '.join(skipped)} "
+        fetchable = [s for s in skipped if s not in NO_SHIPPED_DATA]
+        if fetchable:
+            log(f"skipping suites whose data is missing: {', '.join(fetchable)} "
                 "(run `sentiprobe data fetch` to get them)")
         if not suites:
-            raise ConfigError("no suite has its data available; run `sentiprobe data fetch` or set "
-                              "SENTIPROBE_DATA_DIR")
+            raise ConfigError(f"no suite has its data available in {root}; run `sentiprobe data fetch` or point "
+                              "--data-dir / SENTIPROBE_DATA_DIR at the directory that holds the data")
     entries = model_entries(list(models) if models else MODELS.names(tag="default"))
     per_model = assign_model_args({e.label: e.name for e in entries}, model_args)
     entries = [replace(e, args={**dict(e.args), **per_model[e.label]}) for e in entries]
