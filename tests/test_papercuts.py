@@ -70,3 +70,16 @@ def test_the_bare_run_does_not_tell_you_to_fetch_arts_custom(tmp_path):
     with pytest.raises(ConfigError, match=f"no suite has its data available in {empty}"):
         plan_run(None, ["majority"], data_dir=str(empty), log=logged.append)
     assert logged and "arts-laptop" in logged[0] and "arts-custom" not in logged[0]
+
+
+def test_skip_unsupported_skips_the_pairs_of_an_explicit_list_that_cannot_run(tmp_path, data_dir, capsys):
+    from sentiprobe.cli import main
+
+    argv = ["run", "--suite", "arts-laptop,lexcomp-vpc", "--model", "majority,majority-first", "--limit", "4",
+            "--n-boot", "0", "--no-progress", "--data-dir", str(data_dir), "--jobs", "1"]
+    assert main([*argv, "--out", str(tmp_path / "a")]) == 1  # the default: an explicit pair that cannot run fails
+    assert "FAILED" in capsys.readouterr().out
+    assert main([*argv, "--skip-unsupported", "--out", str(tmp_path / "b")]) == 0
+    out = capsys.readouterr()
+    assert "FAILED" not in out.out
+    assert out.err.count("sentiprobe: skipped ") == 1 and "skipped arts-laptop (majority-first)" in out.err

@@ -59,6 +59,9 @@ def add_parser(sub) -> None:
     p.add_argument("--jobs", default="auto", metavar="N|auto",
                    help="models run side by side in N worker processes (default auto: one per CPU, at most 4 "
                         "and one per model; 1 runs them one after another in this process); same results")
+    p.add_argument("--skip-unsupported", action="store_true",
+                   help="skip the (model, suite) pairs of an explicit --model x --suite list that cannot run "
+                        "(one line each, exit 0) instead of failing them (exit 1), as the bare `sentiprobe run` does")
     p.add_argument("--json", action="store_true",
                    help="print a compact JSON document (headline metrics and paths) instead of the table")
     p.set_defaults(func=cmd)
@@ -126,13 +129,18 @@ def cmd(args) -> int:
               seed=args.seed, n_boot=args.n_boot, confidence=args.confidence, limit=limit, limit_mode=args.limit_mode,
               limit_seed=args.limit_seed, missing=args.missing, progress=progress,
               suite_options=suite_options, repair_cache=args.repair_cache, overwrite=args.overwrite,
-              log=lambda msg: print(msg, file=sys.stderr), jobs=args.jobs)
+              log=lambda msg: print(msg, file=sys.stderr), jobs=args.jobs,
+              **({"skip_unsupported": True} if args.skip_unsupported else {}))
     if args.json:
         print(json.dumps(compact_summary(doc), indent=2, ensure_ascii=False))
     else:
         sys.stdout.write(results_table(doc))
     for line in generation_warnings(doc) + label_mapping_notes(doc):
         print(line, file=sys.stderr)
+    if args.skip_unsupported:
+        for model, run_doc in (doc.get("runs") or {}).items():
+            for suite, why in (run_doc.get("skipped") or {}).items():
+                print(f"sentiprobe: skipped {suite} ({model}): {why}", file=sys.stderr)
     errors = run_errors(doc)
     for where, err in errors.items():
         print(f"sentiprobe: suite {where} failed: {err['type']}: {err['message']}", file=sys.stderr)

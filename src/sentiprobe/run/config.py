@@ -231,13 +231,13 @@ def plan_run(suites: Sequence[str] | None = None, models: Sequence[Any] | None =
     ``suites=None``: every suite whose data is available (the missing ones reported through ``log`` and
     recorded); family names are expanded. ``models=None``: the default models. ``settings``: the other
     :class:`RunConfig` fields (``seed``, ``limit``, ``suite_options``...). A bare run (no suites or no models)
-    skips the suites a model cannot run instead of failing.
+    skips the suites a model cannot run instead of failing; so does ``skip_unsupported=True`` (``--skip-unsupported``).
     """
     skipped: list[str] = []
     for what, given in (("suites", suites), ("models", models)):
         if given is not None and not [n for n in given if str(n).strip()]:
             raise ConfigError(f"{what}={list(given)!r} names no {what[:-1]}; pass None for the default {what}")
-    bare = not suites or not models
+    bare = not suites or not models or bool(settings.pop("skip_unsupported", False))
     root = resolve_data_dir(data_dir)
     if suites:
         suites = expand_suite_groups(suites, data_dir)
