@@ -83,3 +83,29 @@ def test_skip_unsupported_skips_the_pairs_of_an_explicit_list_that_cannot_run(tm
     out = capsys.readouterr()
     assert "FAILED" not in out.out
     assert out.err.count("sentiprobe: skipped ") == 1 and "skipped arts-laptop (majority-first)" in out.err
+
+
+def test_compare_of_a_full_and_a_limited_run_says_the_limit_compares_nothing(tmp_path, data_dir, capsys):
+    from sentiprobe.cli import main
+
+    base = ["run", "--suite", "sentivent-polar", "--n-boot", "0", "--no-progress", "--data-dir", str(data_dir)]
+    assert main([*base, "--model", "majority", "--out", str(tmp_path / "full")]) == 0
+    assert main([*base, "--model", "lexicon-score", "--limit", "10", "--out", str(tmp_path / "lim")]) == 0
+    capsys.readouterr()
+    code = main(["compare", "--runs", str(tmp_path / "full" / "majority"), str(tmp_path / "lim" / "lexicon-score")])
+    out = capsys.readouterr()
+    assert code == 1 and "nothing was compared" in out.err
+    assert "--limit 10 (sample): 10 items" in out.out and "--limit differs" in out.out
+
+
+def test_compare_runs_of_a_run_root_names_the_run_directories_below_it(tmp_path, data_dir, capsys):
+    from sentiprobe.cli import main
+
+    assert main(["run", "--suite", "sentivent-polar", "--model", "majority,lexicon-score", "--limit", "6",
+                 "--n-boot", "0", "--no-progress", "--data-dir", str(data_dir), "--jobs", "1",
+                 "--out", str(tmp_path / "root")]) == 0
+    capsys.readouterr()
+    assert main(["compare", "--runs", str(tmp_path / "root"), str(tmp_path / "root" / "majority")]) == 1
+    err = capsys.readouterr().err
+    assert "--runs takes the directory of each model" in err and str(tmp_path / "root" / "lexicon-score") in err
+    assert "comparison.json" in err

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from ..core.errors import ConfigError
@@ -113,11 +114,16 @@ def cmd(args) -> int:
                                   data_dir=args.data_dir, missing=args.missing, n_boot=args.n_boot, seed=args.seed,
                                   alpha=alpha, mcnemar_exact=args.mcnemar == "exact", suite_options=options)
         suites = [doc]
+    nothing = bool(args.runs) and not suites  # every suite left out: say so and fail, not exit 0 silently
     if args.json:
         print(json.dumps(doc, indent=2, ensure_ascii=False))
-        return 0
-    for d in suites:
-        print("\n".join(format_suite(d)))
-    for name, why in doc.get("not_compared", {}).items():
-        print(f"suite {name}: not compared ({why})")
+    else:
+        for d in suites:
+            print("\n".join(format_suite(d)))
+        for name, why in doc.get("not_compared", {}).items():
+            print(f"suite {name}: not compared ({why})")
+    if nothing:
+        print("sentiprobe: error: nothing was compared: no suite has two systems that asked the same items"
+              + (" (see 'not compared' above)" if not args.json else ""), file=sys.stderr)
+        return 1
     return 0
