@@ -83,6 +83,11 @@ def test_skip_unsupported_skips_the_pairs_of_an_explicit_list_that_cannot_run(tm
     out = capsys.readouterr()
     assert "FAILED" not in out.out
     assert out.err.count("sentiprobe: skipped ") == 1 and "skipped arts-laptop (majority-first)" in out.err
+    # a generation suite named with --suite runs for a classifier (only the bare run leaves it out)
+    assert main(["run", "--suite", "soul-jg", "--suite-arg", "bertscore=0", "--model", "majority", "--limit", "4",
+                 "--n-boot", "0", "--no-progress", "--data-dir", str(data_dir), "--skip-unsupported",
+                 "--out", str(tmp_path / "c")]) == 0
+    assert "skipped" not in capsys.readouterr().err
 
 
 def test_compare_of_a_full_and_a_limited_run_says_the_limit_compares_nothing(tmp_path, data_dir, capsys):
@@ -109,3 +114,37 @@ def test_compare_runs_of_a_run_root_names_the_run_directories_below_it(tmp_path,
     err = capsys.readouterr().err
     assert "--runs takes the directory of each model" in err and str(tmp_path / "root" / "lexicon-score") in err
     assert "comparison.json" in err
+
+
+def test_a_suite_every_model_skipped_is_named_in_the_comparison_report(tmp_path, data_dir):
+    """The bare run's soul-jg (no model generates) is in summary.json; the report says why nobody ran it."""
+    from sentiprobe import api
+    from sentiprobe.report.comparison import render_comparison
+
+    doc = api.run(["soul-rc"], ["majority", "tfidf-lr"], out=tmp_path / "r", data_dir=str(data_dir), limit=4,
+                  n_boot=0, progress=False)
+    docs = {m: {**r, "skipped": {"soul-jg": f"model {m!r} cannot generate"}} for m, r in doc["runs"].items()}
+    html = render_comparison(docs)
+    assert "Not run by any model" in html and "<strong>soul-jg</strong>" in html and "cannot generate" in html
+    assert "2 models on 1 suite;" in html  # and the counts read as English
+
+
+def test_test_notes_have_a_subject_and_one_test_is_singular():
+    from sentiprobe.report.comparison import _tests_note
+
+    comp = {"pairs": [{"metrics": {"r": {"test": "none: r is undefined for majority"}}}], "tests": {"n_tests": 1}}
+    note = _tests_note(comp, "r")
+    assert note.startswith("No test where r is undefined for majority") and "None:" not in note
+    assert "the 1 tests" not in note and "One test on the suite" in note
+
+
+@pytest.mark.parametrize("what", [[], ["matrix"], ["matrix", "--model", "majority,minilm-lr,probe-minilm,tfidf-lr,"
+                                                              "triplet-rules,triplet-rules-adj,lexicon-score,vader"]])
+def test_list_fits_in_100_columns(what, capsys):
+    from sentiprobe.cli import main
+
+    assert main(["list", *what]) == 0
+    out = capsys.readouterr().out
+    assert "arts-laptop" in out
+    wide = [line for line in out.splitlines() if len(line) > 100]
+    assert not wide, f"{len(wide)} lines wider than 100 columns, e.g. {wide[0]!r}"

@@ -52,6 +52,7 @@ def _v(v: float | None, scale: float = 100.0, nd: int = 1) -> str:
 
 def format_suite(doc: dict[str, Any]) -> list[str]:
     """Text lines of one suite's comparison entry."""
+    from ..report.comparison import test_phrase  # loads when it runs: `sentiprobe --help` stays instant
 
     level = ci_label(doc["confidence"]) if doc.get("confidence") is not None else "CI"
     lines = [f"suite {doc['suite']}: {doc['n_units']} {doc['unit']}s, reference {doc['reference']}; "
@@ -79,9 +80,10 @@ def format_suite(doc: dict[str, Any]) -> list[str]:
                 cells.append(f"McNemar ({mc['method']}) b={mc['counts']['b']} c={mc['counts']['c']} "
                              f"p {mc['p_value']:.4g}")
         lines.append(f"  {pr['a']} - {pr['b']}: " + "  ".join(cells))
-    tests = sorted({d.get("test", "") for pr in doc["pairs"] for d in pr["metrics"].values()})
+    tests = sorted({test_phrase(d.get("test", "")) for pr in doc["pairs"] for d in pr["metrics"].values()})
     t = doc.get("tests") or {}
-    lines.append(f"  tests: {'; '.join(x for x in tests if x)}; Holm over {t.get('n_tests', '?')} tests"
+    n_tests = f"{t.get('n_tests', '?')} test{'' if t.get('n_tests') == 1 else 's'}"
+    lines.append(f"  tests: {'; '.join(x for x in tests if x)}; Holm over {n_tests}"
                  + (f"; bootstrap floor p = {t['p_floor']:.2g} (<= marks a p-value at it)" if t.get("p_floor") else ""))
     if doc.get("not_run"):
         lines.append(f"  not run on this suite: {', '.join(doc['not_run'])}")

@@ -48,7 +48,9 @@ class RunConfig:
         missing: ``error`` or ``wrong`` (missing predictions counted as wrong).
         progress: show progress bars.
         skip_unsupported: skip (and record) suites the model cannot run instead of failing
-            (used by the bare ``sentiprobe run`` over every suite and default model).
+            (the bare ``sentiprobe run`` over every suite and default model, and ``--skip-unsupported``).
+        bare: the suites were not named: a generation suite is also skipped for a model that cannot generate
+            (named with ``--suite``, it runs).
         unavailable_suites: suites left out of a bare run because their data is missing (recorded).
         suite_options: suite name -> options (raw strings or values; parsed and validated by the suite's
             options type; the effective values are recorded per suite in ``results.json``).
@@ -72,6 +74,7 @@ class RunConfig:
     missing: str = "error"
     progress: bool = True
     skip_unsupported: bool = False
+    bare: bool = False
     unavailable_suites: tuple[str, ...] = ()
     suite_options: dict[str, dict[str, Any]] = field(default_factory=dict)
 
@@ -237,7 +240,8 @@ def plan_run(suites: Sequence[str] | None = None, models: Sequence[Any] | None =
     for what, given in (("suites", suites), ("models", models)):
         if given is not None and not [n for n in given if str(n).strip()]:
             raise ConfigError(f"{what}={list(given)!r} names no {what[:-1]}; pass None for the default {what}")
-    bare = not suites or not models or bool(settings.pop("skip_unsupported", False))
+    bare = not suites
+    skip = bare or not models or bool(settings.pop("skip_unsupported", False))
     root = resolve_data_dir(data_dir)
     if suites:
         suites = expand_suite_groups(suites, data_dir)
@@ -265,6 +269,6 @@ def plan_run(suites: Sequence[str] | None = None, models: Sequence[Any] | None =
     settings = {**settings, "limit": parse_limit(settings.get("limit")),
                 "suite_options": {k: dict(v) for k, v in (settings.get("suite_options") or {}).items()}}
     base = RunConfig(suites=tuple(suites), model=first.name, model_args=dict(first.args), label=first.label,
-                     out_dir=str(out), data_dir=data_dir, skip_unsupported=bare, unavailable_suites=tuple(skipped),
-                     **settings)
+                     out_dir=str(out), data_dir=data_dir, skip_unsupported=skip, bare=bare,
+                     unavailable_suites=tuple(skipped), **settings)
     return entries, base

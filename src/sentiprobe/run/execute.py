@@ -170,7 +170,7 @@ def _label_mapping(model: Any, suite: Suite, cfg: RunConfig) -> dict[str, Any] |
 def _check_capability(suite: Suite, cfg: RunConfig) -> None:
     model = create_model(cfg.model, **cfg.model_args)  # cheap: weights load on first use
     try:
-        problem = capability_problem(suite, model.capabilities, cfg.run_label, bare=cfg.skip_unsupported)
+        problem = capability_problem(suite, model.capabilities, cfg.run_label, bare=cfg.bare)
         if problem:
             raise CapabilityError(problem)
         why = suite.refusal(model)
