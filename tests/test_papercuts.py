@@ -15,6 +15,30 @@ def test_finetune_save_to_needs_a_checkpoint_hf_classifier_loads(tmp_path):
     assert model.config()["train_limit"] == 8
 
 
+def test_finetune_save_to_writes_a_checkpoint_hf_classifier_reads_with_the_suite_labels(tmp_path):
+    """``save_to`` holds the fine-tuned weights and a config naming the suite's labels; a second suite fine-tuned
+    into the same directory by the same process is refused; ``train_limit`` trains on that many items."""
+    pytest.importorskip("transformers")
+    from sentiprobe.models import create_model
+    from test_models_hf import LABELS, absa, build_tiny
+
+    base = build_tiny(tmp_path / "anon", {0: "LABEL_0", 1: "LABEL_1"}, seed=1)
+    kw = {"path": str(base), "epochs": "1", "batch_size": "4", "max_length": "32", "threads": "1",
+          "save_to": str(tmp_path / "mine"), "train_limit": "5"}
+    tuned = create_model("hf-finetune", **kw)
+    tuned.set_workdir(tmp_path / "wd")
+    tuned.fit(absa(12), [], LABELS, input_kind="text+aspect", seed=0)
+    assert tuned.get_state()[0]["n_train"] == 5
+    clf = create_model("hf-classifier", path=str(tmp_path / "mine"), max_length="32")
+    mapping = clf.label_mapping(LABELS)
+    assert mapping["to_suite"] == dict(zip(LABELS, LABELS)) and mapping["never_predicted"] == []
+    assert [p.label in LABELS for p in clf.classify(absa(3, "test"), LABELS, "text+aspect")] == [True] * 3
+    other = create_model("hf-finetune", **{**kw, "epochs": "0"})
+    other.set_workdir(tmp_path / "wd")
+    with pytest.raises(ConfigError, match="already holds"):
+        other.fit(absa(12), [], LABELS, input_kind="text", seed=0)
+
+
 def test_label_map_hint_names_the_model_and_a_binary_head_is_noted_on_the_console(tmp_path, data_dir, capsys):
     """Two checkpoints: the hint of the one with LABEL_0... is addressed to its label, so pasting it leaves the
     other alone; the 2-way head on a 3-label suite gets a console note, not only a line in its report."""

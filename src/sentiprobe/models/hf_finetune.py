@@ -323,7 +323,7 @@ class HFFinetune(HFClassifier):
         self.fitted_input_kind = input_kind
         self._state_meta = {"checkpoint": str(out), "weights_sha256": files_hash(weights), "labels": labels,
                             "input_kind": input_kind, "seed": seed, "history": history, "selection": selection,
-                            "head": head}
+                            "head": head, "n_train": len(tr)}
         self._export()
 
     def _export(self) -> None:
