@@ -19,9 +19,11 @@ def test_list_json(capsys):
     assert any(m["name"] == "slow-lexicon" and "delay" in m["params"] for m in doc["models"])
 
 
-def test_unknown_suite_is_a_clean_error(capsys, tmp_path):
-    assert main(["run", "--suite", "toi", "--model", "slow-lexicon", "--out", str(tmp_path)]) == 1
+def test_unknown_suite_is_a_clean_usage_error(capsys, tmp_path):
+    assert main(["run", "--suite", "toi", "--model", "slow-lexicon", "--out", str(tmp_path)]) == 2
     assert "did you mean 'toy'" in capsys.readouterr().err
+    assert main(["run", "--suite", "TOY", "--model", "slow-lexicon", "--out", str(tmp_path)]) == 2
+    assert "did you mean 'toy'" in capsys.readouterr().err  # any case
 
 
 def test_run_and_score_roundtrip(capsys, tmp_path):

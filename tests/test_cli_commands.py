@@ -63,7 +63,7 @@ def test_score_success_and_unknown_option(capsys, tmp_path):
 
 
 def test_run_unknown_model(capsys, tmp_path):
-    assert main(["run", "--suite", "toy", "--model", "slow-lexicn", "--out", str(tmp_path)]) == 1
+    assert main(["run", "--suite", "toy", "--model", "slow-lexicn", "--out", str(tmp_path)]) == 2  # usage error
     assert "did you mean 'slow-lexicon'" in _no_traceback(capsys)
 
 

@@ -187,10 +187,28 @@ def _triplet_preds(dst: Path, data: Path) -> None:
             out.write(json.dumps({"id": s["id"], "triplets": []}) + "\n")
 
 
+FINETUNE = "save_to=my-checkpoint"
+
+
+def _readme_finetune(tmp: Path, data: Path) -> None:
+    """Runs the README's fine-tuning command in ``tmp``: the checkpoint the evaluation command reads."""
+    from sentiprobe.cli import main
+
+    cmd = next(c for c in extract(REPO / "README.md") if FINETUNE in c.text)
+    with contextlib.chdir(tmp), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(list(cmd.argv)) == 0, f"{cmd} failed"
+    assert (tmp / "my-checkpoint" / "model.safetensors").is_file()
+
+
 Fixture = Callable[[Path, Path], None]   # (working directory, data directory)
 #: command text -> (fixture writing the files it names into the working directory, text its stdout must contain)
 RUN: dict[str, tuple[Fixture, str]] = {
     "sentiprobe list": (lambda tmp, data: None, "arts-laptop"),
+    # the README's "your own classifier": fine-tune, save, evaluate the saved checkpoint (offline)
+    "sentiprobe run --suite arts-laptop --model hf-finetune --model-arg train_limit=64 --model-arg epochs=1 "
+    "--model-arg save_to=my-checkpoint --limit 20 --out runs/finetune": (lambda tmp, data: None, "arts-laptop"),
+    "sentiprobe run --suite arts-laptop,arts-rest,sentivent-polar --model hf-classifier "
+    "--model-arg path=my-checkpoint --limit 20 --out runs/mine": (_readme_finetune, "sentivent-polar"),
     "sentiprobe list matrix": (lambda tmp, data: None, "arts-laptop"),
     "sentiprobe score --suite arts-laptop --predictions laptop_results.csv --column bert_pt --json":
         (lambda tmp, data: _link(data / "arts" / "output" / "laptop_results.csv", tmp / "laptop_results.csv"), '"ars"'),

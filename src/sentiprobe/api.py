@@ -22,6 +22,7 @@ from .core.types import SCHEMA_VERSION
 from .models import MODELS, create_model
 from .report.html import format_value as format_value  # re-exported: how reports and the console show a metric
 from .report.html import is_percentage as is_percentage  # re-exported
+from .report.comparison import test_phrase as test_phrase  # re-exported: how the console names a pair's test
 from .report.html import render_comparison, render_report
 from .run.config import available_suites, capability_problem, plan_run
 from .run.config import expand_suite_groups as expand_suite_groups  # re-exported: the API of --suite groups
@@ -103,7 +104,8 @@ def run(suites: Sequence[str] | None = None, models: Sequence[Any] | None = None
         limit_seed: int = 0, missing: str = "error", progress: bool | Any = True,
         repair_cache: bool = False, overwrite: bool = False,
         suite_options: Mapping[str, Mapping[str, Any]] | None = None,
-        log: Callable[[str], None] = lambda m: None, jobs: int | str | None = 1) -> dict[str, Any]:
+        log: Callable[[str], None] = lambda m: None, jobs: int | str | None = 1,
+        skip_unsupported: bool = False) -> dict[str, Any]:
     """Run models on suites and write the run directory ``out`` (``out/<label>/`` per model, plus
     ``out/summary.json``, ``out/comparison.json`` and the comparison report ``out/report.html``, whatever the
     number of models).
@@ -120,7 +122,9 @@ def run(suites: Sequence[str] | None = None, models: Sequence[Any] | None = None
     refused unless ``overwrite``; the same configuration resumes. ``progress``: True reports stages on stderr
     (a :class:`~sentiprobe.run.progress.Progress` for another stream). ``jobs``: 1 runs the
     models one after another in this process; N > 1 (or ``"auto"``: one per CPU, at most 4) runs them in N
-    worker processes side by side (:mod:`sentiprobe.run.lanes`), with the same results.
+    worker processes side by side (:mod:`sentiprobe.run.lanes`), with the same results. ``skip_unsupported``: a
+    (model, suite) pair that cannot run is skipped and recorded under the model's ``skipped`` instead of failing (a
+    bare run, without suites or without models, always skips).
 
     Returns the summary document: ``runs.<label>`` is that model's full results document (``suites``,
     ``errors``...). A suite that fails is recorded under ``errors`` (see :func:`run_errors`) while the
@@ -131,7 +135,8 @@ def run(suites: Sequence[str] | None = None, models: Sequence[Any] | None = None
                            limit_mode=limit_mode, limit_seed=limit_seed, missing=missing)
     entries, base = plan_run(suites, models, model_args=model_args, out=str(out), data_dir=data_dir, log=log,
                              settings=settings, suite_options=suite_options, cache_dir=cache_dir,
-                             use_cache=use_cache, progress=bool(progress), repair_cache=repair_cache)
+                             use_cache=use_cache, progress=bool(progress), repair_cache=repair_cache,
+                             skip_unsupported=skip_unsupported)
     reporter = progress if isinstance(progress, Progress) else Progress() if progress else NULL_PROGRESS
     return run_models(entries, base, overwrite=overwrite, progress=reporter, jobs=jobs)
 

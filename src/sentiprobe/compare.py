@@ -188,7 +188,21 @@ def load_run(run_dir: str | Path) -> tuple[dict[str, Any], Path]:
     d = Path(run_dir)
     if not d.is_dir():
         raise DataError("not a run directory", path=d)
+    if not (d / "results.json").exists():
+        raise DataError(_no_results_hint(d), path=d / "results.json")
     return read_results(d / "results.json"), d
+
+
+def _no_results_hint(d: Path) -> str:
+    """Why ``d`` is not a model's run directory, and the ones below it (a run root holds one per model)."""
+    below = sorted({p.parent for p in d.glob("*/results.json")} | {p.parent for p in d.glob("*/*/results.json")})
+    if not below:
+        return "no results.json here or in the directories below: not a run directory (`sentiprobe run --out DIR`)"
+    shown = " ".join(str(p) for p in below[:8]) + (" ..." if len(below) > 8 else "")
+    root = (" (a run root: its models are already compared in comparison.json and report.html)"
+            if (d / "summary.json").is_file() else "")
+    return (f"no results.json: --runs takes the directory of each model, not the folder above them{root}; the "
+            f"run directories below it: {shown}, e.g. sentiprobe compare --runs {' '.join(map(str, below[:2]))}")
 
 
 def compare_runs(run_dirs: Sequence[str | Path], *, names: Sequence[str] | None = None, n_boot: int = 1000,
@@ -275,13 +289,20 @@ def compare_systems(systems: Mapping[str, Sequence[tuple[Mapping[str, Any], Path
         for h in hashes.values():
             counts[h] = counts.get(h, 0) + 1
         common = max(counts, key=lambda h: (counts[h], -list(hashes.values()).index(h))) if counts else None
+        asked = {n: _asked(ran[n][0][0]) for n in hashes}
         for n, h in hashes.items():
             if h != common:
-                cover["excluded"][n] = "asked other items than the others (different options, data or --limit)"
+                cover["excluded"][n] = (f"asked other items than the others (different options, data or --limit): "
+                                        f"{asked[n]}")
         keep = [n for n in ran if hashes.get(n) == common and n not in cover["excluded"]]
         if len(keep) < 2:
-            out["not_compared"][name] = (f"only {len(keep)} system ran it ({', '.join(keep) or 'none'})"
-                                         if not cover["excluded"] else "fewer than two systems asked the same items")
+            why = (f"only {len(keep)} system ran it ({', '.join(keep) or 'none'})" if not cover["excluded"] else
+                   "fewer than two systems asked the same items (" + "; ".join(f"{n}: {a}" for n, a in asked.items())
+                   + ")")
+            if any((ran[n][0][0].get("limit") or None) for n in hashes) and \
+                    len({str(ran[n][0][0].get("limit")) for n in hashes}) > 1:
+                why += "; --limit differs: run the systems with the same --limit (or none) to compare them"
+            out["not_compared"][name] = why
             continue
         entry0, doc0, dir0 = ran[keep[0]][0]
         key = _comparison_key(name, entry0, {n: [d / "predictions" / f"{name}.jsonl" for _, _, d in ran[n]]
@@ -319,6 +340,15 @@ def compare_systems(systems: Mapping[str, Sequence[tuple[Mapping[str, Any], Path
 
 
 _COMPARISONS = "suite-comparisons"
+
+
+def _asked(entry: Mapping[str, Any]) -> str:
+    """Which of a suite's test items a run asked, in words (``--limit 5 (sample): 9 items``)."""
+    n = entry.get("n_items")
+    lim = entry.get("limit")
+    if isinstance(lim, dict) and lim.get("value") is not None:
+        return f"--limit {lim['value']} ({lim.get('mode', 'sample')}): {n} item{'' if n == 1 else 's'}"
+    return f"all {n} items"
 
 
 def _comparison_key(suite: str, entry: Mapping[str, Any], files: Mapping[str, list[Path]], doc: Mapping[str, Any],

@@ -36,7 +36,7 @@ import tempfile  # noqa: E402
 import traceback  # noqa: E402
 
 from .. import __version__  # noqa: E402
-from ..core.errors import SentiprobeError  # noqa: E402
+from ..core.errors import SentiprobeError, UnknownNameError  # noqa: E402
 from .environment import use_environment  # noqa: E402
 
 COMMANDS = ("list_cmd", "data_cmd", "score_cmd", "run_cmd", "compare_cmd", "report_cmd", "agree_cmd", "judge_cmd",
@@ -62,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command; returns the exit status (0 fine, 1 a typed error, 2 a usage error such as an option out of
-    range, 3 a bug, 130 interrupted)."""
+    range or an unknown suite or model name, 3 a bug, 130 interrupted)."""
     try:
         return _main(argv)
     except KeyboardInterrupt:  # while the parser is built or the arguments read (the command's own is below)
@@ -86,7 +86,7 @@ def _main(argv: list[str] | None) -> int:
         if getattr(args, "json", False):
             print(json.dumps({"error": type(exc).__name__, "message": str(exc)}), file=sys.stderr)
         print(f"sentiprobe: error: {exc}", file=sys.stderr)
-        return 1
+        return 2 if isinstance(exc, UnknownNameError) else 1  # a misspelt suite or model name is a usage error
     except KeyboardInterrupt:
         print("sentiprobe: interrupted (finished work is kept in the cache)", file=sys.stderr)
         return 130

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from ..core.errors import ConfigError
@@ -51,6 +52,7 @@ def _v(v: float | None, scale: float = 100.0, nd: int = 1) -> str:
 
 def format_suite(doc: dict[str, Any]) -> list[str]:
     """Text lines of one suite's comparison entry."""
+    from ..api import test_phrase  # loads when it runs: `sentiprobe --help` stays instant
 
     level = ci_label(doc["confidence"]) if doc.get("confidence") is not None else "CI"
     lines = [f"suite {doc['suite']}: {doc['n_units']} {doc['unit']}s, reference {doc['reference']}; "
@@ -80,9 +82,10 @@ def format_suite(doc: dict[str, Any]) -> list[str]:
                 cells.append(f"McNemar ({mc['method']}) b={mc['counts']['b']} c={mc['counts']['c']} "
                              f"p {mc['p_value']:.4g}")
         lines.append(f"  {pr['a']} - {pr['b']}: " + "  ".join(cells))
-    tests = sorted({d.get("test", "") for pr in doc["pairs"] for d in pr["metrics"].values()})
+    tests = sorted({test_phrase(d.get("test", "")) for pr in doc["pairs"] for d in pr["metrics"].values()})
     t = doc.get("tests") or {}
-    lines.append(f"  tests: {'; '.join(x for x in tests if x)}; Holm over {t.get('n_tests', '?')} tests"
+    n_tests = f"{t.get('n_tests', '?')} test{'' if t.get('n_tests') == 1 else 's'}"
+    lines.append(f"  tests: {'; '.join(x for x in tests if x)}; Holm over {n_tests}"
                  + (f"; bootstrap floor p = {t['p_floor']:.2g} (<= marks a p-value at it)" if t.get("p_floor") else ""))
     if doc.get("not_run"):
         lines.append(f"  not run on this suite: {', '.join(doc['not_run'])}")
@@ -108,11 +111,16 @@ def cmd(args) -> int:
                   data_dir=args.data_dir, missing=args.missing, n_boot=args.n_boot, seed=args.seed,
                   confidence=confidence, mcnemar=args.mcnemar, suite_options=options)
     suites = list(doc["suites"].values()) if args.runs else [doc]
+    nothing = bool(args.runs) and not suites  # every suite left out: say so and fail, not exit 0 silently
     if args.json:
         print(json.dumps(doc, indent=2, ensure_ascii=False))
-        return 0
-    for d in suites:
-        print("\n".join(format_suite(d)))
-    for name, why in doc.get("not_compared", {}).items():
-        print(f"suite {name}: not compared ({why})")
+    else:
+        for d in suites:
+            print("\n".join(format_suite(d)))
+        for name, why in doc.get("not_compared", {}).items():
+            print(f"suite {name}: not compared ({why})")
+    if nothing:
+        print("sentiprobe: error: nothing was compared: no suite has two systems that asked the same items"
+              + (" (see 'not compared' above)" if not args.json else ""), file=sys.stderr)
+        return 1
     return 0

@@ -26,22 +26,39 @@ def _short_reason(why: str) -> str:
     return "needs generate" if "cannot generate" in why else why
 
 
+WIDTH = 100
+"""Columns of the text output (the console's width everywhere in sentiprobe)."""
+
+
 def matrix_text(matrix: dict[str, dict[str, str | None]]) -> str:
-    """Suites as rows, models as columns: ``x`` runs, ``.`` does not apply; then per model where and why not."""
+    """Suites as rows, models as numbered columns (the names in a legend above, so any number of models fits in
+    :data:`WIDTH` columns): ``x`` runs, ``.`` does not apply; then per model where and why not."""
     import textwrap
 
     models = list(next(iter(matrix.values()), {}))
     sw = max([5, *(len(s) for s in matrix)])
-    lines = [f"{'suite':<{sw}}  " + "  ".join(models)]
+    keys = [str(k) for k in range(1, len(models) + 1)]
+    cw = max([1, *(len(k) for k in keys)])
+    lines = textwrap.wrap("models: " + ", ".join(f"{k} {m}" for k, m in zip(keys, models)), WIDTH,
+                          subsequent_indent="  ")
+    lines += ["", f"{'suite':<{sw}}  " + " ".join(f"{k:>{cw}}" for k in keys)]
     for suite, row in matrix.items():
-        lines.append(f"{suite:<{sw}}  " + "  ".join(f"{'.' if row[m] else 'x':^{len(m)}}" for m in models))
+        lines.append(f"{suite:<{sw}}  " + " ".join(f"{'.' if row[m] else 'x':>{cw}}" for m in models))
     lines += ["", "x: runs in a bare `sentiprobe run` (a model may still refuse a suite's items when it sees them,",
               "e.g. the constituent baselines outside LexComp); .: not applicable:"]
     for m in models:
         why = [f"{suite} ({_short_reason(r)})" for suite, row in matrix.items() if (r := row[m])]
         if why:
-            lines += textwrap.wrap(f"{m}: " + ", ".join(why), 100, initial_indent="  ", subsequent_indent="    ")
+            lines += textwrap.wrap(f"{m}: " + ", ".join(why), WIDTH, initial_indent="  ", subsequent_indent="    ")
     return "\n".join(lines) + "\n"
+
+
+def _wrapped(text: str, indent: str, more: str) -> str:
+    """``text`` wrapped at :data:`WIDTH` columns (long words such as paths are not broken)."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=more,
+                                    break_long_words=False, break_on_hyphens=False)) + "\n"
 
 
 def cmd(args) -> int:
@@ -73,16 +90,16 @@ def cmd(args) -> int:
         print(json.dumps(doc, indent=2))
         return 0
     for s in doc.get("suites", []):
-        print(f"suite  {s['name']:<20} {s['family']:<11} {s['description']}")
+        print(_wrapped(f"suite  {s['name']:<20} {s['family']:<11} {s['description']}", "", " " * 7), end="")
         print(*options_text(s["options"], "--suite-arg"), sep="", end="")
     for m in doc.get("models", []):
         default = " [default]" if "default" in m["tags"] else ""
-        print(f"model  {m['name']:<20} {m['description']}{default}")
+        print(_wrapped(f"model  {m['name']:<20} {m['description']}{default}", "", " " * 7), end="")
         if m["options"] is not None:
             print(*options_text(m["options"], "--model-arg"), sep="", end="")
         else:
             for k, v in m["params"].items():
-                print(f"         --model-arg {k}=...  {v}")
+                print(_wrapped(f"--model-arg {k}=...  {v}", " " * 9, " " * 13), end="")
     return 0
 
 
@@ -98,8 +115,8 @@ def options_text(options: dict[str, dict], flag: str) -> list[str]:
             extra.append(d["range"])
         if d["env"]:
             extra.append(f"env {d['env']}")
-        lines.append(f"         {flag} {name}={d['type']}  {d['help']}" + (f" ({'; '.join(extra)})" if extra else "")
-                     + "\n")
+        lines.append(_wrapped(f"{flag} {name}={d['type']}  {d['help']}" + (f" ({'; '.join(extra)})" if extra else ""),
+                              " " * 9, " " * 13))
     return lines
 
 

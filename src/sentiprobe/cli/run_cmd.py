@@ -48,6 +48,9 @@ def add_parser(sub) -> None:
     p.add_argument("--jobs", default="auto", metavar="N|auto",
                    help="models run side by side in N worker processes (default auto: one per CPU, at most 4 "
                         "and one per model; 1 runs them one after another in this process); same results")
+    p.add_argument("--skip-unsupported", action="store_true",
+                   help="skip the (model, suite) pairs of an explicit --model x --suite list that cannot run "
+                        "(one line each, exit 0) instead of failing them (exit 1), as the bare `sentiprobe run` does")
     p.add_argument("--json", action="store_true",
                    help="print a compact JSON document (headline metrics and paths) instead of the table")
     p.set_defaults(func=cmd)
@@ -130,13 +133,18 @@ def cmd(args) -> int:
               out=args.out, data_dir=args.data_dir, cache_dir=args.cache_dir, use_cache=not args.no_cache,
               **settings.to_dict(), progress=progress,
               suite_options=suite_options, repair_cache=args.repair_cache, overwrite=args.overwrite,
-              log=lambda msg: print(msg, file=sys.stderr), jobs=args.jobs)
+              log=lambda msg: print(msg, file=sys.stderr), jobs=args.jobs,
+              skip_unsupported=args.skip_unsupported)
     if args.json:
         print(json.dumps(compact_summary(doc), indent=2, ensure_ascii=False))
     else:
         sys.stdout.write(results_table(doc))
-    for line in generation_warnings(doc):
+    for line in generation_warnings(doc) + label_mapping_notes(doc):
         print(line, file=sys.stderr)
+    if args.skip_unsupported:
+        for model, run_doc in (doc.get("runs") or {}).items():
+            for suite, why in (run_doc.get("skipped") or {}).items():
+                print(f"sentiprobe: skipped {suite} ({model}): {why}", file=sys.stderr)
     errors = run_errors(doc)
     for where, err in errors.items():
         print(f"sentiprobe: suite {where} failed: {err['type']}: {err['message']}", file=sys.stderr)
@@ -166,4 +174,18 @@ def generation_warnings(summary: dict) -> list[str]:
                 out.append(f"sentiprobe: warning: {where}: {gen['warning']}")
                 for r in (gen.get("first_failures") or [])[:3]:
                     out.append(f"    {r.get('item_id')}: {json.dumps(r.get('reply'), ensure_ascii=False)}")
+    return out
+
+
+def label_mapping_notes(summary: dict) -> list[str]:
+    """One line per (suite, model) whose classes cover only some of the suite's labels (a 2-way head on a
+    3-label suite): the model never predicts the others, which the per-model report also says."""
+    out = []
+    for model, run in (summary.get("runs") or {}).items():
+        for suite, entry in (run.get("suites") or {}).items():
+            never = (entry.get("label_mapping") or {}).get("never_predicted") or []
+            if never:
+                out.append(f"sentiprobe: note: {suite} ({model}): no model label maps to the suite label(s) "
+                           f"{', '.join(never)}: the model never predicts {'it' if len(never) == 1 else 'them'} "
+                           f"(recall 0; its labels: {', '.join(entry['label_mapping'].get('model_labels') or [])})")
     return out

@@ -129,9 +129,10 @@ class UnknownNameError(SentiprobeError, KeyError):
         self.kind = kind
         self.name = name
         self.choices = sorted(choices)
-        close = difflib.get_close_matches(name, self.choices, n=3, cutoff=0.5)
+        folded = {c.lower(): c for c in self.choices}  # `SOUL-RC` is a misspelt `soul-rc`
+        close = [folded[m] for m in difflib.get_close_matches(str(name).lower(), list(folded), n=3, cutoff=0.5)]
         # also suggest names that extend what the user typed ("arts" -> "arts-laptop")
-        close += [c for c in self.choices if c.startswith(name) and c not in close][:3]
+        close += [c for c in self.choices if c.startswith(str(name).lower()) and c not in close][:3]
         msg = f"unknown {kind} {name!r}"
         if close:
             msg += "; did you mean " + " or ".join(repr(c) for c in close[:3]) + "?"

@@ -44,7 +44,7 @@ def resolve_data_dir(data_dir: str | Path | None = None) -> Path:
     """``--data-dir``, then ``$SENTIPROBE_DATA_DIR`` (as the command line installed it, :mod:`sentiprobe.core.env`),
     then the user cache dir."""
     if data_dir:
-        return Path(data_dir).expanduser()
+        return Path(data_dir).expanduser().absolute()  # messages name the directory that was meant
     return paths.data_dir()
 
 

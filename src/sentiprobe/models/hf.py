@@ -146,9 +146,16 @@ class HFClassifier(ModelAdapter):
         set_threads(self.threads, EXTRA)
         _, safe = weight_files(d, self.allow_pickle)
         self._tok = tr.AutoTokenizer.from_pretrained(str(d), local_files_only=True)
-        model, info = tr.AutoModelForSequenceClassification.from_pretrained(
-            str(d), local_files_only=True, use_safetensors=safe, output_loading_info=True,
-            **({} if safe else {"weights_only": True}), **kwargs)
+        logs = tr.utils.logging
+        verbosity = logs.get_verbosity()
+        if new_head:  # the new head's weights are missing by design: no "newly initialized" load report
+            logs.set_verbosity_error()
+        try:
+            model, info = tr.AutoModelForSequenceClassification.from_pretrained(
+                str(d), local_files_only=True, use_safetensors=safe, output_loading_info=True,
+                **({} if safe else {"weights_only": True}), **kwargs)
+        finally:
+            logs.set_verbosity(verbosity)
         missing = [k for k in info.get("missing_keys", []) if not k.endswith("position_ids")]
         if missing and not new_head:
             raise ConfigError(f"{d} is not a fine-tuned sequence classifier: the weights {missing[:4]} are missing "

@@ -32,10 +32,16 @@ custom head is saved beside it as ``head.safetensors``. The key hashes the base 
 hyper-parameters, the seed, the labels, the input kind and the training items. ``output_dir`` defaults to
 the directory the runner passes to :meth:`HFFinetune.set_workdir`, else a new temporary directory. The
 fitted state is ``({"checkpoint": dir, "weights_sha256": ..., "head": ..., ...}, {})``: no arrays, no pickles.
+
+``save_to=DIR`` also copies the fine-tuned checkpoint (weights, config with the suite's labels as ``id2label``,
+tokenizer) to ``DIR``, a name the user chose, so ``hf-classifier`` can evaluate it on other suites
+(``--model-arg path=DIR``); only the ``auto`` head is a checkpoint ``hf-classifier`` loads, so the custom heads
+refuse it. ``train_limit=N`` fine-tunes on a seeded sample of N training items (quick starts and smoke tests).
 """
 from __future__ import annotations
 
 import functools
+import shutil
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -116,7 +122,8 @@ class HFFinetune(HFClassifier):
                  seed: int | None = None, max_length: int = 128, weight_decay: float = 0.01,
                  warmup_ratio: float | str | None = None, schedule: str | None = None, select: str | None = None,
                  max_grad_norm: float = 1.0, lexicon_features: str = "none", output_dir: str | None = None,
-                 device: str = "auto", threads: int | None = None, allow_pickle: bool = False) -> None:
+                 device: str = "auto", threads: int | None = None, allow_pickle: bool = False,
+                 train_limit: int | None = None, save_to: str | None = None) -> None:
         """Arguments as :class:`HFFinetuneOptions` declares them (``MODELS.create`` parses and checks them); an
         unset recipe argument (None or ``default``) takes the recipe's value."""
         if path is None or str(path).strip().lower() in ("", "none", "minilm"):
@@ -146,6 +153,11 @@ class HFFinetune(HFClassifier):
             raise ConfigError("hf-finetune: head=sentivent concatenates lexicon features: set lexicon_features "
                               "to pol, posnegneupol or all")
         self.output_dir = None if output_dir in (None, "", "none") else Path(str(output_dir))
+        self.train_limit = train_limit
+        self.save_to = None if save_to in (None, "", "none") else Path(str(save_to)).expanduser().absolute()
+        if self.save_to is not None and self.head != "auto":
+            raise ConfigError(f"hf-finetune: save_to writes a checkpoint hf-classifier loads, which needs head=auto "
+                              f"(this model has head={self.head})")
         self._workdir: Path | None = None
         self.checkpoint: Path | None = None
         self._state_meta: dict[str, Any] | None = None
@@ -159,7 +171,9 @@ class HFFinetune(HFClassifier):
                 "batch_size": self.batch_size, "seed": self.seed, "optimizer": "AdamW",
                 "weight_decay": self.weight_decay, "warmup_ratio": self.warmup_ratio, "schedule": self.schedule,
                 "select": self.select, "max_grad_norm": self.max_grad_norm,
-                "lexicon_features": self.lexicon_features, "device": self.device, "dtype": "float32"}
+                "lexicon_features": self.lexicon_features, "device": self.device, "dtype": "float32",
+                **({"train_limit": self.train_limit} if self.train_limit is not None else {}),
+                **({"save_to": str(self.save_to)} if self.save_to is not None else {})}
 
     def set_workdir(self, path: Path) -> None:
         """Checkpoints go to ``path`` unless ``output_dir`` was given."""
@@ -234,6 +248,9 @@ class HFFinetune(HFClassifier):
             raise ConfigError("hf-finetune: the training split has no labelled items")
         seed = self.seed if self.seed is not None else int(seed)
         labels = list(labels)
+        if self.train_limit is not None and len(tr) > self.train_limit:
+            keep = sorted(np.random.default_rng(seed).choice(len(tr), self.train_limit, replace=False).tolist())
+            tr, ys = [tr[i] for i in keep], [ys[i] for i in keep]
         seed_torch(seed)
         if self.head == "sentivent":
             first = next((it for it in tr if isinstance(it.features, dict)), None)
@@ -306,7 +323,23 @@ class HFFinetune(HFClassifier):
         self.fitted_input_kind = input_kind
         self._state_meta = {"checkpoint": str(out), "weights_sha256": files_hash(weights), "labels": labels,
                             "input_kind": input_kind, "seed": seed, "history": history, "selection": selection,
-                            "head": head}
+                            "head": head, "n_train": len(tr)}
+        self._export()
+
+    def _export(self) -> None:
+        """Copy the fine-tuned checkpoint to ``save_to`` (the files ``hf-classifier`` loads). One destination
+        holds one model: a second suite fine-tuned by this process into the same ``save_to`` is refused."""
+        if self.save_to is None or self.checkpoint is None:
+            return
+        key = self.checkpoint.name
+        owner = _EXPORTED.setdefault(str(self.save_to), key)
+        if owner != key:
+            raise ConfigError(f"hf-finetune: save_to={self.save_to} already holds the model fine-tuned on another "
+                              "suite of this run; fine-tune one suite per save_to directory")
+        self.save_to.mkdir(parents=True, exist_ok=True)
+        for f in self.checkpoint.iterdir():
+            if f.is_file():
+                shutil.copy2(f, self.save_to / f.name)
 
     # ---- state ---------------------------------------------------------------------------------
     def get_state(self) -> State | None:
@@ -340,6 +373,7 @@ class HFFinetune(HFClassifier):
         self.checkpoint = d
         self.fitted_input_kind = kind  # what the model was trained on
         self._state_meta = dict(meta)
+        self._export()
 
     def classify(self, items: Sequence[Item], labels: Sequence[str], input_kind: str) -> list[Prediction]:
         self._ensure_loaded()
@@ -352,6 +386,9 @@ class HFFinetune(HFClassifier):
         """Identity of the fine-tuned checkpoint (``None`` before fitting)."""
         return checkpoint_identity(self.checkpoint) if self.checkpoint else None
 
+
+_EXPORTED: dict[str, str] = {}
+"""``save_to`` directory -> the fine-tuned checkpoint this process copied there."""
 
 Unset = Literal["default"]
 """``default`` (or unset): the recipe's value."""
@@ -392,6 +429,11 @@ class HFFinetuneOptions:
     device: str = option("auto", "auto (CUDA when present), cpu, cuda or cuda:N")
     threads: int | None = option(None, "torch.set_num_threads (process-wide); unset: torch's", lo=1)
     allow_pickle: bool = option(False, "accept pickle-based pytorch_model.bin when no safetensors exist")
+    train_limit: int | None = option(None, "fine-tune on a seeded sample of N training items (quick starts, "
+                                           "smoke tests); unset: the whole train split", lo=1)
+    save_to: str | None = option(None, "also copy the fine-tuned checkpoint (safetensors, config with the suite's "
+                                       "labels, tokenizer) to this directory, for hf-classifier path=DIR (head=auto; "
+                                       "one suite per directory)")
 
 
 MODELS.register(

@@ -50,17 +50,26 @@ def p_text(entry: dict[str, Any]) -> str:
     return str(macro("comparison/pair_cell.html.j2", "p_holm")(entry))
 
 
+def test_phrase(test: str) -> str:
+    """A pair's ``test`` as a clause with a subject: ``none: r is undefined for X`` (no test was run) reads
+    ``no test where r is undefined for X``, not ``None: ...``."""
+    return f"no test where {test[len('none: '):]}" if test.startswith("none: ") else test
+
+
 def _tests_note(comp: dict[str, Any], metric: str) -> str:
     """Which test gave the p-values of ``metric`` and how they were corrected."""
-    tests = sorted({p["metrics"][metric].get("test", "") for p in comp["pairs"] if metric in p["metrics"]})
+    tests = sorted({test_phrase(p["metrics"][metric].get("test", "")) for p in comp["pairs"]
+                    if metric in p["metrics"]})
     t = comp.get("tests") or {}
     parts = ["; ".join(x for x in tests if x)]
     if t.get("bootstrap_resamples"):
         parts.append(f"bootstrap CIs and p-values from {int(t['bootstrap_resamples']):,} paired resamples "
                      f"(smallest p-value {t.get('p_floor', 0):.2g}, below the strictest Holm threshold "
                      f"{(t.get('strictest_holm_threshold') or 0):.2g}; \u2264 marks a p-value at that floor)")
-    parts.append(f"Holm-corrected over the {int(t.get('n_tests') or 0)} tests of the suite "
-                 f"(\u2605: below \u03b1 = {comp.get('alpha', 0.05)})")
+    n = int(t.get('n_tests') or 0)
+    parts.append((f"Holm-corrected over the {n} tests of the suite" if n != 1 else
+                  "one test on the suite (Holm's correction leaves it unchanged)")
+                 + f" (\u2605: below \u03b1 = {comp.get('alpha', 0.05)})")
     return ". ".join(p[:1].upper() + p[1:] for p in parts if p) + "."
 
 
@@ -150,6 +159,17 @@ def _why_not(suite: str, docs: dict[str, dict[str, Any]], comp: dict[str, Any] |
     return out
 
 
+def _not_run(shown: list[str], docs: dict[str, dict[str, Any]]) -> list[tuple[str, list[str]]]:
+    """The suites every model skipped (a bare run's ``soul-jg`` without a generating model): each with the
+    distinct reasons, so a suite of ``summary.json`` is never missing from the report without a word."""
+    out: dict[str, list[str]] = {}
+    for d in docs.values():
+        for s, why in (d.get("skipped") or {}).items():
+            if s not in shown and str(why) not in out.setdefault(s, []):
+                out[s].append(str(why))
+    return list(out.items())
+
+
 def _models_table(docs: dict[str, dict[str, Any]], links: dict[str, str]) -> str:
     rows = [(label, str((d.get("model") or {}).get("name")), fragment(identity_summary(d.get("model") or {})))
             for label, d in docs.items()]
@@ -214,6 +234,7 @@ def render_comparison(docs: dict[str, dict[str, Any]], comparison: dict[str, Any
                          "matrices": matrices, "cochran_q": (comp or {}).get("cochran_q"),
                          "not_compared": not_compared, "all_metrics": fragment(_all_metrics(s, docs, heads))})
     html = render("comparison/report.html.j2", title=f"sentiprobe {title}", heading=title, n_models=len(docs),
+                  not_run=_not_run(suites, docs),
                   suites=sections, n_compared=len([s for s in suites if s in comps]), intro=intro,
                   limited=list(limited), limited_how=how, models=fragment(_models_table(docs, links)),
                   profile=_profile_figure(rows, values, unreliable))

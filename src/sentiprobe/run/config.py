@@ -13,6 +13,7 @@ from typing import Any
 from ..core.errors import ConfigError
 from ..core.runspec import RunSettings, settings_of
 from ..core.runspec import parse_limit as parse_limit  # re-exported: the API of --limit
+from ..data import resolve_data_dir
 from ..models import MODELS, create_model
 from ..suites import SUITES, get_suite
 from .modelargs import ModelEntry, assign_model_args, check_label, model_entries
@@ -37,7 +38,9 @@ class RunConfig(RunSettings):
         repair_cache: move a corrupt cache aside and start a fresh one (``--repair-cache``) instead of failing.
         progress: show progress bars.
         skip_unsupported: skip (and record) suites the model cannot run instead of failing
-            (used by the bare ``sentiprobe run`` over every suite and default model).
+            (the bare ``sentiprobe run`` over every suite and default model, and ``--skip-unsupported``).
+        bare: the suites were not named: a generation suite is also skipped for a model that cannot generate
+            (named with ``--suite``, it runs).
         unavailable_suites: suites left out of a bare run because their data is missing (recorded).
         suite_options: suite name -> options (raw strings or values; parsed and validated by the suite's
             options type; the effective values are recorded per suite in ``results.json``).
@@ -54,6 +57,7 @@ class RunConfig(RunSettings):
     repair_cache: bool = False
     progress: bool = True
     skip_unsupported: bool = False
+    bare: bool = False
     unavailable_suites: tuple[str, ...] = ()
     suite_options: dict[str, dict[str, Any]] = field(default_factory=dict)
 
@@ -70,6 +74,11 @@ class RunConfig(RunSettings):
     def settings(self) -> RunSettings:
         """The run spec's part of this configuration."""
         return settings_of(self)
+
+
+NO_SHIPPED_DATA = frozenset({"arts-custom"})
+"""Suites whose data is the user's own file (``--suite-arg path=FILE``): nothing to fetch, so a bare run leaves
+them out without telling the user to ``data fetch`` them."""
 
 
 def available_suites(data_dir: str | None = None) -> tuple[list[str], list[str]]:
@@ -179,29 +188,42 @@ def plan_run(suites: Sequence[str] | None = None, models: Sequence[Any] | None =
     recorded); family names are expanded. ``models=None``: the default models. ``settings``: the run spec
     (seed, limit, confidence...; default: its defaults). ``where``: the other :class:`RunConfig` fields, which say
     where and how the run executes (``cache_dir``, ``use_cache``, ``progress``...). A bare run (no suites or no
-    models) skips the suites a model cannot run instead of failing.
+    models) skips the suites a model cannot run instead of failing; so does ``skip_unsupported=True``
+    (``--skip-unsupported``).
     """
     skipped: list[str] = []
     for what, given in (("suites", suites), ("models", models)):
         if given is not None and not [n for n in given if str(n).strip()]:
             raise ConfigError(f"{what}={list(given)!r} names no {what[:-1]}; pass None for the default {what}")
-    bare = not suites or not models
+    bare = not suites
+    skip = bare or not models or bool(where.pop("skip_unsupported", False))
+    root = resolve_data_dir(data_dir)
     if suites:
         suites = expand_suite_groups(suites, data_dir)
+        for s in suites:
+            SUITES.get(s)  # an unknown name first, with did-you-mean
+        options = suite_options or {}
+        needing = [s for s in suites if not get_suite(s, data_dir, options.get(s)).available()]
+        if needing and not root.is_dir():  # refused before a run folder full of failures is written
+            raise ConfigError(f"the data directory {root} does not exist, and suite(s) {', '.join(needing)} read "
+                              "their data from it; run `sentiprobe data fetch` or point --data-dir / "
+                              "SENTIPROBE_DATA_DIR at the directory that holds the data")
     if not suites:
         suites, skipped = available_suites(data_dir)
-        if skipped:
-            log(f"skipping suites whose data is missing: {', '.join(skipped)} "
+        fetchable = [s for s in skipped if s not in NO_SHIPPED_DATA]
+        if fetchable:
+            log(f"skipping suites whose data is missing: {', '.join(fetchable)} "
                 "(run `sentiprobe data fetch` to get them)")
         if not suites:
-            raise ConfigError("no suite has its data available; run `sentiprobe data fetch` or set "
-                              "SENTIPROBE_DATA_DIR")
+            raise ConfigError(f"no suite has its data available in {root}; run `sentiprobe data fetch` or point "
+                              "--data-dir / SENTIPROBE_DATA_DIR at the directory that holds the data")
     entries = model_entries(list(models) if models else MODELS.names(tag="default"))
     per_model = assign_model_args({e.label: e.name for e in entries}, model_args)
     entries = [replace(e, args={**dict(e.args), **per_model[e.label]}) for e in entries]
     first = entries[0]
     spec = (settings or RunSettings()).to_dict()
     base = RunConfig(suites=tuple(suites), model=first.name, model_args=dict(first.args), label=first.label,
-                     out_dir=str(out), data_dir=data_dir, skip_unsupported=bare, unavailable_suites=tuple(skipped),
+                     out_dir=str(out), data_dir=data_dir, skip_unsupported=skip, bare=bare,
+                     unavailable_suites=tuple(skipped),
                      suite_options={k: dict(v) for k, v in (suite_options or {}).items()}, **spec, **where)
     return entries, base

@@ -86,7 +86,7 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
         model = create_model(cfg.model, **cfg.model_args)
         try:
             if k == 0:  # the model's labels against the suite's, before any fit or inference
-                label_mapping = model.label_mapping(suite.labels)
+                label_mapping = _label_mapping(model, suite, cfg)
             # fine-tuned checkpoints live beside the cache that records their fitted state
             root = Path(cfg.out_dir) if isinstance(cache, NullCache) else cache.path.parent
             model.set_workdir(root / "checkpoints")
@@ -157,10 +157,22 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
     return entry, preds, lines
 
 
+def _label_mapping(model: Any, suite: Suite, cfg: RunConfig) -> dict[str, Any] | None:
+    """``model.label_mapping``, with a ``label_map`` hint addressed to this model's label (``LABEL:label_map=``):
+    pasted unprefixed, it would go to every selected model that takes ``label_map`` and break the others."""
+    try:
+        return model.label_mapping(suite.labels)
+    except ConfigError as exc:
+        msg = str(exc)
+        if "--model-arg label_map=" not in msg:
+            raise
+        raise ConfigError(msg.replace("--model-arg label_map=", f"--model-arg {cfg.run_label}:label_map=")) from None
+
+
 def _check_capability(suite: Suite, cfg: RunConfig) -> None:
     model = create_model(cfg.model, **cfg.model_args)  # cheap: weights load on first use
     try:
-        problem = capability_problem(suite, model.capabilities, cfg.run_label, bare=cfg.skip_unsupported)
+        problem = capability_problem(suite, model.capabilities, cfg.run_label, bare=cfg.bare)
         if problem:
             raise CapabilityError(problem)
         why = suite.refusal(model)
