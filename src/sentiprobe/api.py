@@ -23,6 +23,7 @@ from .run.config import expand_suite_groups as expand_suite_groups  # re-exporte
 from .run.config import run_errors as run_errors  # re-exported: the API the CLI and sweeps read errors with
 from .run.export import iter_rows, render
 from .run.progress import NULL_PROGRESS, Progress
+from .run.refcatalog import NOT_RERUN, parse_reference_file, published_references, select_references
 from .run.runner import run_models
 from .suites import SUITES, get_suite
 from .suites.spec import DEFAULT_CONFIDENCE, alpha_of, describe_options
@@ -46,8 +47,28 @@ def list_models() -> list[dict[str, Any]]:
     from .core.options import describe_options
     from .models import MODELS
 
-    return [{"name": e.name, "description": e.description, "params": e.params, "tags": list(e.tags),
-             "options": describe_options(e.options) if e.options is not None else None} for e in MODELS]
+    models = [{"name": e.name, "description": e.description, "params": e.params, "tags": list(e.tags),
+               "options": describe_options(e.options) if e.options is not None else None} for e in MODELS]
+    return models + list_references()
+
+
+def list_references() -> list[dict[str, Any]]:
+    """The reference systems (tag ``reference``): the papers' own systems, whose predictions ship with the data;
+    ``sentiprobe run`` reads them (never runs them) and pairs them with the models (``--reference``). Each with
+    its files, their sha256 from the data manifest, the paper and what it covers."""
+    from .data import load_manifest
+
+    manifest = load_manifest()
+    out = []
+    for r in published_references():
+        files = []
+        for s in r.sources:
+            entry = manifest.get(s.path)
+            files.append({**s.to_dict(), "sha256": entry.sha256 if entry is not None else None})
+        desc = f"{r.system}, from {r.cite}; predictions {NOT_RERUN}, on {', '.join(r.suites)}"
+        out.append({"name": r.name, "description": desc, "params": {}, "tags": ["reference"], "options": None,
+                    "reference": {**r.describe(), "sources": files}})
+    return out
 
 
 def score(suite: str, predictions: str | Path, *, column: str | None = None, data_dir: str | None = None,
@@ -90,7 +111,8 @@ def run(suites: Sequence[str] | None = None, models: Sequence[Any] | None = None
         limit_seed: int = 0, missing: str = "error", progress: bool | Any = True,
         repair_cache: bool = False, overwrite: bool = False,
         suite_options: Mapping[str, Mapping[str, Any]] | None = None,
-        log: Callable[[str], None] = lambda m: None, jobs: int | str | None = 1) -> dict[str, Any]:
+        log: Callable[[str], None] = lambda m: None, jobs: int | str | None = 1,
+        reference: str | Sequence[str] | None = "all", reference_files: Sequence[str] = ()) -> dict[str, Any]:
     """Run models on suites and write the run directory ``out`` (``out/<label>/`` per model, plus
     ``out/summary.json``, ``out/comparison.json`` and the comparison report ``out/report.html``, whatever the
     number of models).
@@ -107,6 +129,10 @@ def run(suites: Sequence[str] | None = None, models: Sequence[Any] | None = None
     stages on stderr (a :class:`~sentiprobe.run.progress.Progress` for another stream). ``jobs``: 1 runs the
     models one after another in this process; N > 1 (or ``"auto"``: one per CPU, at most 4) runs them in N
     worker processes side by side (:mod:`sentiprobe.run.lanes`), with the same results.
+    ``reference``: the papers' own systems beside the models (read from the prediction files that ship with the
+    data, never run; :mod:`sentiprobe.run.references`): ``all`` (default: those of the suites run), ``none``, or
+    names (``published:bert_pt``). ``reference_files``: user prediction files registered as reference systems,
+    each ``LABEL=PATH[:COLUMN][,sha256=HEX][,suite=NAME]`` or a YAML file (``references:`` entries).
 
     Returns the summary document: ``runs.<label>`` is that model's full results document (``suites``,
     ``errors``...). A suite that fails is recorded under ``errors`` (see :func:`run_errors`) while the
@@ -117,8 +143,10 @@ def run(suites: Sequence[str] | None = None, models: Sequence[Any] | None = None
                              confidence=confidence, limit=limit, limit_mode=limit_mode, limit_seed=limit_seed,
                              missing=missing, progress=bool(progress), repair_cache=repair_cache,
                              suite_options=suite_options)
+    user = [r for text in reference_files for r in parse_reference_file(text, base.suites)]
+    refs = select_references(reference, base.suites, user)
     reporter = progress if isinstance(progress, Progress) else Progress() if progress else NULL_PROGRESS
-    return run_models(entries, base, overwrite=overwrite, progress=reporter, jobs=jobs)
+    return run_models(entries, base, overwrite=overwrite, progress=reporter, jobs=jobs, references=refs)
 
 
 def compatibility(models: Sequence[str] | None = None, suites: Sequence[str] | None = None, *,

@@ -77,6 +77,9 @@ def cmd(args) -> int:
         print(*options_text(s["options"], "--suite-arg"), sep="", end="")
     for m in doc.get("models", []):
         default = " [default]" if "default" in m["tags"] else ""
+        if "reference" in m["tags"]:
+            print(f"reference  {m['name']:<40} {m['description']}")
+            continue
         print(f"model  {m['name']:<20} {m['description']}{default}")
         if m["options"] is not None:
             print(*options_text(m["options"], "--model-arg"), sep="", end="")

@@ -95,11 +95,52 @@ def leaderboard(suite: str, docs: dict[str, dict[str, Any]], heads: list[str], l
     level = next((e.get("confidence") for e in (d["suites"][suite] for d in docs.values()
                                                 if suite in d.get("suites", {}))), None)
     cell = macro("comparison/cells.html.j2", "board_cell")
-    rows = [{"rank": ranks[model], "model": model, "n": _n(ran[model], heads),
+    rows = [{"rank": ranks[model], "model": model, "n": _n(ran[model], heads), "mark": reference_mark(docs[model]),
              "cells": [cell(ran[model].get(m), m) for m in heads]} for model in order]
-    absent = [(model, why_not.get(model, "not run on this suite")) for model in docs if model not in ran]
+    absent = [(model, why_not.get(model, "not run on this suite")) for model in docs if model not in ran
+              and not _reference_elsewhere(docs[model], suite)]
     return render("comparison/leaderboard.html.j2", first=first, heads=heads, level=level, rows=rows, absent=absent,
                   links=links)
+
+
+def reference_mark(doc: dict[str, Any]) -> str:
+    """How a reference system's row is marked (``published, not re-run``); empty for a model that was run."""
+    ref = (doc.get("model") or {}).get("reference")
+    return str(ref.get("mark") or "reference, not re-run") if isinstance(ref, dict) else ""
+
+
+def _reference_elsewhere(doc: dict[str, Any], suite: str) -> bool:
+    """A reference system whose predictions are for other suites: not listed as "not run" on this one."""
+    ref = (doc.get("model") or {}).get("reference")
+    return isinstance(ref, dict) and suite not in (ref.get("suites") or [])
+
+
+def _reference_lines(comparison: dict[str, Any] | None, suite: str) -> tuple[str, list[str]]:
+    """The suite's reference-systems note and one line per reference covering part of its units (paired over
+    the shared units only)."""
+    refs = (comparison or {}).get("references")
+    if not isinstance(refs, dict):
+        return "", []
+    note = str(((refs.get("suites") or {}).get(suite) or {}).get("note") or "")
+    lines = []
+    for name, rec in ((comparison or {}).get("partial_references") or {}).get(suite, {}).items():
+        text = f"{name} covers part of the units: paired over {rec.get('paired_over', '')}"
+        if rec.get("not_compared"):
+            text += f"; not compared: {rec['not_compared']}"
+        else:
+            metric = (rec.get("metrics") or [None])[0]
+            diffs = []
+            for p in rec.get("pairs", []):
+                e = (p.get("metrics") or {}).get(metric)
+                if e is None or name not in (p["a"], p["b"]) or e.get("difference") is None:
+                    continue
+                sign, other = (1.0, p["b"]) if p["a"] == name else (-1.0, p["a"])
+                diffs.append(f"{other} {sign * float(e['difference']):+.2f} {e.get('unit', '')}".rstrip()
+                             + (f" (p_Holm {float(e['p_holm']):.3g})" if e.get("p_holm") is not None else ""))
+            if diffs:
+                text += f"; {name} minus each system on {metric}: " + "; ".join(diffs)
+        lines.append(text)
+    return note, lines
 
 
 def _n(ms: dict[str, Any], heads: list[str]) -> str:
@@ -139,8 +180,8 @@ def _why_not(suite: str, docs: dict[str, dict[str, Any]], comp: dict[str, Any] |
 
 
 def _models_table(docs: dict[str, dict[str, Any]], links: dict[str, str]) -> str:
-    rows = [(label, str((d.get("model") or {}).get("name")), fragment(identity_summary(d.get("model") or {})))
-            for label, d in docs.items()]
+    rows = [(label, str((d.get("model") or {}).get("name")) + (f" ({reference_mark(d)})" if reference_mark(d) else ""),
+             fragment(identity_summary(d.get("model") or {}))) for label, d in docs.items()]
     return render("comparison/models.html.j2", rows=rows, links=links)
 
 
@@ -188,7 +229,9 @@ def render_comparison(docs: dict[str, dict[str, Any]], comparison: dict[str, Any
         not_compared = None
         if comp is None and comparison is not None:
             not_compared = str((comparison.get("not_compared") or {}).get(s, "fewer than two models ran it"))
+        ref_note, partial = _reference_lines(comparison, s)
         sections.append({"name": s, "comp": comp, "limit_note": limit_note(lim) if lim else "",
+                         "reference_note": ref_note, "partial_references": partial,
                          "leaderboard": fragment(leaderboard(s, docs, heads, links, _why_not(s, docs, comp))),
                          "matrices": matrices, "cochran_q": (comp or {}).get("cochran_q"),
                          "not_compared": not_compared, "all_metrics": fragment(_all_metrics(s, docs, heads))})

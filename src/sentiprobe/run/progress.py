@@ -225,6 +225,10 @@ def results_table(summary: Mapping[str, Any]) -> str:
         for model in runs:
             page = runs[model].get("report") or f"{runs[model].get('dir', model)}/report.html"
             lines.append(f"  {model}: {out}/{page}")
+        refs = summary.get("references") or {}
+        if refs:
+            lines += _wrap(f"reference systems ({len(refs)}; read from released predictions, not re-run; in the "
+                           f"leaderboards and pairwise matrices of the report): {', '.join(refs)}", 0)
     return "\n".join(lines).lstrip("\n") + "\n"
 
 
