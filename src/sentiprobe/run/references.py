@@ -137,6 +137,7 @@ def _score_one(ref: ReferenceSystem, src: ReferenceSource, name: str, base: RunC
                                         path=path)
         asked, limit_record = apply_limit(test, base.limit, mode=base.limit_mode, seed=base.limit_seed,
                                           unit=suite.spec.groups_name)
+        asked = test if limit_record is None else asked  # the suite's own list: its items hash is computed once
         items, coverage = covered_units(asked, by_id, suite.spec.groups_name, path)
     preds = [by_id[it.item_id] for it in items]
     lines = prediction_lines(preds, items)
@@ -164,7 +165,7 @@ def covered_units(items: Sequence[Item], predicted: Mapping[str, Prediction], un
         groups.setdefault(it.group_id, []).append(it)
     keep = {g for g, its in groups.items() if all(it.item_id in predicted for it in its)}
     if len(keep) == len(groups):
-        return list(items), None
+        return items if isinstance(items, list) else list(items), None
     if not keep:
         raise ConfigError(f"{path} predicts no whole {unit} of the {len(groups)} the run asks")
     chosen = [it for it in items if it.group_id in keep]
