@@ -63,8 +63,10 @@ def test_selection():
     arts = select_references("all", ["arts-laptop"])
     assert len(arts) == 9 and all("arts-laptop" in r.suites for r in arts)
     assert select_references("none", ["arts-laptop"]) == []
-    assert [r.name for r in select_references("published:bert_pt,published:asgcn", ["toy"])] == \
+    assert [r.name for r in select_references("published:bert_pt,published:asgcn", ["arts-rest"])] == \
         ["published:bert_pt", "published:asgcn"]
+    with pytest.raises(ConfigError, match="none of the suites run"):
+        select_references("published:bert_pt", ["toy"])
     assert select_references(None, ["toy"]) == []  # no published predictions for this suite
     with pytest.raises(ConfigError, match="did you mean 'published:bert_pt'"):
         select_references("published:bert-pt", ["arts-laptop"])
@@ -111,6 +113,14 @@ def test_user_reference_is_a_row_paired_with_the_model(tmp_path, capsys):
     assert "user-registered predictions, not re-run" in html and "references/prev/report.html" in html
     summary = json.loads((out / "summary.json").read_text())
     assert summary["references"]["prev"]["suites"]["toy"]["metrics"]["accuracy"]["value"] == pytest.approx(0.75)
+    assert main(["report", str(out), "--out", str(tmp_path / "again.html"), "--n-boot", "50"]) == 0  # regenerated
+    capsys.readouterr()
+    again = (tmp_path / "again.html").read_text()
+    assert "user-registered predictions, not re-run" in again and "references/prev/report.html" in again
+    assert main(["run", "--suite", "toy", "--model", "majority", "--out", str(out), "--n-boot", "50", "--json",
+                 "--no-progress", "--reference-file", f"prev={f},sha256={_sha(f)}"]) == 0
+    compact = json.loads(capsys.readouterr().out)
+    assert compact["references"]["prev"]["suites"]["toy"]["metrics"]["accuracy"]["value"] == pytest.approx(0.75)
 
 
 def test_tampered_user_reference_is_refused_with_the_checksum_error(tmp_path, capsys):

@@ -217,6 +217,9 @@ def report(run_dirs: Sequence[str | Path], out: str | Path, *, names: Sequence[s
             dirs.append(d)
         elif d.is_dir() and any((c / "results.json").is_file() for c in d.iterdir() if c.is_dir()):
             dirs += sorted(c for c in d.iterdir() if c.is_dir() and (c / "results.json").is_file())
+            refs = d / "references"  # the run's reference systems (published predictions, read, not re-run)
+            if refs.is_dir():
+                dirs += sorted(c for c in refs.iterdir() if c.is_dir() and (c / "results.json").is_file())
         else:
             raise DataError("not a run directory (no results.json in it or in its model sub-directories)", path=d)
     target = Path(out)

@@ -214,6 +214,9 @@ def select_references(selection: str | Sequence[str] | None, suites: Sequence[st
             if n not in known:
                 raise ConfigError(f"unknown reference system {n!r}{did_you_mean(n, [*known, *users])}; "
                                   "`sentiprobe list models` lists them")
+            if not set(known[n].suites) & set(suites):
+                raise ConfigError(f"reference system {n!r} has predictions for {', '.join(known[n].suites)}, none of "
+                                  f"the suites run ({', '.join(suites)})")
             chosen.append(known[n])
     return chosen + user
 

@@ -79,6 +79,21 @@ def run_references(refs: Sequence[ReferenceSystem], base: RunConfig, out: Path, 
     return docs
 
 
+def check_user_references(refs: Sequence[ReferenceSystem], base: RunConfig, *,
+                          pool: SuitePool | None = None) -> None:
+    """Validate the user-registered references before any model runs: sha256, layout, ids and labels against the
+    suite's test items (the typed error of a bad file, at no cost to the models' work)."""
+    for ref in refs:
+        if ref.kind == PUBLISHED:
+            continue
+        for src in ref.sources:
+            if src.suite in base.suites:
+                suite = bind_suite(src.suite, base, pool)
+                path = source_path(src, base.data_dir)
+                suite.check_predictions(suite.items("test"), suite.read_predictions(path, column=src.column),
+                                        missing="wrong", path=path)
+
+
 def _run_one(ref: ReferenceSystem, base: RunConfig, out: Path, cache: Any, pool: SuitePool | None,
              progress: Progress) -> dict[str, Any]:
     d = reference_dir(out, ref)

@@ -34,7 +34,7 @@ from .modelargs import model_entries
 from .progress import NULL_PROGRESS, Progress
 from .provenance import log_to_models, summary_entry, write_comparison
 from .refcatalog import ReferenceSystem
-from .references import REF_DIR, compare_with_references, run_references
+from .references import REF_DIR, check_user_references, compare_with_references, run_references
 from .rundir import SUMMARY, config_hash, prepare
 
 
@@ -49,8 +49,8 @@ def run_models(models: Sequence[Any], base: RunConfig, *, overwrite: bool = Fals
     ``out`` is refused when it holds another configuration's run, unless ``overwrite`` (see :mod:`.rundir`).
     ``jobs``: models run in this process one after another (1), or in that many worker processes side by side
     (``auto``/None: one per CPU, see :mod:`.lanes`); the results are the same either way.
-    ``references``: reference systems (:mod:`.references`) read, scored and paired with the models (read first:
-    a bad user-registered file stops the run before any model runs); ``summary.references`` lists them.
+    ``references``: reference systems (:mod:`.references`) read, scored and paired with the models after they ran
+    (a bad user-registered file stops the run before any model runs); ``summary.references`` lists them.
     Returns the summary document, with ``runs.<label>`` the model's full results document (``summary.json``
     on disk holds the path of each instead, with the metrics).
     """
@@ -86,12 +86,7 @@ def run_models(models: Sequence[Any], base: RunConfig, *, overwrite: bool = Fals
         "headline": headline, "report": "report.html", "runs": {}}
     write_json(out / SUMMARY, summary)  # first: a killed run is recognised as this configuration
     pool: SuitePool = {}
-    ref_docs = run_references(references, base, out, pool=pool, progress=progress)
-    if references:
-        summary["references"] = {r.name: {**summary_entry(r.name, ref_docs[r.name], f"{REF_DIR}/{r.slug}"),
-                                          "mark": ref_docs[r.name]["model"]["reference"]["mark"]}
-                                 for r in references}
-        write_json(out / SUMMARY, summary)
+    check_user_references(references, base, pool=pool)  # a bad file stops the run before any model runs
     docs: dict[str, dict[str, Any]] = {}
     cfgs = [replace(base, model=e.name, model_args=dict(e.args), label=e.label, out_dir=str(out / e.label))
             for e in entries]
@@ -102,6 +97,12 @@ def run_models(models: Sequence[Any], base: RunConfig, *, overwrite: bool = Fals
         summary["runs"][label] = summary_entry(label, docs[label])
         write_json(out / SUMMARY, summary)
     try:
+        ref_docs = run_references(references, base, out, pool=pool, progress=progress)
+        if references:
+            summary["references"] = {r.name: {**summary_entry(r.name, ref_docs[r.name], f"{REF_DIR}/{r.slug}"),
+                                              "mark": ref_docs[r.name]["model"]["reference"]["mark"]}
+                                     for r in references}
+            write_json(out / SUMMARY, summary)
         comparison = (compare_with_references(out, labels, base, references, ref_docs) if references
                       else write_comparison(out, labels, base))
         if comparison is not None:
