@@ -182,6 +182,13 @@ def test_partial_reference_is_paired_over_the_shared_units_only(tmp_path):
     assert "paired over 10 of 30" in (tmp_path / "r" / "report.html").read_text()
 
 
+def test_a_suite_without_published_predictions_says_so(tmp_path):
+    api.run(["toy"], ["majority", "slow-lexicon"], out=tmp_path / "r", n_boot=10, progress=False)
+    comp = json.loads((tmp_path / "r" / "comparison.json").read_text())
+    assert comp["references"]["suites"]["toy"] == {"systems": [], "note": comp["references"]["suites"]["toy"]["note"]}
+    assert "no published predictions ship for this suite" in (tmp_path / "r" / "report.html").read_text()
+
+
 def test_reference_none_and_rerun_removes_the_reference_dirs(tmp_path):
     f = _toy_preds(tmp_path / "prev.csv")
     out = tmp_path / "r"
@@ -214,6 +221,11 @@ def test_limit_pairs_the_model_with_the_nine_arts_systems_on_the_same_units(tmp_
     assert comp["n_units"] == model["limit"]["n_units"] and model["limit"]["n_items"] >= 100
     html = (out / "report.html").read_text()
     assert html.count("(published, not re-run)") >= 9 and "BERT-PT" in html and "Xu et al. 2019" in html
+    matrix = html[html.index('<table class="pairwise"'):]
+    header = matrix[:matrix.index("</tr>")]  # columns: the model run; every reference system is a row
+    assert header.count("<th>") == 2 and "tfidf-lr" in header
+    assert all(f"<tr><th>{r}</th>" in matrix[:matrix.index("</table>")] for r in refs)
+    assert "Columns: the models that were run" in matrix
 
 
 @pytest.mark.realdata

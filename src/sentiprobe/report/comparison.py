@@ -62,16 +62,24 @@ def _tests_note(comp: dict[str, Any], metric: str) -> str:
     return ". ".join(p[:1].upper() + p[1:] for p in parts if p) + "."
 
 
-def pairwise_matrix(comp: dict[str, Any], metric: str) -> str:
-    """Rows minus columns: difference in the metric's unit, its CI, the Holm-corrected p-value and a star."""
+def pairwise_matrix(comp: dict[str, Any], metric: str, references: set[str] | frozenset[str] = frozenset()) -> str:
+    """Rows minus columns: difference in the metric's unit, its CI, the Holm-corrected p-value and a star.
+
+    With reference systems among the systems (``references``: their names), the columns are the models that were
+    run and the rows every system, so the matrix stays as wide as the models (nine published systems beside two
+    models would not fit a window); the references' pairs among themselves are in ``comparison.json``."""
     names = list(comp.get("system_names") or comp["systems"])
+    columns = [n for n in names if n not in references] or names
+    note = _tests_note(comp, metric)
+    if len(columns) < len(names):
+        note += (" Columns: the models that were run; every reference system is a row (the reference systems' "
+                 "pairs among themselves are in comparison.json).")
     cells: dict[tuple[str, str], tuple[dict[str, Any] | None, float]] = {}
     for p in comp["pairs"]:
         e = p["metrics"].get(metric)
         cells[(p["a"], p["b"])] = (e, 1.0)
         cells[(p["b"], p["a"])] = (e, -1.0)
-    return render("comparison/pairwise.html.j2", names=names, cells=cells, metric=metric,
-                  note=_tests_note(comp, metric))
+    return render("comparison/pairwise.html.j2", names=names, columns=columns, cells=cells, metric=metric, note=note)
 
 
 def _rank_key(v: Any) -> float | None:
@@ -163,7 +171,13 @@ def _all_metrics(suite: str, docs: dict[str, dict[str, Any]], heads: list[str]) 
     for k in keep:
         unit = next((unit_of(ms[k], k) for ms in ran.values() if k in ms), "")
         rows.append((k, UNIT_LABELS.get(unit, unit)))
-    return render("comparison/all_metrics.html.j2", ran=ran, keep=rows, hidden=len(names) - len(keep))
+    items = list(ran.items())  # at most MAX_COLUMNS systems per table: nine reference systems beside the models fit
+    groups = [dict(items[i:i + MAX_COLUMNS]) for i in range(0, len(items), MAX_COLUMNS)]
+    return render("comparison/all_metrics.html.j2", groups=groups, keep=rows, hidden=len(names) - len(keep))
+
+
+MAX_COLUMNS = 6
+"""Systems per table of the other metrics (a 1,280 px window holds six)."""
 
 
 def _why_not(suite: str, docs: dict[str, dict[str, Any]], comp: dict[str, Any] | None) -> dict[str, str]:
@@ -216,6 +230,7 @@ def render_comparison(docs: dict[str, dict[str, Any]], comparison: dict[str, Any
         first = next(iter(limited.values()))
         how = (f"a seeded random sample (seed {first.get('seed')}) of each suite's unit, the same for every model"
                if isinstance(first, dict) and first.get("mode") == "sample" else "the first test items")
+    references = frozenset(n for n, d in docs.items() if reference_mark(d))
     sections = []
     for s in suites:
         comp = comps.get(s)
@@ -224,7 +239,7 @@ def render_comparison(docs: dict[str, dict[str, Any]], comparison: dict[str, Any
                     .get("limit")), None)
         matrices = [{"metric": m, "shown": UNIT_LABELS.get(_metric_unit(s, docs, m), ""),
                      "kind_unit": DIFF_UNITS.get(_diff_unit(comp, m), ""),
-                     "matrix": fragment(pairwise_matrix(comp, m))}
+                     "matrix": fragment(pairwise_matrix(comp, m, references))}
                     for m in (comp.get("metrics", []) if comp is not None else [])]
         not_compared = None
         if comp is None and comparison is not None:

@@ -32,7 +32,7 @@ from .execute import SuitePool, run
 from .lanes import not_in_a_fresh_process, parse_jobs, run_lanes
 from .modelargs import model_entries
 from .progress import NULL_PROGRESS, Progress
-from .provenance import log_to_models, summary_entry, write_comparison
+from .provenance import log_to_models, summary_entry
 from .refcatalog import ReferenceSystem
 from .references import REF_DIR, check_user_references, compare_with_references, run_references
 from .rundir import SUMMARY, config_hash, prepare
@@ -103,8 +103,7 @@ def run_models(models: Sequence[Any], base: RunConfig, *, overwrite: bool = Fals
                                               "mark": ref_docs[r.name]["model"]["reference"]["mark"]}
                                      for r in references}
             write_json(out / SUMMARY, summary)
-        comparison = (compare_with_references(out, labels, base, references, ref_docs) if references
-                      else write_comparison(out, labels, base))
+        comparison = compare_with_references(out, labels, base, references, ref_docs)
         if comparison is not None:
             summary["comparison"] = "comparison.json"
             write_json(out / SUMMARY, summary)
