@@ -74,6 +74,17 @@ def test_selection():
         select_references("all,published:bert_pt", ["arts-laptop"])
 
 
+@pytest.mark.realdata
+def test_a_reference_named_as_a_model_joins_the_references(tmp_path, data_dir):
+    with pytest.raises(ConfigError, match="read, not run"):
+        api.run(["arts-laptop"], ["published:bert_pt"], out=tmp_path / "r", progress=False)
+    with pytest.raises(ConfigError, match="none of the suites run"):
+        api.run(["toy"], ["majority", "published:bert_pt"], out=tmp_path / "r", progress=False, reference="none")
+    doc = api.run(["arts-laptop"], ["majority", "published:bert_pt"], out=tmp_path / "r", progress=False, n_boot=0,
+                  reference="none", limit=20, data_dir=str(data_dir))
+    assert list(doc["runs"]) == ["majority"] and list(doc["references"]) == ["published:bert_pt"]
+
+
 def test_reference_file_syntax(tmp_path):
     p = tmp_path / "preds.csv"
     p.write_text("item_id,label\n", encoding="utf-8")

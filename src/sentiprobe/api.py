@@ -23,7 +23,8 @@ from .run.config import expand_suite_groups as expand_suite_groups  # re-exporte
 from .run.config import run_errors as run_errors  # re-exported: the API the CLI and sweeps read errors with
 from .run.export import iter_rows, render
 from .run.progress import NULL_PROGRESS, Progress
-from .run.refcatalog import NOT_RERUN, parse_reference_file, published_references, select_references
+from .run.refcatalog import (NOT_RERUN, PUBLISHED, parse_reference_file, parse_selection, published_references,
+                             select_references)
 from .run.runner import run_models
 from .suites import SUITES, get_suite
 from .suites.spec import DEFAULT_CONFIDENCE, alpha_of, describe_options
@@ -131,13 +132,24 @@ def run(suites: Sequence[str] | None = None, models: Sequence[Any] | None = None
     worker processes side by side (:mod:`sentiprobe.run.lanes`), with the same results.
     ``reference``: the papers' own systems beside the models (read from the prediction files that ship with the
     data, never run; :mod:`sentiprobe.run.references`): ``all`` (default: those of the suites run), ``none``, or
-    names (``published:bert_pt``). ``reference_files``: user prediction files registered as reference systems,
-    each ``LABEL=PATH[:COLUMN][,sha256=HEX][,suite=NAME]`` or a YAML file (``references:`` entries).
+    names (``published:bert_pt``; a ``published:`` name among ``models`` joins them). ``reference_files``: user
+    prediction files registered as reference systems, each ``LABEL=PATH[:COLUMN][,sha256=HEX][,suite=NAME]`` or a
+    YAML file (``references:`` entries).
 
     Returns the summary document: ``runs.<label>`` is that model's full results document (``suites``,
     ``errors``...). A suite that fails is recorded under ``errors`` (see :func:`run_errors`) while the
     others still run.
     """
+    named = [m for m in models or [] if isinstance(m, str) and m.strip().startswith(f"{PUBLISHED}:")]
+    if named:  # `--model published:bert_pt`: a reference system, read beside the models, never run
+        models = [m for m in models or [] if m not in named]
+        if not models:
+            raise ConfigError(f"{', '.join(named)}: reference systems are read, not run, and paired with the models "
+                              "of a run; name a model too (--model NAME), or score the file alone with "
+                              "`sentiprobe score`")
+        sel = parse_selection(reference)
+        if sel != "all":
+            reference = [*(sel if isinstance(sel, list) else []), *(m.strip() for m in named)]
     entries, base = plan_run(suites, models, model_args=model_args, out=str(out), data_dir=data_dir, log=log,
                              cache_dir=cache_dir, use_cache=use_cache, seed=seed, n_boot=n_boot,
                              confidence=confidence, limit=limit, limit_mode=limit_mode, limit_seed=limit_seed,
