@@ -14,7 +14,7 @@ from test_arts_score import DOMAINS, GOLDEN, MODELS, naive_counts
 
 from sentiprobe import api
 from sentiprobe.cli import main
-from sentiprobe.core.errors import ChecksumError, ConfigError
+from sentiprobe.core.errors import ChecksumError, ConfigError, DataError
 from sentiprobe.data import load_manifest
 from sentiprobe.run.refcatalog import parse_reference_file, published_references, select_references
 
@@ -100,6 +100,11 @@ def test_reference_file_syntax(tmp_path):
         parse_reference_file(f"prev={p},sha256=abc", ["toy"])
     with pytest.raises(ConfigError, match="not the option"):
         parse_reference_file(f"prev={p},colour=red", ["toy"])
+    with pytest.raises(ConfigError, match="expected LABEL=PATH"):
+        parse_reference_file(str(p), ["toy"])
+    (tmp_path / "bad.yaml").write_text("references: [{label: x}]\n", encoding="utf-8")
+    with pytest.raises(DataError, match="'label' and a 'path'"):
+        parse_reference_file(str(tmp_path / "bad.yaml"), ["toy"])
     with pytest.raises(ConfigError, match="taken by a published"):
         select_references("all", ["toy"], parse_reference_file(f"published-bert_pt={p}", ["toy"]))
 

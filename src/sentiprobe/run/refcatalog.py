@@ -248,6 +248,9 @@ def parse_reference_file(text: str, suites: Sequence[str]) -> list[ReferenceSyst
     """One ``--reference-file`` value: ``LABEL=PATH[:COLUMN][,sha256=HEX][,suite=NAME]``, or the path of a YAML
     file whose ``references`` list holds entries ``{label, path, column?, sha256?, suite?, paper?, covers?}``."""
     if "=" not in text:
+        if Path(text).suffix.lower() not in (".yaml", ".yml"):
+            raise ConfigError(f"--reference-file {text!r}: expected LABEL=PATH[:COLUMN][,sha256=HEX][,suite=NAME] or a "
+                              ".yaml file of references")
         return _yaml_references(Path(text), suites)
     label, rest = (x.strip() for x in text.split("=", 1))
     parts = [p.strip() for p in rest.split(",")]
