@@ -217,6 +217,7 @@ RUN: dict[str, tuple[Fixture, str]] = {
     "sentiprobe compare --suite arts-laptop --predictions laptop_results.csv --column bert_pt --column MemNet":
         (lambda tmp, data: _link(data / "arts" / "output" / "laptop_results.csv", tmp / "laptop_results.csv"), "ars"),
     "sentiprobe compare --suite sentivent-polar --predictions a.csv b.csv c.csv --json": (_sentivent_abc, "macro_f1"),
+    "sentiprobe run --model tfidf-lr --suite arts-laptop --limit 100": (lambda tmp, data: None, "published:bert_pt"),
     "sentiprobe agree ratings.csv --json":
         (lambda tmp, data: _link(data / "sentivent" / "iaa" / "sentiment_expressions-polarity_sentiment.csv",
                            tmp / "ratings.csv"), "alpha"),

@@ -34,6 +34,8 @@ from .run.progress import NULL_PROGRESS
 from .run.progress import Progress as Progress  # re-exported: the run's progress reporter
 from .run.progress import compact_summary as compact_summary  # re-exported: `run --json`'s document
 from .run.progress import results_table as results_table  # re-exported: the table `run` and `sweep` print
+from .run.refcatalog import (NOT_RERUN, PUBLISHED, parse_reference_file, parse_selection, published_references,
+                             select_references)
 from .run.runner import run_models
 from .run.sweep_plan import SweepConfig
 from .suites import SUITES, get_suite
@@ -58,8 +60,28 @@ def list_models() -> list[dict[str, Any]]:
     from .core.options import describe_options
     from .models import MODELS
 
-    return [{"name": e.name, "description": e.description, "params": e.params, "tags": list(e.tags),
-             "options": describe_options(e.options) if e.options is not None else None} for e in MODELS]
+    models = [{"name": e.name, "description": e.description, "params": e.params, "tags": list(e.tags),
+               "options": describe_options(e.options) if e.options is not None else None} for e in MODELS]
+    return models + list_references()
+
+
+def list_references() -> list[dict[str, Any]]:
+    """The reference systems (tag ``reference``): the papers' own systems, whose predictions ship with the data;
+    ``sentiprobe run`` reads them (never runs them) and pairs them with the models (``--reference``). Each with
+    its files, their sha256 from the data manifest, the paper and what it covers."""
+    from .data import load_manifest
+
+    manifest = load_manifest()
+    out = []
+    for r in published_references():
+        files = []
+        for s in r.sources:
+            entry = manifest.get(s.path)
+            files.append({**s.to_dict(), "sha256": entry.sha256 if entry is not None else None})
+        desc = f"{r.system}, from {r.cite}; predictions {NOT_RERUN}, on {', '.join(r.suites)}"
+        out.append({"name": r.name, "description": desc, "params": {}, "tags": ["reference"], "options": None,
+                    "reference": {**r.describe(), "sources": files}})
+    return out
 
 
 def score(suite: str, predictions: str | Path, *, column: str | None = None, data_dir: str | None = None,
@@ -105,7 +127,8 @@ def run(suites: Sequence[str] | None = None, models: Sequence[Any] | None = None
         repair_cache: bool = False, overwrite: bool = False,
         suite_options: Mapping[str, Mapping[str, Any]] | None = None,
         log: Callable[[str], None] = lambda m: None, jobs: int | str | None = 1,
-        skip_unsupported: bool = False) -> dict[str, Any]:
+        skip_unsupported: bool = False, reference: str | Sequence[str] | None = "all",
+        reference_files: Sequence[str] = ()) -> dict[str, Any]:
     """Run models on suites and write the run directory ``out`` (``out/<label>/`` per model, plus
     ``out/summary.json``, ``out/comparison.json`` and the comparison report ``out/report.html``, whatever the
     number of models).
@@ -125,6 +148,11 @@ def run(suites: Sequence[str] | None = None, models: Sequence[Any] | None = None
     worker processes side by side (:mod:`sentiprobe.run.lanes`), with the same results. ``skip_unsupported``: a
     (model, suite) pair that cannot run is skipped and recorded under the model's ``skipped`` instead of failing (a
     bare run, without suites or without models, always skips).
+    ``reference``: the papers' own systems beside the models (read from the prediction files that ship with the
+    data, never run; :mod:`sentiprobe.run.references`): ``all`` (default: those of the suites run), ``none``, or
+    names (``published:bert_pt``; a ``published:`` name among ``models`` joins them). ``reference_files``: user
+    prediction files registered as reference systems, each ``LABEL=PATH[:COLUMN][,sha256=HEX][,suite=NAME]`` or a
+    YAML file (``references:`` entries).
 
     Returns the summary document: ``runs.<label>`` is that model's full results document (``suites``,
     ``errors``...). A suite that fails is recorded under ``errors`` (see :func:`run_errors`) while the
@@ -133,12 +161,24 @@ def run(suites: Sequence[str] | None = None, models: Sequence[Any] | None = None
     # the run spec, checked before any work (ConfigError)
     settings = RunSettings(seed=seed, n_boot=n_boot, confidence=confidence, limit=parse_limit(limit),
                            limit_mode=limit_mode, limit_seed=limit_seed, missing=missing)
+    named = [m for m in models or [] if isinstance(m, str) and m.strip().startswith(f"{PUBLISHED}:")]
+    if named:  # `--model published:bert_pt`: a reference system, read beside the models, never run
+        models = [m for m in models or [] if m not in named]
+        if not models:
+            raise ConfigError(f"{', '.join(named)}: reference systems are read, not run, and paired with the models "
+                              "of a run; name a model too (--model NAME), or score the file alone with "
+                              "`sentiprobe score`")
+        sel = parse_selection(reference)
+        if sel != "all":
+            reference = [*(sel if isinstance(sel, list) else []), *(m.strip() for m in named)]
     entries, base = plan_run(suites, models, model_args=model_args, out=str(out), data_dir=data_dir, log=log,
                              settings=settings, suite_options=suite_options, cache_dir=cache_dir,
                              use_cache=use_cache, progress=bool(progress), repair_cache=repair_cache,
                              skip_unsupported=skip_unsupported)
+    user = [r for text in reference_files for r in parse_reference_file(text, base.suites)]
+    refs = select_references(reference, base.suites, user)
     reporter = progress if isinstance(progress, Progress) else Progress() if progress else NULL_PROGRESS
-    return run_models(entries, base, overwrite=overwrite, progress=reporter, jobs=jobs)
+    return run_models(entries, base, overwrite=overwrite, progress=reporter, jobs=jobs, references=refs)
 
 
 def compatibility(models: Sequence[str] | None = None, suites: Sequence[str] | None = None, *,
@@ -209,6 +249,9 @@ def report(run_dirs: Sequence[str | Path], out: str | Path, *, names: Sequence[s
             dirs.append(d)
         elif d.is_dir() and any((c / "results.json").is_file() for c in d.iterdir() if c.is_dir()):
             dirs += sorted(c for c in d.iterdir() if c.is_dir() and (c / "results.json").is_file())
+            refs = d / "references"  # the run's reference systems (published predictions, read, not re-run)
+            if refs.is_dir():
+                dirs += sorted(c for c in refs.iterdir() if c.is_dir() and (c / "results.json").is_file())
         else:
             raise DataError("not a run directory (no results.json in it or in its model sub-directories)", path=d)
     target = Path(out)

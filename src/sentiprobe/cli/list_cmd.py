@@ -94,6 +94,9 @@ def cmd(args) -> int:
         print(*options_text(s["options"], "--suite-arg"), sep="", end="")
     for m in doc.get("models", []):
         default = " [default]" if "default" in m["tags"] else ""
+        if "reference" in m["tags"]:
+            print(_wrapped(f"reference  {m['name']:<40} {m['description']}", "", " " * 11), end="")
+            continue
         print(_wrapped(f"model  {m['name']:<20} {m['description']}{default}", "", " " * 7), end="")
         if m["options"] is not None:
             print(*options_text(m["options"], "--model-arg"), sep="", end="")

@@ -51,6 +51,17 @@ def add_parser(sub) -> None:
     p.add_argument("--skip-unsupported", action="store_true",
                    help="skip the (model, suite) pairs of an explicit --model x --suite list that cannot run "
                         "(one line each, exit 0) instead of failing them (exit 1), as the bare `sentiprobe run` does")
+    p.add_argument("--reference", default="all", metavar="all|none|NAME,...",
+                   help="the papers' own systems beside the models, read from the prediction files that ship with "
+                        "the data (never run) and paired with every model on the suite's unit: all (default: those "
+                        "of the suites run), none, or names (`sentiprobe list models` lists them, e.g. "
+                        "published:bert_pt)")
+    p.add_argument("--reference-file", default=[], action="append",
+                   metavar="LABEL=PATH[:COLUMN][,sha256=HEX][,suite=NAME]|FILE.yaml",
+                   help="register a prediction file as a reference system (repeatable), validated like any "
+                        "prediction file; with sha256= a file whose sha256 differs is refused; suite= names the "
+                        "suite when the run has several; or a YAML file with a 'references' list of "
+                        "{label, path, column, sha256, suite, paper, covers}")
     p.add_argument("--json", action="store_true",
                    help="print a compact JSON document (headline metrics and paths) instead of the table")
     p.set_defaults(func=cmd)
@@ -134,7 +145,8 @@ def cmd(args) -> int:
               **settings.to_dict(), progress=progress,
               suite_options=suite_options, repair_cache=args.repair_cache, overwrite=args.overwrite,
               log=lambda msg: print(msg, file=sys.stderr), jobs=args.jobs,
-              skip_unsupported=args.skip_unsupported)
+              skip_unsupported=args.skip_unsupported, reference=args.reference,
+              reference_files=args.reference_file)
     if args.json:
         print(json.dumps(compact_summary(doc), indent=2, ensure_ascii=False))
     else:

@@ -79,16 +79,25 @@ def _comparison_small(comp: dict[str, Any]) -> str:
     return str(mark_small_sample_comparison(dict(comp)).get("small_sample_note") or "")
 
 
-def pairwise_matrix(comp: dict[str, Any], metric: str) -> str:
-    """Rows minus columns: difference in the metric's unit, its CI, the Holm-corrected p-value and a star."""
+def pairwise_matrix(comp: dict[str, Any], metric: str, references: set[str] | frozenset[str] = frozenset()) -> str:
+    """Rows minus columns: difference in the metric's unit, its CI, the Holm-corrected p-value and a star.
+
+    With reference systems among the systems (``references``: their names), the columns are the models that were
+    run and the rows every system, so the matrix stays as wide as the models (nine published systems beside two
+    models would not fit a window); the references' pairs among themselves are in ``comparison.json``."""
     names = list(comp.get("system_names") or comp["systems"])
+    columns = [n for n in names if n not in references] or names
+    note = _tests_note(comp, metric)
+    if len(columns) < len(names):
+        note += (" Columns: the models that were run; every reference system is a row (the reference systems' "
+                 "pairs among themselves are in comparison.json).")
     cells: dict[tuple[str, str], tuple[dict[str, Any] | None, float]] = {}
     for p in comp["pairs"]:
         e = p["metrics"].get(metric)
         cells[(p["a"], p["b"])] = (e, 1.0)
         cells[(p["b"], p["a"])] = (e, -1.0)
-    return render("comparison/pairwise.html.j2", names=names, cells=cells, metric=metric,
-                  note=_tests_note(comp, metric), small=_comparison_small(comp))
+    return render("comparison/pairwise.html.j2", names=names, columns=columns, cells=cells, metric=metric, note=note,
+                  small=_comparison_small(comp))
 
 
 def _rank_key(v: Any) -> float | None:
@@ -114,13 +123,54 @@ def leaderboard(suite: str, docs: dict[str, dict[str, Any]], heads: list[str], l
     cell = macro("comparison/cells.html.j2", "board_cell")
     spread = macro("comparison/cells.html.j2", "spread_cell")
     seeded = any((ms.get(m) or {}).get("n_seeds", 1) > 1 for ms in ran.values() for m in heads)
-    rows = [{"rank": ranks[model], "model": model, "n": _n(ran[model], heads),
+    rows = [{"rank": ranks[model], "model": model, "n": _n(ran[model], heads), "mark": reference_mark(docs[model]),
              "cells": [c for m in heads for c in ((cell(ran[model].get(m), m), spread(ran[model].get(m), m))
                                                  if seeded else (cell(ran[model].get(m), m),))]}
             for model in order]
-    absent = [(model, why_not.get(model, "not run on this suite")) for model in docs if model not in ran]
+    absent = [(model, why_not.get(model, "not run on this suite")) for model in docs if model not in ran
+              and not _reference_elsewhere(docs[model], suite)]
     return render("comparison/leaderboard.html.j2", first=first, heads=heads, level=level, rows=rows, absent=absent,
                   links=links, seeded=seeded)
+
+
+def reference_mark(doc: dict[str, Any]) -> str:
+    """How a reference system's row is marked (``published, not re-run``); empty for a model that was run."""
+    ref = (doc.get("model") or {}).get("reference")
+    return str(ref.get("mark") or "reference, not re-run") if isinstance(ref, dict) else ""
+
+
+def _reference_elsewhere(doc: dict[str, Any], suite: str) -> bool:
+    """A reference system whose predictions are for other suites: not listed as "not run" on this one."""
+    ref = (doc.get("model") or {}).get("reference")
+    return isinstance(ref, dict) and suite not in (ref.get("suites") or [])
+
+
+def _reference_lines(comparison: dict[str, Any] | None, suite: str) -> tuple[str, list[str]]:
+    """The suite's reference-systems note and one line per reference covering part of its units (paired over
+    the shared units only)."""
+    refs = (comparison or {}).get("references")
+    if not isinstance(refs, dict):
+        return "", []
+    note = str(((refs.get("suites") or {}).get(suite) or {}).get("note") or "")
+    lines = []
+    for name, rec in ((comparison or {}).get("partial_references") or {}).get(suite, {}).items():
+        text = f"{name} covers part of the units: paired over {rec.get('paired_over', '')}"
+        if rec.get("not_compared"):
+            text += f"; not compared: {rec['not_compared']}"
+        else:
+            metric = (rec.get("metrics") or [None])[0]
+            diffs = []
+            for p in rec.get("pairs", []):
+                e = (p.get("metrics") or {}).get(metric)
+                if e is None or name not in (p["a"], p["b"]) or e.get("difference") is None:
+                    continue
+                sign, other = (1.0, p["b"]) if p["a"] == name else (-1.0, p["a"])
+                diffs.append(f"{other} {sign * float(e['difference']):+.2f} {e.get('unit', '')}".rstrip()
+                             + (f" (p_Holm {float(e['p_holm']):.3g})" if e.get("p_holm") is not None else ""))
+            if diffs:
+                text += f"; {name} minus each system on {metric}: " + "; ".join(diffs)
+        lines.append(text)
+    return note, lines
 
 
 def _n(ms: dict[str, Any], heads: list[str]) -> str:
@@ -143,7 +193,13 @@ def _all_metrics(suite: str, docs: dict[str, dict[str, Any]], heads: list[str]) 
     for k in keep:
         unit = next((unit_of(ms[k], k) for ms in ran.values() if k in ms), "")
         rows.append((k, UNIT_LABELS.get(unit, unit)))
-    return render("comparison/all_metrics.html.j2", ran=ran, keep=rows, hidden=len(names) - len(keep))
+    items = list(ran.items())  # at most MAX_COLUMNS systems per table: nine reference systems beside the models fit
+    groups = [dict(items[i:i + MAX_COLUMNS]) for i in range(0, len(items), MAX_COLUMNS)]
+    return render("comparison/all_metrics.html.j2", groups=groups, keep=rows, hidden=len(names) - len(keep))
+
+
+MAX_COLUMNS = 6
+"""Systems per table of the other metrics (a 1,280 px window holds six)."""
 
 
 def _why_not(suite: str, docs: dict[str, dict[str, Any]], comp: dict[str, Any] | None) -> dict[str, str]:
@@ -171,8 +227,8 @@ def _not_run(shown: list[str], docs: dict[str, dict[str, Any]]) -> list[tuple[st
 
 
 def _models_table(docs: dict[str, dict[str, Any]], links: dict[str, str]) -> str:
-    rows = [(label, str((d.get("model") or {}).get("name")), fragment(identity_summary(d.get("model") or {})))
-            for label, d in docs.items()]
+    rows = [(label, str((d.get("model") or {}).get("name")) + (f" ({reference_mark(d)})" if reference_mark(d) else ""),
+             fragment(identity_summary(d.get("model") or {}))) for label, d in docs.items()]
     return render("comparison/models.html.j2", rows=rows, links=links)
 
 
@@ -211,6 +267,7 @@ def render_comparison(docs: dict[str, dict[str, Any]], comparison: dict[str, Any
         first = next(iter(limited.values()))
         how = (f"a seeded random sample (seed {first.get('seed')}) of each suite's unit, the same for every model"
                if isinstance(first, dict) and first.get("mode") == "sample" else "the first test items")
+    references = frozenset(n for n, d in docs.items() if reference_mark(d))
     sections = []
     for s in suites:
         comp = comps.get(s)
@@ -219,7 +276,7 @@ def render_comparison(docs: dict[str, dict[str, Any]], comparison: dict[str, Any
                     .get("limit")), None)
         matrices = [{"metric": m, "shown": UNIT_LABELS.get(_metric_unit(s, docs, m), ""),
                      "kind_unit": DIFF_UNITS.get(_diff_unit(comp, m), ""),
-                     "matrix": fragment(pairwise_matrix(comp, m))}
+                     "matrix": fragment(pairwise_matrix(comp, m, references))}
                     for m in (comp.get("metrics", []) if comp is not None else [])]
         not_compared = None
         if comp is None and comparison is not None:
@@ -228,8 +285,10 @@ def render_comparison(docs: dict[str, dict[str, Any]], comparison: dict[str, Any
                  if (n := small_sample_note(ms.get(m) or {}))}
         if comp is not None and _comparison_small(comp):
             small = {_comparison_small(comp)}  # the paired unit count says it for every model at once
+        ref_note, partial = _reference_lines(comparison, s)
         sections.append({"name": s, "comp": comp, "limit_note": limit_note(lim) if lim else "",
                          "small_notes": sorted(small),
+                         "reference_note": ref_note, "partial_references": partial,
                          "leaderboard": fragment(leaderboard(s, docs, heads, links, _why_not(s, docs, comp))),
                          "matrices": matrices, "cochran_q": (comp or {}).get("cochran_q"),
                          "not_compared": not_compared, "all_metrics": fragment(_all_metrics(s, docs, heads))})

@@ -280,6 +280,10 @@ def results_table(summary: Mapping[str, Any]) -> str:
         for model in runs:
             page = runs[model].get("report") or f"{runs[model].get('dir', model)}/report.html"
             lines.append(f"  {model}: {out}/{page}")
+        refs = summary.get("references") or {}
+        if refs:
+            lines += _wrap(f"reference systems ({len(refs)}; read from released predictions, not re-run; in the "
+                           f"leaderboards and pairwise matrices of the report): {', '.join(refs)}", 0)
     return "\n".join(lines).lstrip("\n") + "\n"
 
 
@@ -288,7 +292,8 @@ def compact_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
 
     ``suites.<suite>.metrics.<name>`` (the metric as in results.json: ``value``, ``ci_low``, ``ci_high``, ``n``...)
     for the suite's headline metrics, at the top level when one model ran, under ``runs.<model>`` when several
-    did. The full documents (every metric, details, provenance) stay in the run directory.
+    did; ``references.<name>`` the same for each reference system of the run. The full documents (every metric,
+    details, provenance) stay in the run directory.
     """
     out = str(summary.get("out", ""))
     headline = summary.get("headline", {})
@@ -307,6 +312,11 @@ def compact_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
         return doc
 
     runs = {m: one(m, r) for m, r in summary.get("runs", {}).items()}
+    refs = {n: {"results": f"{out}/{r.get('results')}", "mark": r.get("mark"),
+                "suites": {s: {"metrics": {k: dict(e["metrics"][k]) for k in headline_of(e.get("metrics", {}),
+                                                                                     headline.get(s, ()))}}
+                           for s, e in (r.get("suites") or {}).items()}}
+            for n, r in (summary.get("references") or {}).items()}
     doc: dict[str, Any] = {"out": out, "summary": f"{out}/summary.json",
                            "report": f"{out}/{summary.get('report', 'report.html')}"}
     if len(runs) == 1:  # the one model's entries at the top level; ``report`` stays the run's report
@@ -314,4 +324,6 @@ def compact_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
         doc.update({k: v for k, v in only.items() if k != "report"}, model_report=only["report"])
     else:
         doc["runs"] = runs
+    if refs:  # the reference systems (published predictions, read, not re-run): headline metrics per suite
+        doc["references"] = refs
     return doc

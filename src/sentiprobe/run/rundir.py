@@ -9,6 +9,8 @@ Layout::
     <out>/<model>/predictions/<suite>.jsonl
     <out>/<model>/report.html
     <out>/<model>/run.log          what happened, including the error of a failed run
+    <out>/references/<name>/       a reference system (published predictions, read, not run): results.json,
+                                   predictions/, report.html
 
 A directory that is not empty is reused only by the same configuration (``config_hash`` in
 ``summary.json``): that is resuming, and finished work comes back from the cache. Anything else is refused
@@ -86,7 +88,9 @@ def remove_own(out: Path) -> list[str]:
             (out / name).unlink()
             removed.append(name)
     _remove_predictions(out / "predictions")
-    for d in sorted(out.iterdir()):
+    refs = out / "references"  # the reference systems' directories (run/references.py)
+    dirs = sorted(out.iterdir()) + (sorted(refs.iterdir()) if refs.is_dir() and not refs.is_symlink() else [])
+    for d in dirs:
         if not d.is_dir() or d.is_symlink():
             continue
         if not any((d / n).is_file() for n in MODEL_FILES):
@@ -100,4 +104,6 @@ def remove_own(out: Path) -> list[str]:
             shutil.rmtree(d / "checkpoints")  # fine-tuned weights of a --no-cache run
         if not any(d.iterdir()):
             d.rmdir()
+    if refs.is_dir() and not refs.is_symlink() and not any(refs.iterdir()):
+        refs.rmdir()
     return removed

@@ -32,12 +32,15 @@ from .execute import SuitePool, run
 from .lanes import not_in_a_fresh_process, parse_jobs, run_lanes
 from .modelargs import model_entries
 from .progress import NULL_PROGRESS, Progress
-from .provenance import log_to_models, summary_entry, write_comparison
+from .provenance import log_to_models, summary_entry
+from .refcatalog import ReferenceSystem
+from .references import REF_DIR, check_user_references, compare_with_references, run_references
 from .rundir import SUMMARY, config_hash, prepare
 
 
 def run_models(models: Sequence[Any], base: RunConfig, *, overwrite: bool = False,
-               progress: Progress = NULL_PROGRESS, jobs: int | str | None = 1) -> dict[str, Any]:
+               progress: Progress = NULL_PROGRESS, jobs: int | str | None = 1,
+               references: Sequence[ReferenceSystem] = ()) -> dict[str, Any]:
     """Run each model into ``out/<label>/`` and write ``out/summary.json``, ``out/comparison.json`` and the
     comparison report.
 
@@ -46,6 +49,8 @@ def run_models(models: Sequence[Any], base: RunConfig, *, overwrite: bool = Fals
     ``out`` is refused when it holds another configuration's run, unless ``overwrite`` (see :mod:`.rundir`).
     ``jobs``: models run in this process one after another (1), or in that many worker processes side by side
     (``auto``/None: one per CPU, see :mod:`.lanes`); the results are the same either way.
+    ``references``: reference systems (:mod:`.references`) read, scored and paired with the models after they ran
+    (a bad user-registered file stops the run before any model runs); ``summary.references`` lists them.
     Returns the summary document, with ``runs.<label>`` the model's full results document (``summary.json``
     on disk holds the path of each instead, with the metrics).
     """
@@ -53,6 +58,10 @@ def run_models(models: Sequence[Any], base: RunConfig, *, overwrite: bool = Fals
     if not entries:
         raise ConfigError("no model to run")
     labels = [e.label for e in entries]
+    clash = sorted({r.name for r in references} & set(labels)) or ([REF_DIR] if references and REF_DIR in labels
+                                                                      else [])
+    if clash:
+        raise ConfigError(f"model label(s) {clash} clash with the reference systems of the run")
     lanes = parse_jobs(jobs, len(entries))
     for e in entries:
         validate_config(replace(base, model=e.name, model_args=dict(e.args), label=e.label))
@@ -76,22 +85,31 @@ def run_models(models: Sequence[Any], base: RunConfig, *, overwrite: bool = Fals
         "out": str(out), "suites": list(base.suites), "unavailable_suites": list(base.unavailable_suites),
         "headline": headline, "report": "report.html", "runs": {}}
     write_json(out / SUMMARY, summary)  # first: a killed run is recognised as this configuration
+    pool: SuitePool = {}
+    check_user_references(references, base, pool=pool)  # a bad file stops the run before any model runs
     docs: dict[str, dict[str, Any]] = {}
     cfgs = [replace(base, model=e.name, model_args=dict(e.args), label=e.label, out_dir=str(out / e.label))
             for e in entries]
     done = run_lanes(cfgs, lanes, progress=progress) if lanes > 1 else {}
-    pool: SuitePool = {}
     for cfg in cfgs:
         label = cfg.run_label
         docs[label] = done[label] if lanes > 1 else run(cfg, progress=progress, suites=pool)
         summary["runs"][label] = summary_entry(label, docs[label])
         write_json(out / SUMMARY, summary)
     try:
-        comparison = write_comparison(out, labels, base)
+        ref_docs = run_references(references, base, out, pool=pool, progress=progress)
+        if references:
+            summary["references"] = {r.name: {**summary_entry(r.name, ref_docs[r.name], f"{REF_DIR}/{r.slug}"),
+                                              "mark": ref_docs[r.name]["model"]["reference"]["mark"]}
+                                     for r in references}
+            write_json(out / SUMMARY, summary)
+        comparison = compare_with_references(out, labels, base, references, ref_docs)
         if comparison is not None:
             summary["comparison"] = "comparison.json"
             write_json(out / SUMMARY, summary)
-        atomic_write_text(out / "report.html", render_comparison(docs, comparison))
+        links = {**{m: f"{m}/report.html" for m in docs},
+                 **{r.name: f"{REF_DIR}/{r.slug}/report.html" for r in references}}
+        atomic_write_text(out / "report.html", render_comparison({**docs, **ref_docs}, comparison, links))
     except Exception as exc:  # any failure of the report: recorded in the models' logs, then raised
         log_to_models(out, labels, exc)
         raise
