@@ -34,7 +34,7 @@ from sentiprobe.core import env
 from sentiprobe.core.errors import PredictionError
 from sentiprobe.core.types import Item, Prediction
 from sentiprobe.suites import SUITES, Suite, get_suite
-from sentiprobe.suites.spec import ScoreConfig, SuiteScore, alpha_of
+from sentiprobe.suites.spec import ScoreConfig, SuiteScore, alpha_of, derive
 
 N_GROUPS = 30
 N_BOOT = 30
@@ -182,9 +182,10 @@ def test_gold_predictions_score_perfectly_with_files_environment_and_models_seal
     preds = predictions(suite, items)
     context = suite.full_context(items, preds)  # the data and metric stages may read; the score stage may not
     config = ScoreConfig(n_boot=N_BOOT, seed=0)
-    unsealed = suite.spec.score(items, preds, suite.options, context, config)  # imports the libraries it uses
+    # the score stage and the engine that derives its per-unit metrics (imports the libraries they use first)
+    unsealed = derive(suite.spec.score(items, preds, suite.options, context, config), config)
     with sealed():
-        result = suite.spec.score(items, preds, suite.options, context, config)
+        result = derive(suite.spec.score(items, preds, suite.options, context, config), config)
     for m in headline(suite, result):
         assert result.metrics[m].value == pytest.approx(1.0), (m, result.metrics[m])
     assert digest(result) == digest(unsealed)

@@ -31,7 +31,7 @@ def _spec(name: str) -> SuiteSpec:
                      data_files=data.data_files, read_predictions=predictions.read_predictions,
                      score=score.score, render_section=report.render_section, options=NoOptions,
                      statistics=data.statistics, groups_name="source example",
-                     headline=("ars", "accuracy_original"), paired=score.unit_table,
+                     headline=("ars", "accuracy_original"),
                      score_context=data.score_context,
                      prompting=prompts.TASK)
 
@@ -50,7 +50,7 @@ ARTS_CUSTOM = SUITES.register(SuiteSpec(
     load_items=data.load_items, data_files=data.data_files, read_predictions=predictions.read_predictions,
     score=score.score, render_section=report.render_section, options=custom.CustomOptions,
     statistics=data.statistics, groups_name="source example", headline=("ars", "accuracy_original"),
-    paired=score.unit_table, score_context=data.score_context,
+    score_context=data.score_context,
     prompting=prompts.TASK))
 """A generated or user-supplied enriched set (``--suite-arg path=FILE``), scored like the released ones."""
 

@@ -1,5 +1,8 @@
 """SENTiVENT scoring (docs/protocols/sentivent.md#metrics): accuracy, macro and per-label precision / recall / F1 with
-bootstrap CIs over items, the confusion matrix and supports.
+bootstrap CIs over items, the confusion matrix and supports. ``macro_f1`` and ``accuracy`` are per-unit scores
+(items as units) that the engine turns into values, intervals and paired tests; their McNemar variant is the
+paper's continuity-corrected chi-square without clamping (docs/protocols/sentivent.md#significance), so its
+published significance table reproduces.
 
 Pure: a function of the items, the predictions, the options and the score context. The lexicon setting
 reported in the details is the one the data stage attached to the items (:func:`.data.score_context`).
@@ -11,7 +14,7 @@ from typing import Any
 
 from ...core.types import Item, Prediction
 from ...stats.metrics_common import classification_report
-from ...stats.paired import classification_table
+from ...stats.units import UnitScores, classification_units
 from ..spec import ScoreConfig, ScoreContext, SuiteScore
 
 
@@ -35,15 +38,7 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
         "macro_average_over": "labels occurring in the gold labels or the predictions",
         "lexicon": dict(context.provenance["lexicon"]),
     })
-    return SuiteScore(rep.metrics, details)
-
-
-def unit_table(items: Sequence[Item], predictions: Sequence[Prediction], options: Any, context: ScoreContext,
-               config: ScoreConfig):
-    """Paired-comparison stage: macro-F1 (paired bootstrap) and accuracy (McNemar) over items
-    (docs/protocols/sentivent.md#significance)."""
-    by_id = context.check(items, predictions, config, missing="error" if config.missing == "error" else "wrong")
-    return classification_table([it.label for it in items],
-                                [by_id[it.item_id].label if it.item_id in by_id else None for it in items],
-                                context.labels,
-                                note="items are independent units (Jacobs & Hoste 2021 compare systems per item)")
+    units = UnitScores("item", len(items), len(items), classification_units(y_true, y_pred, context.labels),
+                       compared=("macro_f1", "accuracy"), paired_test="chi2-corrected-unclamped",
+                       note="items are independent units (Jacobs & Hoste 2021 compare systems per item)")
+    return SuiteScore({k: m for k, m in rep.metrics.items() if k not in units.metrics}, details, units=units)

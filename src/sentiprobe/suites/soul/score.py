@@ -29,13 +29,12 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
 
 from ...core.errors import PredictionError
 from ...core.hashing import stable_hash
 from ...core.types import Item, Metric, Prediction
 from ...stats.metrics_common import classification_report
-from ...stats.paired import grouped_accuracy_table
+from ...stats.units import UnitScores, grouped_rate
 from ...stats.resampling import DEFAULT_ALPHA
 from ..spec import Measure, ScoreConfig, ScoreContext, SuiteScore
 from .load import LABELS
@@ -196,18 +195,15 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
                     "temperature": float(opts.temperature), "missing": config.missing},
         "item_ids": "<rid>:<n>, n = 1-based position of the statement among its review's rows",
     })
-    return SuiteScore(metrics, details)
+    units = unit_scores(items, by_id)
+    return SuiteScore({k: m for k, m in metrics.items() if k not in units.metrics}, details, units=units)
 
 
-def unit_table(items: Sequence[Item], predictions: Sequence[Prediction], options: Any, context: ScoreContext,
-               config: ScoreConfig):
-    """Paired-comparison stage: (strict) accuracy pooled over statements, resampling whole reviews.
-
-    The same unit as the suite's own intervals: statements of one review are not independent, so two systems
-    are compared on resamples of reviews, never of statements.
-    """
-
-    by_id = context.check(items, predictions, config, missing="error" if config.missing == "error" else "wrong")
-    correct = np.array([it.item_id in by_id and by_id[it.item_id].label == it.label for it in items], dtype=float)
-    return grouped_accuracy_table([it.group_id for it in items], correct, unit="review",
-                                  note="accuracy over statements; reviews resampled whole")
+def unit_scores(items: Sequence[Item], by_id: Mapping[str, Prediction]) -> UnitScores:
+    """Per-unit scores: (strict) accuracy pooled over statements, whole reviews as units (statements of one
+    review are not independent, so intervals and paired comparisons resample reviews, never statements)."""
+    correct = [float(it.item_id in by_id and by_id[it.item_id].label == it.label) for it in items]
+    reviews, acc = grouped_rate([it.group_id for it in items], correct,
+                                note="share of statements answered right; reviews resampled whole")
+    return UnitScores("review", len(reviews), len(items), {"accuracy": acc}, compared=("accuracy",),
+                      note="accuracy over statements; reviews resampled whole")
