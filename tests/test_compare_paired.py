@@ -93,3 +93,38 @@ def test_compare_runs_and_report_command(tmp_path, capsys):
     assert doc["systems"] == ["slow-lexicon", "majority"] and "toy" in doc["suites"]
     assert main(["compare", "--runs", str(run_a), str(run_b), "--json", "--n-boot", "50"]) == 0
     assert json.loads(capsys.readouterr().out)["suites"]["toy"]["unit"] == "item"
+
+
+@pytest.mark.realdata
+def test_stored_runs_compare_from_results_alone(data_dir, tmp_path, monkeypatch):
+    """Two run folders moved elsewhere, the data directory unset and the suites unbindable: ``compare_runs``
+    gives the numbers the run gave (its comparison.json), and those are the results' own numbers."""
+    import shutil
+
+    import sentiprobe.compare as compare_mod
+
+    out = tmp_path / "run"
+    api.run(["arts-laptop", "sentivent-polar"], ["majority", "tfidf-lr"], out=out, data_dir=str(data_dir),
+            n_boot=40, limit=30, progress=False, cache_dir=str(tmp_path / "cache"))
+    given = json.loads((out / "comparison.json").read_text(encoding="utf-8"))
+    moved = tmp_path / "elsewhere"
+    for m in ("majority", "tfidf-lr"):
+        shutil.copytree(out / m, moved / m)
+    shutil.rmtree(out)
+    monkeypatch.delenv("SENTIPROBE_DATA_DIR", raising=False)
+
+    def unbindable(*args, **kwargs):
+        raise AssertionError("compare re-bound a suite: it must work from the stored per-unit scores")
+
+    monkeypatch.setattr(compare_mod, "get_suite", unbindable)
+    doc = compare_runs([moved / "majority", moved / "tfidf-lr"], n_boot=40, seed=0, alpha=0.05)
+    assert set(doc["suites"]) == set(given["suites"]) == {"arts-laptop", "sentivent-polar"}
+    for suite, entry in doc["suites"].items():
+        assert entry["systems"] == given["suites"][suite]["systems"]
+        assert entry["pairs"] == given["suites"][suite]["pairs"]
+        for m in ("majority", "tfidf-lr"):
+            stored = json.loads((moved / m / "results.json").read_text(encoding="utf-8"))["suites"][suite]
+            for metric, shown in entry["systems"][m].items():
+                own = stored["metrics"][metric]
+                assert (own["value"], own["ci_low"], own["ci_high"], own["n"]) == (
+                    shown["value"], shown["ci_low"], shown["ci_high"], shown["n"]), (suite, m, metric)
