@@ -32,8 +32,8 @@ def _score(items, predictions, options, context, config):
 
     y_pred = [by_id[i.item_id].label if i.item_id in by_id else None for i in items]
     per_unit = classification_units([it.label for it in items], y_pred, context.labels)
-    return SuiteScore({}, units=UnitScores("item", len(items), len(items), per_unit,
-                                           compared=("macro_f1", "accuracy")))
+    return SuiteScore({}, units=UnitScores("item", len(items), len(items), {
+        "accuracy": per_unit["accuracy"], "macro_f1": per_unit["macro_f1"]}, compared=("macro_f1", "accuracy")))
 
 
 def _read(suite, path, column):
