@@ -206,8 +206,8 @@ def paired_strategy_test(arr: ScoreArrays, kind: str, alpha: float = DEFAULT_ALP
     The primary test of a strategy's effect: the source and its variant are the same example before and after
     the edit, so the comparison is paired (b = source right and variant wrong, c = the reverse; sentiprobe's
     default McNemar: exact below 25 discordant pairs, else the clamped continuity-corrected chi-square). Welch's
-    t-test (the paper's choice) is kept beside it for comparison with the paper's tables. A unit with several variants of one kind contributes one
-    pair per variant. ``significant`` reads the p-value at level ``alpha``.
+    t-test (the paper's choice) is kept beside it for comparison with the paper's tables. A unit with several
+    variants of one kind contributes one pair per variant. ``significant`` reads the p-value at level ``alpha``.
     """
     m = arr.mask(kind)
     if not m.any():
@@ -262,9 +262,10 @@ POLAR = ("positive", "negative")
 
 
 def _rate(correct: np.ndarray, unit_of: np.ndarray, n_units: int, note: str, *,
-          weight: np.ndarray | None = None, per_unit: bool = False) -> UnitMetric:
+          weight: np.ndarray | None = None, per_unit: bool = False, items: np.ndarray | None = None) -> UnitMetric:
     """A rate over items (or units) of a subset, as ``sum(correct) / sum(count)`` per unit: the resampling unit
-    is always the source example with its variants, so every metric of the suite is resampled the same way."""
+    is always the source example with its variants, so every metric of the suite is resampled the same way.
+    ``items``: the items behind each unit when they are not what is counted (ARS counts units of several items)."""
     w = np.ones(correct.size) if weight is None else weight
     num = np.bincount(unit_of, weights=correct.astype(np.float64) * w, minlength=n_units)
     den = np.bincount(unit_of, weights=w, minlength=n_units)
@@ -272,8 +273,9 @@ def _rate(correct: np.ndarray, unit_of: np.ndarray, n_units: int, note: str, *,
     corr = None
     if per_unit and has.all():  # one 0/1 value per unit: McNemar's test applies
         corr = num / den
+    n_items = round(float(den.sum())) if items is None else int(items[has].sum())
     return UnitMetric("ratio", {"numerator": num, "denominator": den}, correct=corr, n_units=int(has.sum()),
-                      n_items=round(float(den.sum())), note=note)
+                      n_items=n_items, note=note)
 
 
 def unit_scores(items: Sequence[Item], arr: ScoreArrays) -> UnitScores:
@@ -291,11 +293,12 @@ def unit_scores(items: Sequence[Item], arr: ScoreArrays) -> UnitScores:
     all_ok = unit_all_correct(arr)
     gold_src = np.array([items[int(i)].label for i in arr.source], dtype=object)
     polar = np.isin(gold_src, POLAR).astype(np.float64)
+    size = np.bincount(arr.group, minlength=n)
     metrics: dict[str, UnitMetric] = {
         "accuracy_original": _rate(src_ok, units, n, "unit: original examples", per_unit=True),
-        "ars": _rate(all_ok, units, n, "units (source + all its variants)", per_unit=True),
+        "ars": _rate(all_ok, units, n, "units (source + all its variants)", per_unit=True, items=size),
         "ars_polar": _rate(all_ok, units, n, "ARS over the units whose target is positive or negative",
-                           weight=polar),
+                           weight=polar, items=size),
     }
     for s in strategies_present(arr):
         m = arr.mask(s)
@@ -307,23 +310,18 @@ def unit_scores(items: Sequence[Item], arr: ScoreArrays) -> UnitScores:
     return UnitScores(UNIT, n, len(items), metrics, compared=("ars", "accuracy_original"), note=UNITS_NOTE)
 
 
-def constant_label_units(items: Sequence[Item], arr: ScoreArrays) -> dict[str, Any] | None:
-    """The share of units a constant answer gets right by construction (every item of the unit has that gold
-    label: a neutral target under every strategy); ``None`` when no constant gets any unit right."""
-    gold = np.array([it.label for it in items], dtype=object)
-    best: tuple[int, str] | None = None
-    for lab in sorted({str(x) for x in gold}):
-        off = np.bincount(arr.group, weights=(gold != lab).astype(np.float64), minlength=arr.n_units)
-        k = int(np.count_nonzero(off == 0))
-        if k and (best is None or k > best[0]):
-            best = (k, lab)
-    if best is None:
+def constant_label_units(items: Sequence[Item], arr: ScoreArrays, label: str = "neutral") -> dict[str, Any] | None:
+    """The share of units a constant ``label`` answer gets right by construction: every item of the unit has
+    that gold label (a neutral target keeps ``neutral`` under every strategy); ``None`` when there is none."""
+    off = np.bincount(arr.group, weights=np.array([it.label != label for it in items], dtype=np.float64),
+                      minlength=arr.n_units)
+    k = int(np.count_nonzero(off == 0))
+    if not k:
         return None
-    k, lab = best
-    return {"label": lab, **Count(k, arr.n_units).to_dict(),
-            "note": (f"a system that always answers {lab!r} gets {format_percent(Fraction(k, arr.n_units))}% ARS by "
-                     "construction: every item of those units has that gold label (a neutral target keeps its "
-                     "label under every strategy); ars_polar leaves them out")}
+    return {"label": label, **Count(k, arr.n_units).to_dict(),
+            "note": (f"a system that always answers {label!r} gets {format_percent(Fraction(k, arr.n_units))}% "
+                     f"ARS by construction: every item of those units has the gold label {label!r} (a neutral "
+                     "target keeps its label under every strategy); ars_polar leaves them out")}
 
 
 def _missing(items: Sequence[Item], arr: ScoreArrays, policy: str, path: str | None = None) -> dict[str, Any]:
@@ -410,7 +408,7 @@ def score_items(items: Sequence[Item], by_id: Mapping[str, Prediction], *, missi
                       "so each is resampled as ARS is"),
     }
     degenerate = constant_label_units(items, arr)
-    if degenerate is not None and degenerate["label"] not in POLAR:
+    if degenerate is not None:
         details["constant_label"] = degenerate
     return SuiteScore({}, details, units=unit_scores(items, arr))
 
