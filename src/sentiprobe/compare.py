@@ -6,8 +6,9 @@ several columns of one published file), ``sentiprobe report``, ``sentiprobe run`
 Each system's result is the per-unit scores its suite's score stage returns (:class:`~sentiprobe.stats.units.
 UnitScores`, stored in results.json, so stored runs compare without the data); the metrics compared are the
 suite's ``compared`` ones: ARS and accuracy on the originals over ARTS source examples, SOUL accuracy over
-reviews, NonCompSST correlations and F1 over phrases, SST-7 pooled over seeds, SENTiVENT macro-F1 and accuracy over items (plus McNemar and Cochran's Q), triplet F1
-over sentences, LexComp accuracy over items and span F1 over sentences.
+reviews, NonCompSST correlations and F1 over phrases, SST-7 pooled over seeds, SENTiVENT macro-F1 and accuracy
+over items (plus McNemar and Cochran's Q), triplet F1 over sentences, LexComp accuracy over items and span F1 over
+sentences.
 
 >>> from sentiprobe.compare import compare_predictions
 >>> doc = compare_predictions("sentivent-polar", ["a.csv", "b.csv", "c.csv"])   # doctest: +SKIP
