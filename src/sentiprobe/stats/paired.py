@@ -84,7 +84,7 @@ def compare_units(tables: Mapping[str, UnitScores], *, n_boot: int, seed: int, a
     floor = 2.0 / (resamples + 1) if resamples > 0 else None
     n = first.n_units
     point = {s: {m: units.point(tables[s].metrics[m], n) for m in metrics} for s in names}
-    dist = {s: units.distributions(tables[s], metrics, resamples, seed) for s in names}
+    dist = units.distributions_of(tables, metrics, resamples, seed)
     systems: dict[str, dict[str, Any]] = {}
     for s in names:
         systems[s] = {}

@@ -302,11 +302,19 @@ def point(m: UnitMetric, n_units: int) -> float:
 
 def distributions(us: UnitScores, names: Sequence[str], n_boot: int, seed: int) -> dict[str, np.ndarray]:
     """Each metric on the same ``n_boot`` resamples of units (NaN where undefined)."""
-    out: dict[str, list[np.ndarray]] = {m: [] for m in names}
-    for block in draws(us.n_units, n_boot, seed):
-        for m in names:
-            out[m].append(us.metrics[m].block(block))
-    return {m: (np.concatenate(v) if v else np.empty(0)) for m, v in out.items()}
+    return distributions_of({"": us}, names, n_boot, seed)[""]
+
+
+def distributions_of(systems: Mapping[str, UnitScores], names: Sequence[str], n_boot: int, seed: int
+                     ) -> dict[str, dict[str, np.ndarray]]:
+    """:func:`distributions` of several systems scored on the same units, on one shared set of draws."""
+    out: dict[str, dict[str, list[np.ndarray]]] = {s: {m: [] for m in names} for s in systems}
+    n = next(iter(systems.values())).n_units if systems else 0
+    for block in draws(n, n_boot, seed):
+        for s, us in systems.items():
+            for m in names:
+                out[s][m].append(us.metrics[m].block(block))
+    return {s: {m: (np.concatenate(v) if v else np.empty(0)) for m, v in d.items()} for s, d in out.items()}
 
 
 def metric_of(name: str, us: UnitScores, value: float, dist: np.ndarray | None, alpha: float) -> Metric:
