@@ -57,8 +57,9 @@ def compare_units(tables: Mapping[str, UnitScores], *, n_boot: int, seed: int, a
     are their ``compared`` ones. Returns ``{"unit", "n_units", "metrics", "systems": {name: {metric: {value,
     ci_low, ci_high, n}}}, "leaderboard": {metric: [names, best first]}, "ranks": {metric: {name: rank}},
     "pairs": [...], "tests"}``. The per-system values and intervals are those of
-    :func:`~sentiprobe.stats.units.unit_metrics` at the same ``n_boot``, ``seed`` and ``alpha``: the resamples
-    drawn for the p-values begin with the very draws of the single-system intervals.
+    :func:`~sentiprobe.stats.units.unit_metrics` at the same ``n_boot``, ``seed`` and ``alpha`` (drawn the same
+    way, so they are the results' own); differences and p-values come from paired draws of the units, shared
+    by all systems (:func:`~sentiprobe.stats.units.distributions_of`).
 
     Each pair entry holds per metric the difference ``a - b`` (in the metric's display unit), its CI and one
     test: McNemar's where both systems carry per-unit 0/1 correctness (the protocol's variant, ``paired_test``:
@@ -88,8 +89,9 @@ def compare_units(tables: Mapping[str, UnitScores], *, n_boot: int, seed: int, a
     systems: dict[str, dict[str, Any]] = {}
     for s in names:
         systems[s] = {}
+        own = units.distributions(tables[s], metrics, n_boot, seed)  # the single-system draws: the same intervals
         for m in metrics:
-            shown = units.metric_of(m, tables[s], point[s][m], dist[s][m][:n_boot], alpha)
+            shown = units.metric_of(m, tables[s], point[s][m], own[m], alpha)
             systems[s][m] = {"value": shown.value, "ci_low": shown.ci_low, "ci_high": shown.ci_high,
                              "n": shown.n, "unit_name": shown.unit_name, "n_items": shown.n_items}
     hib = {m: first.metrics[m].higher_is_better for m in metrics}

@@ -9,11 +9,11 @@ runs rebuilds every number from it without the data.
 The engine (:func:`unit_metrics`, :func:`distributions`) computes from that object:
 
 - the point value: the aggregation over all units;
-- the interval: the percentile bootstrap over units, from the draws
-  :func:`~sentiprobe.stats.resampling.index_draws` ``(n_units, n_boot, seed)`` (blocks of
-  ``rng(seed).integers(0, n_units, (64, n_units))``), at the level ``1 - alpha``. A paired comparison draws more
-  resamples from the same generator for its p-values; the first ``n_boot`` of them are the same draws, so the
-  per-system intervals of a comparison are the intervals of the single-system results, to the last bit.
+- the interval: the percentile bootstrap over units at the level ``1 - alpha``: ``n_boot`` resamples of the
+  units with replacement, drawn as the number of times each distinct per-unit row is drawn
+  (:func:`pattern_draws`, seeded), so any statistic of summed per-unit columns costs O(resamples x distinct
+  rows). A paired comparison reports each system's interval from these very draws and draws the units once
+  more, jointly for all systems, for the differences and p-values.
 
 ``n`` of every metric is the number of units it is computed over, labelled with the unit's name
 (``Metric.unit_name``); the items behind them are ``Metric.n_items``.
@@ -29,7 +29,7 @@ import numpy as np
 
 from ..core.errors import ConfigError
 from ..core.types import Metric
-from .resampling import CI_METHOD, check_alpha, index_draws, percentile_interval
+from .resampling import CI_METHOD, check_alpha, count_draw_blocks, percentile_interval
 
 UNIT_SCORES_SCHEMA_VERSION = 1
 KINDS = ("rate", "correlation", "score")
@@ -38,82 +38,97 @@ PAIRED_TESTS = ("auto", "chi2-corrected-unclamped")
 """McNemar's variant for metrics with per-unit correctness: ``auto`` (exact binomial when b + c < 25, else the
 continuity-corrected chi-square clamped at 0), or the SENTiVENT paper's unclamped corrected chi-square."""
 
-Block = Callable[[Mapping[str, np.ndarray], Mapping[str, Any], np.ndarray], np.ndarray]
 
 
-def _rows(idx: np.ndarray) -> np.ndarray:
-    return idx if idx.ndim == 2 else idx[None, :]
-
-
-def _mean(a: Mapping[str, np.ndarray], p: Mapping[str, Any], idx: np.ndarray) -> np.ndarray:
-    v = a["values"][idx]
-    return v.mean(axis=1) if idx.shape[1] else np.full(idx.shape[0], np.nan)
-
-
-def _ratio(a: Mapping[str, np.ndarray], p: Mapping[str, Any], idx: np.ndarray) -> np.ndarray:
-    num, den = a["numerator"][idx].sum(axis=1), a["denominator"][idx].sum(axis=1)
+def _safe_div(num: np.ndarray, den: np.ndarray, undefined: float) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), undefined)
 
 
-def _pearson(a: Mapping[str, np.ndarray], p: Mapping[str, Any], idx: np.ndarray) -> np.ndarray:
-    """Pearson's r per row; NaN when a side is constant or there are fewer than ``min_units`` units."""
-    if idx.shape[1] < int(p.get("min_units", 2)):
-        return np.full(idx.shape[0], np.nan)
-    if idx.shape[0] == 1:  # the point value: dot products, as the suites' own correlation code computes it
-        xv, yv = a["x"][idx[0]], a["y"][idx[0]]
-        xm, ym = xv - xv.mean(), yv - yv.mean()
-        den1 = math.sqrt(float(xm @ xm) * float(ym @ ym))
-        return np.array([max(-1.0, min(1.0, float(xm @ ym) / den1)) if den1 != 0.0 else np.nan])
-    x, y = a["x"][idx], a["y"][idx]
-    x = x - x.mean(axis=1, keepdims=True)
-    y = y - y.mean(axis=1, keepdims=True)
-    num = (x * y).sum(axis=1)
-    den = np.sqrt((x * x).sum(axis=1) * (y * y).sum(axis=1))
+def _onehot(codes: np.ndarray, k: int) -> np.ndarray:
+    out = np.zeros((codes.size, k))
+    ok = codes >= 0
+    out[np.flatnonzero(ok), codes[ok]] = 1.0
+    return out
+
+
+def _ones(a: Mapping[str, np.ndarray]) -> np.ndarray:
+    return np.ones(next(iter(a.values())).size)
+
+
+# Each aggregation is (the per-unit columns a resample sums, the statistic of those sums): a resample enters only
+# through the number of times it draws each unit, so one product ``counts @ columns`` per block of resamples
+# serves every metric of every system.
+def _mean_cols(a: Mapping[str, np.ndarray], p: Mapping[str, Any]) -> list[np.ndarray]:
+    return [a["values"], _ones(a)]
+
+
+def _ratio_fin(s: np.ndarray, p: Mapping[str, Any]) -> np.ndarray:
+    return _safe_div(s[:, 0], s[:, 1], np.nan)
+
+
+def _pearson_cols(a: Mapping[str, np.ndarray], p: Mapping[str, Any]) -> list[np.ndarray]:
+    x, y = a["x"], a["y"]
+    return [x, y, x * x, y * y, x * y, _ones(a)]
+
+
+def _pearson_fin(s: np.ndarray, p: Mapping[str, Any]) -> np.ndarray:
+    """Pearson's r per resample; NaN when a side is constant or there are fewer than ``min_units`` units."""
+    sx, sy, sxx, syy, sxy, m = (s[:, j] for j in range(6))
     with np.errstate(divide="ignore", invalid="ignore"):
-        r = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+        vx, vy = sxx - sx * sx / m, syy - sy * sy / m
+        cov = sxy - sx * sy / m
+        ok = (vx > 1e-10 * np.abs(sxx)) & (vy > 1e-10 * np.abs(syy)) & (m >= int(p.get("min_units", 2)))
+        r = np.where(ok, cov / np.sqrt(np.where(ok, vx * vy, 1.0)), np.nan)
     return np.clip(r, -1.0, 1.0)
 
 
-def _macro_f1(a: Mapping[str, np.ndarray], p: Mapping[str, Any], idx: np.ndarray) -> np.ndarray:
+def _macro_cols(a: Mapping[str, np.ndarray], p: Mapping[str, Any]) -> list[np.ndarray]:
+    k = int(p["n_labels"])
+    g1, p1 = _onehot(a["gold"], k), _onehot(a["predicted"], k)
+    return [*(g1 * p1).T, *g1.T, *p1.T]
+
+
+def _macro_fin(s: np.ndarray, p: Mapping[str, Any]) -> np.ndarray:
     """Macro-F1 over the labels present in the resample's gold labels or predictions (code -1: no prediction)."""
     k = int(p["n_labels"])
-    t, q = a["gold"][idx].astype(np.int64), a["predicted"][idx].astype(np.int64)
-    b = idx.shape[0]
-    off = (np.arange(b) * k)[:, None]
-    ok = q >= 0
-    hit = ok & (t == q)
-    tp = np.bincount((t + off)[hit], minlength=b * k).reshape(b, k).astype(np.float64)
-    gold = np.bincount((t + off).ravel(), minlength=b * k).reshape(b, k).astype(np.float64)
-    pred = np.bincount((q + off)[ok], minlength=b * k).reshape(b, k).astype(np.float64)
+    tp, gold, pred = s[:, :k], s[:, k:2 * k], s[:, 2 * k:]
     present = (gold > 0) | (pred > 0)
     with np.errstate(divide="ignore", invalid="ignore"):  # the arithmetic of stats.classification, bit for bit
         prec = np.where(pred > 0, tp / np.where(pred > 0, pred, 1), 0.0)
         rec = np.where(gold > 0, tp / np.where(gold > 0, gold, 1), 0.0)
-        s = prec + rec
-        f1 = np.where(s > 0, 2 * prec * rec / np.where(s > 0, s, 1), 0.0)
+        t = prec + rec
+        f1 = np.where(t > 0, 2 * prec * rec / np.where(t > 0, t, 1), 0.0)
         cnt = present.sum(axis=1)
         return np.where(cnt > 0, (f1 * present).sum(axis=1) / np.where(cnt > 0, cnt, 1), np.nan)
 
 
-def _f1_counts(a: Mapping[str, np.ndarray], p: Mapping[str, Any], idx: np.ndarray) -> np.ndarray:
+def _f1_fin(s: np.ndarray, p: Mapping[str, Any]) -> np.ndarray:
     """Micro F1 of summed (true positive, predicted, gold) counts; 0 when nothing is predicted or gold."""
-    tp, npred, ngold = (a[k][idx].sum(axis=1) for k in ("tp", "predicted", "gold"))
+    tp, npred, ngold = s[:, 0], s[:, 1], s[:, 2]
+    prec, rec = _safe_div(tp, npred, 0.0), _safe_div(tp, ngold, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        prec = np.where(npred > 0, tp / np.where(npred > 0, npred, 1.0), 0.0)
-        rec = np.where(ngold > 0, tp / np.where(ngold > 0, ngold, 1.0), 0.0)
         return np.where(prec + rec > 0, 2 * prec * rec / np.where(prec + rec > 0, prec + rec, 1.0), 0.0)
 
 
-AGGREGATIONS: dict[str, tuple[tuple[str, ...], Block]] = {
-    "mean": (("values",), _mean),
-    "ratio": (("numerator", "denominator"), _ratio),
-    "pearson": (("x", "y"), _pearson),
-    "macro_f1": (("gold", "predicted"), _macro_f1),
-    "f1_counts": (("tp", "predicted", "gold"), _f1_counts),
+Columns = Callable[[Mapping[str, np.ndarray], Mapping[str, Any]], list[np.ndarray]]
+Finish = Callable[[np.ndarray, Mapping[str, Any]], np.ndarray]
+
+
+def _named(*names: str) -> Columns:
+    return lambda a, p: [a[k] for k in names]
+
+
+AGGREGATIONS: dict[str, tuple[tuple[str, ...], Columns, Finish]] = {
+    "mean": (("values",), _mean_cols, _ratio_fin),
+    "ratio": (("numerator", "denominator"), _named("numerator", "denominator"), _ratio_fin),
+    "pearson": (("x", "y"), _pearson_cols, _pearson_fin),
+    "macro_f1": (("gold", "predicted"), _macro_cols, _macro_fin),
+    "f1_counts": (("tp", "predicted", "gold"), _named("tp", "predicted", "gold"), _f1_fin),
 }
-"""The closed registry: aggregation name -> (the per-unit arrays it reads, its statistic over a block of index
-rows). ``seed_mean`` (the mean over seeds of one of these, on the same resample) is built from ``parts``."""
+"""The closed registry: aggregation name -> (the per-unit arrays it reads, the per-unit columns a resample sums,
+the statistic of those sums). ``seed_mean`` (the mean over seeds of one of these, on the same resample) is
+built from ``parts``."""
 
 
 @dataclass(frozen=True)
@@ -166,12 +181,26 @@ class UnitMetric:
             return self.parts[0].length()
         return int(next(iter(self.arrays.values())).size)
 
-    def block(self, idx: np.ndarray) -> np.ndarray:
-        """The metric on each row of ``idx`` (``(b, n)`` unit indices): ``(b,)`` values, NaN where undefined."""
-        idx = _rows(idx)
+    def columns(self) -> list[np.ndarray]:
+        """The per-unit columns a resample of this metric sums (the parts' one after the other)."""
         if self.parts:
-            return np.mean([p.block(idx) for p in self.parts], axis=0)
-        return AGGREGATIONS[self.aggregation][1](self.arrays, self.params, idx)
+            return [c for p in self.parts for c in p.columns()]
+        return AGGREGATIONS[self.aggregation][1](self.arrays, self.params)
+
+    def finish(self, sums: np.ndarray) -> np.ndarray:
+        """The metric from ``(b, len(columns()))`` sums: ``(b,)`` values, NaN where undefined."""
+        if self.parts:
+            out, at = [], 0
+            for p in self.parts:
+                c = len(p.columns())
+                out.append(p.finish(sums[:, at:at + c]))
+                at += c
+            return np.mean(out, axis=0)
+        return AGGREGATIONS[self.aggregation][2](sums, self.params)
+
+    def block(self, counts: np.ndarray) -> np.ndarray:
+        """The metric on each resample given as ``(b, n_units)`` times each unit is drawn."""
+        return self.finish(counts @ np.column_stack(self.columns()))
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"aggregation": self.aggregation, "kind": self.kind,
@@ -288,32 +317,65 @@ def pooled(seeds: Sequence[UnitScores]) -> UnitScores:
                       first.paired_test, f"{first.note}; {note}" if first.note else note)
 
 
-def draws(n_units: int, n_boot: int, seed: int) -> Iterator[np.ndarray]:
-    """The engine's resamples of units: blocks of index rows; the first ``k`` rows never depend on ``n_boot``."""
-    if n_boot <= 0 or n_units <= 0:
+BLOCK = 64
+"""Resamples drawn per block (bounds memory at ``BLOCK x`` distinct per-unit rows)."""
+
+
+def pattern_draws(table: np.ndarray, n_boot: int, seed: int) -> Iterator[np.ndarray]:
+    """The engine's resamples of units, as blocks of ``(b, columns)`` sums of the per-unit ``table`` rows.
+
+    A resample of n units with replacement enters every aggregation only through the sums of its rows, and
+    units with identical rows are interchangeable, so the number of times each distinct row is drawn is
+    multinomial(n, its share): that is what is drawn (``rng(seed).multinomial`` over the distinct rows in
+    sorted order, :func:`~sentiprobe.stats.resampling.count_draw_blocks`), in O(resamples x distinct rows)
+    instead of O(resamples x units). One (table, seed) gives one set of draws in any process.
+    """
+    if n_boot <= 0 or table.shape[0] == 0:
         return iter(())
-    return index_draws(n_units, n_boot, seed)
+    rows, inv = np.unique(table, axis=0, return_inverse=True)
+    freq = np.bincount(inv.reshape(-1), minlength=rows.shape[0]).astype(np.float64)
+    return (block @ rows for block in count_draw_blocks(freq, n_boot, seed, BLOCK))
 
 
 def point(m: UnitMetric, n_units: int) -> float:
-    v = float(m.block(np.arange(n_units)[None, :])[0])
+    """The metric over every unit once (Pearson's r by centred dot products, as the suites' own code)."""
+    if m.aggregation == "pearson":
+        x, y = m.arrays["x"], m.arrays["y"]
+        if x.size < int(m.params.get("min_units", 2)):
+            return float("nan")
+        xm, ym = x - x.mean(), y - y.mean()
+        den = math.sqrt(float(xm @ xm) * float(ym @ ym))
+        return max(-1.0, min(1.0, float(xm @ ym) / den)) if den != 0.0 else float("nan")
+    if m.parts:
+        return float(np.mean([point(p, n_units) for p in m.parts]))
+    v = float(m.finish(np.column_stack(m.columns()).sum(axis=0)[None, :])[0])
     return v if math.isfinite(v) else float("nan")
 
 
 def distributions(us: UnitScores, names: Sequence[str], n_boot: int, seed: int) -> dict[str, np.ndarray]:
-    """Each metric on the same ``n_boot`` resamples of units (NaN where undefined)."""
-    return distributions_of({"": us}, names, n_boot, seed)[""]
+    """Each metric of ``names`` on the same ``n_boot`` resamples of units (NaN where undefined). The draws are
+    those of the system's whole per-unit table (every metric), so they do not depend on which metrics are asked."""
+    every = distributions_of({"": us}, list(us.metrics), n_boot, seed)[""]
+    return {m: every[m] for m in names}
 
 
 def distributions_of(systems: Mapping[str, UnitScores], names: Sequence[str], n_boot: int, seed: int
                      ) -> dict[str, dict[str, np.ndarray]]:
-    """:func:`distributions` of several systems scored on the same units, on one shared set of draws."""
+    """:func:`distributions` of several systems scored on the same units, on one shared (paired) set of draws
+    of the units (their joint per-unit rows: :func:`pattern_draws`)."""
     out: dict[str, dict[str, list[np.ndarray]]] = {s: {m: [] for m in names} for s in systems}
-    n = next(iter(systems.values())).n_units if systems else 0
-    for block in draws(n, n_boot, seed):
-        for s, us in systems.items():
-            for m in names:
-                out[s][m].append(us.metrics[m].block(block))
+    spans: list[tuple[str, str, int, int]] = []
+    cols: list[np.ndarray] = []
+    for s, us in systems.items():  # every column of every metric of every system: one product per block
+        for m in names:
+            c = us.metrics[m].columns()
+            spans.append((s, m, len(cols), len(cols) + len(c)))
+            cols += c
+    if not cols or n_boot <= 0:
+        return {s: {m: np.empty(0) for m in names} for s in systems}
+    for sums in pattern_draws(np.column_stack(cols), n_boot, seed):
+        for s, m, a, b in spans:
+            out[s][m].append(systems[s].metrics[m].finish(sums[:, a:b]))
     return {s: {m: (np.concatenate(v) if v else np.empty(0)) for m, v in d.items()} for s, d in out.items()}
 
 
