@@ -111,6 +111,33 @@ def _f1_fin(s: np.ndarray, p: Mapping[str, Any]) -> np.ndarray:
         return np.where(prec + rec > 0, 2 * prec * rec / np.where(prec + rec > 0, prec + rec, 1.0), 0.0)
 
 
+LABEL_STATS = ("macro_f1", "macro_precision", "macro_recall", "f1", "precision", "recall")
+
+
+def _label_cols(a: Mapping[str, np.ndarray], p: Mapping[str, Any]) -> list[np.ndarray]:
+    k = int(p["n_labels"])
+    return [a[f"{what}_{j}"] for what in ("tp", "gold", "predicted") for j in range(k)]
+
+
+def _label_fin(s: np.ndarray, p: Mapping[str, Any]) -> np.ndarray:
+    """Per-label or macro precision / recall / F1 of summed per-label counts (0 where undefined; the macro average
+    over the labels present in the resample's gold labels or predictions), as :mod:`.classification` computes."""
+    k = int(p["n_labels"])
+    tp, gold, pred = s[:, :k], s[:, k:2 * k], s[:, 2 * k:]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        prec = np.where(pred > 0, tp / np.where(pred > 0, pred, 1), 0.0)
+        rec = np.where(gold > 0, tp / np.where(gold > 0, gold, 1), 0.0)
+        t = prec + rec
+        f1 = np.where(t > 0, 2 * prec * rec / np.where(t > 0, t, 1), 0.0)
+        stat = str(p["stat"])
+        per = {"f1": f1, "precision": prec, "recall": rec}[stat.removeprefix("macro_")]
+        if not stat.startswith("macro_"):
+            return per[:, int(p["label"])]
+        present = (gold > 0) | (pred > 0)
+        cnt = present.sum(axis=1)
+        return np.where(cnt > 0, (per * present).sum(axis=1) / np.where(cnt > 0, cnt, 1), np.nan)
+
+
 Columns = Callable[[Mapping[str, np.ndarray], Mapping[str, Any]], list[np.ndarray]]
 Finish = Callable[[np.ndarray, Mapping[str, Any]], np.ndarray]
 
@@ -125,6 +152,7 @@ AGGREGATIONS: dict[str, tuple[tuple[str, ...], Columns, Finish]] = {
     "pearson": (("x", "y"), _pearson_cols, _pearson_fin),
     "macro_f1": (("gold", "predicted"), _macro_cols, _macro_fin),
     "f1_counts": (("tp", "predicted", "gold"), _named("tp", "predicted", "gold"), _f1_fin),
+    "label_counts": ((), _label_cols, _label_fin),
 }
 """The closed registry: aggregation name -> (the per-unit arrays it reads, the per-unit columns a resample sums,
 the statistic of those sums). ``seed_mean`` (the mean over seeds of one of these, on the same resample) is
@@ -169,6 +197,10 @@ class UnitMetric:
         if self.aggregation not in AGGREGATIONS:
             raise ConfigError(f"aggregation {self.aggregation!r} is not one of {sorted(AGGREGATIONS)} or seed_mean")
         need = AGGREGATIONS[self.aggregation][0]
+        if self.aggregation == "label_counts":
+            if self.params.get("stat") not in LABEL_STATS or not isinstance(self.params.get("n_labels"), int):
+                raise ConfigError(f"label_counts needs n_labels and a stat of {LABEL_STATS}")
+            need = tuple(f"{w}_{j}" for w in ("tp", "gold", "predicted") for j in range(self.params["n_labels"]))
         missing = [k for k in need if k not in self.arrays]
         if missing:
             raise ConfigError(f"aggregation {self.aggregation!r} needs the per-unit arrays {missing}")
@@ -434,3 +466,51 @@ def grouped_rate(groups: Sequence[str], values: Sequence[float] | np.ndarray, *,
     den = np.bincount(inv, minlength=len(keys)).astype(np.float64)
     return list(keys), UnitMetric("ratio", {"numerator": num, "denominator": den},
                                   higher_is_better=higher_is_better, n_items=len(inv), note=note)
+
+
+def label_count_units(y_true: Sequence[str | None], y_pred: Sequence[str | None], labels: Sequence[str], *,
+                      groups: Sequence[str] | None = None, names: Mapping[str, str] | None = None
+                      ) -> tuple[list[str], dict[str, UnitMetric]]:
+    """A classification report as per-unit scores: ``accuracy``, ``macro_f1``, ``macro_precision``,
+    ``macro_recall`` and per label ``f1_<l>``, ``precision_<l>``, ``recall_<l>`` (``names`` renames a label in
+    the metric names), each a statistic of per-unit label counts. Units are the items, or whole ``groups``
+    (a review and its statements). A prediction of ``None`` (missing or unparsed) is wrong: it counts in its
+    gold label's recall and in no label's predictions. Returns the unit ids in order and the metrics."""
+    t, p = label_codes(y_true, labels), label_codes(y_pred, labels)
+    if (t < 0).any():
+        raise ConfigError("gold labels outside the label set: per-unit scores need a gold label per item")
+    keys = list(dict.fromkeys(groups)) if groups is not None else [str(i) for i in range(len(t))]
+    inv = (np.array([{g: i for i, g in enumerate(keys)}[g] for g in groups], dtype=np.int64)
+           if groups is not None else np.arange(len(t)))
+    n, k = len(keys), len(labels)
+
+    def per_unit(weights: np.ndarray) -> np.ndarray:
+        return np.bincount(inv, weights=weights, minlength=n)
+
+    arrays: dict[str, np.ndarray] = {}
+    for j in range(k):
+        arrays[f"tp_{j}"] = per_unit(((t == j) & (p == j)).astype(np.float64))
+        arrays[f"gold_{j}"] = per_unit((t == j).astype(np.float64))
+        arrays[f"predicted_{j}"] = per_unit((p == j).astype(np.float64))
+    correct = (t == p).astype(np.float64)
+    items = len(t)
+    out: dict[str, UnitMetric] = {}
+    if groups is None:
+        out["accuracy"] = UnitMetric("mean", {"values": correct}, correct=correct, n_items=items)
+    else:
+        out["accuracy"] = UnitMetric("ratio", {"numerator": per_unit(correct), "denominator": per_unit(
+            np.ones(items))}, n_items=items)
+
+    def lc(stat: str, label: int | None = None) -> UnitMetric:
+        params: dict[str, Any] = {"n_labels": k, "stat": stat}
+        if label is not None:
+            params["label"] = label
+        return UnitMetric("label_counts", arrays, params, n_items=items)
+
+    for stat in ("macro_f1", "macro_precision", "macro_recall"):
+        out[stat] = lc(stat)
+    for j, lab in enumerate(labels):
+        key = (names or {}).get(lab, lab)
+        for stat in ("f1", "precision", "recall"):
+            out[f"{stat}_{key}"] = lc(stat, j)
+    return keys, out

@@ -14,7 +14,7 @@ from typing import Any
 
 from ...core.types import Item, Prediction
 from ...stats.metrics_common import classification_report
-from ...stats.units import UnitScores, classification_units
+from ...stats.units import UnitScores, label_count_units
 from ..spec import ScoreConfig, ScoreContext, SuiteScore
 
 
@@ -24,8 +24,7 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
     by_id = context.check(items, predictions, config)
     y_true = [it.label for it in items]
     y_pred = [by_id[it.item_id].label if it.item_id in by_id else None for it in items]
-    rep = classification_report(y_true, y_pred, context.labels, n_boot=config.n_boot, seed=config.seed,
-                                alpha=config.alpha)
+    rep = classification_report(y_true, y_pred, context.labels, n_boot=0, seed=0, alpha=0.05)  # counts only
     n_missing = sum(it.item_id not in by_id for it in items)
     n_unparsed = sum(1 for it in items if it.item_id in by_id and by_id[it.item_id].label is None)
     details = rep.details()
@@ -33,12 +32,13 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
         "n_items": len(items), "n_missing_predictions": n_missing, "n_unparsed_predictions": n_unparsed,
         "missing_policy": config.missing, "input": context.provenance["input"],
         "splits": sorted({it.split for it in items}),
-        "bootstrap": {"n_boot": config.n_boot, "seed": config.seed, "unit": "item", "method": "percentile",
-                      "confidence": config.confidence},
+        "bootstrap": {"unit": "item", "method": "percentile, over items (the engine's, sentiprobe.stats.units)"},
         "macro_average_over": "labels occurring in the gold labels or the predictions",
         "lexicon": dict(context.provenance["lexicon"]),
     })
-    units = UnitScores("item", len(items), len(items), classification_units(y_true, y_pred, context.labels),
+    _, per_unit = label_count_units(y_true, y_pred, context.labels)
+    order = ["macro_f1", "accuracy", *(k for k in per_unit if k not in ("macro_f1", "accuracy"))]
+    units = UnitScores("item", len(items), len(items), {k: per_unit[k] for k in order},
                        compared=("macro_f1", "accuracy"), paired_test="chi2-corrected-unclamped",
                        note="items are independent units (Jacobs & Hoste 2021 compare systems per item)")
-    return SuiteScore({k: m for k, m in rep.metrics.items() if k not in units.metrics}, details, units=units)
+    return SuiteScore({}, details, units=units)
