@@ -104,9 +104,13 @@ def _macro_fin(s: np.ndarray, p: Mapping[str, Any]) -> np.ndarray:
 
 
 def _f1_fin(s: np.ndarray, p: Mapping[str, Any]) -> np.ndarray:
-    """Micro F1 of summed (true positive, predicted, gold) counts; 0 when nothing is predicted or gold."""
+    """Micro F1 (or ``stat``: precision, recall) of summed (true positive, predicted, gold) counts; 0 where
+    nothing is predicted or gold."""
     tp, npred, ngold = s[:, 0], s[:, 1], s[:, 2]
     prec, rec = _safe_div(tp, npred, 0.0), _safe_div(tp, ngold, 0.0)
+    stat = p.get("stat", "f1")
+    if stat != "f1":
+        return prec if stat == "precision" else rec
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(prec + rec > 0, 2 * prec * rec / np.where(prec + rec > 0, prec + rec, 1.0), 0.0)
 

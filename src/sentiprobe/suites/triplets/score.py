@@ -20,7 +20,7 @@ import numpy as np
 
 from ...core.errors import PredictionError
 from ...core.types import Item, Metric, Prediction
-from ...stats.bootstrap import bootstrap_metric, mean_metric
+from ...stats.bootstrap import mean_metric
 from ...stats.units import UnitMetric, UnitScores
 from ..spec import ScoreConfig, ScoreContext, SuiteScore
 from ...protocols.triplets.grid import POLARITIES
@@ -142,14 +142,9 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
     per_unit: dict[str, UnitMetric] = {}
     for kind in KINDS:
         c = counts[kind]
-        per_unit[f"{kind}_f1"] = UnitMetric("f1_counts", {"tp": c[:, 0], "predicted": c[:, 1], "gold": c[:, 2]})
-        for j, stat in enumerate(("precision", "recall")):
-            def statistic(idx: np.ndarray, c: np.ndarray = c, j: int = j) -> float:
-                s = c[idx].sum(axis=0)
-                return _prf(*s)[j]
-
-            metrics[f"{kind}_{stat}"] = bootstrap_metric(f"{kind}_{stat}", statistic, n, n_boot=config.n_boot,
-                                                         seed=config.seed, alpha=config.alpha)
+        for stat in ("precision", "recall", "f1"):
+            per_unit[f"{kind}_{stat}"] = UnitMetric("f1_counts", {"tp": c[:, 0], "predicted": c[:, 1],
+                                                                  "gold": c[:, 2]}, {"stat": stat})
     entries = max(entries, len(failures))
     flags = np.zeros(entries)
     flags[: len(failures)] = 1.0
