@@ -11,7 +11,8 @@ module             functions (``suite`` is the bound :class:`~sentiprobe.suites.
                    user-file hashes), computed here, frozen
 ``predictions.py`` ``read_predictions(suite, path, column) -> list[Prediction]`` (every accepted format)
 ``score.py``       ``score(items, predictions, options, context, config) -> SuiteScore`` (pure: reads no file,
-                   environment, memo or model, and never sees the ``Suite``)
+                   environment, memo or model, and never sees the ``Suite``); its ``units`` are the per-unit
+                   scores every headline metric is derived from (:func:`derive`)
 ``report.py``      ``render_section(name, entry) -> str`` (pure: a results entry -> escaped HTML)
 =================  ========================================================================================
 
