@@ -128,3 +128,26 @@ def test_stored_runs_compare_from_results_alone(data_dir, tmp_path, monkeypatch)
                 own = stored["metrics"][metric]
                 assert (own["value"], own["ci_low"], own["ci_high"], own["n"]) == (
                     shown["value"], shown["ci_low"], shown["ci_high"], shown["n"]), (suite, m, metric)
+
+
+def test_stored_per_unit_scores_are_validated_and_round_trip():
+    from sentiprobe.core.results import ResultsSchemaError, validate_units
+    from sentiprobe.stats.units import unit_metrics
+
+    v = np.array([1.0, 0.0, 1.0, 1.0])
+    us = UnitScores("item", 4, 4, {"accuracy": UnitMetric("mean", {"values": v}, correct=v),
+                                   "again": UnitMetric("ratio", {"numerator": v, "denominator": np.ones(4)})},
+                    compared=("accuracy",))
+    doc = json.loads(json.dumps(us.to_dict()))
+    validate_units(doc, "u")
+    assert len(doc["arrays"]) == 2  # the shared array is stored once
+    assert unit_metrics(UnitScores.from_dict(doc), n_boot=30, seed=0, alpha=0.1) == unit_metrics(
+        us, n_boot=30, seed=0, alpha=0.1)
+    short = json.loads(json.dumps(doc))
+    short["arrays"]["a0"] = [1, 0]
+    with pytest.raises(ResultsSchemaError, match="4 numbers"):
+        validate_units(short, "u")
+    dangling = json.loads(json.dumps(doc))
+    dangling["metrics"]["accuracy"]["arrays"]["values"] = "a9"
+    with pytest.raises(ResultsSchemaError, match="not among the arrays"):
+        validate_units(dangling, "u")

@@ -19,7 +19,11 @@ is unchanged, so scripts reading metrics keep working)::
     }
 
 A :class:`SuiteResult` holds the suite's identity (name, version, effective options), the hash of the items
-asked, the metrics, the details, the data-file hashes, the model fingerprints and per-stage seconds.
+asked, the metrics, the details, the data-file hashes, the model fingerprints, per-stage seconds and (optional,
+written since the engine of :mod:`sentiprobe.stats.units`) the per-unit scores every engine metric is derived
+from: ``units = {schema_version, unit, n_units, n_items, compared, paired_test, note, arrays: {name: [one value
+per unit]}, metrics: {name: {aggregation, arrays: {role: array name}, params, kind, higher_is_better, correct,
+n_units, n_items, note, parts}}}``.
 """
 from __future__ import annotations
 
@@ -142,25 +146,33 @@ def validate_suite_result(entry: Any, where: str, path: str | Path | None = None
                        None if units is None else dict(units))
 
 
-def _check_arrays(m: Mapping[str, Any], n_units: int, where: str, path: str | Path | None) -> None:
+def _check_array(v: Any, n_units: int, where: str, path: str | Path | None) -> None:
+    if not isinstance(v, list) or len(v) != n_units:
+        raise ResultsSchemaError(f"a per-unit array must be a list of {n_units} numbers", path=path, key=where)
+    if any(isinstance(x, bool) or not isinstance(x, int | float) or not math.isfinite(x) for x in v):
+        raise ResultsSchemaError("a per-unit array holds a value that is not a finite number", path=path, key=where)
+
+
+def _check_arrays(m: Mapping[str, Any], n_units: int, where: str, path: str | Path | None,
+                  pool: Mapping[str, Any]) -> None:
     if m.get("parts") is not None:
         if not isinstance(m["parts"], list) or not m["parts"]:
             raise ResultsSchemaError("'parts' must be a non-empty list", path=path, key=where)
         for k, part in enumerate(m["parts"]):
             if not isinstance(part, Mapping):
                 raise ResultsSchemaError("a part must be an object", path=path, key=f"{where}.parts.{k}")
-            _check_arrays(part, n_units, f"{where}.parts.{k}", path)
+            _check_arrays(part, n_units, f"{where}.parts.{k}", path, pool)
         return
     arrays = m.get("arrays")
     if not isinstance(arrays, Mapping) or not arrays:
         raise ResultsSchemaError("missing per-unit arrays", path=path, key=f"{where}.arrays")
     for k, v in arrays.items():
-        if not isinstance(v, list) or len(v) != n_units:
-            raise ResultsSchemaError(f"per-unit array {k!r} must be a list of {n_units} numbers", path=path,
-                                     key=f"{where}.arrays.{k}")
-        if any(isinstance(x, bool) or not isinstance(x, int | float) or not math.isfinite(x) for x in v):
-            raise ResultsSchemaError(f"per-unit array {k!r} holds a value that is not a finite number", path=path,
-                                     key=f"{where}.arrays.{k}")
+        if isinstance(v, str):  # a name in the shared pool of arrays
+            if v not in pool:
+                raise ResultsSchemaError(f"per-unit array {k!r} names {v!r}, which is not among the arrays",
+                                         path=path, key=f"{where}.arrays.{k}")
+            continue
+        _check_array(v, n_units, f"{where}.arrays.{k}", path)
 
 
 def validate_units(units: Any, where: str, path: str | Path | None = None) -> None:
@@ -169,11 +181,16 @@ def validate_units(units: Any, where: str, path: str | Path | None = None) -> No
         raise ResultsSchemaError("the per-unit scores must be an object", path=path, key=where)
     _need(units, _UNITS, where, path)
     n = units["n_units"]
+    pool = units.get("arrays") or {}
+    if not isinstance(pool, Mapping):
+        raise ResultsSchemaError("'arrays' must be an object", path=path, key=f"{where}.arrays")
+    for name, v in pool.items():
+        _check_array(v, n, f"{where}.arrays.{name}", path)
     for name, m in units["metrics"].items():
         at = f"{where}.metrics.{name}"
         if not isinstance(m, Mapping) or not isinstance(m.get("aggregation"), str):
             raise ResultsSchemaError("a per-unit metric needs an 'aggregation' name", path=path, key=at)
-        _check_arrays(m, n, at, path)
+        _check_arrays(m, n, at, path, pool)
         corr = m.get("correct")
         if corr is not None and (not isinstance(corr, list) or len(corr) != n or any(x not in (0, 1) for x in corr)):
             raise ResultsSchemaError(f"'correct' must be a list of {n} 0/1 values", path=path, key=f"{at}.correct")

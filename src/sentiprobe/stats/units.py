@@ -238,13 +238,22 @@ class UnitMetric:
         """The metric on each resample given as ``(b, n_units)`` times each unit is drawn."""
         return self.finish(counts @ np.column_stack(self.columns()))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, pool: dict[bytes, tuple[str, list[Any]]] | None = None) -> dict[str, Any]:
+        """JSON-able record; with ``pool`` (content -> (name, values)) each array is stored once, by name."""
         d: dict[str, Any] = {"aggregation": self.aggregation, "kind": self.kind,
                              "higher_is_better": self.higher_is_better}
         if self.parts:
-            d["parts"] = [p.to_dict() for p in self.parts]
-        else:
+            d["parts"] = [p.to_dict(pool) for p in self.parts]
+        elif pool is None:
             d["arrays"] = {k: _plain(v) for k, v in self.arrays.items()}
+        else:
+            refs = {}
+            for k, v in self.arrays.items():
+                key = np.asarray(v, dtype=np.float64).tobytes()
+                if key not in pool:
+                    pool[key] = (f"a{len(pool)}", _plain(v))
+                refs[k] = pool[key][0]
+            d["arrays"] = refs
         for k in ("n_units", "n_items", "note"):
             if getattr(self, k) is not None:
                 d[k] = getattr(self, k)
@@ -255,15 +264,19 @@ class UnitMetric:
         return d
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> UnitMetric:
+    def from_dict(cls, d: Mapping[str, Any], pool: Mapping[str, Any] | None = None) -> UnitMetric:
+        """The metric of :meth:`to_dict`; an array given by name is read from ``pool``."""
+        def array(v: Any) -> np.ndarray:
+            return np.asarray((pool or {})[v] if isinstance(v, str) else v)
+
         try:
-            return cls(aggregation=str(d["aggregation"]), arrays={k: np.asarray(v) for k, v in
+            return cls(aggregation=str(d["aggregation"]), arrays={k: array(v) for k, v in
                                                                  (d.get("arrays") or {}).items()},
                        params=dict(d.get("params") or {}), kind=str(d.get("kind", "rate")),
                        higher_is_better=bool(d.get("higher_is_better", True)),
                        correct=None if d.get("correct") is None else np.asarray(d["correct"], dtype=np.float64),
                        n_units=d.get("n_units"), n_items=d.get("n_items"), note=d.get("note"),
-                       parts=tuple(cls.from_dict(p) for p in d.get("parts") or ()))
+                       parts=tuple(cls.from_dict(p, pool) for p in d.get("parts") or ()))
         except (KeyError, TypeError, ValueError) as exc:
             raise ConfigError(f"invalid per-unit metric record: {exc}") from exc
 
@@ -308,9 +321,13 @@ class UnitScores:
             raise ConfigError(f"compared metrics {bad} have no per-unit scores")
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-able record: every distinct per-unit array once under ``arrays`` (``a0``, ``a1``...), each
+        metric naming the arrays it reads."""
+        pool: dict[bytes, tuple[str, list[Any]]] = {}
+        metrics = {k: m.to_dict(pool) for k, m in self.metrics.items()}
         return {"schema_version": UNIT_SCORES_SCHEMA_VERSION, "unit": self.unit, "n_units": self.n_units,
                 "n_items": self.n_items, "compared": list(self.compared), "paired_test": self.paired_test,
-                "note": self.note, "metrics": {k: m.to_dict() for k, m in self.metrics.items()}}
+                "note": self.note, "arrays": dict(pool.values()), "metrics": metrics}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> UnitScores:
@@ -319,7 +336,7 @@ class UnitScores:
             raise ConfigError(f"per-unit scores: schema_version {got!r} is not {UNIT_SCORES_SCHEMA_VERSION}")
         try:
             return cls(unit=str(d["unit"]), n_units=int(d["n_units"]), n_items=int(d["n_items"]),
-                       metrics={str(k): UnitMetric.from_dict(v) for k, v in d["metrics"].items()},
+                       metrics={str(k): UnitMetric.from_dict(v, d.get("arrays")) for k, v in d["metrics"].items()},
                        compared=tuple(d.get("compared") or ()), paired_test=str(d.get("paired_test", "auto")),
                        note=str(d.get("note") or ""))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
