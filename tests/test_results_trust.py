@@ -126,3 +126,22 @@ def test_api_score_gives_intervals_at_the_level_asked(tmp_path):
     w90 = ninety["metrics"]["accuracy"]["ci_high"] - ninety["metrics"]["accuracy"]["ci_low"]
     w95 = ninety_five["metrics"]["accuracy"]["ci_high"] - ninety_five["metrics"]["accuracy"]["ci_low"]
     assert w90 < w95
+
+
+def test_the_parse_failure_interval_follows_the_confidence_level():
+    from types import SimpleNamespace
+
+    from sentiprobe.core.types import Prediction
+    from sentiprobe.run.score_cache import with_generation
+
+    preds = [Prediction(f"i{k}", None if k % 3 == 0 else "pos", parse_ok=k % 3 != 0, raw="x",
+                        meta={"mode": "generate"}) for k in range(60)]
+
+    def interval(confidence: float) -> tuple[float, float]:
+        cfg = SimpleNamespace(n_boot=300, seed=0, confidence=confidence)
+        metrics, _ = with_generation(preds, None, {}, {}, cfg)  # type: ignore[arg-type]
+        m = metrics["parse_failure_rate"]
+        return m["ci_low"], m["ci_high"]
+
+    wide, narrow = interval(0.95), interval(0.5)
+    assert narrow[1] - narrow[0] < wide[1] - wide[0]  # it used to be the 95% interval at every level
