@@ -535,3 +535,17 @@ def label_count_units(y_true: Sequence[str | None], y_pred: Sequence[str | None]
         for stat in ("f1", "precision", "recall"):
             out[f"{stat}_{key}"] = lc(stat, j)
     return keys, out
+
+
+def subset_label_counts(gold: np.ndarray, predicted: np.ndarray, n_labels: int, keep: np.ndarray, stat: str,
+                        note: str | None = None) -> UnitMetric:
+    """A ``label_counts`` metric of label codes (-1: no prediction) over the units where ``keep`` is true: the
+    others contribute no count, so a resample's value is the statistic over the kept units it drew."""
+    k = np.asarray(keep, dtype=bool)
+    arrays: dict[str, np.ndarray] = {}
+    for j in range(n_labels):
+        arrays[f"tp_{j}"] = ((gold == j) & (predicted == j) & k).astype(np.float64)
+        arrays[f"gold_{j}"] = ((gold == j) & k).astype(np.float64)
+        arrays[f"predicted_{j}"] = ((predicted == j) & k).astype(np.float64)
+    return UnitMetric("label_counts", arrays, {"n_labels": n_labels, "stat": stat}, n_units=int(k.sum()),
+                      n_items=int(k.sum()), note=note)

@@ -28,10 +28,10 @@ import numpy as np
 from ...core.errors import PredictionError
 from ...core.types import Item, Prediction
 from ...stats.classification import confusion, encode, prf_from_confusion
-from ...stats.units import UnitMetric, UnitScores, label_codes
+from ...stats.units import UnitMetric, UnitScores, label_codes, subset_label_counts
 from ..spec import ScoreConfig, ScoreContext, SuiteScore
 from .load import LINES_PER_PHRASE, NonCompSST, Phrase
-from .metrics import evaluate, round_half_up
+from .metrics import TOP_THRESHOLD, evaluate, round_half_up
 from .predictions import check_seeded
 from .ratings import format_ratings, format_scores, pool, ratings
 
@@ -130,7 +130,8 @@ def phrase_units(data: NonCompSST, phrases: Sequence[Phrase], model_scores: Mapp
                  labels: Sequence[str]) -> UnitScores:
     """Per-unit scores over phrases (docs/protocols/noncompsst.md#metrics): ``pearson_maxabs`` (human vs model
     MAXABS ratings), ``macro_f1_all`` (gold = human mean sentiment rounded, prediction = the seed-pooled score
-    rounded) and ``macro_f1_all_per_seed`` (mean over seeds of per-seed macro-F1 of the argmax labels)."""
+    rounded), ``macro_f1_top67`` (the same over the phrases whose human MAXABS is above 1) and their ``_per_seed``
+    means over seeds of per-seed macro-F1 of the argmax labels."""
     model = ratings(model_scores, data.flags, phrases)["MAXABS"]
     hum = ratings(human, data.flags, phrases)["MAXABS"] if human is not None else \
         {p.text: float(data.human[p.text].maxabs) for p in phrases}
@@ -145,11 +146,21 @@ def phrase_units(data: NonCompSST, phrases: Sequence[Phrase], model_scores: Mapp
         "macro_f1_all": UnitMetric("macro_f1", {"gold": gold, "predicted": pred}, k,
                                    note="prediction: the seed-pooled score rounded half up"),
     }
-    if per_seed_nat:
-        parts = tuple(UnitMetric("macro_f1", {"gold": gold, "predicted": label_codes(
-            [per_seed_nat[s][p.text] for p in phrases], labels)}, k) for s in sorted(per_seed_nat))
+    top = np.array([data.human[p.text].maxabs > TOP_THRESHOLD for p in phrases])
+    n_top = int(top.sum())
+    if n_top:  # the phrases whose human MAXABS rating is above 1 (docs/protocols/noncompsst.md#phrase-f1)
+        metrics["macro_f1_top67"] = subset_label_counts(gold, pred, len(labels), top, "macro_f1")
+    seeds = sorted(per_seed_nat)
+    per_seed = [label_codes([per_seed_nat[s][p.text] for p in phrases], labels) for s in seeds]
+    if per_seed:
+        note = "mean over seeds of per-seed macro-F1 (argmax labels)"
         metrics["macro_f1_all_per_seed"] = UnitMetric(
-            "seed_mean", parts=parts, note="mean over seeds of per-seed macro-F1 (argmax labels)")
+            "seed_mean", parts=tuple(UnitMetric("macro_f1", {"gold": gold, "predicted": q}, k) for q in per_seed),
+            note=note)
+        if n_top:
+            metrics["macro_f1_top67_per_seed"] = UnitMetric(
+                "seed_mean", parts=tuple(subset_label_counts(gold, q, len(labels), top, "macro_f1")
+                                         for q in per_seed), n_units=n_top, n_items=n_top, note=note)
     return UnitScores("phrase", len(phrases), LINES_PER_PHRASE * len(phrases), metrics,
                       compared=("pearson_maxabs", "macro_f1_all"),
                       note="phrases resampled; correlations of model and human MAXABS ratings over the phrases")
