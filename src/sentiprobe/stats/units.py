@@ -401,7 +401,8 @@ def point(m: UnitMetric, n_units: int) -> float:
         return max(-1.0, min(1.0, float(xm @ ym) / den)) if den != 0.0 else float("nan")
     if m.parts:
         return float(np.mean([point(p, n_units) for p in m.parts]))
-    v = float(m.finish(np.column_stack(m.columns()).sum(axis=0)[None, :])[0])
+    sums = np.array([[float(np.sum(c)) for c in m.columns()]])  # 1-D (pairwise) sums, as numpy's own mean
+    v = float(m.finish(sums)[0])
     return v if math.isfinite(v) else float("nan")
 
 
