@@ -378,3 +378,18 @@ def test_every_model_column_matches_independent_count(scored, dom, col):
     for m in res.metrics.values():
         assert 0.0 <= m.value <= 1.0
     assert c["ars"][0] <= min(c["accuracy_original"][0], c["accuracy_adddiff"][0])
+
+
+def test_a_constant_neutral_answer_is_flagged_and_ars_polar_leaves_neutral_targets_out(suite):
+    items = [it("A_0", "A_0", "original", "neutral"), it("A_0_adv1", "A_0", "revtgt", "neutral"),
+             it("A_0_adv3", "A_0", "adddiff", "neutral"),
+             it("B_0", "B_0", "original", "positive"), it("B_0_adv1", "B_0", "revtgt", "negative"),
+             it("C_0", "C_0", "original", "negative"), it("C_0_adv3", "C_0", "adddiff", "negative")]
+    neutral = [Prediction(i.item_id, "neutral") for i in items]
+    res = suite.score(items, neutral, n_boot=20)
+    assert res.metrics["ars"].value == pytest.approx(1 / 3)  # the neutral unit, right by construction
+    assert res.metrics["ars_polar"].value == 0.0 and res.metrics["ars_polar"].n == 2
+    flag = res.details["constant_label"]
+    assert (flag["label"], flag["correct"], flag["total"]) == ("neutral", 1, 3) and "ars_polar" in flag["note"]
+    gold = suite.score(items, [Prediction(i.item_id, i.label) for i in items], n_boot=0)
+    assert gold.metrics["ars_polar"].value == 1.0 and gold.metrics["ars"].value == 1.0

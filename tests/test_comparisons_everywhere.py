@@ -23,15 +23,17 @@ from sentiprobe.report.comparison import leaderboard, render_comparison
 from sentiprobe.run.limit import apply_limit, describe_limit
 from sentiprobe.run.progress import results_table
 from sentiprobe.run.config import capability_problem
-from sentiprobe.stats.paired import UnitTable, compare_units, competition_ranks, mean_of, holm_resamples
+from sentiprobe.stats.paired import compare_units, competition_ranks, holm_resamples
+from sentiprobe.stats.units import UnitMetric, UnitScores
 
 toy.register()
 
 
 def _table(values, correct=True):
     v = np.asarray(values, dtype=float)
-    return UnitTable("item", len(v), {"accuracy": mean_of(v)}, {"accuracy": "rate"},
-                     {"accuracy": v} if correct else {})
+    return UnitScores("item", len(v), len(v),
+                      {"accuracy": UnitMetric("mean", {"values": v}, correct=v if correct else None)},
+                      compared=("accuracy",))
 
 
 # ---- 1. pairing over what ran ---------------------------------------------------------------------------
@@ -91,7 +93,7 @@ def test_well_separated_systems_are_significant_and_the_floor_is_said():
     rng = np.random.default_rng(0)
     n = 400
     tables = {f"s{k}": _table(rng.random(n) < 0.3 + 0.15 * k, correct=False) for k in range(4)}
-    doc = compare_units(tables, n_boot=200, seed=0)
+    doc = compare_units(tables, n_boot=200, seed=0, alpha=0.05)
     t = doc["tests"]
     assert t["n_tests"] == 6 and t["bootstrap_resamples"] >= 4 * 6 / 0.05
     assert t["p_floor"] < t["strictest_holm_threshold"]
@@ -103,7 +105,8 @@ def test_well_separated_systems_are_significant_and_the_floor_is_said():
 def test_mcnemar_is_the_test_where_per_unit_correctness_exists():
     rng = np.random.default_rng(1)
     a, b = rng.integers(0, 2, 300), rng.integers(0, 2, 300)
-    e = compare_units({"a": _table(a), "b": _table(b)}, n_boot=100)["pairs"][0]["metrics"]["accuracy"]
+    e = compare_units({"a": _table(a), "b": _table(b)}, n_boot=100, seed=0,
+                      alpha=0.05)["pairs"][0]["metrics"]["accuracy"]
     assert e["test"].startswith("McNemar") and e["p_value"] == e["mcnemar"]["p_value"]
     assert "bootstrap" in e and not e["at_floor"]
 

@@ -53,21 +53,25 @@ def _discordant(tmp_path: Path, b: int, c: int, folder: str = "predictions") -> 
     return [_write(tmp_path / folder / "a.csv", a), _write(tmp_path / folder / "b.csv", other)]
 
 
-def test_mcnemar_is_the_continuity_corrected_chi_square_by_default(tmp_path, capsys):
-    files = _discordant(tmp_path, b=8, c=1)  # b + c = 9: the exact test used to take over below 25
+def test_mcnemar_default_is_exact_below_25_discordant_pairs_and_recorded(tmp_path, capsys):
+    files = _discordant(tmp_path, b=8, c=1)  # b + c = 9: the exact binomial test
     assert main(["compare", "--suite", "toy", "--predictions", *files, "--n-boot", "50", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     mc = doc["pairs"][0]["metrics"]["accuracy"]["mcnemar"]
-    assert mc["method"] == "chi2-continuity-corrected" and (mc["counts"]["b"], mc["counts"]["c"]) == (8, 1)
-    assert round(mc["p_value"], 4) == 0.0455  # mlxtend mcnemar(corrected=True), as in the SENTiVENT paper's code
-    assert doc["mcnemar"] == "continuity-corrected chi-square"
+    assert mc["method"] == "exact-binomial" and (mc["counts"]["b"], mc["counts"]["c"]) == (8, 1)
+    assert round(mc["p_value"], 4) == 0.0391
+    assert doc["mcnemar"].startswith("exact binomial when b + c < 25") and doc["tests"]["mcnemar"] == doc["mcnemar"]
+    many = _discordant(tmp_path, b=30, c=12, folder="many")  # b + c = 42: the chi-square, clamped at 0
+    assert main(["compare", "--suite", "toy", "--predictions", *many, "--n-boot", "50", "--json"]) == 0
+    mc = json.loads(capsys.readouterr().out)["pairs"][0]["metrics"]["accuracy"]["mcnemar"]
+    assert mc["method"] == "chi2-continuity-corrected"
     assert main(["compare", "--suite", "toy", "--predictions", *files, "--n-boot", "50", "--mcnemar", "exact",
                  "--json"]) == 0
     exact = json.loads(capsys.readouterr().out)
     mc = exact["pairs"][0]["metrics"]["accuracy"]["mcnemar"]
-    assert mc["method"] == "exact-binomial" and round(mc["p_value"], 4) == 0.0391
+    assert mc["method"] == "exact-binomial" and exact["mcnemar"] == "exact binomial"
     assert main(["compare", "--suite", "toy", "--predictions", *files, "--n-boot", "50"]) == 0
-    assert "McNemar (chi2-continuity-corrected) b=8 c=1 p 0.0455" in capsys.readouterr().out
+    assert "McNemar (exact-binomial) b=8 c=1 p 0.03906" in capsys.readouterr().out
 
 
 def test_compare_names_systems_by_file_stem_never_a_path(tmp_path, capsys):
@@ -122,3 +126,22 @@ def test_api_score_gives_intervals_at_the_level_asked(tmp_path):
     w90 = ninety["metrics"]["accuracy"]["ci_high"] - ninety["metrics"]["accuracy"]["ci_low"]
     w95 = ninety_five["metrics"]["accuracy"]["ci_high"] - ninety_five["metrics"]["accuracy"]["ci_low"]
     assert w90 < w95
+
+
+def test_the_parse_failure_interval_follows_the_confidence_level():
+    from types import SimpleNamespace
+
+    from sentiprobe.core.types import Prediction
+    from sentiprobe.run.score_cache import with_generation
+
+    preds = [Prediction(f"i{k}", None if k % 3 == 0 else "pos", parse_ok=k % 3 != 0, raw="x",
+                        meta={"mode": "generate"}) for k in range(60)]
+
+    def interval(confidence: float) -> tuple[float, float]:
+        cfg = SimpleNamespace(n_boot=300, seed=0, confidence=confidence)
+        metrics, _ = with_generation(preds, None, {}, {}, cfg)  # type: ignore[arg-type]
+        m = metrics["parse_failure_rate"]
+        return m["ci_low"], m["ci_high"]
+
+    wide, narrow = interval(0.95), interval(0.5)
+    assert narrow[1] - narrow[0] < wide[1] - wide[0]  # it used to be the 95% interval at every level

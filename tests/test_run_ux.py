@@ -200,7 +200,8 @@ def test_run_ends_with_a_results_table_on_stdout(tmp_path, capsys):
     code, stdout, _ = _cli(capsys, "run", *TWO, "--model", "majority,slow-lexicon", "--out", str(out))
     assert code == 0
     lines = stdout.splitlines()
-    assert [ln for ln in lines if ln.startswith("toy")] == ["toy", "toy2"]  # a heading per suite
+    # a heading per suite, naming what n counts
+    assert [ln for ln in lines if ln.startswith("toy")] == ["toy  (n = items)", "toy2  (n = items)"]
     assert sum(1 for ln in lines if ln.startswith("  model ") and "accuracy (%)" in ln and "seconds" in ln) == 2
     rows = [ln for ln in lines if ln.startswith(("  majority ", "  slow-lexicon "))]
     assert len(rows) == 4 and all("[" in r and " 60 " in r for r in rows)  # value [CI], n

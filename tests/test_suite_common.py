@@ -34,7 +34,7 @@ from sentiprobe.core import env
 from sentiprobe.core.errors import PredictionError
 from sentiprobe.core.types import Item, Prediction
 from sentiprobe.suites import SUITES, Suite, get_suite
-from sentiprobe.suites.spec import ScoreConfig, SuiteScore, alpha_of
+from sentiprobe.suites.spec import ScoreConfig, SuiteScore, alpha_of, derive
 
 N_GROUPS = 30
 N_BOOT = 30
@@ -182,9 +182,10 @@ def test_gold_predictions_score_perfectly_with_files_environment_and_models_seal
     preds = predictions(suite, items)
     context = suite.full_context(items, preds)  # the data and metric stages may read; the score stage may not
     config = ScoreConfig(n_boot=N_BOOT, seed=0)
-    unsealed = suite.spec.score(items, preds, suite.options, context, config)  # imports the libraries it uses
+    # the score stage and the engine that derives its per-unit metrics (imports the libraries they use first)
+    unsealed = derive(suite.spec.score(items, preds, suite.options, context, config), config)
     with sealed():
-        result = suite.spec.score(items, preds, suite.options, context, config)
+        result = derive(suite.spec.score(items, preds, suite.options, context, config), config)
     for m in headline(suite, result):
         assert result.metrics[m].value == pytest.approx(1.0), (m, result.metrics[m])
     assert digest(result) == digest(unsealed)
@@ -316,3 +317,35 @@ def test_confidence_is_checked(data_dir):
         with pytest.raises(ConfigError, match="--confidence"):
             alpha_of(bad)
     assert alpha_of(0.95) == 0.05 and alpha_of(0.9) == 0.1
+
+
+# ---- one metric, one quantity: the engine's numbers are every output's numbers ----------------------------------
+@pytest.mark.parametrize("name", ALL)
+def test_each_metric_name_means_one_quantity_in_every_output(name, data_dir):
+    """For gold, all-wrong and one-third-wrong predictions: the value, interval and ``n`` the engine derives from
+    the per-unit scores are those of the suite's results (``Suite.score``), of the stored per-unit scores read
+    back, and of a paired comparison's per-system entries (the comparison reuses the single-system draws)."""
+    from sentiprobe.compare import compare_seeded
+    from sentiprobe.stats.units import UnitScores, unit_metrics
+
+    suite, items = bound(name, str(data_dir))
+    cases = {"gold": predictions(suite, items), "third": predictions(suite, items, every_wrong=3),
+             "wrong": predictions(suite, items, every_wrong=1)}
+    scored = {k: score(suite, items, p, missing="wrong") for k, p in cases.items()}
+    for case, result in scored.items():
+        units = result.units
+        assert units is not None and units.compared, (name, "the score stage returns no per-unit scores")
+        engine = unit_metrics(units, n_boot=N_BOOT, seed=0, alpha=0.05)
+        stored = unit_metrics(UnitScores.from_dict(json.loads(json.dumps(units.to_dict()))), n_boot=N_BOOT,
+                              seed=0, alpha=0.05)
+        for m, metric in engine.items():
+            assert result.metrics[m] == metric == stored[m], (case, m)
+            assert metric.n == (units.metrics[m].n_units if units.metrics[m].n_units is not None else units.n_units)
+            assert metric.unit_name == units.unit
+    doc = compare_seeded(suite, {k: [(p, None)] for k, p in cases.items()}, items=items, missing="wrong",
+                         n_boot=N_BOOT, seed=0, alpha=0.05)
+    for case, result in scored.items():
+        for m in doc["metrics"]:
+            shown, ours = doc["systems"][case][m], result.metrics[m]
+            assert (shown["value"], shown["ci_low"], shown["ci_high"], shown["n"]) == (
+                ours.value, ours.ci_low, ours.ci_high, ours.n), (case, m)

@@ -75,7 +75,7 @@ def test_local_sweep_writes_index_summary_report_and_resumes(tmp_path):
     assert all(r["attempts"] == 1 for r in index["jobs"].values())
     assert json.loads((out / "sweep.json").read_text())["jobs"] == index["jobs"]
     first = _metrics(out)
-    assert set(first["lex/toy2/seed1"]) == {"accuracy"}
+    assert set(first["lex/toy2/seed1"]) == {"accuracy", "macro_f1"}  # the toy suite's per-unit metrics
     summary = json.loads((out / "summary.json").read_text())
     assert summary["aggregate"]["lex"]["toy"]["accuracy"]["n_seeds"] == 2
     assert summary["failed"] == []

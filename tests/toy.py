@@ -8,7 +8,6 @@ import numpy as np
 
 from sentiprobe.core.types import Item, Prediction
 from sentiprobe.models.base import MODELS, ModelAdapter
-from sentiprobe.stats.bootstrap import mean_metric
 from sentiprobe.suites import SUITES, SuiteScore, SuiteSpec
 
 WORDS = ["good", "bad", "fine", "awful", "great", "poor", "nice", "meh"]
@@ -29,9 +28,12 @@ def _load(suite, split):
 
 def _score(items, predictions, options, context, config):
     by_id = context.check(items, predictions, config)
-    correct = [float(by_id.get(it.item_id) is not None and by_id[it.item_id].label == it.label) for it in items]
-    return SuiteScore({"accuracy": mean_metric("accuracy", correct, n_boot=config.n_boot, seed=config.seed,
-                                               alpha=config.alpha)})
+    from sentiprobe.stats.units import UnitScores, classification_units
+
+    y_pred = [by_id[i.item_id].label if i.item_id in by_id else None for i in items]
+    per_unit = classification_units([it.label for it in items], y_pred, context.labels)
+    return SuiteScore({}, units=UnitScores("item", len(items), len(items), {
+        "accuracy": per_unit["accuracy"], "macro_f1": per_unit["macro_f1"]}, compared=("macro_f1", "accuracy")))
 
 
 def _read(suite, path, column):
@@ -40,19 +42,10 @@ def _read(suite, path, column):
     return read_label_file(path, column=column)
 
 
-def _unit_table(items, predictions, options, context, config):
-    from sentiprobe.stats.paired import classification_table
-
-    by_id = context.check(items, predictions, config, missing="error" if config.missing == "error" else "wrong")
-    return classification_table([it.label for it in items], [by_id[i.item_id].label if i.item_id in by_id else None
-                                                              for i in items], context.labels)
-
-
 def toy_spec(name: str) -> SuiteSpec:
     return SuiteSpec(name=name, family="toy", version="1", description="toy suite for tests", labels=("pos", "neg"),
                      task="classify", input_kind="text", load_items=_load, data_files=lambda s: [],
-                     read_predictions=_read, score=_score, render_section=lambda name, entry: "",
-                     paired=_unit_table)
+                     read_predictions=_read, score=_score, render_section=lambda name, entry: "")
 
 
 class SlowLexicon(ModelAdapter):

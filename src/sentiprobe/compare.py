@@ -3,10 +3,12 @@
 One engine (:func:`sentiprobe.stats.paired.compare_units`) serves ``sentiprobe compare`` (prediction files, or
 several columns of one published file), ``sentiprobe report``, ``sentiprobe run`` with several models and
 ``sentiprobe sweep`` (run directories, :func:`compare_systems`: pairing over what ran, a sweep's seeds pooled).
-Each suite says how a system's result looks on its units through its ``paired`` stage: ARS and accuracy on the
-originals over ARTS source examples, SOUL accuracy over reviews, NonCompSST correlations and F1 over phrases,
-SST-7 pooled over seeds, SENTiVENT macro-F1 and accuracy over items (plus McNemar and Cochran's Q), triplet F1
-over sentences, LexComp accuracy over items and span F1 over sentences.
+Each system's result is the per-unit scores its suite's score stage returns (:class:`~sentiprobe.stats.units.
+UnitScores`, stored in results.json, so stored runs compare without the data); the metrics compared are the
+suite's ``compared`` ones: ARS and accuracy on the originals over ARTS source examples, SOUL accuracy over
+reviews, NonCompSST correlations and F1 over phrases, SST-7 pooled over seeds, SENTiVENT macro-F1 and accuracy
+over items (plus McNemar and Cochran's Q), triplet F1 over sentences, LexComp accuracy over items and span F1 over
+sentences.
 
 >>> from sentiprobe.compare import compare_predictions
 >>> doc = compare_predictions("sentivent-polar", ["a.csv", "b.csv", "c.csv"])   # doctest: +SKIP
@@ -27,8 +29,9 @@ from .core.hashing import file_sha256, package_source_hash, stable_hash
 from .core.io import read_jsonl
 from .core.results import mark_small_sample_comparison, read_results
 from .core.types import SCHEMA_VERSION, Prediction
-from .stats.paired import compare_units, pooled_table
+from .stats.paired import compare_units
 from .stats.significance import cochrans_q
+from .stats.units import UnitScores, pooled
 from .suites import SUITES, get_suite
 from .suites.predictions_io import prediction_from_record
 from .suites.spec import ScoreConfig, confidence_of
@@ -92,24 +95,39 @@ def compare_seeded(suite: Any, systems: Mapping[str, SeedRuns], *, items: Sequen
                    missing: str = "error", n_boot: int = 1000, seed: int = 0, alpha: float = 0.05,
                    mcnemar_exact: bool = False, reference: str | None = None) -> dict[str, Any]:
     """:func:`compare_suite` where a system may have several runs (seeds): they are pooled on the same
-    resamples of the suite's units (:func:`sentiprobe.stats.paired.pooled_table`).
+    resamples of the suite's units (:func:`sentiprobe.stats.units.pooled`).
 
     ``alpha``: 1 - the confidence level of the intervals, and the level of the tests. McNemar's test is the
-    continuity-corrected chi-square (the SENTiVENT paper's, mlxtend ``corrected=True``) unless ``mcnemar_exact``.
+    suite's protocol setting (by default exact below 25 discordant pairs, else the clamped continuity-corrected
+    chi-square; SENTiVENT: its paper's unclamped chi-square) unless ``mcnemar_exact``.
     """
     check_settings(n_boot=n_boot, alpha=alpha)
-    if suite.spec.paired is None:
-        raise ConfigError(f"suite {suite.name!r} has no paired comparison stage")
+    its = suite.items("test") if items is None else list(items)
+
+    def table(preds: Sequence[Prediction], path: str | Path | None) -> UnitScores:
+        cfg = ScoreConfig(n_boot=0, seed=seed, missing=missing, alpha=alpha, path=None if path is None else str(path))
+        units = suite.spec.score(its, preds, suite.options, suite.score_context(), cfg).units
+        if units is None:
+            raise ConfigError(f"suite {suite.name!r} returns no per-unit scores: its systems cannot be compared")
+        return units
+
+    return compare_unit_scores(suite.name, {n: [table(p, f) for p, f in runs] for n, runs in systems.items()},
+                               n_boot=n_boot, seed=seed, alpha=alpha, mcnemar_exact=mcnemar_exact,
+                               reference=reference, suite_version=suite.spec.version,
+                               options=suite.describe()["options"], missing=missing)
+
+
+def compare_unit_scores(suite: str, systems: Mapping[str, Sequence[UnitScores]], *, n_boot: int, seed: int,
+                        alpha: float, mcnemar_exact: bool = False, reference: str | None = None,
+                        suite_version: str | None = None, options: Mapping[str, Any] | None = None,
+                        missing: str = "error") -> dict[str, Any]:
+    """The comparison entry of one suite from each system's per-unit scores (one per run or seed, pooled): no
+    suite, data or prediction file is needed, so stored results compare as they are."""
+    check_settings(n_boot=n_boot, alpha=alpha)
     names = list(systems)
     if reference is not None and reference not in names:
         raise ConfigError(f"--reference {reference!r} is not one of the systems {names}")
-    its = suite.items("test") if items is None else list(items)
-
-    def table(preds: Sequence[Prediction], path: str | Path | None) -> Any:
-        return suite.unit_table(its, preds, ScoreConfig(n_boot=n_boot, seed=seed, missing=missing, alpha=alpha,
-                                                        path=None if path is None else str(path)))
-
-    tables = {n: pooled_table([table(p, f) for p, f in systems[n]]) for n in names}
+    tables = {n: pooled(list(systems[n])) for n in names}
     doc = compare_units(tables, n_boot=n_boot, seed=seed, alpha=alpha, mcnemar_exact=mcnemar_exact)
     headline = doc["metrics"][0] if doc["metrics"] else None
     if reference is None and headline is not None:
@@ -128,15 +146,15 @@ def compare_seeded(suite: Any, systems: Mapping[str, SeedRuns], *, items: Sequen
                         c["b"], c["c"] = c["c"], c["b"]
         p["involves_reference"] = reference in (p["a"], p["b"])
     doc["reference"] = reference
-    binary = [m for m in doc["metrics"] if all(m in t.correct for t in tables.values())]
+    binary = [m for m in doc["metrics"] if all(t.metrics[m].correct is not None for t in tables.values())]
     if binary and len(names) >= 2:
-        doc["cochran_q"] = cochrans_q(np.column_stack([tables[n].correct[binary[0]] for n in names])).to_dict()
+        cols = [np.asarray(tables[n].metrics[binary[0]].correct) for n in names]
+        doc["cochran_q"] = cochrans_q(np.column_stack(cols)).to_dict()
         doc["cochran_q"]["metric"] = binary[0]
-    doc.update({"schema_version": SCHEMA_VERSION, "suite": suite.name, "suite_version": suite.spec.version,
-                "options": suite.describe()["options"], "missing_policy": missing, "system_names": names,
+    doc.update({"schema_version": SCHEMA_VERSION, "suite": suite, "suite_version": suite_version,
+                "options": dict(options or {}), "missing_policy": missing, "system_names": names,
                 "seeds_per_system": {n: len(systems[n]) for n in names},
-                "confidence": confidence_of(alpha),
-                "mcnemar": "exact binomial" if mcnemar_exact else "continuity-corrected chi-square"})
+                "confidence": confidence_of(alpha), "mcnemar": doc["tests"]["mcnemar"]})
     return mark_small_sample_comparison(doc)
 
 
@@ -158,8 +176,6 @@ def compare_predictions(suite: str, predictions: Sequence[str | Path], *, names:
     s = get_suite(suite, data_dir, suite_options)
     if s.task != "classify":
         raise ConfigError(f"suite {suite!r} is a {s.task} suite; compare works on classification suites")
-    if s.spec.paired is None:
-        raise ConfigError(f"suite {suite!r} has no paired comparison stage")
     items = s.items("test")
     if names is not None:
         sys_names = list(names)
@@ -305,28 +321,27 @@ def compare_systems(systems: Mapping[str, Sequence[tuple[Mapping[str, Any], Path
             out["not_compared"][name] = why
             continue
         entry0, doc0, dir0 = ran[keep[0]][0]
-        key = _comparison_key(name, entry0, {n: [d / "predictions" / f"{name}.jsonl" for _, _, d in ran[n]]
-                                             for n in keep}, doc0, n_boot=n_boot, seed=seed, alpha=alpha)
+        stored = all(isinstance(e.get("units"), dict) for n in keep for e, _, _ in ran[n])
+        if stored:  # the per-unit scores the runs recorded: no suite, data or predictions file is read
+            key: str | None = stable_hash({"suite": name, "units": [[e["units"] for e, _, _ in ran[n]] for n in keep],
+                                           "names": keep, "n_boot": n_boot, "seed": seed, "alpha": alpha,
+                                           "code": package_source_hash()}, 40)
+        else:
+            key = _comparison_key(name, entry0, {n: [d / "predictions" / f"{name}.jsonl" for _, _, d in ran[n]]
+                                                 for n in keep}, doc0, n_boot=n_boot, seed=seed, alpha=alpha)
         found = cache.get_many(_COMPARISONS, [key], table="blobs").get(key) if cache is not None and key else None
         if found is not None:
             out["suites"][name] = {**found, "not_run": cover["not_run"], "excluded": cover["excluded"]}
             continue
         try:
-            data_dir = doc0.get("provenance", {}).get("data_dir") or doc0.get("config", {}).get("data_dir")
-            suite = get_suite(name, data_dir, entry0["suite"]["options"])
-            if suite.spec.paired is None:
-                out["not_compared"][name] = "the suite has no paired comparison stage"
-                continue
-            items = _run_items(suite, entry0, dir0 / "predictions" / f"{name}.jsonl")
-            seeded: dict[str, list[tuple[list[Prediction], Path]]] = {}
-            for n in keep:
-                for _, _, d in ran[n]:
-                    path = d / "predictions" / f"{name}.jsonl"
-                    preds = [prediction_from_record(r, path, i)
-                             for i, r in enumerate(read_jsonl(path, "predictions file"), 1)]
-                    seeded.setdefault(n, []).append((preds, path))
-            missing = doc0.get("config", {}).get("missing", "error")
-            doc = compare_seeded(suite, seeded, items=items, missing=missing, n_boot=n_boot, seed=seed, alpha=alpha)
+            if stored:  # the per-unit scores the runs recorded: no suite, data or predictions file is read
+                doc = compare_unit_scores(
+                    name, {n: [UnitScores.from_dict(e["units"]) for e, _, _ in ran[n]] for n in keep},
+                    n_boot=n_boot, seed=seed, alpha=alpha, suite_version=entry0["suite"].get("version"),
+                    options=entry0["suite"].get("options"), missing=doc0.get("config", {}).get("missing", "error"))
+            else:  # results written before the per-unit scores were stored: score the predictions again
+                doc = _rescore(name, {n: [d for _, _, d in ran[n]] for n in keep}, entry0, doc0, dir0,
+                               n_boot=n_boot, seed=seed, alpha=alpha)
         except SentiprobeError as exc:  # one suite that cannot be compared does not hide the others
             out["not_compared"][name] = f"{type(exc).__name__}: {exc}"
             continue
@@ -349,6 +364,20 @@ def _asked(entry: Mapping[str, Any]) -> str:
     if isinstance(lim, dict) and lim.get("value") is not None:
         return f"--limit {lim['value']} ({lim.get('mode', 'sample')}): {n} item{'' if n == 1 else 's'}"
     return f"all {n} items"
+def _rescore(name: str, dirs: Mapping[str, Sequence[Path]], entry0: Mapping[str, Any], doc0: Mapping[str, Any],
+             dir0: Path, *, n_boot: int, seed: int, alpha: float) -> dict[str, Any]:
+    """A suite's comparison from the runs' predictions files, re-bound to the data the first run recorded."""
+    data_dir = doc0.get("provenance", {}).get("data_dir") or doc0.get("config", {}).get("data_dir")
+    suite = get_suite(name, data_dir, entry0["suite"]["options"])
+    items = _run_items(suite, entry0, dir0 / "predictions" / f"{name}.jsonl")
+    seeded: dict[str, list[tuple[list[Prediction], Path]]] = {}
+    for n, ds in dirs.items():
+        for d in ds:
+            path = d / "predictions" / f"{name}.jsonl"
+            preds = [prediction_from_record(r, path, i) for i, r in enumerate(read_jsonl(path, "predictions file"), 1)]
+            seeded.setdefault(n, []).append((preds, path))
+    missing = doc0.get("config", {}).get("missing", "error")
+    return compare_seeded(suite, seeded, items=items, missing=missing, n_boot=n_boot, seed=seed, alpha=alpha)
 
 
 def _comparison_key(suite: str, entry: Mapping[str, Any], files: Mapping[str, list[Path]], doc: Mapping[str, Any],

@@ -22,7 +22,11 @@ A metric whose interval rests on fewer than :data:`SMALL_SAMPLE_UNITS` units als
 and ``small_sample_note`` (why: ``"3 source examples < 30: interval unreliable"``).
 
 A :class:`SuiteResult` holds the suite's identity (name, version, effective options), the hash of the items
-asked, the metrics, the details, the data-file hashes, the model fingerprints and per-stage seconds.
+asked, the metrics, the details, the data-file hashes, the model fingerprints, per-stage seconds and (optional,
+written since the engine of :mod:`sentiprobe.stats.units`) the per-unit scores every engine metric is derived
+from: ``units = {schema_version, unit, n_units, n_items, compared, paired_test, note, arrays: {name: [one value
+per unit]}, metrics: {name: {aggregation, arrays: {role: array name}, params, kind, higher_is_better, correct,
+n_units, n_items, note, parts}}}``.
 """
 from __future__ import annotations
 
@@ -85,6 +89,9 @@ class SuiteResult:
         data_files: manifest path -> sha256 of each data file read.
         model_fingerprints: the adapter fingerprint per seed.
         seconds: wall-clock seconds per stage (``load``, ``fit``, ``predict``, ``score``).
+        units: the per-unit scores every engine metric was derived from (``UnitScores.to_dict``: unit, n_units,
+            n_items, per metric its aggregation and per-unit arrays); ``compare`` and ``report`` rebuild values,
+            intervals and tests from them without the data. None in results written before they were stored.
     """
 
     suite: SuiteIdentity
@@ -95,12 +102,14 @@ class SuiteResult:
     data_files: dict[str, str | None]
     model_fingerprints: list[str]
     seconds: dict[str, float]
+    units: dict[str, Any] | None = None
 
 
 _TOP = {"schema_version": int, "sentiprobe_version": str, "created": str, "config": dict, "model": dict,
         "provenance": dict, "suites": dict}
 _ENTRY = {"suite": dict, "items_hash": str, "metrics": dict, "details": dict, "n_items": int, "data_files": dict,
           "model_fingerprints": list, "seconds": dict}
+_UNITS = {"schema_version": int, "unit": str, "n_units": int, "n_items": int, "compared": list, "metrics": dict}
 _METRIC = {"value": (int, float, type(None)), "ci_low": (int, float, type(None)),
            "ci_high": (int, float, type(None)), "n": int}
 
@@ -190,9 +199,67 @@ def validate_suite_result(entry: Any, where: str, path: str | Path | None = None
     _need(ident, {"name": str, "version": str, "family": str, "options": dict}, f"{where}.suite", path)
     for name, m in entry["metrics"].items():
         validate_metric(m, f"{where}.metrics.{name}", path)
+    units = entry.get("units")
+    if units is not None:
+        validate_units(units, f"{where}.units", path)
     return SuiteResult(SuiteIdentity(ident["name"], ident["version"], ident["family"], dict(ident["options"])),
                        entry["items_hash"], dict(entry["metrics"]), dict(entry["details"]), entry["n_items"],
-                       dict(entry["data_files"]), list(entry["model_fingerprints"]), dict(entry["seconds"]))
+                       dict(entry["data_files"]), list(entry["model_fingerprints"]), dict(entry["seconds"]),
+                       None if units is None else dict(units))
+
+
+def _check_array(v: Any, n_units: int, where: str, path: str | Path | None) -> None:
+    if not isinstance(v, list) or len(v) != n_units:
+        raise ResultsSchemaError(f"a per-unit array must be a list of {n_units} numbers", path=path, key=where)
+    if any(isinstance(x, bool) or not isinstance(x, int | float) or not math.isfinite(x) for x in v):
+        raise ResultsSchemaError("a per-unit array holds a value that is not a finite number", path=path, key=where)
+
+
+def _check_arrays(m: Mapping[str, Any], n_units: int, where: str, path: str | Path | None,
+                  pool: Mapping[str, Any]) -> None:
+    if m.get("parts") is not None:
+        if not isinstance(m["parts"], list) or not m["parts"]:
+            raise ResultsSchemaError("'parts' must be a non-empty list", path=path, key=where)
+        for k, part in enumerate(m["parts"]):
+            if not isinstance(part, Mapping):
+                raise ResultsSchemaError("a part must be an object", path=path, key=f"{where}.parts.{k}")
+            _check_arrays(part, n_units, f"{where}.parts.{k}", path, pool)
+        return
+    arrays = m.get("arrays")
+    if not isinstance(arrays, Mapping) or not arrays:
+        raise ResultsSchemaError("missing per-unit arrays", path=path, key=f"{where}.arrays")
+    for k, v in arrays.items():
+        if isinstance(v, str):  # a name in the shared pool of arrays
+            if v not in pool:
+                raise ResultsSchemaError(f"per-unit array {k!r} names {v!r}, which is not among the arrays",
+                                         path=path, key=f"{where}.arrays.{k}")
+            continue
+        _check_array(v, n_units, f"{where}.arrays.{k}", path)
+
+
+def validate_units(units: Any, where: str, path: str | Path | None = None) -> None:
+    """Check the stored per-unit scores: the keys and types the engine reads, one value per unit in each array."""
+    if not isinstance(units, Mapping):
+        raise ResultsSchemaError("the per-unit scores must be an object", path=path, key=where)
+    _need(units, _UNITS, where, path)
+    n = units["n_units"]
+    pool = units.get("arrays") or {}
+    if not isinstance(pool, Mapping):
+        raise ResultsSchemaError("'arrays' must be an object", path=path, key=f"{where}.arrays")
+    for name, v in pool.items():
+        _check_array(v, n, f"{where}.arrays.{name}", path)
+    for name, m in units["metrics"].items():
+        at = f"{where}.metrics.{name}"
+        if not isinstance(m, Mapping) or not isinstance(m.get("aggregation"), str):
+            raise ResultsSchemaError("a per-unit metric needs an 'aggregation' name", path=path, key=at)
+        _check_arrays(m, n, at, path, pool)
+        corr = m.get("correct")
+        if corr is not None and (not isinstance(corr, list) or len(corr) != n or any(x not in (0, 1) for x in corr)):
+            raise ResultsSchemaError(f"'correct' must be a list of {n} 0/1 values", path=path, key=f"{at}.correct")
+    for c in units["compared"]:
+        if c not in units["metrics"]:
+            raise ResultsSchemaError(f"compared metric {c!r} has no per-unit scores", path=path,
+                                     key=f"{where}.compared")
 
 
 def validate_results(doc: Any, path: str | Path | None = None) -> dict[str, SuiteResult]:

@@ -150,6 +150,8 @@ class Metric:
         unit: what the value is, so display never guesses: ``fraction`` (a rate in [0, 1], shown as %),
             ``correlation`` (r), ``coefficient`` (kappa, alpha), ``score`` (BLEU, ROUGE, judge ratings) or ``count``.
             Default: :func:`metric_unit` of the name.
+        unit_name: what ``n`` counts (``source example``, ``review``, ``item``...), where the engine says so.
+        n_items: the items behind those ``n`` units (None: not recorded).
     """
 
     name: str
@@ -161,6 +163,8 @@ class Metric:
     ci_method: str = "bootstrap-percentile"
     note: str | None = None
     unit: str | None = None
+    unit_name: str | None = None
+    n_items: int | None = None
 
     def __post_init__(self) -> None:
         if self.unit is None:

@@ -131,8 +131,10 @@ def _profile(results: dict[str, Any]) -> str:
             items.append((k, v, "" if m.get("ci_low") is None else
                           f"[{format_value(k, m['ci_low'], unit)}, {format_value(k, m.get('ci_high'), unit)}]",
                           small_sample_note(m) or ""))
-        rows.append({"name": name, "limited": bool(entry.get("limit")), "n": int(entry.get("n_items") or 0),
-                     "metrics": items})
+        first = next((ms[k] for k in _headline_names(name, ms) if (ms[k] or {}).get("unit_name")), None)
+        n = int(first["n"]) if first is not None else int(entry.get("n_items") or 0)  # units, as every output
+        rows.append({"name": name, "limited": bool(entry.get("limit")), "n": n, "metrics": items,
+                     "unit": first.get("unit_name") if first is not None else "item"})
     level = ci_label((results.get("config") or {}).get("confidence"))
     return render("report/profile.html.j2", rows=rows, errors=results.get("errors") or {}, level=level)
 

@@ -130,7 +130,7 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
     atomic_write_text(target, lines)
     hashes = data_hashes(suite)
     with progress.stage(cfg.run_label, suite_name, "score", f"{cfg.n_boot} bootstrap resamples") as t:
-        metrics, details, from_cache = score_cached(suite, items, preds, lines, hashes, cfg, cache,
+        metrics, details, units, from_cache = score_cached(suite, items, preds, lines, hashes, cfg, cache,
                                                     learned=any(f.get("fitted") for f in fits))
     seconds["score"] = t["seconds"]
     metrics, details = with_generation(preds, asked, metrics, details, cfg)
@@ -141,6 +141,7 @@ def run_suite_items(suite_name: str, cfg: RunConfig, cache: PredictionCache, *, 
         "metrics": metrics,
         "details": details,
         "n_items": len(items),
+        **({"units": units} if units is not None else {}),
         "confidence": cfg.confidence,
         "limit": limit_record,
         "task": suite.task,

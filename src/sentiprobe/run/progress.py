@@ -228,14 +228,16 @@ def results_table(summary: Mapping[str, Any]) -> str:
         heads = [h for n in names for h in (_heading(n, sample.get(n)),) + ((f"{n} seed sd",) if seeded else ())]
         widths = [max([len(h), *(len(c[k]) for c in cells.values())]) for k, h in enumerate(heads)]
         lines.append("")
-        lines.append(f"{suite}")
+        unit = (sample.get(names[0]) or {}).get("unit_name") if names else None
+        lines.append(f"{suite}" + (f"  (n = {unit}s)" if unit else ""))
         header = f"  {'model':<{mw}}  {'n':>6}   " + "  ".join(f"{h:<{w}}" for h, w in zip(heads, widths)) + \
             "  seconds"
         wide = len(header) <= WIDTH
         if ran:  # too wide for every metric: the first in the column, the others on lines of their own
             lines.append(header if wide else f"  {'model':<{mw}}  {'n':>6}   {heads[0] if heads else ''}")
         for m, e in ran.items():
-            n = e.get("n_items")
+            first = (e.get("metrics") or {}).get(names[0]) if names else None
+            n = first.get("n") if isinstance(first, dict) and first.get("unit_name") else e.get("n_items")
             mark = "*" if e.get("limit") else " "
             limited = limited or bool(e.get("limit"))
             secs = sum(v for v in (e.get("seconds") or {}).values() if isinstance(v, int | float))

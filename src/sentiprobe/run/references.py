@@ -26,7 +26,7 @@ from ..compare import compare_suite, compare_systems, load_run
 from ..core.errors import ChecksumError, ConfigError, SentiprobeError
 from ..core.hashing import file_sha256
 from ..core.io import atomic_write_text, read_jsonl, write_json
-from ..core.results import RESULTS_SCHEMA_VERSION, validate_results
+from ..core.results import RESULTS_SCHEMA_VERSION, mark_small_samples, validate_results
 from ..core.types import Item, Prediction
 from ..data import require_file, resolve_data_dir
 from ..report.html import render_report
@@ -36,7 +36,7 @@ from ..suites.spec import alpha_of
 from .cache import NullCache, PredictionCache
 from .config import RunConfig
 from .execute import SuitePool, bind_suite
-from .limit import apply_limit
+from .limit import apply_limit, unit_names
 from .progress import NULL_PROGRESS, Progress
 from .provenance import data_hashes, prediction_lines
 from .refcatalog import NOT_RERUN, PUBLISHED, ReferenceSource, ReferenceSystem, published_references
@@ -159,9 +159,11 @@ def _score_one(ref: ReferenceSystem, src: ReferenceSource, name: str, base: RunC
     atomic_write_text(d / "predictions" / f"{name}.jsonl", lines)
     hashes = data_hashes(suite)
     with progress.stage(ref.name, name, "score", f"{base.n_boot} bootstrap resamples") as s:
-        metrics, details, from_cache = score_cached(suite, items, preds, lines, hashes, base, cache)
+        metrics, details, units, from_cache = score_cached(suite, items, preds, lines, hashes, base, cache)
+    metrics = mark_small_samples(metrics, unit_names(metrics, items, suite.spec.groups_name))
     return {"suite": suite.describe(), "items_hash": suite.items_hash(items), "metrics": metrics, "details": details,
-            "n_items": len(items), "confidence": base.confidence, "limit": limit_record, "task": suite.task,
+            "n_items": len(items), **({"units": units} if units is not None else {}),
+            "confidence": base.confidence, "limit": limit_record, "task": suite.task,
             "labels": list(suite.labels), "model_fingerprints": [], "model_config": {}, "fit": [],
             "cache": {"hits": 0, "computed": 0, "score_from_cache": from_cache},
             "seconds": {"load": round(t["seconds"], 3), "fit": 0.0, "predict": 0.0, "score": round(s["seconds"], 3)},

@@ -15,14 +15,16 @@ from ..core.hashing import package_source_hash, stable_hash
 from ..core.types import Item, Prediction
 from ..suites import Suite
 from ..suites.prompting import generation_record, parse_failure_metric
+from ..suites.spec import alpha_of
 from .cache import PredictionCache
 from .config import RunConfig
 
 
 def score_cached(suite: Suite, items: Sequence[Item], preds: Sequence[Prediction], lines: str,
            data_hashes: dict[str, str | None], cfg: RunConfig, cache: PredictionCache, *, learned: bool = False
-           ) -> tuple[dict[str, Any], dict[str, Any], bool]:
-    """The suite's score stage through the cache: (metrics as dicts, details, whether they came from it).
+           ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None, bool]:
+    """The suite's score stage through the cache: (metrics as dicts, details, the per-unit scores as a dict (None
+    for a suite without them), whether they came from it).
 
     The score stage is a pure function of its arguments: the items, the predictions, the options and the score
     context, which the data stage computes from the suite (name, version, options, user files), its data files
@@ -37,13 +39,13 @@ def score_cached(suite: Suite, items: Sequence[Item], preds: Sequence[Prediction
                        "confidence": cfg.confidence, "code": package_source_hash(), "sentiprobe": __version__}, 40)
     found = cache.get_many(_SCORES, [key], table="blobs").get(key)
     if found is not None:
-        return found["metrics"], found["details"], True
+        return found["metrics"], found["details"], found.get("units"), True
     context = suite.full_context(items, preds, trained=learned, cache=cache)
     scored = suite.score(items, preds, n_boot=cfg.n_boot, seed=cfg.seed, missing=cfg.missing,
                          confidence=cfg.confidence, context=context)
     doc = json.loads(json.dumps(scored.to_dict(), ensure_ascii=False))  # what results.json will hold
     cache.put_many(_SCORES, {key: doc}, table="blobs")
-    return doc["metrics"], doc["details"], False
+    return doc["metrics"], doc["details"], doc.get("units"), False
 
 
 _SCORES = "suite-scores"
@@ -56,7 +58,7 @@ def with_generation(preds: Sequence[Prediction], asked: dict[str, Any] | None, m
     if gen is None:
         return metrics, details
     if "parse_failure_rate" not in metrics:
-        metrics = {**metrics, "parse_failure_rate": parse_failure_metric(preds, n_boot=cfg.n_boot,
-                                                                         seed=cfg.seed).to_dict()}
+        metrics = {**metrics, "parse_failure_rate": parse_failure_metric(
+            preds, n_boot=cfg.n_boot, seed=cfg.seed, alpha=alpha_of(cfg.confidence)).to_dict()}
     return metrics, {**details, "generation": gen}
 

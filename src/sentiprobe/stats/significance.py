@@ -1,10 +1,11 @@
 """Paired significance tests for systems evaluated on the same units (usable by every suite).
 
-- :func:`mcnemar`: two systems' correctness vectors. By default the continuity-corrected chi-square
-  ``(|b - c| - 1)^2 / (b + c)`` with 1 df, whatever the number of discordant pairs: the test of the SENTiVENT
-  spec (section 10) and of the paper's code (mlxtend ``mcnemar(corrected=True)``; statsmodels' ``mcnemar(exact=
-  False)`` gives the same numbers). The exact two-sided binomial test is an explicit option (``exact=True``,
-  ``sentiprobe compare --mcnemar exact``); every result names its ``method``. Defined when there are no
+- :func:`mcnemar`: two systems' correctness vectors. By default the exact two-sided binomial test when there are
+  fewer than :data:`EXACT_BELOW` discordant pairs, else the continuity-corrected chi-square
+  ``max(0, |b - c| - 1)^2 / (b + c)`` with 1 df: clamped at 0, so b = c gives p = 1 and p never rises as
+  ``|b - c|`` grows. ``exact=True`` / ``False`` forces one test; ``clamp=False`` gives the unclamped statistic of
+  the SENTiVENT paper's code (mlxtend ``mcnemar(corrected=True)``, statsmodels ``mcnemar(exact=False)``), which
+  that suite records as its protocol setting. Every result names its ``method``. Defined when there are no
   discordant pairs: statistic 0, p = 1.
 - :func:`cochrans_q`: k >= 2 systems; ``Q = (k - 1)(k sum_j G_j^2 - T^2) / (k T - sum_i L_i^2)``, chi-square
   with k - 1 df. Defined (Q = 0, p = 1) when every item is answered identically by all systems. With
@@ -63,12 +64,19 @@ def _as_bool(x: Sequence | np.ndarray) -> np.ndarray:
     return a
 
 
-def mcnemar(correct_a: Sequence | np.ndarray, correct_b: Sequence | np.ndarray, *, exact: bool = False,
-            correction: bool = True) -> HypothesisTest:
+EXACT_BELOW = 25
+"""Fewer discordant pairs than this: McNemar's default is the exact binomial test (the chi-square approximation
+is poor there)."""
+
+
+def mcnemar(correct_a: Sequence | np.ndarray, correct_b: Sequence | np.ndarray, *, exact: bool | None = None,
+            correction: bool = True, clamp: bool = True, exact_below: int = EXACT_BELOW) -> HypothesisTest:
     """McNemar's test on paired correctness (``b`` = A right & B wrong, ``c`` = A wrong & B right).
 
-    Continuity-corrected chi-square by default (``correction=False``: the plain chi-square); ``exact=True``:
-    the exact two-sided binomial test. ``method`` in the result says which ran.
+    ``exact=None`` (default): the exact two-sided binomial test when ``b + c < exact_below``, else the
+    chi-square; ``exact=True`` / ``False`` forces one. The chi-square is continuity-corrected (``correction=
+    False``: plain) and its corrected statistic clamped at 0 (``clamp=False``: ``(|b - c| - 1)^2 / (b + c)`` as
+    mlxtend and statsmodels compute it, which gives p < 1 for b = c). ``method`` in the result says which ran.
     """
     # heavy (seconds on a busy machine): only this path needs it, `import sentiprobe.api` stays light
     from scipy import stats
@@ -82,14 +90,20 @@ def mcnemar(correct_a: Sequence | np.ndarray, correct_b: Sequence | np.ndarray, 
     counts = {"b": b, "c": c, "both_right": int((a & b_).sum()), "both_wrong": int((~a & ~b_).sum())}
     if b + c == 0:
         return HypothesisTest("mcnemar", 0.0, 1.0, None, "no-discordant-pairs", n, counts)
+    if exact is None:
+        exact = b + c < exact_below
     if exact:
         p = float(min(1.0, 2.0 * stats.binom.cdf(min(b, c), b + c, 0.5)))
         return HypothesisTest("mcnemar", float(min(b, c)), p, None, "exact-binomial", n, counts)
     corr = 1.0 if correction else 0.0
-    stat = (abs(b - c) - corr) ** 2 / (b + c)
+    dev = abs(b - c) - corr
+    if clamp:
+        dev = max(0.0, dev)
+    stat = dev ** 2 / (b + c)
     p = float(stats.chi2.sf(stat, 1))
-    return HypothesisTest("mcnemar", float(stat), p, 1,
-                      "chi2-continuity-corrected" if correction else "chi2", n, counts)
+    method = "chi2" if not correction else ("chi2-continuity-corrected" if clamp
+                                             else "chi2-continuity-corrected-unclamped")
+    return HypothesisTest("mcnemar", float(stat), p, 1, method, n, counts)
 
 
 def cochrans_q(correct: np.ndarray | Sequence[Sequence]) -> HypothesisTest:

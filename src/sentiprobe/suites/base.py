@@ -13,13 +13,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..core.errors import ConfigError
 from ..core.hashing import stable_hash
 from ..core.registry import NameRegistry
 from ..core.types import Item, Prediction
 from .checks import check_predictions
 from .spec import (DEFAULT_CONFIDENCE, Measure, MeasureCache, NoOptions, ScoreConfig, ScoreContext, SuiteScore,
-                   SuiteSpec, alpha_of, options_dict, parse_options)
+                   SuiteSpec, alpha_of, derive, options_dict, parse_options)
 from .spec import Predicted
 
 __all__ = ["SUITES", "ScoreContext", "Suite", "SuiteRegistry", "SuiteScore", "SuiteSpec", "check_predictions",
@@ -245,13 +244,7 @@ class Suite:
                           path=None if path is None else str(path))
         if context is None:
             context = self.full_context(items, predictions, trained=trained, cache=cache)
-        return self.spec.score(items, predictions, self.options, context, cfg)
-
-    def unit_table(self, items: Sequence[Item], predictions: Sequence[Prediction], config: ScoreConfig) -> Any:
-        """The paired-comparison stage's :class:`~sentiprobe.stats.paired.UnitTable` of one system."""
-        if self.spec.paired is None:
-            raise ConfigError(f"suite {self.name!r} has no paired comparison stage")
-        return self.spec.paired(items, predictions, self.options, self.score_context(), config)
+        return derive(self.spec.score(items, predictions, self.options, context, cfg), cfg)
 
     def report_section(self, entry: dict[str, Any]) -> str:
         """HTML fragment of this suite's results entry (escaped)."""

@@ -11,7 +11,8 @@ module             functions (``suite`` is the bound :class:`~sentiprobe.suites.
                    user-file hashes), computed here, frozen
 ``predictions.py`` ``read_predictions(suite, path, column) -> list[Prediction]`` (every accepted format)
 ``score.py``       ``score(items, predictions, options, context, config) -> SuiteScore`` (pure: reads no file,
-                   environment, memo or model, and never sees the ``Suite``)
+                   environment, memo or model, and never sees the ``Suite``); its ``units`` are the per-unit
+                   scores every headline metric is derived from (:func:`derive`)
 ``report.py``      ``render_section(name, entry) -> str`` (pure: a results entry -> escaped HTML)
 =================  ========================================================================================
 
@@ -40,13 +41,14 @@ from ..core.errors import ConfigError
 from ..core.options import (NoOptions, describe_options, env_defaults, option, option_fields, options_dict,
                             parse_options)
 from ..core.types import Item, Metric, Prediction
+from ..stats.units import UnitScores, unit_metrics
 from .checks import check_predictions
 
 if TYPE_CHECKING:
     from .base import Suite
 
 __all__ = ["DEFAULT_CONFIDENCE", "INPUT_KINDS", "MISSING_POLICIES", "TASKS", "Measure", "MeasureCache", "NoOptions",
-           "Predicted", "ScoreConfig", "ScoreContext", "SuiteScore", "SuiteSpec", "alpha_of", "confidence_of",
+           "Predicted", "ScoreConfig", "ScoreContext", "SuiteScore", "SuiteSpec", "alpha_of", "confidence_of", "derive",
            "describe_options", "env_defaults", "option", "option_fields", "options_dict", "parse_options"]
 
 TASKS = ("classify", "generate", "embed", "extract")
@@ -163,18 +165,37 @@ class SuiteScore:
     """What a suite's ``score`` stage returns.
 
     Attributes:
-        metrics: metric name -> Metric (value, CI, n).
+        metrics: metric name -> Metric (value, CI, n). The metrics of ``units`` are not the score stage's to
+            compute: :func:`derive` adds them from the per-unit scores (the score stage returns the others).
         details: JSON-able extras for the report (per-strategy tables, missing ids, examples).
         tables: optional extra tables a user may write to disk (file name -> text, e.g. NonCompSST's
             rating TSVs); the score stage never writes them itself (``sentiprobe score --tables-out``).
+        units: the per-unit scores (:class:`~sentiprobe.stats.units.UnitScores`): every value, interval, paired
+            test and rank of their metrics is derived from them, wherever it is shown; stored in results.json.
     """
 
     metrics: dict[str, Metric]
     details: dict[str, Any] = field(default_factory=dict)
     tables: dict[str, str] = field(default_factory=dict)
+    units: UnitScores | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"metrics": {k: m.to_dict() for k, m in self.metrics.items()}, "details": self.details}
+        d = {"metrics": {k: m.to_dict() for k, m in self.metrics.items()}, "details": self.details}
+        if self.units is not None:
+            d["units"] = self.units.to_dict()
+        return d
+
+
+def derive(scored: SuiteScore, config: ScoreConfig) -> SuiteScore:
+    """The score stage's result with the metrics of its per-unit scores computed by the engine
+    (:func:`~sentiprobe.stats.units.unit_metrics`: value, percentile interval over units at ``config.alpha``,
+    ``n`` = units). Those come first, in the order of the per-unit scores; the stage's other metrics follow.
+    Pure, like the score stage."""
+    if scored.units is None:
+        return scored
+    derived = unit_metrics(scored.units, n_boot=config.n_boot, seed=config.seed, alpha=config.alpha)
+    rest = {k: m for k, m in scored.metrics.items() if k not in derived}
+    return dataclasses.replace(scored, metrics={**derived, **rest})
 
 
 @dataclass(frozen=True)
@@ -206,7 +227,6 @@ ReadPredictions = Callable[["Suite", Path, "str | None"], list[Prediction]]
 Score = Callable[[Sequence[Item], Sequence[Prediction], Any, Any, ScoreConfig], SuiteScore]
 ScoreContextFn = Callable[["Suite", bool], ScoreContext]
 MetricStage = Callable[[Any, Sequence[Item], Sequence[Prediction], "MeasureCache | None"], Mapping[str, Measure]]
-Paired = Callable[[Sequence[Item], Sequence[Prediction], Any, Any, ScoreConfig], Any]
 RenderSection = Callable[[str, dict[str, Any]], str]
 
 
@@ -235,10 +255,6 @@ class SuiteSpec:
             (default: classify).
         training: ``(train_items, dev_items)`` a learning model is fitted on (default: the train and dev splits).
         groups_name: what ``Item.group_id`` is (``source example``, ``review``...): the suite's resampling unit.
-        paired: ``score.unit_table(items, predictions, options, context, config)`` (pure, like ``score``): one
-            system's headline metrics as functions of a resample of the suite's units
-            (:class:`~sentiprobe.stats.paired.UnitTable`), for paired comparisons of systems (``sentiprobe
-            compare``, several models in ``run``, ``sentiprobe report``).
         score_context: ``data.score_context(suite, trained)``: the frozen :class:`ScoreContext` of this bound
             suite (``trained``: a model was fitted on the suite's training data, so scoring reports where that data
             came from); default: the suite's name and labels.
@@ -273,7 +289,6 @@ class SuiteSpec:
     predict: Callable[[Suite, Any, Sequence[Item]], Predicted] | None = None
     training: Callable[[Suite], tuple[list[Item], list[Item]]] | None = None
     groups_name: str = "item"
-    paired: Paired | None = None
     headline: tuple[str, ...] = ()
     score_context: ScoreContextFn | None = None
     measure: MetricStage | None = None

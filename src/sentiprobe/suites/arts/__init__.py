@@ -33,7 +33,7 @@ def _spec(name: str) -> SuiteSpec:
                      data_files=stages.data_files, read_predictions=predictions.read_predictions,
                      score=score.score, render_section=report.render_section, options=NoOptions,
                      statistics=stages.statistics, groups_name="source example",
-                     headline=("ars", "accuracy_original"), paired=score.unit_table,
+                     headline=("ars", "accuracy_original"),
                      score_context=data.score_context,
                      prompting=prompts.TASK)
 
@@ -52,7 +52,7 @@ ARTS_CUSTOM = SUITES.register(SuiteSpec(
     load_items=data.custom_items, data_files=custom.data_files, read_predictions=predictions.read_predictions,
     score=score.score, render_section=report.render_section, options=custom.CustomOptions,
     statistics=custom.statistics, groups_name="source example", headline=("ars", "accuracy_original"),
-    paired=score.unit_table, score_context=custom.score_context,
+    score_context=custom.score_context,
     prompting=prompts.TASK))
 """A generated or user-supplied enriched set (``--suite-arg path=FILE``), scored like the released ones."""
 

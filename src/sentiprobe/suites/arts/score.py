@@ -2,10 +2,10 @@
 
 Pure functions of items, predictions and the suite's frozen score context. One pass over the items builds
 integer/boolean numpy arrays (group index, kind code, correctness); everything after that is vectorised, so
-scoring is O(n). Counts are exact integers; CIs come from :func:`sentiprobe.stats.bootstrap.mean_metric`
-(exact multinomial bootstrap of a mean) over *units*: items for accuracies, groups (a source and
-all its variants) for ARS, so the ARS bootstrap resamples groups; the level is ``config.alpha``
-(``--confidence``), which is also the level the tests below are read at.
+scoring is O(n). Counts are exact integers. The score stage returns per-unit scores (:func:`unit_scores`):
+every metric as per-unit arrays over the ARTS unit, a source example with all its variants, from which the
+engine (:mod:`sentiprobe.stats.units`) derives values and percentile-bootstrap intervals over units, so every
+metric is resampled as ARS is; ``config.alpha`` (``--confidence``) is the level the tests below are read at.
 
 Rounding rule for reported percentages: exact :class:`~fractions.Fraction` arithmetic, then
 round-half-up to two decimals (ties away from zero, as ``decimal.ROUND_HALF_UP``), see
@@ -28,10 +28,9 @@ from typing import Any
 import numpy as np
 
 from ...core.errors import ConfigError, DataError, PredictionError
-from ...core.types import Item, Metric, Prediction
-from ...stats.bootstrap import mean_metric
-from ...stats.paired import UnitTable, mean_of
+from ...core.types import Item, Prediction
 from ...stats.resampling import DEFAULT_ALPHA
+from ...stats.units import UnitMetric, UnitScores
 from ...stats.rounding import round_half_up
 from ...stats.significance import mcnemar
 from ..spec import MISSING_POLICIES, ScoreConfig, ScoreContext, SuiteScore
@@ -205,10 +204,10 @@ def paired_strategy_test(arr: ScoreArrays, kind: str, alpha: float = DEFAULT_ALP
     """McNemar's test of Ori vs New on the paired observations: each ``kind`` variant with its source example.
 
     The primary test of a strategy's effect: the source and its variant are the same example before and after
-    the edit, so the comparison is paired (b = source right and variant wrong, c = the reverse; the
-    continuity-corrected chi-square, as everywhere in sentiprobe). Welch's t-test (the paper's choice) is kept
-    beside it for comparison with the paper's tables. A unit with several variants of one kind contributes one
-    pair per variant. ``significant`` reads the p-value at level ``alpha``.
+    the edit, so the comparison is paired (b = source right and variant wrong, c = the reverse; sentiprobe's
+    default McNemar: exact below 25 discordant pairs, else the clamped continuity-corrected chi-square). Welch's
+    t-test (the paper's choice) is kept beside it for comparison with the paper's tables. A unit with several
+    variants of one kind contributes one pair per variant. ``significant`` reads the p-value at level ``alpha``.
     """
     m = arr.mask(kind)
     if not m.any():
@@ -219,24 +218,6 @@ def paired_strategy_test(arr: ScoreArrays, kind: str, alpha: float = DEFAULT_ALP
     res["pairs"] = int(m.sum())
     res["note"] = "paired: each variant with its source example (primary test)"
     return res
-
-
-def unit_table(items: Sequence[Item], predictions: Sequence[Prediction], options: Any, context: ScoreContext,
-               config: ScoreConfig):
-    """Paired-comparison stage: ``ars`` and ``accuracy_original`` over ARTS units (a source and its variants).
-
-    A missing or unparsed prediction is wrong here (scoring's own ``missing`` policy has already been applied
-    when the runs were scored); both metrics carry per-unit correctness, so McNemar's test is added.
-    """
-    by_id = context.check(items, predictions, config, missing="error" if config.missing == "error" else "wrong")
-    arr = build_arrays(items, by_id)
-    orig = arr.correct[arr.source].astype(np.float64)
-    units = unit_all_correct(arr).astype(np.float64)
-    return UnitTable(unit="source example", n_units=arr.n_units,
-                     metrics={"ars": mean_of(units), "accuracy_original": mean_of(orig)},
-                     kinds={"ars": "rate", "accuracy_original": "rate"},
-                     correct={"ars": units, "accuracy_original": orig},
-                     note="units: a source example with all its variants (ARS counts a unit only when all are right)")
 
 
 def welch(ori: np.ndarray, new: np.ndarray, alpha: float = DEFAULT_ALPHA) -> dict[str, Any] | None:
@@ -268,17 +249,79 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
     from the context the data stage built.
     """
     by_id = context.check(items, predictions, config, missing="wrong")
-    out = score_items(items, by_id, n_boot=config.n_boot, seed=config.seed, missing=config.missing,
-                      suite=context.suite, path=config.path, alpha=config.alpha)
+    out = score_items(items, by_id, missing=config.missing, suite=context.suite, path=config.path,
+                      alpha=config.alpha)
     if "input_file" in context.provenance:  # arts-custom: the scored file is the user's
         out.details["input_file"] = dict(context.provenance["input_file"])
     return out
 
 
-def _metric(name: str, values: np.ndarray, n_boot: int, seed: int, unit: str, alpha: float) -> Metric:
-    if values.size == 0:
-        return Metric.not_computable(name, f"no {unit}")
-    return mean_metric(name, values, n_boot=n_boot, seed=seed, alpha=alpha, note=f"unit: {unit}")
+UNIT = "source example"
+UNITS_NOTE = "units: a source example with all its variants (ARS counts a unit only when all are right)"
+POLAR = ("positive", "negative")
+
+
+def _rate(correct: np.ndarray, unit_of: np.ndarray, n_units: int, note: str, *,
+          weight: np.ndarray | None = None, per_unit: bool = False, items: np.ndarray | None = None) -> UnitMetric:
+    """A rate over items (or units) of a subset, as ``sum(correct) / sum(count)`` per unit: the resampling unit
+    is always the source example with its variants, so every metric of the suite is resampled the same way.
+    ``items``: the items behind each unit when they are not what is counted (ARS counts units of several items)."""
+    w = np.ones(correct.size) if weight is None else weight
+    num = np.bincount(unit_of, weights=correct.astype(np.float64) * w, minlength=n_units)
+    den = np.bincount(unit_of, weights=w, minlength=n_units)
+    has = den > 0
+    corr = None
+    if per_unit and has.all():  # one 0/1 value per unit: McNemar's test applies
+        corr = num / den
+    n_items = round(float(den.sum())) if items is None else int(items[has].sum())
+    return UnitMetric("ratio", {"numerator": num, "denominator": den}, correct=corr, n_units=int(has.sum()),
+                      n_items=n_items, note=note)
+
+
+def unit_scores(items: Sequence[Item], arr: ScoreArrays) -> UnitScores:
+    """Every ARTS metric as per-unit scores over source examples (docs/protocols/arts.md#ars, #subset-accuracy).
+
+    ``accuracy_original`` and ``ars`` are one 0/1 value per unit (McNemar applies); ``accuracy_<s>`` is the
+    share of correct ``s`` variants and ``accuracy_<s>_source`` the accuracy on the sources of units with an
+    ``s`` variant, each a ratio of per-unit counts; ``ars_polar`` is ARS over the units whose target is positive
+    or negative (a neutral target keeps its label under every strategy, so a constant ``neutral`` answer gets
+    those units right by construction).
+    """
+    n = arr.n_units
+    units = np.arange(n)
+    src_ok = arr.correct[arr.source]
+    all_ok = unit_all_correct(arr)
+    gold_src = np.array([items[int(i)].label for i in arr.source], dtype=object)
+    polar = np.isin(gold_src, POLAR).astype(np.float64)
+    size = np.bincount(arr.group, minlength=n)
+    metrics: dict[str, UnitMetric] = {
+        "accuracy_original": _rate(src_ok, units, n, "unit: original examples", per_unit=True),
+        "ars": _rate(all_ok, units, n, "units (source + all its variants)", per_unit=True, items=size),
+        "ars_polar": _rate(all_ok, units, n, "ARS over the units whose target is positive or negative",
+                           weight=polar, items=size),
+    }
+    for s in strategies_present(arr):
+        m = arr.mask(s)
+        g = arr.group[m]
+        has = (np.bincount(g, minlength=n) > 0).astype(np.float64)
+        metrics[f"accuracy_{s}"] = _rate(arr.correct[m], g, n, f"{s} variants")
+        metrics[f"accuracy_{s}_source"] = _rate(src_ok, units, n, f"sources of units with a {s} variant",
+                                                weight=has)
+    return UnitScores(UNIT, n, len(items), metrics, compared=("ars", "accuracy_original"), note=UNITS_NOTE)
+
+
+def constant_label_units(items: Sequence[Item], arr: ScoreArrays, label: str = "neutral") -> dict[str, Any] | None:
+    """The share of units a constant ``label`` answer gets right by construction: every item of the unit has
+    that gold label (a neutral target keeps ``neutral`` under every strategy); ``None`` when there is none."""
+    off = np.bincount(arr.group, weights=np.array([it.label != label for it in items], dtype=np.float64),
+                      minlength=arr.n_units)
+    k = int(np.count_nonzero(off == 0))
+    if not k:
+        return None
+    return {"label": label, **Count(k, arr.n_units).to_dict(),
+            "note": (f"a system that always answers {label!r} gets {format_percent(Fraction(k, arr.n_units))}% "
+                     f"ARS by construction: every item of those units has the gold label {label!r} (a neutral "
+                     "target keeps its label under every strategy); ars_polar leaves them out")}
 
 
 def _missing(items: Sequence[Item], arr: ScoreArrays, policy: str, path: str | None = None) -> dict[str, Any]:
@@ -319,14 +362,14 @@ def _examples(items, by_id, arr: ScoreArrays, strategies: list[str]) -> list[dic
     return out
 
 
-def score_items(items: Sequence[Item], by_id: Mapping[str, Prediction], *, n_boot: int = 1000, seed: int = 0,
-                missing: str = "error", suite: str | None = None, path: str | None = None,
-                alpha: float = DEFAULT_ALPHA) -> SuiteScore:
+def score_items(items: Sequence[Item], by_id: Mapping[str, Prediction], *, missing: str = "error",
+                suite: str | None = None, path: str | None = None, alpha: float = DEFAULT_ALPHA) -> SuiteScore:
     """Score validated predictions (``by_id`` from :func:`~sentiprobe.suites.base.check_predictions`) on ARTS items.
 
-    Metrics (fractions in [0, 1], CI, n): ``accuracy_original``, ``ars`` (n = units),
-    ``accuracy_<s>`` (New(S), n = variants) and ``accuracy_<s>_source`` (Ori(S), n = units with an
-    S variant) for s in revtgt, revnon, adddiff (and any other variant kind present).
+    Per-unit scores (:func:`unit_scores`) of ``accuracy_original``, ``ars``, ``ars_polar``, ``accuracy_<s>``
+    (New(S)) and ``accuracy_<s>_source`` (Ori(S)) for s in revtgt, revnon, adddiff (and any other variant kind
+    present); ``n`` of each is the number of units it covers, ``n_items`` the items behind them. The exact counts
+    of the paper's tables are in the details.
     """
     if missing not in MISSING_POLICIES:
         raise ConfigError(f"missing must be one of {list(MISSING_POLICIES)}, not {missing!r}")
@@ -335,19 +378,12 @@ def score_items(items: Sequence[Item], by_id: Mapping[str, Prediction], *, n_boo
     is_orig = arr.mask(ORIGINAL)
     orig_ok = arr.correct[is_orig]
     units_ok = unit_all_correct(arr)
-    metrics: dict[str, Metric] = {
-        "accuracy_original": _metric("accuracy_original", orig_ok, n_boot, seed, "original examples", alpha),
-        "ars": _metric("ars", units_ok, n_boot, seed, "units (source + all its variants)", alpha),
-    }
     counts: dict[str, dict[str, Any]] = {"accuracy_original": _count(orig_ok).to_dict(),
                                          "ars": _count(units_ok).to_dict()}
     strategies = strategies_present(arr)
     rows = []
     for s in strategies:
         ori, new, both = strategy_arrays(arr, s)
-        metrics[f"accuracy_{s}"] = _metric(f"accuracy_{s}", new, n_boot, seed, f"{s} variants", alpha)
-        metrics[f"accuracy_{s}_source"] = _metric(f"accuracy_{s}_source", ori, n_boot, seed,
-                                                  f"sources of units with a {s} variant", alpha)
         c_ori, c_new, c_both = _count(ori), _count(new), _count(both)
         counts[f"accuracy_{s}"], counts[f"accuracy_{s}_source"] = c_new.to_dict(), c_ori.to_dict()
         change = _difference(c_new, c_ori)
@@ -368,8 +404,13 @@ def score_items(items: Sequence[Item], by_id: Mapping[str, Prediction], *, n_boo
         "missing": miss, "unparsed_predictions": arr.unparsed,
         "data_warnings": warnings, "examples": _examples(items, by_id, arr, strategies),
         "rounding": ROUNDING_RULE, "welch_assumption": WELCH_NOTE,
+        "intervals": (f"percentile bootstrap over {UNIT}s (a source with all its variants) for every metric, "
+                      "so each is resampled as ARS is"),
     }
-    return SuiteScore(metrics, details)
+    degenerate = constant_label_units(items, arr)
+    if degenerate is not None:
+        details["constant_label"] = degenerate
+    return SuiteScore({}, details, units=unit_scores(items, arr))
 
 
 def predictions_from_mapping(mapping: Mapping[str, str | None]) -> list[Prediction]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..base import SUITES
 from ..spec import NoOptions, SuiteSpec
-from . import data, paired, predictions, report, score
+from . import data, predictions, report, score
 from .load import BINARY_LABELS, TAGS
 from .options import BncOptions, ImplicitOptions
 
@@ -35,7 +35,7 @@ def _spec(task: str) -> SuiteSpec:
                      input_kind="tokens", load_items=data.load_items, data_files=data.data_files,
                      read_predictions=predictions.read_predictions, score=score.score,
                      render_section=report.render_section, options=_OPTIONS.get(task, NoOptions),
-                     statistics=data.statistics, paired=paired.unit_table, score_context=data.score_context,
+                     statistics=data.statistics, score_context=data.score_context,
                      headline=("span_f1",) if task == "phrase-type" else ("accuracy",),
                      accepts=frozenset({"tokens"}) if task == "phrase-type" else frozenset({"classify", "tokens"}),
                      refuse=data.refuse if task in ("vpc", "lvc") else None)

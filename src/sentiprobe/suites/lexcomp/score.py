@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ...core.types import Item, Metric, Prediction
-from ...stats.bootstrap import bootstrap_metric, mean_metric
+from ...stats.units import UnitMetric, UnitScores
 from ..spec import ScoreConfig, ScoreContext, SuiteScore
 from ...protocols.lexcomp import baselines, tags
 from .predictions import check_tags
@@ -57,8 +57,9 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
     by_id = context.check(items, predictions, config)
     correct = np.array([float(it.item_id in by_id and by_id[it.item_id].label == it.label) for it in items])
     missing = sum(1 for it in items if it.item_id not in by_id)
-    metrics = {"accuracy": mean_metric("accuracy", correct, n_boot=config.n_boot, seed=config.seed,
-                                       alpha=config.alpha, note=f"{missing} missing" if missing else None)}
+    metrics: dict[str, Metric] = {}
+    per_unit = {"accuracy": UnitMetric("mean", {"values": correct}, correct=correct,
+                                       note=f"{missing} missing" if missing else None)}
     details: dict[str, Any] = {"task": context.task, "missing": missing}
     extras = sorted({k for p in by_id.values() for k in (p.meta.get("extra") or {})})
     layers = {}
@@ -70,15 +71,10 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
             layers[name.split(":", 1)[1]] = float(got.mean()) if len(got) else None
             continue
         mname = "control_accuracy" if name == "control" else _metric_name(name)
-        metrics[mname] = mean_metric(mname, got, n_boot=config.n_boot, seed=config.seed, alpha=config.alpha)
+        per_unit[mname] = UnitMetric("mean", {"values": got})
         if name == "control":
-            diff = correct - got
-            def selectivity(idx: np.ndarray, diff: np.ndarray = diff) -> float:
-                return float(diff[idx].mean())
-
-            metrics["selectivity"] = bootstrap_metric(
-                "selectivity", selectivity, len(diff), n_boot=config.n_boot,
-                seed=config.seed, alpha=config.alpha, note="accuracy - control accuracy (Hewitt & Liang 2019)")
+            per_unit["selectivity"] = UnitMetric("mean", {"values": correct - got},
+                                                 note="accuracy - control accuracy (Hewitt & Liang 2019)")
     if layers:
         details["layers"] = layers
     details["baselines"] = baselines.table(dict(context.baselines), items)
@@ -91,12 +87,8 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
     ablation = getattr(options, "ablation", "none")
     if ablation != "none":
         details["ablation"] = ablation
-    return SuiteScore(metrics, details)
-
-
-def _f1_metric(name: str, counts: np.ndarray, config: ScoreConfig, note: str) -> Metric:
-    return bootstrap_metric(name, lambda idx: tags.f1_from_counts(counts[idx]), len(counts), n_boot=config.n_boot,
-                            seed=config.seed, alpha=config.alpha, note=note)
+    return SuiteScore(metrics, details, units=UnitScores("item", len(items), len(items), per_unit,
+                                                         compared=("accuracy",)))
 
 
 def _score_tags(items: Sequence[Item], predictions: Sequence[Prediction], context: LexCompContext,
@@ -108,11 +100,14 @@ def _score_tags(items: Sequence[Item], predictions: Sequence[Prediction], contex
             else ["O"] * len(it.tokens or ()) for it in items]
     probe = _probe_info(list(by_id.values()))
     decoding = (probe or {}).get("decoding", "unknown")
-    metrics, details = {}, {"task": "phrase-type", "missing": missing, "decoding": decoding}
+    per_unit: dict[str, UnitMetric] = {}
+    details: dict[str, Any] = {"task": "phrase-type", "missing": missing, "decoding": decoding}
     for mode in tags.MODES:
         c = tags.span_counts(gold, pred, mode)
         name = "span_f1" if mode == "strict" else "span_f1_allennlp08"
-        metrics[name] = _f1_metric(name, c, config, f"{mode} spans, decoding {decoding}")
+        per_unit[name] = UnitMetric("f1_counts", {"tp": c[:, 0], "predicted": c[:, 0] + c[:, 1],
+                                                  "gold": c[:, 0] + c[:, 2]},
+                                    note=f"{mode} spans, decoding {decoding}")
         tp, fp, fn = (int(x) for x in c.sum(0))
         details[mode] = {"tp": tp, "fp": fp, "fn": fn}
     word = [baselines.tag_words(context.baselines["majority_word"], it) for it in items]
@@ -120,4 +115,6 @@ def _score_tags(items: Sequence[Item], predictions: Sequence[Prediction], contex
         f"majority_word_{mode}": tags.f1_from_counts(tags.span_counts(gold, word, mode)) for mode in tags.MODES}}
     if probe is not None:
         details["probe"] = probe
-    return SuiteScore(metrics, details)
+    units = UnitScores("sentence", len(items), len(items), per_unit, compared=("span_f1",),
+                       note="strict BIO span F1; sentences resampled whole")
+    return SuiteScore({}, details, units=units)

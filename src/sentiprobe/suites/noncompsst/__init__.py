@@ -32,7 +32,7 @@ SST7 = SuiteSpec(
     load_items=data.sst7_items, data_files=data.sst7_data_files, read_predictions=predictions.read_sst7_predictions,
     score=score.score, render_section=report.render_sst7_section, options=SST7Options, seeds=3,
     statistics=data.statistics, training=data.training, groups_name="sentence",
-    headline=("macro_f1", "accuracy"), paired=score.unit_table, score_context=data.sst7_score_context,
+    headline=("macro_f1", "accuracy"), score_context=data.sst7_score_context,
     prompting=prompts.TASK)
 
 NONCOMPSST = SuiteSpec(
@@ -42,7 +42,7 @@ NONCOMPSST = SuiteSpec(
     load_items=data.load_items, data_files=data.data_files, read_predictions=predictions.read_predictions,
     score=score.score, render_section=report.render_section, options=NonCompSSTOptions, seeds=3,
     statistics=data.statistics, training=data.training, groups_name="phrase",
-    headline=("pearson_maxabs", "macro_f1_all"), paired=score.unit_table, score_context=data.score_context,
+    headline=("pearson_maxabs", "macro_f1_all"), score_context=data.score_context,
     prompting=prompts.TASK)
 
 SUITES.register(NONCOMPSST)

@@ -3,13 +3,15 @@
 What scoring needs beyond the items (the NonCompSST release's tables, a user's human score table, the training
 source) is read by the data stage into a frozen :class:`NonCompContext` (:func:`.data.score_context`).
 
-``sst7`` (docs/protocols/noncompsst.md#sst7-metrics): means over seeds of per-seed accuracy / macro-F1, CIs by bootstrap
-over sentences.
+``sst7`` (docs/protocols/noncompsst.md#sst7-metrics): means over seeds of per-seed accuracy / macro-F1, as per-unit
+scores over sentences.
 
 ``noncompsst`` (docs/protocols/noncompsst.md#ratings, #metrics): predictions of every seed are pooled per stimulus
 string, rated (:mod:`.ratings`) and compared with the human ratings (:mod:`.metrics`). The pooled scores and the five
 rating tables used to be written by scoring itself (``--ratings-out``); they are returned as
-``SuiteScore.tables`` instead (``sentiprobe score --tables-out DIR`` writes them, byte for byte the same).
+``SuiteScore.tables`` instead (``sentiprobe score --tables-out DIR`` writes them, byte for byte the same). The
+compared metrics (``pearson_maxabs``, ``macro_f1_all``, and the per-seed ``macro_f1_all_per_seed``) are per-unit
+scores over phrases (:func:`phrase_units`), one definition for the suite's own numbers and its comparisons.
 
 Both suites validate predictions with the one seeded check (:func:`.predictions.check_seeded`), so every
 seed is checked and scored.
@@ -25,12 +27,11 @@ import numpy as np
 
 from ...core.errors import PredictionError
 from ...core.types import Item, Prediction
-from ...stats.bootstrap import bootstrap_metric, mean_metric
 from ...stats.classification import confusion, encode, prf_from_confusion
-from ...stats.paired import UnitTable, macro_f1_of, pearson_of, seeded_classification_table
+from ...stats.units import UnitMetric, UnitScores, label_codes, subset_label_counts
 from ..spec import ScoreConfig, ScoreContext, SuiteScore
 from .load import LINES_PER_PHRASE, NonCompSST, Phrase
-from .metrics import evaluate, round_half_up
+from .metrics import TOP_THRESHOLD, evaluate, round_half_up
 from .predictions import check_seeded
 from .ratings import format_ratings, format_scores, pool, ratings
 
@@ -76,19 +77,17 @@ def score_sst7(items: Sequence[Item], predictions: Sequence[Prediction], context
     per_acc = [float(np.mean(t == p)) for t, p in enc]
     correct = np.mean([(t == p).astype(np.float64) for t, p in enc], axis=0)
     note = f"mean over {len(sd.seeds)} seed(s)"
-    n_boot, seed, alpha = config.n_boot, config.seed, config.alpha
-    metrics = {
-        "macro_f1": bootstrap_metric("macro_f1",
-                                     lambda idx: float(np.mean([_macro_f1(t[idx], p[idx], k) for t, p in enc])),
-                                     len(items), n_boot=n_boot, seed=seed, alpha=alpha, note=note),
-        "accuracy": mean_metric("accuracy", correct, n_boot=n_boot, seed=seed, alpha=alpha, note=note),
-    }
+    parts = tuple(UnitMetric("macro_f1", {"gold": t, "predicted": p}, {"n_labels": k}) for t, p in enc)
+    units = UnitScores("sentence", len(items), len(items), {
+        "macro_f1": UnitMetric("seed_mean", parts=parts, note=note),
+        "accuracy": UnitMetric("mean", {"values": correct}, note=note)}, compared=("macro_f1", "accuracy"),
+        note=f"means over {len(sd.seeds)} seed(s); the seeds of a system are pooled per sentence")
     cm = np.sum([confusion(t, p, k) for t, p in enc], axis=0)
     details = {"seeds": list(sd.seeds), "per_seed": {"macro_f1": [round(v, 6) for v in per_f1],
                                                       "accuracy": [round(v, 6) for v in per_acc]},
                "confusion_summed_over_seeds": cm.tolist(), "missing": len(sd.missing),
                "unparsed": len(sd.unparsed), "train": dict(context.provenance["train"])}
-    return SuiteScore(metrics, details)
+    return SuiteScore({}, details, units=units)
 
 
 def covered(items: Sequence[Item], data: NonCompSST) -> tuple[list[Phrase], list[int]]:
@@ -126,33 +125,45 @@ def _pool(items: Sequence[Item], predictions: Sequence[Prediction], context: Non
     return data, sd, phrases, line_text, pooled, per_seed_nat, human
 
 
-def unit_table(items: Sequence[Item], predictions: Sequence[Prediction], options: Any, context: NonCompContext,
-               config: ScoreConfig):
-    """Paired-comparison stage. ``sst7``: macro-F1 and accuracy (means over seeds), sentences as units.
-    ``noncompsst``: ``pearson_maxabs`` (model vs human MAXABS) and ``macro_f1_all`` (mean over seeds), phrases
-    as units: two systems' correlations are compared on the same resamples of phrases.
-    """
-    if context.suite == "sst7":
-        sd = check_seeded(items, predictions, context.labels, suite=context.suite, missing=config.missing,
-                          path=config.path)
-        return seeded_classification_table([it.label for it in items],
-                                           [[sd.labels[s][it.item_id] for it in items] for s in sd.seeds],
-                                           context.labels, unit="sentence")
-    data, sd, phrases, _, pooled, per_seed_nat, human = _pool(items, predictions, context, config)
-    model = ratings(pooled.scores, data.flags, phrases)["MAXABS"]
+def phrase_units(data: NonCompSST, phrases: Sequence[Phrase], model_scores: Mapping[str, float],
+                 per_seed_nat: Mapping[int, Mapping[str, str | None]], human: Mapping[str, float] | None,
+                 labels: Sequence[str]) -> UnitScores:
+    """Per-unit scores over phrases (docs/protocols/noncompsst.md#metrics): ``pearson_maxabs`` (human vs model
+    MAXABS ratings), ``macro_f1_all`` (gold = human mean sentiment rounded, prediction = the seed-pooled score
+    rounded), ``macro_f1_top67`` (the same over the phrases whose human MAXABS is above 1) and their ``_per_seed``
+    means over seeds of per-seed macro-F1 of the argmax labels."""
+    model = ratings(model_scores, data.flags, phrases)["MAXABS"]
     hum = ratings(human, data.flags, phrases)["MAXABS"] if human is not None else \
         {p.text: float(data.human[p.text].maxabs) for p in phrases}
-    x = np.array([model[p.text] for p in phrases], dtype=np.float64)
-    y = np.array([hum[p.text] for p in phrases], dtype=np.float64)
-    index = {lab: i for i, lab in enumerate(context.labels)}
-    gold = np.array([index[str(round_half_up(data.human[p.text].sentiment))] for p in phrases])
-    f1s = [macro_f1_of(gold, np.array([index.get(per_seed_nat[s][p.text] or "", -1) for p in phrases]),
-                       len(context.labels)) for s in sd.seeds]
-    return UnitTable(unit="phrase", n_units=len(phrases),
-                     metrics={"pearson_maxabs": pearson_of(x, y),
-                              "macro_f1_all": lambda idx: float(np.mean([f(idx) for f in f1s]))},
-                     kinds={"pearson_maxabs": "correlation", "macro_f1_all": "rate"},
-                     note="phrases resampled; correlations of model and human MAXABS ratings over the phrases")
+    x = np.array([hum[p.text] for p in phrases], dtype=np.float64)
+    y = np.array([model[p.text] for p in phrases], dtype=np.float64)
+    gold = label_codes([str(round_half_up(data.human[p.text].sentiment)) for p in phrases], labels)
+    pred = label_codes([str(round_half_up(model_scores[p.text])) for p in phrases], labels)
+    k = {"n_labels": len(labels)}
+    note = "human ratings from the user-supplied score table" if human is not None else None
+    metrics = {
+        "pearson_maxabs": UnitMetric("pearson", {"x": x, "y": y}, {"min_units": 3}, kind="correlation", note=note),
+        "macro_f1_all": UnitMetric("macro_f1", {"gold": gold, "predicted": pred}, k,
+                                   note="prediction: the seed-pooled score rounded half up"),
+    }
+    top = np.array([data.human[p.text].maxabs > TOP_THRESHOLD for p in phrases])
+    n_top = int(top.sum())
+    if n_top:  # the phrases whose human MAXABS rating is above 1 (docs/protocols/noncompsst.md#phrase-f1)
+        metrics["macro_f1_top67"] = subset_label_counts(gold, pred, len(labels), top, "macro_f1")
+    seeds = sorted(per_seed_nat)
+    per_seed = [label_codes([per_seed_nat[s][p.text] for p in phrases], labels) for s in seeds]
+    if per_seed:
+        note = "mean over seeds of per-seed macro-F1 (argmax labels)"
+        metrics["macro_f1_all_per_seed"] = UnitMetric(
+            "seed_mean", parts=tuple(UnitMetric("macro_f1", {"gold": gold, "predicted": q}, k) for q in per_seed),
+            note=note)
+        if n_top:
+            metrics["macro_f1_top67_per_seed"] = UnitMetric(
+                "seed_mean", parts=tuple(subset_label_counts(gold, q, len(labels), top, "macro_f1")
+                                         for q in per_seed), n_units=n_top, n_items=n_top, note=note)
+    return UnitScores("phrase", len(phrases), LINES_PER_PHRASE * len(phrases), metrics,
+                      compared=("pearson_maxabs", "macro_f1_all"),
+                      note="phrases resampled; correlations of model and human MAXABS ratings over the phrases")
 
 
 def score_noncompsst(items: Sequence[Item], predictions: Sequence[Prediction], options: Any,
@@ -182,4 +193,5 @@ def score_noncompsst(items: Sequence[Item], predictions: Sequence[Prediction], o
     details["train"] = dict(context.provenance["train"])
     tables = {"model_scores.tsv": format_scores(pooled.scores, pooled.counts),
               **format_ratings(ev.model_ratings, "model", extra={"human": ev.human_ratings})}
-    return SuiteScore(ev.metrics, details, tables)
+    units = phrase_units(data, phrases, pooled.scores, per_seed_nat, human, context.labels)
+    return SuiteScore({k: m for k, m in ev.metrics.items() if k not in units.metrics}, details, tables, units)

@@ -27,7 +27,7 @@ def _spec(name: str, labels: tuple[str, ...], description: str, prompting: objec
                      task="classify", input_kind="text", load_items=data.load_items, data_files=data.data_files,
                      read_predictions=predictions.read_predictions, score=score.score,
                      render_section=report.render_section, options=SentiventOptions, statistics=data.statistics,
-                     headline=("macro_f1", "accuracy"), paired=score.unit_table,
+                     headline=("macro_f1", "accuracy"),
                      score_context=data.score_context,
                      prompting=prompting)
 

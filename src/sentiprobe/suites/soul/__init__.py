@@ -27,7 +27,7 @@ def _spec(name: str, task: str, accepts: frozenset[str], description: str, headl
         input_kind="text-pair", load_items=data.load_items, data_files=data.data_files,
         read_predictions=predictions.read_predictions, score=score.score, render_section=report.render_section,
         options=SoulOptions, accepts=accepts, statistics=data.statistics, predict=predict,
-        training=data.training, groups_name="review", headline=headline, paired=score.unit_table,
+        training=data.training, groups_name="review", headline=headline,
         score_context=data.score_context, measure=textmetrics.measure if task == "generate" else None,
         prompting=TASKS["rc" if name == "soul-rc" else "jg"])
 

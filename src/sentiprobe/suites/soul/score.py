@@ -29,19 +29,18 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
 
 from ...core.errors import PredictionError
 from ...core.hashing import stable_hash
 from ...core.types import Item, Metric, Prediction
 from ...stats.metrics_common import classification_report
-from ...stats.paired import grouped_accuracy_table
+from ...stats.units import UnitScores, grouped_rate, label_count_units
 from ...stats.resampling import DEFAULT_ALPHA
 from ..spec import Measure, ScoreConfig, ScoreContext, SuiteScore
 from .load import LABELS
 from .parse import extract_label, normalise_junk
 from .prompts import soul_task, template_for
-from .textmetrics import BERTSCORE, TextMetricOptions, grouped_mean, text_metrics
+from .textmetrics import BERTSCORE, TextMetricOptions, text_metrics
 
 METRIC_KEY = {"true": "true", "false": "false", "not-given": "not_given"}
 N_EXAMPLES = 6
@@ -123,17 +122,12 @@ def score_predictions(items: Sequence[Item], by_id: dict[str, Prediction], *, ta
                                   [f"{it.item_id}: {stmt!r} != {it.text_pair!r}"])
     primary = [p.label if p is not None else None for p in preds]
     lenient = [lenient_label(p) for p in preds]
-    metrics, cls_details = classification_metrics(gold, primary, groups, n_boot=n_boot, seed=seed, alpha=alpha)
-    len_metrics, len_details = classification_metrics(gold, lenient, groups, n_boot=n_boot, seed=seed,
-                                                      suffix="_lenient", alpha=alpha)
-    metrics["accuracy_lenient"] = len_metrics["accuracy_lenient"]
+    # the classification metrics and parse-failure rates are per-unit scores (:func:`unit_scores`); these calls
+    # give the details' tables (counts only)
+    _, cls_details = classification_metrics(gold, primary, groups, n_boot=0, seed=0)
+    _, len_details = classification_metrics(gold, lenient, groups, n_boot=0, seed=0, suffix="_lenient")
+    metrics: dict[str, Metric] = {}
     failed = [float(p is not None and p.label is None) for p in preds]
-    metrics["parse_failure_rate"] = grouped_mean(
-        "parse_failure_rate", failed, groups, n_boot=n_boot, seed=seed, alpha=alpha, higher_is_better=False,
-        note="share of statements whose output gave no label (scored wrong)")
-    metrics["parse_failure_rate_lenient"] = grouped_mean(
-        "parse_failure_rate_lenient", [float(p is not None and lab is None) for p, lab in zip(preds, lenient)],
-        groups, n_boot=n_boot, seed=seed, alpha=alpha, higher_is_better=False, note="under the lenient rule")
     junk = Counter(normalise_junk(p.raw) for p in preds if p is not None and p.label is None)
     wrong = [i for i, (g, p) in enumerate(zip(gold, primary)) if g != p]
     details: dict[str, Any] = {
@@ -196,18 +190,29 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
                     "temperature": float(opts.temperature), "missing": config.missing},
         "item_ids": "<rid>:<n>, n = 1-based position of the statement among its review's rows",
     })
-    return SuiteScore(metrics, details)
+    units = unit_scores(items, by_id)
+    return SuiteScore({k: m for k, m in metrics.items() if k not in units.metrics}, details, units=units)
 
 
-def unit_table(items: Sequence[Item], predictions: Sequence[Prediction], options: Any, context: ScoreContext,
-               config: ScoreConfig):
-    """Paired-comparison stage: (strict) accuracy pooled over statements, resampling whole reviews.
-
-    The same unit as the suite's own intervals: statements of one review are not independent, so two systems
-    are compared on resamples of reviews, never of statements.
-    """
-
-    by_id = context.check(items, predictions, config, missing="error" if config.missing == "error" else "wrong")
-    correct = np.array([it.item_id in by_id and by_id[it.item_id].label == it.label for it in items], dtype=float)
-    return grouped_accuracy_table([it.group_id for it in items], correct, unit="review",
-                                  note="accuracy over statements; reviews resampled whole")
+def unit_scores(items: Sequence[Item], by_id: Mapping[str, Prediction]) -> UnitScores:
+    """Per-unit scores over reviews (statements of one review are not independent, so intervals and paired
+    comparisons resample reviews, never statements): ``accuracy``, ``f1_true``, ``f1_false``, ``f1_not_given``
+    (scikit-learn's ``zero_division=0``), ``macro_f1``, ``accuracy_lenient`` and the parse-failure rates, each a
+    statistic of per-review counts of statements."""
+    groups = [it.group_id for it in items]
+    gold = [it.label for it in items]
+    preds = [by_id.get(it.item_id) for it in items]
+    reviews, report = label_count_units(gold, [p.label if p is not None else None for p in preds], LABELS,
+                                        groups=groups, names=METRIC_KEY)
+    _, lenient = label_count_units(gold, [lenient_label(p) for p in preds], LABELS, groups=groups)
+    keep = ["accuracy", *(f"f1_{METRIC_KEY[lab]}" for lab in LABELS), "macro_f1"]
+    metrics = {k: report[k] for k in keep}
+    metrics["accuracy_lenient"] = lenient["accuracy"]
+    _, metrics["parse_failure_rate"] = grouped_rate(
+        groups, [float(p is not None and p.label is None) for p in preds], higher_is_better=False,
+        note="share of statements whose output gave no label (scored wrong)")
+    _, metrics["parse_failure_rate_lenient"] = grouped_rate(
+        groups, [float(p is not None and lenient_label(p) is None) for p in preds], higher_is_better=False,
+        note="under the lenient rule")
+    return UnitScores("review", len(reviews), len(items), metrics, compared=("accuracy",),
+                      note="statements pooled per review; reviews resampled whole")

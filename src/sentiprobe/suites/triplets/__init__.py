@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..base import SUITES
 from ..spec import SuiteSpec
-from . import data, llm_extract, paired, predictions, report, score
+from . import data, llm_extract, predictions, report, score
 from ...protocols.triplets.grid import POLARITIES
 from .options import TripletOptions
 
@@ -30,7 +30,7 @@ def _spec(name: str, description: str) -> SuiteSpec:
                      render_section=report.render_section, options=TripletOptions,
                      accepts=frozenset({"extract", "generate"}), statistics=data.statistics,
                      predict=llm_extract.predict, training=data.training, groups_name="sentence",
-                     headline=("triplet_f1",), paired=paired.unit_table,
+                     headline=("triplet_f1",),
                      score_context=data.score_context,
                      prompting=llm_extract.TASK)
 

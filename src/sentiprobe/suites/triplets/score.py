@@ -20,7 +20,8 @@ import numpy as np
 
 from ...core.errors import PredictionError
 from ...core.types import Item, Metric, Prediction
-from ...stats.bootstrap import bootstrap_metric, mean_metric
+from ...stats.bootstrap import mean_metric
+from ...stats.units import UnitMetric, UnitScores
 from ..spec import ScoreConfig, ScoreContext, SuiteScore
 from ...protocols.triplets.grid import POLARITIES
 from .predictions import UNATTRIBUTED, check_coverage
@@ -138,15 +139,12 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
         for t in sorted(trip - gold)[: max(0, k_ex - len(spurious))]:
             spurious.append({"id": it.item_id, "polarity": t[4], "text": marked(toks, t)})
     metrics: dict[str, Metric] = {}
+    per_unit: dict[str, UnitMetric] = {}
     for kind in KINDS:
         c = counts[kind]
-        for j, stat in enumerate(("precision", "recall", "f1")):
-            def statistic(idx: np.ndarray, c: np.ndarray = c, j: int = j) -> float:
-                s = c[idx].sum(axis=0)
-                return _prf(*s)[j]
-
-            metrics[f"{kind}_{stat}"] = bootstrap_metric(f"{kind}_{stat}", statistic, n, n_boot=config.n_boot,
-                                                         seed=config.seed, alpha=config.alpha)
+        for stat in ("precision", "recall", "f1"):
+            per_unit[f"{kind}_{stat}"] = UnitMetric("f1_counts", {"tp": c[:, 0], "predicted": c[:, 1],
+                                                                  "gold": c[:, 2]}, {"stat": stat})
     entries = max(entries, len(failures))
     flags = np.zeros(entries)
     flags[: len(failures)] = 1.0
@@ -171,4 +169,6 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
         "dataset": context.provenance["dataset"], "protocol": context.provenance["protocol"],
     }
     details["train_source"] = context.provenance.get("train_source")
-    return SuiteScore(metrics, details)
+    units = UnitScores("sentence", n, n, per_unit, compared=("triplet_f1",),
+                       note="micro F1 of exact <target, polar span, polarity> triplets; sentences resampled whole")
+    return SuiteScore(metrics, details, units=units)

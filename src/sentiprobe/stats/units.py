@@ -1,0 +1,552 @@
+"""Per-unit scores: the one object every number of a suite is derived from, and the engine that derives them.
+
+A suite's score stage describes a system's result on the suite's resampling unit (an ARTS source example with
+its variants, a SOUL review, a NonCompSST phrase, a sentence, an item) as a :class:`UnitScores`: per metric, the
+per-unit arrays and the name of an aggregation from the closed registry :data:`AGGREGATIONS`. Nothing in it is
+a closure, so it is written to ``results.json`` as it is (:meth:`UnitScores.to_dict`) and a comparison of stored
+runs rebuilds every number from it without the data.
+
+The engine (:func:`unit_metrics`, :func:`distributions`) computes from that object:
+
+- the point value: the aggregation over all units;
+- the interval: the percentile bootstrap over units at the level ``1 - alpha``: ``n_boot`` resamples of the
+  units with replacement, drawn as the number of times each distinct per-unit row is drawn
+  (:func:`pattern_draws`, seeded), so any statistic of summed per-unit columns costs O(resamples x distinct
+  rows). A paired comparison reports each system's interval from these very draws and draws the units once
+  more, jointly for all systems, for the differences and p-values.
+
+``n`` of every metric is the number of units it is computed over, labelled with the unit's name
+(``Metric.unit_name``); the items behind them are ``Metric.n_items``.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..core.errors import ConfigError
+from ..core.types import Metric
+from .resampling import CI_METHOD, check_alpha, count_draw_blocks, percentile_interval
+
+UNIT_SCORES_SCHEMA_VERSION = 1
+KINDS = ("rate", "correlation", "score")
+"""How a metric's differences are shown: rates in percentage points, correlations in r, scores as they are."""
+PAIRED_TESTS = ("auto", "chi2-corrected-unclamped")
+"""McNemar's variant for metrics with per-unit correctness: ``auto`` (exact binomial when b + c < 25, else the
+continuity-corrected chi-square clamped at 0), or the SENTiVENT paper's unclamped corrected chi-square."""
+
+
+
+def _safe_div(num: np.ndarray, den: np.ndarray, undefined: float) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), undefined)
+
+
+def _onehot(codes: np.ndarray, k: int) -> np.ndarray:
+    out = np.zeros((codes.size, k))
+    ok = codes >= 0
+    out[np.flatnonzero(ok), codes[ok]] = 1.0
+    return out
+
+
+def _ones(a: Mapping[str, np.ndarray]) -> np.ndarray:
+    return np.ones(next(iter(a.values())).size)
+
+
+# Each aggregation is (the per-unit columns a resample sums, the statistic of those sums): a resample enters only
+# through the number of times it draws each unit, so one product ``counts @ columns`` per block of resamples
+# serves every metric of every system.
+def _mean_cols(a: Mapping[str, np.ndarray], p: Mapping[str, Any]) -> list[np.ndarray]:
+    return [a["values"], _ones(a)]
+
+
+def _ratio_fin(s: np.ndarray, p: Mapping[str, Any]) -> np.ndarray:
+    return _safe_div(s[:, 0], s[:, 1], np.nan)
+
+
+def _pearson_cols(a: Mapping[str, np.ndarray], p: Mapping[str, Any]) -> list[np.ndarray]:
+    x, y = a["x"], a["y"]
+    return [x, y, x * x, y * y, x * y, _ones(a)]
+
+
+def _pearson_fin(s: np.ndarray, p: Mapping[str, Any]) -> np.ndarray:
+    """Pearson's r per resample; NaN when a side is constant or there are fewer than ``min_units`` units."""
+    sx, sy, sxx, syy, sxy, m = (s[:, j] for j in range(6))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        vx, vy = sxx - sx * sx / m, syy - sy * sy / m
+        cov = sxy - sx * sy / m
+        ok = (vx > 1e-10 * np.abs(sxx)) & (vy > 1e-10 * np.abs(syy)) & (m >= int(p.get("min_units", 2)))
+        r = np.where(ok, cov / np.sqrt(np.where(ok, vx * vy, 1.0)), np.nan)
+    return np.clip(r, -1.0, 1.0)
+
+
+def _macro_cols(a: Mapping[str, np.ndarray], p: Mapping[str, Any]) -> list[np.ndarray]:
+    k = int(p["n_labels"])
+    g1, p1 = _onehot(a["gold"], k), _onehot(a["predicted"], k)
+    return [*(g1 * p1).T, *g1.T, *p1.T]
+
+
+def _macro_fin(s: np.ndarray, p: Mapping[str, Any]) -> np.ndarray:
+    """Macro-F1 over the labels present in the resample's gold labels or predictions (code -1: no prediction)."""
+    k = int(p["n_labels"])
+    tp, gold, pred = s[:, :k], s[:, k:2 * k], s[:, 2 * k:]
+    present = (gold > 0) | (pred > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):  # the arithmetic of stats.classification, bit for bit
+        prec = np.where(pred > 0, tp / np.where(pred > 0, pred, 1), 0.0)
+        rec = np.where(gold > 0, tp / np.where(gold > 0, gold, 1), 0.0)
+        t = prec + rec
+        f1 = np.where(t > 0, 2 * prec * rec / np.where(t > 0, t, 1), 0.0)
+        cnt = present.sum(axis=1)
+        return np.where(cnt > 0, (f1 * present).sum(axis=1) / np.where(cnt > 0, cnt, 1), np.nan)
+
+
+def _f1_fin(s: np.ndarray, p: Mapping[str, Any]) -> np.ndarray:
+    """Micro F1 (or ``stat``: precision, recall) of summed (true positive, predicted, gold) counts; 0 where
+    nothing is predicted or gold."""
+    tp, npred, ngold = s[:, 0], s[:, 1], s[:, 2]
+    prec, rec = _safe_div(tp, npred, 0.0), _safe_div(tp, ngold, 0.0)
+    stat = p.get("stat", "f1")
+    if stat != "f1":
+        return prec if stat == "precision" else rec
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(prec + rec > 0, 2 * prec * rec / np.where(prec + rec > 0, prec + rec, 1.0), 0.0)
+
+
+LABEL_STATS = ("macro_f1", "macro_precision", "macro_recall", "f1", "precision", "recall")
+
+
+def _label_cols(a: Mapping[str, np.ndarray], p: Mapping[str, Any]) -> list[np.ndarray]:
+    k = int(p["n_labels"])
+    return [a[f"{what}_{j}"] for what in ("tp", "gold", "predicted") for j in range(k)]
+
+
+def _label_fin(s: np.ndarray, p: Mapping[str, Any]) -> np.ndarray:
+    """Per-label or macro precision / recall / F1 of summed per-label counts (0 where undefined; the macro average
+    over the labels present in the resample's gold labels or predictions), as :mod:`.classification` computes."""
+    k = int(p["n_labels"])
+    tp, gold, pred = s[:, :k], s[:, k:2 * k], s[:, 2 * k:]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        prec = np.where(pred > 0, tp / np.where(pred > 0, pred, 1), 0.0)
+        rec = np.where(gold > 0, tp / np.where(gold > 0, gold, 1), 0.0)
+        t = prec + rec
+        f1 = np.where(t > 0, 2 * prec * rec / np.where(t > 0, t, 1), 0.0)
+        stat = str(p["stat"])
+        per = {"f1": f1, "precision": prec, "recall": rec}[stat.removeprefix("macro_")]
+        if not stat.startswith("macro_"):
+            return per[:, int(p["label"])]
+        present = (gold > 0) | (pred > 0)
+        cnt = present.sum(axis=1)
+        return np.where(cnt > 0, (per * present).sum(axis=1) / np.where(cnt > 0, cnt, 1), np.nan)
+
+
+Columns = Callable[[Mapping[str, np.ndarray], Mapping[str, Any]], list[np.ndarray]]
+Finish = Callable[[np.ndarray, Mapping[str, Any]], np.ndarray]
+
+
+def _named(*names: str) -> Columns:
+    return lambda a, p: [a[k] for k in names]
+
+
+AGGREGATIONS: dict[str, tuple[tuple[str, ...], Columns, Finish]] = {
+    "mean": (("values",), _mean_cols, _ratio_fin),
+    "ratio": (("numerator", "denominator"), _named("numerator", "denominator"), _ratio_fin),
+    "pearson": (("x", "y"), _pearson_cols, _pearson_fin),
+    "macro_f1": (("gold", "predicted"), _macro_cols, _macro_fin),
+    "f1_counts": (("tp", "predicted", "gold"), _named("tp", "predicted", "gold"), _f1_fin),
+    "label_counts": ((), _label_cols, _label_fin),
+}
+"""The closed registry: aggregation name -> (the per-unit arrays it reads, the per-unit columns a resample sums,
+the statistic of those sums). ``seed_mean`` (the mean over seeds of one of these, on the same resample) is
+built from ``parts``."""
+
+
+@dataclass(frozen=True)
+class UnitMetric:
+    """One metric as per-unit arrays and an aggregation.
+
+    Attributes:
+        aggregation: a name of :data:`AGGREGATIONS`, or ``seed_mean`` (then ``parts`` holds one per seed).
+        arrays: the per-unit arrays the aggregation reads (index k is unit k).
+        params: the aggregation's settings (``n_labels`` of ``macro_f1``).
+        kind: ``rate``, ``correlation`` or ``score``.
+        higher_is_better: direction for ranks.
+        correct: per-unit 0/1 correctness (enables McNemar's test), or ``None``.
+        n_units: units the metric is computed over (None: every unit of the suite).
+        n_items: items behind those units (None: unknown / the suite's).
+        note: what the metric is, for the reader.
+        parts: for ``seed_mean``: one :class:`UnitMetric` per seed.
+    """
+
+    aggregation: str
+    arrays: Mapping[str, np.ndarray] = field(default_factory=dict)
+    params: Mapping[str, Any] = field(default_factory=dict)
+    kind: str = "rate"
+    higher_is_better: bool = True
+    correct: np.ndarray | None = None
+    n_units: int | None = None
+    n_items: int | None = None
+    note: str | None = None
+    parts: tuple[UnitMetric, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ConfigError(f"metric kind {self.kind!r} is not one of {KINDS}")
+        if self.aggregation == "seed_mean":
+            if not self.parts:
+                raise ConfigError("a seed_mean metric needs one part per seed")
+            return
+        if self.aggregation not in AGGREGATIONS:
+            raise ConfigError(f"aggregation {self.aggregation!r} is not one of {sorted(AGGREGATIONS)} or seed_mean")
+        need = AGGREGATIONS[self.aggregation][0]
+        if self.aggregation == "label_counts":
+            if self.params.get("stat") not in LABEL_STATS or not isinstance(self.params.get("n_labels"), int):
+                raise ConfigError(f"label_counts needs n_labels and a stat of {LABEL_STATS}")
+            need = tuple(f"{w}_{j}" for w in ("tp", "gold", "predicted") for j in range(self.params["n_labels"]))
+        missing = [k for k in need if k not in self.arrays]
+        if missing:
+            raise ConfigError(f"aggregation {self.aggregation!r} needs the per-unit arrays {missing}")
+        object.__setattr__(self, "arrays", {k: np.asarray(self.arrays[k], dtype=np.float64
+                                                          if self.aggregation != "macro_f1" else np.int64)
+                                            for k in need})
+
+    def length(self) -> int:
+        if self.parts:
+            return self.parts[0].length()
+        return int(next(iter(self.arrays.values())).size)
+
+    def columns(self) -> list[np.ndarray]:
+        """The per-unit columns a resample of this metric sums (the parts' one after the other)."""
+        if self.parts:
+            return [c for p in self.parts for c in p.columns()]
+        return AGGREGATIONS[self.aggregation][1](self.arrays, self.params)
+
+    def finish(self, sums: np.ndarray) -> np.ndarray:
+        """The metric from ``(b, len(columns()))`` sums: ``(b,)`` values, NaN where undefined."""
+        if self.parts:
+            out, at = [], 0
+            for p in self.parts:
+                c = len(p.columns())
+                out.append(p.finish(sums[:, at:at + c]))
+                at += c
+            return np.mean(out, axis=0)
+        return AGGREGATIONS[self.aggregation][2](sums, self.params)
+
+    def block(self, counts: np.ndarray) -> np.ndarray:
+        """The metric on each resample given as ``(b, n_units)`` times each unit is drawn."""
+        return self.finish(counts @ np.column_stack(self.columns()))
+
+    def to_dict(self, pool: dict[bytes, tuple[str, list[Any]]] | None = None) -> dict[str, Any]:
+        """JSON-able record; with ``pool`` (content -> (name, values)) each array is stored once, by name."""
+        d: dict[str, Any] = {"aggregation": self.aggregation, "kind": self.kind,
+                             "higher_is_better": self.higher_is_better}
+        if self.parts:
+            d["parts"] = [p.to_dict(pool) for p in self.parts]
+        elif pool is None:
+            d["arrays"] = {k: _plain(v) for k, v in self.arrays.items()}
+        else:
+            refs = {}
+            for k, v in self.arrays.items():
+                key = np.asarray(v, dtype=np.float64).tobytes()
+                if key not in pool:
+                    pool[key] = (f"a{len(pool)}", _plain(v))
+                refs[k] = pool[key][0]
+            d["arrays"] = refs
+        for k in ("n_units", "n_items", "note"):
+            if getattr(self, k) is not None:
+                d[k] = getattr(self, k)
+        if self.params:
+            d["params"] = dict(self.params)
+        if self.correct is not None:
+            d["correct"] = [int(x) for x in np.asarray(self.correct)]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], pool: Mapping[str, Any] | None = None) -> UnitMetric:
+        """The metric of :meth:`to_dict`; an array given by name is read from ``pool``."""
+        def array(v: Any) -> np.ndarray:
+            return np.asarray((pool or {})[v] if isinstance(v, str) else v)
+
+        try:
+            return cls(aggregation=str(d["aggregation"]), arrays={k: array(v) for k, v in
+                                                                 (d.get("arrays") or {}).items()},
+                       params=dict(d.get("params") or {}), kind=str(d.get("kind", "rate")),
+                       higher_is_better=bool(d.get("higher_is_better", True)),
+                       correct=None if d.get("correct") is None else np.asarray(d["correct"], dtype=np.float64),
+                       n_units=d.get("n_units"), n_items=d.get("n_items"), note=d.get("note"),
+                       parts=tuple(cls.from_dict(p, pool) for p in d.get("parts") or ()))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ConfigError(f"invalid per-unit metric record: {exc}") from exc
+
+
+def _plain(v: np.ndarray) -> list[float] | list[int]:
+    a = np.asarray(v)
+    if a.dtype.kind in "iub":
+        return [int(x) for x in a]
+    return [int(x) if float(x).is_integer() and abs(x) < 2 ** 53 else float(x) for x in a]
+
+
+@dataclass(frozen=True)
+class UnitScores:
+    """One system's result on one suite, per unit: what every value, interval, test and rank is derived from.
+
+    Attributes:
+        unit: the resampling unit's name (``source example``, ``review``, ``phrase``, ``sentence``, ``item``).
+        n_units: number of units; unit k is the same unit for every system scored on the same items.
+        n_items: number of items behind the units.
+        metrics: metric name -> :class:`UnitMetric` (order = display order).
+        compared: the metrics a paired comparison of systems tests (headline first).
+        paired_test: McNemar's variant (:data:`PAIRED_TESTS`), the protocol's setting.
+        note: what the unit is, for the report.
+    """
+
+    unit: str
+    n_units: int
+    n_items: int
+    metrics: Mapping[str, UnitMetric]
+    compared: tuple[str, ...] = ()
+    paired_test: str = "auto"
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        if self.paired_test not in PAIRED_TESTS:
+            raise ConfigError(f"paired_test {self.paired_test!r} is not one of {PAIRED_TESTS}")
+        for name, m in self.metrics.items():
+            if m.length() != self.n_units:
+                raise ConfigError(f"metric {name!r} has {m.length()} per-unit values for {self.n_units} units")
+        bad = [m for m in self.compared if m not in self.metrics]
+        if bad:
+            raise ConfigError(f"compared metrics {bad} have no per-unit scores")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able record: every distinct per-unit array once under ``arrays`` (``a0``, ``a1``...), each
+        metric naming the arrays it reads."""
+        pool: dict[bytes, tuple[str, list[Any]]] = {}
+        metrics = {k: m.to_dict(pool) for k, m in self.metrics.items()}
+        return {"schema_version": UNIT_SCORES_SCHEMA_VERSION, "unit": self.unit, "n_units": self.n_units,
+                "n_items": self.n_items, "compared": list(self.compared), "paired_test": self.paired_test,
+                "note": self.note, "arrays": dict(pool.values()), "metrics": metrics}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> UnitScores:
+        if not isinstance(d, Mapping) or d.get("schema_version") != UNIT_SCORES_SCHEMA_VERSION:
+            got = d.get("schema_version") if isinstance(d, Mapping) else None
+            raise ConfigError(f"per-unit scores: schema_version {got!r} is not {UNIT_SCORES_SCHEMA_VERSION}")
+        try:
+            return cls(unit=str(d["unit"]), n_units=int(d["n_units"]), n_items=int(d["n_items"]),
+                       metrics={str(k): UnitMetric.from_dict(v, d.get("arrays")) for k, v in d["metrics"].items()},
+                       compared=tuple(d.get("compared") or ()), paired_test=str(d.get("paired_test", "auto")),
+                       note=str(d.get("note") or ""))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ConfigError(f"invalid per-unit scores record: {exc}") from exc
+
+
+def pooled(seeds: Sequence[UnitScores]) -> UnitScores:
+    """Several seeds of one system as one: each metric the mean over seeds on the same resample (``seed_mean``);
+    per-unit correctness is kept only where every seed has the same."""
+    ss = list(seeds)
+    if not ss:
+        raise ConfigError("no per-unit scores to pool")
+    if len(ss) == 1:
+        return ss[0]
+    first = ss[0]
+    for s in ss[1:]:
+        if s.n_units != first.n_units or s.unit != first.unit:
+            raise ConfigError(f"seeds of one system were not scored on the same units ({first.n_units} vs "
+                              f"{s.n_units} {first.unit}s)")
+    names = [m for m in first.metrics if all(m in s.metrics for s in ss)]
+    out = {}
+    for m in names:
+        f = first.metrics[m]
+        fc = f.correct
+        same = fc is not None and all((c := s.metrics[m].correct) is not None and np.array_equal(c, fc) for s in ss)
+        out[m] = UnitMetric("seed_mean", kind=f.kind, higher_is_better=f.higher_is_better,
+                            correct=f.correct if same else None, n_units=f.n_units, n_items=f.n_items,
+                            note=f.note, parts=tuple(s.metrics[m] for s in ss))
+    note = f"mean over {len(ss)} seeds, pooled on the same resamples of {first.unit}s"
+    return UnitScores(first.unit, first.n_units, first.n_items, out, tuple(c for c in first.compared if c in out),
+                      first.paired_test, f"{first.note}; {note}" if first.note else note)
+
+
+BLOCK = 64
+"""Resamples drawn per block (bounds memory at ``BLOCK x`` distinct per-unit rows)."""
+
+
+def pattern_draws(table: np.ndarray, n_boot: int, seed: int) -> Iterator[np.ndarray]:
+    """The engine's resamples of units, as blocks of ``(b, columns)`` sums of the per-unit ``table`` rows.
+
+    A resample of n units with replacement enters every aggregation only through the sums of its rows, and
+    units with identical rows are interchangeable, so the number of times each distinct row is drawn is
+    multinomial(n, its share): that is what is drawn (``rng(seed).multinomial`` over the distinct rows in
+    sorted order, :func:`~sentiprobe.stats.resampling.count_draw_blocks`), in O(resamples x distinct rows)
+    instead of O(resamples x units). One (table, seed) gives one set of draws in any process.
+    """
+    if n_boot <= 0 or table.shape[0] == 0:
+        return iter(())
+    rows, inv = np.unique(table, axis=0, return_inverse=True)
+    freq = np.bincount(inv.reshape(-1), minlength=rows.shape[0]).astype(np.float64)
+    return (block @ rows for block in count_draw_blocks(freq, n_boot, seed, BLOCK))
+
+
+def point(m: UnitMetric, n_units: int) -> float:
+    """The metric over every unit once (Pearson's r by centred dot products, as the suites' own code)."""
+    if m.aggregation == "pearson":
+        x, y = m.arrays["x"], m.arrays["y"]
+        if x.size < int(m.params.get("min_units", 2)):
+            return float("nan")
+        xm, ym = x - x.mean(), y - y.mean()
+        den = math.sqrt(float(xm @ xm) * float(ym @ ym))
+        return max(-1.0, min(1.0, float(xm @ ym) / den)) if den != 0.0 else float("nan")
+    if m.parts:
+        return float(np.mean([point(p, n_units) for p in m.parts]))
+    sums = np.array([[float(np.sum(c)) for c in m.columns()]])  # 1-D (pairwise) sums, as numpy's own mean
+    v = float(m.finish(sums)[0])
+    return v if math.isfinite(v) else float("nan")
+
+
+def distributions(us: UnitScores, names: Sequence[str], n_boot: int, seed: int) -> dict[str, np.ndarray]:
+    """Each metric of ``names`` on the same ``n_boot`` resamples of units (NaN where undefined). The draws are
+    those of the system's whole per-unit table (every metric), so they do not depend on which metrics are asked."""
+    every = distributions_of({"": us}, list(us.metrics), n_boot, seed)[""]
+    return {m: every[m] for m in names}
+
+
+def distributions_of(systems: Mapping[str, UnitScores], names: Sequence[str], n_boot: int, seed: int
+                     ) -> dict[str, dict[str, np.ndarray]]:
+    """:func:`distributions` of several systems scored on the same units, on one shared (paired) set of draws
+    of the units (their joint per-unit rows: :func:`pattern_draws`)."""
+    out: dict[str, dict[str, list[np.ndarray]]] = {s: {m: [] for m in names} for s in systems}
+    spans: list[tuple[str, str, int, int]] = []
+    cols: list[np.ndarray] = []
+    for s, us in systems.items():  # every column of every metric of every system: one product per block
+        for m in names:
+            c = us.metrics[m].columns()
+            spans.append((s, m, len(cols), len(cols) + len(c)))
+            cols += c
+    if not cols or n_boot <= 0:
+        return {s: {m: np.empty(0) for m in names} for s in systems}
+    for sums in pattern_draws(np.column_stack(cols), n_boot, seed):
+        for s, m, a, b in spans:
+            out[s][m].append(systems[s].metrics[m].finish(sums[:, a:b]))
+    return {s: {m: (np.concatenate(v) if v else np.empty(0)) for m, v in d.items()} for s, d in out.items()}
+
+
+def metric_of(name: str, us: UnitScores, value: float, dist: np.ndarray | None, alpha: float) -> Metric:
+    """The :class:`Metric` a reader sees: value, percentile interval of ``dist`` at ``1 - alpha``, ``n`` units."""
+    check_alpha(alpha)
+    m = us.metrics[name]
+    n = us.n_units if m.n_units is None else m.n_units
+    items = us.n_items if m.n_items is None else m.n_items
+    if not math.isfinite(value):
+        why = f"{name} is undefined on these {n} {us.unit}s" + (
+            " (constant values: e.g. a model that predicts one class everywhere)" if m.aggregation in
+            ("pearson", "seed_mean") else "")
+        return Metric(name, None, None, None, n, m.higher_is_better, "none", why, unit_name=us.unit, n_items=items)
+    lo, hi = percentile_interval(dist, alpha) if dist is not None and dist.size else (None, None)
+    return Metric(name, value, lo, hi, n, m.higher_is_better, CI_METHOD if lo is not None else "none", m.note,
+                  unit_name=us.unit, n_items=items)
+
+
+def unit_metrics(us: UnitScores, *, n_boot: int, seed: int, alpha: float) -> dict[str, Metric]:
+    """Every metric of ``us``: its point value and percentile-bootstrap interval over units at level
+    ``1 - alpha`` (``alpha`` is required: the one confidence level of the run)."""
+    check_alpha(alpha)
+    names = list(us.metrics)
+    dist = distributions(us, names, n_boot, seed)
+    return {m: metric_of(m, us, point(us.metrics[m], us.n_units), dist[m], alpha) for m in names}
+
+
+# ---- per-unit scores of the common shapes ----------------------------------------------------------------
+def label_codes(values: Sequence[str | None], labels: Sequence[str]) -> np.ndarray:
+    """Label index per unit (-1: no prediction, or a label outside ``labels``)."""
+    index = {lab: i for i, lab in enumerate(labels)}
+    return np.array([index.get(v, -1) if v is not None else -1 for v in values], dtype=np.int64)
+
+
+def classification_units(y_true: Sequence[str | None], y_pred: Sequence[str | None], labels: Sequence[str]
+                         ) -> dict[str, UnitMetric]:
+    """``macro_f1`` (labels in gold or predictions) and ``accuracy`` (with per-unit correctness) over items as
+    units. A missing or unparsed prediction (``None``) is wrong. Gold labels must come from ``labels``."""
+    t = label_codes(y_true, labels)
+    if (t < 0).any():
+        raise ConfigError("gold labels outside the label set: per-unit scores need a gold label per item")
+    p = label_codes(y_pred, labels)
+    correct = (t == p).astype(np.float64)
+    return {"macro_f1": UnitMetric("macro_f1", {"gold": t, "predicted": p}, {"n_labels": len(labels)}),
+            "accuracy": UnitMetric("mean", {"values": correct}, correct=correct)}
+
+
+def grouped_rate(groups: Sequence[str], values: Sequence[float] | np.ndarray, *, higher_is_better: bool = True,
+                 note: str | None = None) -> tuple[list[str], UnitMetric]:
+    """A rate pooled over items, whole groups as units (``sum values / sum items`` per resample): the group ids
+    in order of first appearance and the metric."""
+    keys = {g: i for i, g in enumerate(dict.fromkeys(groups))}
+    inv = np.array([keys[g] for g in groups], dtype=np.int64)
+    num = np.bincount(inv, weights=np.asarray(values, dtype=np.float64), minlength=len(keys))
+    den = np.bincount(inv, minlength=len(keys)).astype(np.float64)
+    return list(keys), UnitMetric("ratio", {"numerator": num, "denominator": den},
+                                  higher_is_better=higher_is_better, n_items=len(inv), note=note)
+
+
+def label_count_units(y_true: Sequence[str | None], y_pred: Sequence[str | None], labels: Sequence[str], *,
+                      groups: Sequence[str] | None = None, names: Mapping[str, str] | None = None
+                      ) -> tuple[list[str], dict[str, UnitMetric]]:
+    """A classification report as per-unit scores: ``accuracy``, ``macro_f1``, ``macro_precision``,
+    ``macro_recall`` and per label ``f1_<l>``, ``precision_<l>``, ``recall_<l>`` (``names`` renames a label in
+    the metric names), each a statistic of per-unit label counts. Units are the items, or whole ``groups``
+    (a review and its statements). A prediction of ``None`` (missing or unparsed) is wrong: it counts in its
+    gold label's recall and in no label's predictions. Returns the unit ids in order and the metrics."""
+    t, p = label_codes(y_true, labels), label_codes(y_pred, labels)
+    if (t < 0).any():
+        raise ConfigError("gold labels outside the label set: per-unit scores need a gold label per item")
+    keys = list(dict.fromkeys(groups)) if groups is not None else [str(i) for i in range(len(t))]
+    inv = (np.array([{g: i for i, g in enumerate(keys)}[g] for g in groups], dtype=np.int64)
+           if groups is not None else np.arange(len(t)))
+    n, k = len(keys), len(labels)
+
+    def per_unit(weights: np.ndarray) -> np.ndarray:
+        return np.bincount(inv, weights=weights, minlength=n)
+
+    arrays: dict[str, np.ndarray] = {}
+    for j in range(k):
+        arrays[f"tp_{j}"] = per_unit(((t == j) & (p == j)).astype(np.float64))
+        arrays[f"gold_{j}"] = per_unit((t == j).astype(np.float64))
+        arrays[f"predicted_{j}"] = per_unit((p == j).astype(np.float64))
+    correct = (t == p).astype(np.float64)
+    items = len(t)
+    out: dict[str, UnitMetric] = {}
+    if groups is None:
+        out["accuracy"] = UnitMetric("mean", {"values": correct}, correct=correct, n_items=items)
+    else:
+        out["accuracy"] = UnitMetric("ratio", {"numerator": per_unit(correct), "denominator": per_unit(
+            np.ones(items))}, n_items=items)
+
+    def lc(stat: str, label: int | None = None) -> UnitMetric:
+        params: dict[str, Any] = {"n_labels": k, "stat": stat}
+        if label is not None:
+            params["label"] = label
+        return UnitMetric("label_counts", arrays, params, n_items=items)
+
+    for stat in ("macro_f1", "macro_precision", "macro_recall"):
+        out[stat] = lc(stat)
+    for j, lab in enumerate(labels):
+        key = (names or {}).get(lab, lab)
+        for stat in ("f1", "precision", "recall"):
+            out[f"{stat}_{key}"] = lc(stat, j)
+    return keys, out
+
+
+def subset_label_counts(gold: np.ndarray, predicted: np.ndarray, n_labels: int, keep: np.ndarray, stat: str,
+                        note: str | None = None) -> UnitMetric:
+    """A ``label_counts`` metric of label codes (-1: no prediction) over the units where ``keep`` is true: the
+    others contribute no count, so a resample's value is the statistic over the kept units it drew."""
+    k = np.asarray(keep, dtype=bool)
+    arrays: dict[str, np.ndarray] = {}
+    for j in range(n_labels):
+        arrays[f"tp_{j}"] = ((gold == j) & (predicted == j) & k).astype(np.float64)
+        arrays[f"gold_{j}"] = ((gold == j) & k).astype(np.float64)
+        arrays[f"predicted_{j}"] = ((predicted == j) & k).astype(np.float64)
+    return UnitMetric("label_counts", arrays, {"n_labels": n_labels, "stat": stat}, n_units=int(k.sum()),
+                      n_items=int(k.sum()), note=note)
