@@ -66,7 +66,8 @@ def _check_run(out: Path, console: str, suites: list[str], models: list[str]) ->
         if line.strip().startswith(tuple(models)) and "[" in line:  # a model's row with an interval
             assert line.count("[") == line.count("\u2020"), line
     for suite in suites:
-        block = console.split(f"\n{suite}\n")[1].split("\n\n")[0]
+        # the suite's heading names its unit (``toy  (n = items)``)
+        block = re.split(rf"\n{re.escape(suite)}(?:  \(n = [^)\n]*\))?\n", console)[1].split("\n\n")[0]
         assert re.search(r"\u2020 \d+ [a-z ]+ < 30: interval unreliable", block), block
     comparison = json.loads((out / "comparison.json").read_text())
     report = (out / "report.html").read_text(encoding="utf-8")
