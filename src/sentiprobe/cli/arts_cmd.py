@@ -41,8 +41,9 @@ def add_parser(sub) -> None:
     g.add_argument("--rank", choices=("lm", "rules"), default="lm",
                    help="corrected mode: choose among valid candidates by SmolLM2 fluency and refuse disfluent "
                         "ones (lm, default) or take the first valid one in rule order (rules, no language model)")
-    g.add_argument("--lm-dtype", choices=("bfloat16", "float32"), default="bfloat16",
-                   help="fluency model precision (default bfloat16)")
+    g.add_argument("--lm-dtype", choices=("auto", "bfloat16", "float32"), default="auto",
+                   help="fluency model precision (default auto: bfloat16 where the CPU runs it natively, "
+                        "float32 elsewhere; the report records the one used)")
     g.add_argument("--lexicon", action="append", default=[],
                    help="TOWE file whose opinion words and labels extend VADER in the validity checks "
                         "(repeatable; default: --pool when it has opinion spans)")

@@ -17,7 +17,7 @@ from typing import Any
 
 from ....core.errors import ConfigError, DataError
 from ....core.io import atomic_write_text
-from ....models.fluency_lm import FluencyLM
+from ....models.fluency_lm import FluencyLM, ensure_writable_dir
 from . import quality
 from .adddiff import PHRASE_SOURCES, add_diff, phrase_pool_for, pools_by_label
 from .audit import audit
@@ -56,7 +56,8 @@ class GenerateConfig:
         provenance: write the ``provenance`` field of variants.
         rank: corrected mode: ``lm`` (SmolLM2 fluency chooses among valid candidates and refuses disfluent ones)
             or ``rules`` (the candidates' rule order, no language model).
-        lm_dtype: ``bfloat16`` (default, faster) or ``float32`` for the fluency model.
+        lm_dtype: ``auto`` (default: bfloat16 on a CPU with native bfloat16, float32 elsewhere), ``bfloat16`` or
+            ``float32`` for the fluency model (the one in effect is in the report's resources).
         lexicon_files: TOWE files whose opinion words and labels extend VADER's lexicon in the validity checks
             (default: the pool file when it has opinion spans).
         pool_sentences: at most this many pool sentences are parsed for clause mining (a seeded sample).
@@ -76,7 +77,7 @@ class GenerateConfig:
     opinions: str = "auto"
     provenance: bool = True
     rank: str = "lm"
-    lm_dtype: str = "bfloat16"
+    lm_dtype: str = "auto"
     lexicon_files: tuple[str, ...] = ()
     pool_sentences: int = 2000
     max_sentence_chars: int = MAX_SENTENCE_CHARS
@@ -90,7 +91,7 @@ class GenerateConfig:
                               ("antonym_choice", self.antonym_choice, ("first", "random")),
                               ("opinions", self.opinions, ("auto", "gold", "finder")),
                               ("rank", self.rank, ("lm", "rules")),
-                              ("lm_dtype", self.lm_dtype, ("bfloat16", "float32"))):
+                              ("lm_dtype", self.lm_dtype, ("auto", "bfloat16", "float32"))):
             if val not in ok:
                 raise ConfigError(f"{name} must be one of {list(ok)}, not {val!r}")
         if "adddiff_k" in self.strategies and (self.k is None or self.k < 1):
@@ -166,7 +167,7 @@ class Toolkit:
         self.models_dir: Path | None = None
         self._lms: dict[str, Any] = {}
 
-    def fluency(self, dtype: str = "bfloat16") -> Any:
+    def fluency(self, dtype: str = "auto") -> Any:
         """The fluency model (:class:`~sentiprobe.models.fluency_lm.FluencyLM`), created once per dtype; its
         converted weights and score cache live under the cache dir (default: the user cache)."""
         if dtype not in self._lms:
@@ -350,6 +351,8 @@ def check_paths(input_path: str | Path, out_path: str | Path, cfg: GenerateConfi
                 raise DataError(f"{what} is the same path as {flag}", path=target)
     if cache_dir is not None and Path(cache_dir).exists() and not Path(cache_dir).is_dir():
         raise DataError("--cache-dir is a file, not a directory", path=cache_dir)
+    if cache_dir is not None:  # the WordNet copy, the fluency model and its scores live there
+        ensure_writable_dir(cache_dir)
 
 
 def generate_file(input_path: str | Path, out_path: str | Path, cfg: GenerateConfig, *,
