@@ -234,7 +234,8 @@ def test_strategies_on_fixture(towe, kit):
 
 
 def test_byte_identical_for_same_seed_and_seed_changes_sampling(towe, kit, tmp_path):
-    cfg = GenerateConfig(strategies=("revtgt", "revnon", "adddiff", "adddiff_k"), k=2, rank="rules")
+    cfg = GenerateConfig(strategies=("revtgt", "revnon", "adddiff", "adddiff_k"), k=2, rank="rules",
+                         phrase_source="template")
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     generate_file(towe, a, cfg, kit=kit)
     generate_file(towe, b, cfg, kit=kit)
@@ -242,7 +243,8 @@ def test_byte_identical_for_same_seed_and_seed_changes_sampling(towe, kit, tmp_p
     assert (tmp_path / "a.report.json").is_file()
     outs = set()
     for seed in range(4):
-        generate_file(towe, b, GenerateConfig(seed=seed, strategies=("adddiff",), rank="rules"), kit=kit)
+        cfg_s = GenerateConfig(seed=seed, strategies=("adddiff",), rank="rules", phrase_source="template")
+        generate_file(towe, b, cfg_s, kit=kit)
         outs.add(b.read_bytes())
     assert len(outs) > 1
     doc = json.loads(a.read_text())
@@ -265,7 +267,7 @@ def test_audit_and_report(towe, kit, tmp_path):
 def test_cli_generate_and_custom_suite(towe, kit, tmp_path, capsys):
     out = tmp_path / "gen.json"
     code = main(["arts", "generate", "--input", str(towe), "--out", str(out), "--seed", "3", "--rank", "rules",
-                 "--cache-dir", str(_arts_kit.cache_dir())])
+                 "--phrase-source", "template", "--cache-dir", str(_arts_kit.cache_dir())])
     assert code == 0, capsys.readouterr().err
     assert "audit revtgt" in capsys.readouterr().out
     suite = get_suite("arts-custom", tmp_path, {"path": str(out)})

@@ -21,7 +21,7 @@ from sentiprobe.suites.arts.generate.charedit import CharEdit, apply
 from sentiprobe.suites.arts.generate.inputs import read_input
 from sentiprobe.suites.arts.generate.pipeline import generate, generate_file
 
-RULES = GenerateConfig(rank="rules")
+RULES = GenerateConfig(rank="rules", phrase_source="template")  # AddDiff from the input: no training file here
 
 
 @pytest.fixture(scope="module")
@@ -310,6 +310,7 @@ def test_provenance_names_the_chosen_candidate_and_the_alternatives(tmp_path, ki
                                            [("screen", "positive", ["great"]), ("battery", "negative", ["bad"])])}))
     out = tmp_path / "o.json"
     assert main(["arts", "generate", "--input", str(src), "--out", str(out), "--rank", "rules", "--explain",
+                 "--phrase-source", "template",
                  "--cache-dir", str(_arts_kit.cache_dir())]) == 0
     text = capsys.readouterr().out
     assert "s_0_adv1 [revtgt]" in text and "first valid candidate in rule order" in text

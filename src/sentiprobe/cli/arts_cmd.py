@@ -28,8 +28,10 @@ def add_parser(sub) -> None:
                    help="AddDiff phrases: clauses mined from --pool (corrected mode's default with --pool), "
                         "templates from the input's pairs (the release; corrected: adjective phrases only), "
                         "templates from --pool (mined), or the AspectSet with labels from --pool")
-    g.add_argument("--pool", default=None, help="training file (TOWE/_sent JSON, JSONL or SemEval XML) for "
-                                                "--phrase-source clauses/mined/aspectset")
+    g.add_argument("--pool", default=None, help="training file (TOWE/_sent JSON, JSONL or SemEval XML) whose "
+                                                "clauses AddDiff appends (default: train_sent_towe.json or "
+                                                "train_sent.json beside --input; without one, AddDiff needs "
+                                                "--pool or --phrase-source template)")
     g.add_argument("--aspectset", default=None, help="AspectSet phrase list for --phrase-source aspectset")
     g.add_argument("--vocab", action="append", default=[],
                    help="JSON file whose sentences form the in-domain vocabulary (repeatable; default: input+pool)")
@@ -94,6 +96,7 @@ def add_parser(sub) -> None:
 def cmd_generate(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..suites.arts.generate import GenerateConfig, generate_file, report_path
+    from ..suites.arts.generate.adddiff import CLAUSE_CAP
 
     cfg = GenerateConfig(strategies=tuple(s.strip() for s in args.strategies.split(",") if s.strip()),
                          mode=args.mode, seed=args.seed, k=args.k, phrase_source=args.phrase_source,
@@ -112,6 +115,11 @@ def cmd_generate(args) -> int:
     if args.explain:
         _explain(gen)
     print(f"wrote {args.out} ({', '.join(f'{k} {v}' for k, v in rep['counts'].items())}); report: {rep_path}")
+    if rep["resources"].get("pool_default"):
+        print(f"  AddDiff pool: {rep['resources']['pool_default']}")
+    for kind, var in (rep.get("adddiff_variety") or {}).items():
+        print(f"  {kind}: {var['distinct_clauses']} distinct clauses in {var['variants']} variants; the most used "
+              f"serves {var['most_used_variants']} ({var['largest_share']:.1%}; cap {CLAUSE_CAP:.0%})")
     skipped = [s for s in rep["skipped"] if s["stage"] == "input"]
     if skipped:
         print(f"{len(skipped)} input record(s) skipped: " + "; ".join(

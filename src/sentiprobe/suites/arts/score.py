@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -272,7 +272,26 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
                       suite=context.suite, path=config.path, alpha=config.alpha)
     if "input_file" in context.provenance:  # arts-custom: the scored file is the user's
         out.details["input_file"] = dict(context.provenance["input_file"])
+        _note_coverage(out)
     return out
+
+
+RELEASED_STRATEGIES = ("revtgt", "revnon", "adddiff")
+
+
+def _note_coverage(out: SuiteScore) -> None:
+    """arts-custom: which of the released strategies the file's ARS covers; an ARS over fewer strategies is not
+    comparable with the released sets' ARS (a unit is robust more easily when it has fewer variants)."""
+    have = [r["strategy"] for r in out.details.get("strategies", []) if r.get("variants")]
+    lacking = [s for s in RELEASED_STRATEGIES if s not in have]
+    note = None
+    if lacking:
+        note = (f"this ARS covers {', '.join(have) or 'no strategy'}; the file has no {', '.join(lacking)} "
+                "variants, so it is not comparable with the ARS of the released ARTS sets")
+    out.details["strategy_coverage"] = {"covered": have, "lacking": lacking, "note": note}
+    ars = out.metrics.get("ars")
+    if note is not None and ars is not None:
+        out.metrics["ars"] = replace(ars, note=f"{ars.note}; {note}" if ars.note else note)
 
 
 def _metric(name: str, values: np.ndarray, n_boot: int, seed: int, unit: str, alpha: float) -> Metric:
