@@ -362,7 +362,7 @@ def test_audit_sample_is_blind_and_audit_score_uses_statsmodels_wilson(tmp_path,
     rows = list(csv.DictReader(sheet.open()))
     assert list(rows[0]) == ["sample_id", "term", "sentence", "fluent", "label", "notes"]  # no label, no source
     key = json.loads((tmp_path / "s.csv.key.json").read_text())
-    assert key["schema_version"] == 1 and len(key["items"]) == len(rows)
+    assert key["schema_version"] == 2 and len(key["items"]) == len(rows) and len(key["sample_id"]) == 16
     again = tmp_path / "t.csv"
     audit_sample(out, again, per_strategy=2, seed=3)
     assert again.read_text() == sheet.read_text()  # seeded
