@@ -39,9 +39,9 @@ from pathlib import Path  # noqa: E402
 from _common import report, require_data  # noqa: E402
 
 from sentiprobe.models.fluency_lm import cpu_flags  # noqa: E402
-from sentiprobe.suites.arts.generate.inputs import Loaded, read_input  # noqa: E402
-from sentiprobe.suites.arts.generate.pipeline import GenerateConfig, Toolkit, generate  # noqa: E402
-from sentiprobe.suites.arts.generate.text import _tokenize  # noqa: E402
+from sentiprobe.generate.arts.inputs import Loaded, read_input  # noqa: E402
+from sentiprobe.generate.arts.pipeline import GenerateConfig, Toolkit, generate  # noqa: E402
+from sentiprobe.generate.arts.text import _tokenize  # noqa: E402
 
 
 def _load() -> str:

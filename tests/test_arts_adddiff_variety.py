@@ -14,9 +14,9 @@ import _arts_kit
 
 from sentiprobe.cli import main
 from sentiprobe.core.errors import ConfigError
-from sentiprobe.suites.arts.generate import GenerateConfig
-from sentiprobe.suites.arts.generate.adddiff import CLAUSE_CAP, clause_cap
-from sentiprobe.suites.arts.generate.pipeline import default_pool, generate_file
+from sentiprobe.generate.arts import GenerateConfig
+from sentiprobe.generate.arts.adddiff import CLAUSE_CAP, clause_cap
+from sentiprobe.generate.arts.pipeline import default_pool, generate_file
 
 NOUNS = ["screen", "keyboard", "battery", "speaker", "trackpad", "hinge", "charger", "camera", "fan", "webcam",
          "port", "case", "display", "touchpad", "microphone", "lid", "cable", "mouse", "drive", "card"]

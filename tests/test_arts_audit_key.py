@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from sentiprobe.core.errors import DataError
-from sentiprobe.suites.arts.generate import audit_sample, audit_score
+from sentiprobe.generate.arts import audit_sample, audit_score
 
 
 def _enriched(path: Path, n: int = 12) -> Path:

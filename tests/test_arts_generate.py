@@ -14,13 +14,13 @@ import _arts_kit
 from sentiprobe.cli import main
 from sentiprobe.core.errors import ConfigError, DataError
 from sentiprobe.suites import get_suite
-from sentiprobe.suites.arts.generate import GenerateConfig, audit_sample, audit_score, fidelity_report
-from sentiprobe.suites.arts.generate.adddiff import append_clauses
-from sentiprobe.suites.arts.generate.edits import EditContext, conjunction, reverse
-from sentiprobe.suites.arts.generate.inputs import read_input
-from sentiprobe.suites.arts.generate.pipeline import generate, generate_file
-from sentiprobe.suites.arts.generate.resources import Antonym, Parse
-from sentiprobe.suites.arts.generate.text import (detokenize, offsets_corrected, offsets_faithful, token_span,
+from sentiprobe.generate.arts import GenerateConfig, audit_sample, audit_score, fidelity_report
+from sentiprobe.generate.arts.adddiff import append_clauses
+from sentiprobe.generate.arts.edits import EditContext, conjunction, reverse
+from sentiprobe.generate.arts.inputs import read_input
+from sentiprobe.generate.arts.pipeline import generate, generate_file
+from sentiprobe.generate.arts.resources import Antonym, Parse
+from sentiprobe.generate.arts.text import (detokenize, offsets_corrected, offsets_faithful, token_span,
                                                   tokenize)
 
 SENTS = [
@@ -349,7 +349,7 @@ def test_audit_sample_and_wilson_score(tmp_path):
 
 
 def test_template_clauses_and_aspectset_label_recovery():
-    from sentiprobe.suites.arts.generate.adddiff import aspectset_pool, clause, pools_by_label
+    from sentiprobe.generate.arts.adddiff import aspectset_pool, clause, pools_by_label
 
     assert clause("battery", ["dead"], ["JJ"], ["NN"], faithful=True) == ("battery is dead", "adj")
     assert clause("waiters", ["angry"], ["JJ"], ["NNS"], faithful=True)[0] == "waiters is angry"  # as released

@@ -12,10 +12,10 @@ import _arts_kit
 
 from sentiprobe.cli import main
 from sentiprobe.suites import get_suite
-from sentiprobe.suites.arts.generate import GenerateConfig, fidelity_report, generate_file
-from sentiprobe.suites.arts.generate.inputs import read_input
-from sentiprobe.suites.arts.generate.opinion import evaluate_finder
-from sentiprobe.suites.arts.generate.pipeline import prepare
+from sentiprobe.generate.arts import GenerateConfig, fidelity_report, generate_file
+from sentiprobe.generate.arts.inputs import read_input
+from sentiprobe.generate.arts.opinion import evaluate_finder
+from sentiprobe.generate.arts.pipeline import prepare
 
 pytestmark = pytest.mark.realdata
 
@@ -92,7 +92,7 @@ def test_custom_suite_scores_the_released_file_exactly_like_arts_laptop(data_dir
 def test_every_shipped_towe_file_generates_with_varied_adddiff(dom, data_dir, kit, tmp_path):
     """Each shipped TOWE file end to end (test: all three strategies with the default pool beside it; train: the
     reversals), no internal error, every target span intact, no AddDiff clause above its 2 % cap."""
-    from sentiprobe.suites.arts.generate.adddiff import CLAUSE_CAP, clause_cap
+    from sentiprobe.generate.arts.adddiff import CLAUSE_CAP, clause_cap
 
     folder = data_dir / "arts" / "src_data" / dom
     for name in ("test_sent_towe.json", "train_sent_towe.json"):

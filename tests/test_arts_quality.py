@@ -15,11 +15,11 @@ import pytest
 import _arts_kit
 
 from sentiprobe.cli import main
-from sentiprobe.suites.arts.generate import GenerateConfig, audit_sample, audit_score
-from sentiprobe.suites.arts.generate.audit import surface_damage
-from sentiprobe.suites.arts.generate.charedit import CharEdit, apply
-from sentiprobe.suites.arts.generate.inputs import read_input
-from sentiprobe.suites.arts.generate.pipeline import generate, generate_file
+from sentiprobe.generate.arts import GenerateConfig, audit_sample, audit_score
+from sentiprobe.generate.arts.audit import surface_damage
+from sentiprobe.generate.arts.charedit import CharEdit, apply
+from sentiprobe.generate.arts.inputs import read_input
+from sentiprobe.generate.arts.pipeline import generate, generate_file
 
 RULES = GenerateConfig(rank="rules", phrase_source="template")  # AddDiff from the input: no training file here
 
@@ -268,9 +268,9 @@ POOL = [
 
 
 def test_mined_adddiff_clauses_are_sentences_with_subject_and_verb(tmp_path, kit):
-    from sentiprobe.suites.arts.generate.clauses import adjective_templates, mine_clauses
-    from sentiprobe.suites.arts.generate.pipeline import prepare
-    from sentiprobe.suites.arts.generate.polarity import Polarity
+    from sentiprobe.generate.arts.clauses import adjective_templates, mine_clauses
+    from sentiprobe.generate.arts.pipeline import prepare
+    from sentiprobe.generate.arts.polarity import Polarity
 
     p = tmp_path / "pool.json"
     p.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in POOL}), encoding="utf-8")

@@ -95,8 +95,8 @@ def add_parser(sub) -> None:
 
 def cmd_generate(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..suites.arts.generate import GenerateConfig, generate_file, report_path
-    from ..suites.arts.generate.adddiff import CLAUSE_CAP
+    from ..generate.arts import GenerateConfig, generate_file, report_path
+    from ..generate.arts.adddiff import CLAUSE_CAP
 
     cfg = GenerateConfig(strategies=tuple(s.strip() for s in args.strategies.split(",") if s.strip()),
                          mode=args.mode, seed=args.seed, k=args.k, phrase_source=args.phrase_source,
@@ -160,8 +160,8 @@ def _explain(gen) -> None:
 
 def cmd_audit(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..suites.arts.generate import report_path
-    from ..suites.arts.generate.inputs import parse_json
+    from ..generate.arts import report_path
+    from ..generate.arts.inputs import parse_json
 
     if args.limit < 0:
         raise ConfigError(f"--limit must be >= 0, not {args.limit}")
@@ -197,7 +197,7 @@ def cmd_audit(args) -> int:
 
 def cmd_sample(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..suites.arts.generate import audit_sample
+    from ..generate.arts import audit_sample
 
     counts = audit_sample(args.generated, args.out, per_strategy=args.per_strategy, seed=args.seed)
     print(f"wrote {args.out} (blind: sentence and term only) and its key {args.out}.key.json: "
@@ -207,7 +207,7 @@ def cmd_sample(args) -> int:
 
 def cmd_score(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..suites.arts.generate import audit_score
+    from ..generate.arts import audit_score
 
     doc = audit_score(args.file, key=args.key, alpha=args.alpha)
     if args.json:
@@ -228,7 +228,7 @@ def cmd_score(args) -> int:
 def cmd_fidelity(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..suites import get_suite
-    from ..suites.arts.generate import fidelity_report
+    from ..generate.arts import fidelity_report
 
     ref = args.reference
     if ref in ("arts-laptop", "arts-rest"):

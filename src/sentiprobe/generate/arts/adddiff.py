@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..load import load_aspectset
+from ...suites.arts.load import load_aspectset
 from .resources import Parse
 from .strategies import Prepared, Variant, aspect_terms, suffix, term_labels
 from .text import detokenize, negation_cues, tokenize

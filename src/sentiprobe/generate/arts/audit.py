@@ -33,11 +33,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ....core.errors import ConfigError, DataError
-from ....core.io import atomic_write_text, read_user_text
-from ....stats.proportion import wilson_interval
-from ..formats import FLIP, ORIGINAL
-from ..load import load_enriched
+from ...core.errors import ConfigError, DataError
+from ...core.io import atomic_write_text, read_user_text
+from ...stats.proportion import wilson_interval
+from ...suites.arts.formats import FLIP, ORIGINAL
+from ...suites.arts.load import load_enriched
 from .inputs import parse_json
 from .text import tokenize
 

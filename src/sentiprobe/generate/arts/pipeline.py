@@ -15,9 +15,9 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ....core.errors import ConfigError, DataError
-from ....core.io import atomic_write_text
-from ....models.fluency_lm import FluencyLM, ensure_writable_dir
+from ...core.errors import ConfigError, DataError
+from ...core.io import atomic_write_text
+from ...models.fluency_lm import FluencyLM, ensure_writable_dir
 from . import quality
 from .adddiff import PHRASE_SOURCES, add_diff, clause_cap, phrase_pool_for, pools_by_label, variety
 from .audit import audit
