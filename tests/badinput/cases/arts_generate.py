@@ -63,13 +63,14 @@ def cases() -> list[Case]:
                                                    "{dir}/o.json", "--cache-dir", "{dir}/cache"),
              _both(("t.json", towe_ok), ("cache", "not a directory")), 1, ("is a file", "{file}"), "cache"),
         Case("arts-generate-vocab-not-json", ("arts", "generate", "--input", "{dir}/t.json", "--out", "{dir}/o.json",
-                                              "--vocab", "{dir}/v.txt", "--rank", "rules"),
+                                              "--vocab", "{dir}/v.txt", "--rank", "rules", "--strategies", "revtgt"),
              _both(("t.json", towe_ok), ("v.txt", "just some words\n")), 1, ("invalid JSON", "{file}"), "v.txt"),
         Case("arts-generate-cache-dir-unwritable", ("arts", "generate", "--input", "{dir}/{file}", "--out",
                                                     "{dir}/o.json", "--cache-dir", "/sys/sentiprobe-badinput-cache"),
              write("t.json", towe_ok), 1, ("not writable", "/sys/sentiprobe-badinput-cache", "--cache-dir"),
              "t.json"),
         *_damaged_model_cache(towe_ok),
+        gen("adddiff-without-a-pool", write("t.json", towe_ok), ("training file", "--pool", "{file}")),
         gen("sentence-too-long", write("t.jsonl", huge), ("2400000 characters", "limit is 2000", "'big'", "{file}"),
             "t.jsonl"),
         gen("json-nested-100000-deep", write("t.json", _deep()), ("nested too deeply", "{file}")),
@@ -104,6 +105,7 @@ def _damaged_model_cache(towe_ok: str) -> list[Case]:
         (folder / "model.safetensors").write_bytes(b"\x40\x00\x00\x00\x00\x00\x00\x00{\"a\": ")  # cut short
 
     return [Case("arts-generate-damaged-model-cache", ("arts", "generate", "--input", "{dir}/{file}", "--out",
-                                                       "{dir}/o.json", "--cache-dir", "{dir}/cache"),
+                                                       "{dir}/o.json", "--cache-dir", "{dir}/cache", "--strategies",
+                                                       "revtgt"),
                  build, 1, ("cached copy of the fluency model is damaged", "/cache/models/", "delete the folder"),
                  "t.json", timeout=300)]
