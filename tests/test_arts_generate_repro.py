@@ -82,8 +82,11 @@ def test_two_cold_runs_and_a_warm_one_write_identical_bytes(tmp_path):
             terms[f"{i}_{j}"] = {"id": f"{i}_{j}", "term": term, "polarity": pol, "from": a, "to": a + len(term),
                                  "opinion_position": [[o, o + len(op)]]}
         recs[str(i)] = {"sentence": text, "term_list": terms}
-    src = tmp_path / "in.json"
+    (tmp_path / "dom").mkdir()
+    src = tmp_path / "dom" / "test_sent_towe.json"
     src.write_text(json.dumps(recs), encoding="utf-8")
+    # AddDiff's default pool: the training file beside the input (its clauses are scored by the model too)
+    (tmp_path / "dom" / "train_sent_towe.json").write_text(json.dumps(recs), encoding="utf-8")
     # a: fully cold (the GGUF is converted); b: cold scores on a's converted weights, 1 thread, then warm
     outs = []
     for name, seed, threads in (("a", "1", None), ("b", "2", "1"), ("b", "3", "2")):
