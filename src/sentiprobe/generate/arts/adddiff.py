@@ -190,11 +190,13 @@ def append_clauses(source: str, parts: Sequence[str], faithful: bool) -> str:
 def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, start: int, end: int,
              pools: dict[str, list[PoolEntry]], *, k: int | None, faithful: bool, kind: str = "adddiff",
              base_labels: dict[str, str] | None = None, uses: Counter | None = None,
-             cap: int | None = None) -> tuple[Variant | None, str | None]:
+             cap: int | None = None, waiting: int = 1) -> tuple[Variant | None, str | None]:
     """AddDiff on ``sentence`` (the source, or a RevNon output for ``revnon_adddiff``); label unchanged.
 
     With ``uses`` and ``cap`` (corrected mode), clauses already appended to ``cap`` variants are not drawn, and
-    the clauses used are counted in ``uses``.
+    the clauses used are counted in ``uses``; a drawn ``k`` is lowered to what the pool's remaining capacity
+    allows per target still ``waiting`` for this pool (this one included), so a tight pool serves every target
+    with fewer clauses each instead of running out half-way through the file.
     """
     pa = next(x for x in prep.aspects if x.aspect.id == aspect_id)
     full = pools.get(pa.aspect.polarity, [])
@@ -214,6 +216,9 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
         n = want if want is not None else rng.randint(1, 3)
         if not faithful:
             n = min(n, len(pool))
+            if want is None and uses is not None and cap is not None:
+                left = sum(cap - uses[e.text] for e in pool)
+                n = max(1, min(n, left // max(1, waiting)))
             draw_n = n
         idx = rng.sample(range(len(pool)), draw_n)
         drawn = [pool[i] for i in idx]

@@ -283,6 +283,8 @@ def generate(loaded: Loaded, cfg: GenerateConfig, kit: Toolkit) -> Generated:
     n_targets = sum(len(p.aspects) for p in preps)
     cap = None if cfg.faithful else clause_cap(n_targets)
     caps: dict[str, tuple[Counter, int | None]] = {s: (Counter(), cap) for s in ADDDIFF_KINDS}
+    # targets still to serve per strategy and label: a tight pool lowers k rather than running out
+    waiting = {s: Counter(pa.aspect.polarity for p in preps for pa in p.aspects) for s in ADDDIFF_KINDS}
     ctxs = {s: EditContext(wn.antonyms, _tags_for(kit, cfg, current), vocab, rngs[s], cfg.faithful,
                            cfg.pos_check, cfg.antonym_choice)
             for s in ("revtgt", "revnon")}
@@ -293,7 +295,7 @@ def generate(loaded: Loaded, cfg: GenerateConfig, kit: Toolkit) -> Generated:
             records[a.id] = source_record(p.sentence, a)
             made: dict[str, Variant] = {}
             for strat in cfg.strategies:
-                v, why = _one(strat, cfg, ctxs, rngs, p, pa, pools, made, q, plans, caps)
+                v, why = _one(strat, cfg, ctxs, rngs, p, pa, pools, made, q, plans, caps, waiting)
                 if v is not None:
                     made[strat] = v
                     variants.append(v)
@@ -306,8 +308,14 @@ def generate(loaded: Loaded, cfg: GenerateConfig, kit: Toolkit) -> Generated:
     return Generated(records, variants, skipped, preps, cfg, loaded.format, resources, kit.parser)
 
 
-def _one(strat, cfg, ctxs, rngs, p, pa, pools, made, q, plans, caps) -> tuple[Variant | None, str | None]:
+def _one(strat, cfg, ctxs, rngs, p, pa, pools, made, q, plans, caps, waiting) -> tuple[Variant | None, str | None]:
     a = pa.aspect
+    if strat in waiting:
+        left = waiting[strat][a.polarity]
+        waiting[strat][a.polarity] -= 1
+        # a neutral target draws from both pools, so it also waits on the positive and negative targets' pools
+        others = sum(waiting[strat].values()) + 1 if a.polarity == "neutral" else left + waiting[strat]["neutral"] // 2
+        caps = {**caps, strat: (*caps[strat], max(1, others))}
     if strat in ("revtgt", "revnon") and q is not None:
         if strat == "revnon" and not revnon_eligible(p, pa):
             return None, None
@@ -321,7 +329,7 @@ def _one(strat, cfg, ctxs, rngs, p, pa, pools, made, q, plans, caps) -> tuple[Va
     if strat in ("adddiff", "adddiff_k"):
         return add_diff(rngs[strat], p, a.id, p.sentence.text, a.start, a.end, pools,
                         k=cfg.k if strat == "adddiff_k" else None, faithful=cfg.faithful, kind=strat,
-                        uses=caps[strat][0], cap=caps[strat][1])
+                        uses=caps[strat][0], cap=caps[strat][1], waiting=caps[strat][2])
     if strat == "revnon_adddiff":
         base = made.get("revnon")
         if base is None:
@@ -335,7 +343,7 @@ def _one(strat, cfg, ctxs, rngs, p, pa, pools, made, q, plans, caps) -> tuple[Va
                 return None, why
         return add_diff(rngs[strat], p, a.id, base.sentence, base.start, base.end, pools, k=None,
                         faithful=cfg.faithful, kind="revnon_adddiff", base_labels=base.labels,
-                        uses=caps[strat][0], cap=caps[strat][1])
+                        uses=caps[strat][0], cap=caps[strat][1], waiting=caps[strat][2])
     raise ConfigError(f"unknown strategy {strat!r}")
 
 
