@@ -13,9 +13,10 @@ Phrase sources (a switch, ``phrase_source``):
 
 Sampling: the pool of the opposite label (positive and negative pooled for a neutral target, as in the
 release), ``k`` drawn from {1, 2, 3} unless fixed, entries drawn again when a drawn term is an aspect of
-the sentence. In the corrected mode no clause is appended to more than :data:`CLAUSE_CAP` of a file's
-variants of one strategy (:func:`clause_cap`): a clause that has served its share leaves the pool, so a small
-pool runs out (a counted refusal) instead of repeating one clause across the file. Faithful mode keeps the
+the sentence. In the corrected mode no clause is appended to more variants of one strategy than
+:data:`CLAUSE_CAP` of the file's targets (:func:`clause_cap`): a clause that has served its share leaves the pool,
+k is lowered when the remaining capacity is short, and a pool that still runs out gives counted refusals
+instead of one clause repeated across the file. Faithful mode keeps the
 original's quirks: the final mark is always ``.``, the ``but``/
 ``although`` connector test is a raw substring test and the exclusion test is case-sensitive.
 """
