@@ -20,6 +20,6 @@ def cache_dir() -> Path:
 
 
 def kit():
-    from sentiprobe.suites.arts.generate.pipeline import default_toolkit
+    from sentiprobe.generate.arts.pipeline import default_toolkit
 
     return default_toolkit(cache_dir())

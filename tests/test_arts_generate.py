@@ -14,13 +14,13 @@ import _arts_kit
 from sentiprobe.cli import main
 from sentiprobe.core.errors import ConfigError, DataError
 from sentiprobe.suites import get_suite
-from sentiprobe.suites.arts.generate import GenerateConfig, audit_sample, audit_score, fidelity_report
-from sentiprobe.suites.arts.generate.adddiff import append_clauses
-from sentiprobe.suites.arts.generate.edits import EditContext, conjunction, reverse
-from sentiprobe.suites.arts.generate.inputs import read_input
-from sentiprobe.suites.arts.generate.pipeline import generate, generate_file
-from sentiprobe.suites.arts.generate.resources import Antonym, Parse
-from sentiprobe.suites.arts.generate.text import (detokenize, offsets_corrected, offsets_faithful, token_span,
+from sentiprobe.generate.arts import GenerateConfig, audit_sample, audit_score, fidelity_report
+from sentiprobe.generate.arts.adddiff import append_clauses
+from sentiprobe.generate.arts.edits import EditContext, conjunction, reverse
+from sentiprobe.generate.arts.inputs import read_input
+from sentiprobe.generate.arts.pipeline import generate, generate_file
+from sentiprobe.generate.arts.resources import Antonym, Parse
+from sentiprobe.generate.arts.text import (detokenize, offsets_corrected, offsets_faithful, token_span,
                                                   tokenize)
 
 SENTS = [
@@ -234,7 +234,8 @@ def test_strategies_on_fixture(towe, kit):
 
 
 def test_byte_identical_for_same_seed_and_seed_changes_sampling(towe, kit, tmp_path):
-    cfg = GenerateConfig(strategies=("revtgt", "revnon", "adddiff", "adddiff_k"), k=2, rank="rules")
+    cfg = GenerateConfig(strategies=("revtgt", "revnon", "adddiff", "adddiff_k"), k=2, rank="rules",
+                         phrase_source="template")
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     generate_file(towe, a, cfg, kit=kit)
     generate_file(towe, b, cfg, kit=kit)
@@ -242,7 +243,8 @@ def test_byte_identical_for_same_seed_and_seed_changes_sampling(towe, kit, tmp_p
     assert (tmp_path / "a.report.json").is_file()
     outs = set()
     for seed in range(4):
-        generate_file(towe, b, GenerateConfig(seed=seed, strategies=("adddiff",), rank="rules"), kit=kit)
+        cfg_s = GenerateConfig(seed=seed, strategies=("adddiff",), rank="rules", phrase_source="template")
+        generate_file(towe, b, cfg_s, kit=kit)
         outs.add(b.read_bytes())
     assert len(outs) > 1
     doc = json.loads(a.read_text())
@@ -265,7 +267,7 @@ def test_audit_and_report(towe, kit, tmp_path):
 def test_cli_generate_and_custom_suite(towe, kit, tmp_path, capsys):
     out = tmp_path / "gen.json"
     code = main(["arts", "generate", "--input", str(towe), "--out", str(out), "--seed", "3", "--rank", "rules",
-                 "--cache-dir", str(_arts_kit.cache_dir())])
+                 "--phrase-source", "template", "--cache-dir", str(_arts_kit.cache_dir())])
     assert code == 0, capsys.readouterr().err
     assert "audit revtgt" in capsys.readouterr().out
     suite = get_suite("arts-custom", tmp_path, {"path": str(out)})
@@ -347,7 +349,7 @@ def test_audit_sample_and_wilson_score(tmp_path):
 
 
 def test_template_clauses_and_aspectset_label_recovery():
-    from sentiprobe.suites.arts.generate.adddiff import aspectset_pool, clause, pools_by_label
+    from sentiprobe.generate.arts.adddiff import aspectset_pool, clause, pools_by_label
 
     assert clause("battery", ["dead"], ["JJ"], ["NN"], faithful=True) == ("battery is dead", "adj")
     assert clause("waiters", ["angry"], ["JJ"], ["NNS"], faithful=True)[0] == "waiters is angry"  # as released

@@ -10,10 +10,10 @@ import pytest
 
 from sentiprobe.core.errors import DataError
 from sentiprobe.suites import get_suite
-from sentiprobe.suites.arts.generate import GenerateConfig
-from sentiprobe.suites.arts.generate.inputs import read_input
-from sentiprobe.suites.arts.generate.pipeline import check_paths, generate_file
-from sentiprobe.suites.arts.generate.resources import _copy_ok, prepare_wordnet
+from sentiprobe.generate.arts import GenerateConfig
+from sentiprobe.generate.arts.inputs import read_input
+from sentiprobe.generate.arts.pipeline import check_paths, generate_file
+from sentiprobe.generate.arts.resources import _copy_ok, prepare_wordnet
 
 ASP = {"term": "screen", "from": 4, "to": 10, "polarity": "positive"}
 LINE = {"id": "s", "sentence": "The screen is great.", "aspects": [ASP]}

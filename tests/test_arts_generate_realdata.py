@@ -12,10 +12,10 @@ import _arts_kit
 
 from sentiprobe.cli import main
 from sentiprobe.suites import get_suite
-from sentiprobe.suites.arts.generate import GenerateConfig, fidelity_report, generate_file
-from sentiprobe.suites.arts.generate.inputs import read_input
-from sentiprobe.suites.arts.generate.opinion import evaluate_finder
-from sentiprobe.suites.arts.generate.pipeline import prepare
+from sentiprobe.generate.arts import GenerateConfig, fidelity_report, generate_file
+from sentiprobe.generate.arts.inputs import read_input
+from sentiprobe.generate.arts.opinion import evaluate_finder
+from sentiprobe.generate.arts.pipeline import prepare
 
 pytestmark = pytest.mark.realdata
 
@@ -85,3 +85,28 @@ def test_custom_suite_scores_the_released_file_exactly_like_arts_laptop(data_dir
     b = custom.score(custom.items("test"), preds, n_boot=0)
     assert {k: m.value for k, m in a.metrics.items()} == {k: m.value for k, m in b.metrics.items()}
     assert round(100 * b.metrics["ars"].value, 2) == 53.29
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dom", ["laptop", "rest", "mams"])
+def test_every_shipped_towe_file_generates_with_varied_adddiff(dom, data_dir, kit, tmp_path):
+    """Each shipped TOWE file end to end (test: all three strategies with the default pool beside it; train: the
+    reversals), no internal error, every target span intact, no AddDiff clause above its 2 % cap."""
+    from sentiprobe.generate.arts.adddiff import CLAUSE_CAP, clause_cap
+
+    folder = data_dir / "arts" / "src_data" / dom
+    for name in ("test_sent_towe.json", "train_sent_towe.json"):
+        if not (folder / name).is_file():
+            continue  # MAMS ships no training TOWE file
+        cfg = GenerateConfig(rank="rules") if name.startswith("test") else GenerateConfig(
+            rank="rules", strategies=("revtgt", "revnon"))
+        out = tmp_path / f"{dom}-{name}"
+        generate_file(folder / name, out, cfg, kit=kit, run_audit=False)
+        doc = json.loads(out.read_text(encoding="utf-8"))
+        assert all(r["sentence"][r["from"]:r["to"]] == r["term"] for r in doc.values())
+        rep = json.loads(out.with_name(out.stem + ".report.json").read_text(encoding="utf-8"))
+        if name.startswith("test"):
+            var = rep["adddiff_variety"]["adddiff"]
+            targets = rep["counts"]["original"]
+            assert var["variants"] >= 0.9 * targets
+            assert var["most_used_variants"] <= clause_cap(targets) and var["largest_share"] <= CLAUSE_CAP + 0.002

@@ -15,13 +15,13 @@ import pytest
 import _arts_kit
 
 from sentiprobe.cli import main
-from sentiprobe.suites.arts.generate import GenerateConfig, audit_sample, audit_score
-from sentiprobe.suites.arts.generate.audit import surface_damage
-from sentiprobe.suites.arts.generate.charedit import CharEdit, apply
-from sentiprobe.suites.arts.generate.inputs import read_input
-from sentiprobe.suites.arts.generate.pipeline import generate, generate_file
+from sentiprobe.generate.arts import GenerateConfig, audit_sample, audit_score
+from sentiprobe.generate.arts.audit import surface_damage
+from sentiprobe.generate.arts.charedit import CharEdit, apply
+from sentiprobe.generate.arts.inputs import read_input
+from sentiprobe.generate.arts.pipeline import generate, generate_file
 
-RULES = GenerateConfig(rank="rules")
+RULES = GenerateConfig(rank="rules", phrase_source="template")  # AddDiff from the input: no training file here
 
 
 @pytest.fixture(scope="module")
@@ -268,9 +268,9 @@ POOL = [
 
 
 def test_mined_adddiff_clauses_are_sentences_with_subject_and_verb(tmp_path, kit):
-    from sentiprobe.suites.arts.generate.clauses import adjective_templates, mine_clauses
-    from sentiprobe.suites.arts.generate.pipeline import prepare
-    from sentiprobe.suites.arts.generate.polarity import Polarity
+    from sentiprobe.generate.arts.clauses import adjective_templates, mine_clauses
+    from sentiprobe.generate.arts.pipeline import prepare
+    from sentiprobe.generate.arts.polarity import Polarity
 
     p = tmp_path / "pool.json"
     p.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in POOL}), encoding="utf-8")
@@ -310,6 +310,7 @@ def test_provenance_names_the_chosen_candidate_and_the_alternatives(tmp_path, ki
                                            [("screen", "positive", ["great"]), ("battery", "negative", ["bad"])])}))
     out = tmp_path / "o.json"
     assert main(["arts", "generate", "--input", str(src), "--out", str(out), "--rank", "rules", "--explain",
+                 "--phrase-source", "template",
                  "--cache-dir", str(_arts_kit.cache_dir())]) == 0
     text = capsys.readouterr().out
     assert "s_0_adv1 [revtgt]" in text and "first valid candidate in rule order" in text
@@ -361,7 +362,7 @@ def test_audit_sample_is_blind_and_audit_score_uses_statsmodels_wilson(tmp_path,
     rows = list(csv.DictReader(sheet.open()))
     assert list(rows[0]) == ["sample_id", "term", "sentence", "fluent", "label", "notes"]  # no label, no source
     key = json.loads((tmp_path / "s.csv.key.json").read_text())
-    assert key["schema_version"] == 1 and len(key["items"]) == len(rows)
+    assert key["schema_version"] == 2 and len(key["items"]) == len(rows) and len(key["sample_id"]) == 16
     again = tmp_path / "t.csv"
     audit_sample(out, again, per_strategy=2, seed=3)
     assert again.read_text() == sheet.read_text()  # seeded

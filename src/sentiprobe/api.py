@@ -456,7 +456,7 @@ def arts_generate(input_path: str | Path, out: str | Path, *, input_format: str 
     to ``out`` and its report beside it (:func:`arts_report_path`); ``config``: the generation options
     (``strategies``, ``mode``, ``seed``, ``k``...). Returns the generation (variants with their choices)."""
     from .run.cache import default_cache_dir
-    from .suites.arts.generate import GenerateConfig, generate_file
+    from .generate.arts import GenerateConfig, generate_file
 
     try:
         cfg = GenerateConfig(**config)
@@ -466,9 +466,16 @@ def arts_generate(input_path: str | Path, out: str | Path, *, input_format: str 
     return generate_file(input_path, out, cfg, input_format=input_format, cache_dir=cache, run_audit=run_audit)
 
 
+def arts_clause_cap() -> float:
+    """The largest share of a file's variants one AddDiff clause may serve (what ``arts generate`` prints)."""
+    from .generate.arts.adddiff import CLAUSE_CAP
+
+    return CLAUSE_CAP
+
+
 def arts_report_path(out: str | Path) -> Path:
     """Where :func:`arts_generate` writes the report of ``out``."""
-    from .suites.arts.generate import report_path
+    from .generate.arts import report_path
 
     return report_path(out)
 
@@ -476,7 +483,7 @@ def arts_report_path(out: str | Path) -> Path:
 def arts_report(generated: str | Path) -> dict[str, Any]:
     """The generation report of a generated file (the API of ``sentiprobe arts audit``); DataError when it is not
     one."""
-    from .suites.arts.generate.inputs import parse_json
+    from .generate.arts.inputs import parse_json
 
     path = arts_report_path(generated)
     rep = parse_json(path, "generation report (<out>.report.json)")
@@ -488,7 +495,7 @@ def arts_report(generated: str | Path) -> dict[str, Any]:
 def arts_audit_sample(generated: str | Path, out: str | Path, *, per_strategy: int = 50,
                       seed: int = 0) -> dict[str, int]:
     """A blind sample of generated variants to judge by hand (the API of ``sentiprobe arts audit-sample``)."""
-    from .suites.arts.generate import audit_sample
+    from .generate.arts import audit_sample
 
     return audit_sample(generated, out, per_strategy=per_strategy, seed=seed)
 
@@ -496,7 +503,7 @@ def arts_audit_sample(generated: str | Path, out: str | Path, *, per_strategy: i
 def arts_audit_score(path: str | Path, *, key: str | Path | None = None,
                      confidence: float = DEFAULT_CONFIDENCE) -> dict[str, Any]:
     """Rates of a filled-in audit sheet with Wilson intervals at ``confidence`` (``sentiprobe arts audit-score``)."""
-    from .suites.arts.generate import audit_score
+    from .generate.arts import audit_score
 
     return audit_score(path, key=key, alpha=alpha_of(confidence))
 
@@ -504,7 +511,7 @@ def arts_audit_score(path: str | Path, *, key: str | Path | None = None,
 def arts_fidelity(generated: str | Path, reference: str, *, data_dir: str | None = None) -> dict[str, Any]:
     """How close generated variants are to a reference set (``arts-laptop``, ``arts-rest`` or an enriched JSON
     path; the API of ``sentiprobe arts fidelity``)."""
-    from .suites.arts.generate import fidelity_report
+    from .generate.arts import fidelity_report
 
     ref = reference
     if ref in ("arts-laptop", "arts-rest"):

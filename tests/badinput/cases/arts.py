@@ -50,8 +50,27 @@ def cases() -> list[Case]:
                                              "{dir}/s.csv"), mkdir("g.json"), 1, ("directory", "{file}"), "g.json"),
         Case("arts-audit-score-bad-judgement", ("arts", "audit-score", "{dir}/{file}", "--key", "{dir}/k.json"),
              both(write("s.csv", "sample_id,term,sentence,fluent,label,notes\n1,x,y,maybe,positive,\n"),
+                  write("k.json", '{"schema_version": 2, "sample_id": "0123456789abcdef", "items": {"1": '
+                                  '{"strategy": "revtgt", "label": "positive", "term": "x", "sentence": "y"}}}')),
+             1, ("{file}", "line 2", "yes/no"), "s.csv"),
+        Case("arts-audit-score-duplicated-row", ("arts", "audit-score", "{dir}/{file}", "--key", "{dir}/k.json"),
+             both(write("s.csv", "sample_id,term,sentence,fluent,label,notes\n1,x,y,yes,positive,\n"
+                                 "1,x,y,yes,positive,\n"),
+                  write("k.json", '{"schema_version": 2, "sample_id": "0123456789abcdef", "items": {"1": '
+                                  '{"strategy": "revtgt", "label": "positive", "term": "x", "sentence": "y"}}}')),
+             1, ("{file}", "line 3", "appears twice"), "s.csv"),
+        Case("arts-audit-score-key-of-another-sample", ("arts", "audit-score", "{dir}/{file}", "--key",
+                                                        "{dir}/k.json"),
+             both(write("s.csv", "sample_id,term,sentence,fluent,label,notes\n1,x,y,yes,positive,\n"),
+                  write("k.json", '{"schema_version": 2, "sample_id": "0123456789abcdef", "items": {"1": '
+                                  '{"strategy": "revtgt", "label": "positive", "term": "z", "sentence": "w"}}}')),
+             1, ("{file}", "line 2", "another sample", "0123456789abcdef"), "s.csv"),
+        Case("arts-audit-score-key-without-sample", ("arts", "audit-score", "{dir}/{file}", "--key",
+                                                     "{dir}/k.json"),
+             both(write("s.csv", "sample_id,term,sentence,fluent,label,notes\n1,x,y,yes,positive,\n"),
                   write("k.json", '{"schema_version": 1, "items": {"1": {"strategy": "revtgt", '
-                                  '"label": "positive"}}}')), 1, ("{file}", "line 2", "yes/no"), "s.csv"),
+                                  '"label": "positive"}}}')),
+             1, ("k.json", "draw the sample again"), "s.csv"),
         Case("arts-audit-score-latin1", ("arts", "audit-score", "{dir}/{file}"),
              write("s.csv", b"sample_id,strategy,valid\n1,revtgt,s\xed\n"), 1, ("not UTF-8", "{file}"), "s.csv"),
         Case("arts-audit-score-no-columns", ("arts", "audit-score", "{dir}/{file}"), write("s.csv", "a,b\n1,2\n"),

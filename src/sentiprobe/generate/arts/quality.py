@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .adddiff import PoolEntry, phrase_pool_for, pools_by_label
+from .adddiff import PoolEntry, clause_cap, phrase_pool_for, pools_by_label
 from .clauses import adjective_templates, fluent_subset, mine_clauses
 from .corrected import Chooser, Plan, Quality, plan_rev_non, plan_rev_tgt
 from .inputs import read_input
@@ -69,11 +69,14 @@ def phrase_pool(cfg, q: _Quality, preps: Sequence[Prepared], pool_preps: Sequenc
     targets = [pa.aspect.polarity for p in preps for pa in p.aspects]
     need = {"positive": targets.count("negative") + targets.count("neutral") // 2,
             "negative": targets.count("positive") + targets.count("neutral") // 2}
+    # and enough that no clause need serve more than its capped share (up to 3 clauses per variant)
+    cap = clause_cap(len(targets))
     kept: list[PoolEntry] = []
     stats: dict[str, Any] = {}
     for lab in ("positive", "negative"):
         part = [e for e in entries if e.label == lab]
-        got, st = fluent_subset(part, lm, max(60, need[lab] // 3), f"{cfg.seed}:pool:{lab}")
+        want = max(60, need[lab] // 3, -(-3 * need[lab] // cap))
+        got, st = fluent_subset(part, lm, want, f"{cfg.seed}:pool:{lab}")
         kept += got
         stats[lab] = {"candidates": len(part), **st}
     pools = pools_by_label(kept)

@@ -54,15 +54,42 @@ def apply(text: str, edits: Sequence[CharEdit]) -> str:
     return text
 
 
-def shift(pos: int, edits: Sequence[CharEdit]) -> int:
-    """A source character position mapped into the edited text (positions inside an edit map to its start)."""
+def shift(pos: int, edits: Sequence[CharEdit], *, after_insertions: bool = False) -> int:
+    """A source character position mapped into the edited text (positions inside an edit map to its start).
+
+    An insertion exactly at ``pos`` is ambiguous: its text lands before the character at ``pos``. The position
+    of that character (a span's start, ``after_insertions=True``) moves past it; a position that ends a span
+    (its end, the default) stays before it, so the inserted text falls outside the span either way.
+    """
     out = pos
     for e in set(edits):
-        if e.end <= pos and not (e.start == e.end == pos):
+        if e.start == e.end == pos:
+            if after_insertions:
+                out += len(e.text)
+        elif e.end <= pos:
             out += len(e.text) - (e.end - e.start)
         elif e.start < pos < e.end:
             out += e.start - pos
     return out
+
+
+def touches(span: tuple[int, int], e: CharEdit) -> bool:
+    """Whether edit ``e`` changes text inside ``span`` (an insertion at either end of the span does not)."""
+    a, b = span
+    if e.start == e.end:
+        return a < e.start < b
+    return e.start < b and a < e.end
+
+
+def map_span(start: int, end: int, edits: Sequence[CharEdit]) -> tuple[int, int] | None:
+    """The source span ``[start, end)`` in the edited text, or ``None`` when an edit changes text inside it.
+
+    Insertions at the span's start move it; insertions at its end stay outside it; edits before it shift it.
+    """
+    if any(touches((start, end), e) for e in edits):
+        return None
+    a = shift(start, edits, after_insertions=True)
+    return a, a + (end - start)
 
 
 def lower_first(text: str) -> str:

@@ -13,25 +13,55 @@ Phrase sources (a switch, ``phrase_source``):
 
 Sampling: the pool of the opposite label (positive and negative pooled for a neutral target, as in the
 release), ``k`` drawn from {1, 2, 3} unless fixed, entries drawn again when a drawn term is an aspect of
-the sentence. Faithful mode keeps the original's quirks: the final mark is always ``.``, the ``but``/
+the sentence. In the corrected mode no clause is appended to more variants of one strategy than
+:data:`CLAUSE_CAP` of the file's targets (:func:`clause_cap`): a clause that has served its share leaves the pool,
+k is lowered when the remaining capacity is short, and a pool that still runs out gives counted refusals
+instead of one clause repeated across the file. Faithful mode keeps the
+original's quirks: the final mark is always ``.``, the ``but``/
 ``although`` connector test is a raw substring test and the exclusion test is case-sensitive.
 """
 from __future__ import annotations
 
+import math
 import random
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..load import load_aspectset
+from ...suites.arts.load import load_aspectset
 from .resources import Parse
 from .strategies import Prepared, Variant, aspect_terms, suffix, term_labels
 from .text import detokenize, negation_cues, tokenize
 
 PHRASE_SOURCES = ("auto", "template", "mined", "aspectset", "clauses")
 MAX_DRAWS = 200
+CLAUSE_CAP = 0.02
+"""Largest share of a file's variants of one AddDiff strategy that one clause may serve (corrected mode)."""
+
+
+def clause_cap(targets: int, share: float = CLAUSE_CAP) -> int:
+    """Variants one clause may serve in a file with ``targets`` AddDiff targets: ``share`` of them, at least 1
+    (below 1 / share targets the cap cannot hold: every clause then serves one variant)."""
+    return max(1, math.floor(share * targets))
+
+
+def variety(variants: Sequence[Variant]) -> dict[str, dict[str, Any]]:
+    """Per AddDiff strategy: variants, distinct appended clauses and the largest share one clause serves."""
+    by: dict[str, Counter] = {}
+    n: Counter = Counter()
+    for v in variants:
+        if v.appended:
+            n[v.kind] += 1
+            by.setdefault(v.kind, Counter()).update({a["text"] for a in v.appended})
+    out = {}
+    for kind in sorted(by):
+        text, top = by[kind].most_common(1)[0]
+        out[kind] = {"variants": n[kind], "distinct_clauses": len(by[kind]), "largest_share": round(top / n[kind], 4),
+                     "most_used": text, "most_used_variants": top}
+    return out
 
 
 @dataclass(frozen=True)
@@ -160,13 +190,24 @@ def append_clauses(source: str, parts: Sequence[str], faithful: bool) -> str:
 
 def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, start: int, end: int,
              pools: dict[str, list[PoolEntry]], *, k: int | None, faithful: bool, kind: str = "adddiff",
-             base_labels: dict[str, str] | None = None) -> tuple[Variant | None, str | None]:
-    """AddDiff on ``sentence`` (the source, or a RevNon output for ``revnon_adddiff``); label unchanged."""
+             base_labels: dict[str, str] | None = None, uses: Counter | None = None,
+             cap: int | None = None, waiting: int = 1) -> tuple[Variant | None, str | None]:
+    """AddDiff on ``sentence`` (the source, or a RevNon output for ``revnon_adddiff``); label unchanged.
+
+    With ``uses`` and ``cap`` (corrected mode), clauses already appended to ``cap`` variants are not drawn, and
+    the clauses used are counted in ``uses``; a drawn ``k`` is lowered to what the pool's remaining capacity
+    allows per target still ``waiting`` for this pool (this one included), so a tight pool serves every target
+    with fewer clauses each instead of running out half-way through the file.
+    """
     pa = next(x for x in prep.aspects if x.aspect.id == aspect_id)
-    pool = pools.get(pa.aspect.polarity, [])
+    full = pools.get(pa.aspect.polarity, [])
+    pool = full if uses is None or cap is None else [e for e in full if uses[e.text] < cap]
     want = k if k is not None else None
     draw_n = max(3, want or 0) if faithful else (want or 1)
     if len(pool) < draw_n:
+        if len(full) >= draw_n:
+            return None, (f"every clause of the pool for a {pa.aspect.polarity} target already serves its cap of "
+                          f"{cap} variants ({CLAUSE_CAP:.0%} of the file's targets)")
         return None, f"the phrase pool for a {pa.aspect.polarity} target has {len(pool)} entries (< {draw_n})"
     terms = aspect_terms(prep)
     exact = set(terms)
@@ -176,6 +217,9 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
         n = want if want is not None else rng.randint(1, 3)
         if not faithful:
             n = min(n, len(pool))
+            if want is None and uses is not None and cap is not None:
+                left = sum(cap - uses[e.text] for e in pool)
+                n = max(1, min(n, left // max(1, waiting)))
             draw_n = n
         idx = rng.sample(range(len(pool)), draw_n)
         drawn = [pool[i] for i in idx]
@@ -191,6 +235,8 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
         break
     else:
         return None, "every draw from the phrase pool named an aspect of the sentence"
+    if uses is not None:
+        uses.update(e.text for e in used)
     text = append_clauses(sentence, [e.text for e in used], faithful)
     labels = dict(base_labels) if base_labels is not None else term_labels(prep)
     for e in used:

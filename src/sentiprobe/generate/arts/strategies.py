@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..formats import FLIP
+from ...suites.arts.formats import FLIP
 from .edits import Edit, EditContext, conjunction, exaggerate, reverse
 from .inputs import Aspect, Sentence
 from .resources import Parse

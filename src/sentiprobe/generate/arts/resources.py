@@ -26,8 +26,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ....core.errors import DataError, MissingExtraError
-from ....core.paths import user_cache_dir
+from ...core.errors import DataError, MissingExtraError
+from ...core.paths import user_cache_dir
 
 log = logging.getLogger(__name__)
 EXTRA = "generate"

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import csv
 import difflib
+import hashlib
 import io
 import json
 import random
@@ -32,11 +33,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ....core.errors import ConfigError, DataError
-from ....core.io import atomic_write_text, read_user_text
-from ....stats.proportion import wilson_interval
-from ..formats import FLIP, ORIGINAL
-from ..load import load_enriched
+from ...core.errors import ConfigError, DataError
+from ...core.io import atomic_write_text, read_user_text
+from ...stats.proportion import wilson_interval
+from ...suites.arts.formats import FLIP, ORIGINAL
+from ...suites.arts.load import load_enriched
 from .inputs import parse_json
 from .text import tokenize
 
@@ -155,7 +156,8 @@ def _non_targets_ok(p, pa, v) -> bool:
 # ---- human judgement -------------------------------------------------------------------------------
 
 SAMPLE_COLUMNS = ("sample_id", "term", "sentence", "fluent", "label", "notes")
-KEY_SCHEMA_VERSION = 1
+KEY_SCHEMA_VERSION = 2
+"""2: the key holds the sample's id and each item's term and sentence, so a sheet is scored only with its own key."""
 _LABEL_ALIASES = {"positive": "positive", "pos": "positive", "p": "positive", "+": "positive",
                   "negative": "negative", "neg": "negative", "n": "negative", "-": "negative",
                   "neutral": "neutral", "neu": "neutral", "0": "neutral", "o": "neutral"}
@@ -163,6 +165,14 @@ _LABEL_ALIASES = {"positive": "positive", "pos": "positive", "p": "positive", "+
 
 def key_path(sample: str | Path) -> Path:
     return Path(str(sample) + ".key.json")
+
+
+def sample_fingerprint(rows: list[tuple[str, str, str]]) -> str:
+    """The id of a sample: a hash of its (sample_id, term, sentence) rows, whatever their order."""
+    h = hashlib.sha256()
+    for row in sorted(rows):
+        h.update(json.dumps(row, ensure_ascii=False).encode("utf-8") + b"\n")
+    return h.hexdigest()[:16]
 
 
 def audit_sample(enriched: str | Path, out: str | Path, *, per_strategy: int = 50, seed: int = 0) -> dict[str, int]:
@@ -190,12 +200,14 @@ def audit_sample(enriched: str | Path, out: str | Path, *, per_strategy: int = 5
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(SAMPLE_COLUMNS)
-    key: dict[str, Any] = {"schema_version": KEY_SCHEMA_VERSION, "generated": str(enriched), "seed": seed,
-                           "per_strategy": per_strategy, "items": {}}
+    key: dict[str, Any] = {"schema_version": KEY_SCHEMA_VERSION, "sample_id": "", "generated": str(enriched),
+                           "seed": seed, "per_strategy": per_strategy, "items": {}}
     for n, e in enumerate(picked, 1):
         w.writerow([n, e.term, e.sentence, "", "", ""])
-        key["items"][str(n)] = {"key": e.key, "strategy": e.kind, "label": e.polarity,
-                                "source_sentence": recs[e.source_id].sentence}
+        key["items"][str(n)] = {"key": e.key, "strategy": e.kind, "label": e.polarity, "term": e.term,
+                                "sentence": e.sentence, "source_sentence": recs[e.source_id].sentence}
+    key["sample_id"] = sample_fingerprint([(n, it["term"].strip(), it["sentence"].strip())
+                                           for n, it in key["items"].items()])
     atomic_write_text(out, buf.getvalue())
     atomic_write_text(key_path(out), json.dumps(key, indent=1, ensure_ascii=False) + "\n")
     return counts
@@ -231,16 +243,20 @@ def audit_score(path: str | Path, *, key: str | Path | None = None, alpha: float
     kpath = Path(key) if key is not None else key_path(path)
     kdoc = parse_json(kpath, "audit answer key")
     items = kdoc.get("items") if isinstance(kdoc, dict) else None
-    if not isinstance(items, dict) or kdoc.get("schema_version") != KEY_SCHEMA_VERSION:
-        raise DataError(f"not an audit answer key (schema_version {KEY_SCHEMA_VERSION} with 'items')", path=kpath)
+    if isinstance(kdoc, dict) and kdoc.get("schema_version") == 1 and isinstance(items, dict):
+        raise DataError("an answer key written before keys named their sample cannot be matched to its sheet: "
+                        "draw the sample again (`sentiprobe arts audit-sample` with the same file, --per-strategy "
+                        "and --seed gives the same sheet) and copy the judgements over", path=kpath)
+    if not isinstance(items, dict) or kdoc.get("schema_version") != KEY_SCHEMA_VERSION \
+            or not isinstance(kdoc.get("sample_id"), str):
+        raise DataError(f"not an audit answer key (schema_version {KEY_SCHEMA_VERSION} with 'sample_id' and "
+                        "'items')", path=kpath)
+    _check_sheet_matches_key(rows, items, kdoc["sample_id"], path, kpath)
     tally: dict[str, dict[str, list[int]]] = {}
     unjudged: Counter = Counter()
     for i, r in enumerate(rows, 2):
         sid = (r.get("sample_id") or "").strip()
-        item = items.get(sid)
-        if not isinstance(item, dict) or not isinstance(item.get("strategy"), str):
-            raise DataError(f"sample_id {sid!r} is not in the answer key {kpath}", path=path, record=f"line {i}",
-                            field="sample_id")
+        item = items[sid]
         s = item["strategy"]
         t = tally.setdefault(s, {m: [0, 0] for m in ("fluent", "label", "valid")})
         f = (r.get("fluent") or "").strip().lower()
@@ -274,3 +290,36 @@ def audit_score(path: str | Path, *, key: str | Path | None = None, alpha: float
             total[m][1] += t[m][1]
     out["overall"] = {m: _rate(total[m][0], total[m][1], alpha) for m in total} | {"unjudged": sum(unjudged.values())}
     return out
+
+
+def _check_sheet_matches_key(rows: list[dict[str, Any]], items: dict[str, Any], sample_id: str, path: str | Path,
+                             kpath: Path) -> None:
+    """The sheet is the key's sample: each of its items exactly once, with the term and sentence the key
+    recorded (a key of another sample, or a duplicated or missing row, would give wrong rates)."""
+    seen: dict[str, int] = {}
+    for i, r in enumerate(rows, 2):
+        sid = (r.get("sample_id") or "").strip()
+        if sid in seen:
+            raise DataError(f"sample_id {sid!r} appears twice (lines {seen[sid]} and {i}): each item is judged once",
+                            path=path, record=f"line {i}", field="sample_id")
+        seen[sid] = i
+        item = items.get(sid)
+        if not isinstance(item, dict) or not isinstance(item.get("strategy"), str):
+            raise DataError(f"sample_id {sid!r} is not in the answer key {kpath} (sample {sample_id})", path=path,
+                            record=f"line {i}", field="sample_id")
+        for col in ("term", "sentence"):
+            if (r.get(col) or "").strip() != str(item.get(col, "")).strip():
+                raise DataError(f"the {col} of item {sid!r} is not the answer key's: {kpath} belongs to another "
+                                f"sample (its sample id is {sample_id}); pass the sheet's own key with --key",
+                                path=path, record=f"line {i}", field=col)
+    lacking = [k for k in items if k not in seen]
+    if lacking:
+        raise DataError(f"the sheet lacks {len(lacking)} of the answer key's {len(items)} items (first: "
+                        f"{', '.join(repr(k) for k in lacking[:5])}); keep every row, leave unjudged ones empty",
+                        path=path)
+    got = sample_fingerprint([((r.get("sample_id") or "").strip(), (r.get("term") or "").strip(),
+                               (r.get("sentence") or "").strip()) for r in rows])
+    want = sample_fingerprint([(k, str(v.get("term", "")).strip(), str(v.get("sentence", "")).strip())
+                               for k, v in items.items()])
+    if got != want:  # unreachable after the checks above unless the key was edited by hand
+        raise DataError(f"the sheet is sample {got}, the answer key {kpath} is sample {sample_id}", path=path)

@@ -22,9 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..formats import FLIP
+from ...suites.arts.formats import FLIP
 from .candidates import Candidate, Reversal, Sent, conjunction_edit, intensify_candidates, reversal_candidates
-from .charedit import CharEdit, apply, shift
+from .charedit import CharEdit, apply, map_span, touches
 from .polarity import LABEL_SIGN, Polarity
 from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
 from .syntax import EMBEDDED, span_head, subtree
@@ -406,11 +406,14 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
     if conj is not None and not any(conj.overlaps(e) for e in edits):
         edits.append(conj)
     text = apply(sent.text, edits)
-    start = shift(a.start, edits)
-    end = start + len(a.term)
+    span = map_span(a.start, a.end, edits)
+    if span is None or text[span[0]:span[1]] != a.term:
+        # an edit that rewrites the target term itself cannot keep its span: a counted refusal, not a variant
+        touching = next((e for e in edits if touches((a.start, a.end), e)), None)
+        return None, ("an edit changes the target term itself"
+                      + (f" ({touching.op}: {touching.before!r} -> {touching.text!r})" if touching else ""))
+    start, end = span
     notes = list(plan.notes)
-    if text[start:end] != a.term:  # protected spans make this a bug, not a data problem
-        raise AssertionError(f"term offsets lost in {plan.strategy} of {a.id}: {text!r}")
     labels = {o.aspect.id: (FLIP[o.aspect.polarity] if o.aspect.id in flipped else o.aspect.polarity)
               for o in plan.prep.aspects}
     if plan.strategy == "revtgt":

@@ -30,9 +30,9 @@ from pathlib import Path
 from typing import Any
 from xml.etree.ElementTree import ParseError
 
-from ....core.errors import DataError
-from ....core.io import iter_jsonl_text, parse_json_text, read_user_text
-from ..formats import GENERATED_RE, LABELS, VARIANT_RE
+from ...core.errors import DataError
+from ...core.io import iter_jsonl_text, parse_json_text, read_user_text
+from ...suites.arts.formats import GENERATED_RE, LABELS, VARIANT_RE
 
 FORMATS = ("towe", "semeval-xml", "jsonl")
 
@@ -252,7 +252,7 @@ def _read_xml(path: Path, text: str) -> Loaded:
         import defusedxml.ElementTree as DET  # guarded: a missing install gets a MissingExtraError naming the extra
         from defusedxml import DefusedXmlException
     except ModuleNotFoundError:
-        from ....core.errors import MissingExtraError
+        from ...core.errors import MissingExtraError
 
         raise MissingExtraError("defusedxml", "generate", "reading SemEval XML safely") from None
 
