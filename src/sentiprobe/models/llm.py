@@ -241,7 +241,11 @@ class OpenAICompatibleModel(ModelAdapter):
             self.requests_made += 1
         out = post_json(transport, path, payload, policy=policy or self.policy, parse=parse, secrets=self._secrets(),
                         rng=self._rng, what=what, guard=self._guard, cancel=cancel)
-        return redact(out, self._secrets()) if isinstance(out, str) else out
+        if isinstance(out, str):
+            return redact(out, self._secrets())
+        if isinstance(out, dict) and isinstance(out.get("text"), str):  # a reply cut off at the token limit
+            return {**out, "text": redact(out["text"], self._secrets())}
+        return out
 
     # ---- what the runner and suites are told ---------------------------------------------------
     def _say(self, key: str, text: str) -> None:
@@ -325,9 +329,10 @@ class OpenAICompatibleModel(ModelAdapter):
             apply_mode(body, mode, wire)
         return body
 
-    def generate(self, prompts: Sequence[Any], **kwargs: Any) -> list[str]:
-        """One reply per prompt. Keyword args: max_tokens, temperature, top_p, stop, system, seed, and
-        ``schema`` / ``structured`` for structured decoding (see :mod:`.structured`).
+    def generate(self, prompts: Sequence[Any], **kwargs: Any) -> list[Any]:
+        """One reply per prompt: its text, or ``{"text": ..., "finish_reason": "length"}`` for a reply cut off at the
+        token limit (a parse failure for the suites). Keyword args: max_tokens, temperature, top_p, stop, system,
+        seed, and ``schema`` / ``structured`` for structured decoding (see :mod:`.structured`).
 
         Raises :class:`LLMError` when a request fails after its retries (no partial result is returned).
         """

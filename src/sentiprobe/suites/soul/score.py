@@ -127,13 +127,18 @@ def score_predictions(items: Sequence[Item], by_id: dict[str, Prediction], *, ta
     len_metrics, len_details = classification_metrics(gold, lenient, groups, n_boot=n_boot, seed=seed,
                                                       suffix="_lenient", alpha=alpha)
     metrics["accuracy_lenient"] = len_metrics["accuracy_lenient"]
-    failed = [float(p is not None and p.label is None) for p in preds]
+    # parse failures are counted over the answered statements: an item the model never answered is unanswered
+    # (scored wrong, counted in n_generation_errors), not a reply that did not parse
+    answered = [k for k, p in enumerate(preds) if p is None or not p.meta.get("generation_error")]
+    failed = [float(p is not None and p.label is None and not p.meta.get("generation_error")) for p in preds]
     metrics["parse_failure_rate"] = grouped_mean(
-        "parse_failure_rate", failed, groups, n_boot=n_boot, seed=seed, alpha=alpha, higher_is_better=False,
-        note="share of statements whose output gave no label (scored wrong)")
+        "parse_failure_rate", [failed[k] for k in answered], [groups[k] for k in answered], n_boot=n_boot, seed=seed,
+        alpha=alpha, higher_is_better=False,
+        note="share of answered statements whose output gave no label (scored wrong)")
     metrics["parse_failure_rate_lenient"] = grouped_mean(
-        "parse_failure_rate_lenient", [float(p is not None and lab is None) for p, lab in zip(preds, lenient)],
-        groups, n_boot=n_boot, seed=seed, alpha=alpha, higher_is_better=False, note="under the lenient rule")
+        "parse_failure_rate_lenient", [float(preds[k] is not None and lenient[k] is None) for k in answered],
+        [groups[k] for k in answered], n_boot=n_boot, seed=seed, alpha=alpha, higher_is_better=False,
+        note="under the lenient rule")
     junk = Counter(normalise_junk(p.raw) for p in preds if p is not None and p.label is None)
     wrong = [i for i, (g, p) in enumerate(zip(gold, primary)) if g != p]
     details: dict[str, Any] = {
@@ -172,6 +177,17 @@ def score_predictions(items: Sequence[Item], by_id: dict[str, Prediction], *, ta
     return metrics, details
 
 
+def sent_template(predictions: Sequence[Prediction]) -> dict[str, Any] | None:
+    """The template the generated predictions say they were sent with (name, version, hash), when they agree on
+    one; None otherwise (the record of the template sent is ``details.generation``)."""
+    seen = {(p.meta.get("prompt_template"), p.meta.get("prompt_version"), p.meta.get("prompt_hash"))
+            for p in predictions if p.meta.get("prompt_template")}
+    if len(seen) != 1:
+        return None
+    name, version, hsh = seen.pop()
+    return {"name": name, "version": version, "hash": hsh}
+
+
 PARSE_RULES = {
     "rc": ("strict = exact label after lower-case/strip (reference code); "
            "lenient = the answer extraction of docs/soul.md"),
@@ -191,7 +207,7 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
     details.update({
         "task": task, **context.provenance,
         "parse": PARSE_RULES[task],
-        "prompt_template": template_for(task, opts.prompt_style).describe(),
+        "prompt_template": sent_template(predictions) or template_for(task, opts.prompt_style).describe(),
         "options": {"mode": opts.mode, "prompt_style": opts.prompt_style, "max_tokens": opts.max_tokens,
                     "temperature": float(opts.temperature), "missing": config.missing},
         "item_ids": "<rid>:<n>, n = 1-based position of the statement among its review's rows",

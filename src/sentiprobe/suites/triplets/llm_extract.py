@@ -21,7 +21,8 @@ from typing import Any
 from ...core.errors import CapabilityError
 from ...core.types import Item, Prediction
 from ...protocols.triplets.grid import POLARITIES
-from ..prompting import GenerativeTask, PromptTemplate, ReplySchema, ask, prediction_meta
+from ..prompting import (TRUNCATED, GenerativeTask, PromptTemplate, ReplySchema, ask, prediction_meta, reply_json,
+                         reply_parts)
 from .parse import _norm_word as norm_word
 from .parse import reply_triplets, text_spans
 
@@ -145,6 +146,15 @@ def prompt_for(item: Item, structured: bool = False) -> str:
     return TEMPLATE.render(_fields(item), reply=REPLY if structured else None, shots=_invented(structured))
 
 
+def _invalid_json(reply: str) -> str | None:
+    """Why a structured reply is not the JSON it must be (None: it is valid JSON)."""
+    try:
+        reply_json(reply)
+    except ValueError as exc:
+        return f"not valid JSON under structured decoding ({exc})"
+    return None
+
+
 def _caps(predictor: Any) -> set[str]:
     model = getattr(predictor, "model", predictor)
     return set(getattr(model, "capabilities", ()))
@@ -188,19 +198,24 @@ def generate_predictions(predictor: Any, items: Sequence[Item], suite: Any = Non
     asked = ask(suite, predictor, items, TASK, prompt_for=render, max_tokens=MAX_TOKENS, temperature=TEMPERATURE)
     suite.memo["generation"] = asked.record
     preds = []
+    structured = asked.record["structured"] != "off"
     for k, it in enumerate(items):
         meta = prediction_meta(asked, k)
-        reply = asked.replies[k]
-        if "generation_error" in meta:
+        reply, cut = reply_parts(asked.replies[k])
+        if "generation_error" in meta or reply is None:
             meta.update(triplets=[], failures=[{"record": it.item_id,
                                                 "reason": f"generation failed: {meta['generation_error']}"}],
                         entries=1)
             preds.append(Prediction(it.item_id, None, parse_ok=False, meta=meta))
             continue
+        why = TRUNCATED if cut else _invalid_json(reply) if structured else None
         try:
             trip, fails, n = reply_triplets(reply, _tokens(it), it.item_id)
         except RecursionError:  # JSON nested too deeply to read: one unreadable reply, not a broken suite
             trip, fails, n = [], [{"record": it.item_id, "reason": "JSON nested too deeply to read"}], 1
+        if why is not None:  # cut off, or not the JSON structured decoding asked for: a failure, whatever was read
+            trip, fails, n = [], [{"record": it.item_id, "reason": why}], max(n, 1)
+            meta.setdefault("parse_error", why)
         fails = [{**f, "reply": reply[:500]} for f in fails]  # the report shows what could not be read
         meta.update(triplets=[list(t) for t in dict.fromkeys(trip)], failures=fails, entries=n)
         preds.append(Prediction(it.item_id, None, raw=reply, parse_ok=not fails, meta=meta))
