@@ -139,11 +139,12 @@ def _wrap(text: str, indent: int) -> list[str]:
                          break_long_words=True, break_on_hyphens=False) or [""]
 
 
-def _parse_note(metrics: Mapping[str, Any]) -> str:
-    """``parse failures 12.5%`` when a generative suite could not read some replies (empty when none)."""
+def _parse_note(metrics: Mapping[str, Any], generated: bool = False) -> str:
+    """``parse failures 12.5%`` when a suite could not read some replies; for a generative model always, also
+    ``parse failures 0.0%`` (empty otherwise)."""
     pf = metrics.get("parse_failure_rate") or {}
     v = pf.get("value") if isinstance(pf, Mapping) else None
-    if not isinstance(v, int | float) or v <= 0:
+    if not isinstance(v, int | float) or (v <= 0 and not generated):
         return ""
     return f"parse failures {100 * v:.1f}%"
 
@@ -196,7 +197,7 @@ def results_table(summary: Mapping[str, Any]) -> str:
                 lines += _wrap(prefix + "no reply could be parsed (parse failures 100%); raw replies: its report", 0)
                 continue
             vals = [f"{c:<{w}}" for c, w in zip(cells[m], widths)]
-            note = _parse_note(metrics)
+            note = _parse_note(metrics, generated=bool(e.get("asked")))
             row = prefix + "  ".join(vals) + f"  {secs:7.1f}" + (f"  {note}" if note else "")
             if wide and len(row) <= WIDTH:
                 lines.append(row)
@@ -205,6 +206,9 @@ def results_table(summary: Mapping[str, Any]) -> str:
             lines += [" " * len(prefix) + f"{h}: {v.strip()}" for h, v in zip(heads[1:], vals[1:])]
             if note:
                 lines.append(" " * len(prefix) + note)
+        for m, e in ran.items():  # how each generative model was asked: the template and mode sent
+            if e.get("asked"):
+                lines += _wrap(f"{m}: {e['asked']}", 4)
         for m, r in runs.items():
             err = (r.get("errors") or {}).get(suite)
             if err:

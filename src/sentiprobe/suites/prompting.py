@@ -515,6 +515,23 @@ def generation_record(preds: Sequence[Prediction], asked: Mapping[str, Any] | No
     return out
 
 
+def asked_summary(gen: Mapping[str, Any] | None) -> str | None:
+    """One line saying how a generative model was asked (``details.generation``): the template sent, the decoding
+    mode and the parse accounting, for the console and the comparison report (None: the model did not generate)."""
+    if not isinstance(gen, Mapping):
+        return None
+    t = gen.get("template") or {}
+    used, requested = gen.get("structured", "off"), gen.get("structured_requested")
+    mode = f"structured {used}" + (f" (requested {requested})" if requested not in (None, used) else "")
+    kind = {"protocol": ", the protocol's prompt", "adapted": ", adapted prompt"}.get(str(t.get("kind")), "")
+    rate = gen.get("parse_failure_rate")
+    parts = [f"prompt {t.get('name')} v{t.get('version')} #{t.get('hash')}{kind}", mode,
+             f"parse failures {100 * rate:.1f}%" if isinstance(rate, int | float) else "parse failures n/a"]
+    if gen.get("unanswered"):
+        parts.append(f"{gen['unanswered']} unanswered")
+    return "; ".join(parts)
+
+
 def _clip(text: str | None, limit: int = 200) -> str | None:
     if text is None:
         return None

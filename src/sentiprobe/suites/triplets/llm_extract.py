@@ -83,34 +83,52 @@ def _gold(item: Item) -> dict[str, Any] | None:
     return None if trip is None else {"triplets": trip}
 
 
-MAX_SPAN_WORDS = 3
 MAX_PAIRS = 6000
+"""Above this many (target, opinion) span pairs a sentence's schema lists target and opinion spans apart."""
+MAX_SPANS = 500
+"""Above this many distinct word spans (sentences of about 31 words or more) target and opinion are any string."""
 
 
-def _spans(n: int, k: int) -> list[tuple[int, int]]:
-    return [(i, j) for i in range(n) for j in range(i, min(n, i + k))]
+def _spans(n: int) -> list[tuple[int, int]]:
+    return [(i, j) for i in range(n) for j in range(i, n)]
 
 
 def item_schema(item: Item) -> dict[str, Any]:
-    """The reply schema for one sentence: every (target, opinion) a reply may hold maps back to word spans by
-    the suite's alignment rule (:func:`.parse.align_text`: the target's first occurrence, the opinion's
-    occurrence nearest to it) and the two do not overlap, so a structured reply is always usable.
+    """The reply schema for one sentence: target and opinion are word spans of the sentence, of any length (the
+    gold data has spans of up to 41 words), so every gold triplet can be expressed.
 
-    Targets and opinions are word spans of up to 3 words (fewer on long sentences, to keep the schema under
-    ``MAX_PAIRS`` pairs); one ``anyOf`` alternative per target text lists the opinions allowed with it.
+    How tightly depends on the sentence's size, to keep the schema small enough for a server to compile:
+
+    - up to ``MAX_PAIRS`` span pairs (sentences of up to about 11 words): one ``anyOf`` alternative per target
+      text lists the opinions allowed with it, i.e. those that map back to word spans by the suite's alignment
+      rule (:func:`.parse.align_text`: the target's first occurrence, the opinion's occurrence nearest to it)
+      without overlapping the target, so a structured reply is always usable;
+    - up to ``MAX_SPANS`` distinct spans: target and opinion are each an enum of the sentence's spans (an
+      overlapping pair is a counted failure);
+    - longer sentences: any string, described as words copied from the sentence (a text that is not in it is a
+      counted failure).
     """
     toks = _tokens(item)
     n = len(toks)
-    k = MAX_SPAN_WORDS
-    while k > 1 and len(_spans(n, k)) ** 2 > MAX_PAIRS:
-        k -= 1
     words = [norm_word(w) for w in toks]  # the alignment's normalisation
     texts: dict[str, str] = {}  # normalised -> the text offered (its first spelling)
-    for i, j in _spans(n, k):
+    for i, j in _spans(n):
         texts.setdefault("".join(words[i:j + 1]), " ".join(toks[i:j + 1]))
+        if len(texts) > MAX_SPANS:
+            break
+    polarity = {"type": "string", "enum": list(POLARITIES)}
+    if len(texts) > MAX_SPANS:
+        copied = {"type": "string", "description": "words copied from the sentence"}
+        return _triplets_schema({"type": "object", "properties": {"target": copied, "opinion": copied,
+                                                                   "polarity": polarity},
+                                 "required": ["target", "opinion", "polarity"], "additionalProperties": False})
     occurrences = {norm: text_spans(norm, words) for norm in texts if norm}
     occurrences = {texts[norm]: occ for norm, occ in occurrences.items() if occ}
-    polarity = {"type": "string", "enum": list(POLARITIES)}
+    if len(occurrences) ** 2 > MAX_PAIRS:
+        spans = {"type": "string", "enum": list(occurrences)}
+        return _triplets_schema({"type": "object", "properties": {"target": spans, "opinion": spans,
+                                                                   "polarity": polarity},
+                                 "required": ["target", "opinion", "polarity"], "additionalProperties": False})
     alternatives = []
     for t_text, t_occ in occurrences.items():
         t = t_occ[0]
@@ -126,7 +144,11 @@ def item_schema(item: Item) -> dict[str, Any]:
     if not alternatives:  # a one-word sentence: no triplet is possible
         return {"type": "object", "properties": {"triplets": {"type": "array", "maxItems": 0}},
                 "required": ["triplets"], "additionalProperties": False}
-    return {"type": "object", "properties": {"triplets": {"type": "array", "items": {"anyOf": alternatives}}},
+    return _triplets_schema({"anyOf": alternatives})
+
+
+def _triplets_schema(entry: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": {"triplets": {"type": "array", "items": entry}},
             "required": ["triplets"], "additionalProperties": False}
 
 
