@@ -69,7 +69,9 @@ class FakeOpenAI:
                  retry_after: str = "0", lifetime: float = 60.0, logprobs: bool = True,
                  echo_auth: bool = False, structured: set[str] | None = None, refuse_status: int = 400,
                  reply_fn: Any = None, fail_if: Any = None, raw_reply: Any = None,
-                 finish_reason: str = "stop") -> None:
+                 finish_reason: str = "stop", error_body: bytes = b'{"error": {"message": "internal error"}}'
+                 ) -> None:
+        self.error_body = error_body  # the body of the 500/503 faults
         self.fail_if = fail_if  # prompt text -> True: answer HTTP 500 (an item the server never answers)
         self.raw_reply = raw_reply  # prompt text -> the reply of every answered request, structured or not
         self.finish_reason = finish_reason  # "length": every reply says it hit the token limit
@@ -275,7 +277,7 @@ class _Handler(BaseHTTPRequestHandler):
                 fake.requests.append({"path": self.path, "body": body, "auth": auth, "fault": fault, "mode": mode})
                 fake.modes.append(mode)
             if fake.fail_if is not None and isinstance(body, dict) and fake.fail_if(_prompt_text(body)):
-                self._send(500, b'{"error": {"message": "internal error"}}')
+                self._send(500, fake.error_body)
                 return
             if mode != "off" and mode not in fake.structured:
                 self._send(fake.refuse_status, json.dumps({"error": {"message": f"unsupported field for {mode}",
@@ -294,7 +296,8 @@ class _Handler(BaseHTTPRequestHandler):
         if fault == "429":
             self._send(429, b'{"error": {"message": "rate limited"}}', headers={"Retry-After": fake.retry_after})
         elif fault in ("500", "503"):
-            self._send(int(fault), b'{"error": {"message": "internal error"}}')
+            self._send(int(fault), fake.error_body, ctype="text/plain" if fake.error_body[:1] != b"{" else
+                       "application/json")
         elif fault == "400":
             self._send(400, b'{"error": {"message": "bad request"}}')
         elif fault == "echo_auth":

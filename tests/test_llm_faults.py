@@ -50,7 +50,7 @@ def test_server_error_on_every_request_ends_with_url_status_and_first_line(tmp_p
     err = doc["runs"]["openai-compatible"]["errors"]["sentivent-polar"]
     assert err["type"] == "LLMCircuitOpenError", err
     assert url in err["message"] and "HTTP 500" in err["message"] and "internal error" in err["message"]
-    assert "5 server errors" in err["message"]
+    assert "5 consecutive server errors" in err["message"]
     assert posts <= 5 + 4, posts  # max_failures, plus the attempts already in flight (max_concurrency 4)
 
 
@@ -136,10 +136,13 @@ def test_replies_cut_off_at_the_token_limit_are_parse_failures(tmp_path, data_di
 
 @pytest.mark.realdata
 def test_invalid_json_under_structured_decoding_is_a_parse_failure(tmp_path, data_dir):
-    with FakeOpenAI(raw_reply=lambda text: CUT["absa-triplet-explicit"], lifetime=120) as srv:
-        doc = _run(tmp_path, srv, ["absa-triplet-explicit"], data_dir, limit=4, structured="json_schema")
-    entry = doc["runs"]["openai-compatible"]["suites"]["absa-triplet-explicit"]
-    assert entry["metrics"]["parse_failure_rate"]["value"] == 1.0
+    """Cut off without saying so (finish_reason stop): the label written before the cut no longer counts."""
+    with FakeOpenAI(raw_reply=lambda text: CUT["sentivent-polar"], lifetime=120) as srv:
+        doc = _run(tmp_path, srv, ["sentivent-polar", "absa-triplet-explicit"], data_dir, limit=4,
+                   structured="json_schema")
+    for s in ("sentivent-polar", "absa-triplet-explicit"):
+        entry = doc["runs"]["openai-compatible"]["suites"][s]
+        assert entry["metrics"]["parse_failure_rate"]["value"] == 1.0, s
 
 
 # ---- counts ----------------------------------------------------------------------------------------------

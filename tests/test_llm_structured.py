@@ -66,8 +66,8 @@ def test_auto_probes_once_and_falls_back_one_step(tmp_path, accepts, status, exp
         mode = pred.call("structured_mode", [LABELS])[0]
         assert mode == expected
         probes = len(srv.requests)
-        # a 400/422 refusal costs one probe; a 500 one retry and a probe without the field
-        assert probes == {"json_schema": 1, "json_object": 2 if status != 500 else 4, "off": 2}[expected]
+        # a 400/422 refusal costs one probe; a 500 naming the field is not retried either, then a probe without it
+        assert probes == {"json_schema": 1, "json_object": 2 if status != 500 else 3, "off": 2}[expected]
         out = pred.generate(PROMPTS, schema=LABELS, structured=mode)
         sent = [r["mode"] for r in srv.requests[probes:]]
         assert sent == [expected] * len(PROMPTS)  # never a per-item fallback

@@ -51,6 +51,10 @@ class Case:
         timeout: seconds the case may run (the runner kills it after that).
         memory_mb: address space the case may add to the runner's (RLIMIT_AS); a blow-up is a MemoryError.
         server: the case needs ``{server}``.
+        llm: the case needs ``{server}`` to be a fake OpenAI-compatible server with this behaviour
+            (:data:`llm_servers.SERVERS`, e.g. ``500``: HTTP 500 to every request).
+        env: environment variables of the case (e.g. the API key a fake server echoes).
+        forbid: texts that no file the case writes, and neither of its outputs, may contain (any letter case).
     """
 
     id: str
@@ -64,6 +68,9 @@ class Case:
     timeout: float = 120.0
     memory_mb: int = 1500
     server: bool = False
+    llm: str = ""
+    env: tuple[tuple[str, str], ...] = ()
+    forbid: tuple[str, ...] = ()
 
 
 def write(name: str, data: bytes | str) -> Build:
@@ -178,7 +185,7 @@ def materialise(case: Case, root: Path, data_dir: Path, item: Callable[[str, dic
     root.mkdir(parents=True, exist_ok=True)
     case.build(root)
     args = [_fill(a, root, data_dir, case.file, server) for a in case.args]
-    expect = [e.replace("{file}", str(root / case.file)) for e in case.expect]
+    expect = [e.replace("{file}", str(root / case.file)).replace("{server}", server) for e in case.expect]
     files = [p for p in root.rglob("*") if p.is_file() and p.stat().st_size < 50_000_000]
     needs = any(FIRST in a or GOLD in a for a in args) or any(
         FIRST.encode() in p.read_bytes() or GOLD.encode() in p.read_bytes() for p in files)

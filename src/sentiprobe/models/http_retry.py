@@ -197,10 +197,12 @@ class RequestGuard:
     Breaker: ``max_failures`` consecutive failures of the kinds that say "this server is not answering
     usably" trip it for good: a connection that cannot be made, a reply that does not arrive within the
     timeout, and a 2xx reply that cannot be used (HTML, JSON without ``choices``, a truncated or garbled
-    body), and an HTTP 5xx server error. Only a usable reply resets the count; HTTP 408/409/425/429 and other
-    statuses neither count nor reset (they are retried with backoff, bounded by the retries and the deadline).
-    So a server that answers every request with HTTP 500 ends a run after ``max_failures`` attempts (about a
-    second at the defaults), with its URL, the status and the first line of its reply. A run does not outlive a
+    body). Only a usable reply resets the count; HTTP 429/5xx and other statuses neither count nor reset
+    (they are retried with backoff, bounded by the retries and the deadline). HTTP 5xx answers have a count of
+    their own (:meth:`server_error`): ``max_failures`` of them in a row, over all requests, end every request
+    (a server failing every request ends a run after ``max_failures`` attempts, about a second at the
+    defaults, with its URL, the status and the first line of its reply), while 5xx answers mixed with other
+    faults and usable replies are retried as before. A run does not outlive a
     server restart worth waiting for: re-run to retry, finished batches are cached.
 
     Deadlines: an explicit ``deadline_s`` bounds every request of the adapter, counted from the first one.
@@ -223,8 +225,36 @@ class RequestGuard:
         self._t0: float | None = None
         self._planned: tuple[float, float] | None = None  # (absolute deadline, its budget in seconds)
         self._lock = threading.Lock()
+        self._server_errors = 0  # consecutive HTTP 5xx answers, over all requests
+        self._server_trip: str | None = None  # the last 5xx when they reached max_failures: every request fails
         self._structured_ok = False  # a structured request was answered: its mode is accepted
         self._structured_errors: dict[str, int] = {}  # "HTTP status: first line" -> structured attempts it ended
+
+    # ---- a server failing every request ---------------------------------------------------------------
+    def server_error(self, reason: str) -> None:
+        """Count an HTTP 5xx answer; the one that makes ``max_failures`` in a row raises the breaker's error."""
+        with self._lock:
+            self._server_errors += 1
+            if self._server_errors >= self.max_failures and self._server_trip is None:
+                self._server_trip = reason
+        self.check_server()
+
+    def server_answered(self) -> None:
+        """A usable reply: the 5xx answers were not every request's."""
+        with self._lock:
+            if self._server_trip is None:
+                self._server_errors = 0
+
+    def check_server(self) -> None:
+        """Raise :class:`LLMCircuitOpenError` once ``max_failures`` consecutive requests got an HTTP 5xx."""
+        with self._lock:
+            trip, n = self._server_trip, self._server_errors
+        if trip is not None:
+            raise LLMCircuitOpenError(
+                f"the LLM server at {self.base_url} is failing every request: {n} consecutive server errors "
+                f"(last: {trip}); its log says why (the line quoted is the first of its reply) (the circuit "
+                f"breaker trips after max_failures={self.max_failures})", base_url=self.base_url, failures=n,
+                reason=trip)
 
     # ---- structured decoding refused? ----------------------------------------------------------------
     def structured_answered(self) -> None:
@@ -336,12 +366,10 @@ class RequestGuard:
         assert trip is not None
         failures, reason, kinds = trip.failures, trip.reason, trip.kinds
         words = {"connect": ("connection failure", "connection failures"), "timeout": ("timeout", "timeouts"),
-                 "unusable": ("unusable reply", "unusable replies"), "server": ("server error", "server errors")}
+                 "unusable": ("unusable reply", "unusable replies")}
         parts = ", ".join(f"{n} {words.get(k, (k, k))[n != 1]}" for k, n in sorted(kinds.items()))
         if set(kinds) == {"connect"}:
             state, hint = "unreachable", "is it running, and is base_url right?"
-        elif set(kinds) == {"server"}:
-            state, hint = "failing every request", "its log says why (the reply above is its first line)"
         else:
             state, hint = "not answering usably", ("is base_url the OpenAI-compatible API (ending in /v1), and is "
                                                    "the server healthy?")
@@ -441,6 +469,8 @@ def post_json(transport: Any, path: str, payload: dict[str, Any], *, policy: Ret
     structured = next((f for f in STRUCTURED_FIELDS if f in payload), None)
 
     def attempt(k: int) -> Any:
+        if guard is not None:
+            guard.check_server()  # the server failed every request: this one is not sent
         timeout = guard.request_timeout() if guard is not None else None
         status: int | None = None
         try:
@@ -453,9 +483,10 @@ def post_json(transport: Any, path: str, payload: dict[str, Any], *, policy: Ret
                            f"the request field {structured!r} of structured decoding; not retried)", secrets),
                     status=status, attempts=k + 1, reason=redact(f"HTTP {status}: {first_line(resp.body)}", secrets))
             if status in RETRY_STATUS or status >= 500:
-                raise _Failure(redact(f"HTTP {status}: {first_line(resp.body)}", secrets), status=status,
-                               kind="server" if status >= 500 else None,
-                               retry_after=parse_retry_after(resp.header("retry-after")))
+                reason = redact(f"HTTP {status}: {first_line(resp.body)}", secrets)
+                if status >= 500 and guard is not None:
+                    guard.server_error(reason)  # the one making max_failures in a row ends every request
+                raise _Failure(reason, status=status, retry_after=parse_retry_after(resp.header("retry-after")))
             if status >= 400:
                 raise LLMError(redact(f"{what} to {url} failed with HTTP {status} (not retried): "
                                       f"{_snippet_text(resp.body)}", secrets),
@@ -463,8 +494,10 @@ def post_json(transport: Any, path: str, payload: dict[str, Any], *, policy: Ret
             data = _loads(resp.body)
             try:
                 out = parse(data)
-                if structured is not None and guard is not None:
-                    guard.structured_answered()
+                if guard is not None:
+                    guard.server_answered()
+                    if structured is not None:
+                        guard.structured_answered()
                 return out
             except MalformedResponse:
                 raise

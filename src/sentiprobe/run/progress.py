@@ -139,6 +139,14 @@ def _wrap(text: str, indent: int) -> list[str]:
                          break_long_words=True, break_on_hyphens=False) or [""]
 
 
+def _asked(entry: Mapping[str, Any]) -> str | None:
+    """How a generative model was asked on a suite (a summary entry's ``asked``, or from a results entry's
+    ``details.generation``); None for other models."""
+    from ..suites.prompting import asked_summary
+
+    return entry.get("asked") or asked_summary((entry.get("details") or {}).get("generation"))
+
+
 def _parse_note(metrics: Mapping[str, Any], generated: bool = False) -> str:
     """``parse failures 12.5%`` when a suite could not read some replies; for a generative model always, also
     ``parse failures 0.0%`` (empty otherwise)."""
@@ -197,7 +205,7 @@ def results_table(summary: Mapping[str, Any]) -> str:
                 lines += _wrap(prefix + "no reply could be parsed (parse failures 100%); raw replies: its report", 0)
                 continue
             vals = [f"{c:<{w}}" for c, w in zip(cells[m], widths)]
-            note = _parse_note(metrics, generated=bool(e.get("asked")))
+            note = _parse_note(metrics, generated=bool(_asked(e)))
             row = prefix + "  ".join(vals) + f"  {secs:7.1f}" + (f"  {note}" if note else "")
             if wide and len(row) <= WIDTH:
                 lines.append(row)
@@ -207,8 +215,8 @@ def results_table(summary: Mapping[str, Any]) -> str:
             if note:
                 lines.append(" " * len(prefix) + note)
         for m, e in ran.items():  # how each generative model was asked: the template and mode sent
-            if e.get("asked"):
-                lines += _wrap(f"{m}: {e['asked']}", 4)
+            if _asked(e):
+                lines += _wrap(f"{m}: {_asked(e)}", 4)
         for m, r in runs.items():
             err = (r.get("errors") or {}).get(suite)
             if err:
