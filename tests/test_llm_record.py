@@ -14,6 +14,7 @@ from fake_openai import FakeOpenAI
 from sentiprobe import api
 from sentiprobe.models.llm import configure
 from sentiprobe.models.structured import MODES
+from sentiprobe.run.progress import results_table
 from sentiprobe.suites import SUITES, get_suite
 from sentiprobe.suites.prompting import JSON_INSTRUCTION
 from sentiprobe.suites.soul.prompts import JG_CHAT, RC_CHAT
@@ -85,10 +86,16 @@ def test_recorded_template_is_the_template_sent(tmp_path, data_dir, mode):
     assert not errors, errors
     root = tmp_path / mode / "openai-compatible"
     html = (root / "report.html").read_text(encoding="utf-8")
+    comparison = (tmp_path / mode / "report.html").read_text(encoding="utf-8")
+    console = results_table(doc)
     assert len(run["suites"]) >= len(GENERATIVE) - 1
     for suite in run["suites"]:
         lines = (root / "predictions" / f"{suite}.jsonl").read_text(encoding="utf-8").splitlines()
         _check_entry(suite, data_dir, run["suites"][suite], [json.loads(x) for x in lines], sent, html)
+        tmpl = run["suites"][suite]["details"]["generation"]["template"]
+        said = f"prompt {tmpl['name']} v{tmpl['version']} #{tmpl['hash']}"
+        assert said in comparison, suite  # the comparison report names the template sent
+        assert said in " ".join(console.split()), suite  # and so does the console
 
 
 @pytest.mark.realdata
@@ -108,6 +115,7 @@ def test_default_soul_run_sends_the_papers_zero_shot_prompt(tmp_path, data_dir):
         gen = entry["details"]["generation"]
         assert gen["template"]["name"] == tmpl.name and gen["template"]["hash"] == tmpl.hash
         assert gen["structured"] == "off" and gen["structured_requested"] == "auto" and gen["structured_note"]
+        assert "protocol's free-text prompt was sent" in gen["warning"]  # the fake's replies do not parse
         assert entry["details"]["prompt_template"]["hash"] == tmpl.hash == entry["model_config"]["template_hash"]
         lines = (tmp_path / "r" / "openai-compatible" / "predictions" / f"{suite}.jsonl").read_text().splitlines()
         for line in lines:

@@ -554,6 +554,10 @@ def _likely_cause(failed: Sequence[Prediction], answered: Sequence[Prediction], 
     elif cut > len(raws) / 2:
         why = (f"the replies are cut off (finish_reason length, or JSON that never closes): max_tokens "
                f"({rec.get('max_tokens')}) is too small for them")
+    elif rec.get("structured", "off") == "off" and rec.get("structured_note"):
+        why = ("the protocol's free-text prompt was sent (structured=auto keeps it) and the model did not follow its "
+               "answer format: an explicit --model-arg structured=json_schema (or json_object, grammar) sends the "
+               "adapted prompt with a constrained reply instead")
     elif rec.get("structured", "off") == "off":
         why = ("decoding was not structured (structured=off, or the server accepts none of the modes): use "
                "--model-arg structured=auto with a server that constrains replies to the suite's schema")

@@ -10,7 +10,8 @@ Metrics (rates on the 0-1 scale; CIs resample whole reviews, ``n`` = reviews):
 - ``macro_f1``: mean of the three real classes' F1 (not in the paper; sentiprobe extra);
 - ``accuracy_lenient``: accuracy under the lenient rule (RC: docs/protocols/soul.md#label-extraction extraction; JG:
 equals ``accuracy``);
-- ``parse_failure_rate`` (lower is better): share of statements whose prediction did not parse;
+- ``parse_failure_rate`` (lower is better): share of the answered statements whose reply did not parse (an item
+  the model never answered is counted in ``n_generation_errors``, not here);
 - JG only: ``bleu``, ``rouge1``, ``rouge2``, ``rougeL``, ``bertscore_f1`` (see ``textmetrics``), not
   computable when no prediction carries a justification (classify-only models).
 
@@ -139,7 +140,8 @@ def score_predictions(items: Sequence[Item], by_id: dict[str, Prediction], *, ta
         "parse_failure_rate_lenient", [float(preds[k] is not None and lenient[k] is None) for k in answered],
         [groups[k] for k in answered], n_boot=n_boot, seed=seed, alpha=alpha, higher_is_better=False,
         note="under the lenient rule")
-    junk = Counter(normalise_junk(p.raw) for p in preds if p is not None and p.label is None)
+    junk = Counter(normalise_junk(p.raw) for p in preds
+                   if p is not None and p.label is None and not p.meta.get("generation_error"))
     wrong = [i for i, (g, p) in enumerate(zip(gold, primary)) if g != p]
     details: dict[str, Any] = {
         **cls_details,
