@@ -161,6 +161,20 @@ def test_soul_counts_unanswered_items_apart_from_parse_failures(tmp_path, data_d
 
 
 @pytest.mark.realdata
+def test_triplets_count_unanswered_sentences_apart_from_parse_failures(tmp_path, data_dir):
+    items = get_suite("absa-triplet-explicit", data_dir).items("test")[:6]
+    bad = {" ".join(items[1].tokens or ()), " ".join(items[4].tokens or ())}
+    with FakeOpenAI(raw_reply=lambda text: '{"triplets": []}', fail_if=lambda text: any(b in text for b in bad),
+                    lifetime=120) as srv:
+        doc = _run(tmp_path, srv, ["absa-triplet-explicit"], data_dir, limit=6, max_retries="0",
+                   structured="json_schema")
+    entry = doc["runs"]["openai-compatible"]["suites"]["absa-triplet-explicit"]
+    assert entry["details"]["generation"]["unanswered"] == 2
+    assert entry["metrics"]["parse_failure_rate"]["value"] == 0.0  # was 2/6: unanswered counted as failures
+    assert entry["details"]["parse_failures"] == 0
+
+
+@pytest.mark.realdata
 def test_triplet_schema_admits_every_gold_triplet_of_every_triplet_suite(data_dir):
     """Spans of any length the gold data has (up to 41 words) can be expressed in a structured reply."""
     from sentiprobe.suites.triplets.parse import _norm_word

@@ -34,4 +34,7 @@ SERVERS: dict[str, Callable[[], dict[str, Any]]] = {
     "echo-key": lambda: {"raw_reply": _echo_key},
     "unanswered": lambda: {"raw_reply": lambda text: "true", "fail_if": lambda text: len(text) % 3 == 0,
                            "error_body": b'{"error": {"message": "model overloaded"}}'},
+    "unanswered-triplets": lambda: {"raw_reply": lambda text: '{"triplets": []}',
+                                    "fail_if": lambda text: len(text) % 3 == 0,
+                                    "error_body": b'{"error": {"message": "model overloaded"}}'},
 }

@@ -39,4 +39,8 @@ def cases() -> list[Case]:
              _run("soul-rc", "--model-arg", "structured=off", "--model-arg", "max_retries=0"), nothing, 0,
              ("got no answer from the model", "parse failures 0.0%"), llm="unanswered", timeout=90,
              tags=("soul-rc", LLM)),
+        Case("llm-triplets-unanswered-are-not-parse-failures",
+             _run("absa-triplet-explicit", "--model-arg", "structured=json_schema", "--model-arg", "max_retries=0"),
+             nothing, 0, ("got no answer from the model", "parse failures 0.0%"), llm="unanswered-triplets",
+             timeout=90, tags=("absa-triplet-explicit", LLM)),
     ]

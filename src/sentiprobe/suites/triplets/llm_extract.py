@@ -224,10 +224,8 @@ def generate_predictions(predictor: Any, items: Sequence[Item], suite: Any = Non
     for k, it in enumerate(items):
         meta = prediction_meta(asked, k)
         reply, cut = reply_parts(asked.replies[k])
-        if "generation_error" in meta or reply is None:
-            meta.update(triplets=[], failures=[{"record": it.item_id,
-                                                "reason": f"generation failed: {meta['generation_error']}"}],
-                        entries=1)
+        if "generation_error" in meta or reply is None:  # unanswered: no triplet (misses), not a parse failure
+            meta.update(triplets=[], failures=[], entries=0)
             preds.append(Prediction(it.item_id, None, parse_ok=False, meta=meta))
             continue
         why = TRUNCATED if cut else _invalid_json(reply) if structured else None

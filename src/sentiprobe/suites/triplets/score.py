@@ -112,7 +112,8 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
             entries += 1
             units.append(1.0)
             continue
-        units.append(float(bool(meta.get("failures"))))
+        if not meta.get("generation_error"):  # an unanswered sentence is no reply, so no parse failure
+            units.append(float(bool(meta.get("failures"))))
         if p.item_id in by_id:  # several seeds or duplicate predictions: merge their sets
             old = by_id[p.item_id].meta
             meta = {k: (old.get(k) or []) + (meta.get(k) or []) if k in ("triplets",) else old.get(k)
