@@ -22,9 +22,11 @@ normally. Fault names:
 
 Structured decoding: ``structured`` is the set of modes the server accepts (``json_schema``, ``json_object``,
 ``grammar``, ``choice``; default all). A request carrying another mode's field is refused with
-``refuse_status`` (400, or 422 as FastAPI servers answer), as real servers refuse unknown fields; an accepted
-one is answered with a reply that fits its schema (:func:`structured_reply`). ``modes`` records the mode of
-every POST. ``reply_fn(prompt_text) -> str`` replaces the normal free-text answers (a leak or a junk reply).
+``refuse_status`` (400, or 422 as FastAPI servers answer, 500 as llama-cpp-python's does), as real servers refuse
+unknown fields; an accepted one is answered with a reply that fits its schema (:func:`structured_reply`).
+``modes`` records the mode of every POST. ``reply_fn(prompt_text) -> str`` replaces the normal free-text answers
+(a leak or a junk reply), ``raw_reply(prompt_text) -> str`` every chat answer, structured or not;
+``finish_reason="length"`` makes every chat answer say it was cut off at the token limit.
 
 Normal answers are deterministic functions of the prompt (:func:`answer_for`); with ``echo_auth=True``
 every normal answer also quotes the request's ``Authorization`` header and its bare token (a server that
@@ -66,8 +68,13 @@ class FakeOpenAI:
     def __init__(self, faults: list[str] | None = None, *, delay: float = 0.0, slow_s: float = 1.0,
                  retry_after: str = "0", lifetime: float = 60.0, logprobs: bool = True,
                  echo_auth: bool = False, structured: set[str] | None = None, refuse_status: int = 400,
-                 reply_fn: Any = None, fail_if: Any = None) -> None:
+                 reply_fn: Any = None, fail_if: Any = None, raw_reply: Any = None,
+                 finish_reason: str = "stop", error_body: bytes = b'{"error": {"message": "internal error"}}'
+                 ) -> None:
+        self.error_body = error_body  # the body of the 500/503 faults
         self.fail_if = fail_if  # prompt text -> True: answer HTTP 500 (an item the server never answers)
+        self.raw_reply = raw_reply  # prompt text -> the reply of every answered request, structured or not
+        self.finish_reason = finish_reason  # "length": every reply says it hit the token limit
         self.structured = {"json_schema", "json_object", "grammar", "choice"} if structured is None else structured
         self.refuse_status = refuse_status
         self.reply_fn = reply_fn
@@ -138,11 +145,13 @@ class FakeOpenAI:
             text = "\n".join(m.get("content", "") for m in body["messages"])
             reply = structured_reply(body, text) if mode != "off" else (
                 self.reply_fn(text) if self.reply_fn is not None else answer_for(text))
+            if self.raw_reply is not None:
+                reply = self.raw_reply(text)
             if self.echo_auth:
                 token = (auth or "").split()[-1] if auth else ""
                 reply += f"\n(debug: you sent Authorization: {auth}; token={token})"
             return {"id": "chatcmpl-fake", "object": "chat.completion", "model": model,
-                    "choices": [{"index": 0, "finish_reason": "stop",
+                    "choices": [{"index": 0, "finish_reason": self.finish_reason,
                                  "message": {"role": "assistant", "content": reply}}]}
         prompt = body["prompt"]
         choice: dict[str, Any] = {"index": 0, "finish_reason": "stop", "logprobs": None}
@@ -268,7 +277,7 @@ class _Handler(BaseHTTPRequestHandler):
                 fake.requests.append({"path": self.path, "body": body, "auth": auth, "fault": fault, "mode": mode})
                 fake.modes.append(mode)
             if fake.fail_if is not None and isinstance(body, dict) and fake.fail_if(_prompt_text(body)):
-                self._send(500, b'{"error": {"message": "internal error"}}')
+                self._send(500, fake.error_body)
                 return
             if mode != "off" and mode not in fake.structured:
                 self._send(fake.refuse_status, json.dumps({"error": {"message": f"unsupported field for {mode}",
@@ -287,7 +296,8 @@ class _Handler(BaseHTTPRequestHandler):
         if fault == "429":
             self._send(429, b'{"error": {"message": "rate limited"}}', headers={"Retry-After": fake.retry_after})
         elif fault in ("500", "503"):
-            self._send(int(fault), b'{"error": {"message": "internal error"}}')
+            self._send(int(fault), fake.error_body, ctype="text/plain" if fake.error_body[:1] != b"{" else
+                       "application/json")
         elif fault == "400":
             self._send(400, b'{"error": {"message": "bad request"}}')
         elif fault == "echo_auth":

@@ -124,6 +124,7 @@ def trickle_server():
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_bad_input(case, tmp_path, data_dir, runner):
     srv = None
+    fake = None
     url = ""
     trickle = trickle_server() if case.server == "trickle" else None
     if trickle is not None:
@@ -133,6 +134,12 @@ def test_bad_input(case, tmp_path, data_dir, runner):
         srv.bind(("127.0.0.1", 0))
         srv.listen(64)
         url = f"http://127.0.0.1:{srv.getsockname()[1]}/"
+    if case.llm:  # a fake OpenAI-compatible server with the case's behaviour
+        from fake_openai import FakeOpenAI
+        from llm_servers import SERVERS
+
+        fake = FakeOpenAI(**SERVERS[case.llm](), lifetime=case.timeout + 30).start()
+        url = fake.base_url
     try:
         root = tmp_path / "case"
         args, _, expect = corpus.materialise(case, root, data_dir,
@@ -141,12 +148,15 @@ def test_bad_input(case, tmp_path, data_dir, runner):
         res = runner.run({"args": args, "cwd": str(tmp_path), "timeout": case.timeout, "memory_mb": case.memory_mb,
                           "stdout": str(tmp_path / "stdout"), "stderr": str(tmp_path / "stderr"),
                           "env": {"SENTIPROBE_CACHE_DIR": str(tmp_path / "cache"), "TMPDIR": str(tmp_path / "tmp"),
-                                  "SENTIPROBE_DATA_DIR": os.environ.get("SENTIPROBE_DATA_DIR", str(data_dir))}})
+                                  "SENTIPROBE_DATA_DIR": os.environ.get("SENTIPROBE_DATA_DIR", str(data_dir)),
+                                  **dict(case.env)}})
     finally:
         if srv is not None:
             srv.close()
         if trickle is not None:
             trickle.__exit__(None, None, None)
+        if fake is not None:
+            fake.stop()
     out = (tmp_path / "stdout").read_text(encoding="utf-8", errors="replace")
     err = (tmp_path / "stderr").read_text(encoding="utf-8", errors="replace")
     where = f"{res}; stderr: {err[-2000:]}"
@@ -159,6 +169,11 @@ def test_bad_input(case, tmp_path, data_dir, runner):
     text = out + err  # errors go to stderr; `data fetch` reports failed files in its report on stdout
     for want in expect:
         assert want in text, f"{want!r} not in: {text[-2000:]}"
+    for secret in (s.lower() for s in case.forbid):  # in no output and no file the case wrote (cache included)
+        assert secret not in text.lower(), "a forbidden text is in the output"
+        for p in tmp_path.rglob("*"):
+            if p.is_file():
+                assert secret.encode() not in p.read_bytes().lower(), f"a forbidden text is in {p}"
 
 
 @pytest.mark.realdata

@@ -157,16 +157,16 @@ def test_ctrl_c_in_cli_exits_130_fast_and_keeps_finished_batches(data_dir, tmp_p
 
     ``max_concurrency=1`` runs the requests in the main thread, 4 on the worker threads.
     """
-    # the first POST is the structured-decoding probe (structured=auto), then one batch of 4 answers
-    with FakeOpenAI(faults=["ok"] * 5 + ["slow"] * 100, slow_s=60.0, lifetime=120.0) as srv:
+    # one batch of 4 answers (soul-rc keeps its free-text protocol prompt under structured=auto: no probe)
+    with FakeOpenAI(faults=["ok"] * 4 + ["slow"] * 100, slow_s=60.0, lifetime=120.0) as srv:
         cmd = _cli_run(srv.base_url, tmp_path, data_dir, "--model-arg", "batch_size=4",
                        "--model-arg", f"max_concurrency={concurrency}")
         proc = subprocess.Popen(cmd, env=_cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             t_end = time.monotonic() + 60
-            while srv.posts < 6 and time.monotonic() < t_end and proc.poll() is None:
+            while srv.posts < 5 and time.monotonic() < t_end and proc.poll() is None:
                 time.sleep(0.02)
-            assert srv.posts >= 6, "the CLI never reached the hanging batch"
+            assert srv.posts >= 5, "the CLI never reached the hanging batch"
             time.sleep(0.2)  # let all 4 workers get stuck in their reads
             t0 = time.monotonic()
             proc.send_signal(signal.SIGINT)
@@ -187,7 +187,7 @@ def test_ctrl_c_in_cli_exits_130_fast_and_keeps_finished_batches(data_dir, tmp_p
     assert elapsed < 5.0  # the requirement is 2 s; slack for interpreter teardown on a loaded machine
     with sqlite3.connect(tmp_path / "cache" / "cache.sqlite") as db:
         (n,) = db.execute("SELECT COUNT(*) FROM blobs").fetchone()
-    assert n == 5  # the finished batch (and the probe's answer) is in the cache
+    assert n == 4  # the finished batch is in the cache
 
 
 # ---- dead servers and deadlines --------------------------------------------------------------------

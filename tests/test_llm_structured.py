@@ -66,8 +66,8 @@ def test_auto_probes_once_and_falls_back_one_step(tmp_path, accepts, status, exp
         mode = pred.call("structured_mode", [LABELS])[0]
         assert mode == expected
         probes = len(srv.requests)
-        # a 400/422 refusal costs one probe; a 500 one retry and a probe without the field
-        assert probes == {"json_schema": 1, "json_object": 2 if status != 500 else 4, "off": 2}[expected]
+        # a 400/422 refusal costs one probe; a 500 naming the field is not retried either, then a probe without it
+        assert probes == {"json_schema": 1, "json_object": 2 if status != 500 else 3, "off": 2}[expected]
         out = pred.generate(PROMPTS, schema=LABELS, structured=mode)
         sent = [r["mode"] for r in srv.requests[probes:]]
         assert sent == [expected] * len(PROMPTS)  # never a per-item fallback
@@ -168,7 +168,7 @@ def test_triplet_item_schema_admits_only_usable_triplets(data_dir):
     llg = pytest.importorskip("llguidance")
     for it in get_suite("absa-triplet-explicit", data_dir).items("test")[:40]:
         schema = item_schema(it)
-        alts = schema["properties"]["triplets"]["items"]["anyOf"]
+        alts = schema["properties"]["triplets"]["items"].get("anyOf", [])
         for alt in alts:
             target = alt["properties"]["target"]["enum"][0]
             for opinion in alt["properties"]["opinion"]["enum"]:
@@ -210,6 +210,9 @@ def test_classification_suites_run_through_generation(tmp_path, data_dir):
     for s in suites:
         entry = run["suites"][s]
         gen = entry["details"]["generation"]
+        if s == "soul-rc":  # auto keeps the SOUL paper's zero-shot prompt and its free-text answer
+            assert gen["structured"] == "off" and gen["structured_note"] and gen["template"]["kind"] == "protocol"
+            continue
         assert gen["structured"] == "json_object" and gen["structured_requested"] == "auto", s
         assert gen["template"]["hash"] and gen["reply_schema"]["name"]
         assert entry["metrics"]["parse_failure_rate"]["value"] == 0.0, (s, gen["first_failures"])
@@ -478,14 +481,18 @@ def test_list_prompts_shows_every_declared_template(capsys):
     assert "== sentivent-polar: template sentivent-polar v2 #" in text and '{"label": one of "positive"' in text
 
 
-def test_a_structured_reply_cut_off_by_max_tokens_keeps_its_complete_fields():
+def test_a_structured_reply_cut_off_by_max_tokens_is_a_parse_failure():
+    """Truncation is a failure: invalid JSON under structured decoding gives no label, whatever a lenient reading
+    recovers (the lenient label and the justification so far stay for the lenient and text metrics)."""
     from sentiprobe.suites.prompting import truncated_field
     from sentiprobe.suites.soul.predict import _parse_structured
 
     cut = '{ "label": "true", "justification": "The review says \\"great\\" and I'
     parsed = _parse_structured(cut, "jg")
-    assert parsed.label == "true" and parsed.justification == 'The review says "great" and I'
+    assert parsed.label is None and parsed.label_lenient == "true"
+    assert parsed.justification == 'The review says "great" and I'
     assert _parse_structured('{"answer": "fal', "rc").label is None  # a label cut off is no label
     assert truncated_field(cut, "justification") is None  # not complete
     task = SUITES.get("sentivent-polar").prompting
-    assert parse_label('{"label": "negative", "x": "cut', task, True) == "negative"
+    assert parse_label('{"label": "negative", "x": "cut', task, True) is None
+    assert parse_label('{"label": "negative"}', task, True) == "negative"

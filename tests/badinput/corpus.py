@@ -53,6 +53,10 @@ class Case:
         server: the case needs ``{server}``: True (or ``"silent"``) a server that accepts connections and never
             answers, ``"trickle"`` one that answers every GET with 200 and a large Content-Length, then sends one
             byte every half second.
+        llm: the case needs ``{server}`` to be a fake OpenAI-compatible server with this behaviour
+            (:data:`llm_servers.SERVERS`, e.g. ``500``: HTTP 500 to every request).
+        env: environment variables of the case (e.g. the API key a fake server echoes).
+        forbid: texts that no file the case writes, and neither of its outputs, may contain (any letter case).
     """
 
     id: str
@@ -66,6 +70,9 @@ class Case:
     timeout: float = 120.0
     memory_mb: int = 1500
     server: bool | str = False
+    llm: str = ""
+    env: tuple[tuple[str, str], ...] = ()
+    forbid: tuple[str, ...] = ()
 
 
 def write(name: str, data: bytes | str) -> Build:
@@ -180,7 +187,7 @@ def materialise(case: Case, root: Path, data_dir: Path, item: Callable[[str, dic
     root.mkdir(parents=True, exist_ok=True)
     case.build(root)
     args = [_fill(a, root, data_dir, case.file, server) for a in case.args]
-    expect = [e.replace("{file}", str(root / case.file)) for e in case.expect]
+    expect = [e.replace("{file}", str(root / case.file)).replace("{server}", server) for e in case.expect]
     files = [p for p in root.rglob("*") if p.is_file() and p.stat().st_size < 50_000_000]
     needs = any(FIRST in a or GOLD in a for a in args) or any(
         FIRST.encode() in p.read_bytes() or GOLD.encode() in p.read_bytes() for p in files)

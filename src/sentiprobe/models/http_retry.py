@@ -110,6 +110,23 @@ class LLMCancelled(LLMFatalError):
     """The request was cancelled (Ctrl-C, or another request of the batch failed for good)."""
 
 
+class LLMStructuredRefused(LLMFatalError):
+    """The server refused the request's structured-decoding field (``response_format``, ``grammar``,
+    ``guided_choice``): an HTTP error whose body names it, or the same error on the first
+    :data:`SAME_ERROR_REQUESTS` structured requests with none answered. Not retried: every other request carries
+    the same field. ``structured=auto`` steps down to the next mode on it; an explicit mode ends the run."""
+
+
+STRUCTURED_FIELDS = ("response_format", "grammar", "guided_choice")
+"""Request fields of structured decoding (see :mod:`.structured`)."""
+_NAMES_STRUCTURED = re.compile(r"(?i)response[_ ]?format|json[_ ]?schema|json_object|grammar|guided[_ ]?choice")
+SAME_ERROR_REQUESTS = 3
+"""Structured requests that fail with the same HTTP error, none answered, before the mode counts as refused."""
+SAME_ERROR_STATUS = frozenset({400, 422, 500})
+"""The statuses with which servers refuse a field they do not take (llama-cpp-python's server: HTTP 500); a 503
+(overloaded) or a rate limit never counts as a refusal."""
+
+
 class MalformedResponse(Exception):
     """A 2xx response whose body cannot be used (raised by the ``parse`` callback; retried)."""
 
@@ -123,25 +140,47 @@ _HEADER_VALUE = re.compile(
 _BEARER = re.compile(r"(?i)\b(bearer\s+)(?=[A-Za-z._~+/-]*\d)[A-Za-z0-9._~+/-]{8,}=*")
 
 
-_SEPARATORS = r"[\s\u200b\u200c\u200d\u2060\ufeff._-]*"
+# between a secret's characters: whitespace, dots, dashes, underscores and the invisible format characters
+# (soft hyphen, zero-width and direction marks, word joiners, BOM), as themselves or as JSON / HTML escapes
+_INVISIBLE = "\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff"
+_SEPARATORS = (r"(?:[\s._\-\uff0d\uff0e\uff3f" + _INVISIBLE + r"]"
+               r"|\\+u(?:00(?:20|2d|2e|5f|ad)|180e|200[b-f]|202[a-e]|206[0-4]|3000|feff|ff0d|ff0e|ff3f)"
+               r"|%(?:20|2d|2e|5f)|&#0*(?:32|45|46|95|173|8203|8204|8205|8288|65279);"
+               r"|&#x0*(?:20|2d|2e|5f|ad|200b|200c|200d|2060|feff);)*")
 _MIN_FUZZY = 8  # shorter secrets are matched exactly only (a fuzzy short pattern would hit ordinary text)
+
+
+def _char_forms(c: str) -> str:
+    """One character of a secret in every encoding a reply may carry it in: itself (any case), its fullwidth
+    form, a JSON ``\\uXXXX`` escape (also doubly escaped), a URL ``%XX`` escape and an HTML numeric entity."""
+    forms = [re.escape(c)]
+    for v in {c, c.lower(), c.upper()}:
+        o = ord(v)
+        forms += [rf"\\+u{o:04x}", rf"&#0*{o};", rf"&#x0*{o:x};"]
+        if o < 0x80:
+            forms.append(rf"%{o:02x}")
+        if 0x21 <= o <= 0x7E:
+            forms.append(re.escape(chr(o + 0xFEE0)))
+    return "(?:" + "|".join(forms) + ")"
 
 
 @functools.lru_cache(maxsize=64)
 def _secret_pattern(secret: str) -> re.Pattern[str]:
-    """The secret in any letter case, with whitespace, zero-width characters, dots, dashes or underscores
-    between its characters (``sk-abc`` matches ``SK-ABC``, ``s k - a b c``, ``s_k_a_b_c``)."""
+    """The secret in any letter case, with whitespace, invisible format characters, dots, dashes or underscores
+    between its characters, and each character possibly escaped (JSON ``\\u0073``, URL ``%73``, HTML ``&#115;``,
+    fullwidth): ``sk-abc`` matches ``SK-ABC``, ``s k - a b c``, ``s_k_a_b_c``, ``\\u0073\\u006b-abc``."""
     chars = [c for c in secret if not c.isspace() and c not in "._-"]  # the key's own separators may change too
-    return re.compile(_SEPARATORS.join(re.escape(c) for c in chars), re.IGNORECASE)
+    return re.compile(_SEPARATORS.join(_char_forms(c) for c in chars), re.IGNORECASE)
 
 
 def redact(text: str, secrets: Sequence[str]) -> str:
     """``text`` with each non-empty secret and every ``Authorization`` / ``api-key`` header value as ``***``.
 
-    A secret is found in its normalised forms too (any letter case; spaces, zero-width characters, dots,
-    dashes or underscores between its characters), so a server that echoes the key lower-cased or spelled
-    out cannot leak it. The header patterns catch keys the adapter was not told about (a proxy that adds
-    its own header and echoes it).
+    A secret is found in its normalised and encoded forms too (any letter case; spaces, zero-width and other
+    invisible format characters, dots, dashes or underscores between its characters; characters written as
+    JSON ``\\uXXXX`` escapes, URL escapes, HTML entities or fullwidth letters), so a server that echoes the key
+    lower-cased, spelled out or escaped (to be decoded later, e.g. inside a JSON reply) cannot leak it. The
+    header patterns catch keys the adapter was not told about (a proxy that adds its own header and echoes it).
     """
     for s in secrets:
         if s:
@@ -159,7 +198,11 @@ class RequestGuard:
     usably" trip it for good: a connection that cannot be made, a reply that does not arrive within the
     timeout, and a 2xx reply that cannot be used (HTML, JSON without ``choices``, a truncated or garbled
     body). Only a usable reply resets the count; HTTP 429/5xx and other statuses neither count nor reset
-    (they are retried with backoff, bounded by the retries and the deadline). A run does not outlive a
+    (they are retried with backoff, bounded by the retries and the deadline). HTTP 5xx answers have a count of
+    their own (:meth:`server_error`): ``max_failures`` of them in a row, over all requests, end every request
+    (a server failing every request ends a run after ``max_failures`` attempts, about a second at the
+    defaults, with its URL, the status and the first line of its reply), while 5xx answers mixed with other
+    faults and usable replies are retried as before. A run does not outlive a
     server restart worth waiting for: re-run to retry, finished batches are cached.
 
     Deadlines: an explicit ``deadline_s`` bounds every request of the adapter, counted from the first one.
@@ -182,6 +225,55 @@ class RequestGuard:
         self._t0: float | None = None
         self._planned: tuple[float, float] | None = None  # (absolute deadline, its budget in seconds)
         self._lock = threading.Lock()
+        self._server_errors = 0  # consecutive HTTP 5xx answers, over all requests
+        self._server_trip: str | None = None  # the last 5xx when they reached max_failures: every request fails
+        self._structured_ok = False  # a structured request was answered: its mode is accepted
+        self._structured_errors: dict[str, int] = {}  # "HTTP status: first line" -> structured attempts it ended
+
+    # ---- a server failing every request ---------------------------------------------------------------
+    def server_error(self, reason: str) -> None:
+        """Count an HTTP 5xx answer; the one that makes ``max_failures`` in a row raises the breaker's error."""
+        with self._lock:
+            self._server_errors += 1
+            if self._server_errors >= self.max_failures and self._server_trip is None:
+                self._server_trip = reason
+        self.check_server()
+
+    def server_answered(self) -> None:
+        """A usable reply: the 5xx answers were not every request's."""
+        with self._lock:
+            if self._server_trip is None:
+                self._server_errors = 0
+
+    def check_server(self) -> None:
+        """Raise :class:`LLMCircuitOpenError` once ``max_failures`` consecutive requests got an HTTP 5xx."""
+        with self._lock:
+            trip, n = self._server_trip, self._server_errors
+        if trip is not None:
+            raise LLMCircuitOpenError(
+                f"the LLM server at {self.base_url} is failing every request: {n} consecutive server errors "
+                f"(last: {trip}); its log says why (the line quoted is the first of its reply) (the circuit "
+                f"breaker trips after max_failures={self.max_failures})", base_url=self.base_url, failures=n,
+                reason=trip)
+
+    # ---- structured decoding refused? ----------------------------------------------------------------
+    def structured_answered(self) -> None:
+        """A request carrying a structured-decoding field got a usable reply."""
+        with self._lock:
+            self._structured_ok = True
+
+    def structured_refused(self, status: int, first_line: str) -> bool:
+        """Count an HTTP error of a structured request; True when it says the mode is refused: the body names
+        a structured-decoding field, or the same error ended the first :data:`SAME_ERROR_REQUESTS` structured
+        attempts while none was answered."""
+        if _NAMES_STRUCTURED.search(first_line):
+            return True
+        with self._lock:
+            if self._structured_ok or status not in SAME_ERROR_STATUS:
+                return False
+            sig = f"HTTP {status}: {first_line}"
+            self._structured_errors[sig] = self._structured_errors.get(sig, 0) + 1
+            return self._structured_errors[sig] >= SAME_ERROR_REQUESTS
 
     # ---- deadlines ---------------------------------------------------------------------------------
     def start(self) -> None:
@@ -374,23 +466,39 @@ def post_json(transport: Any, path: str, payload: dict[str, Any], *, policy: Ret
     url = transport.url(path)
     body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
     rng = rng or random.Random(policy.seed)
+    structured = next((f for f in STRUCTURED_FIELDS if f in payload), None)
 
     def attempt(k: int) -> Any:
+        if guard is not None:
+            guard.check_server()  # the server failed every request: this one is not sent
         timeout = guard.request_timeout() if guard is not None else None
         status: int | None = None
         try:
             resp = transport.post(path, body, timeout=timeout)
             status = resp.status
+            if status >= 400 and status not in RETRY_STATUS and structured is not None and guard is not None and \
+                    guard.structured_refused(status, first_line(resp.body)):
+                raise LLMStructuredRefused(
+                    redact(f"{what} to {url} failed with HTTP {status}: {first_line(resp.body)} (the server refuses "
+                           f"the request field {structured!r} of structured decoding; not retried)", secrets),
+                    status=status, attempts=k + 1, reason=redact(f"HTTP {status}: {first_line(resp.body)}", secrets))
             if status in RETRY_STATUS or status >= 500:
-                raise _Failure(redact(f"HTTP {status}: {_snippet_text(resp.body)}", secrets), status=status,
-                               retry_after=parse_retry_after(resp.header("retry-after")))
+                reason = redact(f"HTTP {status}: {first_line(resp.body)}", secrets)
+                if status >= 500 and guard is not None:
+                    guard.server_error(reason)  # the one making max_failures in a row ends every request
+                raise _Failure(reason, status=status, retry_after=parse_retry_after(resp.header("retry-after")))
             if status >= 400:
                 raise LLMError(redact(f"{what} to {url} failed with HTTP {status} (not retried): "
                                       f"{_snippet_text(resp.body)}", secrets),
                                status=status, attempts=k + 1, reason=redact(f"HTTP {status}", secrets))
             data = _loads(resp.body)
             try:
-                return parse(data)
+                out = parse(data)
+                if guard is not None:
+                    guard.server_answered()
+                    if structured is not None:
+                        guard.structured_answered()
+                return out
             except MalformedResponse:
                 raise
             except (KeyError, TypeError, IndexError, ValueError, AttributeError) as exc:
@@ -448,6 +556,13 @@ class _Failure(Transient):
                  retry_after: float | None = None) -> None:
         super().__init__(reason, kind=kind, retry_after=retry_after)
         self.status = status
+
+
+def first_line(body: bytes | str, limit: int = 200) -> str:
+    """The first non-empty line of a response body (an error page's headline, a JSON error on one line)."""
+    text = body.decode("utf-8", errors="replace") if isinstance(body, bytes | bytearray) else str(body)
+    line = next((x.strip() for x in text[: 8 * limit].splitlines() if x.strip()), "(empty body)")
+    return line[:limit] + ("..." if len(line) > limit else "")
 
 
 def _snippet_text(body: bytes | str, limit: int = 300) -> str:

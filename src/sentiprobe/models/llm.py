@@ -59,6 +59,7 @@ from .http_retry import (
     LLMDeadlineError,
     LLMError,
     LLMFatalError,
+    LLMStructuredRefused,
     MalformedResponse,
     RequestGuard,
     RetryPolicy,
@@ -87,6 +88,7 @@ __all__ = [
     "LLMDeadlineError",
     "LLMError",
     "LLMFatalError",
+    "LLMStructuredRefused",
     "OpenAICompatibleModel",
     "ENV_API_KEY",
     "ENV_BASE_URL",
@@ -241,7 +243,11 @@ class OpenAICompatibleModel(ModelAdapter):
             self.requests_made += 1
         out = post_json(transport, path, payload, policy=policy or self.policy, parse=parse, secrets=self._secrets(),
                         rng=self._rng, what=what, guard=self._guard, cancel=cancel)
-        return redact(out, self._secrets()) if isinstance(out, str) else out
+        if isinstance(out, str):
+            return redact(out, self._secrets())
+        if isinstance(out, dict) and isinstance(out.get("text"), str):  # a reply cut off at the token limit
+            return {**out, "text": redact(out["text"], self._secrets())}
+        return out
 
     # ---- what the runner and suites are told ---------------------------------------------------
     def _say(self, key: str, text: str) -> None:
@@ -325,9 +331,10 @@ class OpenAICompatibleModel(ModelAdapter):
             apply_mode(body, mode, wire)
         return body
 
-    def generate(self, prompts: Sequence[Any], **kwargs: Any) -> list[str]:
-        """One reply per prompt. Keyword args: max_tokens, temperature, top_p, stop, system, seed, and
-        ``schema`` / ``structured`` for structured decoding (see :mod:`.structured`).
+    def generate(self, prompts: Sequence[Any], **kwargs: Any) -> list[Any]:
+        """One reply per prompt: its text, or ``{"text": ..., "finish_reason": "length"}`` for a reply cut off at the
+        token limit (a parse failure for the suites). Keyword args: max_tokens, temperature, top_p, stop, system,
+        seed, and ``schema`` / ``structured`` for structured decoding (see :mod:`.structured`).
 
         Raises :class:`LLMError` when a request fails after its retries (no partial result is returned).
         """
@@ -339,10 +346,11 @@ class OpenAICompatibleModel(ModelAdapter):
         try:
             return self._map(lambda b, cancel: self._post(path, b, parse, what, cancel), bodies)
         except LLMError as exc:
-            if mode != "off" and exc.status in UNSUPPORTED_STATUS:
-                raise LLMError(f"{exc} -- the server refused structured decoding mode {mode!r}; use "
-                               "--model-arg structured=auto (probes what the server accepts) or structured=off",
-                               status=exc.status, attempts=exc.attempts, reason=exc.reason) from None
+            if mode != "off" and (isinstance(exc, LLMStructuredRefused) or exc.status in UNSUPPORTED_STATUS):
+                hint = ("use --model-arg structured=auto (probes what the server accepts) or structured=off"
+                        if self.structured != "auto" else "use --model-arg structured=off (or another mode)")
+                raise LLMStructuredRefused(f"{exc} -- the server refused structured decoding mode {mode!r}; {hint}",
+                                           status=exc.status, attempts=exc.attempts, reason=exc.reason) from None
             raise
 
     # ---- structured decoding -------------------------------------------------------------------
@@ -366,13 +374,13 @@ class OpenAICompatibleModel(ModelAdapter):
     def _probe(self, wire: dict[str, Any]) -> str:
         """Ask the endpoint once per rung, best first, until one is accepted.
 
-        A rung is refused by an HTTP 400/422, or by a 5xx while the same request without the field succeeds
-        (llama-cpp-python's server answers its validation errors with HTTP 500); then the next rung is tried.
+        A rung is refused by an HTTP 400/422, by an error whose body names the field
+        (:class:`~.http_retry.LLMStructuredRefused`), or by a 5xx while the same request without the field succeeds
+        (llama-cpp-python's server answers its validation errors with HTTP 500); then the next rung is tried. The
+        probe is retried like any request (rate limits, a busy server).
         """
         path, parse = ("chat/completions", parse_chat) if self.endpoint == "chat" else ("completions",
                                                                                           parse_completion)
-        probe_policy = RetryPolicy(max_retries=min(1, self.policy.max_retries), backoff=self.policy.backoff,
-                                   max_backoff=self.policy.max_backoff, max_retry_after=self.policy.max_retry_after)
         for rung in AUTO_LADDER:
             if rung == "off":
                 self._say(f"off:{wire['name']}", f"{self.name} at {self.base_url} accepts none of the structured "
@@ -381,23 +389,35 @@ class OpenAICompatibleModel(ModelAdapter):
                 return "off"
             body = self.request_payload(_PROBE_PROMPT, max_tokens=1, schema=wire, structured=rung)
             try:
-                self._post(path, body, parse, f"{self.endpoint} probe (structured={rung})", policy=probe_policy)
-            except LLMFatalError:
-                raise
+                self._post(path, body, parse, f"{self.endpoint} probe (structured={rung})")
+            except LLMFatalError as exc:
+                if not isinstance(exc, LLMStructuredRefused):
+                    raise
+                if exc.status is not None and exc.status >= 500:  # a broken server, or the field? ask without it
+                    self._post(path, self.request_payload(_PROBE_PROMPT, max_tokens=1), parse,
+                               f"{self.endpoint} probe (structured=off)")
+                self._say_fallback(rung, exc)
+                continue
             except LLMError as exc:
                 if exc.status is None or not (exc.status in UNSUPPORTED_STATUS or exc.status >= 500):
                     raise
                 if exc.status >= 500:  # a broken server, or one that fails on the field? ask without it
                     self._post(path, self.request_payload(_PROBE_PROMPT, max_tokens=1), parse,
                                f"{self.endpoint} probe (structured=off)")
-                nxt = AUTO_LADDER[AUTO_LADDER.index(rung) + 1]
-                said = str(exc).split("(not retried): ", 1)[-1].split("last error: ", 1)[-1][:160]
-                detail = said if said.startswith("HTTP") else f"{exc.reason}: {said}"
-                self._say(f"{rung}:{self.base_url}", f"{self.name} at {self.base_url} refused structured decoding "
-                          f"mode {rung!r} ({detail}); falling back to {nxt!r}")
+                self._say_fallback(rung, exc)
                 continue
             return rung
         return "off"  # pragma: no cover - the ladder ends with off
+
+    def _say_fallback(self, rung: str, exc: LLMError) -> None:
+        nxt = AUTO_LADDER[AUTO_LADDER.index(rung) + 1]
+        if isinstance(exc, LLMStructuredRefused):
+            detail = exc.reason[:160]
+        else:
+            said = str(exc).split("(not retried): ", 1)[-1].split("last error: ", 1)[-1][:160]
+            detail = said if said.startswith("HTTP") else f"{exc.reason}: {said}"
+        self._say(f"{rung}:{self.base_url}", f"{self.name} at {self.base_url} refused structured decoding "
+                  f"mode {rung!r} ({detail}); falling back to {nxt!r}")
 
     def score_labels(self, payloads: Sequence[Mapping[str, Any]]) -> list[dict[str, float]]:
         """Total log-probability of each option after the prompt: ``[{option: logprob}]``.

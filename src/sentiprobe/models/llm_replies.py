@@ -18,21 +18,31 @@ def as_text_prompt(prompt: Any, system: str | None) -> str:
     return f"{system}\n\n{prompt}" if system else prompt
 
 
-def parse_chat(data: Any) -> str:
-    msg = data["choices"][0]["message"]
+def _with_finish(text: str, choice: Any) -> str | dict[str, str]:
+    """The reply text, or ``{"text": text, "finish_reason": "length"}`` when the server says it stopped at the token
+    limit: the suites count such a reply as a parse failure whatever could be read from it (a plain ``str``
+    otherwise, so every other caller and cache entry stays a string)."""
+    reason = choice.get("finish_reason") if isinstance(choice, Mapping) else None
+    return {"text": text, "finish_reason": "length"} if reason == "length" else text
+
+
+def parse_chat(data: Any) -> str | dict[str, str]:
+    choice = data["choices"][0]
+    msg = choice["message"]
     content = msg.get("content")
     if content is None:
-        return ""
+        return _with_finish("", choice)
     if not isinstance(content, str):
         raise MalformedResponse("message content is not a string")
-    return content
+    return _with_finish(content, choice)
 
 
-def parse_completion(data: Any) -> str:
-    text = data["choices"][0]["text"]
+def parse_completion(data: Any) -> str | dict[str, str]:
+    choice = data["choices"][0]
+    text = choice["text"]
     if not isinstance(text, str):
         raise MalformedResponse("completion text is not a string")
-    return text
+    return _with_finish(text, choice)
 
 
 def option_logprob(tokens: Sequence[str], values: Sequence[float | None], offsets: Sequence[int] | None,

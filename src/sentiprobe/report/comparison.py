@@ -14,6 +14,7 @@ from ..render.env import macro
 from ..render.format import UNIT_LABELS, format_value, unit_of
 from ..render.profile import MAX_MODELS
 from ..render.svg import profile
+from .generation import asked_note
 from .html import identity_summary, limit_note
 
 DIFF_UNITS = {"pp": "percentage points (pp)", "r": "Pearson's r", "points": "points"}
@@ -291,7 +292,8 @@ def render_comparison(docs: dict[str, dict[str, Any]], comparison: dict[str, Any
                          "reference_note": ref_note, "partial_references": partial,
                          "leaderboard": fragment(leaderboard(s, docs, heads, links, _why_not(s, docs, comp))),
                          "matrices": matrices, "cochran_q": (comp or {}).get("cochran_q"),
-                         "not_compared": not_compared, "all_metrics": fragment(_all_metrics(s, docs, heads))})
+                         "not_compared": not_compared,
+                         "all_metrics": fragment(_all_metrics(s, docs, heads) + asked_note(s, docs))})
     html = render("comparison/report.html.j2", title=f"sentiprobe {title}", heading=title, n_models=len(docs),
                   not_run=_not_run(suites, docs),
                   suites=sections, n_compared=len([s for s in suites if s in comps]), intro=intro,

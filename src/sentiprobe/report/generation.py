@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from ..render import render
+from ..suites.prompting import asked_summary
 
 
 def generation_section(entry: dict[str, Any]) -> str:
@@ -23,3 +24,14 @@ def generation_section(entry: dict[str, Any]) -> str:
     schema = gen.get("reply_schema")
     return render("report/generation.html.j2", gen=gen, template_text=text or str(tmpl.get("text", "")),
                   reply_schema=json.dumps(schema, indent=1, ensure_ascii=False) if schema else "")
+
+
+def asked_note(suite: str, docs: dict[str, dict[str, Any]]) -> str:
+    """The comparison report's line per suite saying how each generative model was asked (template sent, decoding
+    mode, parse failures); '' when no model generated."""
+    rows = [(model, asked_summary(((d.get("suites") or {}).get(suite, {}).get("details") or {}).get("generation")))
+            for model, d in docs.items()]
+    rows = [(m, a) for m, a in rows if a]
+    if not rows:
+        return ""
+    return render("report/asked_note.html.j2", rows=rows)

@@ -78,7 +78,10 @@ def identity_table(results: dict[str, Any]) -> str:
             rows.append((f"{k} (argument; not part of the outputs' identity)", short(v, 200)))
     for name, entry in (results.get("suites") or {}).items():
         mc = entry.get("model_config") or {}
-        tmpl = (entry.get("details") or {}).get("prompt_template")
+        details = entry.get("details") or {}
+        # the template sent (details.generation, what the predictions name), else the suite's declared one
+        tmpl = ((details.get("generation") or {}).get("template") if isinstance(details.get("generation"), dict)
+                else None) or details.get("prompt_template")
         if mc.get("template_hash") or (isinstance(tmpl, dict) and mc.get("template_hash") is not None):
             label = f"{tmpl.get('name')} v{tmpl.get('version')} " if isinstance(tmpl, dict) else ""
             rows.append((f"prompt template ({name})", f"{label}#{mc.get('template_hash')}"))

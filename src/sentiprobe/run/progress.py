@@ -188,11 +188,20 @@ def _wrap(text: str, indent: int) -> list[str]:
                          break_long_words=True, break_on_hyphens=False) or [""]
 
 
-def _parse_note(metrics: Mapping[str, Any]) -> str:
-    """``parse failures 12.5%`` when a generative suite could not read some replies (empty when none)."""
+def _asked(entry: Mapping[str, Any]) -> str | None:
+    """How a generative model was asked on a suite (a summary entry's ``asked``, or from a results entry's
+    ``details.generation``); None for other models."""
+    from ..suites.prompting import asked_summary
+
+    return entry.get("asked") or asked_summary((entry.get("details") or {}).get("generation"))
+
+
+def _parse_note(metrics: Mapping[str, Any], generated: bool = False) -> str:
+    """``parse failures 12.5%`` when a suite could not read some replies; for a generative model always, also
+    ``parse failures 0.0%`` (empty otherwise)."""
     pf = metrics.get("parse_failure_rate") or {}
     v = pf.get("value") if isinstance(pf, Mapping) else None
-    if not isinstance(v, int | float) or v <= 0:
+    if not isinstance(v, int | float) or (v <= 0 and not generated):
         return ""
     return f"parse failures {100 * v:.1f}%"
 
@@ -250,7 +259,7 @@ def results_table(summary: Mapping[str, Any]) -> str:
                 lines += _wrap(prefix + "no reply could be parsed (parse failures 100%); raw replies: its report", 0)
                 continue
             vals = [f"{c:<{w}}" for c, w in zip(cells[m], widths)]
-            note = _parse_note(metrics)
+            note = _parse_note(metrics, generated=bool(_asked(e)))
             row = prefix + "  ".join(vals) + f"  {secs:7.1f}" + (f"  {note}" if note else "")
             if wide and len(row) <= WIDTH:
                 lines.append(row)
@@ -262,6 +271,9 @@ def results_table(summary: Mapping[str, Any]) -> str:
         notes = sorted({w for e in ran.values() for n in names
                         if (w := small_sample_note(e.get("metrics", {}).get(n) or {}))})
         lines += [f"  {SMALL_MARK} {w}" for w in notes]
+        for m, e in ran.items():  # how each generative model was asked: the template and mode sent
+            if _asked(e):
+                lines += _wrap(f"{m}: {_asked(e)}", 4)
         for m, r in runs.items():
             err = (r.get("errors") or {}).get(suite)
             if err:

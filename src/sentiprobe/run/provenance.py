@@ -20,6 +20,7 @@ from ..core.hashing import file_sha256
 from ..core.io import write_json
 from ..core.types import Item, Prediction
 from ..suites import Suite
+from ..suites.prompting import asked_summary
 from ..suites.spec import alpha_of
 from .cache import NullCache, PredictionCache
 from .config import RunConfig
@@ -89,7 +90,10 @@ def summary_entry(label: str, doc: Mapping[str, Any], rel: str | None = None) ->
     return {"dir": rel, "results": f"{rel}/results.json", "report": f"{rel}/report.html",
             "model": (doc.get("model") or {}).get("name"),
             "suites": {s: {"metrics": e["metrics"], "seconds": e.get("seconds", {}), "n_items": e.get("n_items"),
-                           "limit": e.get("limit")}
+                           "limit": e.get("limit"),
+                           # how a generative model was asked (template sent, decoding mode, parse failures)
+                           **({"asked": asked_summary((e.get("details") or {}).get("generation"))}
+                              if isinstance((e.get("details") or {}).get("generation"), dict) else {})}
                        for s, e in doc.get("suites", {}).items()},
             "errors": doc.get("errors", {}),
             **({"skipped": doc["skipped"]} if doc.get("skipped") else {})}

@@ -479,15 +479,18 @@ def classification_units(y_true: Sequence[str | None], y_pred: Sequence[str | No
 
 
 def grouped_rate(groups: Sequence[str], values: Sequence[float] | np.ndarray, *, higher_is_better: bool = True,
-                 note: str | None = None) -> tuple[list[str], UnitMetric]:
+                 note: str | None = None, counted: Sequence[bool] | np.ndarray | None = None
+                 ) -> tuple[list[str], UnitMetric]:
     """A rate pooled over items, whole groups as units (``sum values / sum items`` per resample): the group ids
-    in order of first appearance and the metric."""
+    in order of first appearance and the metric. ``counted``: which items the rate is over (default all; the
+    others stay in their group, which keeps every metric of a suite on the same units, but count nowhere)."""
     keys = {g: i for i, g in enumerate(dict.fromkeys(groups))}
     inv = np.array([keys[g] for g in groups], dtype=np.int64)
-    num = np.bincount(inv, weights=np.asarray(values, dtype=np.float64), minlength=len(keys))
-    den = np.bincount(inv, minlength=len(keys)).astype(np.float64)
+    w = np.ones(inv.size) if counted is None else np.asarray(counted, dtype=np.float64)
+    num = np.bincount(inv, weights=np.asarray(values, dtype=np.float64) * w, minlength=len(keys))
+    den = np.bincount(inv, weights=w, minlength=len(keys)).astype(np.float64)
     return list(keys), UnitMetric("ratio", {"numerator": num, "denominator": den},
-                                  higher_is_better=higher_is_better, n_items=len(inv), note=note)
+                                  higher_is_better=higher_is_better, n_items=round(float(w.sum())), note=note)
 
 
 def label_count_units(y_true: Sequence[str | None], y_pred: Sequence[str | None], labels: Sequence[str], *,

@@ -20,9 +20,18 @@ stands in for it, recorded) and never from the test split: an example is refused
 text occurs among the test items (:func:`draw_shots`). They are drawn deterministically (a hash of the suite
 and item id orders the candidates, labels take turns), so every run and every test item gets the same ones.
 
+The record is the request: the template a prediction names (``meta["prompt_template"]``, version, hash, the
+``structured`` mode) and ``details.generation.template`` describe the text that was sent, never another one. A
+template sent with the JSON answer instruction of its reply schema is a template of its own
+(:meth:`PromptTemplate.sent`: ``NAME+json``, its hash covers the JSON instruction); a protocol's published prompt
+adapted by sentiprobe says what it was adapted from (``adapted_from``).
+
 Parse accounting: every prediction records whether its reply parsed (``parse_ok``) and the raw reply; a
 request that failed for good leaves ``meta["generation_error"]`` (the item is unanswered, scored as wrong and
-reported). :func:`generation_record` summarises that for results, report and terminal.
+reported apart, never as a parse failure). A reply cut off at the token limit (the adapter returns
+``{"text": ..., "finish_reason": "length"}``, see :func:`reply_parts`) and, under structured decoding, a reply
+that is not valid JSON are parse failures whatever a lenient reading could recover; the raw reply is kept.
+:func:`generation_record` summarises that for results, report and terminal.
 """
 from __future__ import annotations
 
@@ -129,6 +138,19 @@ class PromptTemplate:
         """JSON-able record (results, report, ``sentiprobe list prompts``)."""
         return {"name": self.name, "version": self.version, "hash": self.hash, "instruction": self.instruction,
                 "answer_format": self.answer_format, "item": self.item, "cue": self.cue}
+
+    def sent(self, reply: ReplySchema | None, adapted_from: str | None = None) -> dict[str, Any]:
+        """The record of the template as it is sent: itself in free text; with a reply schema (structured
+        decoding) the template whose answer format is the schema's JSON instruction, named ``NAME+json`` with a
+        hash of its own. ``adapted_from`` names the published prompt this one adapts (a protocol's)."""
+        out = self.describe()
+        if reply is not None:
+            out.update(name=f"{self.name}+json", answer_format=reply.instruction(),
+                       hash=stable_hash({"template": self.hash, "answer_format": reply.instruction()}, 16))
+        out["kind"] = "adapted" if adapted_from else "sentiprobe"
+        if adapted_from:
+            out["adapted_from"] = adapted_from
+        return out
 
     def render(self, fields: Mapping[str, str], *, reply: ReplySchema | None,
                shots: Sequence[tuple[Mapping[str, str], str]] = ()) -> str:
@@ -242,7 +264,8 @@ def _label_pattern(labels: Sequence[str]) -> re.Pattern[str]:
 def parse_label(reply: str | None, task: GenerativeTask, structured: bool) -> str | None:
     """The label of a classification reply, or None.
 
-    Structured replies: the JSON object's label field (or a bare label: ``choice`` decoding). Free text:
+    Structured replies: the JSON object's label field (or a bare label: ``choice`` decoding); a reply that is
+    not valid JSON does not parse, whatever label it starts with (cut off, or the server ignored the schema). Free text:
     the JSON field when the reply holds such an object, else the first label spelled as a whole word (case
     ignored); a reply naming no label does not parse.
     """
@@ -261,10 +284,7 @@ def parse_label(reply: str | None, task: GenerativeTask, structured: bool) -> st
         if isinstance(v, str | int) and not isinstance(v, bool) and str(v).lower() in by_lower:
             return by_lower[str(v).lower()]
         return None
-    if structured and value is None and task.reply.field is not None:  # cut off by max_tokens after the label
-        v = truncated_field(text, task.reply.field)
-        return by_lower.get(v.lower()) if v is not None else None
-    if structured or value is not None:
+    if structured or value is not None:  # under structured decoding a reply that is not valid JSON fails
         return None
     m = _label_pattern(task.labels).search(text.lower())
     return by_lower[m.group(1)] if m else None
@@ -323,20 +343,39 @@ class Asked:
     record: dict[str, Any] = field(default_factory=dict)
 
 
-def decoding_mode(predictor: Any, reply: ReplySchema) -> tuple[str, str]:
+def decoding_mode(predictor: Any, reply: ReplySchema, keep_free_text: str | None = None) -> tuple[str, str]:
     """(requested, resolved) structured-decoding mode of the predictor's model for ``reply``.
 
     Models without structured decoding (no ``structured_mode`` method) and ``structured=off`` give ``off``.
-    ``auto`` is resolved through the prediction cache, so a re-run asks the server nothing.
+    ``auto`` is resolved through the prediction cache, so a re-run asks the server nothing; with
+    ``keep_free_text`` (why: a protocol's published prompt with a free-text answer format) ``auto`` resolves to
+    ``off`` without asking the server (an explicit mode is still used).
     """
     model = getattr(predictor, "model", predictor)  # a cached predictor, or a bare adapter
     requested = str(getattr(model, "structured", "off"))
     if requested == "off" or not callable(getattr(model, "structured_mode", None)):
         return requested if requested else "off", "off"
+    if requested == "auto" and keep_free_text:
+        return requested, "off"
     call = getattr(predictor, "call", None)
     wire = reply.wire()
     resolved = call("structured_mode", [wire])[0] if call is not None else model.structured_mode([wire])[0]
     return requested, str(resolved)
+
+
+def reply_parts(value: Any) -> tuple[str | None, bool]:
+    """(text, cut off) of one generated reply: a string, or ``{"text": ..., "finish_reason": "length"}`` (what
+    the OpenAI-compatible adapter returns for a reply that hit the token limit); (None, False) for anything
+    else (an unanswered item)."""
+    if isinstance(value, str):
+        return value, False
+    if isinstance(value, Mapping) and isinstance(value.get("text"), str):
+        return value["text"], value.get("finish_reason") == "length"
+    return None, False
+
+
+TRUNCATED = "the reply was cut off at the token limit (finish_reason: length)"
+"""Why a cut-off reply is a parse failure (``meta["parse_error"]``)."""
 
 
 def generate_tolerant(predictor: Any, prompts: list[Any], kw: dict[str, Any], what: str
@@ -372,24 +411,33 @@ def generate_tolerant(predictor: Any, prompts: list[Any], kw: dict[str, Any], wh
     return outs, errors
 
 
+TemplateRecord = Callable[[ReplySchema | None, int], dict[str, Any]]
+"""``(reply schema or None, number of examples) -> the record of the template sent`` (see :func:`ask`)."""
+
+
 def ask(suite: Suite, predictor: Any, items: Sequence[Item], task: GenerativeTask, *,
         prompt_for: Callable[[Item, ReplySchema | None, list[tuple[dict[str, str], str]]], str] | None = None,
-        max_tokens: int | None = None, temperature: float = 0.0) -> Asked:
+        max_tokens: int | None = None, temperature: float = 0.0, sent_template: TemplateRecord | None = None,
+        keep_free_text: str | None = None) -> Asked:
     """Prompt (with the suite's template, the model's ``shots`` and decoding mode), generate through the cache.
 
     ``prompt_for(item, reply or None, shots)`` overrides the template rendering (SOUL keeps the spec's
-    zero-shot wording when decoding is off).
+    zero-shot wording when decoding is off); ``sent_template(reply or None, k)`` then says which template that
+    rendering is (default: :meth:`PromptTemplate.sent` of the task's). ``keep_free_text``: see
+    :func:`decoding_mode`. The template record is what every prediction, ``details.generation`` and the model's
+    ``template_hash`` (its fingerprint and config) name.
     """
     model = getattr(predictor, "model", predictor)
-    if hasattr(model, "template_hash"):  # before the first request: the cached predictor reads the fingerprint once
-        model.template_hash = task.template.hash
-    requested, mode = decoding_mode(predictor, task.reply)
+    requested, mode = decoding_mode(predictor, task.reply, keep_free_text)
     structured = mode != "off"
     k = int(getattr(model, "shots", 0) or 0)
     examples, shot_record = draw_shots(suite, task, k)
     shots = [(task.fields(it), json.dumps(task.gold(it), ensure_ascii=False) if structured
               else str(task.gold_text(it))) for it in examples]
     reply = task.reply if structured else None
+    template = (sent_template or (lambda r, _k: task.template.sent(r)))(reply, k)
+    if hasattr(model, "template_hash"):  # the template sent enters the fingerprint and the config
+        model.template_hash = template["hash"]
     render = prompt_for or (lambda it, r, s: task.template.render(task.fields(it), reply=r, shots=s))
     prompts = [render(it, reply, shots) for it in items]
     kw: dict[str, Any] = {"max_tokens": max_tokens or task.max_tokens, "temperature": temperature}
@@ -401,34 +449,40 @@ def ask(suite: Suite, predictor: Any, items: Sequence[Item], task: GenerativeTas
     elif structured:
         kw.update(schema=task.reply.wire(), structured=mode)
     replies, errors = generate_tolerant(predictor, payloads, kw, f"{suite.name} generation")
-    record = {"template": task.template.describe(), "reply_schema": task.reply.wire() if structured else None,
+    record = {"template": template, "reply_schema": task.reply.wire() if structured else None,
               "structured_requested": requested, "structured": mode, "shots": shot_record,
               "max_tokens": kw["max_tokens"], "temperature": temperature}
+    if requested == "auto" and keep_free_text:
+        record["structured_note"] = keep_free_text
     return Asked(replies, errors, prompts, record)
 
 
 def prediction_meta(asked: Asked, k: int) -> dict[str, Any]:
-    """The per-prediction record of how item ``k`` was asked."""
+    """The per-prediction record of how item ``k`` was asked (and whether its reply was cut off)."""
     r = asked.record
     meta: dict[str, Any] = {"mode": "generate", "prompt_template": r["template"]["name"],
                             "prompt_version": r["template"]["version"], "prompt_hash": r["template"]["hash"],
                             "structured": r["structured"], "shots": r["shots"]["k"], "prompt": asked.prompts[k],
                             "max_tokens": r["max_tokens"], "temperature": r["temperature"]}
-    if asked.errors[k] is not None or not isinstance(asked.replies[k], str):
+    text, cut = reply_parts(asked.replies[k])
+    if asked.errors[k] is not None or text is None:
         meta["generation_error"] = asked.errors[k] or f"the model returned {type(asked.replies[k]).__name__}"
+    elif cut:
+        meta.update(finish_reason="length", parse_error=TRUNCATED)
     return meta
 
 
 def predict_labels(suite: Suite, predictor: Any, items: Sequence[Item], task: GenerativeTask) -> Predicted:
-    """The predict stage of a classification suite for a model that generates: one parsed label per item, and
-    the record of how the model was asked."""
+    """The predict stage of a classification suite for a model that generates: one parsed label per item (a
+    reply cut off at the token limit is a parse failure, its raw text kept), and the record of how the model was
+    asked."""
     asked = ask(suite, predictor, items, task)
     structured = asked.record["structured"] != "off"
     preds = []
     for k, it in enumerate(items):
         meta = prediction_meta(asked, k)
-        reply = asked.replies[k] if isinstance(asked.replies[k], str) else None
-        label = parse_label(reply, task, structured) if reply is not None else None
+        reply, cut = reply_parts(asked.replies[k])
+        label = parse_label(reply, task, structured) if reply is not None and not cut else None
         preds.append(Prediction(it.item_id, label, raw=reply, parse_ok=label is not None, meta=meta))
     return Predicted(tuple(preds), asked.record)
 
@@ -453,12 +507,30 @@ def generation_record(preds: Sequence[Prediction], asked: Mapping[str, Any] | No
     out: dict[str, Any] = dict(asked or {})
     out.update(n=len(gen), parsed=len(answered) - len(failed), parse_failures=len(failed),
                parse_failure_rate=rate, unanswered=len(unanswered),
+               truncated=sum(1 for p in answered if p.meta.get("finish_reason") == "length"),
                unanswered_errors=sorted({str(p.meta["generation_error"])[:200] for p in unanswered})[:3],
                first_replies=[_clip(p.raw) for p in answered[:n_examples]],
                first_failures=[{"item_id": p.item_id, "reply": _clip(p.raw)} for p in failed[:n_examples]],
                structured=(asked or {}).get("structured", gen[0].meta.get("structured", "off")))
     out["warning"] = _likely_cause(failed, answered, out) if rate is not None and rate > 0.5 else None
     return out
+
+
+def asked_summary(gen: Mapping[str, Any] | None) -> str | None:
+    """One line saying how a generative model was asked (``details.generation``): the template sent, the decoding
+    mode and the parse accounting, for the console and the comparison report (None: the model did not generate)."""
+    if not isinstance(gen, Mapping):
+        return None
+    t = gen.get("template") or {}
+    used, requested = gen.get("structured", "off"), gen.get("structured_requested")
+    mode = f"structured {used}" + (f" (requested {requested})" if requested not in (None, used) else "")
+    kind = {"protocol": ", the protocol's prompt", "adapted": ", adapted prompt"}.get(str(t.get("kind")), "")
+    rate = gen.get("parse_failure_rate")
+    parts = [f"prompt {t.get('name')} v{t.get('version')} #{t.get('hash')}{kind}", mode,
+             f"parse failures {100 * rate:.1f}%" if isinstance(rate, int | float) else "parse failures n/a"]
+    if gen.get("unanswered"):
+        parts.append(f"{gen['unanswered']} unanswered")
+    return "; ".join(parts)
 
 
 def _clip(text: str | None, limit: int = 200) -> str | None:
@@ -473,15 +545,20 @@ def _likely_cause(failed: Sequence[Prediction], answered: Sequence[Prediction], 
     share = f"{len(failed)} of {len(answered)} replies ({len(failed) / len(answered):.0%}) did not parse"
     empty = sum(1 for r in raws if not r)
     html = sum(1 for r in raws if r[:1] == "<" or "<html" in r[:200].lower())
-    cut = sum(1 for r in raws if r[:1] in "{[" and not r.endswith(("}", "]")))
+    cut = sum(1 for p, r in zip(failed, raws) if p.meta.get("finish_reason") == "length"
+              or (r[:1] in "{[" and not r.endswith(("}", "]"))))
     if empty > len(raws) / 2:
         why = ("most replies are empty: the wrong endpoint or chat template (an instruct model behind "
                "endpoint=completions answers nothing useful), or max_tokens too small")
     elif html > len(raws) / 2:
         why = "the replies look like HTML: base_url points at a web page or proxy, not the model's API"
     elif cut > len(raws) / 2:
-        why = (f"the replies are cut off (JSON that never closes): max_tokens ({rec.get('max_tokens')}) is too "
-               "small for them")
+        why = (f"the replies are cut off (finish_reason length, or JSON that never closes): max_tokens "
+               f"({rec.get('max_tokens')}) is too small for them")
+    elif rec.get("structured", "off") == "off" and rec.get("structured_note"):
+        why = ("the protocol's free-text prompt was sent (structured=auto keeps it) and the model did not follow its "
+               "answer format: an explicit --model-arg structured=json_schema (or json_object, grammar) sends the "
+               "adapted prompt with a constrained reply instead")
     elif rec.get("structured", "off") == "off":
         why = ("decoding was not structured (structured=off, or the server accepts none of the modes): use "
                "--model-arg structured=auto with a server that constrains replies to the suite's schema")

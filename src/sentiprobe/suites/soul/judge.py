@@ -232,7 +232,10 @@ def run_judge(predictor: Any, items: Sequence[Item], systems: Mapping[str, Mappi
     shown = [aliases(names, it.item_id, cfg) for it in sample]
     prompts = [build_prompt(it, {s: _answer(systems[s].get(it.item_id)) for s in names}, sh)
                for it, sh in zip(sample, shown)]
-    outs = predictor.generate(prompts, **kw)
+    # a reply cut off at the token limit comes as {"text", "finish_reason"}: the judge reads its text (and fails
+    # to parse it if it is incomplete, which asks again below)
+    outs = [o["text"] if isinstance(o, dict) and isinstance(o.get("text"), str) else o
+            for o in predictor.generate(prompts, **kw)]
     parsed: list[dict | None] = []
     errors: list[str | None] = []
     retry_idx = []
@@ -253,6 +256,7 @@ def run_judge(predictor: Any, items: Sequence[Item], systems: Mapping[str, Mappi
                           {"role": "assistant", "content": outs[k] if isinstance(outs[k], str) else ""},
                           {"role": "user", "content": turn}])
         for k, out in zip(retry_idx, predictor.generate(convs, **kw)):
+            out = out["text"] if isinstance(out, dict) and isinstance(out.get("text"), str) else out
             retry_out[k] = out
             try:
                 parsed[k] = parse_judge_reply(out, list(shown[k].values()))

@@ -49,7 +49,8 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.errors import CapabilityError, ConfigError, SentiprobeError
 from ...core.types import Item, Prediction
-from ..prompting import ask, generate_tolerant, prediction_meta, reply_json, truncated_field
+from ..prompting import (TRUNCATED, ReplySchema, ask, generate_tolerant, prediction_meta, reply_json, reply_parts,
+                         truncated_field)
 from ..spec import Predicted
 from .load import LABELS
 from .parse import ParsedAnswer, extract_justification, extract_label, parse_answer
@@ -167,61 +168,86 @@ def generate_predictions(predictor: Any, items: Sequence[Item], task: str, opts:
         meta = {**_meta(tmpl, text, "generate", opts), **kw}
         if t2t:
             meta["label_rule"] = "extract (the answer extraction of docs/soul.md)"
-        if err is not None or not isinstance(out, str):
+        if err is not None or reply_parts(out)[0] is None:
             meta["generation_error"] = err or f"the model returned {type(out).__name__}, not text"
         preds.append(_prediction(it, task, out, meta, parse_text_to_text if t2t else parse_answer))
     return Predicted(tuple(preds))
 
 
 def _prediction(item: Item, task: str, out: Any, meta: dict[str, Any], parse: Any) -> Prediction:
-    """One item's prediction: unanswered (``meta["generation_error"]``: wrong, reported) or ``parse(out, task)``."""
-    if "generation_error" in meta:
+    """One item's prediction: unanswered (``meta["generation_error"]``: wrong, reported apart), or
+    ``parse(out, task)``; a reply cut off at the token limit is a parse failure (its lenient label and text are
+    kept for the lenient metrics, the raw reply as it came)."""
+    text, cut = reply_parts(out)
+    if "generation_error" in meta or text is None:
+        meta.setdefault("generation_error", f"the model returned {type(out).__name__}, not text")
         return Prediction(item.item_id, None, raw=None, parse_ok=False, meta=meta, text="" if task == "jg" else None)
-    parsed = parse(out, task)
+    parsed = parse(text, task)
     meta["label_lenient"] = parsed.label_lenient
-    return Prediction(item.item_id, parsed.label, text=parsed.justification, raw=out,
-                      parse_ok=parsed.label is not None, meta=meta)
+    label = parsed.label
+    if cut:
+        meta.update(finish_reason="length", parse_error=TRUNCATED)
+        label = None
+    return Prediction(item.item_id, label, text=parsed.justification, raw=text, parse_ok=label is not None, meta=meta)
+
+
+AUTO_KEEPS_PROTOCOL = ("structured=auto keeps the SOUL protocol's zero-shot prompt and its free-text answer; "
+                      "ask for a mode (structured=json_schema, json_object, grammar or choice) to send the prompt "
+                      "adapted for structured decoding instead")
+"""Why ``auto`` sends the published prompt as free text (recorded as ``structured_note``)."""
 
 
 def _asked_predictions(suite: Suite, predictor: Any, items: Sequence[Item], task: str,
                        opts: GenerationOptions) -> Predicted:
-    """Chat generation through the suite's generative task (structured decoding and few-shot prompts)."""
+    """Chat generation through the suite's generative task (structured decoding and few-shot prompts).
+
+    The protocol's zero-shot prompt (``rc-chat`` / ``jg-chat``, word for word) is sent whenever decoding is free
+    text without examples, which is what ``structured=auto`` (the default) and ``off`` give; an explicit mode, or
+    ``shots``, sends the adapted prompt (``soul-rc`` / ``soul-jg``, with the JSON answer instruction of the reply
+    schema when structured: ``soul-rc+json``), named as adapted from the protocol's in every record.
+    """
     gen = TASKS[task]
     spec_tmpl = template_for(task, opts.prompt_style)
+    published = f"{spec_tmpl.name} v{spec_tmpl.version} (the SOUL protocol's zero-shot prompt)"
+
+    def published_prompt(reply: Any, shots: int) -> bool:
+        return opts.prompt_style == "seq2seq" or (reply is None and not shots)
 
     def prompt_for(it: Item, reply: Any, shots: list) -> str:
-        if reply is None and not shots and opts.prompt_style == "chat":
+        if published_prompt(reply, len(shots)):
             return prompt_text(spec_tmpl, it)  # the published zero-shot setting, word for word
-        if opts.prompt_style == "seq2seq":
-            return prompt_text(spec_tmpl, it)
         return gen.template.render(gen.fields(it), reply=reply, shots=shots)
 
+    def sent(reply: ReplySchema | None, shots: int) -> dict[str, Any]:
+        if published_prompt(reply, shots):
+            return {**spec_tmpl.describe(), "kind": "protocol"}
+        return gen.template.sent(reply, adapted_from=published)
+
+    k = int(getattr(predictor.model, "shots", 0) or 0)
+    keep = AUTO_KEEPS_PROTOCOL if opts.prompt_style == "seq2seq" or not k else None
     asked = ask(suite, predictor, items, gen, prompt_for=prompt_for, max_tokens=opts.max_tokens,
-                temperature=opts.temperature)
+                temperature=opts.temperature, sent_template=sent, keep_free_text=keep)
     structured = asked.record["structured"] != "off"
-    shots = int(asked.record["shots"]["k"])
-    if not structured and not shots:
-        asked.record["template"] = spec_tmpl.describe()
-    preds = []
-    for k, it in enumerate(items):
-        meta = prediction_meta(asked, k)
-        if not structured and not shots:
-            meta.update(prompt_template=spec_tmpl.name, prompt_version=spec_tmpl.version, prompt_hash=spec_tmpl.hash)
-        preds.append(_prediction(it, task, asked.replies[k], meta, _parse_structured if structured else parse_answer))
+    preds = [_prediction(it, task, asked.replies[j], prediction_meta(asked, j),
+                         _parse_structured if structured else parse_answer) for j, it in enumerate(items)]
     return Predicted(tuple(preds), asked.record)
 
 
 def _parse_structured(reply: str, task: str) -> ParsedAnswer:
-    """A JSON reply (``{"answer"}`` for RC, ``{"label", "justification"}`` for JG); the label must be exact."""
+    """A JSON reply (``{"answer"}`` for RC, ``{"label", "justification"}`` for JG); the label must be exact.
+
+    A reply that is not valid JSON (cut off, or the server ignored the schema) does not parse: only the lenient
+    label and the justification written so far are kept (for the lenient and text metrics).
+    """
     try:
         value = reply_json(reply)
     except ValueError:
         value = None
-    if not isinstance(value, dict):  # cut off by max_tokens? the fields written so far still count
-        label = truncated_field(reply, "answer" if task == "rc" else "label")
-        label = label if label in LABELS else None
+    if not isinstance(value, dict):
+        lenient = truncated_field(reply, "answer" if task == "rc" else "label")
         just = truncated_field(reply, "justification", complete=False) if task == "jg" else None
-        return ParsedAnswer(label, label or extract_label(reply), (just or "").strip() if task == "jg" else None)
+        return ParsedAnswer(None, lenient if lenient in LABELS else extract_label(reply),
+                            (just or "").strip() if task == "jg" else None)
     raw = value.get("answer" if task == "rc" else "label")
     label = raw if isinstance(raw, str) and raw in LABELS else None
     if task == "rc":

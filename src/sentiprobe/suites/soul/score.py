@@ -10,7 +10,8 @@ Metrics (rates on the 0-1 scale; CIs resample whole reviews, ``n`` = reviews):
 - ``macro_f1``: mean of the three real classes' F1 (not in the paper; sentiprobe extra);
 - ``accuracy_lenient``: accuracy under the lenient rule (RC: docs/protocols/soul.md#label-extraction extraction; JG:
 equals ``accuracy``);
-- ``parse_failure_rate`` (lower is better): share of statements whose prediction did not parse;
+- ``parse_failure_rate`` (lower is better): share of the answered statements whose reply did not parse (an item
+  the model never answered is counted in ``n_generation_errors``, not here);
 - JG only: ``bleu``, ``rouge1``, ``rouge2``, ``rougeL``, ``bertscore_f1`` (see ``textmetrics``), not
   computable when no prediction carries a justification (classify-only models).
 
@@ -127,8 +128,11 @@ def score_predictions(items: Sequence[Item], by_id: dict[str, Prediction], *, ta
     _, cls_details = classification_metrics(gold, primary, groups, n_boot=0, seed=0)
     _, len_details = classification_metrics(gold, lenient, groups, n_boot=0, seed=0, suffix="_lenient")
     metrics: dict[str, Metric] = {}
-    failed = [float(p is not None and p.label is None) for p in preds]
-    junk = Counter(normalise_junk(p.raw) for p in preds if p is not None and p.label is None)
+    # parse failures are counted over the answered statements: an item the model never answered is unanswered
+    # (scored wrong, counted in n_generation_errors), not a reply that did not parse
+    failed = [float(p is not None and p.label is None and not p.meta.get("generation_error")) for p in preds]
+    junk = Counter(normalise_junk(p.raw) for p in preds
+                   if p is not None and p.label is None and not p.meta.get("generation_error"))
     wrong = [i for i, (g, p) in enumerate(zip(gold, primary)) if g != p]
     details: dict[str, Any] = {
         **cls_details,
@@ -166,6 +170,17 @@ def score_predictions(items: Sequence[Item], by_id: dict[str, Prediction], *, ta
     return metrics, details
 
 
+def sent_template(predictions: Sequence[Prediction]) -> dict[str, Any] | None:
+    """The template the generated predictions say they were sent with (name, version, hash), when they agree on
+    one; None otherwise (the record of the template sent is ``details.generation``)."""
+    seen = {(p.meta.get("prompt_template"), p.meta.get("prompt_version"), p.meta.get("prompt_hash"))
+            for p in predictions if p.meta.get("prompt_template")}
+    if len(seen) != 1:
+        return None
+    name, version, hsh = seen.pop()
+    return {"name": name, "version": version, "hash": hsh}
+
+
 PARSE_RULES = {
     "rc": ("strict = exact label after lower-case/strip (reference code); "
            "lenient = the answer extraction of docs/soul.md"),
@@ -185,7 +200,7 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
     details.update({
         "task": task, **context.provenance,
         "parse": PARSE_RULES[task],
-        "prompt_template": template_for(task, opts.prompt_style).describe(),
+        "prompt_template": sent_template(predictions) or template_for(task, opts.prompt_style).describe(),
         "options": {"mode": opts.mode, "prompt_style": opts.prompt_style, "max_tokens": opts.max_tokens,
                     "temperature": float(opts.temperature), "missing": config.missing},
         "item_ids": "<rid>:<n>, n = 1-based position of the statement among its review's rows",
@@ -208,11 +223,13 @@ def unit_scores(items: Sequence[Item], by_id: Mapping[str, Prediction]) -> UnitS
     keep = ["accuracy", *(f"f1_{METRIC_KEY[lab]}" for lab in LABELS), "macro_f1"]
     metrics = {k: report[k] for k in keep}
     metrics["accuracy_lenient"] = lenient["accuracy"]
+    # over the answered statements: an item the model never answered is unanswered, not a reply that did not parse
+    answered = [p is None or not p.meta.get("generation_error") for p in preds]
     _, metrics["parse_failure_rate"] = grouped_rate(
         groups, [float(p is not None and p.label is None) for p in preds], higher_is_better=False,
-        note="share of statements whose output gave no label (scored wrong)")
+        note="share of answered statements whose output gave no label (scored wrong)", counted=answered)
     _, metrics["parse_failure_rate_lenient"] = grouped_rate(
         groups, [float(p is not None and lenient_label(p) is None) for p in preds], higher_is_better=False,
-        note="under the lenient rule")
+        note="under the lenient rule", counted=answered)
     return UnitScores("review", len(reviews), len(items), metrics, compared=("accuracy",),
                       note="statements pooled per review; reviews resampled whole")

@@ -21,7 +21,8 @@ from typing import Any
 from ...core.errors import CapabilityError
 from ...core.types import Item, Prediction
 from ...protocols.triplets.grid import POLARITIES
-from ..prompting import GenerativeTask, PromptTemplate, ReplySchema, ask, prediction_meta
+from ..prompting import (TRUNCATED, GenerativeTask, PromptTemplate, ReplySchema, ask, prediction_meta, reply_json,
+                         reply_parts)
 from .parse import _norm_word as norm_word
 from .parse import reply_triplets, text_spans
 from ..spec import Predicted
@@ -83,34 +84,52 @@ def _gold(item: Item) -> dict[str, Any] | None:
     return None if trip is None else {"triplets": trip}
 
 
-MAX_SPAN_WORDS = 3
 MAX_PAIRS = 6000
+"""Above this many (target, opinion) span pairs a sentence's schema lists target and opinion spans apart."""
+MAX_SPANS = 500
+"""Above this many distinct word spans (sentences of about 31 words or more) target and opinion are any string."""
 
 
-def _spans(n: int, k: int) -> list[tuple[int, int]]:
-    return [(i, j) for i in range(n) for j in range(i, min(n, i + k))]
+def _spans(n: int) -> list[tuple[int, int]]:
+    return [(i, j) for i in range(n) for j in range(i, n)]
 
 
 def item_schema(item: Item) -> dict[str, Any]:
-    """The reply schema for one sentence: every (target, opinion) a reply may hold maps back to word spans by
-    the suite's alignment rule (:func:`.parse.align_text`: the target's first occurrence, the opinion's
-    occurrence nearest to it) and the two do not overlap, so a structured reply is always usable.
+    """The reply schema for one sentence: target and opinion are word spans of the sentence, of any length (the
+    gold data has spans of up to 41 words), so every gold triplet can be expressed.
 
-    Targets and opinions are word spans of up to 3 words (fewer on long sentences, to keep the schema under
-    ``MAX_PAIRS`` pairs); one ``anyOf`` alternative per target text lists the opinions allowed with it.
+    How tightly depends on the sentence's size, to keep the schema small enough for a server to compile:
+
+    - up to ``MAX_PAIRS`` span pairs (sentences of up to about 11 words): one ``anyOf`` alternative per target
+      text lists the opinions allowed with it, i.e. those that map back to word spans by the suite's alignment
+      rule (:func:`.parse.align_text`: the target's first occurrence, the opinion's occurrence nearest to it)
+      without overlapping the target, so a structured reply is always usable;
+    - up to ``MAX_SPANS`` distinct spans: target and opinion are each an enum of the sentence's spans (an
+      overlapping pair is a counted failure);
+    - longer sentences: any string, described as words copied from the sentence (a text that is not in it is a
+      counted failure).
     """
     toks = _tokens(item)
     n = len(toks)
-    k = MAX_SPAN_WORDS
-    while k > 1 and len(_spans(n, k)) ** 2 > MAX_PAIRS:
-        k -= 1
     words = [norm_word(w) for w in toks]  # the alignment's normalisation
     texts: dict[str, str] = {}  # normalised -> the text offered (its first spelling)
-    for i, j in _spans(n, k):
+    for i, j in _spans(n):
         texts.setdefault("".join(words[i:j + 1]), " ".join(toks[i:j + 1]))
+        if len(texts) > MAX_SPANS:
+            break
+    polarity = {"type": "string", "enum": list(POLARITIES)}
+    if len(texts) > MAX_SPANS:
+        copied = {"type": "string", "description": "words copied from the sentence"}
+        return _triplets_schema({"type": "object", "properties": {"target": copied, "opinion": copied,
+                                                                   "polarity": polarity},
+                                 "required": ["target", "opinion", "polarity"], "additionalProperties": False})
     occurrences = {norm: text_spans(norm, words) for norm in texts if norm}
     occurrences = {texts[norm]: occ for norm, occ in occurrences.items() if occ}
-    polarity = {"type": "string", "enum": list(POLARITIES)}
+    if len(occurrences) ** 2 > MAX_PAIRS:
+        spans = {"type": "string", "enum": list(occurrences)}
+        return _triplets_schema({"type": "object", "properties": {"target": spans, "opinion": spans,
+                                                                   "polarity": polarity},
+                                 "required": ["target", "opinion", "polarity"], "additionalProperties": False})
     alternatives = []
     for t_text, t_occ in occurrences.items():
         t = t_occ[0]
@@ -126,7 +145,11 @@ def item_schema(item: Item) -> dict[str, Any]:
     if not alternatives:  # a one-word sentence: no triplet is possible
         return {"type": "object", "properties": {"triplets": {"type": "array", "maxItems": 0}},
                 "required": ["triplets"], "additionalProperties": False}
-    return {"type": "object", "properties": {"triplets": {"type": "array", "items": {"anyOf": alternatives}}},
+    return _triplets_schema({"anyOf": alternatives})
+
+
+def _triplets_schema(entry: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": {"triplets": {"type": "array", "items": entry}},
             "required": ["triplets"], "additionalProperties": False}
 
 
@@ -144,6 +167,15 @@ def _invented(structured: bool) -> list[tuple[Mapping[str, str], str]]:
 def prompt_for(item: Item, structured: bool = False) -> str:
     """The zero-shot prompt of one sentence (with the two invented examples)."""
     return TEMPLATE.render(_fields(item), reply=REPLY if structured else None, shots=_invented(structured))
+
+
+def _invalid_json(reply: str) -> str | None:
+    """Why a structured reply is not the JSON it must be (None: it is valid JSON)."""
+    try:
+        reply_json(reply)
+    except ValueError as exc:
+        return f"not valid JSON under structured decoding ({exc})"
+    return None
 
 
 def _caps(predictor: Any) -> set[str]:
@@ -189,19 +221,22 @@ def generate_predictions(predictor: Any, items: Sequence[Item], suite: Any = Non
         suite = SimpleNamespace(name="triplets", training=lambda: ([], []), items=lambda split: [])
     asked = ask(suite, predictor, items, TASK, prompt_for=render, max_tokens=MAX_TOKENS, temperature=TEMPERATURE)
     preds = []
+    structured = asked.record["structured"] != "off"
     for k, it in enumerate(items):
         meta = prediction_meta(asked, k)
-        reply = asked.replies[k]
-        if "generation_error" in meta:
-            meta.update(triplets=[], failures=[{"record": it.item_id,
-                                                "reason": f"generation failed: {meta['generation_error']}"}],
-                        entries=1)
+        reply, cut = reply_parts(asked.replies[k])
+        if "generation_error" in meta or reply is None:  # unanswered: no triplet (misses), not a parse failure
+            meta.update(triplets=[], failures=[], entries=0)
             preds.append(Prediction(it.item_id, None, parse_ok=False, meta=meta))
             continue
+        why = TRUNCATED if cut else _invalid_json(reply) if structured else None
         try:
             trip, fails, n = reply_triplets(reply, _tokens(it), it.item_id)
         except RecursionError:  # JSON nested too deeply to read: one unreadable reply, not a broken suite
             trip, fails, n = [], [{"record": it.item_id, "reason": "JSON nested too deeply to read"}], 1
+        if why is not None:  # cut off, or not the JSON structured decoding asked for: a failure, whatever was read
+            trip, fails, n = [], [{"record": it.item_id, "reason": why}], max(n, 1)
+            meta.setdefault("parse_error", why)
         fails = [{**f, "reply": reply[:500]} for f in fails]  # the report shows what could not be read
         meta.update(triplets=[list(t) for t in dict.fromkeys(trip)], failures=fails, entries=n)
         preds.append(Prediction(it.item_id, None, raw=reply, parse_ok=not fails, meta=meta))

@@ -77,7 +77,10 @@ def _unwrap_run_record(value: dict[str, Any]) -> dict[str, Any]:
     if any(k in value for k in LIST_KEYS) or not isinstance(meta, dict) or "triplets" not in meta:
         return value
     if meta.get("mode") == "generate":
-        # a failed generation has no reply: parsed as an empty one, it stays one counted failure
+        if meta.get("generation_error"):  # unanswered: no triplet (misses), not a parse failure
+            return {"triplets": []}
+        if meta.get("parse_error"):  # cut off, or not JSON under structured decoding: it stays one counted failure
+            return {"reply": ""}
         return {"reply": value["raw"] if isinstance(value.get("raw"), str) else ""}
     return {k: meta[k] for k in ("triplets", "targets", "polars") if meta.get(k) is not None}
 

@@ -98,16 +98,23 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
     failures: list[dict] = []
     entries = 0
     known = {it.item_id for it in items}
+    records: list[float] = []  # the parse-failure unit: one sentence's record (an LLM's reply), 1 = it failed
     for p in predictions:
         meta = p.meta if isinstance(p.meta, dict) else {}
         failures += meta.get("failures") or []
         entries += int(meta.get("entries") or 0)
-        if p.item_id == UNATTRIBUTED or meta.get("blank"):  # a blank record is a missing prediction
+        if p.item_id == UNATTRIBUTED:  # records naming no test sentence: each one a failed unit
+            records += [1.0] * len(meta.get("failures") or [])
+            continue
+        if meta.get("blank"):  # a blank record is a missing prediction
             continue
         if p.item_id not in known:
             failures.append({"record": p.item_id, "reason": "sentence id is not in the test set"})
             entries += 1
+            records.append(1.0)
             continue
+        if not meta.get("generation_error"):  # an unanswered sentence is no reply, so no parse failure
+            records.append(float(bool(meta.get("failures"))))
         if p.item_id in by_id:  # several seeds or duplicate predictions: merge their sets
             old = by_id[p.item_id].meta
             meta = {k: (old.get(k) or []) + (meta.get(k) or []) if k in ("triplets",) else old.get(k)
@@ -146,12 +153,13 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
             per_unit[f"{kind}_{stat}"] = UnitMetric("f1_counts", {"tp": c[:, 0], "predicted": c[:, 1],
                                                                   "gold": c[:, 2]}, {"stat": stat})
     entries = max(entries, len(failures))
-    flags = np.zeros(entries)
-    flags[: len(failures)] = 1.0
+    n_failed = int(sum(records))
     metrics["parse_failure_rate"] = (
-        mean_metric("parse_failure_rate", flags, n_boot=config.n_boot, seed=config.seed, alpha=config.alpha,
-                    higher_is_better=False, note=f"{len(failures)} of {entries} prediction entries")
-        if entries else Metric("parse_failure_rate", 0.0, None, None, 0, False, "none", "no prediction entries"))
+        mean_metric("parse_failure_rate", records, n_boot=config.n_boot, seed=config.seed, alpha=config.alpha,
+                    higher_is_better=False,
+                    note=f"{n_failed} of {len(records)} sentence records (an LLM's replies) had an entry that could "
+                         f"not be read or aligned ({len(failures)} of {entries} entries)")
+        if records else Metric("parse_failure_rate", 0.0, None, None, 0, False, "none", "no prediction records"))
     metrics["missing_rate"] = Metric("missing_rate", len(missing) / n if n else None, None, None, n, False, "none",
                                      f"{len(missing)} of {n} sentences have no prediction record")
     per_pol = {}
