@@ -344,7 +344,6 @@ def test_cli_fetch_and_verify(tmp_path, data_dir, capsys, monkeypatch):
     out = json.loads(capsys.readouterr().out)
     bad = [f for f in out["files"] if f["problem"]]
     assert [f["path"] for f in bad] == ["soul/test.csv"] and bad[0]["actual_size"] == 1000
-    monkeypatch.setattr(data_cmd, "_suite_families", lambda: {"soul-rc": "soul"})
     assert run_cli("data", "verify", "soul-rc", "--data-dir", str(d)) == 1
     capsys.readouterr()
     assert run_cli("data", "verify", "sol", "--data-dir", str(d)) == 2

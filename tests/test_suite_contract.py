@@ -117,6 +117,7 @@ def test_a_failing_suite_is_recorded_and_the_others_finish(tmp_path, capsys):
 
 
 def test_missing_data_is_the_only_data_missing(tmp_path):
+    (tmp_path / "empty").mkdir()  # a data directory without the suite's files (a missing directory is refused first)
     doc = api.run(["arts-laptop", "toy"], ["majority"], out=tmp_path / "r", data_dir=str(tmp_path / "empty"),
                   n_boot=0, progress=False)["runs"]["majority"]
     assert doc["errors"]["arts-laptop"]["kind"] == "missing-data"

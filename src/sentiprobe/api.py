@@ -275,14 +275,16 @@ def compare(runs: Sequence[str | Path] | None = None, *, suite: str | None = Non
             predictions: Sequence[str | Path] | None = None, names: Sequence[str] | None = None,
             reference: str | None = None, column: str | Sequence[str] | None = None, data_dir: str | None = None,
             missing: str = "error", n_boot: int = 1000, seed: int = 0, confidence: float = DEFAULT_CONFIDENCE,
-            mcnemar: str = "chi2", suite_options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+            mcnemar: str = "protocol", suite_options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Paired comparisons (the API of ``sentiprobe compare``): of stored runs (``runs``: run directories, every
     suite two of them ran), or of prediction files on one suite (``suite`` with ``predictions``, or several
-    ``column``s of one file). ``confidence``: the level of every interval and test; ``mcnemar``: ``chi2``
-    (with continuity correction) or ``exact``. Returns the comparison document."""
+    ``column``s of one file). ``confidence``: the level of every interval and test; ``mcnemar``: ``protocol`` (the
+    suite's setting: the exact binomial test below 25 discordant pairs, else the continuity-corrected chi-square
+    clamped at 0; SENTiVENT: its paper's chi-square) or ``exact`` (always the exact binomial test); ``chi2`` is the
+    former name of ``protocol``. Returns the comparison document."""
     alpha = alpha_of(confidence)  # ConfigError before any work
-    if mcnemar not in ("chi2", "exact"):
-        raise ConfigError(f"--mcnemar must be chi2 or exact, not {mcnemar!r}")
+    if mcnemar not in ("protocol", "chi2", "exact"):
+        raise ConfigError(f"--mcnemar must be protocol or exact, not {mcnemar!r}")
     if runs:
         if predictions or suite:
             raise ConfigError("give either --runs, or --suite with --predictions")
@@ -521,7 +523,7 @@ def arts_fidelity(generated: str | Path, reference: str, *, data_dir: str | None
 
 
 def arts_review(generated: str | Path, *, out: str | Path | None = None, export_audit: str | Path | None = None,
-                reviewer: str = "", port: int = 0, open_browser: bool = True,
+                reviewer: str = "", port: int = 0, open_browser: bool = True, display: bool = False,
                 log: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Serve the review page of a generated ARTS file on 127.0.0.1 until its *finish* action or Ctrl-C (the API of
     ``sentiprobe arts review``; docs/arts-generate.md#reviewing). The decisions are saved after every action in
@@ -533,5 +535,5 @@ def arts_review(generated: str | Path, *, out: str | Path | None = None, export_
 
     session = ReviewSession(generated, out=out, export_audit=export_audit, reviewer=reviewer)
     if log is None:
-        return serve(session, port=port, open_browser=open_browser)
-    return serve(session, port=port, open_browser=open_browser, log=log)
+        return serve(session, port=port, open_browser=open_browser, display=display)
+    return serve(session, port=port, open_browser=open_browser, display=display, log=log)

@@ -37,6 +37,12 @@ from .suites.predictions_io import prediction_from_record
 from .suites.spec import ScoreConfig, confidence_of
 
 
+def check_reference(reference: str | None, names: Sequence[str]) -> None:
+    """ConfigError when ``reference`` (the system every other is compared with first) is not one of ``names``."""
+    if reference is not None and reference not in names:
+        raise ConfigError(f"--reference {reference!r} is not one of the systems {list(names)}")
+
+
 def check_settings(*, n_boot: int, alpha: float) -> None:
     """ConfigError for resampling and test settings outside their domain (before any work is done)."""
     if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 0:
@@ -102,6 +108,7 @@ def compare_seeded(suite: Any, systems: Mapping[str, SeedRuns], *, items: Sequen
     chi-square; SENTiVENT: its paper's unclamped chi-square) unless ``mcnemar_exact``.
     """
     check_settings(n_boot=n_boot, alpha=alpha)
+    check_reference(reference, list(systems))  # before any scoring: a misspelt name is the first thing to fix
     its = suite.items("test") if items is None else list(items)
 
     def table(preds: Sequence[Prediction], path: str | Path | None) -> UnitScores:
@@ -125,8 +132,7 @@ def compare_unit_scores(suite: str, systems: Mapping[str, Sequence[UnitScores]],
     suite, data or prediction file is needed, so stored results compare as they are."""
     check_settings(n_boot=n_boot, alpha=alpha)
     names = list(systems)
-    if reference is not None and reference not in names:
-        raise ConfigError(f"--reference {reference!r} is not one of the systems {names}")
+    check_reference(reference, names)
     tables = {n: pooled(list(systems[n])) for n in names}
     doc = compare_units(tables, n_boot=n_boot, seed=seed, alpha=alpha, mcnemar_exact=mcnemar_exact)
     headline = doc["metrics"][0] if doc["metrics"] else None

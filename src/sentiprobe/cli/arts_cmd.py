@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 from ..core.errors import ConfigError
-from .argtypes import COUNT, PROBABILITY, SEED
+from .argtypes import COUNT, PROBABILITY, SEED, int_in
 
 
 def add_parser(sub) -> None:
@@ -102,7 +103,7 @@ def add_review_parser(arts) -> None:
     r.add_argument("--export-audit", default=None, help="the judgements as an audit sheet (CSV + <path>.key.json) "
                                                         "that `sentiprobe arts audit-score` reads")
     r.add_argument("--reviewer", default="anonymous", help="name recorded with every decision (default anonymous)")
-    r.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
+    r.add_argument("--port", type=int_in(0, 65535), default=0, help="port on 127.0.0.1 (default: a free one)")
     r.add_argument("--no-browser", action="store_true", help="only print the URL")
     r.set_defaults(func=cmd_review)
 
@@ -112,8 +113,13 @@ def cmd_review(args) -> int:
     from .. import api
 
     doc = api.arts_review(args.generated, out=args.out, export_audit=args.export_audit, reviewer=args.reviewer,
-                          port=args.port, open_browser=not args.no_browser)
+                          port=args.port, open_browser=not args.no_browser, display=_has_display())
     return 130 if doc["status"] == "interrupted" else 0
+
+
+def _has_display() -> bool:
+    """Whether a graphical browser can open (read here: only the command line reads the environment)."""
+    return sys.platform in ("darwin", "win32") or bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
 def cmd_generate(args) -> int:

@@ -39,9 +39,11 @@ def add_parser(sub) -> None:
     p.add_argument("--seed", type=SEED, default=0, help="bootstrap seed")
     add_confidence(p, "the intervals and the significance level of the tests (1 - confidence)")
     p.add_argument("--alpha", type=PROBABILITY, default=None, help=argparse.SUPPRESS)  # the former name: 1 - confidence
-    p.add_argument("--mcnemar", choices=("chi2", "exact"), default="chi2",
-                   help="McNemar's test: chi2 = continuity-corrected chi-square (default; the SENTiVENT paper's "
-                        "mlxtend mcnemar(corrected=True)), exact = exact binomial test; the method is recorded")
+    p.add_argument("--mcnemar", choices=("protocol", "exact", "chi2"), default="protocol",
+                   help="McNemar's test: protocol = the suite's setting (default: the exact binomial test below 25 "
+                        "discordant pairs, else the continuity-corrected chi-square clamped at 0; SENTiVENT: its "
+                        "paper's chi-square, mlxtend mcnemar(corrected=True)); exact = always the exact binomial "
+                        "test; chi2 = the former name of protocol. The test used is recorded beside each pair")
     p.add_argument("--json", action="store_true", help="print the JSON document")
     p.set_defaults(func=cmd)
 

@@ -56,7 +56,7 @@ def add_parser(sub) -> None:
                         "the data (never run) and paired with every model on the suite's unit: all (default: those "
                         "of the suites run), none, or names (`sentiprobe list models` lists them, e.g. "
                         "published:bert_pt)")
-    p.add_argument("--reference-file", default=[], action="append",
+    p.add_argument("--reference-file", default=[], action="append", dest="reference_files",
                    metavar="LABEL=PATH[:COLUMN][,sha256=HEX][,suite=NAME]|FILE.yaml",
                    help="register a prediction file as a reference system (repeatable), validated like any "
                         "prediction file; with sha256= a file whose sha256 differs is refused; suite= names the "
@@ -146,7 +146,7 @@ def cmd(args) -> int:
               suite_options=suite_options, repair_cache=args.repair_cache, overwrite=args.overwrite,
               log=lambda msg: print(msg, file=sys.stderr), jobs=args.jobs,
               skip_unsupported=args.skip_unsupported, reference=args.reference,
-              reference_files=args.reference_file)
+              reference_files=args.reference_files)
     if args.json:
         print(json.dumps(compact_summary(doc), indent=2, ensure_ascii=False))
     else:

@@ -10,7 +10,6 @@ actions carry a per-run token that another site's page cannot read (no cross-sit
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import sys
 import threading
@@ -208,21 +207,17 @@ def start(session: ReviewSession, port: int = 0) -> ReviewServer:
     return ReviewServer(session, httpd, t)
 
 
-def _has_display() -> bool:
-    """Whether a graphical browser can open (without a display, :mod:`webbrowser` would start a text browser in
-    this terminal)."""
-    return sys.platform in ("darwin", "win32") or bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-
-
-def serve(session: ReviewSession, *, port: int = 0, open_browser: bool = True,
+def serve(session: ReviewSession, *, port: int = 0, open_browser: bool = True, display: bool = False,
           log: Callable[[str], None] = lambda m: print(m, file=sys.stderr)) -> dict[str, Any]:
     """Serve until the page's *finish* action (``status`` ``finished``) or Ctrl-C (``interrupted``: the state is
-    already saved, and the outputs are written as they stand)."""
+    already saved, and the outputs are written as they stand). ``display``: a graphical browser can open (the
+    command line tells from the environment; without one, :mod:`webbrowser` would start a text browser in this
+    terminal), so ``open_browser`` opens the page."""
     srv = start(session, port)
     log(f"reviewing {session.gen.path}: {len(session.gen.variants)} variants, "
         f"{len(session.state.decisions)} reviewed; open {srv.url}  (Ctrl-C stops; the state is saved after every key)")
     print(srv.url, flush=True)
-    if open_browser and _has_display():
+    if open_browser and display:
         threading.Thread(target=webbrowser.open, args=(srv.url,), daemon=True).start()
     elif open_browser:
         log("no graphical display: open the URL in a browser (--no-browser skips this message)")

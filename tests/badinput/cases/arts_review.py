@@ -29,6 +29,6 @@ def cases() -> list[Case]:
         rev("out-is-directory", both(write("g.json", _GEN), mkdir("cur")), ("--out", "directory"),
             ("--out", "{dir}/cur")),
         rev("out-is-input", write("g.json", _GEN), ("--out", "generated file itself"), ("--out", "{dir}/g.json")),
-        rev("port-out-of-range", write("g.json", _GEN), ("--port", "65535"), ("--port", "70000")),
+        rev("port-out-of-range", write("g.json", _GEN), ("--port", "65,535"), ("--port", "70000"), code=2),
         rev("port-not-a-number", write("g.json", _GEN), ("--port",), ("--port", "eighty"), code=2),
     ]
