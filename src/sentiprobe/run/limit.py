@@ -112,8 +112,11 @@ def limit_value(record: Any) -> Any:
 
 
 def unit_names(metrics: Mapping[str, Any], items: Sequence[Any], groups_name: str) -> dict[str, str]:
-    """What each metric's ``n`` counts, for its small-sample note: the suite's unit (``source example``,
-    ``review``) when ``n`` is the number of groups asked, ``item`` when it is the number of items."""
+    """What each metric's ``n`` counts, for its small-sample note: the unit the engine names (``unit_name``: a
+    metric over a subset of the units, ARTS's ``ars_polar`` over 11 of 15 source examples, still counts source
+    examples); else the suite's unit (``source example``, ``review``) when ``n`` is the number of groups asked,
+    ``item`` when it is the number of items."""
     n_groups = len({it.group_id for it in items})
-    return {k: groups_name if m.get("n") == n_groups else "item" if m.get("n") == len(items) else "unit"
+    return {k: str(m["unit_name"]) if m.get("unit_name") else groups_name if m.get("n") == n_groups
+            else "item" if m.get("n") == len(items) else "unit"
             for k, m in metrics.items() if isinstance(m, Mapping)}
