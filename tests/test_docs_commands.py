@@ -14,6 +14,7 @@ A command in neither list fails the test: a new example must be run or given a r
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
 import csv
 import io
@@ -219,7 +220,7 @@ def _readme_generated(tmp: Path, data: Path) -> None:
     from sentiprobe.cli import main
 
     if data not in _GENERATED:
-        work = Path(tempfile.mkdtemp(prefix="readme-arts-"))
+        work = _scratch()
         cmd = next(c for c in extract(REPO / "README.md") if c.text == ARTS_GENERATE)
         with contextlib.chdir(work), contextlib.redirect_stdout(io.StringIO()), \
                 contextlib.redirect_stderr(io.StringIO()):
@@ -297,7 +298,14 @@ CHECKS: dict[str, Callable[[Path], None]] = {
 
 def _keep(path: Path) -> Path:
     """A copy of ``path`` that outlives the test's working directory."""
-    return Path(shutil.copy(path, Path(tempfile.mkdtemp(prefix="readme-arts-")) / path.name))
+    return Path(shutil.copy(path, _scratch() / path.name))
+
+
+def _scratch() -> Path:
+    """A directory for the session (the generated file outlives one test), removed when the session ends."""
+    work = Path(tempfile.mkdtemp(prefix="readme-arts-"))
+    atexit.register(shutil.rmtree, work, True)
+    return work
 
 
 # ---- checks --------------------------------------------------------------------------------------------------
