@@ -55,6 +55,7 @@ COMMANDS = {
     ("data", "verify"): (api.data_verify, {"json"}),
     ("data", "list"): (api.data_list, {"json", "data_dir"}),  # the manifest's listing: no data directory read
     ("data", "stats"): (api.data_stats, {"names", "json"}),
+    ("data", "path"): (api.data_path, set()),
     ("arts", "audit-sample"): (api.arts_audit_sample, set()),
     ("arts", "audit-score"): (api.arts_audit_score, {"file", "alpha", "json"}),
     ("arts", "fidelity"): (api.arts_fidelity, {"json"}),

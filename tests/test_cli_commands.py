@@ -45,6 +45,19 @@ def test_data_list_verify_stats(capsys, data_dir, tmp_path):
     assert "unknown" in _no_traceback(capsys)
 
 
+def test_data_path_prints_one_checked_path(capsys, data_dir, tmp_path):
+    """``"$(sentiprobe data path FILE)"`` names a shipped file in a shell command: stdout is the path alone."""
+    rel = "arts/src_data/laptop/test_sent_towe.json"
+    assert main(["data", "path", rel, "--data-dir", str(data_dir)]) == 0
+    assert capsys.readouterr().out == f"{(data_dir / rel).absolute()}\n"
+    assert main(["data", "path", "--data-dir", str(data_dir)]) == 0
+    assert capsys.readouterr().out == f"{data_dir.absolute()}\n"
+    assert main(["data", "path", rel.replace("towe", "tow"), "--data-dir", str(data_dir)]) == 2  # not in the manifest
+    assert f"did you mean {rel!r}" in _no_traceback(capsys)
+    assert main(["data", "path", rel, "--data-dir", str(tmp_path)]) == 1  # absent: how to fetch it
+    assert "sentiprobe data fetch arts" in _no_traceback(capsys)
+
+
 def test_data_fetch_failure_is_clean(capsys, tmp_path):
     # a mirror directory that has none of the files: a typed error, not a traceback
     assert main(["data", "fetch", "soul", "--data-dir", str(tmp_path / "d"), "--mirror", str(tmp_path / "m")]) != 0

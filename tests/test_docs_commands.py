@@ -14,12 +14,15 @@ A command in neither list fails the test: a new example must be run or given a r
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
 import csv
 import io
 import json
 import re
 import shlex
+import shutil
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,7 +116,7 @@ PARSE_ONLY: tuple[tuple[str, str], ...] = (
     (r"--model minilm-lr|--model probe-", "encodes thousands of texts with MiniLM (minutes on 2 cores)"),
     (r"--suite (sst7|noncompsst).*--model [\w,-]*tfidf-lr", "fits tf-idf on 7,730 SST-7 sentences (tens of s)"),
     (r"^sentiprobe run$", "the main job: every default model on every suite (minutes)"),
-    (r"arts generate", "generation parses a TOWE file with spaCy and reads WordNet (about a minute)"),
+    (r"arts generate", "generation parses a TOWE file with spaCy and ranks edits with SmolLM2 (minutes)"),
     (r"arts-custom|arts audit|audit-sample|audit-score|arts fidelity", "needs the file `arts generate` writes"),
     (r"arts review", "serves a web page until its finish action (tested in tests/test_arts_review_browser.py)"),
     (r"runs/", "needs the run directory that an earlier command of the page writes (which is not run here)"),
@@ -200,6 +203,55 @@ def _readme_finetune(tmp: Path, data: Path) -> None:
     assert (tmp / "my-checkpoint" / "model.safetensors").is_file()
 
 
+ARTS_GENERATE = "sentiprobe arts generate --input $(sentiprobe data path arts/src_data/laptop/test_sent_towe.json) " \
+    "--rank rules --out gen.json"
+STRATEGIES = ("revtgt", "revnon", "adddiff")
+_GENERATED: dict[Path, Path] = {}   # data dir -> gen.json of the README's generation command, made once per session
+
+
+def _check_generated(tmp: Path) -> None:
+    """The README's generation wrote all three strategies (AddDiff from the training file beside the input)."""
+    counts = json.loads((tmp / "gen.report.json").read_text(encoding="utf-8"))["counts"]
+    assert all(counts.get(s, 0) > 0 for s in STRATEGIES), counts
+
+
+def _readme_generated(tmp: Path, data: Path) -> None:
+    """``gen.json`` of the README's generation command in ``tmp`` (run once, or copied from the run that made it)."""
+    from sentiprobe.cli import main
+
+    if data not in _GENERATED:
+        work = _scratch()
+        cmd = next(c for c in extract(REPO / "README.md") if c.text == ARTS_GENERATE)
+        with contextlib.chdir(work), contextlib.redirect_stdout(io.StringIO()), \
+                contextlib.redirect_stderr(io.StringIO()):
+            assert main(_shell_substitutions(list(cmd.argv))) == 0, f"{cmd} failed"
+        _check_generated(work)
+        _GENERATED[data] = work / "gen.json"
+    shutil.copy(_GENERATED[data], tmp / "gen.json")
+
+
+def _check_arts_custom(tmp: Path) -> None:
+    """The arts-custom run over the generated file scored every strategy."""
+    doc = json.loads((tmp / "runs" / "latest" / "vader" / "results.json").read_text(encoding="utf-8"))
+    metrics = doc["suites"]["arts-custom"]["metrics"]
+    assert {"ars", *(f"accuracy_{s}" for s in STRATEGIES)} <= set(metrics), sorted(metrics)
+
+
+DATA_PATH = re.compile(r"\$\(sentiprobe data path ([^()\s]+)\)")
+
+
+def _shell_substitutions(argv: list[str]) -> list[str]:
+    """``$(sentiprobe data path FILE)`` replaced by what that command prints (run for real)."""
+    from sentiprobe.cli import main
+
+    def sub(m: re.Match[str]) -> str:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert main(["data", "path", m.group(1)]) == 0, f"sentiprobe data path {m.group(1)} failed"
+        return out.getvalue().strip()
+    return [DATA_PATH.sub(sub, a) for a in argv]
+
+
 Fixture = Callable[[Path, Path], None]   # (working directory, data directory)
 #: command text -> (fixture writing the files it names into the working directory, text its stdout must contain)
 RUN: dict[str, tuple[Fixture, str]] = {
@@ -209,6 +261,9 @@ RUN: dict[str, tuple[Fixture, str]] = {
     "--model-arg save_to=my-checkpoint --limit 20 --out runs/finetune": (lambda tmp, data: None, "arts-laptop"),
     "sentiprobe run --suite arts-laptop,arts-rest,sentivent-polar --model hf-classifier "
     "--model-arg path=my-checkpoint --limit 20 --out runs/mine": (_readme_finetune, "sentivent-polar"),
+    # the README's ARTS generation on the shipped laptop test file, then arts-custom over what it wrote
+    ARTS_GENERATE: (lambda tmp, data: None, "wrote gen.json"),
+    "sentiprobe run --suite arts-custom --suite-arg path=gen.json --model vader": (_readme_generated, "arts-custom"),
     "sentiprobe list matrix": (lambda tmp, data: None, "arts-laptop"),
     "sentiprobe score --suite arts-laptop --predictions laptop_results.csv --column bert_pt --json":
         (lambda tmp, data: _link(data / "arts" / "output" / "laptop_results.csv", tmp / "laptop_results.csv"), '"ars"'),
@@ -232,6 +287,25 @@ RUN: dict[str, tuple[Fixture, str]] = {
     "sentiprobe score --suite absa-triplet-explicit --predictions preds.jsonl --json":
         (lambda tmp, data: _triplet_preds(tmp / "preds.jsonl", data), "triplet_f1"),
 }
+
+
+#: command text -> a check of the files it wrote (in the working directory)
+CHECKS: dict[str, Callable[[Path], None]] = {
+    ARTS_GENERATE: _check_generated,
+    "sentiprobe run --suite arts-custom --suite-arg path=gen.json --model vader": _check_arts_custom,
+}
+
+
+def _keep(path: Path) -> Path:
+    """A copy of ``path`` that outlives the test's working directory."""
+    return Path(shutil.copy(path, _scratch() / path.name))
+
+
+def _scratch() -> Path:
+    """A directory for the session (the generated file outlives one test), removed when the session ends."""
+    work = Path(tempfile.mkdtemp(prefix="readme-arts-"))
+    atexit.register(shutil.rmtree, work, True)
+    return work
 
 
 # ---- checks --------------------------------------------------------------------------------------------------
@@ -302,10 +376,14 @@ def test_cheap_command_runs(cmd: DocCommand, data_dir, tmp_path, monkeypatch, ca
     fixture, expected = RUN[cmd.text]
     fixture(tmp_path, data_dir)
     monkeypatch.chdir(tmp_path)
-    code = main(list(cmd.argv))
+    code = main(_shell_substitutions(list(cmd.argv)))
     out = capsys.readouterr()
     assert code == 0, f"{cmd}\n  exit {code}: {out.err[-2000:]}"
     assert expected in out.out, f"{cmd}\n  stdout lacks {expected!r}: {out.out[:1000]}"
+    if cmd.text in CHECKS:
+        CHECKS[cmd.text](tmp_path)
+    if cmd.text == ARTS_GENERATE:
+        _GENERATED.setdefault(data_dir, _keep(tmp_path / "gen.json"))
     if cmd.argv[-1] == "--json" or "--json" in cmd.argv:
         json.loads(out.out)
     if "--tables-out" in cmd.argv:

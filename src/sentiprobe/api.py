@@ -428,6 +428,29 @@ def data_list(names: Sequence[str] | None = None) -> dict[str, Any]:
             "files": [e.to_dict() for e in m.select(fams)]}
 
 
+def data_path(file: str | None = None, *, data_dir: str | None = None) -> Path:
+    """The absolute data directory, or the path of one manifest file in it, checked against the manifest (the API
+    of ``sentiprobe data path``): a shell command can then name a shipped file wherever the data lives, e.g.
+    ``--input "$(sentiprobe data path arts/src_data/laptop/test_sent_towe.json)"``.
+
+    Raises:
+        UnknownNameError: ``file`` is not a file of the manifest (with did-you-mean).
+        MissingDataError, TamperedDataError: the file is absent (with fetch advice) or differs from the manifest.
+    """
+    from .core.errors import UnknownNameError
+    from .data import load_manifest, require_file, resolve_data_dir
+
+    root = resolve_data_dir(data_dir).absolute()
+    if file is None:
+        return root
+    m = load_manifest()
+    if m.get(file) is None:
+        family = file.split("/", 1)[0]
+        near = [e.path for e in m if e.path.startswith(family + "/")] or [e.path for e in m]
+        raise UnknownNameError("data file", file, near)
+    return require_file(root, file).absolute()
+
+
 def data_stats(name: str, *, data_dir: str | None = None) -> dict[str, Any]:
     """Dataset statistics of a suite, or of every suite of a family (the API of ``sentiprobe data stats``)."""
     from .core.errors import UnknownNameError

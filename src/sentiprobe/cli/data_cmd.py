@@ -6,6 +6,7 @@
     sentiprobe data verify [NAME ...] [--data-dir D] [--json]
     sentiprobe data list   [NAME ...] [--json]
     sentiprobe data stats  NAME [--data-dir D] [--json]
+    sentiprobe data path   [FILE] [--data-dir D]
 
 NAME is a data family (``arts``, ``noncompsst``, ``sst``, ``sentivent``, ``lexcomp``, ``soul``) or a suite name
 (``arts-laptop``), which stands for its family. Exit codes: 0 fine, 1 problems (failed downloads, missing or
@@ -73,6 +74,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     st = sub.add_parser("stats", help="dataset statistics of a suite, or of every suite of a family")
     common(st, None)
     st.set_defaults(func=cmd_stats)
+
+    pa = sub.add_parser("path", help="print the data directory, or the path of one of its files (checked)")
+    pa.add_argument("file", nargs="?", metavar="FILE",
+                    help="a file of the manifest, relative to the data directory "
+                         "(e.g. arts/src_data/laptop/test_sent_towe.json; `sentiprobe data list` names them)")
+    pa.add_argument("--data-dir", help="data directory (default: $SENTIPROBE_DATA_DIR, then the user cache)")
+    pa.set_defaults(func=cmd_path)
     return p
 
 
@@ -175,6 +183,17 @@ def cmd_list(args: argparse.Namespace) -> int:
         print(f"{e['status']:<12} {size}  {e['path']}")
         if e["status"] == "unpublished":
             print(f"{'':24}instead: {e['substitute']}\n{'':24}supply: {e['how_to_supply']}")
+    return 0
+
+
+def cmd_path(args: argparse.Namespace) -> int:
+    """One absolute path on stdout, nothing else, so that ``"$(sentiprobe data path FILE)"`` works in a shell."""
+    from ..api import data_path
+
+    try:
+        print(data_path(args.file, data_dir=args.data_dir))
+    except SentiprobeError as exc:
+        return _fail(exc)
     return 0
 
 

@@ -1,8 +1,8 @@
 """SENTiVENT scoring (docs/protocols/sentivent.md#metrics): accuracy, macro and per-label precision / recall / F1 with
 bootstrap CIs over items, the confusion matrix and supports. ``macro_f1`` and ``accuracy`` are per-unit scores
 (items as units) that the engine turns into values, intervals and paired tests; their McNemar variant is the
-paper's continuity-corrected chi-square without clamping (docs/protocols/sentivent.md#significance), so its
-published significance table reproduces.
+paper's continuity-corrected chi-square without clamping (docs/protocols/sentivent.md#significance), the test
+of the authors' script (its published table needs systems whose predictions were not released).
 
 Pure: a function of the items, the predictions, the options and the score context. The lexicon setting
 reported in the details is the one the data stage attached to the items (:func:`.data.score_context`).
