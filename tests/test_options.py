@@ -134,7 +134,7 @@ def test_list_shows_suite_and_model_options_as_text(capsys):
     assert "--suite-arg train_domain=str" in out and "one of none|laptop|rest|mams" in out
     assert "env SENTIPROBE_ARTS_CUSTOM_PATH" in " ".join(out.split())  # the text is wrapped at 100 columns
     assert main(["list", "models"]) == 0
-    out = capsys.readouterr().out
+    out = " ".join(capsys.readouterr().out.split())  # the text is wrapped at 100 columns
     assert "--model-arg backend=str" in out and "one of auto|torch|onnx|onnx-int8" in out
     assert "--model-arg window=int" in out and "default 6; [1, 100]" in out
     import json

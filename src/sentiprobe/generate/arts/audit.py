@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import csv
 import difflib
-import hashlib
 import io
 import json
 import random
@@ -36,6 +35,7 @@ from typing import Any
 from ...core.errors import ConfigError, DataError
 from ...core.io import atomic_write_text, read_user_text
 from ...stats.proportion import wilson_interval
+from ...suites.arts.audit_key import KEY_SCHEMA_VERSION, key_path, sample_fingerprint
 from ...suites.arts.formats import FLIP, ORIGINAL
 from ...suites.arts.load import load_enriched
 from .inputs import parse_json
@@ -156,23 +156,9 @@ def _non_targets_ok(p, pa, v) -> bool:
 # ---- human judgement -------------------------------------------------------------------------------
 
 SAMPLE_COLUMNS = ("sample_id", "term", "sentence", "fluent", "label", "notes")
-KEY_SCHEMA_VERSION = 2
-"""2: the key holds the sample's id and each item's term and sentence, so a sheet is scored only with its own key."""
 _LABEL_ALIASES = {"positive": "positive", "pos": "positive", "p": "positive", "+": "positive",
                   "negative": "negative", "neg": "negative", "n": "negative", "-": "negative",
                   "neutral": "neutral", "neu": "neutral", "0": "neutral", "o": "neutral"}
-
-
-def key_path(sample: str | Path) -> Path:
-    return Path(str(sample) + ".key.json")
-
-
-def sample_fingerprint(rows: list[tuple[str, str, str]]) -> str:
-    """The id of a sample: a hash of its (sample_id, term, sentence) rows, whatever their order."""
-    h = hashlib.sha256()
-    for row in sorted(rows):
-        h.update(json.dumps(row, ensure_ascii=False).encode("utf-8") + b"\n")
-    return h.hexdigest()[:16]
 
 
 def audit_sample(enriched: str | Path, out: str | Path, *, per_strategy: int = 50, seed: int = 0) -> dict[str, int]:

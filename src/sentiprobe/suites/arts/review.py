@@ -28,13 +28,13 @@ from typing import Any
 
 from ...core.errors import ConfigError, DataError
 from ...core.io import atomic_write_text
+from .audit_key import KEY_SCHEMA_VERSION, key_path, sample_fingerprint
 from .formats import LABELS, ORIGINAL, parse_key, split_example_id
 from .load import load_enriched, read_json_object
 
 SCHEMA_VERSION = 1
 REASONS: tuple[str, ...] = ("context clash", "negation sense", "antonym sense", "AddDiff clause", "other")
 """Reject tags, in the order of the keys 1-5 (the error classes the blind audits found)."""
-AUDIT_KEY_SCHEMA_VERSION = 1  # the answer-key format of `sentiprobe arts audit-sample` / `audit-score`
 _PIECES = re.compile(r"\w+|\s+|[^\w\s]")
 
 
@@ -386,7 +386,7 @@ def export_audit(gen: Generated, st: ReviewState, path: str | Path) -> int:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(("sample_id", "term", "sentence", "fluent", "label", "notes"))
-    key_doc: dict[str, Any] = {"schema_version": AUDIT_KEY_SCHEMA_VERSION, "generated": gen.path,
+    key_doc: dict[str, Any] = {"schema_version": KEY_SCHEMA_VERSION, "sample_id": "", "generated": gen.path,
                                "source": "sentiprobe arts review", "items": {}}
     n = 0
     for key in gen.variants:
@@ -401,7 +401,10 @@ def export_audit(gen: Generated, st: ReviewState, path: str | Path) -> int:
         w.writerow((n, rec["term"], rec["sentence"], fluent, d["polarity"], note))
         prov = _prov(rec)
         key_doc["items"][str(n)] = {"key": key, "strategy": prov.get("strategy") or gen.kinds[key],
-                                    "label": rec["polarity"], "source_sentence": gen.records[rec["id"]]["sentence"]}
+                                    "label": rec["polarity"], "term": rec["term"], "sentence": rec["sentence"],
+                                    "source_sentence": gen.records[rec["id"]]["sentence"]}
+    key_doc["sample_id"] = sample_fingerprint([(n, it["term"].strip(), it["sentence"].strip())
+                                               for n, it in key_doc["items"].items()])
     atomic_write_text(path, buf.getvalue())
-    atomic_write_text(str(path) + ".key.json", json.dumps(key_doc, indent=1, ensure_ascii=False) + "\n")
+    atomic_write_text(key_path(path), json.dumps(key_doc, indent=1, ensure_ascii=False) + "\n")
     return n
