@@ -174,3 +174,16 @@ def test_list_fits_in_100_columns(what, capsys):
     assert "arts-laptop" in out
     wide = [line for line in out.splitlines() if len(line) > 100]
     assert not wide, f"{len(wide)} lines wider than 100 columns, e.g. {wide[0]!r}"
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize("suites,models", [(None, ["majority"]), (["arts-laptop"], None), (None, None)])
+def test_a_bare_run_planned_with_skip_unsupported_false(suites, models, tmp_path, data_dir):
+    """``api.run`` always passes ``skip_unsupported`` on: a bare run (no suites or no models) skips what a model
+    cannot run whatever that flag says, and planning it must not pass the setting twice (it did: `make run` ended
+    in an internal error)."""
+    from sentiprobe.run.config import plan_run
+
+    _, base = plan_run(suites, models, out=str(tmp_path / "r"), data_dir=str(data_dir), skip_unsupported=False)
+    assert base.skip_unsupported is True
+    assert base.bare is (suites is None)

@@ -196,7 +196,8 @@ def plan_run(suites: Sequence[str] | None = None, models: Sequence[Any] | None =
         if given is not None and not [n for n in given if str(n).strip()]:
             raise ConfigError(f"{what}={list(given)!r} names no {what[:-1]}; pass None for the default {what}")
     bare = not suites
-    skip = bare or not models or bool(where.pop("skip_unsupported", False))
+    asked_skip = bool(where.pop("skip_unsupported", False))  # popped whatever the run: RunConfig gets `skip`
+    skip = bare or not models or asked_skip
     root = resolve_data_dir(data_dir)
     if suites:
         suites = expand_suite_groups(suites, data_dir)
