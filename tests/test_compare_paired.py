@@ -51,7 +51,7 @@ def test_arts_columns_compared_on_ars_over_source_examples(data_dir, capsys):
     """Two published columns of one results CSV: ARS and accuracy on originals over the ARTS unit."""
     path = data_dir / "arts" / "output" / "laptop_results.csv"
     doc = compare_predictions("arts-laptop", [path], column=["bert_pt", "MemNet"], data_dir=str(data_dir),
-                              n_boot=200)
+                              n_boot=200, alpha=0.05)
     assert doc["unit"] == "source example" and doc["n_units"] == 638
     assert doc["metrics"] == ["ars", "accuracy_original"] and doc["system_names"] == ["bert_pt", "MemNet"]
     assert round(100 * doc["systems"]["bert_pt"]["ars"]["value"], 2) == 53.29  # the paper's ARS, computed

@@ -164,7 +164,16 @@ def test_score_file_matches_independent_computation(syn_doc, release):
         assert m[k]["value"] == pytest.approx(ind[k], abs=1e-12), k
         assert m[k]["ci_low"] <= m[k]["value"] <= m[k]["ci_high"]
     assert m["pearson_maxabs"]["n"] == 259 and m["macro_f1_top67"]["n"] == ind["n_top"] == 67
-    assert -1 <= m["spearman_maxabs"]["value"] <= 1
+    # Spearman's rho is scipy's on the suite's own ratings (ties are float64 ties, so not the Fractions above)
+    from scipy.stats import spearmanr
+
+    from sentiprobe.suites.noncompsst.ratings import pool, ratings
+    model = ratings(pool(list(release.lines), synthetic(len(release.lines))).scores, release.flags,
+                    release.phrases)["MAXABS"]
+    rho = spearmanr([float(release.human[p.text].maxabs) for p in release.phrases],
+                    [model[p.text] for p in release.phrases])[0]
+    assert m["spearman_maxabs"]["value"] == pytest.approx(rho, abs=1e-14)
+    assert m["spearman_maxabs"]["n"] == 259 and m["spearman_maxabs"]["ci_low"] < rho < m["spearman_maxabs"]["ci_high"]
     for k in ("pearson_max", "pearson_all", "pearson_allabs", "pearson_allclean"):
         assert m[k]["value"] is None and "unpublished" in m[k]["note"]
     d = doc["details"]
@@ -190,7 +199,7 @@ def test_rating_tables(syn_doc, syn_csv, tmp_path, data_dir, release):
     write_scores(pooled.scores, pooled.counts, tmp_path / "model_scores.tsv")
     assert (tmp_path / "model_scores.tsv").read_text(encoding="utf-8") == res.tables["model_scores.tsv"]
     from sentiprobe.suites.noncompsst.metrics import evaluate
-    ev = evaluate(pooled.scores, release, n_boot=0)
+    ev = evaluate(pooled.scores, release)
     for p in write_ratings(ev.model_ratings, tmp_path, "model", extra={"human": ev.human_ratings}):
         assert p.read_text(encoding="utf-8") == res.tables[p.name], p.name
     names = sorted(p.name for p in out.iterdir())
@@ -302,7 +311,9 @@ def test_user_human_table_enables_every_correlation(tmp_path, syn_doc, syn_csv):
     assert doc["details"]["human_scores"] == {"path": str(table), "sha256": file_sha256(table)}
     for k in ("pearson_maxabs", "pearson_max", "pearson_all", "pearson_allabs", "pearson_allclean"):
         assert doc["metrics"][k]["value"] == pytest.approx(1.0), k
-    assert doc["metrics"]["pearson_all"]["n"] == 518 and doc["metrics"]["pearson_max"]["n"] == 259
+    # n counts phrases (the unit resampled) for the side-level variants too: a phrase's two sides go together
+    assert doc["metrics"]["pearson_all"]["n"] == 259 and doc["metrics"]["pearson_max"]["n"] == 259
+    assert all(doc["metrics"][k]["ci_low"] is not None for k in ("pearson_max", "pearson_all"))
     assert doc["details"]["human_source"] == "user table"
     table.write_text("stimulus\tscore\n" + "".join("\t".join(ln.split("\t")[:2]) + "\n" for ln in lines[2:]))
     with pytest.raises(DataError, match="missing"):

@@ -181,11 +181,12 @@ def test_gold_predictions_score_perfectly_with_files_environment_and_models_seal
     suite, items = bound(name, str(data_dir))
     preds = predictions(suite, items)
     context = suite.full_context(items, preds)  # the data and metric stages may read; the score stage may not
-    config = ScoreConfig(n_boot=N_BOOT, seed=0)
+    config = ScoreConfig()
+    engine = {"n_boot": N_BOOT, "seed": 0, "alpha": 0.05}
     # the score stage and the engine that derives its per-unit metrics (imports the libraries they use first)
-    unsealed = derive(suite.spec.score(items, preds, suite.options, context, config), config)
+    unsealed = derive(suite.spec.score(items, preds, suite.options, context, config), **engine)
     with sealed():
-        result = derive(suite.spec.score(items, preds, suite.options, context, config), config)
+        result = derive(suite.spec.score(items, preds, suite.options, context, config), **engine)
     for m in headline(suite, result):
         assert result.metrics[m].value == pytest.approx(1.0), (m, result.metrics[m])
     assert digest(result) == digest(unsealed)
@@ -342,6 +343,8 @@ def test_each_metric_name_means_one_quantity_in_every_output(name, data_dir):
             assert result.metrics[m] == metric == stored[m], (case, m)
             assert metric.n == (units.metrics[m].n_units if units.metrics[m].n_units is not None else units.n_units)
             assert metric.unit_name == units.unit
+        for m, metric in result.metrics.items():  # every interval is the engine's: the stage computes none
+            assert m in units.metrics or (metric.ci_low, metric.ci_high) == (None, None), (case, m)
     doc = compare_seeded(suite, {k: [(p, None)] for k, p in cases.items()}, items=items, missing="wrong",
                          n_boot=N_BOOT, seed=0, alpha=0.05)
     for case, result in scored.items():

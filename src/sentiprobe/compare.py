@@ -11,7 +11,7 @@ over items (plus McNemar and Cochran's Q), triplet F1 over sentences, LexComp ac
 sentences.
 
 >>> from sentiprobe.compare import compare_predictions
->>> doc = compare_predictions("sentivent-polar", ["a.csv", "b.csv", "c.csv"])   # doctest: +SKIP
+>>> doc = compare_predictions("sentivent-polar", ["a.csv", "b.csv", "c.csv"], alpha=0.05)  # doctest: +SKIP
 >>> doc["pairs"][0]["metrics"]["macro_f1"]["difference"]                       # doctest: +SKIP
 """
 from __future__ import annotations
@@ -83,7 +83,7 @@ def system_names(paths: Sequence[str | Path]) -> list[str]:
 
 
 def compare_suite(suite: Any, systems: Mapping[str, Sequence[Prediction]], *, items: Sequence[Any] | None = None,
-                  missing: str = "error", n_boot: int = 1000, seed: int = 0, alpha: float = 0.05,
+                  missing: str = "error", n_boot: int = 1000, seed: int = 0, alpha: float,
                   mcnemar_exact: bool = False, reference: str | None = None,
                   paths: Mapping[str, str | Path] | None = None) -> dict[str, Any]:
     """Compare systems' predictions on one bound suite (see the module docstring); the suite's comparison entry."""
@@ -98,7 +98,7 @@ SeedRuns = Sequence[tuple[Sequence[Prediction], "str | Path | None"]]
 
 
 def compare_seeded(suite: Any, systems: Mapping[str, SeedRuns], *, items: Sequence[Any] | None = None,
-                   missing: str = "error", n_boot: int = 1000, seed: int = 0, alpha: float = 0.05,
+                   missing: str = "error", n_boot: int = 1000, seed: int = 0, alpha: float,
                    mcnemar_exact: bool = False, reference: str | None = None) -> dict[str, Any]:
     """:func:`compare_suite` where a system may have several runs (seeds): they are pooled on the same
     resamples of the suite's units (:func:`sentiprobe.stats.units.pooled`).
@@ -112,7 +112,7 @@ def compare_seeded(suite: Any, systems: Mapping[str, SeedRuns], *, items: Sequen
     its = suite.items("test") if items is None else list(items)
 
     def table(preds: Sequence[Prediction], path: str | Path | None) -> UnitScores:
-        cfg = ScoreConfig(n_boot=0, seed=seed, missing=missing, alpha=alpha, path=None if path is None else str(path))
+        cfg = ScoreConfig(missing=missing, path=None if path is None else str(path))
         units = suite.spec.score(its, preds, suite.options, suite.score_context(), cfg).units
         if units is None:
             raise ConfigError(f"suite {suite.name!r} returns no per-unit scores: its systems cannot be compared")
@@ -167,7 +167,7 @@ def compare_unit_scores(suite: str, systems: Mapping[str, Sequence[UnitScores]],
 def compare_predictions(suite: str, predictions: Sequence[str | Path], *, names: Sequence[str] | None = None,
                         reference: str | None = None, column: str | Sequence[str] | None = None,
                         data_dir: str | None = None, missing: str = "error", n_boot: int = 1000, seed: int = 0,
-                        alpha: float = 0.05, mcnemar_exact: bool = False,
+                        alpha: float, mcnemar_exact: bool = False,
                         suite_options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Compare prediction files (or several ``column``s of one file) on a suite (the API of ``sentiprobe compare``).
 
@@ -228,7 +228,7 @@ def _no_results_hint(d: Path) -> str:
 
 
 def compare_runs(run_dirs: Sequence[str | Path], *, names: Sequence[str] | None = None, n_boot: int = 1000,
-                 seed: int = 0, alpha: float = 0.05, suites: Sequence[str] | None = None,
+                 seed: int = 0, alpha: float, suites: Sequence[str] | None = None,
                  cache: Any = None) -> dict[str, Any]:
     """Paired comparisons of several run directories (one model each), suite by suite (:func:`compare_systems`).
 
@@ -263,7 +263,7 @@ def _run_items(suite: Any, entry: Mapping[str, Any], pred_path: Path) -> list[An
 
 
 def compare_systems(systems: Mapping[str, Sequence[tuple[Mapping[str, Any], Path]]], *, n_boot: int = 1000,
-                    seed: int = 0, alpha: float = 0.05, suites: Sequence[str] | None = None,
+                    seed: int = 0, alpha: float, suites: Sequence[str] | None = None,
                     cache: Any = None) -> dict[str, Any]:
     """Paired comparisons of systems, each one or several run directories (the seeds of a sweep), suite by suite.
 

@@ -83,6 +83,40 @@ def _pearson_fin(s: np.ndarray, p: Mapping[str, Any]) -> np.ndarray:
     return np.clip(r, -1.0, 1.0)
 
 
+def rankdata(a: np.ndarray) -> np.ndarray:
+    """Average ranks (1-based; ties share the mean rank), as ``scipy.stats.rankdata``."""
+    a = np.asarray(a)
+    sorter = np.argsort(a, kind="mergesort")
+    inv = np.empty(sorter.size, dtype=np.intp)
+    inv[sorter] = np.arange(sorter.size)
+    s = a[sorter]
+    obs = np.r_[True, s[1:] != s[:-1]]
+    dense = obs.cumsum()[inv]
+    count = np.r_[np.nonzero(obs)[0], len(obs)]
+    return np.asarray(0.5 * (count[dense] + count[dense - 1] + 1), dtype=np.float64)
+
+
+def _spearman_cols(a: Mapping[str, np.ndarray], p: Mapping[str, Any]) -> list[np.ndarray]:
+    """Spearman's rho as Pearson's r of the ranks over all units: a unit keeps its rank in every resample (ranks
+    re-computed within a resample are not a sum of per-unit columns), so the point value is Spearman's rho and
+    a resample's value is the correlation of the drawn units' full-sample ranks."""
+    return _pearson_cols({"x": rankdata(a["x"]), "y": rankdata(a["y"])}, p)
+
+
+def _slots(p: Mapping[str, Any]) -> int:
+    return int(p["slots"])
+
+
+def _pearson_slots_cols(a: Mapping[str, np.ndarray], p: Mapping[str, Any]) -> list[np.ndarray]:
+    """Pearson's r over pairs grouped in units (a NonCompSST phrase's left and right sides): unit k holds up to
+    ``slots`` pairs ``(x_j, y_j)`` where ``w_j`` is 1; a resample sums the unit's pairs."""
+    k = _slots(p)
+    xs, ys, ws = ([a[f"{c}_{j}"] for j in range(k)] for c in "xyw")
+    return [sum(w * x for x, w in zip(xs, ws)), sum(w * y for y, w in zip(ys, ws)),
+            sum(w * x * x for x, w in zip(xs, ws)), sum(w * y * y for y, w in zip(ys, ws)),
+            sum(w * x * y for x, y, w in zip(xs, ys, ws)), sum(ws)]
+
+
 def _macro_cols(a: Mapping[str, np.ndarray], p: Mapping[str, Any]) -> list[np.ndarray]:
     k = int(p["n_labels"])
     g1, p1 = _onehot(a["gold"], k), _onehot(a["predicted"], k)
@@ -113,6 +147,42 @@ def _f1_fin(s: np.ndarray, p: Mapping[str, Any]) -> np.ndarray:
         return prec if stat == "precision" else rec
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(prec + rec > 0, 2 * prec * rec / np.where(prec + rec > 0, prec + rec, 1.0), 0.0)
+
+
+BLEU_ORDER = 4
+BLEU_STATS = ("hyp_len", "ref_len", *(f"correct_{j}" for j in range(1, BLEU_ORDER + 1)),
+              *(f"total_{j}" for j in range(1, BLEU_ORDER + 1)))
+"""The sufficient statistics of corpus BLEU per unit, in sacreBLEU's order: hypothesis and reference lengths,
+matched and total n-grams of orders 1-4."""
+
+
+def bleu_of_stats(row: Sequence[float]) -> float:
+    """Corpus BLEU (0-1 scale, capped at 1) of summed :data:`BLEU_STATS`, with sacreBLEU's exponential smoothing
+    and no effective order: sacreBLEU 2's ``BLEU.compute_bleu`` operation for operation (Python floats and
+    ``math``), so the corpus value is sacreBLEU's to the last bit."""
+    sys_len, ref_len = row[0], row[1]
+    correct, total = row[2:2 + BLEU_ORDER], row[2 + BLEU_ORDER:2 + 2 * BLEU_ORDER]
+    bp = 1.0
+    if sys_len < ref_len:
+        bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
+    if not any(correct):
+        return 0.0
+    precisions = [0.0] * BLEU_ORDER
+    smooth = 1.0
+    for n in range(BLEU_ORDER):
+        if total[n] == 0:
+            break
+        if correct[n] == 0:
+            smooth *= 2
+            precisions[n] = 100.0 / (smooth * total[n])
+        else:
+            precisions[n] = 100.0 * correct[n] / total[n]
+    score = bp * math.exp(sum([math.log(q) if q != 0.0 else -9999999999 for q in precisions]) / BLEU_ORDER)
+    return min(1.0, score / 100.0)  # identical texts give 100.00000000000004
+
+
+def _bleu_fin(s: np.ndarray, p: Mapping[str, Any]) -> np.ndarray:
+    return np.array([bleu_of_stats([float(v) for v in row]) for row in s], dtype=np.float64)
 
 
 LABEL_STATS = ("macro_f1", "macro_precision", "macro_recall", "f1", "precision", "recall")
@@ -154,6 +224,9 @@ AGGREGATIONS: dict[str, tuple[tuple[str, ...], Columns, Finish]] = {
     "mean": (("values",), _mean_cols, _ratio_fin),
     "ratio": (("numerator", "denominator"), _named("numerator", "denominator"), _ratio_fin),
     "pearson": (("x", "y"), _pearson_cols, _pearson_fin),
+    "spearman": (("x", "y"), _spearman_cols, _pearson_fin),
+    "pearson_slots": ((), _pearson_slots_cols, _pearson_fin),
+    "bleu": (BLEU_STATS, _named(*BLEU_STATS), _bleu_fin),
     "macro_f1": (("gold", "predicted"), _macro_cols, _macro_fin),
     "f1_counts": (("tp", "predicted", "gold"), _named("tp", "predicted", "gold"), _f1_fin),
     "label_counts": ((), _label_cols, _label_fin),
@@ -205,6 +278,10 @@ class UnitMetric:
             if self.params.get("stat") not in LABEL_STATS or not isinstance(self.params.get("n_labels"), int):
                 raise ConfigError(f"label_counts needs n_labels and a stat of {LABEL_STATS}")
             need = tuple(f"{w}_{j}" for w in ("tp", "gold", "predicted") for j in range(self.params["n_labels"]))
+        if self.aggregation == "pearson_slots":
+            if not isinstance(self.params.get("slots"), int) or self.params["slots"] < 1:
+                raise ConfigError("pearson_slots needs a positive integer number of slots")
+            need = tuple(f"{c}_{j}" for j in range(self.params["slots"]) for c in "xyw")
         missing = [k for k in need if k not in self.arrays]
         if missing:
             raise ConfigError(f"aggregation {self.aggregation!r} needs the per-unit arrays {missing}")
@@ -390,10 +467,23 @@ def pattern_draws(table: np.ndarray, n_boot: int, seed: int) -> Iterator[np.ndar
     return (block @ rows for block in count_draw_blocks(freq, n_boot, seed, BLOCK))
 
 
+def _pairs(m: UnitMetric) -> tuple[np.ndarray, np.ndarray]:
+    """The (x, y) pairs of a correlation metric, in unit order (a unit's slots in slot order)."""
+    if m.aggregation == "pearson":
+        return m.arrays["x"], m.arrays["y"]
+    if m.aggregation == "spearman":
+        return rankdata(m.arrays["x"]), rankdata(m.arrays["y"])
+    k = _slots(m.params)
+    keep = np.column_stack([m.arrays[f"w_{j}"] for j in range(k)]) > 0
+    x = np.column_stack([m.arrays[f"x_{j}"] for j in range(k)])[keep]
+    y = np.column_stack([m.arrays[f"y_{j}"] for j in range(k)])[keep]
+    return x, y
+
+
 def point(m: UnitMetric, n_units: int) -> float:
     """The metric over every unit once (Pearson's r by centred dot products, as the suites' own code)."""
-    if m.aggregation == "pearson":
-        x, y = m.arrays["x"], m.arrays["y"]
+    if m.aggregation in ("pearson", "spearman", "pearson_slots"):
+        x, y = _pairs(m)
         if x.size < int(m.params.get("min_units", 2)):
             return float("nan")
         xm, ym = x - x.mean(), y - y.mean()
@@ -442,7 +532,7 @@ def metric_of(name: str, us: UnitScores, value: float, dist: np.ndarray | None, 
     if not math.isfinite(value):
         why = f"{name} is undefined on these {n} {us.unit}s" + (
             " (constant values: e.g. a model that predicts one class everywhere)" if m.aggregation in
-            ("pearson", "seed_mean") else "")
+            ("pearson", "spearman", "pearson_slots", "seed_mean") else "")
         return Metric(name, None, None, None, n, m.higher_is_better, "none", why, unit_name=us.unit, n_items=items)
     lo, hi = percentile_interval(dist, alpha) if dist is not None and dist.size else (None, None)
     return Metric(name, value, lo, hi, n, m.higher_is_better, CI_METHOD if lo is not None else "none", m.note,

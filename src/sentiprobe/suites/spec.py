@@ -76,36 +76,23 @@ def confidence_of(alpha: float) -> float:
 
 @dataclass(frozen=True)
 class ScoreConfig:
-    """Scoring settings shared by every suite (recorded in results).
+    """What every score stage is told besides its items, predictions, options and context.
+
+    A score stage returns per-unit scores; it never sees a resample count, a seed or a confidence level: the
+    engine (:func:`derive`) takes those from the runner.
 
     Attributes:
-        n_boot: bootstrap resamples for confidence intervals (0: no interval).
-        seed: seed of the resampling.
         missing: ``error`` (a missing prediction is an error), ``wrong`` (counted as wrong, reported) or
             ``variants-wrong`` (ARTS: a missing variant is wrong, a missing source an error).
-        alpha: 1 - confidence level of every interval and the level of every test (``--confidence`` is the
-            user-facing setting; :func:`alpha_of` converts it).
         path: the predictions file being scored, when there is one (named in errors).
     """
 
-    n_boot: int = 1000
-    seed: int = 0
     missing: str = "error"
-    alpha: float = 0.05
     path: str | None = None
 
     def __post_init__(self) -> None:
         if self.missing not in MISSING_POLICIES:
             raise ConfigError(f"missing must be one of {list(MISSING_POLICIES)}, not {self.missing!r}")
-        if not isinstance(self.n_boot, int) or self.n_boot < 0:
-            raise ConfigError(f"n_boot must be a non-negative integer, not {self.n_boot!r}")
-        if isinstance(self.alpha, bool) or not (isinstance(self.alpha, float | int) and 0.0 < float(self.alpha) < 1.0):
-            raise ConfigError(f"alpha must be in (0, 1), not {self.alpha!r}")
-
-    @property
-    def confidence(self) -> float:
-        """The confidence level of the intervals (``1 - alpha``)."""
-        return confidence_of(self.alpha)
 
 
 @dataclass(frozen=True)
@@ -186,14 +173,16 @@ class SuiteScore:
         return d
 
 
-def derive(scored: SuiteScore, config: ScoreConfig) -> SuiteScore:
+def derive(scored: SuiteScore, *, n_boot: int, seed: int, alpha: float) -> SuiteScore:
     """The score stage's result with the metrics of its per-unit scores computed by the engine
-    (:func:`~sentiprobe.stats.units.unit_metrics`: value, percentile interval over units at ``config.alpha``,
-    ``n`` = units). Those come first, in the order of the per-unit scores; the stage's other metrics follow.
-    Pure, like the score stage."""
+    (:func:`~sentiprobe.stats.units.unit_metrics`: value, percentile interval over units at level ``1 - alpha``
+    from ``n_boot`` resamples drawn with ``seed``, ``n`` = units). Those come first, in the order of the per-unit
+    scores; the stage's other metrics follow. Pure, like the score stage."""
+    if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 0:
+        raise ConfigError(f"n_boot must be a non-negative integer, not {n_boot!r}")
     if scored.units is None:
         return scored
-    derived = unit_metrics(scored.units, n_boot=config.n_boot, seed=config.seed, alpha=config.alpha)
+    derived = unit_metrics(scored.units, n_boot=n_boot, seed=seed, alpha=alpha)
     rest = {k: m for k, m in scored.metrics.items() if k not in derived}
     return dataclasses.replace(scored, metrics={**derived, **rest})
 

@@ -5,7 +5,7 @@ integer/boolean numpy arrays (group index, kind code, correctness); everything a
 scoring is O(n). Counts are exact integers. The score stage returns per-unit scores (:func:`unit_scores`):
 every metric as per-unit arrays over the ARTS unit, a source example with all its variants, from which the
 engine (:mod:`sentiprobe.stats.units`) derives values and percentile-bootstrap intervals over units, so every
-metric is resampled as ARS is; ``config.alpha`` (``--confidence``) is the level the tests below are read at.
+metric is resampled as ARS is. The tests below record p-values; the score stage never sees a confidence level.
 
 Rounding rule for reported percentages: exact :class:`~fractions.Fraction` arithmetic, then
 round-half-up to two decimals (ties away from zero, as ``decimal.ROUND_HALF_UP``), see
@@ -29,7 +29,6 @@ import numpy as np
 
 from ...core.errors import ConfigError, DataError, PredictionError
 from ...core.types import Item, Prediction
-from ...stats.resampling import DEFAULT_ALPHA
 from ...stats.units import UnitMetric, UnitScores
 from ...stats.rounding import round_half_up
 from ...stats.significance import mcnemar
@@ -200,39 +199,35 @@ def strategies_present(arr: ScoreArrays) -> list[str]:
     return list(STRATEGIES) + sorted(k for k in arr.kinds if k != ORIGINAL and k not in STRATEGIES)
 
 
-def paired_strategy_test(arr: ScoreArrays, kind: str, alpha: float = DEFAULT_ALPHA) -> dict[str, Any] | None:
+def paired_strategy_test(arr: ScoreArrays, kind: str) -> dict[str, Any] | None:
     """McNemar's test of Ori vs New on the paired observations: each ``kind`` variant with its source example.
 
     The primary test of a strategy's effect: the source and its variant are the same example before and after
     the edit, so the comparison is paired (b = source right and variant wrong, c = the reverse; sentiprobe's
     default McNemar: exact below 25 discordant pairs, else the clamped continuity-corrected chi-square). Welch's
     t-test (the paper's choice) is kept beside it for comparison with the paper's tables. A unit with several
-    variants of one kind contributes one pair per variant. ``significant`` reads the p-value at level ``alpha``.
+    variants of one kind contributes one pair per variant.
     """
     m = arr.mask(kind)
     if not m.any():
         return None
     src = arr.correct[arr.source[arr.group[m]]]
     res = mcnemar(src, arr.correct[m]).to_dict()
-    res.update(alpha=alpha, significant=res["p_value"] < alpha)
     res["pairs"] = int(m.sum())
     res["note"] = "paired: each variant with its source example (primary test)"
     return res
 
 
-def welch(ori: np.ndarray, new: np.ndarray, alpha: float = DEFAULT_ALPHA) -> dict[str, Any] | None:
+def welch(ori: np.ndarray, new: np.ndarray) -> dict[str, Any] | None:
     """Welch's t-test of two 0/1 samples (see the module docstring; :func:`~sentiprobe.stats.significance.
-    welch_t_test`); ``None`` when undefined.
-
-    ``significant``: ``p <= alpha`` (the level of the run, ``--confidence``; recorded as ``alpha``).
-    """
+    welch_t_test`): ``t``, ``df`` and the two-sided ``p``; ``None`` when undefined."""
     from ...stats.significance import welch_t_test
 
     res = welch_t_test(ori, new)
     if res is None:
         return None
     t, df, p = res
-    return {"t": t, "df": df, "p": p, "alpha": alpha, "significant": p <= alpha}
+    return {"t": t, "df": df, "p": p}
 
 
 # ---- scoring -----------------------------------------------------------------------------------------
@@ -249,8 +244,7 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
     from the context the data stage built.
     """
     by_id = context.check(items, predictions, config, missing="wrong")
-    out = score_items(items, by_id, missing=config.missing, suite=context.suite, path=config.path,
-                      alpha=config.alpha)
+    out = score_items(items, by_id, missing=config.missing, suite=context.suite, path=config.path)
     if "input_file" in context.provenance:  # arts-custom: the scored file is the user's
         out.details["input_file"] = dict(context.provenance["input_file"])
         out = _note_coverage(out)
@@ -385,7 +379,7 @@ def _examples(items, by_id, arr: ScoreArrays, strategies: list[str]) -> list[dic
 
 
 def score_items(items: Sequence[Item], by_id: Mapping[str, Prediction], *, missing: str = "error",
-                suite: str | None = None, path: str | None = None, alpha: float = DEFAULT_ALPHA) -> SuiteScore:
+                suite: str | None = None, path: str | None = None) -> SuiteScore:
     """Score validated predictions (``by_id`` from :func:`~sentiprobe.suites.base.check_predictions`) on ARTS items.
 
     Per-unit scores (:func:`unit_scores`) of ``accuracy_original``, ``ars``, ``ars_polar``, ``accuracy_<s>``
@@ -413,8 +407,8 @@ def score_items(items: Sequence[Item], by_id: Mapping[str, Prediction], *, missi
                      "variants": c_new.total, "ori": c_ori.to_dict(), "new": c_new.to_dict(),
                      "change_pp": format_pp(change),
                      "both_not_in_paper": {**c_both.to_dict(), "note": BOTH_NOTE},
-                     "paired": paired_strategy_test(arr, s, alpha),
-                     "welch": welch(ori, new, alpha)})
+                     "paired": paired_strategy_test(arr, s),
+                     "welch": welch(ori, new)})
     c_o, c_a = _count(orig_ok), _count(units_ok)
     overall_drop = _difference(c_a, c_o)
     warnings = [{"item_id": items[i].item_id, "messages": list(items[i].meta["data_warnings"])}

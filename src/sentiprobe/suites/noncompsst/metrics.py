@@ -2,8 +2,8 @@
 
 - ``pearson_maxabs`` / ``spearman_maxabs``: model vs human MAXABS over the phrases; model ratings
   from the seed-pooled scores (docs/protocols/noncompsst.md#correlation); human ratings from ``maxabs_ranking.tsv`` (the
-  printed 2-decimal values recovered exactly as multiples of 1/9, docs/protocols/noncompsst.md#numerics). CIs: bootstrap
-  over phrases.
+  printed 2-decimal values recovered exactly as multiples of 1/9, docs/protocols/noncompsst.md#numerics). Intervals:
+  the engine's bootstrap over phrases (per-unit scores, :func:`.score.phrase_units`).
 - ``macro_f1_all`` / ``macro_f1_top67``: gold = human mean sentiment rounded, prediction = the
   seed-mean score rounded (half up; no .5 can occur with 3 seeds), macro over labels in gold ∪
   prediction; top set = human MAXABS strictly > 1 (docs/protocols/noncompsst.md#phrase-f1). Secondary ``*_per_seed``:
@@ -23,10 +23,9 @@ from typing import Any
 import numpy as np
 
 from ...core.types import Metric
-from ...stats.bootstrap import bootstrap_metric
 from ...stats.classification import confusion, encode, macro_f1, prf_from_confusion
-from ...stats.resampling import DEFAULT_ALPHA
 from ...stats.rounding import round_half_up_int as round_half_up
+from ...stats.units import rankdata
 from .load import NonCompSST, Phrase
 from .ratings import PHRASE_VARIANTS, VARIANTS, phrase_of_key, ratings
 from .sst7 import LABELS7
@@ -46,30 +45,14 @@ def _pearson(x: np.ndarray, y: np.ndarray) -> float:
     return max(-1.0, min(1.0, float(xm @ ym) / den))
 
 
-def rankdata(a: np.ndarray) -> np.ndarray:
-    """Average ranks (1-based; ties share the mean rank), as ``scipy.stats.rankdata``."""
-    a = np.asarray(a)
-    sorter = np.argsort(a, kind="mergesort")
-    inv = np.empty(sorter.size, dtype=np.intp)
-    inv[sorter] = np.arange(sorter.size)
-    s = a[sorter]
-    obs = np.r_[True, s[1:] != s[:-1]]
-    dense = obs.cumsum()[inv]
-    count = np.r_[np.nonzero(obs)[0], len(obs)]
-    return 0.5 * (count[dense] + count[dense - 1] + 1)
-
-
 def _spearman(x: np.ndarray, y: np.ndarray) -> float:
     return _pearson(rankdata(x), rankdata(y))
 
 
 def correlation_metric(name: str, human: Mapping[str, float], model: Mapping[str, float], *, kind: str = "pearson",
-                       n_boot: int = 1000, seed: int = 0, note: str | None = None,
-                       alpha: float = DEFAULT_ALPHA) -> Metric:
-    """Correlation of ``human`` and ``model`` ratings over their shared keys, CI by bootstrap over phrases.
-
-    Side-level keys (``<left> A B``) of one phrase are resampled together.
-    """
+                       note: str | None = None) -> Metric:
+    """Correlation of ``human`` and ``model`` ratings over their shared keys (the point value; the suite's
+    intervals come from its per-unit scores over phrases)."""
     keys = [k for k in model if k in human]
     if len(keys) < 3:
         return Metric.not_computable(name, f"only {len(keys)} shared keys", len(keys))
@@ -80,33 +63,18 @@ def correlation_metric(name: str, human: Mapping[str, float], model: Mapping[str
         return Metric.not_computable(name, f"the {who} ratings are constant (e.g. a model that predicts one class "
                                            "everywhere): the correlation is undefined", len(keys))
     fn = _pearson if kind == "pearson" else _spearman
-    groups = None
-    phrases = [phrase_of_key(k) for k in keys]
-    if len(set(phrases)) != len(keys):
-        groups = np.unique(np.array(phrases), return_inverse=True)[1]
-    return bootstrap_metric(name, lambda idx: fn(x[idx], y[idx]), len(keys), groups=groups, n_boot=n_boot,
-                            seed=seed, alpha=alpha, n_units=len(keys), note=note)
+    value = fn(x, y)
+    return Metric(name, value if math.isfinite(value) else None, None, None, len({phrase_of_key(k) for k in keys}),
+                  True, "none", note)
 
 
-def _per_seed_f1(name: str, gold: Sequence[str], per_seed: Sequence[Sequence[str | None]], *, n_boot: int,
-                 seed: int, alpha: float = DEFAULT_ALPHA) -> tuple[Metric, list[float]]:
-    """Mean over seeds of per-seed macro-F1 (labels in gold ∪ prediction), CI by bootstrap over phrases."""
+def _per_seed_f1(name: str, gold: Sequence[str], per_seed: Sequence[Sequence[str | None]]
+                 ) -> tuple[Metric, list[float]]:
+    """Mean over seeds of per-seed macro-F1 (labels in gold ∪ prediction), and each seed's."""
     k = len(LABELS7)
-    encoded = [encode(gold, preds, LABELS7) for preds in per_seed]
-
-    def stat(idx: np.ndarray) -> float:
-        vals = []
-        for t, p in encoded:
-            cm = confusion(t[idx], p[idx], k)
-            g = np.bincount(t[idx], minlength=k)
-            _, _, f1 = prf_from_confusion(cm, g)
-            vals.append(float(f1[(g > 0) | (cm.sum(axis=0) > 0)].mean()))
-        return float(np.mean(vals))
-
-    each = [_single(t, p, k) for t, p in encoded]
-    m = bootstrap_metric(name, stat, len(gold), n_boot=n_boot, seed=seed, alpha=alpha,
-                         note="mean over seeds of per-seed macro-F1 (argmax labels)")
-    return m, each
+    each = [_single(t, p, k) for t, p in (encode(gold, preds, LABELS7) for preds in per_seed)]
+    return Metric(name, float(np.mean(each)), None, None, len(gold), True, "none",
+                  "mean over seeds of per-seed macro-F1 (argmax labels)"), each
 
 
 def _single(t: np.ndarray, p: np.ndarray, k: int) -> float:
@@ -139,9 +107,11 @@ def _r(v: float | None, nd: int = 4) -> float | None:
 
 def evaluate(model_scores: Mapping[str, float], data: NonCompSST, *,
              per_seed: Mapping[int, Mapping[str, str | None]] | None = None,
-             human_scores: Mapping[str, float] | None = None, phrases: Sequence[Phrase] | None = None,
-             n_boot: int = 1000, seed: int = 0, alpha: float = DEFAULT_ALPHA) -> Evaluation:
-    """Score a model's pooled stimulus scores against the human data (docs/protocols/noncompsst.md#metrics).
+             human_scores: Mapping[str, float] | None = None, phrases: Sequence[Phrase] | None = None
+             ) -> Evaluation:
+    """Score a model's pooled stimulus scores against the human data (docs/protocols/noncompsst.md#metrics): the
+    point values, the rating tables and the report's details. The suite's values and intervals are derived from
+    its per-unit scores over phrases (:func:`.score.phrase_units`); these are the same point values.
 
     ``per_seed``: seed -> {natural phrase: argmax label "0".."6" or None} for the secondary F1.
     ``human_scores``: optional full human table (stimulus -> mean rating) enabling all five correlations.
@@ -158,10 +128,9 @@ def evaluate(model_scores: Mapping[str, float], data: NonCompSST, *,
         human = {"MAXABS": published}
         human_note = None
     metrics["pearson_maxabs"] = correlation_metric("pearson_maxabs", human["MAXABS"], model["MAXABS"],
-                                                   n_boot=n_boot, seed=seed, alpha=alpha, note=human_note)
+                                                   note=human_note)
     metrics["spearman_maxabs"] = correlation_metric("spearman_maxabs", human["MAXABS"], model["MAXABS"],
-                                                    kind="spearman", n_boot=n_boot, seed=seed, alpha=alpha,
-                                                    note=human_note)
+                                                    kind="spearman", note=human_note)
     # F1 on the natural phrases
     gold = {p.text: str(round_half_up(data.human[p.text].sentiment)) for p in phrases}
     pred = {p.text: str(round_half_up(model_scores[p.text])) for p in phrases}
@@ -173,20 +142,17 @@ def evaluate(model_scores: Mapping[str, float], data: NonCompSST, *,
         if not keys:
             metrics[name] = Metric.not_computable(name, "no phrase in the set")
             continue
-        metrics[name] = macro_f1([gold[k] for k in keys], [pred[k] for k in keys], LABELS7, name=name,
-                                 n_boot=n_boot, seed=seed, alpha=alpha)
+        metrics[name] = macro_f1([gold[k] for k in keys], [pred[k] for k in keys], LABELS7, name=name, n_boot=0)
         if per_seed:
             seeds = sorted(per_seed)
             m, each = _per_seed_f1(f"{name}_per_seed", [gold[k] for k in keys],
-                                   [[per_seed[s].get(k) for k in keys] for s in seeds], n_boot=n_boot, seed=seed,
-                                   alpha=alpha)
+                                   [[per_seed[s].get(k) for k in keys] for s in seeds])
             metrics[m.name] = m
             per_seed_values[m.name] = [round(v, 6) for v in each]
     for variant in ("MAX", "ALL", "ALLABS", "ALLCLEAN"):
         name = f"pearson_{variant.lower()}"
         if variant in human:
-            metrics[name] = correlation_metric(name, human[variant], model[variant], n_boot=n_boot, seed=seed,
-                                               alpha=alpha, note=human_note)
+            metrics[name] = correlation_metric(name, human[variant], model[variant], note=human_note)
         else:
             metrics[name] = Metric.not_computable(name, UNPUBLISHED.format(variant=variant), 0)
     details = _details(phrases, data, model, human, model_scores, pred, gold, top, metrics, per_seed_values,

@@ -9,9 +9,10 @@ scores over sentences.
 ``noncompsst`` (docs/protocols/noncompsst.md#ratings, #metrics): predictions of every seed are pooled per stimulus
 string, rated (:mod:`.ratings`) and compared with the human ratings (:mod:`.metrics`). The pooled scores and the five
 rating tables used to be written by scoring itself (``--ratings-out``); they are returned as
-``SuiteScore.tables`` instead (``sentiprobe score --tables-out DIR`` writes them, byte for byte the same). The
-compared metrics (``pearson_maxabs``, ``macro_f1_all``, and the per-seed ``macro_f1_all_per_seed``) are per-unit
-scores over phrases (:func:`phrase_units`), one definition for the suite's own numbers and its comparisons.
+``SuiteScore.tables`` instead (``sentiprobe score --tables-out DIR`` writes them, byte for byte the same). Every
+computable metric (the correlations, a phrase's two sides resampled together, Spearman's rho included, and the
+F1s) is a per-unit score over phrases (:func:`phrase_units`), one definition for the suite's own numbers and its
+comparisons; only the correlations that need an unpublished human table stay "not computable" metrics.
 
 Both suites validate predictions with the one seeded check (:func:`.predictions.check_seeded`), so every
 seed is checked and scored.
@@ -33,7 +34,7 @@ from ..spec import ScoreConfig, ScoreContext, SuiteScore
 from .load import LINES_PER_PHRASE, NonCompSST, Phrase
 from .metrics import TOP_THRESHOLD, evaluate, round_half_up
 from .predictions import check_seeded
-from .ratings import format_ratings, format_scores, pool, ratings
+from .ratings import PHRASE_VARIANTS, format_ratings, format_scores, pool, ratings, side_key
 
 
 @dataclass(frozen=True)
@@ -125,15 +126,33 @@ def _pool(items: Sequence[Item], predictions: Sequence[Prediction], context: Non
     return data, sd, phrases, line_text, pooled, per_seed_nat, human
 
 
+def _side_pairs(phrases: Sequence[Phrase], human: Mapping[str, float], model: Mapping[str, float]
+                ) -> dict[str, np.ndarray]:
+    """Per-phrase (human, model) rating pairs of a side-level variant: slot 0 the left side, slot 1 the right; a
+    side rated on only one of the two sides (or neither) has weight 0."""
+    arrays: dict[str, np.ndarray] = {}
+    for j, side in enumerate(("left", "right")):
+        keys = [side_key(side, p) for p in phrases]
+        w = np.array([k in human and k in model for k in keys], dtype=np.float64)
+        arrays[f"x_{j}"] = np.array([float(human[k]) if k in human and k in model else 0.0 for k in keys])
+        arrays[f"y_{j}"] = np.array([float(model[k]) if k in human and k in model else 0.0 for k in keys])
+        arrays[f"w_{j}"] = w
+    return arrays
+
+
 def phrase_units(data: NonCompSST, phrases: Sequence[Phrase], model_scores: Mapping[str, float],
                  per_seed_nat: Mapping[int, Mapping[str, str | None]], human: Mapping[str, float] | None,
                  labels: Sequence[str]) -> UnitScores:
-    """Per-unit scores over phrases (docs/protocols/noncompsst.md#metrics): ``pearson_maxabs`` (human vs model
-    MAXABS ratings), ``macro_f1_all`` (gold = human mean sentiment rounded, prediction = the seed-pooled score
-    rounded), ``macro_f1_top67`` (the same over the phrases whose human MAXABS is above 1) and their ``_per_seed``
-    means over seeds of per-seed macro-F1 of the argmax labels."""
-    model = ratings(model_scores, data.flags, phrases)["MAXABS"]
-    hum = ratings(human, data.flags, phrases)["MAXABS"] if human is not None else \
+    """Per-unit scores over phrases (docs/protocols/noncompsst.md#metrics): ``pearson_maxabs`` and
+    ``spearman_maxabs`` (human vs model MAXABS ratings), ``macro_f1_all`` (gold = human mean sentiment rounded,
+    prediction = the seed-pooled score rounded), ``macro_f1_top67`` (the same over the phrases whose human MAXABS
+    is above 1), their ``_per_seed`` means over seeds of per-seed macro-F1 of the argmax labels, and, with a
+    user's human score table, ``pearson_max`` (per phrase) and ``pearson_all`` / ``pearson_allabs`` /
+    ``pearson_allclean`` (per side: a phrase's two sides are resampled together)."""
+    model_all = ratings(model_scores, data.flags, phrases)
+    model = model_all["MAXABS"]
+    human_all = ratings(human, data.flags, phrases) if human is not None else None
+    hum = human_all["MAXABS"] if human_all is not None else \
         {p.text: float(data.human[p.text].maxabs) for p in phrases}
     x = np.array([hum[p.text] for p in phrases], dtype=np.float64)
     y = np.array([model[p.text] for p in phrases], dtype=np.float64)
@@ -153,14 +172,33 @@ def phrase_units(data: NonCompSST, phrases: Sequence[Phrase], model_scores: Mapp
     seeds = sorted(per_seed_nat)
     per_seed = [label_codes([per_seed_nat[s][p.text] for p in phrases], labels) for s in seeds]
     if per_seed:
-        note = "mean over seeds of per-seed macro-F1 (argmax labels)"
+        seed_note = "mean over seeds of per-seed macro-F1 (argmax labels)"
         metrics["macro_f1_all_per_seed"] = UnitMetric(
             "seed_mean", parts=tuple(UnitMetric("macro_f1", {"gold": gold, "predicted": q}, k) for q in per_seed),
-            note=note)
+            note=seed_note)
         if n_top:
             metrics["macro_f1_top67_per_seed"] = UnitMetric(
                 "seed_mean", parts=tuple(subset_label_counts(gold, q, len(labels), top, "macro_f1")
-                                         for q in per_seed), n_units=n_top, n_items=n_top, note=note)
+                                         for q in per_seed), n_units=n_top, n_items=n_top, note=seed_note)
+    metrics["spearman_maxabs"] = UnitMetric("spearman", {"x": x, "y": y}, {"min_units": 3}, kind="correlation",
+                                            note=note)
+    side_note = "per side; a phrase's two sides are resampled together"
+    if human_all is not None:
+        for variant in ("MAX", "ALL", "ALLABS", "ALLCLEAN"):
+            name = f"pearson_{variant.lower()}"
+            if variant not in human_all or variant not in model_all:
+                continue
+            h, m = human_all[variant], model_all[variant]
+            if variant in PHRASE_VARIANTS:
+                metrics[name] = UnitMetric(
+                    "pearson", {"x": np.array([h[p.text] for p in phrases], dtype=np.float64),
+                                "y": np.array([m[p.text] for p in phrases], dtype=np.float64)},
+                    {"min_units": 3}, kind="correlation", note=note)
+                continue
+            arrays = _side_pairs(phrases, h, m)
+            rated = int(((arrays["w_0"] + arrays["w_1"]) > 0).sum())
+            metrics[name] = UnitMetric("pearson_slots", arrays, {"slots": 2, "min_units": 3}, kind="correlation",
+                                       n_units=rated, note="; ".join(filter(None, (note, side_note))))
     return UnitScores("phrase", len(phrases), LINES_PER_PHRASE * len(phrases), metrics,
                       compared=("pearson_maxabs", "macro_f1_all"),
                       note="phrases resampled; correlations of model and human MAXABS ratings over the phrases")
@@ -171,8 +209,8 @@ def score_noncompsst(items: Sequence[Item], predictions: Sequence[Prediction], o
     """Pool, rate and correlate with the humans; the score and rating TSVs go into ``tables``."""
     data, sd, phrases, line_text, pooled, per_seed_nat, human = _pool(items, predictions, context, config)
     opts = options
-    ev = evaluate(pooled.scores, data, per_seed=per_seed_nat, human_scores=human, phrases=phrases,
-                  n_boot=config.n_boot, seed=config.seed, alpha=config.alpha)
+    # point values and the report's tables; every computable metric is derived from the per-unit scores
+    ev = evaluate(pooled.scores, data, per_seed=per_seed_nat, human_scores=human, phrases=phrases)
     details = dict(ev.details)
     occurrences = Counter(line_text)
     dup = {s: pooled.counts[s] for s, c in occurrences.items() if c > 1}

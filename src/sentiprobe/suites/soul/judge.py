@@ -34,8 +34,8 @@ import numpy as np
 from ...core.errors import ConfigError
 from ...core.hashing import stable_hash
 from ...core.types import SCHEMA_VERSION, Item, Prediction
+from ...stats.bootstrap import grouped_mean
 from .prompts import PromptTemplate
-from .textmetrics import grouped_mean
 
 CRITERIA = ("correctness", "alignment", "relevance", "conciseness", "originality")
 RUBRIC = {

@@ -35,8 +35,7 @@ from ...core.errors import PredictionError
 from ...core.hashing import stable_hash
 from ...core.types import Item, Metric, Prediction
 from ...stats.metrics_common import classification_report
-from ...stats.units import UnitScores, grouped_rate, label_count_units
-from ...stats.resampling import DEFAULT_ALPHA
+from ...stats.units import UnitMetric, UnitScores, grouped_rate, label_count_units
 from ..spec import Measure, ScoreConfig, ScoreContext, SuiteScore
 from .load import LABELS
 from .parse import extract_label, normalise_junk
@@ -66,10 +65,10 @@ def _clip(text: str | None, n: int = SNIPPET) -> str | None:
 
 
 def classification_metrics(gold: Sequence[str | None], pred: Sequence[str | None], groups: Sequence[str], *,
-                           n_boot: int, seed: int, suffix: str = "", alpha: float = DEFAULT_ALPHA
-                           ) -> tuple[dict[str, Metric], dict[str, Any]]:
-    """Accuracy, per-class and macro F1 (renamed ``f1_not_given`` etc.) with review-level CIs."""
-    rep = classification_report(list(gold), list(pred), LABELS, n_boot=n_boot, seed=seed, alpha=alpha,
+                           suffix: str = "") -> tuple[dict[str, Metric], dict[str, Any]]:
+    """Accuracy, per-class and macro F1 (renamed ``f1_not_given`` etc.) and the details' tables, without intervals
+    (the suite's numbers are its per-unit scores, :func:`unit_scores`)."""
+    rep = classification_report(list(gold), list(pred), LABELS, n_boot=0, seed=0,
                                 groups=list(groups))
     out: dict[str, Metric] = {}
 
@@ -108,11 +107,12 @@ def _examples(items: Sequence[Item], by_id: dict[str, Prediction], wrong: list[i
     return out
 
 
-def score_predictions(items: Sequence[Item], by_id: dict[str, Prediction], *, task: str, n_boot: int, seed: int,
-                      text_options: TextMetricOptions | None = None, alpha: float = DEFAULT_ALPHA,
-                      measures: Mapping[str, Measure] | None = None) -> tuple[dict[str, Metric], dict[str, Any]]:
-    """Metrics and details of checked predictions (``by_id`` from ``Suite.check_predictions``); ``measures``: the
-    metric stage's values (BERTScore, JG)."""
+def score_predictions(items: Sequence[Item], by_id: dict[str, Prediction], *, task: str,
+                      text_options: TextMetricOptions | None = None, measures: Mapping[str, Measure] | None = None
+                      ) -> tuple[dict[str, UnitMetric | Metric], dict[str, Any]]:
+    """The text metrics (JG: per-review scores, or a :class:`Metric` where not computable) and the details of
+    checked predictions (``by_id`` from ``Suite.check_predictions``); ``measures``: the metric stage's values
+    (BERTScore, JG). The classification metrics are :func:`unit_scores`."""
     groups = [it.group_id for it in items]
     gold = [it.label for it in items]
     preds = [by_id.get(it.item_id) for it in items]
@@ -125,9 +125,9 @@ def score_predictions(items: Sequence[Item], by_id: dict[str, Prediction], *, ta
     lenient = [lenient_label(p) for p in preds]
     # the classification metrics and parse-failure rates are per-unit scores (:func:`unit_scores`); these calls
     # give the details' tables (counts only)
-    _, cls_details = classification_metrics(gold, primary, groups, n_boot=0, seed=0)
-    _, len_details = classification_metrics(gold, lenient, groups, n_boot=0, seed=0, suffix="_lenient")
-    metrics: dict[str, Metric] = {}
+    _, cls_details = classification_metrics(gold, primary, groups)
+    _, len_details = classification_metrics(gold, lenient, groups, suffix="_lenient")
+    metrics: dict[str, UnitMetric | Metric] = {}
     # parse failures are counted over the answered statements: an item the model never answered is unanswered
     # (scored wrong, counted in n_generation_errors), not a reply that did not parse
     failed = [float(p is not None and p.label is None and not p.meta.get("generation_error")) for p in preds]
@@ -162,7 +162,7 @@ def score_predictions(items: Sequence[Item], by_id: dict[str, Prediction], *, ta
             cands = [(p.text or "") if p is not None else "" for p in preds]
             refs = [it.meta.get("justification") or "" for it in items]
             tm, tdetails = text_metrics(cands, refs, groups, text_options or TextMetricOptions(),
-                                        n_boot=n_boot, seed=seed, alpha=alpha, item_ids=[it.item_id for it in items],
+                                        item_ids=[it.item_id for it in items],
                                         bertscore=(measures or {}).get(BERTSCORE))
             metrics.update(tm)
             details["text_metrics"] = {**tdetails, "n_without_justification": sum(
@@ -194,8 +194,7 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
     by_id = context.check(items, predictions, config)
     task = soul_task(context.suite)
     opts = options
-    metrics, details = score_predictions(items, by_id, task=task, n_boot=config.n_boot, seed=config.seed,
-                                         text_options=opts.text_metrics(), alpha=config.alpha,
+    metrics, details = score_predictions(items, by_id, task=task, text_options=opts.text_metrics(),
                                          measures=context.measures)
     details.update({
         "task": task, **context.provenance,
@@ -205,15 +204,17 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
                     "temperature": float(opts.temperature), "missing": config.missing},
         "item_ids": "<rid>:<n>, n = 1-based position of the statement among its review's rows",
     })
-    units = unit_scores(items, by_id)
-    return SuiteScore({k: m for k, m in metrics.items() if k not in units.metrics}, details, units=units)
+    units = unit_scores(items, by_id, {k: m for k, m in metrics.items() if isinstance(m, UnitMetric)})
+    return SuiteScore({k: m for k, m in metrics.items() if isinstance(m, Metric) and k not in units.metrics},
+                      details, units=units)
 
 
-def unit_scores(items: Sequence[Item], by_id: Mapping[str, Prediction]) -> UnitScores:
+def unit_scores(items: Sequence[Item], by_id: Mapping[str, Prediction],
+                text: Mapping[str, UnitMetric] | None = None) -> UnitScores:
     """Per-unit scores over reviews (statements of one review are not independent, so intervals and paired
     comparisons resample reviews, never statements): ``accuracy``, ``f1_true``, ``f1_false``, ``f1_not_given``
     (scikit-learn's ``zero_division=0``), ``macro_f1``, ``accuracy_lenient`` and the parse-failure rates, each a
-    statistic of per-review counts of statements."""
+    statistic of per-review counts of statements; and ``text``, JG's per-review text metrics."""
     groups = [it.group_id for it in items]
     gold = [it.label for it in items]
     preds = [by_id.get(it.item_id) for it in items]
@@ -231,5 +232,6 @@ def unit_scores(items: Sequence[Item], by_id: Mapping[str, Prediction]) -> UnitS
     _, metrics["parse_failure_rate_lenient"] = grouped_rate(
         groups, [float(p is not None and lenient_label(p) is None) for p in preds], higher_is_better=False,
         note="under the lenient rule", counted=answered)
+    metrics.update(text or {})
     return UnitScores("review", len(reviews), len(items), metrics, compared=("accuracy",),
                       note="statements pooled per review; reviews resampled whole")

@@ -1,11 +1,11 @@
-"""Justification similarity for SOUL JG (docs/protocols/soul.md#text-metrics): BLEU, ROUGE-1/2/L, BERTScore with
-review-level CIs.
+"""Justification similarity for SOUL JG (docs/protocols/soul.md#text-metrics): BLEU, ROUGE-1/2/L, BERTScore as
+per-review scores (the engine derives their values and review-level intervals).
 
 Settings (printed next to each score, recorded in ``details["text_metrics"]``):
 
 - BLEU: sacreBLEU corpus BLEU, one reference per item, ``13a`` tokenisation, exponential smoothing,
-  mixed case. Stored on the 0-1 scale (the report shows x100, the paper's 0-100 scale). The CI
-  resamples reviews and recomputes corpus BLEU from summed sufficient statistics.
+  mixed case. Stored on the 0-1 scale (the report shows x100, the paper's 0-100 scale). Per review: its summed
+  sufficient statistics, so a resample of reviews recomputes corpus BLEU.
 - ROUGE: Google's ``rouge-score``, F-measure per item, mean over items; ``rougeL`` is sentence-level
   LCS (not ``rougeLsum``); stemming off unless ``rouge_stemmer``.
 - BERTScore: ``bert-score`` with no IDF weighting and **no** baseline rescaling, mean F1. The
@@ -33,16 +33,14 @@ from typing import Any
 
 import numpy as np
 
-from ...core.errors import ConfigError, MissingExtraError, SentiprobeError, require
+from ...core.errors import ConfigError, MissingExtraError, require
 from ...core.hashing import stable_hash
 from ...core.types import Item, Metric, Prediction
 from ...models.assets import minilm_dir, package_version, sha256_cached
-from ...stats.bootstrap import grouped_mean
-from ...stats.resampling import DEFAULT_ALPHA, group_index, group_weights, percentile_interval
+from ...stats.units import BLEU_STATS, UnitMetric, bleu_of_stats, grouped_rate
 from ..spec import Measure, MeasureCache
 
-__all__ = ["TextMetricOptions", "bertscore_values", "bleu_metric", "grouped_mean", "measure", "rouge_values",
-           "text_metrics"]
+__all__ = ["TextMetricOptions", "bertscore_values", "bleu_units", "measure", "rouge_values", "text_metrics"]
 
 BERTSCORE_DEFAULT_LAYER = 5
 MAX_BERTSCORE_LAYERS = 48
@@ -75,8 +73,22 @@ class TextMetricOptions:
 
 
 # ---- BLEU --------------------------------------------------------------------------------------------
-def bleu_metric(cands: Sequence[str], refs: Sequence[str], groups: Sequence[str], *, n_boot: int,
-                seed: int, alpha: float = DEFAULT_ALPHA) -> tuple[Metric, dict[str, Any]]:
+def _per_review(values: np.ndarray, groups: Sequence[str]) -> np.ndarray:
+    """Per-item rows summed per review, reviews in order of first appearance (the suite's unit order)."""
+    keys = {g: i for i, g in enumerate(dict.fromkeys(groups))}
+    out = np.zeros((len(keys), values.shape[1]))
+    np.add.at(out, np.array([keys[g] for g in groups], dtype=np.int64), values)
+    return out
+
+
+def bleu_units(cands: Sequence[str], refs: Sequence[str], groups: Sequence[str]
+               ) -> tuple[UnitMetric | Metric, dict[str, Any]]:
+    """Corpus BLEU as per-review sufficient statistics (the engine's ``bleu`` aggregation: a resample of reviews
+    sums its reviews' n-gram counts and lengths and recomputes corpus BLEU), and the settings used.
+
+    The statistics are sacreBLEU's own per-segment ones; they must give its corpus score back to the last bit, else
+    (sacreBLEU's statistics API or formula changed) BLEU is reported as sacreBLEU's corpus value without per-review
+    scores, hence without an interval, and ``ci_unavailable`` says why."""
     sb = require("sacrebleu", "text", "BLEU")
     from sacrebleu.metrics import BLEU  # optional extra [text], heavy: imported only when used
 
@@ -85,24 +97,20 @@ def bleu_metric(cands: Sequence[str], refs: Sequence[str], groups: Sequence[str]
     sig = str(bleu.get_signature())
     point = min(1.0, corpus.score / 100.0)  # identical texts give 100.00000000000004
     info = {"implementation": f"sacrebleu {sb.__version__}", "signature": sig, "scale": "0-1 (x100 in reports)"}
-    inv, g = group_index([str(v) for v in groups])
-    if n_boot <= 0 or g == 0:
-        return Metric("bleu", point, None, None, g, True, "none", sig), info
+    n_reviews = len(set(groups))
     try:
         stats = np.asarray(bleu._extract_corpus_statistics(list(cands), [list(refs)]), dtype=np.float64)
-        per_group = np.zeros((g, stats.shape[1]))
-        np.add.at(per_group, inv, stats)
-        check = bleu._compute_score_from_stats([int(v) for v in per_group.sum(axis=0)]).score
-        if abs(check - corpus.score) > 1e-9:
-            raise SentiprobeError("BLEU statistics do not reproduce the corpus score")
-    except (AttributeError, TypeError) as exc:  # private sacreBLEU API changed: point estimate only
-        info["ci_unavailable"] = f"sacrebleu statistics API unavailable ({exc})"
-        return Metric("bleu", point, None, None, g, True, "none", sig), info
-    boot = group_weights(g, n_boot, seed) @ per_group
-    dist = np.array([min(1.0, bleu._compute_score_from_stats([round(v) for v in row]).score / 100.0)
-                     for row in boot])
-    lo, hi = percentile_interval(dist, alpha)
-    return Metric("bleu", point, lo, hi, g, True, "bootstrap-percentile", f"{sig}; {CI_NOTE}"), info
+        if stats.ndim != 2 or stats.shape[1] != len(BLEU_STATS):
+            raise TypeError(f"{stats.shape} statistics per segment, not (n, {len(BLEU_STATS)})")
+        per_review = _per_review(stats, groups)
+        again = bleu_of_stats([float(v) for v in per_review.sum(axis=0)])
+        if again != point:
+            raise ValueError(f"its statistics give {again!r}, its corpus score {point!r}")
+    except (AttributeError, TypeError, ValueError) as exc:  # sacreBLEU changed: the corpus value only
+        info["ci_unavailable"] = f"sacrebleu statistics unusable ({exc})"
+        return Metric("bleu", point, None, None, n_reviews, True, "none", sig), info
+    return UnitMetric("bleu", {k: per_review[:, j] for j, k in enumerate(BLEU_STATS)},
+                      note=f"{sig}; {CI_NOTE}"), info
 
 
 # ---- ROUGE -------------------------------------------------------------------------------------------
@@ -252,23 +260,29 @@ def _version(dist: str) -> str | None:
     return package_version(dist)
 
 
+def _review_mean(values: np.ndarray, groups: Sequence[str], note: str) -> UnitMetric:
+    """A per-item score pooled per review: (sum over the review's items) / (its items), reviews resampled."""
+    return grouped_rate(groups, values, note=note)[1]
+
+
 def text_metrics(cands: Sequence[str], refs: Sequence[str], groups: Sequence[str], opts: TextMetricOptions, *,
-                 n_boot: int, seed: int, alpha: float = DEFAULT_ALPHA, item_ids: Sequence[str] = (),
-                 bertscore: Measure | None = None) -> tuple[dict[str, Metric], dict[str, Any]]:
-    """BLEU, ROUGE-1/2/L and BERTScore F1 (0-1 scale) with review-level CIs, and their settings.
+                 item_ids: Sequence[str] = (), bertscore: Measure | None = None
+                 ) -> tuple[dict[str, UnitMetric | Metric], dict[str, Any]]:
+    """BLEU, ROUGE-1/2/L and BERTScore F1 (0-1 scale) as per-review scores (the engine gives their values and
+    review-level intervals), or a :class:`Metric` where one is not computable; and their settings.
 
     ``bertscore``: the metric stage's values (:func:`measure`) for ``item_ids``; a pair it has no value for scores
     0 (an empty candidate or reference, as ``bert-score`` scores it).
     """
-    metrics: dict[str, Metric] = {}
+    metrics: dict[str, UnitMetric | Metric] = {}
     details: dict[str, Any] = {"options": asdict(opts), "n_pairs": len(cands),
                                "n_empty_candidates": sum(1 for c in cands if not c.strip())}
-    metrics["bleu"], details["bleu"] = bleu_metric(cands, refs, groups, n_boot=n_boot, seed=seed,
-                                                       alpha=alpha)
+    groups = [str(g) for g in groups]
+    metrics["bleu"], details["bleu"] = bleu_units(cands, refs, groups)
     rouge = rouge_values(cands, refs, opts.rouge_stemmer)
     note = f"rouge-score F-measure, mean over items, stemmer {'on' if opts.rouge_stemmer else 'off'}; {CI_NOTE}"
     for k, v in rouge.items():
-        metrics[k] = grouped_mean(k, v, groups, n_boot=n_boot, seed=seed, alpha=alpha, note=note)
+        metrics[k] = _review_mean(v, groups, note)
     details["rouge"] = {"implementation": "rouge-score", "variants": ["rouge1", "rouge2", "rougeL (not rougeLsum)"],
                         "use_stemmer": opts.rouge_stemmer}
     if not opts.bertscore:
@@ -283,8 +297,7 @@ def text_metrics(cands: Sequence[str], refs: Sequence[str], groups: Sequence[str
     values: Mapping[str, float] = bertscore.values
     f1 = np.array([values.get(iid, 0.0) for iid in item_ids], dtype=np.float64)
     info = dict(bertscore.info)
-    metrics[BERTSCORE] = grouped_mean(
-        BERTSCORE, f1, groups, n_boot=n_boot, seed=seed, alpha=alpha,
-        note=f"{info['model']} layer {info['num_layers']}, no idf, no baseline rescaling; {CI_NOTE}")
+    metrics[BERTSCORE] = _review_mean(
+        f1, groups, f"{info['model']} layer {info['num_layers']}, no idf, no baseline rescaling; {CI_NOTE}")
     details["bertscore"] = info
     return metrics, details

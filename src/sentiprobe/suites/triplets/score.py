@@ -20,7 +20,6 @@ import numpy as np
 
 from ...core.errors import PredictionError
 from ...core.types import Item, Metric, Prediction
-from ...stats.bootstrap import mean_metric
 from ...stats.units import UnitMetric, UnitScores
 from ..spec import ScoreConfig, ScoreContext, SuiteScore
 from ...protocols.triplets.grid import POLARITIES
@@ -90,6 +89,21 @@ def _check(items: Sequence[Item], predictions: Sequence[Prediction], labels: Seq
         raise PredictionError(f"triplet polarities outside the label set {list(labels)}", bad, path=config.path)
 
 
+def failure_rate_units(per_sentence: np.ndarray, unattributed: int, *, note: str) -> UnitMetric:
+    """``parse_failure_rate`` over sentences: (failed records) / (records), a sentence's records (one per seed)
+    resampled with it.
+
+    Records that name no test sentence (broken JSON lines, unknown ids) are failures of no sentence; they count
+    in every resample as they count in the point value (a fixed number, not drawn): each sentence carries
+    ``unattributed / n`` of them, so a resample of ``n`` sentences always carries all of them. The per-unit
+    arrays are that ratio's terms times ``n``, whole numbers, so the point value is the plain share of failed
+    records to the last bit: (n F + n U) / (n R + n U) = (F + U) / (R + U)."""
+    n = per_sentence.shape[0]
+    num = n * per_sentence[:, 0] + unattributed
+    den = n * per_sentence[:, 1] + unattributed
+    return UnitMetric("ratio", {"numerator": num, "denominator": den}, higher_is_better=False, note=note)
+
+
 def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any, context: ScoreContext,
           config: ScoreConfig) -> SuiteScore:
     """Metrics of predicted triplets against the decoded gold grids of ``items``."""
@@ -98,13 +112,17 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
     failures: list[dict] = []
     entries = 0
     known = {it.item_id for it in items}
-    records: list[float] = []  # the parse-failure unit: one sentence's record (an LLM's reply), 1 = it failed
+    records: list[float] = []  # one sentence record (an LLM's reply) each, 1 = it failed
+    index = {it.item_id: i for i, it in enumerate(items)}
+    per_sentence = np.zeros((len(items), 2))  # (failed records, records) of each sentence
+    unattributed = 0  # failed records naming no test sentence
     for p in predictions:
         meta = p.meta if isinstance(p.meta, dict) else {}
         failures += meta.get("failures") or []
         entries += int(meta.get("entries") or 0)
         if p.item_id == UNATTRIBUTED:  # records naming no test sentence: each one a failed unit
             records += [1.0] * len(meta.get("failures") or [])
+            unattributed += len(meta.get("failures") or [])
             continue
         if meta.get("blank"):  # a blank record is a missing prediction
             continue
@@ -112,9 +130,11 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
             failures.append({"record": p.item_id, "reason": "sentence id is not in the test set"})
             entries += 1
             records.append(1.0)
+            unattributed += 1
             continue
         if not meta.get("generation_error"):  # an unanswered sentence is no reply, so no parse failure
             records.append(float(bool(meta.get("failures"))))
+            per_sentence[index[p.item_id]] += (records[-1], 1.0)
         if p.item_id in by_id:  # several seeds or duplicate predictions: merge their sets
             old = by_id[p.item_id].meta
             meta = {k: (old.get(k) or []) + (meta.get(k) or []) if k in ("triplets",) else old.get(k)
@@ -154,12 +174,14 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
                                                                   "gold": c[:, 2]}, {"stat": stat})
     entries = max(entries, len(failures))
     n_failed = int(sum(records))
-    metrics["parse_failure_rate"] = (
-        mean_metric("parse_failure_rate", records, n_boot=config.n_boot, seed=config.seed, alpha=config.alpha,
-                    higher_is_better=False,
-                    note=f"{n_failed} of {len(records)} sentence records (an LLM's replies) had an entry that could "
-                         f"not be read or aligned ({len(failures)} of {entries} entries)")
-        if records else Metric("parse_failure_rate", 0.0, None, None, 0, False, "none", "no prediction records"))
+    if records:
+        per_unit["parse_failure_rate"] = failure_rate_units(
+            per_sentence, unattributed, note=f"{n_failed} of {len(records)} sentence records (an LLM's replies) had "
+                                             f"an entry that could not be read or aligned ({len(failures)} of "
+                                             f"{entries} entries)")
+    else:
+        metrics["parse_failure_rate"] = Metric("parse_failure_rate", 0.0, None, None, 0, False, "none",
+                                               "no prediction records")
     metrics["missing_rate"] = Metric("missing_rate", len(missing) / n if n else None, None, None, n, False, "none",
                                      f"{len(missing)} of {n} sentences have no prediction record")
     per_pol = {}
