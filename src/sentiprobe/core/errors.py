@@ -122,6 +122,10 @@ def unknown_keys(keys: Iterable[str], known: Iterable[str]) -> str:
     return ", ".join(f"{k!r}{did_you_mean(k, known)}" for k in keys)
 
 
+MAX_KNOWN_LISTED = 12
+"""Most names an unknown-name error lists when none is close to what was typed."""
+
+
 class UnknownNameError(SentiprobeError, KeyError):
     """An unknown registry name, with did-you-mean suggestions."""
 
@@ -136,6 +140,9 @@ class UnknownNameError(SentiprobeError, KeyError):
         msg = f"unknown {kind} {name!r}"
         if close:
             msg += "; did you mean " + " or ".join(repr(c) for c in close[:3]) + "?"
+        elif len(self.choices) > MAX_KNOWN_LISTED:  # a manifest's hundreds of files: a few, and how many
+            msg += (f"; known: {', '.join(self.choices[:MAX_KNOWN_LISTED])} and {len(self.choices) - MAX_KNOWN_LISTED}"
+                    " more")
         else:
             msg += f"; known: {', '.join(self.choices)}"
         super().__init__(msg)

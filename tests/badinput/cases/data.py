@@ -1,4 +1,4 @@
-"""``sentiprobe data fetch|verify|list|stats``: empty and unknown names, bad numbers, a mirror that never answers
+"""``sentiprobe data fetch|verify|list|stats|path``: empty and unknown names, bad numbers, a mirror that never answers
 (its host's circuit opens after 3 failed attempts: the other files are not attempted), a mirror that trickles (a
 stall: a typed timeout, and the other files are not attempted)."""
 from __future__ import annotations
@@ -16,6 +16,12 @@ def cases() -> list[Case]:
              ("did you mean",)),
         Case("data-verify-empty", ("data", "verify", "soul", "--data-dir", "{dir}/empty"), mkdir("empty"), 1, ()),
         Case("data-list-unknown", ("data", "list", "sentivnt"), nothing, 2, ("did you mean",)),
+        Case("data-path-unknown-file", ("data", "path", "arts/src_data/laptop/test_sent_towe.jsn", "--data-dir",
+                                        "{data}"), nothing, 2, ("did you mean", "test_sent_towe.json")),
+        Case("data-path-outside", ("data", "path", "../../etc/passwd", "--data-dir", "{data}"), nothing, 2,
+             ("unknown data file '../../etc/passwd'", "more")),
+        Case("data-path-missing", ("data", "path", "soul/test.csv", "--data-dir", "{dir}/empty"), mkdir("empty"), 1,
+             ("missing data file", "sentiprobe data fetch soul")),
         Case("data-fetch-bad-mirror", (*FETCH, "--mirror", "{dir}/m"), mkdir("m"), 1, ()),
         Case("data-fetch-timeout-negative", (*FETCH, "--timeout", "-1"), nothing, 2, ("argument --timeout",)),
         Case("data-fetch-timeout-zero", (*FETCH, "--timeout", "0"), nothing, 2, ("argument --timeout",)),
