@@ -28,7 +28,8 @@ def _load(suite, split):
 
 def _score(items, predictions, options, context, config):
     by_id = context.check(items, predictions, config)
-    from sentiprobe.stats.units import UnitScores, classification_units
+    from sentiprobe.stats.unit_builders import classification_units
+    from sentiprobe.stats.units import UnitScores
 
     y_pred = [by_id[i.item_id].label if i.item_id in by_id else None for i in items]
     per_unit = classification_units([it.label for it in items], y_pred, context.labels)

@@ -29,7 +29,8 @@ import numpy as np
 from ...core.errors import PredictionError
 from ...core.types import Item, Prediction
 from ...stats.classification import confusion, encode, prf_from_confusion
-from ...stats.units import UnitMetric, UnitScores, label_codes, subset_label_counts
+from ...stats.unit_builders import label_codes, subset_label_counts
+from ...stats.units import UnitMetric, UnitScores
 from ..spec import ScoreConfig, ScoreContext, SuiteScore
 from .load import LINES_PER_PHRASE, NonCompSST, Phrase
 from .metrics import TOP_THRESHOLD, evaluate, round_half_up

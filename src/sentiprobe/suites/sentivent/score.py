@@ -14,7 +14,8 @@ from typing import Any
 
 from ...core.types import Item, Prediction
 from ...stats.metrics_common import classification_report
-from ...stats.units import UnitScores, label_count_units
+from ...stats.unit_builders import label_count_units
+from ...stats.units import UnitScores
 from ..spec import ScoreConfig, ScoreContext, SuiteScore
 
 

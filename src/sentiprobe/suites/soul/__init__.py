@@ -21,7 +21,8 @@ from .prompts import TASKS
 __all__ = ["SOUL_JG", "SOUL_RC", "SoulOptions"]
 
 
-def _spec(name: str, task: str, accepts: frozenset[str], description: str, headline: tuple[str, ...]) -> SuiteSpec:
+def _spec(name: str, task: str, accepts: frozenset[str], description: str, headline: tuple[str, ...],
+          prompt: str) -> SuiteSpec:
     return SuiteSpec(
         name=name, family="soul", version="1", description=description, labels=LABELS, task=task,
         input_kind="text-pair", load_items=data.load_items, data_files=data.data_files,
@@ -29,13 +30,13 @@ def _spec(name: str, task: str, accepts: frozenset[str], description: str, headl
         options=SoulOptions, accepts=accepts, statistics=data.statistics, predict=predict,
         training=data.training, groups_name="review", headline=headline,
         score_context=data.score_context, measure=textmetrics.measure if task == "generate" else None,
-        prompting=TASKS["rc" if name == "soul-rc" else "jg"])
+        prompting=TASKS[prompt])
 
 
 SOUL_RC = SUITES.register(_spec(
     "soul-rc", "classify", frozenset({"classify", "generate", "score_labels"}),
-    "SOUL review comprehension (true / false / not-given), accuracy and per-class F1", ("accuracy",)))
+    "SOUL review comprehension (true / false / not-given), accuracy and per-class F1", ("accuracy",), "rc"))
 SOUL_JG = SUITES.register(_spec(
     "soul-jg", "generate", frozenset({"generate", "classify"}),
     "SOUL justification generation: label accuracy + BLEU / ROUGE / BERTScore of justifications",
-    ("accuracy", "rougeL")))
+    ("accuracy", "rougeL"), "jg"))

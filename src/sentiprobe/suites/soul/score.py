@@ -35,7 +35,8 @@ from ...core.errors import PredictionError
 from ...core.hashing import stable_hash
 from ...core.types import Item, Metric, Prediction
 from ...stats.metrics_common import classification_report
-from ...stats.units import UnitMetric, UnitScores, grouped_rate, label_count_units
+from ...stats.unit_builders import grouped_rate, label_count_units
+from ...stats.units import UnitMetric, UnitScores
 from ..spec import Measure, ScoreConfig, ScoreContext, SuiteScore
 from .load import LABELS
 from .parse import extract_label, normalise_junk

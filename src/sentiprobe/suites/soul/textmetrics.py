@@ -37,7 +37,8 @@ from ...core.errors import ConfigError, MissingExtraError, require
 from ...core.hashing import stable_hash
 from ...core.types import Item, Metric, Prediction
 from ...models.assets import minilm_dir, package_version, sha256_cached
-from ...stats.units import BLEU_STATS, UnitMetric, bleu_of_stats, grouped_rate
+from ...stats.unit_builders import grouped_rate
+from ...stats.units import BLEU_STATS, UnitMetric, bleu_of_stats
 from ..spec import Measure, MeasureCache
 
 __all__ = ["TextMetricOptions", "bertscore_values", "bleu_units", "measure", "rouge_values", "text_metrics"]
