@@ -14,6 +14,7 @@ logged, and the span is re-located when possible. Nothing is dropped silently.
 from __future__ import annotations
 
 import csv
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -284,6 +285,20 @@ def load_aspectset(path: str | Path) -> tuple[str, ...]:
 
 
 # ---- published prediction CSVs ---------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=8)
+def _results_cached(path: str, mtime_ns: int, size: int) -> ResultsTable:
+    return load_results_csv(path, log=False)
+
+
+def cached_results_csv(path: str | Path) -> ResultsTable:
+    """:func:`load_results_csv` (``log=False``), cached per file and its modification time and size: a run's
+    reference systems read one results CSV per model column (nine ARTS systems, one file per domain), so parsing it
+    once per file, not once per column, keeps them cheap. The table is frozen, so sharing it is safe."""
+    p = Path(path).resolve()
+    st = p.stat()
+    return _results_cached(str(p), st.st_mtime_ns, st.st_size)
+
 
 def load_results_csv(path: str | Path, *, warnings_out: list[DataWarning] | None = None,
                      log: bool = True) -> ResultsTable:

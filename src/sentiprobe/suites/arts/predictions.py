@@ -43,7 +43,7 @@ def read_predictions(suite: Suite, path: Path, column: str | None = None) -> lis
 
 def read_results(path: Path, column: str | None, test_items: Sequence[Item], suite_name: str) -> list[Prediction]:
     """Predictions of one model column of a results CSV, validated against ``test_items``."""
-    table = load.load_results_csv(path, log=False)  # its irregularities are the test items' own
+    table = load.cached_results_csv(path)  # its irregularities are the test items' own; parsed once per file
     if column is None:
         if len(table.models) != 1:
             raise ConfigError(f"{path} is a results table with the model columns {list(table.models)}; "
