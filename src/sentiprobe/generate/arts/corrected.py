@@ -39,12 +39,16 @@ language model reads the whole sentence)."""
 MAX_SCORED = 2
 """Valid candidates per site that the language model scores (the best by rule priority); the others are
 recorded as not ranked."""
-MIN_DELTA = -0.75
-"""Lowest accepted fluency change, in nats per token of the scored window (variant minus source), of an edit that
-inserts or removes words (negation, adverb); set on the restaurant set's refusals (docs/arts-generate.md)."""
-MIN_DELTA_SWAP = -1.3
-"""The same for a one-word swap (antonym): it changes content, so the language model's drop also measures
-plausibility (*They make the worst pizza* -1.0, *The attractive lighting* -0.9), not only grammar."""
+MIN_DELTA = -8.0
+"""Lowest accepted fluency change (:func:`fluency_change`, nats on the whole sentence) of an edit that inserts or
+removes words (negation, adverb). Set on the restaurant test file: below it the chosen edits are mostly broken
+(*rather over very cooked* -9.3, *is also not more laid-back* -9.1, *Not only did not they have* -10.8), above it
+mostly grammatical negations (*the service was not tops* -7.9, *The food really is very good* -7.5)."""
+MIN_DELTA_SWAP = -10.0
+"""The same for a one-word swap (antonym): it changes content, so the language model's drop also measures how
+plausible the sentence still is as a whole; below it mostly context clashes and broken forms (*expensiver prices*
+-10.1, *the food was excellent to be kind* -18.1, *I'm very plain about the food* -15.9), above it plain contrasts
+with some clashes left (*We've always gotten awful service but we love the food* -10.0)."""
 RANKS = ("lm", "rules")
 
 
