@@ -16,8 +16,10 @@ threads, so every figure has same-process baselines:
 The machine is shared, so the report gives wall and CPU seconds, CPU seconds per variant, and the ratios
 ``lm_cold / rules``, ``lm_warm / rules`` and ``variants per reference forward-second`` (cold variants/s divided by
 the reference's texts/s), which carry over between machines better than raw rates; ``uptime``'s load is printed
-beside them, and so are the CPU's model, its vector and bfloat16 flags and the fluency model's dtype (``--dtype
-auto``: bfloat16 only where the CPU runs it natively), which decide the cold cost.
+beside them, and so are the CPU's model, its vector and bfloat16 flags, the vector width PyTorch uses and the fluency
+model's dtype (``--dtype auto``: float32 on every CPU), which decide the cold cost. A CPU with AVX2 only can be
+approximated on a newer one by capping PyTorch and MKL at AVX2 (``ATEN_CPU_CAPABILITY=avx2
+MKL_ENABLE_INSTRUCTIONS=AVX2``); the capability printed says which was in effect.
 
     SENTIPROBE_DATA_DIR=../shared/data .venv/bin/python benchmarks/bench_arts_generate.py [--threads 2] \
         [--domains mams,rest] [--dtype auto|bfloat16|float32] [--limit N]
@@ -93,11 +95,12 @@ def main() -> None:
     kit.parser.parse_texts(texts[:50])  # warm-up: spaCy's first call
     lm = kit.fluency(args.dtype)
     lm._ensure()  # conversion (first install) outside the timings; the cold run loads it again below
-    out: dict = {"threads": args.threads, "domains": args.domains, "cpu": _cpu(),
+    cpu = {**_cpu(), "torch_capability": torch.backends.cpu.get_cpu_capability()}
+    out: dict = {"threads": args.threads, "domains": args.domains, "cpu": cpu,
                  "fluency_dtype": lm.dtype, "fluency_dtype_reason": lm.dtype_reason,
                  "load_average_start": _load(), "sentences": len(texts)}
-    print(f"CPU: {out['cpu']['model']}, {out['cpu']['cores']} cores; flags: {' '.join(out['cpu']['flags'])}; "
-          f"fluency model dtype: {lm.dtype} ({lm.dtype_reason})", flush=True)
+    print(f"CPU: {cpu['model']}, {cpu['cores']} cores; flags: {' '.join(cpu['flags'])}; PyTorch uses "
+          f"{cpu['torch_capability']}; fluency model dtype: {lm.dtype} ({lm.dtype_reason})", flush=True)
 
     def clear() -> None:
         kit.parser._cache.clear()
