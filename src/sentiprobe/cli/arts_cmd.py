@@ -6,7 +6,9 @@ import os
 import sys
 
 from ..core.errors import ConfigError
+from ..core.runspec import confidence_of
 from .argtypes import COUNT, PROBABILITY, SEED, int_in
+from .options import add_confidence
 
 
 def add_parser(sub) -> None:
@@ -80,7 +82,10 @@ def add_parser(sub) -> None:
     c = arts.add_parser("audit-score", help="fluency and label validity per strategy with Wilson intervals")
     c.add_argument("file", help="the filled-in CSV from audit-sample (its key is read from <file>.key.json)")
     c.add_argument("--key", default=None, help="answer key (default: the sample's <out>.key.json)")
-    c.add_argument("--alpha", type=PROBABILITY, default=0.05, help="1 - confidence of the intervals (default 0.05)")
+    level = c.add_mutually_exclusive_group()
+    add_confidence(level, "the Wilson intervals")
+    level.add_argument("--alpha", type=PROBABILITY, default=None,
+                       help="deprecated, use --confidence: 1 - the level (--alpha 0.05 is --confidence 0.95)")
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=cmd_score)
 
@@ -223,11 +228,12 @@ def cmd_score(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..api import arts_audit_score
 
-    doc = arts_audit_score(args.file, key=args.key, confidence=round(1.0 - args.alpha, 12))
+    confidence = args.confidence if args.alpha is None else confidence_of(args.alpha)  # --alpha: the former name
+    doc = arts_audit_score(args.file, key=args.key, confidence=confidence)
     if args.json:
         print(json.dumps(doc, indent=2))
         return 0
-    conf = round(100 * (1 - args.alpha), 1)
+    conf = round(100 * doc["confidence"], 1)
     print(f"  {'strategy':<16} {'fluent':>22} {'label correct':>22} {'valid (both)':>22}   ({conf}% Wilson CIs)")
     for name, r in [*doc["strategies"].items(), ("overall", doc["overall"])]:
         cells = []
