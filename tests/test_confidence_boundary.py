@@ -142,6 +142,7 @@ def test_agree_follows_the_confidence(tmp_path, capsys, ci):
         return json.loads(capsys.readouterr().out)
 
     wide, narrow = doc(), doc("--confidence", "0.5")
+    assert wide["details"]["confidence"] == 0.95 and narrow["details"]["confidence"] == 0.5
     for name in ("fleiss_kappa", "krippendorff_alpha", "gwet_ac1"):
         assert wide["metrics"][name]["value"] == narrow["metrics"][name]["value"]
         assert _width(narrow["metrics"][name]) < _width(wide["metrics"][name]), name

@@ -33,6 +33,7 @@ from .agreement import (
     percent_agreement,
 )
 from .bootstrap import DEFAULT_N_BOOT
+from .level import confidence_of
 
 ID_COLUMN_NAMES = ("id", "unit", "unit_id", "item_id")
 
@@ -178,6 +179,7 @@ def agreement_report(table: RatingTable, *, level: str = "nominal", categories: 
             "agreement and Cohen's kappa would treat every distinct value as a category")}),
         "source": table.source, "raters": list(table.raters), "id_column": table.id_column,
         "ignored_columns": list(table.ignored), "level": level, "weights": weights or "identity", "ci": ci,
+        "confidence": confidence_of(alpha),
         "categories": list(results["krippendorff_alpha"].categories)[:MAX_CATEGORICAL_VALUES],
         "n_units_total": len(rows),
         "n_units_used": sum(k >= 2 for k in n_rated),
