@@ -53,11 +53,11 @@ def add_parser(sub) -> None:
                    help="clause mining parses at most this many pool sentences (seeded sample; default 2000)")
     g.add_argument("--max-sentence-chars", type=COUNT, default=2000,
                    help="refuse an input sentence longer than this (default 2000 characters)")
-    g.add_argument("--verifier", choices=("auto", "local", "endpoint", "none"), default="auto",
+    g.add_argument("--verifier", choices=("none", "local", "endpoint"), default="none",
                    help="corrected mode: a reader of every whole variant (fluent? the target's sentiment? the "
-                        "strategy's condition?): local = the packaged SmolLM2, verdicts recorded; endpoint = an "
-                        "OpenAI-compatible server, a variant it rejects is refused; none; auto (default) = local "
-                        "with --rank lm, none with --rank rules")
+                        "strategy's condition?): endpoint = an OpenAI-compatible server, a variant it rejects is "
+                        "refused; local = the packaged SmolLM2, verdicts recorded only (it reads at chance level); "
+                        "none (default)")
     g.add_argument("--verifier-url", default=None,
                    help="--verifier endpoint: base URL such as http://127.0.0.1:8000/v1 (default: "
                         "$SENTIPROBE_LLM_BASE_URL; the API key only from $SENTIPROBE_LLM_API_KEY)")

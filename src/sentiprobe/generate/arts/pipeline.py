@@ -64,10 +64,9 @@ class GenerateConfig:
             (default: the pool file when it has opinion spans).
         pool_sentences: at most this many pool sentences are parsed for clause mining (a seeded sample).
         max_sentence_chars: a longer input sentence is refused with a typed error naming its record.
-        verifier: corrected mode: ``local`` (the packaged SmolLM2 reads every variant; its verdicts are recorded),
-            ``endpoint`` (an OpenAI-compatible server; a variant it rejects is refused), ``none``, or ``auto``
-            (default: ``local`` with ``rank="lm"``, ``none`` with ``rank="rules"``, which promises no language
-            model) (:mod:`.verifier`, :mod:`.verification`; the one in effect: :attr:`verifier_in_effect`).
+        verifier: corrected mode: ``none`` (default), ``endpoint`` (an OpenAI-compatible server reads every
+            variant; one it rejects is refused) or ``local`` (the packaged SmolLM2; its verdicts are recorded, never
+            acted on: measured at chance level) (:mod:`.verifier`, :mod:`.verification`).
         verifier_url, verifier_model: the endpoint's base URL and model name (unset: the LLM adapter's defaults,
             ``SENTIPROBE_LLM_BASE_URL`` / ``SENTIPROBE_LLM_MODEL``; the API key only from the environment).
     """
@@ -89,7 +88,7 @@ class GenerateConfig:
     lexicon_files: tuple[str, ...] = ()
     pool_sentences: int = 2000
     max_sentence_chars: int = MAX_SENTENCE_CHARS
-    verifier: str = "auto"
+    verifier: str = "none"
     verifier_url: str | None = None
     verifier_model: str | None = None
 
@@ -119,19 +118,13 @@ class GenerateConfig:
             raise ConfigError("phrase source 'aspectset' needs --aspectset FILE")
         if self.verifier != "endpoint" and (self.verifier_url or self.verifier_model):
             raise ConfigError("--verifier-url and --verifier-model belong to --verifier endpoint")
+        if self.verifier != "none" and self.faithful:
+            raise ConfigError("--verifier belongs to the corrected mode (the faithful mode reproduces the original "
+                              "generator, which had none)")
 
     @property
     def faithful(self) -> bool:
         return self.mode == "faithful"
-
-    @property
-    def verifier_in_effect(self) -> str:
-        """The verifier that runs: ``auto`` resolved; ``none`` in the faithful mode (it reproduces the original)."""
-        if self.faithful:
-            return "none"
-        if self.verifier == "auto":
-            return "local" if self.rank == "lm" else "none"
-        return self.verifier
 
     @property
     def phrases(self) -> str:
@@ -206,8 +199,8 @@ class Toolkit:
         return Path(self.cache_dir) if self.cache_dir is not None else default_cache_dir().parent
 
     def verifier(self, cfg: GenerateConfig) -> Verifier | None:
-        """The verifier of ``cfg`` (None for ``none`` and in the faithful mode), created once per settings."""
-        kind = cfg.verifier_in_effect
+        """The verifier of ``cfg`` (None for ``none``), created once per settings."""
+        kind = cfg.verifier
         if kind == "none":
             return None
         key = (kind, cfg.verifier_url, cfg.verifier_model)
@@ -461,7 +454,7 @@ def generate_file(input_path: str | Path, out_path: str | Path, cfg: GenerateCon
         _sentences_of(f)
     for f in (*cfg.lexicon_files, *([cfg.pool_file] if cfg.pool_file else [])):
         read_input(f, max_chars=cfg.max_sentence_chars)
-    if cfg.verifier_in_effect == "endpoint":  # no base URL or model, a URL with credentials: refused
+    if cfg.verifier == "endpoint":  # no base URL or model, a URL with credentials: refused
         EndpointVerifier(cfg.verifier_url, cfg.verifier_model).close()  # before the slow work
     kit = kit or default_toolkit(cache_dir)
     gen = generate(loaded, cfg, kit)

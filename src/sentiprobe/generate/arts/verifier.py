@@ -20,7 +20,8 @@ reader of the whole sentence can. Three verifiers share one protocol (:class:`Ve
   gives to the same question about an empty sentence (contextual calibration: a 135M model prefers some options
   whatever it reads). A 135M model is a weak reader: see docs/arts-generate.md#verifier for its measured
   accuracy and the policy that follows from it.
-- ``none``: no verifier; the output is what it was without one.
+- ``none`` (the default): no verifier; the output is what it was without one. The local verifier is not the
+  default because its answers were measured at chance level and it costs about a quarter CPU second per variant.
 
 Verdicts are cached in ``verifier.sqlite`` under the generation cache dir, keyed by the verifier's identity
 (model and settings), the prompt's hash and the texts, so a warm re-run asks nothing.
@@ -41,9 +42,7 @@ from typing import Any, Protocol
 from ...core.errors import CacheCorruptError, ConfigError
 
 SENTIMENTS = ("positive", "negative", "neutral")
-VERIFIERS = ("auto", "local", "endpoint", "none")
-"""``auto``: ``local`` with the language-model ranking (``--rank lm``), ``none`` with ``--rank rules`` (which
-promises no language model)."""
+VERIFIERS = ("none", "local", "endpoint")
 _ADD = ("adddiff", "adddiff_k", "revnon_adddiff")
 
 
@@ -405,10 +404,10 @@ def verify_cached(verifier: Verifier, queries: Sequence[Query], cache: VerdictCa
 
 def make_verifier(kind: str, *, url: str | None = None, model: str | None = None,
                   convert_dir: Path | None = None) -> Verifier | None:
-    """The verifier of ``--verifier`` (None for ``none``; resolve ``auto`` first)."""
+    """The verifier of ``--verifier`` (None for ``none``)."""
     if kind not in VERIFIERS:
         raise ConfigError(f"verifier must be one of {list(VERIFIERS)}, not {kind!r}")
-    if kind in ("none", "auto"):
+    if kind == "none":
         return None
     if kind == "endpoint":
         return EndpointVerifier(url, model)
