@@ -301,3 +301,16 @@ def test_the_local_verifier_records_verdicts_with_margins_and_refuses_nothing(tm
         assert set(v.margins) == {"fluent", "target_sentiment", "condition_holds"}
         assert all(m >= 0 for m in v.margins.values()) and f'"{q.term}" reads' in v.notes
     assert '"staff" reads' in got[2].notes and ver.describe()["questions"] == 7 + 2  # + the calibration questions
+
+
+def test_the_review_page_shows_a_verdict_in_words_and_as_text():
+    from sentiprobe.suites.arts.review import notes_of
+
+    xss = "<script>alert(1)</script>"
+    verdict = Verdict(False, "negative", True, f"reads oddly {xss}", "endpoint:m@http://127.0.0.1:1/v1", "p")
+    notes = notes_of({"provenance": {"strategy": "revtgt", "edits": [], "verifier": verdict.to_dict()}})
+    assert notes == [f"verifier endpoint:m@http://127.0.0.1:1/v1: fluent no, target reads negative, condition holds "
+                     f"yes -- reads oddly {xss}"]  # plain data: the page sets it as text (its browser test)
+    broken = Verdict(None, None, None, "", "endpoint:m", "p", error="unreadable reply: not JSON")
+    assert notes_of({"provenance": {"verifier": broken.to_dict()}}) == [
+        "verifier endpoint:m: no usable verdict (unreadable reply: not JSON)"]
