@@ -329,9 +329,11 @@ def _verdict_note(v: Any) -> str | None:
         return None
     if v.get("error"):
         return f"verifier {v['verifier']}: no usable verdict ({v['error']})"
-    said = {True: "yes", False: "no"}
-    return (f"verifier {v['verifier']}: fluent {said.get(v.get('fluent'), '?')}, target reads "
-            f"{v.get('target_sentiment')}, condition holds {said.get(v.get('condition_holds'), '?')}"
+    def said(x: Any) -> str:
+        return "yes" if x is True else "no" if x is False else "?"
+
+    return (f"verifier {v['verifier']}: fluent {said(v.get('fluent'))}, target reads "
+            f"{v.get('target_sentiment')}, condition holds {said(v.get('condition_holds'))}"
             + (f" -- {v['notes']}" if v.get("notes") else ""))
 
 
