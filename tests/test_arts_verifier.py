@@ -215,7 +215,7 @@ def test_an_unreadable_reply_is_a_counted_refusal_and_is_not_cached(tmp_path):
         kept, refused, info = apply_verifier(ver, [V("a_adv1")], records, [P()], tmp_path, True)
     assert kept == [] and "a_adv1" not in records
     assert refused[0].reason.startswith("verifier: no usable verdict (unreadable reply: not JSON")
-    assert info["refused"] == 1 and info["verified"] == 1
+    assert info["refused"] == 1 and info["verified"] == info["asked"] == 1 and info["from_cache"] == 0
     assert VerdictCache(tmp_path / "verifier.sqlite").get(["anything"]) == {}
 
 
@@ -300,7 +300,7 @@ def test_the_local_verifier_records_verdicts_with_margins_and_refuses_nothing(tm
         assert isinstance(v.fluent, bool) and v.target_sentiment in ("positive", "negative", "neutral")
         assert set(v.margins) == {"fluent", "target_sentiment", "condition_holds"}
         assert all(m >= 0 for m in v.margins.values()) and f'"{q.term}" reads' in v.notes
-    assert '"staff" reads' in got[2].notes and ver.describe()["questions"] == 7 + 2  # + the calibration questions
+    assert '"staff" reads' in got[2].notes and ver.lm.stats["questions"] == 7 + 2  # + the calibration questions
 
 
 def test_the_review_page_shows_a_verdict_in_words_and_as_text():

@@ -1,9 +1,9 @@
 """The verifier's step of generation: ask it about every variant, record its verdicts, refuse what it rejects.
 
 Each variant's verdict goes to ``provenance.verifier`` (when provenance is written) and the report gets a
-``verifier`` section: the verifier's identity and prompt hash, the policy, how many variants were verified (and
-how many verdicts came from the cache), accepted, flagged (the verdict rejects them) and refused by reason, and
-the cost. The policy is the verifier's: ``refuse`` (a rejected variant is left out and counted in
+``verifier`` section: the verifier's identity and prompt hash, the policy, how many variants were verified (how
+many verdicts came from the cache, how many were asked), accepted, flagged (the verdict rejects them) and refused
+by reason, and the cost. The policy is the verifier's: ``refuse`` (a rejected variant is left out and counted in
 ``skipped_by_reason`` under its strategy, e.g. ``verifier: target reads negative, expected positive``) or
 ``record`` (verdicts are recorded, nothing is refused). The packaged 135M model's answers were measured not to
 separate good variants from broken ones (docs/arts-generate.md#verifier), so ``local`` records; ``endpoint``,
@@ -73,7 +73,8 @@ def apply_verifier(verifier: Verifier, variants: Sequence[Any], records: dict[st
                      "(docs/arts-generate.md#verifier)" if policy == "record" else
                      "a variant whose verdict rejects it is refused"),
             "min_margin": margin if policy == "refuse" else None,
-            "verified": n, "from_cache": cached, "accepted": len(kept), "flagged": sum(flagged.values()),
+            "verified": n, "from_cache": cached, "asked": n - cached, "accepted": len(kept),
+            "flagged": sum(flagged.values()),
             "refused": len(refused), "flagged_by_reason": dict(flagged.most_common()),
             "by_strategy": {k: dict(sorted(c.items())) for k, c in sorted(by_strategy.items())},
             "wall_s": round(wall, 2), "cpu_s": round(cpu, 2),

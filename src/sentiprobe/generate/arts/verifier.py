@@ -33,7 +33,6 @@ import json
 import re
 import sqlite3
 import threading
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -206,7 +205,6 @@ class EndpointVerifier:
         self.prompt_hash = _hash(ENDPOINT_INSTRUCTION, VERDICT_SCHEMA)
         self.llm.template_hash = self.prompt_hash
         self.identity = f"endpoint:{self.llm.model}@{self.llm.base_url}"
-        self.stats = {"requests": 0, "seconds": 0.0}
 
     def prompt(self, q: Query) -> str:
         return ENDPOINT_INSTRUCTION.format(original=q.original, variant=q.variant, term=q.term,
@@ -215,10 +213,7 @@ class EndpointVerifier:
     def verify(self, queries: Sequence[Query]) -> list[Verdict]:
         if not queries:
             return []
-        t0 = time.perf_counter()
         replies = self.llm.generate([self.prompt(q) for q in queries], schema=VERDICT_SCHEMA)
-        self.stats["requests"] += len(queries)
-        self.stats["seconds"] += time.perf_counter() - t0
         out = []
         for r in replies:
             try:
@@ -229,8 +224,7 @@ class EndpointVerifier:
         return out
 
     def describe(self) -> dict[str, Any]:
-        return {"verifier": self.identity, "prompt": self.prompt_hash,
-                "requests": self.stats["requests"], "seconds": round(self.stats["seconds"], 2)}
+        return {"verifier": self.identity, "prompt": self.prompt_hash, "structured": self.llm.structured}
 
     def close(self) -> None:
         self.llm.close()
@@ -317,9 +311,7 @@ class LocalVerifier:
                        {"fluent": fl[1], "target_sentiment": tgt[1], "condition_holds": round(margin, 2)})
 
     def describe(self) -> dict[str, Any]:
-        s = self.lm.stats
-        return {"verifier": self.identity, "prompt": self.prompt_hash, "questions": s["questions"],
-                "load_s": round(s["load_s"], 2), "forward_cpu_s": round(s["forward_cpu_s"], 2)}
+        return {"verifier": self.identity, "prompt": self.prompt_hash, "threads": self.lm.threads}
 
 
 def _best(scores: Mapping[str, float], prior: Mapping[str, float]) -> tuple[str, float]:
