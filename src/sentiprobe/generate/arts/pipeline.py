@@ -205,8 +205,9 @@ class Toolkit:
             return None
         key = (kind, cfg.verifier_url, cfg.verifier_model)
         if key not in self._verifiers:
-            self._verifiers[key] = make_verifier(kind, url=cfg.verifier_url, model=cfg.verifier_model,
-                                                 convert_dir=self.models_dir)
+            self._verifiers[key] = make_verifier(  # the local model's converted copy is the fluency model's
+                kind, url=cfg.verifier_url, model=cfg.verifier_model,
+                convert_dir=self.models_dir if self.models_dir is not None else self.root() / "models")
         return self._verifiers[key]
 
     def antonyms(self, first_only: bool) -> WordNetAntonyms:
