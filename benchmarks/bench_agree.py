@@ -50,6 +50,7 @@ def measure(fn) -> tuple[float, float]:
 
 
 def all_coefficients(mod, rows, **kw):
+    kw = {"alpha": 0.05, **kw}  # 95% intervals
     return [mod.krippendorff_alpha(rows, **kw), mod.fleiss_kappa(rows, **kw), mod.gwet_ac1(rows, **kw),
             mod.percent_agreement(rows, **kw)]
 

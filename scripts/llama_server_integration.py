@@ -302,7 +302,7 @@ def effect_table(runs: dict, out: Path) -> str:
 
         comparison = compare_runs([out / "structured-auto" / "openai-compatible",
                                    out / "structured-off" / "openai-compatible"],
-                                  names=["structured", "off"], n_boot=1000, seed=0, alpha=0.05)
+                                  names=["structured", "off"], n_boot=1000, seed=0, confidence=0.95)
         print(json.dumps({"comparison_not_compared": comparison.get("not_compared")}, indent=1))
     for s_name, r in runs["auto"]["suites"].items():
         o = runs.get("off", {}).get("suites", {}).get(s_name, {})

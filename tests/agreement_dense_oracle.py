@@ -13,7 +13,7 @@ import numpy as np
 
 from sentiprobe.core.errors import ConfigError
 from sentiprobe.stats.agreement import LEVELS, AgreementResult, _boot_summary, _finite
-from sentiprobe.stats.resampling import (CI_METHOD, DEFAULT_ALPHA, DEFAULT_N_BOOT, count_draws, group_weights)
+from sentiprobe.stats.resampling import (CI_METHOD, DEFAULT_N_BOOT, count_draws, group_weights)
 
 # ---- input handling ------------------------------------------------------------------------------
 def _is_missing(v: Any) -> bool:
@@ -144,7 +144,7 @@ def _gwet_variance(counts: np.ndarray, w: np.ndarray, kind: str, coef: float, pe
 
 
 def _gwet_coefficient(kind: str, ratings, *, weights=None, categories=None, ci: str = "analytic",
-                      n_boot: int = DEFAULT_N_BOOT, seed: int = 0, alpha: float = DEFAULT_ALPHA) -> AgreementResult:
+                      n_boot: int = DEFAULT_N_BOOT, seed: int = 0, alpha: float) -> AgreementResult:
     ordered = isinstance(weights, str) and weights in ("linear", "quadratic")
     counts, cats, nums, unrated = rating_counts(ratings, categories, ordered=ordered)
     q = len(cats)
@@ -231,7 +231,7 @@ def _alpha_from_coincidence(o: np.ndarray, level: str, values: np.ndarray | None
 
 def krippendorff_alpha(ratings: Sequence[Sequence[Any]], *, level: str = "nominal",
                        categories: Sequence[Any] | None = None, ci: str = "analytic",
-                       n_boot: int = DEFAULT_N_BOOT, seed: int = 0, alpha: float = DEFAULT_ALPHA) -> AgreementResult:
+                       n_boot: int = DEFAULT_N_BOOT, seed: int = 0, alpha: float) -> AgreementResult:
     """Krippendorff's alpha with missing ratings, at ``level`` nominal / ordinal / interval / ratio.
 
     Ordinal data use the category order (``categories``, or numeric order for numeric labels);
@@ -312,7 +312,7 @@ def _alpha_nominal_gwet(c2: np.ndarray) -> tuple[float, float, float]:
 # ---- Cohen's kappa --------------------------------------------------------------------------------
 def cohen_kappa(rater_a: Sequence[Any], rater_b: Sequence[Any], *, weights: str | np.ndarray | None = None,
                 categories: Sequence[Any] | None = None, ci: str = "analytic", n_boot: int = DEFAULT_N_BOOT,
-                seed: int = 0, alpha: float = DEFAULT_ALPHA) -> AgreementResult:
+                seed: int = 0, alpha: float) -> AgreementResult:
     """Cohen's kappa between two raters (weighted: ``linear`` / ``quadratic`` / a matrix).
 
     Units where either rating is missing are excluded (``n_units_single`` counts units with exactly

@@ -42,7 +42,7 @@ def test_a_sheet_scores_with_its_own_key(tmp_path):
     sheet = tmp_path / "a.csv"
     audit_sample(gen, sheet, per_strategy=5, seed=1)
     rows = _judge(sheet)
-    doc = audit_score(sheet)
+    doc = audit_score(sheet, confidence=0.95)
     assert doc["overall"]["label"]["yes"] == doc["overall"]["label"]["n"] == len(rows) == 10
 
 
@@ -53,7 +53,7 @@ def test_the_key_of_another_sample_is_refused(tmp_path):
     audit_sample(gen, b, per_strategy=5, seed=2)  # same size and ids 1..10, other variants
     _judge(a)
     with pytest.raises(DataError, match="another sample") as err:
-        audit_score(a, key=Path(str(b) + ".key.json"))
+        audit_score(a, key=Path(str(b) + ".key.json"), confidence=0.95)
     assert err.value.path == str(a) and str(err.value.record).startswith("line ")
 
 
@@ -63,7 +63,7 @@ def test_a_duplicated_or_missing_row_is_refused(tmp_path):
     audit_sample(gen, sheet, per_strategy=5, seed=1)
     _judge(sheet, rows_extra=3)
     with pytest.raises(DataError, match="appears twice") as err:
-        audit_score(sheet)
+        audit_score(sheet, confidence=0.95)
     assert err.value.record == "line 12"
     rows = list(csv.DictReader(sheet.open(encoding="utf-8")))[:9]
     with sheet.open("w", newline="", encoding="utf-8") as f:
@@ -71,4 +71,4 @@ def test_a_duplicated_or_missing_row_is_refused(tmp_path):
         w.writeheader()
         w.writerows(rows)
     with pytest.raises(DataError, match="lacks 1 of the answer key's 10 items"):
-        audit_score(sheet)
+        audit_score(sheet, confidence=0.95)

@@ -327,7 +327,7 @@ def test_audit_sample_and_wilson_score(tmp_path):
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
-    doc = audit_score(out)
+    doc = audit_score(out, confidence=0.95)
     s = doc["strategies"]["revtgt"]
     assert (s["fluent"]["yes"], s["fluent"]["n"], s["unjudged"]) == (2, 3, 1)
     assert (s["label"]["yes"], s["valid"]["yes"]) == (2, 1)
@@ -341,9 +341,9 @@ def test_audit_sample_and_wilson_score(tmp_path):
         w.writeheader()
         w.writerows(rows)
     with pytest.raises(DataError, match="line 2"):
-        audit_score(out)
-    with pytest.raises(ConfigError, match="alpha"):
-        audit_score(out, alpha=2)
+        audit_score(out, confidence=0.95)
+    with pytest.raises(ConfigError, match="--confidence"):
+        audit_score(out, confidence=-1)
     with pytest.raises(ConfigError, match="per-strategy"):
         audit_sample(g, tmp_path / "x.csv", per_strategy=-1)
 

@@ -373,7 +373,7 @@ def test_audit_sample_is_blind_and_audit_score_uses_statsmodels_wilson(tmp_path,
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
-    doc = audit_score(sheet, alpha=0.1)
+    doc = audit_score(sheet, confidence=0.9)
     o = doc["overall"]
     fl = o["fluent"]
     lo, hi = proportion_confint(fl["yes"], fl["n"], alpha=0.1, method="wilson")
@@ -390,7 +390,7 @@ def test_wilson_interval_matches_statsmodels():
         lo, hi = wilson_interval(k, n, a)
         elo, ehi = proportion_confint(k, n, alpha=a, method="wilson")
         assert lo == pytest.approx(elo, abs=1e-12) and hi == pytest.approx(ehi, abs=1e-12)
-    assert wilson_interval(0, 0) == (None, None)
+    assert wilson_interval(0, 0, alpha=0.05) == (None, None)
 
 
 def test_negation_edge_cases_seen_in_the_restaurant_set(tmp_path, kit):

@@ -51,7 +51,7 @@ def test_arts_columns_compared_on_ars_over_source_examples(data_dir, capsys):
     """Two published columns of one results CSV: ARS and accuracy on originals over the ARTS unit."""
     path = data_dir / "arts" / "output" / "laptop_results.csv"
     doc = compare_predictions("arts-laptop", [path], column=["bert_pt", "MemNet"], data_dir=str(data_dir),
-                              n_boot=200, alpha=0.05)
+                              n_boot=200, confidence=0.95)
     assert doc["unit"] == "source example" and doc["n_units"] == 638
     assert doc["metrics"] == ["ars", "accuracy_original"] and doc["system_names"] == ["bert_pt", "MemNet"]
     assert round(100 * doc["systems"]["bert_pt"]["ars"]["value"], 2) == 53.29  # the paper's ARS, computed
@@ -75,7 +75,7 @@ def test_soul_compared_by_review(data_dir, tmp_path):
         f = tmp_path / f"s{k}.csv"
         f.write_text("item_id,label\n" + "".join(f"{it.item_id},{lab}\n" for it in items))
         files.append(f)
-    doc = compare_predictions("soul-rc", files, data_dir=str(data_dir), n_boot=100, seed=0, alpha=0.05)
+    doc = compare_predictions("soul-rc", files, data_dir=str(data_dir), n_boot=100, seed=0, confidence=0.95)
     assert doc["unit"] == "review" and doc["n_units"] == 1091
     acc = doc["suite_metrics"]["s0"]["accuracy"]
     assert doc["systems"]["s0"]["accuracy"]["value"] == pytest.approx(acc["value"])
@@ -89,7 +89,7 @@ def test_compare_runs_and_report_command(tmp_path, capsys):
     api.run(["toy"], ["majority"], out=b, n_boot=50, progress=False)
     run_a = a if (a / "results.json").exists() else a / "slow-lexicon"
     run_b = b if (b / "results.json").exists() else b / "majority"
-    doc = compare_runs([run_a, run_b], n_boot=100, seed=0, alpha=0.05)
+    doc = compare_runs([run_a, run_b], n_boot=100, seed=0, confidence=0.95)
     assert doc["systems"] == ["slow-lexicon", "majority"] and "toy" in doc["suites"]
     assert main(["compare", "--runs", str(run_a), str(run_b), "--json", "--n-boot", "50"]) == 0
     assert json.loads(capsys.readouterr().out)["suites"]["toy"]["unit"] == "item"
@@ -117,7 +117,7 @@ def test_stored_runs_compare_from_results_alone(data_dir, tmp_path, monkeypatch)
         raise AssertionError("compare re-bound a suite: it must work from the stored per-unit scores")
 
     monkeypatch.setattr(compare_mod, "get_suite", unbindable)
-    doc = compare_runs([moved / "majority", moved / "tfidf-lr"], n_boot=40, seed=0, alpha=0.05)
+    doc = compare_runs([moved / "majority", moved / "tfidf-lr"], n_boot=40, seed=0, confidence=0.95)
     assert set(doc["suites"]) == set(given["suites"]) == {"arts-laptop", "sentivent-polar"}
     for suite, entry in doc["suites"].items():
         assert entry["systems"] == given["suites"][suite]["systems"]

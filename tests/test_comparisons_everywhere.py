@@ -43,7 +43,7 @@ def test_a_model_that_ran_one_suite_blocks_no_other_suite(tmp_path):
     api.run(["toy"], ["majority"], out=b, n_boot=50, progress=False)
     api.run(["toy2"], ["majority"], model_args={}, out=c, n_boot=50, progress=False)
     doc = compare_runs([a / "slow-lexicon", b / "majority", c / "majority"], names=["lex", "maj-toy", "maj-toy2"],
-                       n_boot=50, alpha=0.05)
+                       n_boot=50, confidence=0.95)
     assert set(doc["suites"]) == {"toy", "toy2"} and not doc["not_compared"]
     assert doc["suites"]["toy"]["system_names"] == ["lex", "maj-toy"]
     assert doc["coverage"]["toy"]["not_run"] == ["maj-toy2"] and doc["suites"]["toy2"]["not_run"] == ["maj-toy"]
@@ -57,7 +57,7 @@ def test_a_model_that_ran_one_suite_blocks_no_other_suite(tmp_path):
 def test_a_suite_only_one_model_ran_says_so(tmp_path):
     api.run(["toy", "toy2"], ["slow-lexicon"], out=tmp_path / "a", n_boot=20, progress=False)
     api.run(["toy"], ["majority"], out=tmp_path / "b", n_boot=20, progress=False)
-    doc = compare_runs([tmp_path / "a" / "slow-lexicon", tmp_path / "b" / "majority"], n_boot=20, alpha=0.05)
+    doc = compare_runs([tmp_path / "a" / "slow-lexicon", tmp_path / "b" / "majority"], n_boot=20, confidence=0.95)
     assert list(doc["suites"]) == ["toy"] and doc["not_compared"]["toy2"] == "only 1 system ran it (slow-lexicon)"
 
 

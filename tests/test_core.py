@@ -59,7 +59,7 @@ def test_errors_name_file_record_field():
 def test_mean_ci_matches_naive_bootstrap_distribution():
     rng = np.random.default_rng(0)
     x = (rng.random(500) < 0.7).astype(float)
-    v, lo, hi = mean_ci(x, n_boot=4000, seed=1)
+    v, lo, hi = mean_ci(x, n_boot=4000, seed=1, alpha=0.05)
     naive = [x[rng.integers(0, 500, 500)].mean() for _ in range(4000)]
     nlo, nhi = np.quantile(naive, [0.025, 0.975])
     assert v == pytest.approx(x.mean())
@@ -68,11 +68,11 @@ def test_mean_ci_matches_naive_bootstrap_distribution():
 
 
 def test_mean_metric_properties():
-    m = mean_metric("acc", [1, 1, 1, 1], n_boot=100)
+    m = mean_metric("acc", [1, 1, 1, 1], n_boot=100, alpha=0.05)
     assert (m.value, m.ci_low, m.ci_high, m.n) == (1.0, 1.0, 1.0, 4)
-    assert mean_metric("acc", [], n_boot=100).value is None
-    a = mean_metric("acc", [1, 0, 1, 1, 0], n_boot=200, seed=3)
-    b = mean_metric("acc", [0, 1, 1, 0, 1], n_boot=200, seed=3)
+    assert mean_metric("acc", [], n_boot=100, alpha=0.05).value is None
+    a = mean_metric("acc", [1, 0, 1, 1, 0], n_boot=200, seed=3, alpha=0.05)
+    b = mean_metric("acc", [0, 1, 1, 0, 1], n_boot=200, seed=3, alpha=0.05)
     assert (a.value, a.ci_low, a.ci_high) == (b.value, b.ci_low, b.ci_high)  # order invariance
 
 
@@ -89,6 +89,6 @@ def test_bootstrap_metric_groups_resample_whole_groups():
         seen.add(len(idx))
         return float(vals[idx].mean())
 
-    m = bootstrap_metric("x", stat, len(vals), groups=groups, n_boot=50)
+    m = bootstrap_metric("x", stat, len(vals), groups=groups, n_boot=50, alpha=0.05)
     assert m.n == 3 and m.value == pytest.approx(4 / 6)
     assert seen == {6}

@@ -152,7 +152,7 @@ def test_reports_fit_a_1280_px_window(chromium, runs, tmp_path):
     out, docs = runs
     names = ["majority", "tfidf-lr", "majority-word", "minilm-lr", "probe-minilm", "gts-baseline"]
     dirs = [out / "majority", out / "tfidf-lr"] * 3
-    six = compare_runs(dirs, names=names, n_boot=50, alpha=0.05)
+    six = compare_runs(dirs, names=names, n_boot=50, confidence=0.95)
     wide = tmp_path / "six.html"
     wide.write_text(render_comparison({n: docs["majority" if k % 2 == 0 else "tfidf-lr"] for k, n in enumerate(names)},
                                       six), encoding="utf-8")

@@ -125,7 +125,7 @@ def test_run_judge_retries_once_then_marks_missing():
     assert by["yelp-2:1"].scores is None and "not a JSON object" in by["yelp-2:1"].error
     assert by["yelp-3:1"].scores["sysB"] == {c: 1 + (3 + i) % 3 for i, c in enumerate(CRITERIA)}
     assert all(r.template["hash"] for r in recs) and "Review <b>0</b>" in by["yelp-0:1"].prompt
-    s = summarize(recs, n_boot=100, seed=0)
+    s = summarize(recs, n_boot=100, seed=0, confidence=0.95)
     assert (s["n_sampled"], s["n_judged"], s["n_missing"], s["n_retried"]) == (6, 5, 1, 2)
     m = s["systems"]["sysA"]["correctness"]
     expected = sum(1 + k % 3 for k in (0, 1, 3, 4, 5)) / 5
@@ -151,7 +151,7 @@ def test_agreement_matches_sklearn(tmp_path):
     b = [[r[0], r[1], *[v if (k + j) % 4 else 1 + v % 3 for j, v in enumerate(r[2:])]] for k, r in enumerate(a)]
     ja, _ = read_ratings(_write_flat(tmp_path / "a.csv", a))
     hb, _ = read_ratings(_write_flat(tmp_path / "b.csv", b))
-    doc = judge_human_agreement(ja, hb, n_boot=200, seed=0)
+    doc = judge_human_agreement(ja, hb, n_boot=200, seed=0, confidence=0.95)
     assert doc["n_pairs"] == 30
     for j, c in enumerate(CRITERIA):
         x, y = [r[2 + j] for r in a], [r[2 + j] for r in b]
@@ -160,7 +160,7 @@ def test_agreement_matches_sklearn(tmp_path):
             assert k["value"] == pytest.approx(cohen_kappa_score(x, y, weights=w, labels=[1, 2, 3]))
             assert k["ci_low"] <= k["value"] <= k["ci_high"]
         assert doc["criteria"][c]["exact_agreement"]["value"] == pytest.approx(sum(p == q for p, q in zip(x, y)) / 30)
-    same = judge_human_agreement(ja, ja, n_boot=50)
+    same = judge_human_agreement(ja, ja, n_boot=50, confidence=0.95)
     assert all(same["criteria"][c]["kappa_quadratic"]["value"] == pytest.approx(1.0) for c in CRITERIA
                if len({r[2 + CRITERIA.index(c)] for r in a}) > 1)
 
@@ -186,7 +186,8 @@ def test_judge_command_on_a_run(data_dir, tmp_path, monkeypatch, capsys):
             suite_options={"soul-jg": {"bertscore": False}})
     from sentiprobe.run.judge import judge_runs
 
-    doc = judge_runs([run], "test-soul-judge", cfg=JudgeConfig(n=8, seed=2), data_dir=str(data_dir), n_boot=50)
+    doc = judge_runs([run], "test-soul-judge", cfg=JudgeConfig(n=8, seed=2), data_dir=str(data_dir), n_boot=50,
+                     confidence=0.95)
     assert doc["validation"] == NOT_VALIDATED and doc["summary"]["n_sampled"] == 8
     recs = read_jsonl(run / "judge.jsonl")
     assert len(recs) == 8 and all(r["prompt"] and "output" in r for r in recs)

@@ -119,7 +119,7 @@ def test_review_level_bootstrap(rc):
     acc = res.metrics["accuracy"]
     assert acc.value == pytest.approx(0.5) and acc.n == 30
     flat = classification_report([i.label for i in items], [p.label for p in preds], LABELS, n_boot=400,
-                                 seed=1).metrics["accuracy"]
+                                 seed=1, alpha=0.05).metrics["accuracy"]
     assert (acc.ci_high - acc.ci_low) > 1.5 * (flat.ci_high - flat.ci_low)
     again = rc.score(items, preds, n_boot=400, seed=1).metrics["accuracy"]
     assert (again.ci_low, again.ci_high) == (acc.ci_low, acc.ci_high)

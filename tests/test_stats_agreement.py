@@ -21,15 +21,15 @@ RAW4 = [[1, 1, N, 1], [2, 2, 3, 2], [3, 3, 3, 3], [3, 3, 3, 3], [2, 2, 2, 2], [1
 
 def test_irrcac_published_table():
     """Values printed in the irrCAC README for cac.raw4raters (coefficients and standard errors)."""
-    pa = percent_agreement(RAW4)
+    pa = percent_agreement(RAW4, alpha=0.05)
     assert pa.value == pytest.approx(0.8181818, abs=1e-7) and pa.se == pytest.approx(0.12561, abs=5e-6)
-    ac1 = gwet_ac1(RAW4)
+    ac1 = gwet_ac1(RAW4, alpha=0.05)
     assert ac1.value == pytest.approx(0.77544, abs=5e-6) and ac1.se == pytest.approx(0.14295, abs=5e-6)
     assert ac1.pe == pytest.approx(0.1903212, abs=1e-7)
-    fk = fleiss_kappa(RAW4)
+    fk = fleiss_kappa(RAW4, alpha=0.05)
     assert fk.value == pytest.approx(0.76117, abs=5e-6) and fk.se == pytest.approx(0.15302, abs=5e-6)
     assert fk.pe == pytest.approx(0.2387153, abs=1e-7)
-    al = krippendorff_alpha(RAW4)
+    al = krippendorff_alpha(RAW4, alpha=0.05)
     assert al.value == pytest.approx(0.74342, abs=5e-6)
     assert (al.pa, al.pe) == (pytest.approx(0.805), pytest.approx(0.24))
     # the README (an older irrCAC) prints 0.14557; the current irrCAC variance formula gives 0.14548
@@ -47,8 +47,8 @@ def test_alpha_matches_krippendorff_package(level):
     data[rng.random((60, 4)) < 0.25] = np.nan
     rows = [[None if np.isnan(v) else int(v) for v in r] for r in data]
     ref = kd.alpha(reliability_data=data.T, level_of_measurement=level)
-    assert krippendorff_alpha(rows, level=level).value == pytest.approx(ref, abs=1e-10)
-    assert krippendorff_alpha(RAW4, level=level).value == pytest.approx(
+    assert krippendorff_alpha(rows, level=level, alpha=0.05).value == pytest.approx(ref, abs=1e-10)
+    assert krippendorff_alpha(RAW4, level=level, alpha=0.05).value == pytest.approx(
         kd.alpha(reliability_data=np.array([[np.nan if v is None else v for v in r] for r in RAW4]).T,
                  level_of_measurement=level), abs=1e-10)
 
@@ -57,25 +57,25 @@ def test_bootstrap_ci_and_text_categories_order():
     rows = [["neg", "neg", "neu"], ["pos", "pos", "pos"], ["neu", "neu", None], ["neg", "neu", "neg"],
             ["pos", "neu", "pos"], ["pos", "pos", None]] * 5
     with pytest.raises(ConfigError, match="category order"):
-        krippendorff_alpha(rows, level="ordinal")
-    r = krippendorff_alpha(rows, level="ordinal", categories=["neg", "neu", "pos"], n_boot=300, seed=1)
+        krippendorff_alpha(rows, level="ordinal", alpha=0.05)
+    r = krippendorff_alpha(rows, level="ordinal", categories=["neg", "neu", "pos"], n_boot=300, seed=1, alpha=0.05)
     assert r.ci_method == "bootstrap-percentile" and r.ci_low < r.value < r.ci_high and r.se > 0
-    again = krippendorff_alpha(rows, level="ordinal", categories=["neg", "neu", "pos"], n_boot=300, seed=1)
+    again = krippendorff_alpha(rows, level="ordinal", categories=["neg", "neu", "pos"], n_boot=300, seed=1, alpha=0.05)
     assert again == r  # seeded
-    b = gwet_ac1(rows, ci="bootstrap", n_boot=300)
+    b = gwet_ac1(rows, ci="bootstrap", n_boot=300, alpha=0.05)
     assert b.ci_method == "bootstrap-percentile" and b.ci_low <= b.value <= b.ci_high
     with pytest.raises(ConfigError, match="not among the given categories"):
-        fleiss_kappa(rows, categories=["neg", "pos"])
+        fleiss_kappa(rows, categories=["neg", "pos"], alpha=0.05)
 
 
 def test_units_with_fewer_than_two_ratings_are_counted():
     rows = [["a", "a"], ["a", None], [None, None], ["b", "b"], ["b", "a"]]
     for f in (fleiss_kappa, gwet_ac1, krippendorff_alpha, percent_agreement):
-        r = f(rows)
+        r = f(rows, alpha=0.05)
         assert (r.n_units, r.n_units_single, r.n_units_unrated) == (3, 1, 1), r.name
-    ck = cohen_kappa([r[0] for r in rows], [r[1] for r in rows])
+    ck = cohen_kappa([r[0] for r in rows], [r[1] for r in rows], alpha=0.05)
     assert (ck.n_units, ck.n_units_single, ck.n_units_unrated) == (3, 1, 1)
-    assert fleiss_kappa([["a", None], [None, "b"]]).value is None  # no unit with two ratings: defined, None
+    assert fleiss_kappa([["a", None], [None, "b"]], alpha=0.05).value is None  # no unit with two ratings: defined, None
 
 
 def test_landis_koch():
@@ -92,7 +92,7 @@ def test_read_table_extra_columns_and_errors(tmp_path):
     t = read_rating_table(p, ignore=["comment"])
     assert t.raters == ("r1", "r2", "r3") and t.id_column == "unit" and t.ignored == ("comment",)
     assert t.ratings[2] == (None, None, "pos") and t.unit_ids == ("u1", "u2", "u3")
-    doc = agree(p, ignore=["comment"])
+    doc = agree(p, ignore=["comment"], alpha=0.05)
     d = doc["details"]
     assert d["n_units_excluded_single_rating"] == 1 and d["excluded_units_first"] == ["u3"]
     assert set(doc["metrics"]) >= {"fleiss_kappa", "krippendorff_alpha", "gwet_ac1", "percent_agreement"}
@@ -150,7 +150,7 @@ def test_interval_alpha_memory_is_linear_in_the_table():
     big = [[f"{i}.{j}" for j in (1, 2, 3)] for i in range(1900)]
     tracemalloc.start()
     try:
-        r = krippendorff_alpha(big, level="interval", n_boot=200)
+        r = krippendorff_alpha(big, level="interval", n_boot=200, alpha=0.05)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()

@@ -48,7 +48,7 @@ def test_gwet_family_matches_the_dense_engine(seed, ci, weights, kind):
     w = np.random.default_rng(seed).random((6, 6)) if weights == "matrix" else weights
     if weights == "matrix":
         np.fill_diagonal(w, 1.0)
-    kw = dict(weights=w, ci=ci, n_boot=200, seed=seed)
+    kw = dict(weights=w, ci=ci, n_boot=200, seed=seed, alpha=0.05)
     _same(getattr(ag, kind)(rows, **kw), getattr(dense, kind)(rows, **kw))
 
 
@@ -57,7 +57,7 @@ def test_gwet_family_matches_the_dense_engine(seed, ci, weights, kind):
 @pytest.mark.parametrize("level", ["nominal", "ordinal", "interval", "ratio"])
 def test_alpha_matches_the_dense_engine(seed, ci, level):
     rows = _table(seed)
-    kw = dict(level=level, ci=ci, n_boot=200, seed=seed)
+    kw = dict(level=level, ci=ci, n_boot=200, seed=seed, alpha=0.05)
     _same(ag.krippendorff_alpha(rows, **kw), dense.krippendorff_alpha(rows, **kw))
     cats = ["3.5", "2.0", "9.5", "5.0", "8.0", "6.5"]  # a given order that is not the numeric one
     _same(ag.krippendorff_alpha(rows, categories=cats, **kw), dense.krippendorff_alpha(rows, categories=cats, **kw))
@@ -69,7 +69,7 @@ def test_alpha_matches_the_dense_engine(seed, ci, level):
 def test_cohen_matches_the_dense_engine(seed, ci, weights):
     rows = _table(seed, raters=2, q=5)
     a, b = [r[0] for r in rows], [r[1] for r in rows]
-    kw = dict(weights=weights, ci=ci, n_boot=300, seed=seed)
+    kw = dict(weights=weights, ci=ci, n_boot=300, seed=seed, alpha=0.05)
     _same(ag.cohen_kappa(a, b, **kw), dense.cohen_kappa(a, b, **kw))
 
 
@@ -96,7 +96,7 @@ def test_1900_units_all_distinct_run_in_under_200_mb():
 
     table = RatingTable(("a", "b", "c"), tuple(f"u{i}" for i in range(1900)),
                         tuple((f"{i}.1", f"{i}.2", f"{i}.3") for i in range(1900)))
-    doc, peak = _peak(lambda: agreement_report(table, ci="bootstrap", n_boot=200))
+    doc, peak = _peak(lambda: agreement_report(table, ci="bootstrap", n_boot=200, alpha=0.05))
     assert peak < 200e6, peak
     assert doc["metrics"]["krippendorff_alpha"]["value"] == pytest.approx(0.0, abs=1e-12)  # every pair disagrees
     assert len(doc["details"]["coefficients"]["fleiss_kappa"]["categories"]) == 5700
@@ -106,17 +106,19 @@ def test_20000_units_60000_categories_and_5000_ordinal_categories():
     rng = np.random.default_rng(0)
     big = [[f"c{3 * i + j}" if j or i % 2 else f"c{3 * i + 1}" for j in range(3)] for i in range(20_000)]
     cats = [f"c{k}" for k in range(60_000)]  # 50,000 in use
-    (fk, alpha), peak = _peak(lambda: (ag.fleiss_kappa(big, categories=cats),
-                                       ag.krippendorff_alpha(big, categories=cats, ci="bootstrap", n_boot=100)))
+    (fk, alpha), peak = _peak(lambda: (ag.fleiss_kappa(big, categories=cats, alpha=0.05),
+                                       ag.krippendorff_alpha(big, categories=cats, ci="bootstrap", n_boot=100,
+                                                             alpha=0.05)))
     assert peak < 300e6, peak
     assert len(fk.categories) == 60_000 and fk.pa == pytest.approx(1 / 6)  # half the units: 1 agreeing pair of 3
     assert fk.value == pytest.approx(1 / 6, abs=1e-3)
     assert alpha.ci_low < alpha.value < alpha.ci_high
     cats = [str(i) for i in range(5000)]
     ordinal = [[str(v), str(min(4999, v + 1)), None] for v in rng.integers(0, 5000, size=3000)]
-    (a5, ck), peak = _peak(lambda: (ag.krippendorff_alpha(ordinal, level="ordinal", categories=cats, n_boot=100),
+    (a5, ck), peak = _peak(lambda: (ag.krippendorff_alpha(ordinal, level="ordinal", categories=cats, n_boot=100,
+                                                          alpha=0.05),
                                     ag.cohen_kappa([r[0] for r in ordinal], [r[1] for r in ordinal],
-                                                   weights="quadratic", categories=cats)))
+                                                   weights="quadratic", categories=cats, alpha=0.05)))
     assert peak < 300e6, peak
     assert a5.value > 0.99 and ck.value > 0.99 and a5.ci_low is not None
 
@@ -132,11 +134,11 @@ def test_ratio_level_refuses_negative_values_and_keeps_the_math(tmp_path, capsys
     err = capsys.readouterr().err
     assert "negative" in err and str(f) in err and "record '1'" in err and "field 'a'" in err
     with pytest.raises(ConfigError, match="non-negative"):
-        ag.krippendorff_alpha([[-1, 1], [1, 1]], level="ratio")
+        ag.krippendorff_alpha([[-1, 1], [1, 1]], level="ratio", alpha=0.05)
     data = np.array([[1, 2, 3, 3, 2, 1, 4, 1, 2, np.nan], [1, 2, 3, 3, 2, 2, 4, 1, 2, 5], [np.nan, 3, 3, 3, 2, 3, 4, 2,
                                                                                              2, 5.]])
     rows = [[None if np.isnan(v) else float(v) for v in col] for col in data.T]
-    assert ag.krippendorff_alpha(rows, level="ratio").value == pytest.approx(
+    assert ag.krippendorff_alpha(rows, level="ratio", alpha=0.05).value == pytest.approx(
         kd.alpha(reliability_data=data, level_of_measurement="ratio"), abs=1e-12)
 
 
@@ -150,7 +152,7 @@ def test_categories_with_5000_entries_and_a_huge_n_boot(tmp_path, capsys):
     assert main(["agree", str(f), "--ci", "bootstrap", "--n-boot", "1000000000"]) == 2  # refused at parse time
     assert "argument --n-boot: must be an integer from 0 to 100,000" in capsys.readouterr().err
     with pytest.raises(ConfigError, match="n_boot"):
-        ag.fleiss_kappa([["a", "b"]], ci="bootstrap", n_boot=10**9)
+        ag.fleiss_kappa([["a", "b"]], ci="bootstrap", n_boot=10**9, alpha=0.05)
 
 
 def test_jsonl_rater_table(tmp_path, capsys):

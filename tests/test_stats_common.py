@@ -40,19 +40,19 @@ def _ratings(min_raters=2, max_raters=4, missing=True):
 
 
 AGREEMENT = {
-    "percent_agreement": lambda rows: percent_agreement(rows),
-    "fleiss_kappa": lambda rows: fleiss_kappa(rows),
-    "gwet_ac1": lambda rows: gwet_ac1(rows),
-    "alpha_nominal": lambda rows: krippendorff_alpha(rows),
-    "alpha_ordinal": lambda rows: krippendorff_alpha(rows, level="ordinal", categories=LABELS, n_boot=50),
-    "alpha_interval": lambda rows: krippendorff_alpha(rows, level="interval", categories=LABELS, n_boot=50),
-    "fleiss_quadratic": lambda rows: fleiss_kappa(rows, weights="quadratic", categories=LABELS),
-    "ac2_linear": lambda rows: gwet_ac1(rows, weights="linear", categories=LABELS),
+    "percent_agreement": lambda rows: percent_agreement(rows, alpha=0.05),
+    "fleiss_kappa": lambda rows: fleiss_kappa(rows, alpha=0.05),
+    "gwet_ac1": lambda rows: gwet_ac1(rows, alpha=0.05),
+    "alpha_nominal": lambda rows: krippendorff_alpha(rows, alpha=0.05),
+    "alpha_ordinal": lambda rows: krippendorff_alpha(rows, level="ordinal", categories=LABELS, n_boot=50, alpha=0.05),
+    "alpha_interval": lambda rows: krippendorff_alpha(rows, level="interval", categories=LABELS, n_boot=50, alpha=0.05),
+    "fleiss_quadratic": lambda rows: fleiss_kappa(rows, weights="quadratic", categories=LABELS, alpha=0.05),
+    "ac2_linear": lambda rows: gwet_ac1(rows, weights="linear", categories=LABELS, alpha=0.05),
 }
 COHEN = {
-    "cohen": lambda a, b: cohen_kappa(a, b),
-    "cohen_linear": lambda a, b: cohen_kappa(a, b, weights="linear", categories=LABELS),
-    "cohen_quadratic": lambda a, b: cohen_kappa(a, b, weights="quadratic", categories=LABELS),
+    "cohen": lambda a, b: cohen_kappa(a, b, alpha=0.05),
+    "cohen_linear": lambda a, b: cohen_kappa(a, b, weights="linear", categories=LABELS, alpha=0.05),
+    "cohen_quadratic": lambda a, b: cohen_kappa(a, b, weights="quadratic", categories=LABELS, alpha=0.05),
 }
 
 
@@ -69,8 +69,8 @@ def test_classification_report_order_invariant(pair, rnd):
     y, p = pair
     idx = list(range(len(y)))
     rnd.shuffle(idx)
-    a = classification_report(y, p, LABELS, n_boot=50, seed=3)
-    b = classification_report([y[i] for i in idx], [p[i] for i in idx], LABELS, n_boot=50, seed=3)
+    a = classification_report(y, p, LABELS, n_boot=50, seed=3, alpha=0.05)
+    b = classification_report([y[i] for i in idx], [p[i] for i in idx], LABELS, n_boot=50, seed=3, alpha=0.05)
     for k, m in a.metrics.items():
         assert _close(m.value, b.metrics[k].value), k
         # resamples are multinomial over the confusion cells: the CI does not depend on the order either
@@ -123,7 +123,7 @@ def test_tests_order_invariant(rows, rnd):
 @FAST
 @given(labels_st)
 def test_perfect_predictions_score_one(y):
-    rep = classification_report(y, y, LABELS, n_boot=20)
+    rep = classification_report(y, y, LABELS, n_boot=20, alpha=0.05)
     assert rep.metrics["accuracy"].value == 1.0
     assert rep.metrics["macro_f1"].value == 1.0
     for lab in set(y):
@@ -183,7 +183,7 @@ def test_classification_report_matches_sklearn(pair):
 
     y, p = pair
     pp = ["<invalid>" if v is None else v for v in p]
-    rep = classification_report(y, p, LABELS, n_boot=0)
+    rep = classification_report(y, p, LABELS, n_boot=0, alpha=0.05)
     assert rep.metrics["accuracy"].value == pytest.approx(accuracy_score(y, pp))
     present = sorted(set(y) | {v for v in p if v is not None})
     P, R, F, S = precision_recall_fscore_support(y, pp, labels=present, zero_division=0)
@@ -236,7 +236,7 @@ def test_cochrans_q_matches_statsmodels(rows):
 def test_fleiss_complete_data_matches_statsmodels(rows):
     from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa as sm_fleiss
 
-    ours = fleiss_kappa(rows)
+    ours = fleiss_kappa(rows, alpha=0.05)
     table, _ = aggregate_raters(np.array(rows))
     ref = sm_fleiss(table)
     if ours.value is None:
@@ -260,7 +260,7 @@ def test_cohen_matches_sklearn_and_statsmodels(pair):
     for x, y in zip(a, b):
         table[idx[x], idx[y]] += 1
     for w in (None, "linear", "quadratic"):
-        ours = cohen_kappa(a, b, weights=w, categories=LABELS)
+        ours = cohen_kappa(a, b, weights=w, categories=LABELS, alpha=0.05)
         ref = cohen_kappa_score(a, b, labels=list(LABELS), weights=w)
         if ours.value is None:
             continue
@@ -512,9 +512,9 @@ def test_common_n_reported(name):
 
 # ---- one classification engine: unknown gold labels are errors, unknown predictions are wrong ------
 @pytest.mark.parametrize("call", [
-    lambda y, p: C.classification_report(y, p, LABELS, n_boot=10),
-    lambda y, p: C.macro_f1(y, p, LABELS, n_boot=10),
-    lambda y, p: C.accuracy(y, p, labels=LABELS, n_boot=10),
+    lambda y, p: C.classification_report(y, p, LABELS, n_boot=10, alpha=0.05),
+    lambda y, p: C.macro_f1(y, p, LABELS, n_boot=10, alpha=0.05),
+    lambda y, p: C.accuracy(y, p, labels=LABELS, n_boot=10, alpha=0.05),
     lambda y, p: C.encode(y, p, LABELS),
 ])
 def test_unknown_gold_label_is_a_typed_error(call):
@@ -528,11 +528,11 @@ def test_unknown_gold_label_is_a_typed_error(call):
 
 def test_unknown_prediction_counts_as_wrong():
     y = ["positive", "negative", "neutral", "positive"]
-    rep = C.classification_report(y, ["positive", "mixed", None, "positive"], LABELS, n_boot=0)
+    rep = C.classification_report(y, ["positive", "mixed", None, "positive"], LABELS, n_boot=0, alpha=0.05)
     assert rep.metrics["accuracy"].value == 0.5 and rep.invalid == [1, 1, 0]
     _, p = C.encode(y, ["positive", "mixed", None, "positive"], LABELS)
     assert p.tolist() == [2, -1, -1, 2]
-    assert C.macro_f1(y, ["positive", "mixed", None, "positive"], LABELS, n_boot=0).value == \
+    assert C.macro_f1(y, ["positive", "mixed", None, "positive"], LABELS, n_boot=0, alpha=0.05).value == \
         rep.metrics["macro_f1"].value
 
 
@@ -541,7 +541,7 @@ def test_prf_from_confusion_matches_the_report():
     p = ["positive", None, "positive", "negative", "neutral"]
     t, q = C.encode(y, p, LABELS)
     prec, rec, f1 = C.prf_from_confusion(C.confusion(t, q, 3), np.bincount(t, minlength=3))
-    rep = C.classification_report(y, p, LABELS, n_boot=0)
+    rep = C.classification_report(y, p, LABELS, n_boot=0, alpha=0.05)
     for j, lab in enumerate(LABELS):
         assert (prec[j], rec[j], f1[j]) == (rep.metrics[f"precision_{lab}"].value,
                                             rep.metrics[f"recall_{lab}"].value, rep.metrics[f"f1_{lab}"].value)

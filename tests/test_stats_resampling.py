@@ -55,7 +55,7 @@ def test_paired_p_value_and_interval_edge_cases():
     assert R.paired_p_value(np.zeros(99)) == 1.0
     assert R.paired_p_value(np.ones(99)) == pytest.approx(2 / 100)
     assert R.paired_p_value(np.array([np.nan])) == 1.0
-    assert R.percentile_interval(np.array([np.nan, np.nan])) == (None, None)
+    assert R.percentile_interval(np.array([np.nan, np.nan]), alpha=0.05) == (None, None)
     assert R.percentile_interval(np.array([1.0, np.nan, 3.0]), 0.5) == (1.5, 2.5)
     for bad in (0, 1, -0.1, 1.5):
         with pytest.raises(ConfigError):

@@ -182,7 +182,7 @@ def test_gold_predictions_score_perfectly_with_files_environment_and_models_seal
     preds = predictions(suite, items)
     context = suite.full_context(items, preds)  # the data and metric stages may read; the score stage may not
     config = ScoreConfig()
-    engine = {"n_boot": N_BOOT, "seed": 0, "alpha": 0.05}
+    engine = {"n_boot": N_BOOT, "seed": 0, "confidence": 0.95}
     # the score stage and the engine that derives its per-unit metrics (imports the libraries they use first)
     unsealed = derive(suite.spec.score(items, preds, suite.options, context, config), **engine)
     with sealed():
@@ -346,7 +346,7 @@ def test_each_metric_name_means_one_quantity_in_every_output(name, data_dir):
         for m, metric in result.metrics.items():  # every interval is the engine's: the stage computes none
             assert m in units.metrics or (metric.ci_low, metric.ci_high) == (None, None), (case, m)
     doc = compare_seeded(suite, {k: [(p, None)] for k, p in cases.items()}, items=items, missing="wrong",
-                         n_boot=N_BOOT, seed=0, alpha=0.05)
+                         n_boot=N_BOOT, seed=0, confidence=0.95)
     for case, result in scored.items():
         for m in doc["metrics"]:
             shown, ours = doc["systems"][case][m], result.metrics[m]

@@ -17,7 +17,7 @@ from .core.errors import ConfigError, DataError, SentiprobeError
 from .core.io import atomic_write_text, check_output_file
 from .core.limits import FETCH_STALL_RATE, FETCH_STALL_WINDOW
 from .core.results import mark_small_samples
-from .core.runspec import RunSettings, parse_limit
+from .core.runspec import DEFAULT_CONFIDENCE, RunSettings, parse_limit
 from .core.types import SCHEMA_VERSION
 from .models import MODELS, create_model
 from .report.html import format_value as format_value  # re-exported: how reports and the console show a metric
@@ -38,8 +38,9 @@ from .run.refcatalog import (NOT_RERUN, PUBLISHED, parse_reference_file, parse_s
                              select_references)
 from .run.runner import run_models
 from .run.sweep_plan import SweepConfig
+from .stats.level import alpha_of
 from .suites import SUITES, get_suite
-from .suites.spec import DEFAULT_CONFIDENCE, alpha_of, describe_options
+from .suites.spec import describe_options
 
 
 def list_suites() -> list[dict[str, Any]]:
@@ -85,7 +86,7 @@ def list_references() -> list[dict[str, Any]]:
 
 
 def score(suite: str, predictions: str | Path, *, column: str | None = None, data_dir: str | None = None,
-          missing: str = "error", n_boot: int = 1000, seed: int = 0, confidence: float = 0.95,
+          missing: str = "error", n_boot: int = 1000, seed: int = 0, confidence: float = DEFAULT_CONFIDENCE,
           suite_options: Mapping[str, Any] | None = None, tables_out: str | Path | None = None) -> dict[str, Any]:
     """Score a predictions file made elsewhere on a suite. Returns the JSON-able score document.
 
@@ -242,7 +243,7 @@ def report(run_dirs: Sequence[str | Path], out: str | Path, *, names: Sequence[s
     A directory holding several models' runs (``<out>/<model>/results.json``) stands for all of them. Returns
     ``{"out": path, "runs": [...], "comparison": document or None}``.
     """
-    alpha = alpha_of(confidence)  # ConfigError before any work
+    alpha_of(confidence)  # ConfigError before any work
     dirs: list[Path] = []
     for d in map(Path, run_dirs):
         if (d / "results.json").is_file():
@@ -261,7 +262,7 @@ def report(run_dirs: Sequence[str | Path], out: str | Path, *, names: Sequence[s
         doc, _ = load_run(dirs[0])
         atomic_write_text(target, render_report(doc))
         return {"out": str(target), "runs": [str(dirs[0])], "comparison": None}
-    comparison = compare_runs(dirs, names=names, n_boot=n_boot, seed=seed, alpha=alpha)
+    comparison = compare_runs(dirs, names=names, n_boot=n_boot, seed=seed, confidence=confidence)
     docs = {n: load_run(d)[0] for n, d in zip(comparison["systems"], dirs)}
     links = {n: os.path.relpath(d / "report.html", target.resolve().parent) for n, d in zip(comparison["systems"],
                                                                                             dirs)}
@@ -282,17 +283,17 @@ def compare(runs: Sequence[str | Path] | None = None, *, suite: str | None = Non
     suite's setting: the exact binomial test below 25 discordant pairs, else the continuity-corrected chi-square
     clamped at 0; SENTiVENT: its paper's chi-square) or ``exact`` (always the exact binomial test); ``chi2`` is the
     former name of ``protocol``. Returns the comparison document."""
-    alpha = alpha_of(confidence)  # ConfigError before any work
+    alpha_of(confidence)  # ConfigError before any work
     if mcnemar not in ("protocol", "chi2", "exact"):
         raise ConfigError(f"--mcnemar must be protocol or exact, not {mcnemar!r}")
     if runs:
         if predictions or suite:
             raise ConfigError("give either --runs, or --suite with --predictions")
-        return compare_runs(runs, names=names, n_boot=n_boot, seed=seed, alpha=alpha)
+        return compare_runs(runs, names=names, n_boot=n_boot, seed=seed, confidence=confidence)
     if not suite or not predictions:
         raise ConfigError("compare needs --suite and --predictions (or --runs)")
     return compare_predictions(suite, predictions, names=names, reference=reference, column=column,
-                               data_dir=data_dir, missing=missing, n_boot=n_boot, seed=seed, alpha=alpha,
+                               data_dir=data_dir, missing=missing, n_boot=n_boot, seed=seed, confidence=confidence,
                                mcnemar_exact=mcnemar == "exact", suite_options=suite_options)
 
 
@@ -342,9 +343,10 @@ def run_lane(spec: Mapping[str, Any], error_path: str) -> int:
 def judge(runs: Sequence[str | Path], model: str, model_args: Mapping[str, Any] | None = None, *, n: int = 100,
           seed: int = 0, anonymise: bool = True, max_tokens: int | None = None, human: str | Path | None = None,
           out: str | Path | None = None, data_dir: str | None = None, cache_dir: str | None = None,
-          use_cache: bool = True, n_boot: int = 1000, update_runs: bool = True) -> dict[str, Any]:
+          use_cache: bool = True, n_boot: int = 1000, confidence: float = DEFAULT_CONFIDENCE,
+          update_runs: bool = True) -> dict[str, Any]:
     """Judge the soul-jg justifications of runs with an LLM (the API of ``sentiprobe judge``): ``n`` items
-    sampled with ``seed``; returns the ``judge.json`` document."""
+    sampled with ``seed``, intervals at ``confidence``; returns the ``judge.json`` document."""
     from .run.judge import judge_runs
     from .suites.soul.judge import JudgeConfig
 
@@ -353,17 +355,18 @@ def judge(runs: Sequence[str | Path], model: str, model_args: Mapping[str, Any] 
         kw["max_tokens"] = max_tokens
     return judge_runs(list(runs), model, dict(model_args or {}), cfg=JudgeConfig(**kw), human=human, out=out,
                       data_dir=data_dir, cache_dir=cache_dir, use_cache=use_cache, n_boot=n_boot,
-                      update_runs=update_runs)
+                      confidence=confidence, update_runs=update_runs)
 
 
 def judge_agreement(judge_file: str | Path, human_file: str | Path, *, n_boot: int = 1000,
-                    seed: int = 0) -> dict[str, Any]:
-    """Judge-human agreement per SOUL criterion (the API of ``sentiprobe judge-agreement``)."""
+                    seed: int = 0, confidence: float = DEFAULT_CONFIDENCE) -> dict[str, Any]:
+    """Judge-human agreement per SOUL criterion (the API of ``sentiprobe judge-agreement``), intervals at
+    ``confidence``."""
     from .suites.soul.agreement import judge_human_agreement, read_ratings
 
     judged, jinfo = read_ratings(judge_file)
     human, hinfo = read_ratings(human_file)
-    doc = judge_human_agreement(judged, human, n_boot=n_boot, seed=seed)
+    doc = judge_human_agreement(judged, human, n_boot=n_boot, seed=seed, confidence=confidence)
     doc["judge_file"], doc["human_file"] = jinfo, hinfo
     return doc
 
@@ -530,7 +533,7 @@ def arts_audit_score(path: str | Path, *, key: str | Path | None = None,
     """Rates of a filled-in audit sheet with Wilson intervals at ``confidence`` (``sentiprobe arts audit-score``)."""
     from .generate.arts import audit_score
 
-    return audit_score(path, key=key, alpha=alpha_of(confidence))
+    return audit_score(path, key=key, confidence=confidence)
 
 
 def arts_fidelity(generated: str | Path, reference: str, *, data_dir: str | None = None) -> dict[str, Any]:

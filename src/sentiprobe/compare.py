@@ -11,13 +11,12 @@ over items (plus McNemar and Cochran's Q), triplet F1 over sentences, LexComp ac
 sentences.
 
 >>> from sentiprobe.compare import compare_predictions
->>> doc = compare_predictions("sentivent-polar", ["a.csv", "b.csv", "c.csv"], alpha=0.05)  # doctest: +SKIP
+>>> doc = compare_predictions("sentivent-polar", ["a.csv", "b.csv", "c.csv"], confidence=0.95)  # doctest: +SKIP
 >>> doc["pairs"][0]["metrics"]["macro_f1"]["difference"]                       # doctest: +SKIP
 """
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -34,7 +33,8 @@ from .stats.significance import cochrans_q
 from .stats.units import UnitScores, pooled
 from .suites import SUITES, get_suite
 from .suites.predictions_io import prediction_from_record
-from .suites.spec import ScoreConfig, confidence_of
+from .stats.level import alpha_of
+from .suites.spec import ScoreConfig
 
 
 def check_reference(reference: str | None, names: Sequence[str]) -> None:
@@ -43,13 +43,11 @@ def check_reference(reference: str | None, names: Sequence[str]) -> None:
         raise ConfigError(f"--reference {reference!r} is not one of the systems {list(names)}")
 
 
-def check_settings(*, n_boot: int, alpha: float) -> None:
+def check_settings(*, n_boot: int, confidence: float) -> None:
     """ConfigError for resampling and test settings outside their domain (before any work is done)."""
     if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 0:
         raise ConfigError(f"--n-boot must be a non-negative integer, not {n_boot!r}")
-    if isinstance(alpha, bool) or not isinstance(alpha, float | int) or not math.isfinite(alpha) \
-            or not 0.0 < alpha < 1.0:
-        raise ConfigError(f"--confidence must be a number in (0, 1), not {confidence_of(alpha)!r}")
+    alpha_of(confidence)
 
 
 def system_names(paths: Sequence[str | Path]) -> list[str]:
@@ -83,13 +81,13 @@ def system_names(paths: Sequence[str | Path]) -> list[str]:
 
 
 def compare_suite(suite: Any, systems: Mapping[str, Sequence[Prediction]], *, items: Sequence[Any] | None = None,
-                  missing: str = "error", n_boot: int = 1000, seed: int = 0, alpha: float,
+                  missing: str = "error", n_boot: int = 1000, seed: int = 0, confidence: float,
                   mcnemar_exact: bool = False, reference: str | None = None,
                   paths: Mapping[str, str | Path] | None = None) -> dict[str, Any]:
     """Compare systems' predictions on one bound suite (see the module docstring); the suite's comparison entry."""
     paths = paths or {}
     return compare_seeded(suite, {n: [(preds, paths.get(n))] for n, preds in systems.items()}, items=items,
-                          missing=missing, n_boot=n_boot, seed=seed, alpha=alpha, mcnemar_exact=mcnemar_exact,
+                          missing=missing, n_boot=n_boot, seed=seed, confidence=confidence, mcnemar_exact=mcnemar_exact,
                           reference=reference)
 
 
@@ -98,16 +96,16 @@ SeedRuns = Sequence[tuple[Sequence[Prediction], "str | Path | None"]]
 
 
 def compare_seeded(suite: Any, systems: Mapping[str, SeedRuns], *, items: Sequence[Any] | None = None,
-                   missing: str = "error", n_boot: int = 1000, seed: int = 0, alpha: float,
+                   missing: str = "error", n_boot: int = 1000, seed: int = 0, confidence: float,
                    mcnemar_exact: bool = False, reference: str | None = None) -> dict[str, Any]:
     """:func:`compare_suite` where a system may have several runs (seeds): they are pooled on the same
     resamples of the suite's units (:func:`sentiprobe.stats.units.pooled`).
 
-    ``alpha``: 1 - the confidence level of the intervals, and the level of the tests. McNemar's test is the
+    ``confidence``: the level of the intervals (the tests' level is ``1 - confidence``). McNemar's test is the
     suite's protocol setting (by default exact below 25 discordant pairs, else the clamped continuity-corrected
     chi-square; SENTiVENT: its paper's unclamped chi-square) unless ``mcnemar_exact``.
     """
-    check_settings(n_boot=n_boot, alpha=alpha)
+    check_settings(n_boot=n_boot, confidence=confidence)
     check_reference(reference, list(systems))  # before any scoring: a misspelt name is the first thing to fix
     its = suite.items("test") if items is None else list(items)
 
@@ -119,22 +117,22 @@ def compare_seeded(suite: Any, systems: Mapping[str, SeedRuns], *, items: Sequen
         return units
 
     return compare_unit_scores(suite.name, {n: [table(p, f) for p, f in runs] for n, runs in systems.items()},
-                               n_boot=n_boot, seed=seed, alpha=alpha, mcnemar_exact=mcnemar_exact,
+                               n_boot=n_boot, seed=seed, confidence=confidence, mcnemar_exact=mcnemar_exact,
                                reference=reference, suite_version=suite.spec.version,
                                options=suite.describe()["options"], missing=missing)
 
 
 def compare_unit_scores(suite: str, systems: Mapping[str, Sequence[UnitScores]], *, n_boot: int, seed: int,
-                        alpha: float, mcnemar_exact: bool = False, reference: str | None = None,
+                        confidence: float, mcnemar_exact: bool = False, reference: str | None = None,
                         suite_version: str | None = None, options: Mapping[str, Any] | None = None,
                         missing: str = "error") -> dict[str, Any]:
     """The comparison entry of one suite from each system's per-unit scores (one per run or seed, pooled): no
     suite, data or prediction file is needed, so stored results compare as they are."""
-    check_settings(n_boot=n_boot, alpha=alpha)
+    check_settings(n_boot=n_boot, confidence=confidence)
     names = list(systems)
     check_reference(reference, names)
     tables = {n: pooled(list(systems[n])) for n in names}
-    doc = compare_units(tables, n_boot=n_boot, seed=seed, alpha=alpha, mcnemar_exact=mcnemar_exact)
+    doc = compare_units(tables, n_boot=n_boot, seed=seed, alpha=alpha_of(confidence), mcnemar_exact=mcnemar_exact)
     headline = doc["metrics"][0] if doc["metrics"] else None
     if reference is None and headline is not None:
         reference = doc["leaderboard"][headline][0]
@@ -160,14 +158,14 @@ def compare_unit_scores(suite: str, systems: Mapping[str, Sequence[UnitScores]],
     doc.update({"schema_version": SCHEMA_VERSION, "suite": suite, "suite_version": suite_version,
                 "options": dict(options or {}), "missing_policy": missing, "system_names": names,
                 "seeds_per_system": {n: len(systems[n]) for n in names},
-                "confidence": confidence_of(alpha), "mcnemar": doc["tests"]["mcnemar"]})
+                "confidence": float(confidence), "mcnemar": doc["tests"]["mcnemar"]})
     return mark_small_sample_comparison(doc)
 
 
 def compare_predictions(suite: str, predictions: Sequence[str | Path], *, names: Sequence[str] | None = None,
                         reference: str | None = None, column: str | Sequence[str] | None = None,
                         data_dir: str | None = None, missing: str = "error", n_boot: int = 1000, seed: int = 0,
-                        alpha: float, mcnemar_exact: bool = False,
+                        confidence: float, mcnemar_exact: bool = False,
                         suite_options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Compare prediction files (or several ``column``s of one file) on a suite (the API of ``sentiprobe compare``).
 
@@ -178,7 +176,7 @@ def compare_predictions(suite: str, predictions: Sequence[str | Path], *, names:
     sources = [(Path(p), c) for p in predictions for c in cols]
     if len(sources) < 2:
         raise ConfigError("compare needs at least two systems: two prediction files, or --column given twice")
-    check_settings(n_boot=n_boot, alpha=alpha)
+    check_settings(n_boot=n_boot, confidence=confidence)
     s = get_suite(suite, data_dir, suite_options)
     if s.task != "classify":
         raise ConfigError(f"suite {suite!r} is a {s.task} suite; compare works on classification suites")
@@ -193,12 +191,12 @@ def compare_predictions(suite: str, predictions: Sequence[str | Path], *, names:
     else:
         sys_names = system_names([p for p, _ in sources])
     systems = {n: s.read_predictions(p, column=c) for n, (p, c) in zip(sys_names, sources)}
-    doc = compare_suite(s, systems, items=items, missing=missing, n_boot=n_boot, seed=seed, alpha=alpha,
+    doc = compare_suite(s, systems, items=items, missing=missing, n_boot=n_boot, seed=seed, confidence=confidence,
                         mcnemar_exact=mcnemar_exact, reference=reference,
                         paths={n: p for n, (p, _) in zip(sys_names, sources)})
     suite_metrics = {}
     for n, preds in systems.items():
-        scored = s.score(items, preds, n_boot=n_boot, seed=seed, missing=missing, confidence=confidence_of(alpha))
+        scored = s.score(items, preds, n_boot=n_boot, seed=seed, missing=missing, confidence=confidence)
         suite_metrics[n] = {k: m.to_dict() for k, m in scored.metrics.items()}
     doc.update({"predictions": {n: f"{p}" + (f" [{c}]" if c else "") for n, (p, c) in zip(sys_names, sources)},
                 "suite_metrics": suite_metrics})
@@ -228,7 +226,7 @@ def _no_results_hint(d: Path) -> str:
 
 
 def compare_runs(run_dirs: Sequence[str | Path], *, names: Sequence[str] | None = None, n_boot: int = 1000,
-                 seed: int = 0, alpha: float, suites: Sequence[str] | None = None,
+                 seed: int = 0, confidence: float, suites: Sequence[str] | None = None,
                  cache: Any = None) -> dict[str, Any]:
     """Paired comparisons of several run directories (one model each), suite by suite (:func:`compare_systems`).
 
@@ -245,7 +243,7 @@ def compare_runs(run_dirs: Sequence[str | Path], *, names: Sequence[str] | None 
         raise ConfigError(f"--names needs {len(runs)} unique names, got {labels}")
     if len(set(labels)) != len(labels):
         labels = system_names([d / "predictions" / "x.jsonl" for _, d in runs])
-    return compare_systems({n: [r] for n, r in zip(labels, runs)}, n_boot=n_boot, seed=seed, alpha=alpha,
+    return compare_systems({n: [r] for n, r in zip(labels, runs)}, n_boot=n_boot, seed=seed, confidence=confidence,
                            suites=suites, cache=cache)
 
 
@@ -263,7 +261,7 @@ def _run_items(suite: Any, entry: Mapping[str, Any], pred_path: Path) -> list[An
 
 
 def compare_systems(systems: Mapping[str, Sequence[tuple[Mapping[str, Any], Path]]], *, n_boot: int = 1000,
-                    seed: int = 0, alpha: float, suites: Sequence[str] | None = None,
+                    seed: int = 0, confidence: float, suites: Sequence[str] | None = None,
                     cache: Any = None) -> dict[str, Any]:
     """Paired comparisons of systems, each one or several run directories (the seeds of a sweep), suite by suite.
 
@@ -330,11 +328,12 @@ def compare_systems(systems: Mapping[str, Sequence[tuple[Mapping[str, Any], Path
         stored = all(isinstance(e.get("units"), dict) for n in keep for e, _, _ in ran[n])
         if stored:  # the per-unit scores the runs recorded: no suite, data or predictions file is read
             key: str | None = stable_hash({"suite": name, "units": [[e["units"] for e, _, _ in ran[n]] for n in keep],
-                                           "names": keep, "n_boot": n_boot, "seed": seed, "alpha": alpha,
-                                           "code": package_source_hash()}, 40)
+                                           "names": keep, "n_boot": n_boot, "seed": seed,
+                                           "alpha": alpha_of(confidence), "code": package_source_hash()}, 40)
         else:
             key = _comparison_key(name, entry0, {n: [d / "predictions" / f"{name}.jsonl" for _, _, d in ran[n]]
-                                                 for n in keep}, doc0, n_boot=n_boot, seed=seed, alpha=alpha)
+                                                 for n in keep}, doc0, n_boot=n_boot, seed=seed,
+                                  alpha=alpha_of(confidence))
         found = cache.get_many(_COMPARISONS, [key], table="blobs").get(key) if cache is not None and key else None
         if found is not None:
             out["suites"][name] = {**found, "not_run": cover["not_run"], "excluded": cover["excluded"]}
@@ -343,11 +342,11 @@ def compare_systems(systems: Mapping[str, Sequence[tuple[Mapping[str, Any], Path
             if stored:  # the per-unit scores the runs recorded: no suite, data or predictions file is read
                 doc = compare_unit_scores(
                     name, {n: [UnitScores.from_dict(e["units"]) for e, _, _ in ran[n]] for n in keep},
-                    n_boot=n_boot, seed=seed, alpha=alpha, suite_version=entry0["suite"].get("version"),
+                    n_boot=n_boot, seed=seed, confidence=confidence, suite_version=entry0["suite"].get("version"),
                     options=entry0["suite"].get("options"), missing=doc0.get("config", {}).get("missing", "error"))
             else:  # results written before the per-unit scores were stored: score the predictions again
                 doc = _rescore(name, {n: [d for _, _, d in ran[n]] for n in keep}, entry0, doc0, dir0,
-                               n_boot=n_boot, seed=seed, alpha=alpha)
+                               n_boot=n_boot, seed=seed, confidence=confidence)
         except SentiprobeError as exc:  # one suite that cannot be compared does not hide the others
             out["not_compared"][name] = f"{type(exc).__name__}: {exc}"
             continue
@@ -371,7 +370,7 @@ def _asked(entry: Mapping[str, Any]) -> str:
         return f"--limit {lim['value']} ({lim.get('mode', 'sample')}): {n} item{'' if n == 1 else 's'}"
     return f"all {n} items"
 def _rescore(name: str, dirs: Mapping[str, Sequence[Path]], entry0: Mapping[str, Any], doc0: Mapping[str, Any],
-             dir0: Path, *, n_boot: int, seed: int, alpha: float) -> dict[str, Any]:
+             dir0: Path, *, n_boot: int, seed: int, confidence: float) -> dict[str, Any]:
     """A suite's comparison from the runs' predictions files, re-bound to the data the first run recorded."""
     data_dir = doc0.get("provenance", {}).get("data_dir") or doc0.get("config", {}).get("data_dir")
     suite = get_suite(name, data_dir, entry0["suite"]["options"])
@@ -383,7 +382,7 @@ def _rescore(name: str, dirs: Mapping[str, Sequence[Path]], entry0: Mapping[str,
             preds = [prediction_from_record(r, path, i) for i, r in enumerate(read_jsonl(path, "predictions file"), 1)]
             seeded.setdefault(n, []).append((preds, path))
     missing = doc0.get("config", {}).get("missing", "error")
-    return compare_seeded(suite, seeded, items=items, missing=missing, n_boot=n_boot, seed=seed, alpha=alpha)
+    return compare_seeded(suite, seeded, items=items, missing=missing, n_boot=n_boot, seed=seed, confidence=confidence)
 
 
 def _comparison_key(suite: str, entry: Mapping[str, Any], files: Mapping[str, list[Path]], doc: Mapping[str, Any],

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 from .argtypes import N_BOOT, SEED
+from .options import add_confidence
 
 
 def _list(s: str | None) -> list[str] | None:
@@ -29,6 +30,7 @@ def add_parser(sub) -> None:
                    help="analytic (Gwet's variance, t interval) or bootstrap over units (default analytic)")
     p.add_argument("--n-boot", type=N_BOOT, default=1000, help="bootstrap resamples (default 1000)")
     p.add_argument("--seed", type=SEED, default=0, help="bootstrap seed")
+    add_confidence(p, "the intervals (analytic or bootstrap)")
     p.add_argument("--json", action="store_true", help="print the JSON document")
     p.set_defaults(func=cmd)
 
@@ -41,7 +43,7 @@ def cmd(args) -> int:
     doc = agree(args.file, raters=_list(args.raters), id_column=args.id_column,
                 ignore=_list(args.ignore_columns) or (), missing=missing, level=args.level,
                 categories=_list(args.categories), weights=args.weights, ci=args.ci, n_boot=args.n_boot,
-                seed=args.seed)
+                seed=args.seed, confidence=args.confidence)
     if args.json:
         print(json.dumps(doc, indent=2, ensure_ascii=False))
         return 0

@@ -6,7 +6,9 @@ import os
 import sys
 
 from ..core.errors import ConfigError
+from ..core.runspec import confidence_of
 from .argtypes import COUNT, PROBABILITY, SEED, int_in
+from .options import add_confidence
 
 
 def add_parser(sub) -> None:
@@ -54,6 +56,16 @@ def add_parser(sub) -> None:
                    help="clause mining parses at most this many pool sentences (seeded sample; default 2000)")
     g.add_argument("--max-sentence-chars", type=COUNT, default=2000,
                    help="refuse an input sentence longer than this (default 2000 characters)")
+    g.add_argument("--verifier", choices=("none", "local", "endpoint"), default="none",
+                   help="corrected mode: a reader of every whole variant (fluent? the target's sentiment? the "
+                        "strategy's condition?): endpoint = an OpenAI-compatible server, a variant it rejects is "
+                        "refused; local = the packaged SmolLM2, verdicts recorded only (it reads at chance level); "
+                        "none (default)")
+    g.add_argument("--verifier-url", default=None,
+                   help="--verifier endpoint: base URL such as http://127.0.0.1:8000/v1 (default: "
+                        "$SENTIPROBE_LLM_BASE_URL; the API key only from $SENTIPROBE_LLM_API_KEY)")
+    g.add_argument("--verifier-model", default=None,
+                   help="--verifier endpoint: the served model name (default: $SENTIPROBE_LLM_MODEL)")
     g.add_argument("--explain", action="store_true",
                    help="print, per variant, every candidate edit and why the chosen one won")
     g.add_argument("--no-provenance", action="store_true", help="write the bare released format")
@@ -81,7 +93,10 @@ def add_parser(sub) -> None:
     c = arts.add_parser("audit-score", help="fluency and label validity per strategy with Wilson intervals")
     c.add_argument("file", help="the filled-in CSV from audit-sample (its key is read from <file>.key.json)")
     c.add_argument("--key", default=None, help="answer key (default: the sample's <out>.key.json)")
-    c.add_argument("--alpha", type=PROBABILITY, default=0.05, help="1 - confidence of the intervals (default 0.05)")
+    level = c.add_mutually_exclusive_group()
+    add_confidence(level, "the Wilson intervals")
+    level.add_argument("--alpha", type=PROBABILITY, default=None,
+                       help="deprecated, use --confidence: 1 - the level (--alpha 0.05 is --confidence 0.95)")
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=cmd_score)
 
@@ -135,7 +150,8 @@ def cmd_generate(args) -> int:
                         pos_check=args.pos_check, antonym_choice=args.antonym_choice, opinions=args.opinions,
                         provenance=not args.no_provenance, rank=args.rank, lm_dtype=args.lm_dtype,
                         lexicon_files=tuple(args.lexicon), pool_sentences=args.pool_sentences,
-                        max_sentence_chars=args.max_sentence_chars)
+                        max_sentence_chars=args.max_sentence_chars, verifier=args.verifier,
+                        verifier_url=args.verifier_url, verifier_model=args.verifier_model)
     rep_path = arts_report_path(args.out)
     if args.json:
         print(rep_path.read_text(encoding="utf-8"))
@@ -157,6 +173,11 @@ def cmd_generate(args) -> int:
     if refused:
         print("  refused (no variant): " + ", ".join(f"{k} {v}" for k, v in refused.items())
               + f"; list them with `sentiprobe arts audit --generated {args.out}`")
+    ver = rep.get("verifier")
+    if ver:
+        print(f"  verifier {ver['verifier']} ({ver['policy']}): {ver['verified']} verified ({ver['from_cache']} from "
+              f"cache), {ver['flagged']} flagged, {ver['refused']} refused, {ver['cpu_s']} CPU s"
+              + "".join(f"\n    {n:5d}  {why}" for why, n in list(ver["flagged_by_reason"].items())[:6]))
     if rep.get("audit"):
         for kind, checks in rep["audit"]["summary"].items():
             print(f"  audit {kind:<16} " + "  ".join(f"{c} {v}" for c, v in checks.items()))
@@ -204,6 +225,11 @@ def cmd_audit(args) -> int:
             print(f"  {s['record']}: {s['reason']}")
         if len(rows) > args.limit:
             print(f"  ... {len(rows) - args.limit} more (--limit, or --json for all)")
+    ver = rep.get("verifier")
+    if ver:
+        print(f"  verifier {ver['verifier']} ({ver['policy']}): {ver['verified']} verified ({ver['from_cache']} from "
+              f"cache), {ver['flagged']} flagged, {ver['refused']} refused, {ver['cpu_s']} CPU s"
+              + "".join(f"\n    {n:5d}  {why}" for why, n in list(ver["flagged_by_reason"].items())[:6]))
     if rep.get("audit"):
         for kind, checks in rep["audit"]["summary"].items():
             print(f"  audit {kind:<16} " + "  ".join(f"{c} {v}" for c, v in checks.items()))
@@ -224,11 +250,12 @@ def cmd_score(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..api import arts_audit_score
 
-    doc = arts_audit_score(args.file, key=args.key, confidence=round(1.0 - args.alpha, 12))
+    confidence = args.confidence if args.alpha is None else confidence_of(args.alpha)  # --alpha: the former name
+    doc = arts_audit_score(args.file, key=args.key, confidence=confidence)
     if args.json:
         print(json.dumps(doc, indent=2))
         return 0
-    conf = round(100 * (1 - args.alpha), 1)
+    conf = round(100 * doc["confidence"], 1)
     print(f"  {'strategy':<16} {'fluent':>22} {'label correct':>22} {'valid (both)':>22}   ({conf}% Wilson CIs)")
     for name, r in [*doc["strategies"].items(), ("overall", doc["overall"])]:
         cells = []

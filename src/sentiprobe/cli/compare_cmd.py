@@ -11,7 +11,7 @@ import json
 import sys
 from typing import Any
 
-from ..core.errors import ConfigError
+from ..core.runspec import confidence_of
 from ..core.types import ci_label
 from .argtypes import N_BOOT, PROBABILITY, SEED
 from .options import add_confidence
@@ -98,12 +98,8 @@ def cmd(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..api import compare
 
-    if args.alpha is None:
-        confidence = args.confidence
-    elif not 0.0 < args.alpha < 1.0:  # the former option (1 - confidence), still accepted
-        raise ConfigError(f"--alpha must be a number in (0, 1), not {args.alpha!r}")
-    else:
-        confidence = round(1.0 - args.alpha, 12)
+    # --alpha: the former option (1 - confidence), still accepted; its range is checked at parse time
+    confidence = args.confidence if args.alpha is None else confidence_of(args.alpha)
     options = (parse_suite_args(args.suite_arg, [args.suite]).get(args.suite, {})
                if args.suite and not args.runs else None)
     doc = compare(args.runs, suite=args.suite, predictions=args.predictions, names=args.names,

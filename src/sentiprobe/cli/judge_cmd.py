@@ -15,6 +15,7 @@ import json
 import sys
 
 from .argtypes import COUNT, N_BOOT, SEED, int_in
+from .options import add_confidence
 
 
 def add_parser(sub) -> None:
@@ -36,6 +37,7 @@ def add_parser(sub) -> None:
     p.add_argument("--cache-dir", default=None, help="cache directory")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
     p.add_argument("--n-boot", type=N_BOOT, default=1000, help="bootstrap resamples for CIs")
+    add_confidence(p, "the judge scores' intervals (and the agreement's, with --human)")
     p.add_argument("--no-update", action="store_true", help="do not add the judge results to the runs' results/report")
     p.add_argument("--json", action="store_true", help="print the judge document")
     p.set_defaults(func=cmd_judge)
@@ -45,6 +47,7 @@ def add_parser(sub) -> None:
     a.add_argument("--human", required=True, metavar="FILE", help="human ratings (same formats)")
     a.add_argument("--n-boot", type=N_BOOT, default=1000, help="bootstrap resamples for CIs")
     a.add_argument("--seed", type=SEED, default=0, help="bootstrap seed")
+    add_confidence(a, "the kappa intervals")
     a.add_argument("--json", action="store_true", help="print the JSON document")
     a.set_defaults(func=cmd_agreement)
 
@@ -57,7 +60,7 @@ def cmd_judge(args) -> int:
     doc = judge(args.run, args.model, parse_model_args(args.model_arg), n=args.n, seed=args.seed,
                 anonymise=args.anonymise, max_tokens=args.max_tokens, human=args.human, out=args.out,
                 data_dir=args.data_dir, cache_dir=args.cache_dir, use_cache=not args.no_cache, n_boot=args.n_boot,
-                update_runs=not args.no_update)
+                confidence=args.confidence, update_runs=not args.no_update)
     if args.json:
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
@@ -75,7 +78,7 @@ def cmd_agreement(args) -> int:
     # the command's implementation loads when it runs: `sentiprobe --help` stays instant
     from ..api import judge_agreement
 
-    doc = judge_agreement(args.judge, args.human, n_boot=args.n_boot, seed=args.seed)
+    doc = judge_agreement(args.judge, args.human, n_boot=args.n_boot, seed=args.seed, confidence=args.confidence)
     if args.json:
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     else:

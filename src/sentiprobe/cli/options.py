@@ -19,7 +19,7 @@ PARSERS: dict[str, Callable[[str], Any] | None] = {"seed": SEED, "n_boot": N_BOO
 fraction and says so in its error)."""
 
 
-def add_confidence(p: argparse.ArgumentParser, what: str = "every confidence interval and test") -> None:
+def add_confidence(p: argparse._ActionsContainer, what: str = "every confidence interval and test") -> None:
     """``--confidence LEVEL``: a number in (0, 1), checked at parse time (a usage error, exit 2)."""
     p.add_argument("--confidence", type=PROBABILITY, default=DEFAULT_CONFIDENCE, metavar="LEVEL",
                    help=f"confidence level of {what}, in (0, 1) (default {DEFAULT_CONFIDENCE}); recorded and "

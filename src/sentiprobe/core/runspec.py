@@ -96,6 +96,13 @@ def check_confidence(value: Any) -> float:
     return float(value)
 
 
+def confidence_of(alpha: float) -> float:
+    """The confidence level ``1 - alpha`` (``0.05`` -> exactly ``0.95``): how an alpha reads as a level (the former
+    ``--alpha`` options, an engine's recorded alpha). The other way, :func:`sentiprobe.stats.alpha_of`, belongs
+    to ``stats/``."""
+    return round(1.0 - float(alpha), 12)
+
+
 def check_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
     if value not in choices:
         raise ConfigError(f"--{name.replace('_', '-')} must be one of {', '.join(choices)}, not {short_repr(value)}")
@@ -181,5 +188,5 @@ def settings_from_mapping(doc: Mapping[str, Any], where: str, *, exclude: tuple[
 
 
 __all__ = ["DEFAULT_CONFIDENCE", "KINDS", "LIMIT_MODES", "MISSING_POLICIES", "RunSettings", "Setting",
-           "check_choice", "check_confidence", "parse_limit", "setting_fields", "setting_names",
+           "check_choice", "check_confidence", "confidence_of", "parse_limit", "setting_fields", "setting_names",
            "settings_from_mapping", "settings_of"]

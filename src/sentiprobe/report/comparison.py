@@ -68,9 +68,10 @@ def _tests_note(comp: dict[str, Any], metric: str) -> str:
                      f"(smallest p-value {t.get('p_floor', 0):.2g}, below the strictest Holm threshold "
                      f"{(t.get('strictest_holm_threshold') or 0):.2g}; \u2264 marks a p-value at that floor)")
     n = int(t.get('n_tests') or 0)
+    alpha = comp.get("alpha")  # the level the engine tested at (1 - the run's confidence); never a default
     parts.append((f"Holm-corrected over the {n} tests of the suite" if n != 1 else
                   "one test on the suite (Holm's correction leaves it unchanged)")
-                 + f" (\u2605: below \u03b1 = {comp.get('alpha', 0.05)})")
+                 + (f" (\u2605: below \u03b1 = {alpha})" if alpha is not None else ""))
     return ". ".join(p[:1].upper() + p[1:] for p in parts if p) + "."
 
 

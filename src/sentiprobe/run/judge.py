@@ -64,8 +64,9 @@ def _load_run(run_dir: Path) -> tuple[dict[str, Any], dict[str, Prediction]]:
 def judge_runs(run_dirs: list[str | Path], model: str, model_args: dict[str, Any] | None = None, *,
                cfg: JudgeConfig | None = None, human: str | Path | None = None, out: str | Path | None = None,
                data_dir: str | None = None, cache_dir: str | None = None, use_cache: bool = True,
-               n_boot: int = 1000, update_runs: bool = True) -> dict[str, Any]:
-    """Judge the soul-jg justifications of one or more runs; returns the ``judge.json`` document."""
+               n_boot: int = 1000, confidence: float, update_runs: bool = True) -> dict[str, Any]:
+    """Judge the soul-jg justifications of one or more runs; returns the ``judge.json`` document (intervals at
+    ``confidence``)."""
     cfg = JudgeConfig() if cfg is None else cfg
     if not run_dirs:
         raise ConfigError("give at least one --run directory")
@@ -100,14 +101,15 @@ def judge_runs(run_dirs: list[str | Path], model: str, model_args: dict[str, Any
         "config": asdict(cfg), "template": JUDGE_TEMPLATE.describe(),
         "criteria": list(CRITERIA), "runs": {n: str(d) for n, d in zip(names, dirs)},
         "judge_file": str(out_dir / "judge.jsonl"),
-        "summary": summarize(records, n_boot=n_boot, seed=cfg.seed),
+        "summary": summarize(records, n_boot=n_boot, seed=cfg.seed, confidence=confidence),
         "cache": {"hits": predictor.hits, "computed": predictor.computed},
     }
     if human is not None:
         judged: dict[tuple[str, str], dict[str, int | None]] = {
             (r.item_id, s): dict(sc) for r in records if r.scores for s, sc in r.scores.items()}
         ratings, info = read_ratings(human)
-        doc["agreement"] = {**judge_human_agreement(judged, ratings, n_boot=n_boot, seed=cfg.seed),
+        doc["agreement"] = {**judge_human_agreement(judged, ratings, n_boot=n_boot, seed=cfg.seed,
+                                                  confidence=confidence),
                             "human_file": info}
         doc["validation"] = "validated against human ratings"
     else:

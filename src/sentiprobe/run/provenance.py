@@ -21,7 +21,6 @@ from ..core.io import write_json
 from ..core.types import Item, Prediction
 from ..suites import Suite
 from ..suites.prompting import asked_summary
-from ..suites.spec import alpha_of
 from .cache import NullCache, PredictionCache
 from .config import RunConfig
 
@@ -117,7 +116,7 @@ def write_comparison(out: Path, models: Sequence[str], base: RunConfig) -> dict[
     cache = PredictionCache.open(base.cache_dir, repair=base.repair_cache) if base.use_cache else NullCache()
     try:
         comparison = compare_runs(dirs, names=[d.name for d in dirs], n_boot=base.n_boot, seed=base.seed,
-                                  alpha=alpha_of(base.confidence), cache=cache)
+                                  confidence=base.confidence, cache=cache)
     finally:
         cache.close()
     write_json(out / "comparison.json", comparison)

@@ -32,7 +32,6 @@ from ..data import require_file, resolve_data_dir
 from ..report.html import render_report
 from ..suites import Suite, get_suite
 from ..suites.predictions_io import prediction_from_record
-from ..suites.spec import alpha_of
 from .cache import NullCache, PredictionCache
 from .config import RunConfig
 from .execute import SuitePool, bind_suite
@@ -219,7 +218,7 @@ def compare_with_references(out: Path, models: Sequence[str], base: RunConfig, r
     cache = _open_cache(base)
     comparison: dict[str, Any]
     try:
-        comparison = compare_systems(systems, n_boot=base.n_boot, seed=base.seed, alpha=alpha_of(base.confidence),
+        comparison = compare_systems(systems, n_boot=base.n_boot, seed=base.seed, confidence=base.confidence,
                                      cache=cache) if len(systems) >= 2 else \
             {"systems": list(systems), "suites": {}, "not_compared": {}, "coverage": {}}
     finally:
@@ -284,7 +283,7 @@ def _pair_partial(partial: Sequence[tuple[ReferenceSystem, str]], comparison: Ma
             if len(preds) < 2:
                 raise ConfigError("no model ran this suite")
             doc = compare_suite(suite, preds, items=items, missing=base.missing, n_boot=base.n_boot, seed=base.seed,
-                                alpha=alpha_of(base.confidence), reference=ref.name)
+                                confidence=base.confidence, reference=ref.name)
             record.update(json.loads(json.dumps(doc)))
         except SentiprobeError as exc:
             record["not_compared"] = f"{type(exc).__name__}: {exc}"

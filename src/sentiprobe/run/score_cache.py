@@ -15,7 +15,6 @@ from ..core.hashing import package_source_hash, stable_hash
 from ..core.types import Item, Prediction
 from ..suites import Suite
 from ..suites.prompting import generation_record, parse_failure_metric
-from ..suites.spec import alpha_of
 from .cache import PredictionCache
 from .config import RunConfig
 
@@ -59,6 +58,6 @@ def with_generation(preds: Sequence[Prediction], asked: dict[str, Any] | None, m
         return metrics, details
     if "parse_failure_rate" not in metrics:
         metrics = {**metrics, "parse_failure_rate": parse_failure_metric(
-            preds, n_boot=cfg.n_boot, seed=cfg.seed, alpha=alpha_of(cfg.confidence)).to_dict()}
+            preds, n_boot=cfg.n_boot, seed=cfg.seed, confidence=cfg.confidence).to_dict()}
     return metrics, {**details, "generation": gen}
 

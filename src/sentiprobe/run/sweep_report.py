@@ -25,7 +25,6 @@ from ..compare import compare_systems
 from ..core.io import atomic_write_text, write_json
 from ..report.html import render_comparison
 from ..suites import SUITES
-from ..suites.spec import alpha_of
 from .provenance import summary_entry
 from .sweep_plan import SWEEP_SCHEMA_VERSION, find_results
 
@@ -117,7 +116,7 @@ def write_reports(cfg: Any, out: Path, index: Mapping[str, Any]) -> dict[str, An
             for k in names}
     ran = {k: v for k, v in systems.items() if v}
     spec = cfg.settings  # the sweep's own settings: its confidence, resamples and (first) seed
-    comparison = (compare_systems(ran, n_boot=spec.n_boot, seed=spec.seed, alpha=alpha_of(spec.confidence))
+    comparison = (compare_systems(ran, n_boot=spec.n_boot, seed=spec.seed, confidence=spec.confidence)
                   if len(ran) >= 2 else None)
     if comparison is not None:
         write_json(out / "comparison.json", comparison)

@@ -125,7 +125,8 @@ def dev_scores(model: Any, dev: Sequence[Any], labels: Sequence[str], input_kind
     preds = model.classify(dev, labels, input_kind)
     gold = [it.label for it in dev]
     got = [p.label for p in preds]
-    m = macro_f1(gold, got, labels, n_boot=0) if metric == "macro_f1" else accuracy(gold, got, n_boot=0)
+    m = (macro_f1(gold, got, labels, n_boot=0, alpha=None) if metric == "macro_f1"
+         else accuracy(gold, got, n_boot=0, alpha=None))  # the value only: no interval
     losses = [-math.log(max(p.scores.get(it.label, 0.0), 1e-15)) for p, it in zip(preds, dev) if p.scores]
     value = float(m.value) if m.value is not None else float("nan")
     return value, (sum(losses) / len(losses) if len(losses) == len(dev) else float("nan"))

@@ -38,7 +38,7 @@ from ..core.types import Metric
 from .agreement_sparse import (Weights, block_size, category_order, col_sums, is_missing, moment_disagreement,
                                quadratic_form_blocks, rating_counts, ratio_d2, row_sums, weighted_col_sums,
                                within_unit_pairs)
-from .resampling import (CI_METHOD, DEFAULT_ALPHA, DEFAULT_N_BOOT, count_draw_blocks, group_weight_blocks,
+from .resampling import (CI_METHOD, DEFAULT_N_BOOT, count_draw_blocks, group_weight_blocks,
                          percentile_interval)
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
@@ -197,7 +197,7 @@ def _weights_name(weights: str | np.ndarray | None) -> str:
 
 
 def _gwet_coefficient(kind: str, ratings, *, weights=None, categories=None, ci: str = "analytic",
-                      n_boot: int = DEFAULT_N_BOOT, seed: int = 0, alpha: float = DEFAULT_ALPHA) -> AgreementResult:
+                      n_boot: int = DEFAULT_N_BOOT, seed: int = 0, alpha: float) -> AgreementResult:
     _check_ci(ci, n_boot)
     ordered = isinstance(weights, str) and weights in ("linear", "quadratic")
     counts, cats, nums, unrated = rating_counts(ratings, categories, ordered=ordered)
@@ -234,19 +234,19 @@ def _gwet_coefficient(kind: str, ratings, *, weights=None, categories=None, ci: 
     return result(coef, se, lo, hi, "gwet-analytic-t", pa, pe)
 
 
-def percent_agreement(ratings: Sequence[Sequence[Any]], **kw: Any) -> AgreementResult:
+def percent_agreement(ratings: Sequence[Sequence[Any]], *, alpha: float, **kw: Any) -> AgreementResult:
     """Observed agreement over units with >= 2 ratings (weighted when ``weights`` is given)."""
-    return _gwet_coefficient("percent_agreement", ratings, **kw)
+    return _gwet_coefficient("percent_agreement", ratings, alpha=alpha, **kw)
 
 
-def fleiss_kappa(ratings: Sequence[Sequence[Any]], **kw: Any) -> AgreementResult:
+def fleiss_kappa(ratings: Sequence[Sequence[Any]], *, alpha: float, **kw: Any) -> AgreementResult:
     """Fleiss' (generalised) kappa: p_e = sum_kl w_kl pi_k pi_l (Fleiss 1971; Gwet for missing data)."""
-    return _gwet_coefficient("fleiss_kappa", ratings, **kw)
+    return _gwet_coefficient("fleiss_kappa", ratings, alpha=alpha, **kw)
 
 
-def gwet_ac1(ratings: Sequence[Sequence[Any]], **kw: Any) -> AgreementResult:
+def gwet_ac1(ratings: Sequence[Sequence[Any]], *, alpha: float, **kw: Any) -> AgreementResult:
     """Gwet's AC1 (AC2 when weighted): p_e = sum(w) / (q (q - 1)) * sum_k pi_k (1 - pi_k)."""
-    return _gwet_coefficient("gwet_ac1", ratings, **kw)
+    return _gwet_coefficient("gwet_ac1", ratings, alpha=alpha, **kw)
 
 
 # ---- Krippendorff's alpha --------------------------------------------------------------------------
@@ -320,7 +320,7 @@ class _Coincidences:
 
 def krippendorff_alpha(ratings: Sequence[Sequence[Any]], *, level: str = "nominal",
                        categories: Sequence[Any] | None = None, ci: str = "analytic",
-                       n_boot: int = DEFAULT_N_BOOT, seed: int = 0, alpha: float = DEFAULT_ALPHA) -> AgreementResult:
+                       n_boot: int = DEFAULT_N_BOOT, seed: int = 0, alpha: float) -> AgreementResult:
     """Krippendorff's alpha with missing ratings, at ``level`` nominal / ordinal / interval / ratio.
 
     Ordinal data use the category order (``categories``, or numeric order for numeric labels);
@@ -399,7 +399,7 @@ def _alpha_nominal_gwet(c2: sparse.csr_matrix, ri: np.ndarray) -> tuple[float, f
 # ---- Cohen's kappa --------------------------------------------------------------------------------
 def cohen_kappa(rater_a: Sequence[Any], rater_b: Sequence[Any], *, weights: str | np.ndarray | None = None,
                 categories: Sequence[Any] | None = None, ci: str = "analytic", n_boot: int = DEFAULT_N_BOOT,
-                seed: int = 0, alpha: float = DEFAULT_ALPHA) -> AgreementResult:
+                seed: int = 0, alpha: float) -> AgreementResult:
     """Cohen's kappa between two raters (weighted: ``linear`` / ``quadratic`` / a matrix).
 
     Units where either rating is missing are excluded (``n_units_single`` counts units with exactly
@@ -472,13 +472,14 @@ def cohen_kappa(rater_a: Sequence[Any], rater_b: Sequence[Any], *, weights: str 
     return result(k, se, k - h, min(1.0, k + h), "asymptotic-normal", po, pe)
 
 
-def pairwise_cohen(ratings: Sequence[Sequence[Any]], raters: Sequence[str], **kw: Any) -> list[dict[str, Any]]:
+def pairwise_cohen(ratings: Sequence[Sequence[Any]], raters: Sequence[str], *, alpha: float,
+                   **kw: Any) -> list[dict[str, Any]]:
     """Cohen's kappa for every pair of raters (columns of ``ratings``)."""
     out = []
     cols = list(zip(*ratings)) if ratings else [() for _ in raters]
     for i in range(len(raters)):
         for j in range(i + 1, len(raters)):
-            r = cohen_kappa(cols[i], cols[j], **kw)
+            r = cohen_kappa(cols[i], cols[j], alpha=alpha, **kw)
             out.append({"rater_a": raters[i], "rater_b": raters[j], **r.to_dict()})
     return out
 

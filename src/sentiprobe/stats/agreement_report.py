@@ -33,6 +33,7 @@ from .agreement import (
     percent_agreement,
 )
 from .bootstrap import DEFAULT_N_BOOT
+from .level import confidence_of
 
 ID_COLUMN_NAMES = ("id", "unit", "unit_id", "item_id")
 
@@ -138,7 +139,7 @@ def _jsonl_rows(text: str, path: Path) -> list[list[str]]:
 
 def agreement_report(table: RatingTable, *, level: str = "nominal", categories: Sequence[str] | None = None,
                      weights: str | None = None, ci: str = "analytic", n_boot: int = DEFAULT_N_BOOT,
-                     seed: int = 0, alpha: float = 0.05, pairwise: bool = True) -> dict[str, Any]:
+                     seed: int = 0, alpha: float, pairwise: bool = True) -> dict[str, Any]:
     """Fleiss' kappa, Krippendorff's alpha (at ``level``), Gwet's AC1 and percent agreement of a table.
 
     ``weights`` (identity / linear / quadratic) applies to Fleiss, AC1, percent agreement and the
@@ -178,6 +179,7 @@ def agreement_report(table: RatingTable, *, level: str = "nominal", categories: 
             "agreement and Cohen's kappa would treat every distinct value as a category")}),
         "source": table.source, "raters": list(table.raters), "id_column": table.id_column,
         "ignored_columns": list(table.ignored), "level": level, "weights": weights or "identity", "ci": ci,
+        "confidence": confidence_of(alpha),
         "categories": list(results["krippendorff_alpha"].categories)[:MAX_CATEGORICAL_VALUES],
         "n_units_total": len(rows),
         "n_units_used": sum(k >= 2 for k in n_rated),
@@ -200,10 +202,10 @@ def agreement_report(table: RatingTable, *, level: str = "nominal", categories: 
 
 
 def agree(path: str | Path, *, raters: Sequence[str] | None = None, id_column: str | None = None,
-          ignore: Sequence[str] = (), missing: Sequence[str] = ("",), **kw: Any) -> dict[str, Any]:
+          ignore: Sequence[str] = (), missing: Sequence[str] = ("",), alpha: float, **kw: Any) -> dict[str, Any]:
     """Read a rater table and return its agreement report (the API behind ``sentiprobe agree``)."""
     table = read_rating_table(path, raters=raters, id_column=id_column, ignore=ignore, missing=missing)
-    return agreement_report(table, **kw)
+    return agreement_report(table, alpha=alpha, **kw)
 
 
 def check_numeric(table: RatingTable, *, nonnegative: bool = False) -> None:

@@ -10,6 +10,9 @@ These are the functions suites call; the draws and intervals themselves live in 
   statements); ``n`` is the number of groups.
 - ``bootstrap_metric``: any statistic of resampled units (macro-F1, a correlation) on index arrays;
   ``groups=`` keeps each group's items together.
+
+``alpha`` has no default: it is the caller's one confidence level (:func:`~sentiprobe.stats.level.alpha_of`), so a
+call that forgets it fails the type check. ``alpha=None`` says "values only" and goes with ``n_boot=0``.
 """
 from __future__ import annotations
 
@@ -18,17 +21,17 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ..core.types import Metric
-from .resampling import (CI_METHOD, DEFAULT_ALPHA, DEFAULT_N_BOOT, count_draws, group_index, group_weights,
+from .resampling import (CI_METHOD, DEFAULT_N_BOOT, count_draws, group_index, group_weights,
                          index_draws, percentile_interval, statistic_distribution)
 
 resample_indices = index_draws  # the name this generator had before the resampling module existed
 
-__all__ = ["DEFAULT_ALPHA", "DEFAULT_N_BOOT", "bootstrap_metric", "grouped_mean", "mean_ci", "mean_metric",
+__all__ = ["DEFAULT_N_BOOT", "bootstrap_metric", "grouped_mean", "mean_ci", "mean_metric",
            "resample_indices"]
 
 
 def mean_ci(values: Sequence[float] | np.ndarray, *, n_boot: int = DEFAULT_N_BOOT, seed: int = 0,
-            alpha: float = DEFAULT_ALPHA) -> tuple[float | None, float | None, float | None]:
+            alpha: float | None) -> tuple[float | None, float | None, float | None]:
     """(mean, ci_low, ci_high) of the mean of ``values`` by an exact multinomial bootstrap."""
     x = np.asarray(values, dtype=np.float64)
     n = x.size
@@ -44,7 +47,7 @@ def mean_ci(values: Sequence[float] | np.ndarray, *, n_boot: int = DEFAULT_N_BOO
 
 
 def mean_metric(name: str, values: Sequence[float] | np.ndarray, *, n_boot: int = DEFAULT_N_BOOT,
-                seed: int = 0, alpha: float = DEFAULT_ALPHA, higher_is_better: bool = True,
+                seed: int = 0, alpha: float | None, higher_is_better: bool = True,
                 note: str | None = None) -> Metric:
     """A Metric for the mean of per-unit values (e.g. 0/1 correctness) with a bootstrap CI."""
     x = np.asarray(values, dtype=np.float64)
@@ -55,7 +58,7 @@ def mean_metric(name: str, values: Sequence[float] | np.ndarray, *, n_boot: int 
 
 
 def grouped_mean(name: str, values: Sequence[float] | np.ndarray, groups: Sequence, *, n_boot: int = DEFAULT_N_BOOT,
-                 seed: int = 0, alpha: float = DEFAULT_ALPHA, higher_is_better: bool = True,
+                 seed: int = 0, alpha: float | None, higher_is_better: bool = True,
                  note: str | None = None) -> Metric:
     """Mean of per-item values with a percentile CI from resampling whole groups; ``n`` = groups.
 
@@ -78,7 +81,7 @@ def grouped_mean(name: str, values: Sequence[float] | np.ndarray, groups: Sequen
 
 def bootstrap_metric(name: str, statistic: Callable[[np.ndarray], float], n: int, *,
                      groups: np.ndarray | None = None, n_boot: int = DEFAULT_N_BOOT, seed: int = 0,
-                     alpha: float = DEFAULT_ALPHA, higher_is_better: bool = True,
+                     alpha: float | None, higher_is_better: bool = True,
                      note: str | None = None, n_units: int | None = None) -> Metric:
     """A Metric for ``statistic(indices)`` with a percentile bootstrap CI.
 

@@ -20,6 +20,9 @@ Conventions (scikit-learn's ``zero_division=0``; docs/protocols/sentivent.md#met
 the resampled cell counts directly (multinomial; whole groups with ``groups``) and scores them all at
 once. :func:`macro_f1` and :func:`accuracy` are the single-number forms used by NonCompSST / SST-7;
 they keep their index-based resampling so their published intervals stay as they were.
+
+``alpha`` has no default (the caller's confidence level, :func:`~sentiprobe.stats.level.alpha_of`); a score stage,
+which never sees a level, asks for values and tables only with ``n_boot=0, alpha=None``.
 """
 from __future__ import annotations
 
@@ -32,7 +35,7 @@ import numpy as np
 from ..core.errors import LabelSetError
 from ..core.types import Metric
 from .bootstrap import bootstrap_metric, mean_metric
-from .resampling import (CI_METHOD, DEFAULT_ALPHA, DEFAULT_N_BOOT, cell_count_draws, group_index,
+from .resampling import (CI_METHOD, DEFAULT_N_BOOT, cell_count_draws, group_index,
                          percentile_interval)
 
 
@@ -112,7 +115,7 @@ def prf_from_confusion(cm: np.ndarray, gold_counts: np.ndarray | None = None):
 
 
 def accuracy(y_true: Sequence, y_pred: Sequence, *, labels: Sequence[str] | None = None, name: str = "accuracy",
-             n_boot: int = DEFAULT_N_BOOT, seed: int = 0, alpha: float = DEFAULT_ALPHA) -> Metric:
+             n_boot: int = DEFAULT_N_BOOT, seed: int = 0, alpha: float | None) -> Metric:
     """Share of exact matches, CI by the exact bootstrap of a mean.
 
     With ``labels`` gold labels are checked (LabelSetError); without, any values are compared.
@@ -125,7 +128,7 @@ def accuracy(y_true: Sequence, y_pred: Sequence, *, labels: Sequence[str] | None
 
 
 def macro_f1(y_true: Sequence, y_pred: Sequence, labels: Sequence[str], *, name: str = "macro_f1",
-             n_boot: int = DEFAULT_N_BOOT, seed: int = 0, alpha: float = DEFAULT_ALPHA,
+             n_boot: int = DEFAULT_N_BOOT, seed: int = 0, alpha: float | None,
              groups: np.ndarray | None = None) -> Metric:
     """Macro-F1 over labels in gold or prediction; CI from index resamples of units (or ``groups``)."""
     k = len(labels)
@@ -172,7 +175,7 @@ class ClassificationReport:
 
 
 def classification_report(y_true: Sequence, y_pred: Sequence, labels: Sequence[str], *,
-                          n_boot: int = DEFAULT_N_BOOT, seed: int = 0, alpha: float = DEFAULT_ALPHA,
+                          n_boot: int = DEFAULT_N_BOOT, seed: int = 0, alpha: float | None,
                           groups: Sequence | np.ndarray | None = None) -> ClassificationReport:
     """Accuracy, macro and per-label P/R/F1 with percentile bootstrap CIs (see the module docstring).
 

@@ -18,7 +18,7 @@ def _check(k: int, n: int, alpha: float) -> None:
         raise ConfigError(f"a proportion needs 0 <= successes <= trials, got {k} of {n}")
 
 
-def wilson_interval(k: int, n: int, alpha: float = 0.05) -> tuple[float | None, float | None]:
+def wilson_interval(k: int, n: int, alpha: float) -> tuple[float | None, float | None]:
     """Wilson score interval of ``k`` successes in ``n`` trials at confidence ``1 - alpha``; ``(None, None)``
     when ``n`` is 0."""
     _check(k, n, alpha)

@@ -31,15 +31,20 @@ import numpy as np
 from ..core.errors import ConfigError
 
 DEFAULT_N_BOOT = 1000
-DEFAULT_ALPHA = 0.05
 CI_METHOD = "bootstrap-percentile"
 INDEX_CHUNK = 64
 """Resamples per index block; part of the random stream (numpy drops a half-used 32-bit word at the end
 of each block), so changing it changes every index-based interval."""
 
 
-def check_alpha(alpha: float) -> float:
-    """``alpha`` as a float in (0, 1), else ConfigError (an interval of level 1 - alpha must exist)."""
+def check_alpha(alpha: float | None) -> float:
+    """``alpha`` as a float in (0, 1), else ConfigError (an interval of level 1 - alpha must exist).
+
+    ``None`` is what a caller passes that wants values only (``n_boot=0``): reaching an interval with it is an
+    error, never a silent default level."""
+    if alpha is None:
+        raise ConfigError("an interval needs a confidence level: alpha=None is only for values without an "
+                          "interval (n_boot=0)")
     a = float(alpha)
     if not 0.0 < a < 1.0:
         raise ConfigError(f"alpha must be in (0, 1), got {alpha!r}")
@@ -47,7 +52,7 @@ def check_alpha(alpha: float) -> float:
 
 
 def percentile_interval(dist: Sequence[float] | np.ndarray,
-                        alpha: float = DEFAULT_ALPHA) -> tuple[float | None, float | None]:
+                        alpha: float | None) -> tuple[float | None, float | None]:
     """The ``alpha / 2`` and ``1 - alpha / 2`` quantiles of the finite resampled values.
 
     Resamples on which a statistic is undefined (NaN, e.g. a correlation of a constant resample) are

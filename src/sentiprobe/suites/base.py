@@ -240,12 +240,12 @@ class Suite:
 
         ``context``: a context built already (by :meth:`full_context`); the stages above are then skipped.
         """
-        alpha = alpha_of(confidence)  # ConfigError before any work
+        alpha_of(confidence)  # ConfigError before any work
         cfg = ScoreConfig(missing=missing, path=None if path is None else str(path))
         if context is None:
             context = self.full_context(items, predictions, trained=trained, cache=cache)
         return derive(self.spec.score(items, predictions, self.options, context, cfg), n_boot=n_boot, seed=seed,
-                      alpha=alpha)
+                      confidence=confidence)
 
     def report_section(self, entry: dict[str, Any]) -> str:
         """HTML fragment of this suite's results entry (escaped)."""

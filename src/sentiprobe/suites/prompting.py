@@ -47,6 +47,7 @@ from ..core.hashing import stable_hash
 from ..core.types import Item, Prediction
 from ..models.http_retry import LLMError, LLMFatalError
 from ..stats.bootstrap import mean_metric
+from ..stats.level import alpha_of
 from .spec import Predicted
 
 if TYPE_CHECKING:
@@ -568,11 +569,12 @@ def _likely_cause(failed: Sequence[Prediction], answered: Sequence[Prediction], 
     return f"{share}; likely cause: {why}"
 
 
-def parse_failure_metric(preds: Sequence[Prediction], *, n_boot: int, seed: int, alpha: float) -> Any:
+def parse_failure_metric(preds: Sequence[Prediction], *, n_boot: int, seed: int, confidence: float) -> Any:
     """``parse_failure_rate`` (lower is better): the share of answered generated replies that did not parse,
-    with a bootstrap CI over items at level ``1 - alpha`` (unanswered items are reported apart, see
+    with a bootstrap CI over items at level ``confidence`` (unanswered items are reported apart, see
     :func:`generation_record`)."""
     flags = [float(not p.parse_ok) for p in preds
              if isinstance(p.meta, dict) and p.meta.get("mode") == "generate" and not p.meta.get("generation_error")]
-    return mean_metric("parse_failure_rate", flags, n_boot=n_boot, seed=seed, alpha=alpha, higher_is_better=False,
+    return mean_metric("parse_failure_rate", flags, n_boot=n_boot, seed=seed, alpha=alpha_of(confidence),
+                       higher_is_better=False,
                        note="share of the model's replies that did not parse")

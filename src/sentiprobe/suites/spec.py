@@ -40,7 +40,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..core.errors import ConfigError
 from ..core.options import (NoOptions, describe_options, env_defaults, option, option_fields, options_dict,
                             parse_options)
+from ..core.runspec import DEFAULT_CONFIDENCE
 from ..core.types import Item, Metric, Prediction
+from ..stats.level import alpha_of, confidence_of
 from ..stats.units import UnitScores, unit_metrics
 from .checks import check_predictions
 
@@ -57,21 +59,6 @@ TASKS = ("classify", "generate", "embed", "extract")
 INPUT_KINDS = ("text", "text+aspect", "text-pair", "tokens")
 """What the model sees of an item (passed to ``ModelAdapter.classify`` / ``fit``)."""
 MISSING_POLICIES = ("error", "wrong", "variants-wrong")
-DEFAULT_CONFIDENCE = 0.95
-"""Confidence level of every interval unless ``--confidence`` / ``confidence=`` says otherwise."""
-
-
-def alpha_of(confidence: float) -> float:
-    """``1 - confidence`` as the decimal it reads as (``0.95`` -> exactly ``0.05``, not ``0.050000000000000044``),
-    so that the default level draws the same quantiles, to the last bit, as the code before the option existed."""
-    if isinstance(confidence, bool) or not isinstance(confidence, float | int) or not 0.0 < float(confidence) < 1.0:
-        raise ConfigError(f"--confidence must be a number in (0, 1), such as 0.95, not {confidence!r}")
-    return round(1.0 - float(confidence), 12)
-
-
-def confidence_of(alpha: float) -> float:
-    """The confidence level ``1 - alpha`` (``0.05`` -> exactly ``0.95``)."""
-    return round(1.0 - float(alpha), 12)
 
 
 @dataclass(frozen=True)
@@ -173,13 +160,14 @@ class SuiteScore:
         return d
 
 
-def derive(scored: SuiteScore, *, n_boot: int, seed: int, alpha: float) -> SuiteScore:
+def derive(scored: SuiteScore, *, n_boot: int, seed: int, confidence: float) -> SuiteScore:
     """The score stage's result with the metrics of its per-unit scores computed by the engine
-    (:func:`~sentiprobe.stats.units.unit_metrics`: value, percentile interval over units at level ``1 - alpha``
+    (:func:`~sentiprobe.stats.units.unit_metrics`: value, percentile interval over units at level ``confidence``
     from ``n_boot`` resamples drawn with ``seed``, ``n`` = units). Those come first, in the order of the per-unit
     scores; the stage's other metrics follow. Pure, like the score stage."""
     if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 0:
         raise ConfigError(f"n_boot must be a non-negative integer, not {n_boot!r}")
+    alpha = alpha_of(confidence)  # ConfigError before any work
     if scored.units is None:
         return scored
     derived = unit_metrics(scored.units, n_boot=n_boot, seed=seed, alpha=alpha)

@@ -71,6 +71,7 @@ def cases() -> list[Case]:
              "t.json"),
         *_damaged_model_cache(towe_ok),
         gen("adddiff-without-a-pool", write("t.json", towe_ok), ("training file", "--pool", "{file}")),
+        *_verifier_cases(towe_ok),
         gen("sentence-too-long", write("t.jsonl", huge), ("2400000 characters", "limit is 2000", "'big'", "{file}"),
             "t.jsonl"),
         gen("json-nested-100000-deep", write("t.json", _deep()), ("nested too deeply", "{file}")),
@@ -87,6 +88,27 @@ def cases() -> list[Case]:
                                                     "path={dir}/{file}", "--model", "majority", "--out", "{dir}/r",
                                                     "--data-dir", "{data}", "--no-progress"),
              write("e.json", _deep()), 1, ("nested too deeply", "{file}"), "e.json"),
+    ]
+
+
+def _verifier_cases(towe_ok: str) -> list[Case]:
+    """``--verifier endpoint`` without a server, with credentials in its URL, a server failing every request
+    (typed errors), and one whose replies are cut short (each a counted refusal: the run succeeds)."""
+    def ver(name: str, extra: tuple[str, ...], exit_: int, expect: tuple[str, ...], llm: str | None = None) -> Case:
+        return Case(f"arts-generate-verifier-{name}", ("arts", "generate", "--input", "{dir}/{file}", "--out",
+                                                       "{dir}/o.json", "--rank", "rules", "--strategies", "revtgt",
+                                                       *extra), write("t.json", towe_ok), exit_, expect, "t.json",
+                    llm=llm, timeout=120)
+
+    return [
+        ver("endpoint-without-url", ("--verifier", "endpoint"), 1, ("no base URL", "SENTIPROBE_LLM_BASE_URL")),
+        ver("url-without-endpoint", ("--verifier-url", "http://127.0.0.1:9/v1"), 1, ("--verifier endpoint",)),
+        ver("url-with-credentials", ("--verifier", "endpoint", "--verifier-url", "http://u:pw@127.0.0.1:9/v1",
+                                     "--verifier-model", "m"), 1, ("must not contain credentials",)),
+        ver("endpoint-failing", ("--verifier", "endpoint", "--verifier-url", "{server}", "--verifier-model", "m"), 1,
+            ("HTTP 500",), llm="500"),
+        ver("replies-cut-short", ("--verifier", "endpoint", "--verifier-url", "{server}", "--verifier-model", "m"),
+            0, ("1 refused", "no usable verdict"), llm="truncated"),
     ]
 
 

@@ -34,6 +34,7 @@ from typing import Any
 
 from ...core.errors import ConfigError, DataError
 from ...core.io import atomic_write_text, read_user_text
+from ...stats.level import alpha_of
 from ...stats.proportion import wilson_interval
 from ...suites.arts.audit_key import KEY_SCHEMA_VERSION, key_path, sample_fingerprint
 from ...suites.arts.formats import FLIP, ORIGINAL
@@ -203,21 +204,16 @@ _YES = {"1", "y", "yes", "true", "ok", "fluent"}
 _NO = {"0", "n", "no", "false", "not fluent", "disfluent"}
 
 
-def wilson(k: int, n: int, alpha: float = 0.05) -> tuple[float | None, float | None]:
-    """The Wilson interval of :mod:`sentiprobe.stats.proportion` (statsmodels' ``method="wilson"``)."""
-    return wilson_interval(k, n, alpha)
-
-
 def _rate(k: int, n: int, alpha: float) -> dict[str, Any]:
-    lo, hi = wilson(k, n, alpha)
+    """A rate with the Wilson interval of :mod:`sentiprobe.stats.proportion` (statsmodels' ``method="wilson"``)."""
+    lo, hi = wilson_interval(k, n, alpha)
     return {"yes": k, "n": n, "rate": k / n if n else None, "ci_low": lo, "ci_high": hi}
 
 
-def audit_score(path: str | Path, *, key: str | Path | None = None, alpha: float = 0.05) -> dict[str, Any]:
+def audit_score(path: str | Path, *, key: str | Path | None = None, confidence: float) -> dict[str, Any]:
     """Fluency, label validity (the judge's label equals the variant's) and both, per strategy and overall,
-    with Wilson intervals at confidence ``1 - alpha``, from a filled-in :func:`audit_sample` sheet."""
-    if isinstance(alpha, bool) or not isinstance(alpha, float | int) or not 0 < alpha < 1:
-        raise ConfigError(f"--alpha must be in (0, 1), not {alpha!r} (confidence = 1 - alpha)")
+    with Wilson intervals at ``confidence``, from a filled-in :func:`audit_sample` sheet."""
+    alpha = alpha_of(confidence)  # ConfigError before any work
     text = read_user_text(path, "audit judgements")
     try:
         rows = list(csv.DictReader(io.StringIO(text, newline="")))
@@ -266,7 +262,7 @@ def audit_score(path: str | Path, *, key: str | Path | None = None, alpha: float
             if f:
                 t["valid"][0] += ok and f in _YES
                 t["valid"][1] += 1
-    out: dict[str, Any] = {"file": str(path), "key": str(kpath), "confidence": 1 - alpha, "ci_method": "wilson",
+    out: dict[str, Any] = {"file": str(path), "key": str(kpath), "confidence": float(confidence), "ci_method": "wilson",
                            "strategies": {}}
     total = {m: [0, 0] for m in ("fluent", "label", "valid")}
     for s, t in sorted(tally.items()):

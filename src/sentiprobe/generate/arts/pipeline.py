@@ -28,6 +28,8 @@ from .opinion import fill_opinions, sentiment_words
 from .resources import Parse, SpacyParser, WordNetAntonyms, default_cache_dir
 from .strategies import Prepared, Variant, prepare_aspects, rev_non, rev_tgt, revnon_eligible, source_record
 from .text import tokenize, vocabulary
+from .verification import apply_verifier
+from .verifier import VERIFIERS, EndpointVerifier, Verifier, make_verifier
 
 STRATEGY_CHOICES = ("revtgt", "revnon", "adddiff", "revnon_adddiff", "adddiff_k")
 DEFAULT_STRATEGIES = ("revtgt", "revnon", "adddiff")
@@ -62,6 +64,11 @@ class GenerateConfig:
             (default: the pool file when it has opinion spans).
         pool_sentences: at most this many pool sentences are parsed for clause mining (a seeded sample).
         max_sentence_chars: a longer input sentence is refused with a typed error naming its record.
+        verifier: corrected mode: ``none`` (default), ``endpoint`` (an OpenAI-compatible server reads every
+            variant; one it rejects is refused) or ``local`` (the packaged SmolLM2; its verdicts are recorded, never
+            acted on: measured at chance level) (:mod:`.verifier`, :mod:`.verification`).
+        verifier_url, verifier_model: the endpoint's base URL and model name (unset: the LLM adapter's defaults,
+            ``SENTIPROBE_LLM_BASE_URL`` / ``SENTIPROBE_LLM_MODEL``; the API key only from the environment).
     """
 
     strategies: tuple[str, ...] = DEFAULT_STRATEGIES
@@ -81,6 +88,9 @@ class GenerateConfig:
     lexicon_files: tuple[str, ...] = ()
     pool_sentences: int = 2000
     max_sentence_chars: int = MAX_SENTENCE_CHARS
+    verifier: str = "none"
+    verifier_url: str | None = None
+    verifier_model: str | None = None
 
     def __post_init__(self) -> None:
         bad = [s for s in self.strategies if s not in STRATEGY_CHOICES]
@@ -91,7 +101,8 @@ class GenerateConfig:
                               ("antonym_choice", self.antonym_choice, ("first", "random")),
                               ("opinions", self.opinions, ("auto", "gold", "finder")),
                               ("rank", self.rank, ("lm", "rules")),
-                              ("lm_dtype", self.lm_dtype, ("auto", "bfloat16", "float32"))):
+                              ("lm_dtype", self.lm_dtype, ("auto", "bfloat16", "float32")),
+                              ("verifier", self.verifier, VERIFIERS)):
             if val not in ok:
                 raise ConfigError(f"{name} must be one of {list(ok)}, not {val!r}")
         if "adddiff_k" in self.strategies and (self.k is None or self.k < 1):
@@ -105,6 +116,11 @@ class GenerateConfig:
             raise ConfigError(f"phrase source {self.phrase_source!r} needs a training TOWE file (--pool)")
         if self.phrase_source == "aspectset" and not self.aspectset_file:
             raise ConfigError("phrase source 'aspectset' needs --aspectset FILE")
+        if self.verifier != "endpoint" and (self.verifier_url or self.verifier_model):
+            raise ConfigError("--verifier-url and --verifier-model belong to --verifier endpoint")
+        if self.verifier != "none" and self.faithful:
+            raise ConfigError("--verifier belongs to the corrected mode (the faithful mode reproduces the original "
+                              "generator, which had none)")
 
     @property
     def faithful(self) -> bool:
@@ -130,6 +146,7 @@ class Generated:
     input_format: str
     resources: dict[str, str] = field(default_factory=dict)
     parser: Any = None
+    verifier: dict[str, Any] | None = None
 
     def counts(self) -> dict[str, int]:
         c = Counter(v.kind for v in self.variants)
@@ -143,7 +160,8 @@ class Generated:
         return {"config": asdict(self.config), "input_format": self.input_format, "resources": self.resources,
                 "counts": self.counts(), "adddiff_variety": variety(self.variants),
                 "skipped_by_reason": {k: dict(v) for k, v in sorted(reasons.items())},
-                "skipped": [s.to_dict() for s in self.skipped]}
+                "skipped": [s.to_dict() for s in self.skipped],
+                **({"verifier": self.verifier} if self.verifier is not None else {})}
 
     def to_json(self) -> str:
         return json.dumps({k: self.records[k] for k in sorted(self.records)}, indent=4, ensure_ascii=True) + "\n"
@@ -167,14 +185,30 @@ class Toolkit:
         #: ``smollm2`` adapter when the cache dir is sentiprobe's)
         self.models_dir: Path | None = None
         self._lms: dict[str, Any] = {}
+        self._verifiers: dict[tuple[str, str | None, str | None], Any] = {}
 
     def fluency(self, dtype: str = "auto") -> Any:
         """The fluency model (:class:`~sentiprobe.models.fluency_lm.FluencyLM`), created once per dtype; its
         converted weights and score cache live under the cache dir (default: the user cache)."""
         if dtype not in self._lms:
-            root = Path(self.cache_dir) if self.cache_dir is not None else default_cache_dir().parent
-            self._lms[dtype] = FluencyLM(root, dtype=dtype, convert_dir=self.models_dir)
+            self._lms[dtype] = FluencyLM(self.root(), dtype=dtype, convert_dir=self.models_dir)
         return self._lms[dtype]
+
+    def root(self) -> Path:
+        """The generation cache dir (the fluency scores and the verifier's verdicts live there)."""
+        return Path(self.cache_dir) if self.cache_dir is not None else default_cache_dir().parent
+
+    def verifier(self, cfg: GenerateConfig) -> Verifier | None:
+        """The verifier of ``cfg`` (None for ``none``), created once per settings."""
+        kind = cfg.verifier
+        if kind == "none":
+            return None
+        key = (kind, cfg.verifier_url, cfg.verifier_model)
+        if key not in self._verifiers:
+            self._verifiers[key] = make_verifier(  # the local model's converted copy is the fluency model's
+                kind, url=cfg.verifier_url, model=cfg.verifier_model,
+                convert_dir=self.models_dir if self.models_dir is not None else self.root() / "models")
+        return self._verifiers[key]
 
     def antonyms(self, first_only: bool) -> WordNetAntonyms:
         if first_only not in self.wordnet:
@@ -239,8 +273,9 @@ def _tags_for(kit: Toolkit, cfg: GenerateConfig, current: dict[str, Parse]):
     return tags_for
 
 
-def generate(loaded: Loaded, cfg: GenerateConfig, kit: Toolkit) -> Generated:
-    """Generate the configured variants for the loaded input (see the module docstring)."""
+def generate(loaded: Loaded, cfg: GenerateConfig, kit: Toolkit, verifier: Verifier | None = None) -> Generated:
+    """Generate the configured variants for the loaded input (see the module docstring); ``verifier`` replaces
+    the one ``cfg`` names (tests)."""
     skipped = list(loaded.skipped)
     sentences = loaded.sentences
     use_finder = cfg.opinions == "finder" or (cfg.opinions == "auto" and not loaded.has_opinions)
@@ -305,7 +340,12 @@ def generate(loaded: Loaded, cfg: GenerateConfig, kit: Toolkit) -> Generated:
     resources = {**kit.versions(), "phrase_pool": f"{cfg.phrases}: {len(entries)} entries", **pool_info}
     if q is not None:
         resources.update(q.describe())
-    return Generated(records, variants, skipped, preps, cfg, loaded.format, resources, kit.parser)
+    checked = None
+    verifier = verifier if verifier is not None else kit.verifier(cfg)
+    if verifier is not None and not cfg.faithful:
+        variants, refused, checked = apply_verifier(verifier, variants, records, preps, kit.root(), cfg.provenance)
+        skipped += refused
+    return Generated(records, variants, skipped, preps, cfg, loaded.format, resources, kit.parser, checked)
 
 
 def _one(strat, cfg, ctxs, rngs, p, pa, pools, made, q, plans, caps, waiting) -> tuple[Variant | None, str | None]:
@@ -415,6 +455,8 @@ def generate_file(input_path: str | Path, out_path: str | Path, cfg: GenerateCon
         _sentences_of(f)
     for f in (*cfg.lexicon_files, *([cfg.pool_file] if cfg.pool_file else [])):
         read_input(f, max_chars=cfg.max_sentence_chars)
+    if cfg.verifier == "endpoint":  # no base URL or model, a URL with credentials: refused
+        EndpointVerifier(cfg.verifier_url, cfg.verifier_model).close()  # before the slow work
     kit = kit or default_toolkit(cache_dir)
     gen = generate(loaded, cfg, kit)
     if pool_origin is not None:

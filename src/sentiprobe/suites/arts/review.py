@@ -318,8 +318,23 @@ def notes_of(rec: dict[str, Any]) -> list[str]:
     out += [f"note: {n}" for n in prov.get("notes") or [] if isinstance(n, str)]
     for name in ("verifier", "verdict", "verdicts", "checks", "fluency", "review"):
         if name in prov:
-            out.append(f"{name}: {json.dumps(prov[name], ensure_ascii=False, sort_keys=True)}")
+            said = json.dumps(prov[name], ensure_ascii=False, sort_keys=True)
+            out.append(_verdict_note(prov[name]) or f"{name}: {said}")
     return out
+
+
+def _verdict_note(v: Any) -> str | None:
+    """A generation verifier's verdict (``provenance.verifier`` of ``arts generate --verifier``) in words."""
+    if not isinstance(v, dict) or not isinstance(v.get("verifier"), str) or "condition_holds" not in v:
+        return None
+    if v.get("error"):
+        return f"verifier {v['verifier']}: no usable verdict ({v['error']})"
+    def said(x: Any) -> str:
+        return "yes" if x is True else "no" if x is False else "?"
+
+    return (f"verifier {v['verifier']}: fluent {said(v.get('fluent'))}, target reads "
+            f"{v.get('target_sentiment')}, condition holds {said(v.get('condition_holds'))}"
+            + (f" -- {v['notes']}" if v.get("notes") else ""))
 
 
 def view(gen: Generated, st: ReviewState) -> dict[str, Any]:

@@ -142,7 +142,8 @@ def evaluate(model_scores: Mapping[str, float], data: NonCompSST, *,
         if not keys:
             metrics[name] = Metric.not_computable(name, "no phrase in the set")
             continue
-        metrics[name] = macro_f1([gold[k] for k in keys], [pred[k] for k in keys], LABELS7, name=name, n_boot=0)
+        metrics[name] = macro_f1([gold[k] for k in keys], [pred[k] for k in keys], LABELS7, name=name, n_boot=0,
+                                 alpha=None)
         if per_seed:
             seeds = sorted(per_seed)
             m, each = _per_seed_f1(f"{name}_per_seed", [gold[k] for k in keys],

@@ -25,7 +25,7 @@ def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any
     by_id = context.check(items, predictions, config)
     y_true = [it.label for it in items]
     y_pred = [by_id[it.item_id].label if it.item_id in by_id else None for it in items]
-    rep = classification_report(y_true, y_pred, context.labels, n_boot=0, seed=0, alpha=0.05)  # counts only
+    rep = classification_report(y_true, y_pred, context.labels, n_boot=0, seed=0, alpha=None)  # counts only
     n_missing = sum(it.item_id not in by_id for it in items)
     n_unparsed = sum(1 for it in items if it.item_id in by_id and by_id[it.item_id].label is None)
     details = rep.details()

@@ -22,6 +22,7 @@ from ...core.errors import DataError
 from ...core.io import read_table
 from ...core.types import SCHEMA_VERSION
 from ...stats.agreement import cohen_kappa
+from ...stats.level import alpha_of
 from .judge import CRITERIA, SCORE_RANGE
 
 Key = tuple[str, str]
@@ -76,23 +77,26 @@ def read_ratings(path: str | Path) -> tuple[dict[Key, dict[str, int | None]], di
 
 
 def judge_human_agreement(judge: dict[Key, dict[str, int | None]], human: dict[Key, dict[str, int | None]], *,
-                          n_boot: int = 1000, seed: int = 0) -> dict[str, Any]:
-    """Weighted kappa (quadratic, linear) and exact agreement per criterion (see the module docstring)."""
+                          n_boot: int = 1000, seed: int = 0, confidence: float) -> dict[str, Any]:
+    """Weighted kappa (quadratic, linear) and exact agreement per criterion (see the module docstring), with
+    intervals at ``confidence``."""
+    alpha = alpha_of(confidence)  # ConfigError before any work
     keys = sorted(set(judge) & set(human))
     cats = list(range(SCORE_RANGE[0], SCORE_RANGE[1] + 1))
     doc: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "n_pairs": len(keys),
                            "n_only_judge": len(set(judge) - set(human)), "n_only_human": len(set(human) - set(judge)),
                            "systems": sorted({s for _, s in keys}),
                            "note": "not from the paper (it reports no coefficient); pairs = (item, system)",
-                           "criteria": {}}
+                           "confidence": float(confidence), "criteria": {}}
     for c in CRITERIA:
         a = [judge[k][c] for k in keys]
         b = [human[k][c] for k in keys]
         row: dict[str, Any] = {}
         for w in ("quadratic", "linear"):
-            r = cohen_kappa(a, b, weights=w, categories=cats, ci="bootstrap", n_boot=n_boot, seed=seed)
+            r = cohen_kappa(a, b, weights=w, categories=cats, ci="bootstrap", n_boot=n_boot, seed=seed,
+                            alpha=alpha)
             row[f"kappa_{w}"] = r.to_metric().to_dict() | {"interpretation": r.to_dict().get("interpretation")}
-        r = cohen_kappa(a, b, categories=cats, ci="bootstrap", n_boot=n_boot, seed=seed)
+        r = cohen_kappa(a, b, categories=cats, ci="bootstrap", n_boot=n_boot, seed=seed, alpha=alpha)
         row["exact_agreement"] = {"value": r.pa, "n": r.n_units}
         doc["criteria"][c] = row
     return doc

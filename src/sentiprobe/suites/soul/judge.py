@@ -35,6 +35,7 @@ from ...core.errors import ConfigError
 from ...core.hashing import stable_hash
 from ...core.types import SCHEMA_VERSION, Item, Prediction
 from ...stats.bootstrap import grouped_mean
+from ...stats.level import alpha_of
 from .prompts import PromptTemplate
 
 CRITERIA = ("correctness", "alignment", "relevance", "conciseness", "originality")
@@ -274,22 +275,26 @@ def run_judge(predictor: Any, items: Sequence[Item], systems: Mapping[str, Mappi
     return records
 
 
-def summarize(records: Sequence[JudgeRecord], *, n_boot: int = 1000, seed: int = 0) -> dict[str, Any]:
-    """Per system and criterion: mean score (1-3) with a bootstrap CI over reviews, n and missing counts."""
+def summarize(records: Sequence[JudgeRecord], *, n_boot: int = 1000, seed: int = 0,
+              confidence: float) -> dict[str, Any]:
+    """Per system and criterion: mean score (1-3) with a bootstrap CI over reviews at ``confidence`` (the run's
+    level, required: a forgotten one fails the type check), n and missing counts."""
+    alpha = alpha_of(confidence)  # ConfigError before any work
     systems: list[str] = []
     for r in records:
         systems += [s for s in r.systems if s not in systems]
     ok = [r for r in records if r.scores is not None]
     out: dict[str, Any] = {"n_sampled": len(records), "n_judged": len(ok), "n_missing": len(records) - len(ok),
                            "n_retried": sum(1 for r in records if r.retry_output is not None),
-                           "criteria": list(CRITERIA), "scale": "1 (poor) to 3 (excellent)", "systems": {}}
+                           "criteria": list(CRITERIA), "scale": "1 (poor) to 3 (excellent)",
+                           "confidence": float(confidence), "systems": {}}
     for s in systems:
         rows = [r for r in ok if r.scores is not None and s in r.scores]
         per = {}
         for c in CRITERIA:
             m = grouped_mean(c, [r.scores[s][c] for r in rows if r.scores is not None], [r.group_id for r in rows],
                              n_boot=n_boot,
-                             seed=seed, note="mean judge score (1-3); bootstrap over reviews")
+                             seed=seed, alpha=alpha, note="mean judge score (1-3); bootstrap over reviews")
             per[c] = m.to_dict()
         out["systems"][s] = per
     return out

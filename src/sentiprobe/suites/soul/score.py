@@ -69,7 +69,7 @@ def classification_metrics(gold: Sequence[str | None], pred: Sequence[str | None
                            suffix: str = "") -> tuple[dict[str, Metric], dict[str, Any]]:
     """Accuracy, per-class and macro F1 (renamed ``f1_not_given`` etc.) and the details' tables, without intervals
     (the suite's numbers are its per-unit scores, :func:`unit_scores`)."""
-    rep = classification_report(list(gold), list(pred), LABELS, n_boot=0, seed=0,
+    rep = classification_report(list(gold), list(pred), LABELS, n_boot=0, seed=0, alpha=None,
                                 groups=list(groups))
     out: dict[str, Metric] = {}
 
