@@ -27,12 +27,16 @@ small enough for the attention blocks of a batch to stay in cache."""
 
 
 def _target_logprobs(model: Any, hidden: Any, targets: Any) -> Any:
-    """log p(target | its prefix) in float64, from the hidden states that predict the targets."""
+    """log p(target | its prefix) in float64, from the hidden states that predict the targets (the vocabulary
+    projection in slices of :data:`MAX_TOKENS` positions, so a batch of long sentences never holds all its logits)."""
     import torch
 
-    logits = model.lm_head(hidden).float()
-    lp = logits.gather(1, targets.unsqueeze(1)).squeeze(1) - torch.logsumexp(logits, dim=-1)
-    return lp.double()
+    parts = []
+    for i in range(0, len(targets), MAX_TOKENS):
+        logits = model.lm_head(hidden[i:i + MAX_TOKENS]).float()
+        tgt = targets[i:i + MAX_TOKENS]
+        parts.append((logits.gather(1, tgt.unsqueeze(1)).squeeze(1) - torch.logsumexp(logits, dim=-1)).double())
+    return torch.cat(parts) if parts else hidden.new_zeros(0, dtype=torch.float64)
 
 
 def _cache(pairs: list[tuple[Any, Any]]) -> Any:
