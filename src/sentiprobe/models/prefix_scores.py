@@ -5,8 +5,10 @@ a sentence keeps the source's tokens up to its first edited token, so its log-li
 per-token log-probabilities up to there plus a forward pass over the rest, run on the source's key/value cache
 (``past_key_values``) cut at that point. The common prefix is measured on the two token sequences as tokenised,
 never assumed from character offsets: a variant whose tokenisation differs earlier (or from the first token, a
-sentence-initial edit) simply shares less, down to a full forward pass; the result equals a full forward pass of
-the variant up to float rounding (``tests/test_arts_prefix_scores.py``).
+sentence-initial edit) simply shares less, down to a full forward pass. The variant's first new token is predicted
+from the source's hidden state at the last shared position (the same token after the same prefix), so only the
+tokens after it run again. The result equals a full forward pass of the variant up to float rounding
+(``tests/test_arts_prefix_scores.py``).
 
 Batching: sources run in right-padded batches; the variants of those sources run together in batches whose rows
 have different cached prefixes, each row's cache copied into a zero-padded block and masked (the attention mask
@@ -47,8 +49,9 @@ def _cache(pairs: list[tuple[Any, Any]]) -> Any:
     return DynamicCache(ddp_cache_data=pairs)
 
 
-def _sources(model: Any, rows: Sequence[Sequence[int]], pad: int) -> tuple[list[Any], list[tuple[Any, Any]]]:
-    """Per-token log-probabilities (float64, one per predicted token) of each row and the batch's key/value cache."""
+def _sources(model: Any, rows: Sequence[Sequence[int]], pad: int) -> tuple[list[Any], Any, list[tuple[Any, Any]]]:
+    """Per-token log-probabilities (float64, one per predicted token) of each row, the batch's last hidden states
+    and its key/value cache."""
     import torch
 
     width = max(len(x) for x in rows)
@@ -62,7 +65,7 @@ def _sources(model: Any, rows: Sequence[Sequence[int]], pad: int) -> tuple[list[
     lp = _target_logprobs(model, out.last_hidden_state[:, :-1][real], inp[:, 1:][real])
     per_row = list(torch.split(lp, [len(x) - 1 for x in rows]))
     cache = out.cache if getattr(out, "cache", None) is not None else out.past_key_values
-    return per_row, [(t[0], t[1]) for t in cache]
+    return per_row, out.last_hidden_state, [(t[0], t[1]) for t in cache]
 
 
 def _suffixes(model: Any, items: list[tuple[int, int, list[int]]], kv: list[tuple[Any, Any]], pad: int) -> list[Any]:
@@ -118,9 +121,10 @@ def prefix_scores(model: Any, sources: Sequence[Sequence[int]], variants: Sequen
     import torch
 
     with torch.inference_mode():
-        per_row, kv = _sources(model, sources, pad)
+        per_row, hidden, kv = _sources(model, sources, pad)
         totals = [float(lp.sum()) for lp in per_row]
         out: list[list[float]] = [[0.0] * len(v) for v in variants]
+        firsts: list[tuple[int, int, int]] = []  # (source row, variant index, common prefix)
         items: list[tuple[int, int, int, list[int]]] = []  # (source row, variant index, kept prefix, new tokens)
         for r, (src, vs) in enumerate(zip(sources, variants)):
             for j, ids in enumerate(vs):
@@ -128,7 +132,15 @@ def prefix_scores(model: Any, sources: Sequence[Sequence[int]], variants: Sequen
                 if p >= len(ids):  # the variant is a prefix of the source: nothing new to run
                     out[r][j] = float(per_row[r][:len(ids) - 1].sum())
                     continue
-                items.append((r, j, p - 1, list(ids[p - 1:])))
+                # its first new token is predicted by the source's own last shared position, already run
+                firsts.append((r, j, p))
+                if len(ids) - p >= 2:
+                    items.append((r, j, p, list(ids[p:])))
+        if firsts:
+            at = hidden[torch.tensor([r for r, _, _ in firsts]), torch.tensor([p - 1 for _, _, p in firsts])]
+            first = _target_logprobs(model, at, torch.tensor([variants[r][j][p] for r, j, p in firsts]))
+            for (r, j, p), lp in zip(firsts, first):
+                out[r][j] = float(per_row[r][:p - 1].sum() + lp)
         items.sort(key=lambda it: (len(it[3]), it[2], it[0], it[1]))
         start = 0
         while start < len(items):
@@ -137,7 +149,7 @@ def prefix_scores(model: Any, sources: Sequence[Sequence[int]], variants: Sequen
                 stop += 1
             batch = items[start:stop]
             sums = _suffixes(model, [(r, k, t) for r, _, k, t in batch], kv, pad)
-            for (r, j, k, _), s in zip(batch, sums):
-                out[r][j] = float(per_row[r][:k].sum() + s)
+            for (r, j, _, _), x in zip(batch, sums):
+                out[r][j] += float(x)
             start = stop
     return totals, out
