@@ -7,7 +7,7 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +43,37 @@ def atomic_write_text(path: str | Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
+def _json(obj: Any) -> str:
+    return json.dumps(obj, indent=2, ensure_ascii=False, sort_keys=False)
+
+
 def write_json(path: str | Path, obj: Any) -> None:
-    atomic_write_text(path, json.dumps(obj, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
+    atomic_write_text(path, _json(obj) + "\n")
+
+
+def json_text(doc: Mapping[str, Any], section: str, parts: dict[str, tuple[Any, str]]) -> str:
+    """:func:`write_json`'s text of ``doc``, character for character, with each value of the object
+    ``doc[section]`` encoded once: ``parts`` (value key -> (the value, its text)), kept by the caller between
+    calls, holds the values already encoded, reused while the very same object is there.
+
+    Why: a run rewrites its ``results.json`` after every suite (partial results survive a kill); encoding every
+    suite done so far again each time made the writes quadratic in the suites, with their per-unit arrays."""
+    inner = doc.get(section)
+    marker = f"\x00{section}\x00"  # a string no results document holds: JSON writes it as \u0000...\u0000
+    token = _json(marker)
+    if not isinstance(inner, dict) or not all(isinstance(k, str) for k in inner):
+        return _json(doc) + "\n"
+    head = _json({k: (marker if k == section else v) for k, v in doc.items()})
+    if head.count(token) != 1:
+        return _json(doc) + "\n"
+    rows = []
+    for k, v in inner.items():
+        got = parts.get(k)
+        if got is None or got[0] is not v:
+            got = parts[k] = (v, _json(v))
+        rows.append(f"  {json.dumps(k, ensure_ascii=False)}: " + got[1].replace("\n", "\n  "))
+    body = "{\n" + ",\n".join(rows) + "\n}" if rows else "{}"
+    return head.replace(token, body.replace("\n", "\n  "), 1) + "\n"
 
 
 def write_jsonl(path: str | Path, rows: Iterable[dict[str, Any]]) -> None:
