@@ -121,3 +121,11 @@ def test_kept_distributions_are_those_of_a_fresh_draw():
     assert len(U._DRAWN) == 2 and other.tobytes() != first.tobytes()
     U._DRAWN.clear()
     assert U.distributions(us, ["accuracy"], 500, 2)["accuracy"].tobytes() == first.tobytes()
+
+
+def test_json_text_writes_the_named_members_on_one_line():
+    doc = _doc(3)
+    text = json_text(doc, "suites", {}, ("units",))
+    assert json.loads(text) == doc and text.endswith("}\n")
+    assert text.count('"units": {"arrays":{"a0":[0,1,2]}}') == 3
+    assert '"metrics": {\n' in text  # the rest stays indented

@@ -51,29 +51,52 @@ def write_json(path: str | Path, obj: Any) -> None:
     atomic_write_text(path, _json(obj) + "\n")
 
 
-def json_text(doc: Mapping[str, Any], section: str, parts: dict[str, tuple[Any, str]]) -> str:
-    """:func:`write_json`'s text of ``doc``, character for character, with each value of the object
-    ``doc[section]`` encoded once: ``parts`` (value key -> (the value, its text)), kept by the caller between
-    calls, holds the values already encoded, reused while the very same object is there.
+def json_text(doc: Mapping[str, Any], section: str, parts: dict[str, tuple[Any, str]],
+              compact: tuple[str, ...] = ()) -> str:
+    """:func:`write_json`'s text of ``doc``, with each value of the object ``doc[section]`` encoded once: ``parts``
+    (value key -> (the value, its text)), kept by the caller between calls, holds the values already encoded,
+    reused while the very same object is there. In each of those values, the members named in ``compact`` are
+    written on one line (no indentation, no spaces); with none named the text is :func:`write_json`'s, character
+    for character.
 
     Why: a run rewrites its ``results.json`` after every suite (partial results survive a kill); encoding every
-    suite done so far again each time made the writes quadratic in the suites, with their per-unit arrays."""
+    suite done so far again each time made the writes quadratic in the suites, and the per-unit arrays, one
+    number per line, made the file four times its size."""
     inner = doc.get(section)
-    marker = f"\x00{section}\x00"  # a string no results document holds: JSON writes it as \u0000...\u0000
-    token = _json(marker)
     if not isinstance(inner, dict) or not all(isinstance(k, str) for k in inner):
         return _json(doc) + "\n"
-    head = _json({k: (marker if k == section else v) for k, v in doc.items()})
-    if head.count(token) != 1:
-        return _json(doc) + "\n"
+    head = _spliced(doc, {section: _json_members(inner, parts, compact)})
+    return (_json(doc) if head is None else head) + "\n"
+
+
+def _marker(key: str) -> str:
+    return f"\x00{key}\x00"  # a string no document holds: JSON writes it as \u0000...\u0000
+
+
+def _spliced(obj: Mapping[str, Any], texts: Mapping[str, str]) -> str | None:
+    """``_json(obj)`` with the members named in ``texts`` written as those texts (a member's lines indented by
+    its depth, 2 spaces); None when a marker is not found exactly once."""
+    out = _json({k: (_marker(k) if k in texts else v) for k, v in obj.items()})
+    for k, text in texts.items():
+        token = _json(_marker(k))
+        if out.count(token) != 1:
+            return None
+        out = out.replace(token, text.replace("\n", "\n  "), 1)
+    return out
+
+
+def _json_members(inner: Mapping[str, Any], parts: dict[str, tuple[Any, str]], compact: tuple[str, ...]) -> str:
     rows = []
     for k, v in inner.items():
         got = parts.get(k)
         if got is None or got[0] is not v:
-            got = parts[k] = (v, _json(v))
+            text = None
+            if isinstance(v, Mapping) and any(c in v for c in compact):
+                text = _spliced(v, {c: json.dumps(v[c], ensure_ascii=False, separators=(",", ":"))
+                                    for c in compact if c in v})
+            got = parts[k] = (v, _json(v) if text is None else text)
         rows.append(f"  {json.dumps(k, ensure_ascii=False)}: " + got[1].replace("\n", "\n  "))
-    body = "{\n" + ",\n".join(rows) + "\n}" if rows else "{}"
-    return head.replace(token, body.replace("\n", "\n  "), 1) + "\n"
+    return "{\n" + ",\n".join(rows) + "\n}" if rows else "{}"
 
 
 def write_jsonl(path: str | Path, rows: Iterable[dict[str, Any]]) -> None:

@@ -26,7 +26,7 @@ asked, the metrics, the details, the data-file hashes, the model fingerprints, p
 written since the engine of :mod:`sentiprobe.stats.units`) the per-unit scores every engine metric is derived
 from: ``units = {schema_version, unit, n_units, n_items, compared, paired_test, note, arrays: {name: [one value
 per unit]}, metrics: {name: {aggregation, arrays: {role: array name}, params, kind, higher_is_better, correct,
-n_units, n_items, note, parts}}}``.
+n_units, n_items, note, parts}}}``, written on one line (the arrays hold one number per unit).
 """
 from __future__ import annotations
 

@@ -259,8 +259,9 @@ def _run_logged(cfg: RunConfig, out: Path, progress: Progress, suites: SuitePool
                 log.info("suite %s done in %s: %s", name, entry["seconds"],
                          {k: v["value"] for k, v in entry["metrics"].items()})
             validate_results(results, out / "results.json")
-            # after every suite: partial results survive a kill (each suite's text encoded once)
-            atomic_write_text(out / "results.json", json_text(results, "suites", encoded))
+            # after every suite: partial results survive a kill (each suite's text encoded once, per-unit
+            # scores on one line)
+            atomic_write_text(out / "results.json", json_text(results, "suites", encoded, ("units",)))
         atomic_write_text(out / "report.html", render_report(results))
     finally:
         cache.close()

@@ -25,7 +25,7 @@ from .. import __version__
 from ..compare import compare_suite, compare_systems, load_run
 from ..core.errors import ChecksumError, ConfigError, SentiprobeError
 from ..core.hashing import file_sha256, package_source_hash, stable_hash
-from ..core.io import atomic_write_text, read_jsonl, write_json
+from ..core.io import atomic_write_text, json_text, read_jsonl, write_json
 from ..core.results import RESULTS_SCHEMA_VERSION, mark_small_samples, validate_results
 from ..core.types import Item, Prediction
 from ..data import require_file, resolve_data_dir
@@ -121,7 +121,7 @@ def _run_one(ref: ReferenceSystem, base: RunConfig, out: Path, cache: Any, pool:
             doc.setdefault("errors", {})[name] = {"type": type(exc).__name__, "message": str(exc), "kind": "error"}
             progress.note(f"reference {ref.name} on {name} left out: {type(exc).__name__}: {exc}")
     validate_results(doc, d / "results.json")
-    write_json(d / "results.json", doc)
+    atomic_write_text(d / "results.json", json_text(doc, "suites", {}, ("units",)))  # as a model's results.json
     atomic_write_text(d / "report.html", render_report(doc))
     return doc
 
