@@ -285,3 +285,26 @@ def test_reference_rows_equal_the_published_figures(tmp_path, data_dir):
         rows = list(csv.DictReader(fh))
     easy = comp["suites"]["sentivent-polar"]["systems"]["published:sentivent-easy-sweep-17"]
     assert easy["accuracy"]["value"] == pytest.approx(sum(r["labels"] == r["pred"] for r in rows) / len(rows))
+
+
+def test_a_rerun_takes_the_reference_entry_from_the_cache_and_a_changed_file_is_read_again(tmp_path, capsys):
+    f = _toy_preds(tmp_path / "prev.csv", wrong=range(0, 60, 4))
+    out, cache = tmp_path / "r", tmp_path / "cache"
+
+    def run() -> tuple[dict, str]:
+        assert main(["run", "--suite", "toy", "--model", "majority", "--out", str(out), "--n-boot", "50",
+                     "--cache-dir", str(cache), "--no-progress", "--reference-file", f"prev={f}"]) == 0
+        capsys.readouterr()
+        d = out / "references" / "prev"
+        entry = json.loads((d / "results.json").read_text())["suites"]["toy"]
+        return entry, (d / "predictions" / "toy.jsonl").read_text()
+
+    first, lines = run()
+    again, lines_again = run()
+    assert again["cache"]["score_from_cache"] and lines_again == lines
+    same = ("seconds", "cache")
+    assert {k: v for k, v in again.items() if k not in same} == {k: v for k, v in first.items() if k not in same}
+    _toy_preds(f, wrong=range(0, 60, 2))  # the same path, other predictions: not the cached entry
+    changed, lines_changed = run()
+    assert changed["metrics"]["accuracy"]["value"] == pytest.approx(0.5) and lines_changed != lines
+    assert changed["reference"]["sha256"] == _sha(f)

@@ -7,7 +7,7 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +43,60 @@ def atomic_write_text(path: str | Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
+def _json(obj: Any) -> str:
+    return json.dumps(obj, indent=2, ensure_ascii=False, sort_keys=False)
+
+
 def write_json(path: str | Path, obj: Any) -> None:
-    atomic_write_text(path, json.dumps(obj, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
+    atomic_write_text(path, _json(obj) + "\n")
+
+
+def json_text(doc: Mapping[str, Any], section: str, parts: dict[str, tuple[Any, str]],
+              compact: tuple[str, ...] = ()) -> str:
+    """:func:`write_json`'s text of ``doc``, with each value of the object ``doc[section]`` encoded once: ``parts``
+    (value key -> (the value, its text)), kept by the caller between calls, holds the values already encoded,
+    reused while the very same object is there. In each of those values, the members named in ``compact`` are
+    written on one line (no indentation, no spaces); with none named the text is :func:`write_json`'s, character
+    for character.
+
+    Why: a run rewrites its ``results.json`` after every suite (partial results survive a kill); encoding every
+    suite done so far again each time made the writes quadratic in the suites, and the per-unit arrays, one
+    number per line, made the file four times its size."""
+    inner = doc.get(section)
+    if not isinstance(inner, dict) or not all(isinstance(k, str) for k in inner):
+        return _json(doc) + "\n"
+    head = _spliced(doc, {section: _json_members(inner, parts, compact)})
+    return (_json(doc) if head is None else head) + "\n"
+
+
+def _marker(key: str) -> str:
+    return f"\x00{key}\x00"  # a string no document holds: JSON writes it as \u0000...\u0000
+
+
+def _spliced(obj: Mapping[str, Any], texts: Mapping[str, str]) -> str | None:
+    """``_json(obj)`` with the members named in ``texts`` written as those texts (a member's lines indented by
+    its depth, 2 spaces); None when a marker is not found exactly once."""
+    out = _json({k: (_marker(k) if k in texts else v) for k, v in obj.items()})
+    for k, text in texts.items():
+        token = _json(_marker(k))
+        if out.count(token) != 1:
+            return None
+        out = out.replace(token, text.replace("\n", "\n  "), 1)
+    return out
+
+
+def _json_members(inner: Mapping[str, Any], parts: dict[str, tuple[Any, str]], compact: tuple[str, ...]) -> str:
+    rows = []
+    for k, v in inner.items():
+        got = parts.get(k)
+        if got is None or got[0] is not v:
+            text = None
+            if isinstance(v, Mapping) and any(c in v for c in compact):
+                text = _spliced(v, {c: json.dumps(v[c], ensure_ascii=False, separators=(",", ":"))
+                                    for c in compact if c in v})
+            got = parts[k] = (v, _json(v) if text is None else text)
+        rows.append(f"  {json.dumps(k, ensure_ascii=False)}: " + got[1].replace("\n", "\n  "))
+    return "{\n" + ",\n".join(rows) + "\n}" if rows else "{}"
 
 
 def write_jsonl(path: str | Path, rows: Iterable[dict[str, Any]]) -> None:
@@ -115,12 +167,17 @@ class JSONNestingError(json.JSONDecodeError):
         super().__init__(f"nested deeper than {MAX_JSON_DEPTH} levels{at}", doc, 0)
 
 
+_SCALARS = {int, float, str, bool, type(None)}
+
+
 def _too_deep(obj: Any, limit: int) -> int | None:
     """The first depth above ``limit`` met while walking ``obj`` (iteratively), or None."""
     stack: list[tuple[Any, int]] = [(obj, 1)]
     while stack:
         o, d = stack.pop()
         children = o.values() if isinstance(o, dict) else o
+        if set(map(type, children)) <= _SCALARS:
+            continue  # a list of numbers (a results file's per-unit arrays): no container to walk, seen at once
         for v in children:
             if isinstance(v, dict | list):
                 if d + 1 > limit:

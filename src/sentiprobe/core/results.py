@@ -26,7 +26,7 @@ asked, the metrics, the details, the data-file hashes, the model fingerprints, p
 written since the engine of :mod:`sentiprobe.stats.units`) the per-unit scores every engine metric is derived
 from: ``units = {schema_version, unit, n_units, n_items, compared, paired_test, note, arrays: {name: [one value
 per unit]}, metrics: {name: {aggregation, arrays: {role: array name}, params, kind, higher_is_better, correct,
-n_units, n_items, note, parts}}}``.
+n_units, n_items, note, parts}}}``, written on one line (the arrays hold one number per unit).
 """
 from __future__ import annotations
 
@@ -211,8 +211,18 @@ def validate_suite_result(entry: Any, where: str, path: str | Path | None = None
 def _check_array(v: Any, n_units: int, where: str, path: str | Path | None) -> None:
     if not isinstance(v, list) or len(v) != n_units:
         raise ResultsSchemaError(f"a per-unit array must be a list of {n_units} numbers", path=path, key=where)
+    kinds = set(map(type, v))
+    if kinds <= {int, float} and (float not in kinds or all(map(math.isfinite, v))):
+        return  # plain numbers, as JSON reads them: checked at once (the arrays hold a million values per run)
     if any(isinstance(x, bool) or not isinstance(x, int | float) or not math.isfinite(x) for x in v):
         raise ResultsSchemaError("a per-unit array holds a value that is not a finite number", path=path, key=where)
+
+
+def _zero_one(v: list[Any]) -> bool:
+    try:
+        return set(v) <= {0, 1}
+    except TypeError:  # an unhashable element: not 0 or 1
+        return False
 
 
 def _check_arrays(m: Mapping[str, Any], n_units: int, where: str, path: str | Path | None,
@@ -254,7 +264,7 @@ def validate_units(units: Any, where: str, path: str | Path | None = None) -> No
             raise ResultsSchemaError("a per-unit metric needs an 'aggregation' name", path=path, key=at)
         _check_arrays(m, n, at, path, pool)
         corr = m.get("correct")
-        if corr is not None and (not isinstance(corr, list) or len(corr) != n or any(x not in (0, 1) for x in corr)):
+        if corr is not None and (not isinstance(corr, list) or len(corr) != n or not _zero_one(corr)):
             raise ResultsSchemaError(f"'correct' must be a list of {n} 0/1 values", path=path, key=f"{at}.correct")
     for c in units["compared"]:
         if c not in units["metrics"]:

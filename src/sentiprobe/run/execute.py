@@ -17,7 +17,7 @@ from typing import Any
 from .. import __version__
 from ..core.errors import CapabilityError, ConfigError, MissingDataError, SentiprobeError
 from ..core.hashing import stable_hash
-from ..core.io import atomic_write_text, write_json
+from ..core.io import atomic_write_text, json_text
 from ..core.types import Prediction
 from ..data import resolve_data_dir
 from ..models import MODELS, create_model
@@ -232,6 +232,7 @@ def _run_logged(cfg: RunConfig, out: Path, progress: Progress, suites: SuitePool
                        "data_dir": str(resolve_data_dir(cfg.data_dir).resolve()), "platform": platform.platform()},
         "suites": {},
     }
+    encoded: dict[str, tuple[Any, str]] = {}
     try:
         for name in cfg.suites:
             log.info("suite %s: model %s", name, cfg.run_label)
@@ -258,7 +259,9 @@ def _run_logged(cfg: RunConfig, out: Path, progress: Progress, suites: SuitePool
                 log.info("suite %s done in %s: %s", name, entry["seconds"],
                          {k: v["value"] for k, v in entry["metrics"].items()})
             validate_results(results, out / "results.json")
-            write_json(out / "results.json", results)  # after every suite: partial results survive a kill
+            # after every suite: partial results survive a kill (each suite's text encoded once, per-unit
+            # scores on one line)
+            atomic_write_text(out / "results.json", json_text(results, "suites", encoded, ("units",)))
         atomic_write_text(out / "report.html", render_report(results))
     finally:
         cache.close()

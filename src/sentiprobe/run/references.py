@@ -24,8 +24,8 @@ from typing import Any
 from .. import __version__
 from ..compare import compare_suite, compare_systems, load_run
 from ..core.errors import ChecksumError, ConfigError, SentiprobeError
-from ..core.hashing import file_sha256
-from ..core.io import atomic_write_text, read_jsonl, write_json
+from ..core.hashing import file_sha256, package_source_hash, stable_hash
+from ..core.io import atomic_write_text, json_text, read_jsonl, write_json
 from ..core.results import RESULTS_SCHEMA_VERSION, mark_small_samples, validate_results
 from ..core.types import Item, Prediction
 from ..data import require_file, resolve_data_dir
@@ -120,7 +120,7 @@ def _run_one(ref: ReferenceSystem, base: RunConfig, out: Path, cache: Any, pool:
             doc.setdefault("errors", {})[name] = {"type": type(exc).__name__, "message": str(exc), "kind": "error"}
             progress.note(f"reference {ref.name} on {name} left out: {type(exc).__name__}: {exc}")
     validate_results(doc, d / "results.json")
-    write_json(d / "results.json", doc)
+    atomic_write_text(d / "results.json", json_text(doc, "suites", {}, ("units",)))  # as a model's results.json
     atomic_write_text(d / "report.html", render_report(doc))
     return doc
 
@@ -146,31 +146,60 @@ def _score_one(ref: ReferenceSystem, src: ReferenceSource, name: str, base: RunC
     suite = bind_suite(name, base, pool)
     with progress.stage(ref.name, name, "load", _mark(ref)) as t:
         path = source_path(src, base.data_dir)
-        test = suite.items("test")
-        by_id = suite.check_predictions(test, suite.read_predictions(path, column=src.column), missing="wrong",
-                                        path=path)
-        asked, limit_record = apply_limit(test, base.limit, mode=base.limit_mode, seed=base.limit_seed,
-                                          unit=suite.spec.groups_name)
-        asked = test if limit_record is None else asked  # the suite's own list: its items hash is computed once
-        items, coverage = covered_units(asked, by_id, suite.spec.groups_name, path)
+        sha = file_sha256(path.resolve())
+        hashes = data_hashes(suite)
+        key = _entry_key(ref, src, suite, sha, hashes, base)
+        found = cache.get_many(_ENTRIES, [key], table="blobs").get(key)
+        if found is None:
+            test = suite.items("test")
+            by_id = suite.check_predictions(test, suite.read_predictions(path, column=src.column), missing="wrong",
+                                            path=path)
+            asked, limit_record = apply_limit(test, base.limit, mode=base.limit_mode, seed=base.limit_seed,
+                                              unit=suite.spec.groups_name)
+            asked = test if limit_record is None else asked  # the suite's own list: its items hash is computed once
+            items, coverage = covered_units(asked, by_id, suite.spec.groups_name, path)
+    if found is not None:  # the same file, data, options and settings: the entry and the file they gave
+        atomic_write_text(d / "predictions" / f"{name}.jsonl", found["lines"])
+        entry: dict[str, Any] = found["entry"]
+        entry["cache"] = {"hits": 0, "computed": 0, "score_from_cache": True}
+        entry["seconds"] = {"load": round(t["seconds"], 3), "fit": 0.0, "predict": 0.0, "score": 0.0}
+        return entry
     preds = [by_id[it.item_id] for it in items]
     lines = prediction_lines(preds, items)
     atomic_write_text(d / "predictions" / f"{name}.jsonl", lines)
-    hashes = data_hashes(suite)
     with progress.stage(ref.name, name, "score", f"{base.n_boot} bootstrap resamples") as s:
         metrics, details, units, from_cache = score_cached(suite, items, preds, lines, hashes, base, cache)
     metrics = mark_small_samples(metrics, unit_names(metrics, items, suite.spec.groups_name))
-    return {"suite": suite.describe(), "items_hash": suite.items_hash(items), "metrics": metrics, "details": details,
-            "n_items": len(items), **({"units": units} if units is not None else {}),
-            "confidence": base.confidence, "limit": limit_record, "task": suite.task,
-            "labels": list(suite.labels), "model_fingerprints": [], "model_config": {}, "fit": [],
-            "cache": {"hits": 0, "computed": 0, "score_from_cache": from_cache},
-            "seconds": {"load": round(t["seconds"], 3), "fit": 0.0, "predict": 0.0, "score": round(s["seconds"], 3)},
-            "data_files": hashes,
-            "reference": {"source": src.path, "column": src.column, "sha256": file_sha256(path.resolve()),
-                          "verified": "manifest sha256" if src.managed else
-                          ("registered sha256" if src.sha256 else "not checked (no sha256 given)"),
-                          "coverage": coverage}}
+    entry = {"suite": suite.describe(), "items_hash": suite.items_hash(items), "metrics": metrics, "details": details,
+             "n_items": len(items), **({"units": units} if units is not None else {}),
+             "confidence": base.confidence, "limit": limit_record, "task": suite.task,
+             "labels": list(suite.labels), "model_fingerprints": [], "model_config": {}, "fit": [],
+             "cache": {"hits": 0, "computed": 0, "score_from_cache": from_cache},
+             "seconds": {"load": round(t["seconds"], 3), "fit": 0.0, "predict": 0.0, "score": round(s["seconds"], 3)},
+             "data_files": hashes,
+             "reference": {"source": src.path, "column": src.column, "sha256": sha,
+                           "verified": "manifest sha256" if src.managed else
+                           ("registered sha256" if src.sha256 else "not checked (no sha256 given)"),
+                           "coverage": coverage}}
+    cache.put_many(_ENTRIES, {key: {"entry": entry, "lines": lines}}, table="blobs")
+    return entry
+
+
+_ENTRIES = "reference-entries"
+
+
+def _entry_key(ref: ReferenceSystem, src: ReferenceSource, suite: Suite, sha: str, hashes: dict[str, str | None],
+               base: RunConfig) -> str:
+    """Everything a reference's suite entry is a function of: the file's bytes and how it is read, the suite (name,
+    version, options, data files), the run's ``--limit`` and score settings and sentiprobe's own code.
+
+    Why a cache of the whole entry: a re-run would otherwise read the suite's items and the file again in the main
+    process (the models' worker processes read the items too) only to find the scores in the cache."""
+    return stable_hash({"reference": ref.name, "kind": ref.kind, "source": src.to_dict(), "file": sha,
+                        "suite": suite.describe(), "data": hashes, "limit": base.limit, "limit_mode": base.limit_mode,
+                        "limit_seed": base.limit_seed, "n_boot": base.n_boot, "seed": base.seed,
+                        "missing": base.missing, "confidence": base.confidence, "code": package_source_hash(),
+                        "sentiprobe": __version__}, 40)
 
 
 def covered_units(items: Sequence[Item], predicted: Mapping[str, Prediction], unit: str,

@@ -59,8 +59,8 @@ def label_count_units(y_true: Sequence[str | None], y_pred: Sequence[str | None]
     if (t < 0).any():
         raise ConfigError("gold labels outside the label set: per-unit scores need a gold label per item")
     keys = list(dict.fromkeys(groups)) if groups is not None else [str(i) for i in range(len(t))]
-    inv = (np.array([{g: i for i, g in enumerate(keys)}[g] for g in groups], dtype=np.int64)
-           if groups is not None else np.arange(len(t)))
+    index = {g: i for i, g in enumerate(keys)}  # built once: per item it made the grouping quadratic
+    inv = np.array([index[g] for g in groups], dtype=np.int64) if groups is not None else np.arange(len(t))
     n, k = len(keys), len(labels)
 
     def per_unit(weights: np.ndarray) -> np.ndarray:

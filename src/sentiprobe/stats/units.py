@@ -20,8 +20,11 @@ The engine (:func:`unit_metrics`, :func:`distributions`) computes from that obje
 """
 from __future__ import annotations
 
+import hashlib
 import math
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -462,9 +465,55 @@ def pattern_draws(table: np.ndarray, n_boot: int, seed: int) -> Iterator[np.ndar
     """
     if n_boot <= 0 or table.shape[0] == 0:
         return iter(())
+    table, spread = _distinct_columns(table)
     rows, inv = np.unique(table, axis=0, return_inverse=True)
     freq = np.bincount(inv.reshape(-1), minlength=rows.shape[0]).astype(np.float64)
-    return (block @ rows for block in count_draw_blocks(freq, n_boot, seed, BLOCK))
+    if spread is None:
+        return (block @ rows for block in count_draw_blocks(freq, n_boot, seed, BLOCK))
+    return ((block @ rows)[:, spread] for block in count_draw_blocks(freq, n_boot, seed, BLOCK))
+
+
+def _distinct_columns(table: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """``table`` without repeated columns (each kept where it first appears) and the index that spreads the sums
+    back over the columns asked; ``(table, None)`` when nothing repeats or a column is not whole numbers.
+
+    Why: the metrics of one classification report read the same per-label count columns (a label-count metric
+    per label and statistic), so most columns of a suite's table repeat. Dropping the repeats changes neither
+    the distinct rows nor their sorted order (a repeated column never decides the order of two rows), so the
+    draws are the same; with whole numbers whose sums stay below 2**53 every sum is exact in any order, so the
+    sums are the very same numbers. Other tables are left as they are (a smaller product may sum in another
+    order)."""
+    c = table.shape[1]
+    first: dict[bytes, int] = {}
+    spread = np.array([first.setdefault(np.ascontiguousarray(table[:, j]).tobytes(), len(first)) for j in range(c)],
+                      dtype=np.intp)
+    if len(first) == c or not _whole(table):
+        return table, None
+    keep = np.unique(spread, return_index=True)[1]
+    return table[:, np.sort(keep)], spread
+
+
+def _whole(table: np.ndarray) -> bool:
+    """Whether every resample's sums of ``table``'s rows are exact in floating point, whatever the order of the
+    additions: whole numbers whose sums over n rows stay below 2**53."""
+    return table.size > 0 and bool(np.array_equal(table, np.round(table))) and \
+        float(np.abs(table).max()) * table.shape[0] < 2.0 ** 53
+
+
+@contextmanager
+def _blas_threads(table: np.ndarray) -> Iterator[None]:
+    """One BLAS thread for the products of a table of whole numbers (exact in any order, so the same sums), the
+    library's own setting otherwise (its sums of fractions may depend on how the work is split).
+
+    Why: the products are small (a block of resamples by the distinct rows) and many; a second BLAS thread
+    mostly waits for work, and its waiting counted as CPU time of the run."""
+    if not _whole(table):
+        yield
+        return
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield
 
 
 def _pairs(m: UnitMetric) -> tuple[np.ndarray, np.ndarray]:
@@ -499,8 +548,45 @@ def point(m: UnitMetric, n_units: int) -> float:
 def distributions(us: UnitScores, names: Sequence[str], n_boot: int, seed: int) -> dict[str, np.ndarray]:
     """Each metric of ``names`` on the same ``n_boot`` resamples of units (NaN where undefined). The draws are
     those of the system's whole per-unit table (every metric), so they do not depend on which metrics are asked."""
-    every = distributions_of({"": us}, list(us.metrics), n_boot, seed)[""]
+    key = _draws_key(us, n_boot, seed)
+    every = _DRAWN.get(key)
+    if every is None:
+        every = distributions_of({"": us}, list(us.metrics), n_boot, seed)[""]
+        for v in every.values():
+            v.setflags(write=False)  # shared by every later call with the same scores
+        _DRAWN[key] = every
+        while len(_DRAWN) > DRAWN_KEPT:
+            _DRAWN.popitem(last=False)
+    else:
+        _DRAWN.move_to_end(key)
     return {m: every[m] for m in names}
+
+
+DRAWN_KEPT = 256
+"""Systems whose metric distributions a process keeps (:func:`distributions`): a run computes each system's
+intervals when it scores a suite and again when it compares the systems, from the same per-unit scores."""
+_DRAWN: OrderedDict[str, dict[str, np.ndarray]] = OrderedDict()
+
+
+def _draws_key(us: UnitScores, n_boot: int, seed: int) -> str:
+    """What a system's distributions are a function of: the resampling settings, each metric's aggregation and
+    settings, and the bytes of its per-unit columns."""
+    h = hashlib.sha256(repr((n_boot, seed)).encode())
+
+    def add(m: UnitMetric) -> None:
+        h.update(repr((m.aggregation, sorted(m.params.items()), len(m.parts))).encode())
+        for p in m.parts:
+            add(p)
+        if not m.parts:
+            for c in m.columns():
+                a = np.ascontiguousarray(c)
+                h.update(repr((a.dtype.str, a.shape)).encode())
+                h.update(a.tobytes())
+
+    for name, m in us.metrics.items():
+        h.update(repr(name).encode())
+        add(m)
+    return h.hexdigest()
 
 
 def distributions_of(systems: Mapping[str, UnitScores], names: Sequence[str], n_boot: int, seed: int
@@ -517,9 +603,11 @@ def distributions_of(systems: Mapping[str, UnitScores], names: Sequence[str], n_
             cols += c
     if not cols or n_boot <= 0:
         return {s: {m: np.empty(0) for m in names} for s in systems}
-    for sums in pattern_draws(np.column_stack(cols), n_boot, seed):
-        for s, m, a, b in spans:
-            out[s][m].append(systems[s].metrics[m].finish(sums[:, a:b]))
+    table = np.column_stack(cols)
+    with _blas_threads(table):
+        for sums in pattern_draws(table, n_boot, seed):
+            for s, m, a, b in spans:
+                out[s][m].append(systems[s].metrics[m].finish(sums[:, a:b]))
     return {s: {m: (np.concatenate(v) if v else np.empty(0)) for m, v in d.items()} for s, d in out.items()}
 
 
