@@ -129,3 +129,29 @@ def test_json_text_writes_the_named_members_on_one_line():
     assert json.loads(text) == doc and text.endswith("}\n")
     assert text.count('"units": {"arrays":{"a0":[0,1,2]}}') == 3
     assert '"metrics": {\n' in text  # the rest stays indented
+
+
+
+def test_draws_of_fractions_run_on_one_blas_thread_in_every_process(monkeypatch):
+    """A lane worker runs on one BLAS thread, the main process on the library's default: a system's interval
+    must not depend on which process drew it (a product's sums of fractions may depend on how BLAS splits the
+    work between threads), so the engine's products always run on one thread."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    seen: list[int] = []
+    real = U.pattern_draws
+
+    def spy(table, n_boot, seed):
+        seen.extend(i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas")
+        yield from real(table, n_boot, seed)
+
+    monkeypatch.setattr(U, "pattern_draws", spy)
+    rng = np.random.default_rng(11)
+    metrics = {"r": U.UnitMetric("pearson", {"x": rng.random(400), "y": rng.random(400)}, kind="correlation")}
+    us = U.UnitScores("phrase", 400, 400, metrics)
+    U._DRAWN.clear()
+    with threadpool_limits(limits=2, user_api="blas"):
+        U.distributions(us, ["r"], 200, 5)
+        U.distributions_of({"a": us, "b": us}, ["r"], 200, 5)
+    U._DRAWN.clear()
+    assert seen and set(seen) == {1}

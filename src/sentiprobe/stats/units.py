@@ -501,15 +501,14 @@ def _whole(table: np.ndarray) -> bool:
 
 
 @contextmanager
-def _blas_threads(table: np.ndarray) -> Iterator[None]:
-    """One BLAS thread for the products of a table of whole numbers (exact in any order, so the same sums), the
-    library's own setting otherwise (its sums of fractions may depend on how the work is split).
+def _blas_threads() -> Iterator[None]:
+    """One BLAS thread for the resampling products, in every process.
 
-    Why: the products are small (a block of resamples by the distinct rows) and many; a second BLAS thread
-    mostly waits for work, and its waiting counted as CPU time of the run."""
-    if not _whole(table):
-        yield
-        return
+    Why: a product's sums of fractions depend on how the BLAS library splits the work between threads, and the
+    run's lane workers already run on one thread while the main process would use the library's default; a
+    system's interval must not depend on which process drew it. One thread also costs less: the products are
+    small (a block of resamples by the distinct rows) and many, and a second thread mostly waits for work, its
+    waiting counted as CPU time of the run."""
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(limits=1, user_api="blas"):
@@ -604,7 +603,7 @@ def distributions_of(systems: Mapping[str, UnitScores], names: Sequence[str], n_
     if not cols or n_boot <= 0:
         return {s: {m: np.empty(0) for m in names} for s in systems}
     table = np.column_stack(cols)
-    with _blas_threads(table):
+    with _blas_threads():
         for sums in pattern_draws(table, n_boot, seed):
             for s, m, a, b in spans:
                 out[s][m].append(systems[s].metrics[m].finish(sums[:, a:b]))
