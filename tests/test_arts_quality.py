@@ -440,3 +440,72 @@ def test_audit_found_failures_are_now_refused_or_fixed(tmp_path, kit):
     assert "n_0_adv1" not in got and "n_1_adv1" not in got
     assert "good at all" not in got.get("f_0_adv1", "")
     assert "unfree" not in got.get("x_0_adv1", "") and "very free" not in got.get("x_1_adv2", "")
+
+
+# ---- failure classes of the seed-7 audit (laptop + restaurant) -----------------------------------------------
+
+def offered(gen, kinds=("revtgt", "revnon")) -> str:
+    """Every chosen sentence and every valid candidate's text of the given strategies, joined."""
+    out = []
+    for v in gen.variants:
+        if v.kind in kinds:
+            out.append(v.sentence)
+            out += [c["text"] for ch in v.choices for c in ch["candidates"] if c["valid"]]
+    return " | ".join(out)
+
+
+def test_only_thing_frames_are_never_negated(tmp_path, kit):
+    sents = [("t", "The only thing I dislike is the touchpad, alot of the times its unresponsive and does things I "
+                   "dont want it too, I would recommend using a mouse with it.",
+              [("touchpad", "negative", ["dislike", "unresponsive"]), ("mouse", "neutral", ["recommend"])]),
+             ("c", "My only complaint is the total lack of instructions that come with the mac mini.",
+              [("instructions", "negative", ["lack"])])]
+    gen = run(tmp_path, kit, sents)
+    for aid in ("t_0", "c_0"):
+        assert variant(gen, aid + "_adv1") is None
+        assert "only" in (refusal(gen, aid, "revtgt") or "")
+
+
+def test_negation_never_lands_on_a_hedge_an_also_an_object_or_a_coordinated_pair(tmp_path, kit):
+    sents = [("r", "The falafal was rather over cooked and dried but the chicken was fine.",
+              [("falafal", "negative", ["over cooked", "dried"]), ("chicken", "positive", ["fine"])]),
+             ("a", "This computer is also awesome for my sons virtual home schooling.",
+              [("virtual home schooling", "positive", ["awesome"])]),
+             ("m", "Then they somehow made a dry and burnt crust, around a raw and cold inside.",
+              [("crust", "negative", ["dry", "burnt"])]),
+             ("s", "The sound is nice and loud; I don't have any problems with hearing anything.",
+              [("sound", "positive", ["nice", "loud"])])]
+    got = offered(run(tmp_path, kit, sents), ("revtgt",))
+    assert "not rather" not in got and "also not awesome" not in got, got
+    assert "didn't make" not in got and "never made" not in got, got
+    assert "not nice and loud" not in got, got
+
+
+def test_degree_adverbs_never_stack_on_an_adverb_or_a_middle_word(tmp_path, kit):
+    sents = [("p", "Plus two finger clicking as a replacement for the right click button is surprisingly intuitive.",
+              [("two finger clicking", "positive", ["surprisingly"]), ("right click button", "neutral", ["intuitive"])]),
+             ("f", "The food was mediocre and the service was severely slow.",
+              [("service", "negative", ["severely slow"]), ("food", "neutral", ["mediocre"])])]
+    got = offered(run(tmp_path, kit, sents), ("revnon",))
+    assert "very surprisingly" not in got and "really surprisingly" not in got, got
+    assert "very mediocre" not in got and "really mediocre" not in got, got
+
+
+def test_antonyms_of_another_sense_are_refused(tmp_path, kit):
+    sents = [("b", "Incredible graphics and brilliant colors.",
+              [("graphics", "positive", ["Incredible"]), ("colors", "positive", ["brilliant"])]),
+             ("e", "Easy to install also small to leave anywhere at your bedroom also very easy to configure for ADSl "
+                   "cable or wifi.", [("install", "positive", ["Easy"])]),
+             ("s", "Boot-up slowed significantly after all Windows updates were installed.",
+              [("Boot-up", "negative", ["slowed"])])]
+    got = offered(run(tmp_path, kit, sents))
+    assert "unintelligent" not in got and "Uneasy" not in got and "fasted" not in got, got
+
+
+def test_revnon_keeps_and_between_two_clauses_it_flipped_alike(tmp_path, kit):
+    text = "I've eaten at all three locations and I always love, love the food, the service is always wonderful " \
+           "and the prices are really reasonable."
+    gen = run(tmp_path, kit, [("l", text, [("food", "positive", ["love"]), ("service", "positive", ["wonderful"]),
+                                           ("prices", "positive", ["reasonable"])])])
+    v = variant(gen, "l_0_adv2")
+    assert v is not None and "terrible and the prices" in v.sentence, v.sentence

@@ -60,6 +60,7 @@ _AFTER_NEGATION = frozenset({"also", "still", "even", "definitely", "certainly",
                              "obviously", "usually", "generally", "simply", "honestly", "actually", "surprisingly",
                              "unsurprisingly", "frankly", "truly"})
 """Adverbs a negation follows (*is also not*, *is definitely not*), unlike degree words (*is not very*)."""
+_ADDITIVE = frozenset({"also", "too", "even"})
 _DO = {"VBZ": "doesn't", "VBP": "don't", "VBD": "didn't"}
 _CONTRACTED_AUX = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
 _NEG_PREFIX = re.compile(r"(?i)^(un|in|im|il|ir|dis|non)")
@@ -208,7 +209,8 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
     out += _antonyms(s, head, r)
     if not negs and sign:
         hedge = is_hedge(words) or (pred is not None and is_hedge(
-            (p.tokens[j], p.upos[j]) for j in children(p, head) if p.deps[j] == "advmod"))
+            (p.tokens[j], p.upos[j]) for j in children(p, head) if p.deps[j] == "advmod")) or (
+            f > 0 and is_hedge([(p.tokens[f - 1], p.upos[f - 1])]))  # *was rather over cooked*
         neg = _add_negation(s, head, pred, r)
         if hedge:
             neg = [c.with_problems(f"the span {span_text!r} holds a hedge: its negation has no clear polarity")
@@ -315,10 +317,11 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
     base = base_form(word, tag)
     sign = LABEL_SIGN[r.label]
     found = [(o, "review-lexicon opposite of " + repr(base), 0, True) for o in REVIEW_OPPOSITES.get(base, ())
-             if p.upos[head] in ("ADJ", "VERB")]
+             if p.upos[head] == "ADJ" or (p.upos[head] == "VERB" and tag in ("VBG", "VBN"))]  # never *slowed* -> *fasted*
     found += [x for x in _wordnet_antonyms(r.antonyms, base, want) if x[0] not in {f[0] for f in found}]
     out = []
     base_pol = r.lexicon.word(base)
+    first_sense = any(x[2] == 0 for x in found)
     for rank, (name, via, sense, direct) in enumerate(found):
         text = name.replace("_", " ")
         if "_" not in name and tag not in ("JJ", "NN", "VB", "VBP", "RB", "NNP"):
@@ -334,6 +337,9 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
             problems.append(f"antonym {text!r} of a neutral target's opinion is polar under the lexicon")
         if pol == 0 and name.lower() not in r.vocab and "review-lexicon" not in via:
             problems.append(f"antonym {text!r} is neither in the in-domain vocabulary nor polar (*for unfree*)")
+        elif sense > 0 and first_sense and name.lower() not in r.vocab:
+            problems.append(f"antonym {text!r} belongs to another sense of {base!r} than its first and is not in the "
+                            "in-domain vocabulary (*brilliant colors* -> *unintelligent colors*)")
         prio = 1 + rank + (0 if name.lower() in r.vocab or "review-lexicon" in via else 5)
         edits = [s.replace(head, text, "antonym", via)]
         art = _article_fix(s, head, text)
@@ -388,6 +394,7 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
         if cs:
             c = cs[0]
             low = p.tokens[c].lower()
+            at = c  # where the *not* goes: after the carrier and the sentence adverbs that follow it
             if low == "to":  # *time to enjoy* -> *time not to enjoy* reverses a purpose, not the opinion
                 return []
             if p.tags[c] == "VBG":
@@ -396,12 +403,15 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
                 e = s.replace(c, "cannot", "negation_added", "'can' -> 'cannot'")
             else:
                 op = "copula_negated" if c == pred else "negation_added"
-                at = c
                 while at + 1 < len(p.tokens) and p.tokens[at + 1].lower() in _AFTER_NEGATION:
                     at += 1
                 e = s.insert_after(at, "not", op, f"'not' after the {'copula' if c == pred else 'auxiliary'} "
                                                   f"{p.tokens[c]!r}")
-            out.append(Candidate((e,), e.op, e.detail, 2))
+            cand = Candidate((e,), e.op, e.detail, 2)
+            if any(p.tokens[j].lower() in _ADDITIVE for j in range(c + 1, at + 1)):
+                cand = cand.with_problems("a negation after 'also' reads as adding to what came before "
+                                          "(*is also not awesome*)")
+            out.append(cand)
         elif p.tokens[pred].lower() in _BE and p.tags[pred] in _FINITE:  # a main-verb *be*: *there's* -> *'s not*
             e = s.insert_after(pred, "not", "copula_negated", f"'not' after {p.tokens[pred]!r}")
             out.append(Candidate((e,), e.op, e.detail, 2))
@@ -420,6 +430,9 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
                 e2 = s.insert_before(pred, "never", "negation_added", "'never' before the past-tense verb")
                 out.append(Candidate((e2,), "negation_added", e2.detail, 4))
         if out:
+            why = _negation_misreads(p, head, pred)
+            if why:
+                out = [c.with_problems(why) for c in out]
             reach = scope(p, pred)
             for aid, toks in r.others.items():
                 hit = toks & reach
@@ -434,6 +447,24 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
         e = s.insert_before(head, "not", "negation_added", "'not' before a sentence-initial attributive adjective")
         out.append(Candidate((e,), "negation_added", e.detail, 5))
     return out
+
+
+def _negation_misreads(p: Parse, head: int, pred: int) -> str | None:
+    """Why negating ``pred`` would not read as the reversal of the opinion at ``head``: the opinion is an
+    adjective of the verb's object (*didn't make a dry and burnt crust* denies the making, not the dryness), or
+    one of a coordinated pair of adjectives (*not nice and loud* may deny only one half)."""
+    if head != pred and p.upos[head] == "ADJ":
+        a = head
+        while p.deps[a] == "conj" and p.upos[p.heads[a]] == "ADJ":
+            a = p.heads[a]
+        if p.deps[a] == "amod" and p.deps[p.heads[a]] in ("dobj", "obj") and p.heads[p.heads[a]] == pred:
+            return (f"the opinion {p.tokens[head]!r} describes the object of {p.tokens[pred]!r}: negating the verb "
+                    "denies the act, not the opinion (*didn't make a dry crust*)")
+    if p.upos[head] == "ADJ" and (any(p.deps[j] == "conj" and p.upos[j] == "ADJ" for j in children(p, head))
+                                  or (p.deps[head] == "conj" and p.upos[p.heads[head]] == "ADJ")):
+        return (f"the opinion {p.tokens[head]!r} is one of a coordinated pair: a negation before the pair may deny "
+                "only one half (*not nice and loud*)")
+    return None
 
 
 def _check_common(s: Sent, c: Candidate, r: Reversal, head: int) -> Candidate:
@@ -460,6 +491,13 @@ def intensify_candidates(s: Sent, span: tuple[int, int]) -> tuple[list[Candidate
     up, tag = p.upos[head], p.tags[head]
     if p.tokens[head].lower() in NON_GRADABLE:
         return [], f"{p.tokens[head]!r} is not gradable"
+    if is_hedge([(p.tokens[head], up)]) or p.tokens[head].lower().startswith("very"):
+        return [], f"{p.tokens[head]!r} is a middle-of-the-scale word: a degree adverb reads oddly (*very mediocre*)"
+    if any(p.upos[j] == "ADV" and j < head for j in children(p, head)) or (head > 0 and p.upos[head - 1] == "ADV"):
+        return [], "an adverb already modifies the opinion (*very surprisingly intuitive*, *very severely slow*)"
+    if up == "ADV" and p.deps[head] == "advmod" and p.upos[p.heads[head]] in ("ADJ", "ADV"):
+        return [], (f"{p.tokens[head]!r} modifies an adjective or adverb: a degree adverb before it stacks "
+                    "(*very surprisingly intuitive*)")
     if (up == "ADJ" and tag == "JJ") or (up == "ADV" and tag == "RB"):
         advs: tuple[str, ...] = INTENSIFIERS_EXTREME if p.tokens[head].lower() in EXTREME else INTENSIFIERS_ADJ
     elif up == "VERB" and (tag in _FINITE or any(p.deps[j] in ("aux", "auxpass") for j in children(p, head))):

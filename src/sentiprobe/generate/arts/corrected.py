@@ -209,6 +209,13 @@ def _describing_clause(q: Quality, sent: Sent, prep: Prepared, pa: PreparedAspec
     return None
 
 
+_ONLY_FRAME = re.compile(r"\b(only|biggest|main|one) (thing|things|complaint|complaints|problem|problems|issue|issues|"
+                         r"gripe|gripes|downside|drawback|negative|con|cons|flaw|fault|regret|concern)\b"
+                         r"(?=[^.;!?]*\b(is|was|are|were|i|that|would)\b)")
+"""*The only thing I dislike is X*, *my only complaint is X*: the frame names the opinion; negating or swapping
+inside it (*is not the touchpad*, *the only thing I like*) makes nonsense."""
+
+
 def _frame(sent: Sent) -> str | None:
     """Frames that tie their parts' polarity (*Not only is the service great, but ... easy*; *everything is
     scrumptious, from the service to the atmosphere*): reversing one part leaves the frame asserting the opposite."""
@@ -218,6 +225,10 @@ def _frame(sent: Sent) -> str | None:
     m = re.search(r"\beverything (is|was|were)\b.*\bfrom\b.*\bto\b", low)
     if m:
         return "the frame 'everything is ... from ... to' ties its parts' polarity: a reversal inside it would clash"
+    m = _ONLY_FRAME.search(low)
+    if m:
+        return (f"the frame {m.group(0)!r} already carries the opinion: a reversal inside it reads as nonsense "
+                "(*the only thing I don't dislike is not the touchpad*)")
     return None
 
 
@@ -504,10 +515,15 @@ def _conjunction(plan: Plan, flipped: set[str]) -> CharEdit | None:
         others = [(_tokens(o), LABEL_SIGN[o.aspect.polarity]) for o in plan.prep.aspects
                   if o is not pa and o.aspect.id not in shared and o.opinions]
         return conjunction_edit(sent, _tokens(pa), -LABEL_SIGN[a.polarity], others)
+    def after(o: PreparedAspect) -> int:  # an aspect's sign after the edit
+        return -LABEL_SIGN[o.aspect.polarity] if o.aspect.id in flipped else LABEL_SIGN[o.aspect.polarity]
+
     for o in plan.prep.aspects:
         if o.aspect.id in flipped:
+            # every other aspect counts with its sign after the edit: two clauses flipped alike keep their *and*
             e = conjunction_edit(sent, _tokens(o), -LABEL_SIGN[o.aspect.polarity],
-                                 [(_tokens(pa), LABEL_SIGN[a.polarity])])
+                                 [(_tokens(x), after(x)) for x in plan.prep.aspects
+                                  if x is not o and x.opinions and not set(x.opinions) & set(o.opinions)])
             if e is not None:
                 return e
     return None
