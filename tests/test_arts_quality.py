@@ -483,7 +483,8 @@ def test_negation_never_lands_on_a_hedge_an_also_an_object_or_a_coordinated_pair
 
 def test_degree_adverbs_never_stack_on_an_adverb_or_a_middle_word(tmp_path, kit):
     sents = [("p", "Plus two finger clicking as a replacement for the right click button is surprisingly intuitive.",
-              [("two finger clicking", "positive", ["surprisingly"]), ("right click button", "neutral", ["intuitive"])]),
+              [("two finger clicking", "positive", ["surprisingly"]),
+               ("right click button", "neutral", ["intuitive"])]),
              ("f", "The food was mediocre and the service was severely slow.",
               [("service", "negative", ["severely slow"]), ("food", "neutral", ["mediocre"])])]
     got = offered(run(tmp_path, kit, sents), ("revnon",))

@@ -316,8 +316,9 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
         return []
     base = base_form(word, tag)
     sign = LABEL_SIGN[r.label]
+    adjectival = p.upos[head] == "ADJ" or (p.upos[head] == "VERB" and tag in ("VBG", "VBN"))
     found = [(o, "review-lexicon opposite of " + repr(base), 0, True) for o in REVIEW_OPPOSITES.get(base, ())
-             if p.upos[head] == "ADJ" or (p.upos[head] == "VERB" and tag in ("VBG", "VBN"))]  # never *slowed* -> *fasted*
+             if adjectival]  # the opposites are adjectives: never *slowed* -> *fasted*
     found += [x for x in _wordnet_antonyms(r.antonyms, base, want) if x[0] not in {f[0] for f in found}]
     out = []
     base_pol = r.lexicon.word(base)
