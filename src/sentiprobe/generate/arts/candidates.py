@@ -316,9 +316,11 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
         return []
     base = base_form(word, tag)
     sign = LABEL_SIGN[r.label]
-    adjectival = p.upos[head] == "ADJ" or (p.upos[head] == "VERB" and tag in ("VBG", "VBN"))
+    reader = getattr(r.antonyms, "wn", None)
+    fits = p.upos[head] == "ADJ" or (p.upos[head] == "VERB" and (  # an adjective's opposite never for its verb
+        tag in ("VBG", "VBN") or reader is None or not reader.synsets(base, "a")))  # *slowed* -> *fasted*
     found = [(o, "review-lexicon opposite of " + repr(base), 0, True) for o in REVIEW_OPPOSITES.get(base, ())
-             if adjectival]  # the opposites are adjectives: never *slowed* -> *fasted*
+             if fits]
     found += [x for x in _wordnet_antonyms(r.antonyms, base, want) if x[0] not in {f[0] for f in found}]
     out = []
     base_pol = r.lexicon.word(base)
