@@ -317,10 +317,10 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
     base = base_form(word, tag)
     sign = LABEL_SIGN[r.label]
     reader = getattr(r.antonyms, "wn", None)
-    fits = p.upos[head] == "ADJ" or (p.upos[head] == "VERB" and (  # an adjective's opposite never for its verb
-        tag in ("VBG", "VBN") or reader is None or not reader.synsets(base, "a")))  # *slowed* -> *fasted*
+    fits = p.upos[head] != "VERB" or tag not in ("VBD", "VBZ") or reader is None or not reader.synsets(base, "a")
+    # an adjective's opposite never inflected as its verb: *slowed* -> *fasted*
     found = [(o, "review-lexicon opposite of " + repr(base), 0, True) for o in REVIEW_OPPOSITES.get(base, ())
-             if fits]
+             if fits and p.upos[head] in ("ADJ", "VERB")]
     found += [x for x in _wordnet_antonyms(r.antonyms, base, want) if x[0] not in {f[0] for f in found}]
     out = []
     base_pol = r.lexicon.word(base)
@@ -433,7 +433,7 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
                 e2 = s.insert_before(pred, "never", "negation_added", "'never' before the past-tense verb")
                 out.append(Candidate((e2,), "negation_added", e2.detail, 4))
         if out:
-            why = _negation_misreads(p, head, pred)
+            why = _negation_misreads(p, head, pred, r.lexicon)
             if why:
                 out = [c.with_problems(why) for c in out]
             reach = scope(p, pred)
@@ -452,11 +452,12 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
     return out
 
 
-def _negation_misreads(p: Parse, head: int, pred: int) -> str | None:
+def _negation_misreads(p: Parse, head: int, pred: int, lexicon: Polarity) -> str | None:
     """Why negating ``pred`` would not read as the reversal of the opinion at ``head``: the opinion is an
     adjective of the verb's object (*didn't make a dry and burnt crust* denies the making, not the dryness), or
-    one of a coordinated pair of adjectives (*not nice and loud* may deny only one half)."""
-    if head != pred and p.upos[head] == "ADJ":
+    one of a coordinated pair of adjectives (*not nice and loud* may deny only one half). A polar verb is an
+    opinion itself (*not loving the fast performance*) and keeps its negation."""
+    if head != pred and p.upos[head] == "ADJ" and not lexicon.word(p.tokens[pred]):
         a = head
         while p.deps[a] == "conj" and p.upos[p.heads[a]] == "ADJ":
             a = p.heads[a]

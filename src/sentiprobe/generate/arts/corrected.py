@@ -523,7 +523,7 @@ def _conjunction(plan: Plan, flipped: set[str]) -> CharEdit | None:
             # every other aspect counts with its sign after the edit: two clauses flipped alike keep their *and*
             e = conjunction_edit(sent, _tokens(o), -LABEL_SIGN[o.aspect.polarity],
                                  [(_tokens(x), after(x)) for x in plan.prep.aspects
-                                  if x is not o and x.opinions and not set(x.opinions) & set(o.opinions)])
+                                  if x is not o and x.opinions and after(x) and not set(x.opinions) & set(o.opinions)])
             if e is not None:
                 return e
     return None
