@@ -510,3 +510,17 @@ def test_revnon_keeps_and_between_two_clauses_it_flipped_alike(tmp_path, kit):
                                            ("prices", "positive", ["reasonable"])])])
     v = variant(gen, "l_0_adv2")
     assert v is not None and "terrible and the prices" in v.sentence, v.sentence
+
+
+def test_revnon_keeps_but_where_the_edited_side_is_mixed(tmp_path, kit):
+    text = "The food was great - sushi was good, but the cooked food amazed us."
+    gen = run(tmp_path, kit, [("s", text, [("food", "positive", ["great"]), ("sushi", "positive", ["good"]),
+                                           ("cooked food", "positive", ["amazed"])])])
+    v = variant(gen, "s_1_adv2")
+    assert v is not None and "was good, but the cooked food" in v.sentence, v.sentence
+
+
+def test_no_synthetic_superlative_of_a_long_antonym(tmp_path, kit):
+    gen = run(tmp_path, kit, [("g", "Just go in and sample the greatest french food west of Daniel.",
+                               [("french food", "positive", ["greatest"])])])
+    assert "terriblest" not in offered(gen), offered(gen)

@@ -330,6 +330,8 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
         if "_" not in name and tag not in ("JJ", "NN", "VB", "VBP", "RB", "NNP"):
             text = inflect(name, tag)
         problems = []
+        if tag in ("JJR", "JJS") and text.endswith(("er", "est")) and len(name) > 6:
+            problems.append(f"{text!r} is a synthetic comparison of a long adjective (*the terriblest food*)")
         pol = r.lexicon.word(name)
         if sign:  # an indirect antonym (a cluster head's) must be polar itself: *great* ~ *large* <-> *small*
             primary = direct and sense <= 1 and pol != sign and base_pol == sign
@@ -564,6 +566,8 @@ def conjunction_edit(s: Sent, mine: set[int], my_sign: int, others: list[tuple[s
             signs = {sg for toks, sg in others if toks and toks <= b_side}
             if len(signs) != 1 or 0 in signs:
                 continue
+            if any(toks and toks <= a_side and sg == -my_sign for toks, sg in others):
+                continue  # the edited side is mixed itself (*sushi was good, but the cooked food didn't amaze us*)
             other = signs.pop()
             if low == "and" and other == -my_sign:
                 return s.replace(c, "but", "and_to_but", "'and' joins clauses of opposite polarity after the edit")
