@@ -524,3 +524,14 @@ def test_no_synthetic_superlative_of_a_long_antonym(tmp_path, kit):
     gen = run(tmp_path, kit, [("g", "Just go in and sample the greatest french food west of Daniel.",
                                [("french food", "positive", ["greatest"])])])
     assert "terriblest" not in offered(gen), offered(gen)
+
+
+def test_and_so_was_and_good_enough_frames_are_not_reversed(tmp_path, kit):
+    sents = [("s", "Service was good and so was the atmosphere.",
+              [("Service", "positive", ["good"]), ("atmosphere", "positive", ["good"])]),
+             ("e", "Montparnasse's desserts -- especially the silken creme brulee and paper -- thin apple tart -- are "
+                   "good enough on their own to make the restaurant worth the trip.",
+              [("desserts", "positive", ["good enough"]), ("creme brulee", "positive", ["silken"])])]
+    gen = run(tmp_path, kit, sents)
+    assert variant(gen, "s_0_adv1") is None and "so was" in (refusal(gen, "s_0", "revtgt") or "")
+    assert "bad enough" not in offered(gen)

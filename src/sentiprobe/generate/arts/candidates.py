@@ -201,6 +201,8 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         return [], f"neutral target with a polar opinion {span_text!r}: no reversal keeps it neutral"
     if sign == 0 and is_hedge([*words, (p.tokens[head], p.upos[head])]):
         return [], f"neutral target with a hedged opinion {span_text!r}: its reversal has no clear label"
+    if head + 1 < len(p.tokens) and p.tokens[head + 1].lower() == "enough":
+        return [], f"{span_text!r} is followed by 'enough': its reversal changes what the clause is enough for"
     out: list[Candidate] = []
     if negs:
         if sign == 0:

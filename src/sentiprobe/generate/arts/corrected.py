@@ -225,6 +225,9 @@ def _frame(sent: Sent) -> str | None:
     m = re.search(r"\beverything (is|was|were)\b.*\bfrom\b.*\bto\b", low)
     if m:
         return "the frame 'everything is ... from ... to' ties its parts' polarity: a reversal inside it would clash"
+    m = re.search(r"\b(and|but) so (is|was|are|were|does|did|do|has|had)\b", low)
+    if m:
+        return f"the frame {m.group(0)!r} repeats the clause's polarity: a reversal before it would clash"
     m = _ONLY_FRAME.search(low)
     if m:
         return (f"the frame {m.group(0)!r} already carries the opinion: a reversal inside it reads as nonsense "
