@@ -201,14 +201,15 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         return [], f"neutral target with a polar opinion {span_text!r}: no reversal keeps it neutral"
     if sign == 0 and is_hedge([*words, (p.tokens[head], p.upos[head])]):
         return [], f"neutral target with a hedged opinion {span_text!r}: its reversal has no clear label"
-    if head + 1 < len(p.tokens) and p.tokens[head + 1].lower() == "enough":
-        return [], f"{span_text!r} is followed by 'enough': its reversal changes what the clause is enough for"
     out: list[Candidate] = []
     if negs:
         if sign == 0:
             return [], f"neutral target with a negated opinion {span_text!r}"
         out += _remove_negation(s, negs, pred)
-    out += _antonyms(s, head, r)
+    ants = _antonyms(s, head, r)
+    if head + 1 < len(p.tokens) and p.tokens[head + 1].lower() == "enough":  # *bad enough to make it worth the trip*
+        ants = [c.with_problems(f"an antonym before 'enough' changes what {span_text!r} is enough for") for c in ants]
+    out += ants
     if not negs and sign:
         hedge = is_hedge(words) or (pred is not None and is_hedge(
             (p.tokens[j], p.upos[j]) for j in children(p, head) if p.deps[j] == "advmod")) or (
