@@ -535,3 +535,11 @@ def test_and_so_was_and_good_enough_frames_are_not_reversed(tmp_path, kit):
     gen = run(tmp_path, kit, sents)
     assert variant(gen, "s_0_adv1") is None and "so was" in (refusal(gen, "s_0", "revtgt") or "")
     assert "bad enough" not in offered(gen)
+
+
+def test_additive_also_ties_two_aspects_opinions(tmp_path, kit):
+    text = "I love the drinks, esp lychee martini, and the food is also VERY good."
+    gen = run(tmp_path, kit, [("a", text, [("drinks", "positive", ["love"]), ("food", "positive", ["good"])])])
+    got = offered(gen)
+    assert "don't love" not in got and "VERY bad" not in got and "hate the drinks" not in got, got
+    assert "also" in (refusal(gen, "a_0", "revtgt") or "")

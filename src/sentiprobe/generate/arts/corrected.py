@@ -148,7 +148,7 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
         plan.refusal = "the tokens could not be aligned with the text"
         return plan
     plan.sent = sent
-    clash = _describing_clause(q, sent, prep, pa) or _frame(sent)
+    clash = _describing_clause(q, sent, prep, pa) or _frame(sent) or _additive(sent, prep)
     if clash is not None:
         plan.refusal = clash
         return plan
@@ -235,6 +235,24 @@ def _frame(sent: Sent) -> str | None:
     return None
 
 
+def _additive(sent: Sent, prep: Prepared) -> str | None:
+    """*I love the drinks, and the food is also VERY good*, *the wine was good, too*: an additive *also*/*too* on
+    one aspect's opinion, after another aspect's opinion, says both share a polarity; reversing either one
+    (*I don't love the drinks, but the food is also VERY good*) leaves the frame asserting the opposite."""
+    p = sent.parse
+    spans = [(o, sp) for o in prep.aspects for sp in o.opinions]
+    for o, (f, t) in spans:
+        head = span_head(p, f, t)
+        hosts = [head] + ([p.heads[head]] if p.deps[head] in ("acomp", "attr", "xcomp", "dobj") else [])
+        for h in hosts:
+            for j, w in enumerate(p.tokens):
+                if p.heads[j] == h and j != h and p.deps[j] == "advmod" and w.lower() in ("also", "too") and any(
+                        o2 is not o and sp2[1] <= min(f, j) for o2, sp2 in spans):
+                    return (f"the additive {w!r} ties {_span_text(sent, (f, t))!r} to an earlier opinion: a reversal "
+                            "of either would clash")
+    return None
+
+
 def _governs(sent: Sent, span: tuple[int, int], target: set[int]) -> bool:
     """Whether the head of ``span`` also governs the target (*I dislike iTunes, the security, ...*)."""
     head = span_head(sent.parse, *span)
@@ -256,6 +274,7 @@ def plan_rev_non(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
         return plan
     plan.sent = sent
     guard = set(range(*pa.span)) | _tokens(pa) | _describing_tokens(sent, pa)
+    additive = _additive(sent, prep)
     why_all = []
     for o in prep.aspects:
         if o is pa or not o.opinions or set(o.opinions) & set(pa.opinions):
@@ -267,6 +286,9 @@ def plan_rev_non(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
             continue
         if _tokens(o) & guard:
             why_all.append(f"{o.aspect.term!r}: its opinion lies in a clause about the target")
+            continue
+        if o.aspect.polarity == a.polarity and additive:
+            why_all.append(f"{o.aspect.term!r}: {additive}")
             continue
         if o.aspect.polarity == a.polarity:
             others = {x.aspect.id: _tokens(x) - _tokens(o) for x in prep.aspects if x is not o and x is not pa}
