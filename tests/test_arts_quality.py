@@ -543,3 +543,6 @@ def test_additive_also_ties_two_aspects_opinions(tmp_path, kit):
     got = offered(gen)
     assert "don't love" not in got and "VERY bad" not in got and "hate the drinks" not in got, got
     assert "also" in (refusal(gen, "a_0", "revtgt") or "")
+    deg = run(tmp_path, kit, [("d", "The fajita was great but the mole sauce was too sweet.",
+                               [("fajita", "positive", ["great"]), ("mole sauce", "negative", ["too sweet"])])])
+    assert "additive" not in (refusal(deg, "d_0", "revtgt") or "")

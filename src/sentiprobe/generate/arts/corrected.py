@@ -246,7 +246,8 @@ def _additive(sent: Sent, prep: Prepared) -> str | None:
         hosts = [head] + ([p.heads[head]] if p.deps[head] in ("acomp", "attr", "xcomp", "dobj") else [])
         for h in hosts:
             for j, w in enumerate(p.tokens):
-                if p.heads[j] == h and j != h and p.deps[j] == "advmod" and w.lower() in ("also", "too") and any(
+                additive = w.lower() == "also" or (w.lower() == "too" and j > head)  # not degree *too sweet*
+                if p.heads[j] == h and j != h and p.deps[j] == "advmod" and additive and any(
                         o2 is not o and sp2[1] <= min(f, j) for o2, sp2 in spans):
                     return (f"the additive {w!r} ties {_span_text(sent, (f, t))!r} to an earlier opinion: a reversal "
                             "of either would clash")
