@@ -546,3 +546,12 @@ def test_additive_also_ties_two_aspects_opinions(tmp_path, kit):
     deg = run(tmp_path, kit, [("d", "The fajita was great but the mole sauce was too sweet.",
                                [("fajita", "positive", ["great"]), ("mole sauce", "negative", ["too sweet"])])])
     assert "additive" not in (refusal(deg, "d_0", "revtgt") or "")
+
+
+def test_revnon_reverses_nothing_inside_a_not_only_frame(tmp_path, kit):
+    text = "Not only is the service great, but forming conversation around a table is so easy beacuse the " \
+           "atmosphere can be both romantic and comfortable."
+    gen = run(tmp_path, kit, [("n", text, [("service", "positive", ["great"]),
+                                           ("atmosphere", "positive", ["romantic", "comfortable"])])])
+    got = offered(gen, ("revnon",))
+    assert "service poor" not in got and "service terrible" not in got and "service is not" not in got, got

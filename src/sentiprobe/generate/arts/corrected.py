@@ -275,7 +275,7 @@ def plan_rev_non(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
         return plan
     plan.sent = sent
     guard = set(range(*pa.span)) | _tokens(pa) | _describing_tokens(sent, pa)
-    additive = _additive(sent, prep)
+    additive = _additive(sent, prep) or _frame(sent)  # a frame tying the clauses' polarity: nothing is reversed
     why_all = []
     for o in prep.aspects:
         if o is pa or not o.opinions or set(o.opinions) & set(pa.opinions):
