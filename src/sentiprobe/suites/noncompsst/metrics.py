@@ -25,7 +25,7 @@ import numpy as np
 from ...core.types import Metric
 from ...stats.classification import confusion, encode, macro_f1, prf_from_confusion
 from ...stats.rounding import round_half_up_int as round_half_up
-from ...stats.units import rankdata
+from ...stats.aggregations import rankdata
 from .load import NonCompSST, Phrase
 from .ratings import PHRASE_VARIANTS, VARIANTS, phrase_of_key, ratings
 from .sst7 import LABELS7

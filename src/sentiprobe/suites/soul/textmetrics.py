@@ -38,7 +38,8 @@ from ...core.hashing import stable_hash
 from ...core.types import Item, Metric, Prediction
 from ...models.assets import minilm_dir, package_version, sha256_cached
 from ...stats.unit_builders import grouped_rate
-from ...stats.units import BLEU_STATS, UnitMetric, bleu_of_stats
+from ...stats.aggregations import BLEU_STATS, bleu_of_stats
+from ...stats.units import UnitMetric
 from ..spec import Measure, MeasureCache
 
 __all__ = ["TextMetricOptions", "bertscore_values", "bleu_units", "measure", "rouge_values", "text_metrics"]
