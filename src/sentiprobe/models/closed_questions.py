@@ -15,11 +15,8 @@ every CPU (no dtype-dependent decisions). Loading reuses :mod:`.local_lm`'s conv
 """
 from __future__ import annotations
 
-import contextlib
 import copy
 import inspect
-import io
-import logging
 import math
 import threading
 import time
@@ -30,9 +27,9 @@ from typing import Any
 
 from ..core.errors import ConfigError, require
 from .assets import set_threads, sha256_cached
-from .local_lm import _load, smollm2_gguf
+from .fluency_lm import load_packaged
+from .local_lm import smollm2_gguf
 
-log = logging.getLogger(__name__)
 
 DECIMALS = 4
 VERSION = "1"
@@ -80,11 +77,7 @@ class ClosedQuestionLM:
             require("torch", "hf", "the local verifier of ARTS generation (or use --verifier none)")
             require("transformers", "hf", "the local verifier of ARTS generation (or use --verifier none)")
             set_threads(self.threads)
-            bars = io.StringIO()  # the loaders' progress bars are kept off the console (logged at debug level)
-            with contextlib.redirect_stderr(bars):
-                self._tok, self._model, _ = _load(self.gguf, "float32", "cpu", True, self.convert_dir)
-            if bars.getvalue():
-                log.debug("model loading printed: %s", bars.getvalue()[-2000:])
+            self._tok, self._model = load_packaged(self.gguf, "float32", self.convert_dir)
             # transformers 5 names the key/value cache argument ``cache``, earlier versions ``past_key_values``
             params = inspect.signature(self._model.model.forward).parameters
             self._cache_kw = "cache" if "cache" in params else "past_key_values"

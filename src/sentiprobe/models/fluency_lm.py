@@ -100,6 +100,33 @@ def ensure_writable_dir(path: str | Path) -> Path:
     return p
 
 
+def load_packaged(gguf: Path, dtype: str, convert_dir: Path | None) -> tuple[Any, Any]:
+    """The packaged model (tokenizer, model) from its converted copy (or the GGUF, converted once); the
+    converters' progress bars are kept off the console (logged at debug level), and a damaged or unwritable copy
+    is a typed error. Shared by the fluency model and the local verifier (:mod:`.closed_questions`)."""
+    from safetensors import SafetensorError  # installed with transformers; imported only when used
+
+    bars = io.StringIO()
+    folder = _converted_dir(gguf, convert_dir)
+    copy = (folder / "sentiprobe-source.json").is_file()  # else the GGUF is converted (and the copy written)
+    try:
+        with contextlib.redirect_stderr(bars):
+            tok, model, _ = _load(gguf, dtype, "cpu", True, convert_dir)
+    except PermissionError as exc:
+        raise unwritable(exc.filename or folder, exc) from None
+    except (SafetensorError, EOFError, OSError, ValueError) as exc:
+        if not copy:
+            raise
+        first = (str(exc).strip().splitlines() or [""])[0][:200]
+        raise DataError(f"the cached copy of the fluency model is damaged ({type(exc).__name__}: {first}); "
+                        f"delete the folder {folder} (the next run rebuilds it from the packaged GGUF)",
+                        path=folder) from None
+    finally:
+        if bars.getvalue():
+            log.debug("model loading printed: %s", bars.getvalue()[-2000:])
+    return tok, model
+
+
 class FluencyLM:
     """Per-token log-likelihood of texts under SmolLM2-135M (see the module docstring)."""
 
@@ -164,29 +191,7 @@ class FluencyLM:
         return self._tok, self._model
 
     def _load(self) -> tuple[Any, Any]:
-        """The model from its converted copy (or the GGUF, converted once); the converters' progress bars are
-        kept off the console (logged at debug level), and a damaged or unwritable copy is a typed error."""
-        from safetensors import SafetensorError  # installed with transformers; imported only when used
-
-        bars = io.StringIO()
-        folder = _converted_dir(self.gguf, self.convert_dir)
-        copy = (folder / "sentiprobe-source.json").is_file()  # else the GGUF is converted (and the copy written)
-        try:
-            with contextlib.redirect_stderr(bars):
-                tok, model, _ = _load(self.gguf, self.dtype, "cpu", True, self.convert_dir)
-        except PermissionError as exc:
-            raise unwritable(exc.filename or folder, exc) from None
-        except (SafetensorError, EOFError, OSError, ValueError) as exc:
-            if not copy:
-                raise
-            first = (str(exc).strip().splitlines() or [""])[0][:200]
-            raise DataError(f"the cached copy of the fluency model is damaged ({type(exc).__name__}: {first}); "
-                            f"delete the folder {folder} (the next run rebuilds it from the packaged GGUF)",
-                            path=folder) from None
-        finally:
-            if bars.getvalue():
-                log.debug("model loading printed: %s", bars.getvalue()[-2000:])
-        return tok, model
+        return load_packaged(self.gguf, self.dtype, self.convert_dir)
 
     def _special(self) -> tuple[int, int]:
         """(document separator, padding id): every text is scored after the separator."""
