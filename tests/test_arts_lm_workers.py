@@ -5,6 +5,7 @@ character tokenizer built here; the packaged SmolLM2 when installed)."""
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import random
 import signal
 import threading
@@ -114,6 +115,18 @@ def test_scores_are_written_from_the_calling_thread_in_batch_order(make, monkeyp
     assert {name for name, _ in writes} == {threading.current_thread().name}
     again = make("order", workers=2)  # everything was written: read back, never loaded
     assert _rounded(again.sentences(groups)) == _rounded(lm.sentences(groups)) and again._model is None
+
+
+def test_a_text_in_two_batches_is_scored_once_and_a_warm_run_reads_the_cold_scores(make):
+    groups = _groups(4)
+    srcs = sorted(groups)
+    for a, b in itertools.pairwise(srcs):  # each source's variants include another source and its variants
+        groups[b] = [*groups[b], a, *groups[a][:1]]
+    for workers in (1, 2):
+        lm = make(f"dup{workers}", workers=workers)
+        cold = lm.sentences(groups)
+        assert lm.stats["scored"] == len(cold)
+        assert make(f"dup{workers}", workers=workers).sentences(groups) == cold  # exactly what was returned cold
 
 
 def test_a_worker_error_is_raised_as_it_is_and_the_finished_batches_are_kept(make, monkeypatch):

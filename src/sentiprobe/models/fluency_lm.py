@@ -286,7 +286,11 @@ class FluencyLM:
             src_ids = dict(zip(todo, self._ids(todo)))
             todo.sort(key=lambda s: (len(src_ids[s]), s))
             chunks = [todo[i:i + self.batch_size] for i in range(0, len(todo), self.batch_size)]
-            news = [[[v for v in want[s] if v not in have] for s in chunk] for chunk in chunks]
+            news: list[list[list[str]]] = []  # each batch's variants to run: none a text an earlier batch gives
+            claimed: set[str] = set()
+            for chunk in chunks:
+                news.append([[v for v in want[s] if v not in have and v not in claimed] for s in chunk])
+                claimed.update(chunk, (v for vs in news[-1] for v in vs))
             var_ids = iter(self._ids([v for new in news for vs in new for v in vs]))  # here, not in a worker
             groups_ids = [[[next(var_ids) for _ in vs] for vs in new] for new in news]
 
