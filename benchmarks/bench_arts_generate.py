@@ -23,6 +23,13 @@ MKL_ENABLE_INSTRUCTIONS=AVX2``); the capability printed says which was in effect
 
     SENTIPROBE_DATA_DIR=../shared/data .venv/bin/python benchmarks/bench_arts_generate.py [--threads 2] \
         [--domains mams,rest] [--dtype auto|bfloat16|float32] [--limit N]
+
+``--lm-only`` times only the language model's cold scoring: the texts the fluency model receives in one generation
+run (captured with the model faked out; ``--lm-every K`` keeps every K-th source sentence with its candidates and
+every K-th clause) scored from an empty cache by the same loaded model under ``serial1`` (one batch at a time on
+1 torch thread), ``serial2`` (one batch at a time on 2 threads) and ``pool2x1`` (2 workers, each batch on 1
+thread), in the order A B C C B A so that a drift of the machine's load falls on all alike; it prints CPU and wall
+seconds per mode, their ratios, and whether the three gave the same scores (rounded to 1e-4).
 """
 from __future__ import annotations
 
@@ -40,7 +47,7 @@ from pathlib import Path  # noqa: E402
 
 from _common import report, require_data  # noqa: E402
 
-from sentiprobe.models.fluency_lm import cpu_flags  # noqa: E402
+from sentiprobe.models.fluency_lm import FluencyLM, cpu_flags  # noqa: E402
 from sentiprobe.generate.arts.inputs import Loaded, read_input  # noqa: E402
 from sentiprobe.generate.arts.pipeline import GenerateConfig, Toolkit, generate  # noqa: E402
 from sentiprobe.generate.arts.text import _tokenize  # noqa: E402
@@ -72,6 +79,8 @@ def main() -> None:
     ap.add_argument("--models-dir", default=None, help="converted SmolLM2 weights (default: the sentiprobe cache)")
     ap.add_argument("--domains", default="mams,rest", help="comma-separated test files: mams, rest, laptop")
     ap.add_argument("--dtype", default="auto", choices=("auto", "bfloat16", "float32"), help="fluency model dtype")
+    ap.add_argument("--lm-only", action="store_true", help="time only the fluency model's cold scoring (see above)")
+    ap.add_argument("--lm-every", type=int, default=4, help="with --lm-only: every K-th sentence of the workload")
     args = ap.parse_args()
     import torch
 
@@ -132,6 +141,8 @@ def main() -> None:
                      "lm_texts_scored": lm.stats["scored"] - before["scored"],
                      "lm_load_s": round(lm.stats["load_s"] - before["load_s"], 2), "load_average": _load()}
 
+    if args.lm_only:
+        return lm_only(args, jobs, kit, lm, out)
     t0 = time.perf_counter()
     kit.parser.parse_texts(texts)
     out["bare_parse"] = {"wall_s": round(time.perf_counter() - t0, 2)}
@@ -157,6 +168,65 @@ def main() -> None:
     out["goals"] = {"variants_per_s_cold": ">= 20 (2 cores)", "seconds_for_3000_variants_cold": "< 180",
                     "cpu_s_per_variant_cold": "<= 0.1"}
     report("arts_generate", out)
+
+
+def lm_only(args: argparse.Namespace, jobs: list, kit: Toolkit, lm: FluencyLM, out: dict) -> None:
+    """The fluency model's cold scoring of one generation run's texts, serial and concurrent (see the docstring)."""
+    import torch
+
+    groups: dict[str, set[str]] = {}
+    clauses: list[str] = []
+
+    def fake_sentences(self: FluencyLM, g: dict) -> dict:
+        for src, vs in g.items():
+            groups.setdefault(src, set()).update(vs)
+        return {t: (-20.0, 10) for t in {*g, *(v for vs in g.values() for v in vs)}}
+
+    def fake_logprob(self: FluencyLM, texts: list) -> list:
+        clauses.extend(texts)
+        return [(-20.0, 10)] * len(texts)
+
+    real = FluencyLM.sentences, FluencyLM.logprob
+    FluencyLM.sentences, FluencyLM.logprob = fake_sentences, fake_logprob  # type: ignore[assignment]
+    try:
+        for _dom, lo, pool, lex in jobs:
+            generate(lo, GenerateConfig(rank="lm", pool_file=pool, lexicon_files=lex, lm_dtype=args.dtype), kit)
+    finally:
+        FluencyLM.sentences, FluencyLM.logprob = real  # type: ignore[method-assign]
+    k = max(1, args.lm_every)
+    work = {s: sorted(groups[s]) for s in sorted(groups)[::k]}
+    pool_texts = sorted(set(clauses))[::k]
+    out["workload"] = {"every": k, "sources": len(work), "candidates": sum(map(len, work.values())),
+                       "clauses": len(pool_texts)}
+    print(f"workload: {out['workload']}", flush=True)
+    modes = {"serial1": (1, 1), "serial2": (2, 1), "pool2x1": (2, 2)}  # (torch threads, workers)
+    runs: dict[str, list[tuple[float, float]]] = {m: [] for m in modes}
+    scores: dict[str, dict] = {}
+    for mode in ["serial1", "serial2", "pool2x1", "pool2x1", "serial2", "serial1"]:
+        threads, workers = modes[mode]
+        torch.set_num_threads(threads)
+        fresh = FluencyLM(Path(tempfile.mkdtemp(prefix="bench-lm-")), dtype=args.dtype, convert_dir=kit.models_dir,
+                          workers=workers)
+        fresh._ensure()  # the model is loaded once per process (shared); only the scoring is timed
+        t0, c0 = time.perf_counter(), time.process_time()
+        got = fresh.sentences(work)
+        got.update(zip(pool_texts, fresh.logprob(pool_texts)))
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        fresh.close()
+        runs[mode].append((cpu, wall))
+        rounded = {t: round(x / n, 4) if n else 0.0 for t, (x, n) in got.items()}
+        scores.setdefault(mode, rounded)
+        print(f"{mode}: {cpu:.1f} CPU s, {wall:.1f} s wall, load {_load()}", flush=True)
+    mean = {m: (sum(c for c, _ in r) / len(r), sum(w for _, w in r) / len(r)) for m, r in runs.items()}
+    out["lm_only"] = {m: {"cpu_s": round(c, 2), "wall_s": round(w, 2), "runs": [[round(a, 2), round(b, 2)] for a, b
+                                                                                 in runs[m]]}
+                      for m, (c, w) in mean.items()}
+    out["lm_only_ratios"] = {f"{a}_over_{b}_{kind}": round(mean[a][i] / mean[b][i], 3)
+                             for a, b in (("pool2x1", "serial2"), ("pool2x1", "serial1"), ("serial2", "serial1"))
+                             for i, kind in ((0, "cpu"), (1, "wall"))}
+    out["lm_only_same_scores"] = scores["serial1"] == scores["serial2"] == scores["pool2x1"]
+    out["load_average_end"] = _load()
+    report("arts_generate_lm_only", out)
 
 
 if __name__ == "__main__":
