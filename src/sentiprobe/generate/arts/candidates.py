@@ -438,7 +438,7 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
                 e2 = s.insert_before(pred, "never", "negation_added", "'never' before the past-tense verb")
                 out.append(Candidate((e2,), "negation_added", e2.detail, 4))
         if out:
-            why = _negation_misreads(p, head, pred, r.lexicon)
+            why = _negation_misreads(p, head, pred, r.lexicon) or _negation_unclear(p, head, pred, r.lexicon)
             if why:
                 out = [c.with_problems(why) for c in out]
             reach = scope(p, pred)
@@ -473,6 +473,35 @@ def _negation_misreads(p: Parse, head: int, pred: int, lexicon: Polarity) -> str
                                   or (p.deps[head] == "conj" and p.upos[p.heads[head]] == "ADJ")):
         return (f"the opinion {p.tokens[head]!r} is one of a coordinated pair: a negation before the pair may deny "
                 "only one half (*not nice and loud*)")
+    return None
+
+
+_PRESUPPOSING = frozenset({"because", "since", "once", "when", "whenever", "after", "before", "as", "while",
+                           "although", "though", "now"})
+"""Markers of a subordinate clause whose content the sentence takes as given (*Now that I have upgraded, I am
+happier*): negating it leaves the main clause arguing for the old label."""
+_QUANTIFIER_HEADS = frozenset({"all", "everything", "anything", "nothing"})
+
+
+def _negation_unclear(p: Parse, head: int, pred: int, lexicon: Polarity) -> str | None:
+    """Why a negation of ``pred`` has no clear reading as the reversal: the predicate is in a presupposed
+    subordinate clause (*Now that I have not upgraded, I am much happier*), in the relative clause of *all*
+    (*was all that was not required*), or the opinion is an adverb the lexicon does not know (*was not using the
+    gestures unconsciously* may deny the use or the manner)."""
+    kids = children(p, pred)
+    marks = [j for j in kids if p.deps[j] == "mark"]
+    if p.deps[pred] in ("advcl", "ccomp") and any(
+            p.tokens[j].lower() in _PRESUPPOSING or (p.tokens[j].lower() == "that" and j > 0
+                                                      and p.tokens[j - 1].lower() == "now") for j in marks):
+        return (f"the opinion sits in a subordinate clause the sentence takes as given (*{p.tokens[marks[0]]} ...*): "
+                "its negation leaves the main clause arguing for the old label")
+    if p.deps[pred] == "relcl" and p.tokens[p.heads[pred]].lower() in _QUANTIFIER_HEADS:
+        return (f"the opinion sits in a relative clause of {p.tokens[p.heads[pred]]!r}: its negation reads as "
+                "nonsense (*was all that was not required*)")
+    if head != pred and p.upos[head] == "ADV" and p.deps[head] == "advmod" and p.heads[head] == pred \
+            and not lexicon.word(p.tokens[head]):
+        return (f"the opinion {p.tokens[head]!r} is an adverb the lexicon does not know: a negation of its verb may "
+                "deny the act rather than the manner")
     return None
 
 

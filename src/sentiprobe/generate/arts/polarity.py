@@ -113,12 +113,20 @@ class Polarity:
         return self.word(word) != 0
 
 
+NEGATION_CUES = frozenset({"not", "n't", "no", "never", "nothing", "none", "nobody", "neither", "nor", "nowhere",
+                           "cannot", "hardly", "barely", "scarcely"})
+"""Words that reverse what they scope over. A training file annotates a bare *not* or *no* as a negative
+opinion (*the screen is not*), but as a lexicon word it would be counted and then applied as a negation
+again (*would not fix* read positive): they never enter the in-domain lexicon."""
+
+
 def domain_lexicon(pairs: Iterable[tuple[str, str]], *, min_count: int = 2, purity: float = 0.8) -> dict[str, int]:
-    """``{opinion word: +1/-1}`` from (single-word opinion, gold label) pairs of a training file."""
+    """``{opinion word: +1/-1}`` from (single-word opinion, gold label) pairs of a training file (negation cues
+    excluded, :data:`NEGATION_CUES`)."""
     counts: dict[str, Counter] = {}
     for word, label in pairs:
         w = word.lower().strip()
-        if " " in w or not w or label not in ("positive", "negative"):
+        if " " in w or not w or label not in ("positive", "negative") or w in NEGATION_CUES:
             continue
         counts.setdefault(w, Counter())[label] += 1
     out = {}

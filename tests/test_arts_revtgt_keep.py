@@ -1,0 +1,93 @@
+"""RevTgt keep rate without quality loss: lexicon readings that refused good reversals, and negations whose
+reading is unclear (each case from the SemEval laptop or restaurant test file).
+
+The corrected mode runs with ``rank="rules"`` (no language model); the in-domain lexicon comes from a small
+training file written by the test where one is needed."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import _arts_kit
+
+from sentiprobe.generate.arts import GenerateConfig
+from sentiprobe.generate.arts.inputs import read_input
+from sentiprobe.generate.arts.pipeline import generate
+from sentiprobe.generate.arts.polarity import Polarity, domain_lexicon
+
+RULES = GenerateConfig(rank="rules", phrase_source="template", strategies=("revtgt",))
+
+
+@pytest.fixture(scope="module")
+def kit():
+    return _arts_kit.kit()
+
+
+def record(sid: str, text: str, aspects) -> dict:
+    terms = {}
+    for i, (term, pol, ops) in enumerate(aspects):
+        a = text.index(term)
+        spans = [[text.index(o), text.index(o) + len(o)] for o in ops]
+        terms[f"{sid}_{i}"] = {"id": f"{sid}_{i}", "polarity": pol, "term": term, "from": a, "to": a + len(term),
+                               "opinion_words": ops, "opinion_position": spans}
+    return {"sentence": text, "term_list": terms, "id": sid}
+
+
+def write(path: Path, sents) -> Path:
+    path.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in sents}), encoding="utf-8")
+    return path
+
+
+def run(tmp_path: Path, kit, sents, cfg: GenerateConfig = RULES):
+    return generate(read_input(write(tmp_path / "in.json", sents)), cfg, kit)
+
+
+def variant(gen, key: str):
+    return next((v for v in gen.variants if v.key == key), None)
+
+
+def refusal(gen, aid: str) -> str | None:
+    return next((s.reason for s in gen.skipped if s.record == aid and s.stage == "revtgt"), None)
+
+
+# a training file where a bare *not* is annotated as a negative opinion (as the laptop training file has it)
+NOT_AS_OPINION = [(f"t{i}", f"The screen{i} is not.", [(f"screen{i}", "negative", ["not"])]) for i in range(3)]
+
+
+def test_negation_cues_never_enter_the_in_domain_lexicon():
+    dom = domain_lexicon([("not", "negative")] * 5 + [("no", "negative")] * 3 + [("sharp", "positive")] * 2)
+    assert "not" not in dom and "no" not in dom and dom["sharp"] == 1
+    assert Polarity(dom).phrase("not fix") == 0  # was +1: the cue counted as a negative word, then as a negation
+
+
+def test_a_removed_negation_of_an_unknown_verb_is_reversed(tmp_path, kit):
+    train = write(tmp_path / "train.json", NOT_AS_OPINION)
+    cfg = GenerateConfig(rank="rules", phrase_source="template", strategies=("revtgt",), lexicon_files=(str(train),))
+    text = "Note, however, that any existing MagSafe accessories you have will not work with the MagSafe 2 connection."
+    gen = run(tmp_path, kit, [("m", text, [("MagSafe 2 connection", "negative", ["not work"])])], cfg)
+    v = variant(gen, "m_0_adv1")
+    assert v is not None, refusal(gen, "m_0")
+    assert v.sentence == text.replace("will not work", "will work")
+
+
+def test_no_negation_inside_a_presupposed_subordinate_clause(tmp_path, kit):
+    text = "Now that I have upgraded to Lion I am much happier about MAC OS and have just bought an iMac for office."
+    gen = run(tmp_path, kit, [("u", text, [("Lion", "positive", ["upgraded"])])])
+    v = variant(gen, "u_0_adv1")
+    assert v is None or "not upgraded" not in v.sentence, v.sentence
+
+
+def test_no_negation_in_the_relative_clause_of_all(tmp_path, kit):
+    text = "WiFi capability, disk drive and multiple USB ports to connect scale and printers was all that was required."
+    gen = run(tmp_path, kit, [("w", text, [("USB ports", "positive", ["required"])])])
+    v = variant(gen, "w_0_adv1")
+    assert v is None or "was not required" not in v.sentence, v.sentence
+
+
+def test_no_negation_of_the_verb_of_an_unknown_manner_adverb(tmp_path, kit):
+    text = "Within a few hours I was using the gestures unconsciously."
+    gen = run(tmp_path, kit, [("g", text, [("gestures", "positive", ["unconsciously"])])])
+    v = variant(gen, "g_0_adv1")
+    assert v is None or "not using" not in v.sentence, v.sentence
