@@ -91,3 +91,47 @@ def test_no_negation_of_the_verb_of_an_unknown_manner_adverb(tmp_path, kit):
     gen = run(tmp_path, kit, [("g", text, [("gestures", "positive", ["unconsciously"])])])
     v = variant(gen, "g_0_adv1")
     assert v is None or "not using" not in v.sentence, v.sentence
+
+
+def in_domain(tmp_path: Path) -> GenerateConfig:
+    """A training file as lexicon and vocabulary: *quick* positive, *unreliable* a word reviewers use."""
+    sents = [(f"q{i}", f"The drive{i} is quick.", [(f"drive{i}", "positive", ["quick"])]) for i in range(3)]
+    sents.append(("u", "The old one was unreliable.", [("old one", "negative", ["unreliable"])]))
+    train = str(write(tmp_path / "train.json", sents))
+    return GenerateConfig(rank="rules", phrase_source="template", strategies=("revtgt",), lexicon_files=(train,),
+                          vocab_files=(train, str(tmp_path / "in.json")))
+
+
+def test_a_review_adjective_the_tagger_read_as_a_proper_noun_or_adverb_gets_its_opposite(tmp_path, kit):
+    gen = run(tmp_path, kit, [("b", "The BEST Chinese food Uptown!", [("Chinese food", "positive", ["BEST"])]),
+                              ("q", "Runs real quick.", [("Runs", "positive", ["quick"])]),
+                              ("a", "Amazing Performance for anything I throw at it.",
+                               [("Performance", "positive", ["Amazing"])])], in_domain(tmp_path))
+    got = {k: variant(gen, k) for k in ("b_0_adv1", "q_0_adv1", "a_0_adv1")}
+    assert all(got.values()), [refusal(gen, k[:3]) for k, v in got.items() if v is None]
+    assert got["b_0_adv1"].sentence == "The WORST Chinese food Uptown!"
+    assert got["q_0_adv1"].sentence == "Runs real slow."
+    assert got["a_0_adv1"].sentence.split()[0] in ("Awful", "Terrible")
+
+
+def test_a_manner_adverb_takes_its_first_sense_antonym(tmp_path, kit):
+    gen = run(tmp_path, kit, [("p", "The menu is interesting and quite reasonably priced.",
+                               [("priced", "positive", ["reasonably"])]),
+                              ("f", "Yet my mac continues to function properly.",
+                               [("function", "positive", ["properly"])])])
+    v = variant(gen, "p_0_adv1")
+    assert v is not None and v.sentence == "The menu is interesting and quite unreasonably priced.", refusal(gen, "p_0")
+    v = variant(gen, "f_0_adv1")
+    assert v is not None and v.sentence.endswith("function improperly."), refusal(gen, "f_0")
+
+
+def test_a_labelled_opinion_the_lexicon_does_not_know_takes_its_prefix_negation(tmp_path, kit):
+    text = "I use it mostly for content creation (Audio, video, photo editing) and its reliable."
+    gen = run(tmp_path, kit, [("r", text, [("Audio", "positive", ["reliable"])])], in_domain(tmp_path))
+    v = variant(gen, "r_0_adv1")
+    assert v is not None and v.sentence.endswith("and its unreliable."), refusal(gen, "r_0")
+    # a prefix is added, never removed: *unconsciously* -> *consciously* is no opinion
+    gen = run(tmp_path, kit, [("g", "Within a few hours I was using the gestures unconsciously.",
+                               [("gestures", "positive", ["unconsciously"])])])
+    v = variant(gen, "g_0_adv1")
+    assert v is None or "consciously." not in v.sentence.replace("unconsciously", ""), v.sentence

@@ -315,15 +315,16 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
     p = s.parse
     word, tag = p.tokens[head], p.tags[head]
     want = wordnet_pos(tag)
-    if want is None or p.upos[head] not in ("ADJ", "ADV", "VERB", "NOUN"):
-        return []
-    base = base_form(word, tag)
-    sign = LABEL_SIGN[r.label]
     reader = getattr(r.antonyms, "wn", None)
+    misparsed = _misparsed_adjective(p, head, reader)
+    if want is None or (p.upos[head] not in ("ADJ", "ADV", "VERB", "NOUN") and not misparsed):
+        return []
+    base = word.lower() if misparsed else base_form(word, tag)
+    sign = LABEL_SIGN[r.label]
     fits = p.upos[head] != "VERB" or tag not in ("VBD", "VBZ") or reader is None or not reader.synsets(base, "a")
     # an adjective's opposite never inflected as its verb: *slowed* -> *fasted*
     found = [(o, "review-lexicon opposite of " + repr(base), 0, True) for o in REVIEW_OPPOSITES.get(base, ())
-             if fits and p.upos[head] in ("ADJ", "VERB")]
+             if fits and (p.upos[head] in ("ADJ", "VERB") or misparsed)]
     found += [x for x in _wordnet_antonyms(r.antonyms, base, want) if x[0] not in {f[0] for f in found}]
     out = []
     base_pol = r.lexicon.word(base)
@@ -338,12 +339,21 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
         pol = r.lexicon.word(name)
         if sign:  # an indirect antonym (a cluster head's) must be polar itself: *great* ~ *large* <-> *small*
             primary = direct and sense <= 1 and pol != sign and base_pol == sign
-            if not (pol == -sign or primary or (pol == 0 and base_pol == sign and _morph_negation(base, name))):
+            # the gold label is the evidence a word the lexicon does not know is polar: its first-sense prefix
+            # negation reverses it (*reliable* -> *unreliable*, *limited* -> *unlimited*)
+            # (the prefix is added, never removed: *unconsciously* -> *consciously* is no opinion)
+            labelled = base_pol == 0 and direct and sense == 0 and p.upos[head] in ("ADJ", "ADV") \
+                and _NEG_PREFIX.match(name) is not None and _NEG_PREFIX.match(base) is None
+            if not (pol == -sign or primary or (pol == 0 and (base_pol == sign or labelled)
+                                                and _morph_negation(base, name))):
                 why = "not a primary-sense antonym of a polar word" if pol == 0 else f"{_pn(pol)} under the lexicon"
                 problems.append(f"antonym {text!r} does not flip the polarity ({why})")
         elif pol != 0 or base_pol != 0:
             problems.append(f"antonym {text!r} of a neutral target's opinion is polar under the lexicon")
-        if pol == 0 and name.lower() not in r.vocab and "review-lexicon" not in via:
+        manner = p.upos[head] == "ADV" and direct and sense == 0 and base.endswith("ly") and name.endswith("ly")
+        # a first-sense antonym of a manner adverb is a plain word (*quickly* -> *slowly*, *properly* ->
+        # *improperly*) even where the training file never used it
+        if pol == 0 and name.lower() not in r.vocab and "review-lexicon" not in via and not manner:
             problems.append(f"antonym {text!r} is neither in the in-domain vocabulary nor polar (*for unfree*)")
         elif sense > 0 and first_sense and name.lower() not in r.vocab:
             problems.append(f"antonym {text!r} belongs to another sense of {base!r} than its first and is not in the "
@@ -355,6 +365,21 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
             edits.insert(0, art)
         out.append(Candidate(tuple(edits), "antonym", via, prio, tuple(problems)))
     return out
+
+
+def _misparsed_adjective(p: Parse, head: int, reader) -> bool:
+    """A review adjective the tagger read as another part of speech: capitalised (*BEST spicy tuna roll*, *Nice
+    packing* as proper nouns), a flat adverb (*Runs real quick*), a noun in apposition (*the service prompt*).
+    Its review-lexicon opposite replaces it as is (no inflection)."""
+    low = p.tokens[head].lower()
+    if low not in REVIEW_OPPOSITES or " " in low or reader is None or not reader.synsets(low, "a"):
+        return False
+    tag = p.tags[head]
+    if tag == "NNP":
+        return True
+    if tag == "RB":
+        return not low.endswith("ly")
+    return tag == "NN" and p.deps[head] in ("appos", "amod", "compound")
 
 
 def _wordnet_antonyms(wn_antonyms, base: str, pos: str) -> list[tuple[str, str, int, bool]]:
