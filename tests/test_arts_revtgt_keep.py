@@ -135,3 +135,15 @@ def test_a_labelled_opinion_the_lexicon_does_not_know_takes_its_prefix_negation(
                                [("gestures", "positive", ["unconsciously"])])])
     v = variant(gen, "g_0_adv1")
     assert v is None or "consciously." not in v.sentence.replace("unconsciously", ""), v.sentence
+
+
+def test_a_coordinated_pair_after_a_copula_is_negated_with_neither_nor(tmp_path, kit):
+    gen = run(tmp_path, kit, [("o", "Owner is pleasant and entertaining.",
+                               [("Owner", "positive", ["pleasant", "entertaining"])]),
+                              ("s", "Everything is so easy and intuitive to setup or configure.",
+                               [("setup", "positive", ["easy", "intuitive"])])])
+    v = variant(gen, "o_0_adv1")
+    assert v is not None and v.sentence == "Owner is neither pleasant nor entertaining.", refusal(gen, "o_0")
+    v = variant(gen, "s_0_adv1")  # a degree word on the pair: *is neither so easy nor intuitive* is not offered
+    assert v is None or "neither" not in v.sentence, v.sentence
+    assert Polarity().phrase("neither wonderful nor imaginative") == -1

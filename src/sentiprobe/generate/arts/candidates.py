@@ -34,7 +34,7 @@ from .charedit import CharEdit, lower_first, upper_first
 from .morph import base_form, inflect
 from .polarity import LABEL_SIGN, REVIEW_OPPOSITES, Polarity, is_hedge
 from .resources import Parse, wordnet_pos
-from .syntax import carriers, children, has_subject, negations, predicate, scope, span_head, subtree
+from .syntax import COMPLEMENT, carriers, children, has_subject, negations, predicate, scope, span_head, subtree
 
 INTENSIFIERS_ADJ = ("very", "really")
 INTENSIFIERS_EXTREME = ("really", "absolutely")
@@ -466,6 +466,9 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
             why = _negation_misreads(p, head, pred, r.lexicon) or _negation_unclear(p, head, pred, r.lexicon)
             if why:
                 out = [c.with_problems(why) for c in out]
+            pair = _neither_nor(s, head, pred, r)
+            if pair is not None:
+                out.append(pair)
             reach = scope(p, pred)
             for aid, toks in r.others.items():
                 hit = toks & reach
@@ -499,6 +502,33 @@ def _negation_misreads(p: Parse, head: int, pred: int, lexicon: Polarity) -> str
         return (f"the opinion {p.tokens[head]!r} is one of a coordinated pair: a negation before the pair may deny "
                 "only one half (*not nice and loud*)")
     return None
+
+
+def _neither_nor(s: Sent, head: int, pred: int, r: Reversal) -> Candidate | None:
+    """*is smooth and seamless* -> *is neither smooth nor seamless*: a coordinated pair of bare adjectives right
+    after a copula is negated as a whole, where a *not* before it may deny only one half. Neither adjective may
+    be another aspect's opinion or read against the label, and no degree word or negation may stand on them."""
+    p = s.parse
+    a = head
+    if p.upos[a] == "ADJ" and p.deps[a] == "conj" and p.upos[p.heads[a]] == "ADJ":
+        a = p.heads[a]
+    if p.upos[a] != "ADJ" or p.deps[a] not in COMPLEMENT or p.heads[a] != pred or a != pred + 1 \
+            or p.upos[pred] != "AUX" or p.tokens[pred].lower() not in _BE:
+        return None
+    conj = [j for j in children(p, a) if p.deps[j] == "conj"]
+    if len(conj) != 1 or p.upos[conj[0]] != "ADJ" or conj[0] != a + 2 or p.tokens[a + 1].lower() != "and" \
+            or p.deps[a + 1] != "cc":
+        return None
+    b = conj[0]
+    if any(p.deps[j] not in ("cc", "conj", "punct") for j in children(p, a)) or children(p, b):
+        return None  # *so easy and intuitive to set up*, *good and so popular that ...*
+    sign = LABEL_SIGN[r.label]
+    if any(toks & {a, b} for toks in r.others.values()) or -sign in (r.lexicon.word(p.tokens[a]),
+                                                                      r.lexicon.word(p.tokens[b])):
+        return None
+    e1 = s.insert_before(a, "neither", "negation_added", "'neither' before a coordinated pair of adjectives")
+    e2 = s.replace(a + 1, "nor", "negation_added", "'and' -> 'nor' in the negated pair")
+    return Candidate((e1, e2), "negation_added", e1.detail, 3)
 
 
 _PRESUPPOSING = frozenset({"because", "since", "once", "when", "whenever", "after", "before", "as", "while",

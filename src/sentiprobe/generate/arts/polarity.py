@@ -8,6 +8,7 @@ words whose negation has no clear polarity (*not just ok*, *a bit more not invit
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
@@ -57,6 +58,8 @@ REVIEW_OPPOSITES: dict[str, tuple[str, ...]] = {
 WordNet's first sense of *great* is size (antonym *small*) and its review sense has no antonym, so these pairs
 add the reading reviewers mean. Every candidate still passes the polarity check (VADER + in-domain lexicon)."""
 
+_NEITHER = re.compile(r"(?i)\bneither\s+")
+_NOR = re.compile(r"(?i)\s+nor\b")
 LABEL_SIGN = {"positive": 1, "negative": -1, "neutral": 0}
 THRESHOLD = 0.05
 
@@ -99,6 +102,7 @@ class Polarity:
     def phrase(self, text: str) -> int:
         """The sign of VADER's compound score of ``text`` (negation and intensifiers included); falls back to
         the in-domain lexicon for a phrase of words VADER does not know (*not long* = -lexicon(long))."""
+        text = _NEITHER.sub("not ", _NOR.sub(" and not ", text))  # VADER reads *neither X nor Y* as X and Y
         s = _sign(self.vader.polarity_scores(text)["compound"])
         if s:
             return s
