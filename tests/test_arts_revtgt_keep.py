@@ -147,3 +147,30 @@ def test_a_coordinated_pair_after_a_copula_is_negated_with_neither_nor(tmp_path,
     v = variant(gen, "s_0_adv1")  # a degree word on the pair: *is neither so easy nor intuitive* is not offered
     assert v is None or "neither" not in v.sentence, v.sentence
     assert Polarity().phrase("neither wonderful nor imaginative") == -1
+
+
+def test_review_opposites_of_laptop_opinions_and_manner_adverbs(tmp_path, kit):
+    gen = run(tmp_path, kit, [("w", "It came in brand new and works perfectly.",
+                               [("works", "positive", ["perfectly"])]),
+                              ("e", "Everything is so easy and intuitive to setup or configure.",
+                               [("setup", "positive", ["easy", "intuitive"])]),
+                              ("n", "Plus two finger clicking as a replacement for the right click button is "
+                                    "surprisingly intuitive.", [("right click button", "neutral", ["intuitive"])])])
+    v = variant(gen, "w_0_adv1")
+    assert v is not None and v.sentence == "It came in brand new and works poorly.", refusal(gen, "w_0")
+    v = variant(gen, "e_0_adv1")
+    assert v is not None and v.sentence == "Everything is so difficult and unintuitive to setup or configure.", \
+        refusal(gen, "e_0")
+    assert variant(gen, "n_0_adv1") is None  # a review-lexicon opposite is polar: never for a neutral target
+
+
+def test_as_well_is_never_reversed():
+    from sentiprobe.generate.arts.candidates import _manner_adverb
+    from sentiprobe.generate.arts.resources import Parse
+
+    p = Parse(("I", "like", "it", "as", "well"), ("PRP", "VBP", "PRP", "RB", "RB"),
+              ("PRON", "VERB", "PRON", "ADV", "ADV"), (1, 1, 1, 4, 1), ("nsubj", "ROOT", "dobj", "advmod", "advmod"))
+    assert not _manner_adverb(p, 4)
+    q = Parse(("It", "works", "well"), ("PRP", "VBZ", "RB"), ("PRON", "VERB", "ADV"), (1, 1, 1),
+              ("nsubj", "ROOT", "advmod"))
+    assert _manner_adverb(q, 2)

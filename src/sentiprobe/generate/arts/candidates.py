@@ -324,7 +324,7 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
     fits = p.upos[head] != "VERB" or tag not in ("VBD", "VBZ") or reader is None or not reader.synsets(base, "a")
     # an adjective's opposite never inflected as its verb: *slowed* -> *fasted*
     found = [(o, "review-lexicon opposite of " + repr(base), 0, True) for o in REVIEW_OPPOSITES.get(base, ())
-             if fits and (p.upos[head] in ("ADJ", "VERB") or misparsed)]
+             if fits and (p.upos[head] in ("ADJ", "VERB") or misparsed or _manner_adverb(p, head))]
     found += [x for x in _wordnet_antonyms(r.antonyms, base, want) if x[0] not in {f[0] for f in found}]
     out = []
     base_pol = r.lexicon.word(base)
@@ -344,11 +344,13 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
             # (the prefix is added, never removed: *unconsciously* -> *consciously* is no opinion)
             labelled = base_pol == 0 and direct and sense == 0 and p.upos[head] in ("ADJ", "ADV") \
                 and _NEG_PREFIX.match(name) is not None and _NEG_PREFIX.match(base) is None
-            if not (pol == -sign or primary or (pol == 0 and (base_pol == sign or labelled)
+            # a review-lexicon pair means the review reading: the label vouches for a word the lexicon lacks
+            review = "review-lexicon" in via and base_pol == 0 and pol != sign
+            if not (pol == -sign or primary or review or (pol == 0 and (base_pol == sign or labelled)
                                                 and _morph_negation(base, name))):
                 why = "not a primary-sense antonym of a polar word" if pol == 0 else f"{_pn(pol)} under the lexicon"
                 problems.append(f"antonym {text!r} does not flip the polarity ({why})")
-        elif pol != 0 or base_pol != 0:
+        elif pol != 0 or base_pol != 0 or "review-lexicon" in via:  # a review-lexicon pair is polar by design
             problems.append(f"antonym {text!r} of a neutral target's opinion is polar under the lexicon")
         manner = p.upos[head] == "ADV" and direct and sense == 0 and base.endswith("ly") and name.endswith("ly")
         # a first-sense antonym of a manner adverb is a plain word (*quickly* -> *slowly*, *properly* ->
@@ -365,6 +367,14 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
             edits.insert(0, art)
         out.append(Candidate(tuple(edits), "antonym", via, prio, tuple(problems)))
     return out
+
+
+def _manner_adverb(p: Parse, head: int) -> bool:
+    """A plain manner adverb (*works well*, *runs smoothly*; tag RB, never *as well*) takes its review-lexicon
+    opposite as is."""
+    low = p.tokens[head].lower()
+    return p.upos[head] == "ADV" and p.tags[head] == "RB" and (low.endswith("ly") or low == "well") and not (
+        head > 0 and p.tokens[head - 1].lower() == "as")
 
 
 def _misparsed_adjective(p: Parse, head: int, reader) -> bool:

@@ -53,6 +53,18 @@ REVIEW_OPPOSITES: dict[str, tuple[str, ...]] = {
     "unforgettable": ("forgettable",), "worth": ("not worth",), "recommended": ("not recommended",),
     "big": ("small",), "huge": ("tiny",), "large": ("small",), "small": ("large",),
     "tiny": ("huge",),
+    # laptop reviews
+    "intuitive": ("unintuitive", "confusing"), "smooth": ("choppy",), "fluid": ("choppy",), "seamless": ("clunky",),
+    "quiet": ("noisy", "loud"), "sleek": ("clunky",), "light": ("heavy",), "heavy": ("light",),
+    "bulky": ("slim",), "snappy": ("sluggish",), "responsive": ("unresponsive", "sluggish"), "sluggish": ("snappy",),
+    "sharp": ("blurry",), "crisp": ("blurry",), "bright": ("dim",), "vibrant": ("dull",), "sturdy": ("flimsy",),
+    "solid": ("flimsy",), "durable": ("flimsy",), "flimsy": ("sturdy",), "powerful": ("weak",), "weak": ("powerful",),
+    "stable": ("unstable",), "unstable": ("stable",), "reliable": ("unreliable",), "unreliable": ("reliable",),
+    "speedy": ("slow",), "easy": ("difficult",), "difficult": ("easy",), "simple": ("complicated",),
+    "complicated": ("simple",), "useful": ("useless",), "useless": ("useful",), "happy": ("unhappy",),
+    "unhappy": ("happy",), "satisfied": ("dissatisfied",), "pleased": ("displeased",), "impressed": ("unimpressed",),
+    "wide": ("narrow",), "roomy": ("cramped",), "pricey": ("cheap",), "smoothly": ("poorly",), "well": ("poorly",),
+    "perfectly": ("poorly",),
 }
 """Opposites of the commonest review opinion words (lower-cased base forms), the "lexicon antonyms" of issue 23:
 WordNet's first sense of *great* is size (antonym *small*) and its review sense has no antonym, so these pairs
@@ -102,7 +114,8 @@ class Polarity:
     def phrase(self, text: str) -> int:
         """The sign of VADER's compound score of ``text`` (negation and intensifiers included); falls back to
         the in-domain lexicon for a phrase of words VADER does not know (*not long* = -lexicon(long))."""
-        text = _NEITHER.sub("not ", _NOR.sub(" and not ", text))  # VADER reads *neither X nor Y* as X and Y
+        if _NEITHER.search(text):  # VADER reads *neither X nor Y* as *X and Y*: it is its reversal
+            return -self.phrase(_NEITHER.sub("", _NOR.sub(" and", text)))
         s = _sign(self.vader.polarity_scores(text)["compound"])
         if s:
             return s
