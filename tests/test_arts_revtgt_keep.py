@@ -174,3 +174,19 @@ def test_as_well_is_never_reversed():
     q = Parse(("It", "works", "well"), ("PRP", "VBZ", "RB"), ("PRON", "VERB", "ADV"), (1, 1, 1),
               ("nsubj", "ROOT", "advmod"))
     assert _manner_adverb(q, 2)
+
+
+def test_possession_of_enough_is_negated_and_a_subjectless_did_not_is_removed(tmp_path, kit):
+    text = "It has enough memory and speed to run my business with all the flexibility that comes with a laptop."
+    gen = run(tmp_path, kit, [("m", text, [("memory", "positive", ["enough"])]),
+                              ("d", "Did not enjoy the new Windows 8 and touchscreen functions.",
+                               [("Windows 8", "negative", ["not enjoy"])]),
+                              ("w", "Well designed and fast.", [("designed", "positive", ["Well"])])])
+    v = variant(gen, "m_0_adv1")
+    assert v is not None and v.sentence.startswith("It doesn't have enough memory"), refusal(gen, "m_0")
+    v = variant(gen, "d_0_adv1")
+    assert v is not None and v.sentence in ("Enjoyed the new Windows 8 and touchscreen functions.",
+                                            "Did enjoy the new Windows 8 and touchscreen functions."), \
+        refusal(gen, "d_0")
+    v = variant(gen, "w_0_adv1")
+    assert v is not None and v.sentence == "Poorly designed and fast.", refusal(gen, "w_0")

@@ -269,10 +269,13 @@ def _negation_options(s: Sent, n: int, pred: int | None) -> list[tuple[CharEdit,
     prev = p.tokens[n - 1].lower() if n else ""
     if low in ("n't", "not") and prev in ("do", "does", "did") and pred is not None and p.upos[pred] == "VERB" \
             and pred > n:
-        if s.offsets[n - 1][0] == s._first_char():
+        initial = s.offsets[n - 1][0] == s._first_char()
+        if initial and prev == "do":
             return f"a sentence-initial {s.word(n - 1)!r} is an imperative: no simple reversal"
         tag = {"do": "VBP", "does": "VBZ", "did": "VBD"}[prev]
         verb = inflect(base_form(p.tokens[pred], p.tags[pred]), tag)
+        if initial:  # a subject-less report (*Did not enjoy the new Windows 8* -> *Enjoyed the new Windows 8*)
+            verb = upper_first(verb)
         ca, nb = s.offsets[n - 1][0], s.offsets[n][1]
         end = nb
         while end < len(s.text) and s.text[end] == " ":
@@ -317,21 +320,25 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
     want = wordnet_pos(tag)
     reader = getattr(r.antonyms, "wn", None)
     misparsed = _misparsed_adjective(p, head, reader)
-    if want is None or (p.upos[head] not in ("ADJ", "ADV", "VERB", "NOUN") and not misparsed):
+    manner = _manner_adverb(p, head)
+    if (want is None and not manner) or (p.upos[head] not in ("ADJ", "ADV", "VERB", "NOUN") and not misparsed
+                                         and not manner):
         return []
-    base = word.lower() if misparsed else base_form(word, tag)
+    want = want or "r"
+    base = word.lower() if misparsed or manner else base_form(word, tag)
     sign = LABEL_SIGN[r.label]
     fits = p.upos[head] != "VERB" or tag not in ("VBD", "VBZ") or reader is None or not reader.synsets(base, "a")
     # an adjective's opposite never inflected as its verb: *slowed* -> *fasted*
     found = [(o, "review-lexicon opposite of " + repr(base), 0, True) for o in REVIEW_OPPOSITES.get(base, ())
-             if fits and (p.upos[head] in ("ADJ", "VERB") or misparsed or _manner_adverb(p, head))]
-    found += [x for x in _wordnet_antonyms(r.antonyms, base, want) if x[0] not in {f[0] for f in found}]
+             if fits and (p.upos[head] in ("ADJ", "VERB") or misparsed or manner)]
+    if tag != "UH":  # *Well designed* as an interjection: only its review opposite (*Poorly designed*)
+        found += [x for x in _wordnet_antonyms(r.antonyms, base, want) if x[0] not in {f[0] for f in found}]
     out = []
     base_pol = r.lexicon.word(base)
     first_sense = any(x[2] == 0 for x in found)
     for rank, (name, via, sense, direct) in enumerate(found):
         text = name.replace("_", " ")
-        if "_" not in name and tag not in ("JJ", "NN", "VB", "VBP", "RB", "NNP"):
+        if "_" not in name and tag not in ("JJ", "NN", "VB", "VBP", "RB", "NNP", "UH"):
             text = inflect(name, tag)
         problems = []
         if tag in ("JJR", "JJS") and text.endswith(("er", "est")) and len(name) > 6:
@@ -373,6 +380,8 @@ def _manner_adverb(p: Parse, head: int) -> bool:
     """A plain manner adverb (*works well*, *runs smoothly*; tag RB, never *as well*) takes its review-lexicon
     opposite as is."""
     low = p.tokens[head].lower()
+    if low == "well" and p.tags[head] == "UH" and head + 1 < len(p.tokens) and p.tags[head + 1] == "VBN":
+        return True  # *Well designed* read as an interjection
     return p.upos[head] == "ADV" and p.tags[head] == "RB" and (low.endswith("ly") or low == "well") and not (
         head > 0 and p.tokens[head - 1].lower() == "as")
 
@@ -500,7 +509,9 @@ def _negation_misreads(p: Parse, head: int, pred: int, lexicon: Polarity) -> str
     adjective of the verb's object (*didn't make a dry and burnt crust* denies the making, not the dryness), or
     one of a coordinated pair of adjectives (*not nice and loud* may deny only one half). A polar verb is an
     opinion itself (*not loving the fast performance*) and keeps its negation."""
-    if head != pred and p.upos[head] == "ADJ" and not lexicon.word(p.tokens[pred]):
+    possession = p.tokens[head].lower() == "enough" and base_form(p.tokens[pred], p.tags[pred]) == "have"
+    # *doesn't have enough memory* denies the quantity itself
+    if head != pred and p.upos[head] == "ADJ" and not lexicon.word(p.tokens[pred]) and not possession:
         a = head
         while p.deps[a] == "conj" and p.upos[p.heads[a]] == "ADJ":
             a = p.heads[a]

@@ -64,7 +64,8 @@ REVIEW_OPPOSITES: dict[str, tuple[str, ...]] = {
     "complicated": ("simple",), "useful": ("useless",), "useless": ("useful",), "happy": ("unhappy",),
     "unhappy": ("happy",), "satisfied": ("dissatisfied",), "pleased": ("displeased",), "impressed": ("unimpressed",),
     "wide": ("narrow",), "roomy": ("cramped",), "pricey": ("cheap",), "smoothly": ("poorly",), "well": ("poorly",),
-    "perfectly": ("poorly",),
+    "perfectly": ("poorly",), "sloppy": ("polished",), "flawless": ("flawed",), "excited": ("disappointed",),
+    "neat": ("messy",), "usable": ("unusable",), "unusable": ("usable",),
 }
 """Opposites of the commonest review opinion words (lower-cased base forms), the "lexicon antonyms" of issue 23:
 WordNet's first sense of *great* is size (antonym *small*) and its review sense has no antonym, so these pairs
