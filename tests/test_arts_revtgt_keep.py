@@ -190,3 +190,18 @@ def test_possession_of_enough_is_negated_and_a_subjectless_did_not_is_removed(tm
         refusal(gen, "d_0")
     v = variant(gen, "w_0_adv1")
     assert v is not None and v.sentence == "Poorly designed and fast.", refusal(gen, "w_0")
+
+
+def test_guards_on_the_new_candidates(tmp_path, kit):
+    sents = [("u", "tech support would not fix the problem unless I bought your plan for $ 150 plus.",
+              [("tech support", "negative", ["not fix"])]),
+             ("r", "I must discourage anyone from visiting the Grand Central location due to their RUDE service.",
+              [("service", "negative", ["RUDE"])]),
+             ("m", "It has all the expected features plus a wide screen and more than roomy keyboard.",
+              [("keyboard", "positive", ["roomy"])])]
+    gen = run(tmp_path, kit, sents)
+    assert variant(gen, "u_0_adv1") is None and "unless" in refusal(gen, "u_0")
+    v = variant(gen, "r_0_adv1")  # an emphatic capital inside the sentence is not taken for a misparse
+    assert v is None or ("FRIENDLY" not in v.sentence and "POLITE" not in v.sentence), v.sentence
+    v = variant(gen, "m_0_adv1")
+    assert v is None or "more than cramped" not in v.sentence, v.sentence

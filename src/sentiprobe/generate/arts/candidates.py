@@ -202,11 +202,16 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
     if sign == 0 and is_hedge([*words, (p.tokens[head], p.upos[head])]):
         return [], f"neutral target with a hedged opinion {span_text!r}: its reversal has no clear label"
     out: list[Candidate] = []
+    if pred is not None and any(p.deps[j] == "advcl" and any(p.tokens[m].lower() == "unless" for m in children(p, j))
+                                for j in children(p, pred)):
+        return [], f"the predicate of {span_text!r} has an 'unless' exception: its reversal reads as nonsense"
     if negs:
         if sign == 0:
             return [], f"neutral target with a negated opinion {span_text!r}"
         out += _remove_negation(s, negs, pred)
     ants = _antonyms(s, head, r)
+    if head >= 2 and p.tokens[head - 2].lower() == "more" and p.tokens[head - 1].lower() == "than":
+        ants = [c.with_problems("an antonym after 'more than' reads oddly (*more than cramped*)") for c in ants]
     if head + 1 < len(p.tokens) and p.tokens[head + 1].lower() == "enough":  # *bad enough to make it worth the trip*
         ants = [c.with_problems(f"an antonym before 'enough' changes what {span_text!r} is enough for") for c in ants]
     out += ants
@@ -388,17 +393,19 @@ def _manner_adverb(p: Parse, head: int) -> bool:
 
 def _misparsed_adjective(p: Parse, head: int, reader) -> bool:
     """A review adjective the tagger read as another part of speech: capitalised (*BEST spicy tuna roll*, *Nice
-    packing* as proper nouns), a flat adverb (*Runs real quick*), a noun in apposition (*the service prompt*).
+    packing* as proper nouns, at the start), a flat adverb (*Runs real quick*), a noun in apposition (*the service
+    prompt*).
     Its review-lexicon opposite replaces it as is (no inflection)."""
     low = p.tokens[head].lower()
     if low not in REVIEW_OPPOSITES or " " in low or reader is None or not reader.synsets(low, "a"):
         return False
     tag = p.tags[head]
-    if tag == "NNP":
-        return True
+    if tag == "NNP":  # at the start only: an emphatic capital inside the sentence often argues with its context
+        return all(p.upos[j] in ("PUNCT", "DET", "ADJ") or p.tokens[j].lower() in ("so", "very", "really")
+                   for j in range(head))  # *The BEST ...*, *! so nice.. stable.. Fast ..*
     if tag == "RB":
         return not low.endswith("ly")
-    return tag == "NN" and p.deps[head] in ("appos", "amod", "compound")
+    return tag == "NN" and p.deps[head] == "appos"
 
 
 def _wordnet_antonyms(wn_antonyms, base: str, pos: str) -> list[tuple[str, str, int, bool]]:

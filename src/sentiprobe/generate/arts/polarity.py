@@ -58,7 +58,7 @@ REVIEW_OPPOSITES: dict[str, tuple[str, ...]] = {
     "quiet": ("noisy", "loud"), "sleek": ("clunky",), "light": ("heavy",), "heavy": ("light",),
     "bulky": ("slim",), "snappy": ("sluggish",), "responsive": ("unresponsive", "sluggish"), "sluggish": ("snappy",),
     "sharp": ("blurry",), "crisp": ("blurry",), "bright": ("dim",), "vibrant": ("dull",), "sturdy": ("flimsy",),
-    "solid": ("flimsy",), "durable": ("flimsy",), "flimsy": ("sturdy",), "powerful": ("weak",), "weak": ("powerful",),
+    "durable": ("flimsy",), "flimsy": ("sturdy",), "powerful": ("weak",), "weak": ("powerful",),
     "stable": ("unstable",), "unstable": ("stable",), "reliable": ("unreliable",), "unreliable": ("reliable",),
     "speedy": ("slow",), "easy": ("difficult",), "difficult": ("easy",), "simple": ("complicated",),
     "complicated": ("simple",), "useful": ("useless",), "useless": ("useful",), "happy": ("unhappy",),
