@@ -205,3 +205,14 @@ def test_guards_on_the_new_candidates(tmp_path, kit):
     assert v is None or ("FRIENDLY" not in v.sentence and "POLITE" not in v.sentence), v.sentence
     v = variant(gen, "m_0_adv1")
     assert v is None or "more than cramped" not in v.sentence, v.sentence
+
+
+
+def test_a_degree_adverb_of_an_adjective_is_no_manner_adverb():
+    """*Perfectly al dente pasta* (a restaurant RevNon) never becomes *Poorly al dente pasta*."""
+    from sentiprobe.generate.arts.candidates import _manner_adverb
+    from sentiprobe.generate.arts.resources import Parse
+
+    p = Parse(("Perfectly", "al", "dente", "pasta"), ("RB", "JJ", "JJ", "NN"), ("ADV", "ADJ", "ADJ", "NOUN"),
+              (2, 2, 3, 3), ("advmod", "amod", "amod", "ROOT"))
+    assert not _manner_adverb(p, 0)

@@ -388,7 +388,8 @@ def _manner_adverb(p: Parse, head: int) -> bool:
     if low == "well" and p.tags[head] == "UH" and head + 1 < len(p.tokens) and p.tags[head + 1] == "VBN":
         return True  # *Well designed* read as an interjection
     return p.upos[head] == "ADV" and p.tags[head] == "RB" and (low.endswith("ly") or low == "well") and not (
-        head > 0 and p.tokens[head - 1].lower() == "as")
+        head > 0 and p.tokens[head - 1].lower() == "as") and p.upos[p.heads[head]] == "VERB"
+    # of a verb only: *Perfectly al dente pasta* never becomes *Poorly al dente*
 
 
 def _misparsed_adjective(p: Parse, head: int, reader) -> bool:
