@@ -34,7 +34,7 @@ from .charedit import CharEdit, lower_first, upper_first
 from .morph import base_form, inflect
 from .polarity import LABEL_SIGN, REVIEW_OPPOSITES, Polarity, is_hedge
 from .resources import Parse, wordnet_pos
-from .syntax import carriers, children, has_subject, negations, predicate, scope, span_head, subtree
+from .syntax import COMPLEMENT, carriers, children, has_subject, negations, predicate, scope, span_head, subtree
 
 INTENSIFIERS_ADJ = ("very", "really")
 INTENSIFIERS_EXTREME = ("really", "absolutely")
@@ -202,11 +202,16 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
     if sign == 0 and is_hedge([*words, (p.tokens[head], p.upos[head])]):
         return [], f"neutral target with a hedged opinion {span_text!r}: its reversal has no clear label"
     out: list[Candidate] = []
+    if pred is not None and any(p.deps[j] == "advcl" and any(p.tokens[m].lower() == "unless" for m in children(p, j))
+                                for j in children(p, pred)):
+        return [], f"the predicate of {span_text!r} has an 'unless' exception: its reversal reads as nonsense"
     if negs:
         if sign == 0:
             return [], f"neutral target with a negated opinion {span_text!r}"
         out += _remove_negation(s, negs, pred)
     ants = _antonyms(s, head, r)
+    if head >= 2 and p.tokens[head - 2].lower() == "more" and p.tokens[head - 1].lower() == "than":
+        ants = [c.with_problems("an antonym after 'more than' reads oddly (*more than cramped*)") for c in ants]
     if head + 1 < len(p.tokens) and p.tokens[head + 1].lower() == "enough":  # *bad enough to make it worth the trip*
         ants = [c.with_problems(f"an antonym before 'enough' changes what {span_text!r} is enough for") for c in ants]
     out += ants
@@ -269,10 +274,13 @@ def _negation_options(s: Sent, n: int, pred: int | None) -> list[tuple[CharEdit,
     prev = p.tokens[n - 1].lower() if n else ""
     if low in ("n't", "not") and prev in ("do", "does", "did") and pred is not None and p.upos[pred] == "VERB" \
             and pred > n:
-        if s.offsets[n - 1][0] == s._first_char():
+        initial = s.offsets[n - 1][0] == s._first_char()
+        if initial and prev == "do":
             return f"a sentence-initial {s.word(n - 1)!r} is an imperative: no simple reversal"
         tag = {"do": "VBP", "does": "VBZ", "did": "VBD"}[prev]
         verb = inflect(base_form(p.tokens[pred], p.tags[pred]), tag)
+        if initial:  # a subject-less report (*Did not enjoy the new Windows 8* -> *Enjoyed the new Windows 8*)
+            verb = upper_first(verb)
         ca, nb = s.offsets[n - 1][0], s.offsets[n][1]
         end = nb
         while end < len(s.text) and s.text[end] == " ":
@@ -315,22 +323,27 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
     p = s.parse
     word, tag = p.tokens[head], p.tags[head]
     want = wordnet_pos(tag)
-    if want is None or p.upos[head] not in ("ADJ", "ADV", "VERB", "NOUN"):
-        return []
-    base = base_form(word, tag)
-    sign = LABEL_SIGN[r.label]
     reader = getattr(r.antonyms, "wn", None)
+    misparsed = _misparsed_adjective(p, head, reader)
+    manner = _manner_adverb(p, head)
+    if (want is None and not manner) or (p.upos[head] not in ("ADJ", "ADV", "VERB", "NOUN") and not misparsed
+                                         and not manner):
+        return []
+    want = want or "r"
+    base = word.lower() if misparsed or manner else base_form(word, tag)
+    sign = LABEL_SIGN[r.label]
     fits = p.upos[head] != "VERB" or tag not in ("VBD", "VBZ") or reader is None or not reader.synsets(base, "a")
     # an adjective's opposite never inflected as its verb: *slowed* -> *fasted*
     found = [(o, "review-lexicon opposite of " + repr(base), 0, True) for o in REVIEW_OPPOSITES.get(base, ())
-             if fits and p.upos[head] in ("ADJ", "VERB")]
-    found += [x for x in _wordnet_antonyms(r.antonyms, base, want) if x[0] not in {f[0] for f in found}]
+             if fits and (p.upos[head] in ("ADJ", "VERB") or misparsed or manner)]
+    if tag != "UH":  # *Well designed* as an interjection: only its review opposite (*Poorly designed*)
+        found += [x for x in _wordnet_antonyms(r.antonyms, base, want) if x[0] not in {f[0] for f in found}]
     out = []
     base_pol = r.lexicon.word(base)
     first_sense = any(x[2] == 0 for x in found)
     for rank, (name, via, sense, direct) in enumerate(found):
         text = name.replace("_", " ")
-        if "_" not in name and tag not in ("JJ", "NN", "VB", "VBP", "RB", "NNP"):
+        if "_" not in name and tag not in ("JJ", "NN", "VB", "VBP", "RB", "NNP", "UH"):
             text = inflect(name, tag)
         problems = []
         if tag in ("JJR", "JJS") and text.endswith(("er", "est")) and len(name) > 6:
@@ -338,12 +351,23 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
         pol = r.lexicon.word(name)
         if sign:  # an indirect antonym (a cluster head's) must be polar itself: *great* ~ *large* <-> *small*
             primary = direct and sense <= 1 and pol != sign and base_pol == sign
-            if not (pol == -sign or primary or (pol == 0 and base_pol == sign and _morph_negation(base, name))):
+            # the gold label is the evidence a word the lexicon does not know is polar: its first-sense prefix
+            # negation reverses it (*reliable* -> *unreliable*, *limited* -> *unlimited*)
+            # (the prefix is added, never removed: *unconsciously* -> *consciously* is no opinion)
+            labelled = base_pol == 0 and direct and sense == 0 and p.upos[head] in ("ADJ", "ADV") \
+                and _NEG_PREFIX.match(name) is not None and _NEG_PREFIX.match(base) is None
+            # a review-lexicon pair means the review reading: the label vouches for a word the lexicon lacks
+            review = "review-lexicon" in via and base_pol == 0 and pol != sign
+            if not (pol == -sign or primary or review or (pol == 0 and (base_pol == sign or labelled)
+                                                and _morph_negation(base, name))):
                 why = "not a primary-sense antonym of a polar word" if pol == 0 else f"{_pn(pol)} under the lexicon"
                 problems.append(f"antonym {text!r} does not flip the polarity ({why})")
-        elif pol != 0 or base_pol != 0:
+        elif pol != 0 or base_pol != 0 or "review-lexicon" in via:  # a review-lexicon pair is polar by design
             problems.append(f"antonym {text!r} of a neutral target's opinion is polar under the lexicon")
-        if pol == 0 and name.lower() not in r.vocab and "review-lexicon" not in via:
+        manner = p.upos[head] == "ADV" and direct and sense == 0 and base.endswith("ly") and name.endswith("ly")
+        # a first-sense antonym of a manner adverb is a plain word (*quickly* -> *slowly*, *properly* ->
+        # *improperly*) even where the training file never used it
+        if pol == 0 and name.lower() not in r.vocab and "review-lexicon" not in via and not manner:
             problems.append(f"antonym {text!r} is neither in the in-domain vocabulary nor polar (*for unfree*)")
         elif sense > 0 and first_sense and name.lower() not in r.vocab:
             problems.append(f"antonym {text!r} belongs to another sense of {base!r} than its first and is not in the "
@@ -355,6 +379,34 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
             edits.insert(0, art)
         out.append(Candidate(tuple(edits), "antonym", via, prio, tuple(problems)))
     return out
+
+
+def _manner_adverb(p: Parse, head: int) -> bool:
+    """A plain manner adverb (*works well*, *runs smoothly*; tag RB, never *as well*) takes its review-lexicon
+    opposite as is."""
+    low = p.tokens[head].lower()
+    if low == "well" and p.tags[head] == "UH" and head + 1 < len(p.tokens) and p.tags[head + 1] == "VBN":
+        return True  # *Well designed* read as an interjection
+    return p.upos[head] == "ADV" and p.tags[head] == "RB" and (low.endswith("ly") or low == "well") and not (
+        head > 0 and p.tokens[head - 1].lower() == "as") and p.upos[p.heads[head]] == "VERB"
+    # of a verb only: *Perfectly al dente pasta* never becomes *Poorly al dente*
+
+
+def _misparsed_adjective(p: Parse, head: int, reader) -> bool:
+    """A review adjective the tagger read as another part of speech: capitalised (*BEST spicy tuna roll*, *Nice
+    packing* as proper nouns, at the start), a flat adverb (*Runs real quick*), a noun in apposition (*the service
+    prompt*).
+    Its review-lexicon opposite replaces it as is (no inflection)."""
+    low = p.tokens[head].lower()
+    if low not in REVIEW_OPPOSITES or " " in low or reader is None or not reader.synsets(low, "a"):
+        return False
+    tag = p.tags[head]
+    if tag == "NNP":  # at the start only: an emphatic capital inside the sentence often argues with its context
+        return all(p.upos[j] in ("PUNCT", "DET", "ADJ") or p.tokens[j].lower() in ("so", "very", "really")
+                   for j in range(head))  # *The BEST ...*, *! so nice.. stable.. Fast ..*
+    if tag == "RB":
+        return not low.endswith("ly")
+    return tag == "NN" and p.deps[head] == "appos"
 
 
 def _wordnet_antonyms(wn_antonyms, base: str, pos: str) -> list[tuple[str, str, int, bool]]:
@@ -438,9 +490,12 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
                 e2 = s.insert_before(pred, "never", "negation_added", "'never' before the past-tense verb")
                 out.append(Candidate((e2,), "negation_added", e2.detail, 4))
         if out:
-            why = _negation_misreads(p, head, pred, r.lexicon)
+            why = _negation_misreads(p, head, pred, r.lexicon) or _negation_unclear(p, head, pred, r.lexicon)
             if why:
                 out = [c.with_problems(why) for c in out]
+            pair = _neither_nor(s, head, pred, r)
+            if pair is not None:
+                out.append(pair)
             reach = scope(p, pred)
             for aid, toks in r.others.items():
                 hit = toks & reach
@@ -462,7 +517,9 @@ def _negation_misreads(p: Parse, head: int, pred: int, lexicon: Polarity) -> str
     adjective of the verb's object (*didn't make a dry and burnt crust* denies the making, not the dryness), or
     one of a coordinated pair of adjectives (*not nice and loud* may deny only one half). A polar verb is an
     opinion itself (*not loving the fast performance*) and keeps its negation."""
-    if head != pred and p.upos[head] == "ADJ" and not lexicon.word(p.tokens[pred]):
+    possession = p.tokens[head].lower() == "enough" and base_form(p.tokens[pred], p.tags[pred]) == "have"
+    # *doesn't have enough memory* denies the quantity itself
+    if head != pred and p.upos[head] == "ADJ" and not lexicon.word(p.tokens[pred]) and not possession:
         a = head
         while p.deps[a] == "conj" and p.upos[p.heads[a]] == "ADJ":
             a = p.heads[a]
@@ -473,6 +530,62 @@ def _negation_misreads(p: Parse, head: int, pred: int, lexicon: Polarity) -> str
                                   or (p.deps[head] == "conj" and p.upos[p.heads[head]] == "ADJ")):
         return (f"the opinion {p.tokens[head]!r} is one of a coordinated pair: a negation before the pair may deny "
                 "only one half (*not nice and loud*)")
+    return None
+
+
+def _neither_nor(s: Sent, head: int, pred: int, r: Reversal) -> Candidate | None:
+    """*is smooth and seamless* -> *is neither smooth nor seamless*: a coordinated pair of bare adjectives right
+    after a copula is negated as a whole, where a *not* before it may deny only one half. Neither adjective may
+    be another aspect's opinion or read against the label, and no degree word or negation may stand on them."""
+    p = s.parse
+    a = head
+    if p.upos[a] == "ADJ" and p.deps[a] == "conj" and p.upos[p.heads[a]] == "ADJ":
+        a = p.heads[a]
+    if p.upos[a] != "ADJ" or p.deps[a] not in COMPLEMENT or p.heads[a] != pred or a != pred + 1 \
+            or p.upos[pred] != "AUX" or p.tokens[pred].lower() not in _BE:
+        return None
+    conj = [j for j in children(p, a) if p.deps[j] == "conj"]
+    if len(conj) != 1 or p.upos[conj[0]] != "ADJ" or conj[0] != a + 2 or p.tokens[a + 1].lower() != "and" \
+            or p.deps[a + 1] != "cc":
+        return None
+    b = conj[0]
+    if any(p.deps[j] not in ("cc", "conj", "punct") for j in children(p, a)) or children(p, b):
+        return None  # *so easy and intuitive to set up*, *good and so popular that ...*
+    sign = LABEL_SIGN[r.label]
+    if any(toks & {a, b} for toks in r.others.values()) or -sign in (r.lexicon.word(p.tokens[a]),
+                                                                      r.lexicon.word(p.tokens[b])):
+        return None
+    e1 = s.insert_before(a, "neither", "negation_added", "'neither' before a coordinated pair of adjectives")
+    e2 = s.replace(a + 1, "nor", "negation_added", "'and' -> 'nor' in the negated pair")
+    return Candidate((e1, e2), "negation_added", e1.detail, 3)
+
+
+_PRESUPPOSING = frozenset({"because", "since", "once", "when", "whenever", "after", "before", "as", "while",
+                           "although", "though", "now"})
+"""Markers of a subordinate clause whose content the sentence takes as given (*Now that I have upgraded, I am
+happier*): negating it leaves the main clause arguing for the old label."""
+_QUANTIFIER_HEADS = frozenset({"all", "everything", "anything", "nothing"})
+
+
+def _negation_unclear(p: Parse, head: int, pred: int, lexicon: Polarity) -> str | None:
+    """Why a negation of ``pred`` has no clear reading as the reversal: the predicate is in a presupposed
+    subordinate clause (*Now that I have not upgraded, I am much happier*), in the relative clause of *all*
+    (*was all that was not required*), or the opinion is an adverb the lexicon does not know (*was not using the
+    gestures unconsciously* may deny the use or the manner)."""
+    kids = children(p, pred)
+    marks = [j for j in kids if p.deps[j] == "mark"]
+    if p.deps[pred] in ("advcl", "ccomp") and any(
+            p.tokens[j].lower() in _PRESUPPOSING or (p.tokens[j].lower() == "that" and j > 0
+                                                      and p.tokens[j - 1].lower() == "now") for j in marks):
+        return (f"the opinion sits in a subordinate clause the sentence takes as given (*{p.tokens[marks[0]]} ...*): "
+                "its negation leaves the main clause arguing for the old label")
+    if p.deps[pred] == "relcl" and p.tokens[p.heads[pred]].lower() in _QUANTIFIER_HEADS:
+        return (f"the opinion sits in a relative clause of {p.tokens[p.heads[pred]]!r}: its negation reads as "
+                "nonsense (*was all that was not required*)")
+    if head != pred and p.upos[head] == "ADV" and p.deps[head] == "advmod" and p.heads[head] == pred \
+            and not lexicon.word(p.tokens[head]):
+        return (f"the opinion {p.tokens[head]!r} is an adverb the lexicon does not know: a negation of its verb may "
+                "deny the act rather than the manner")
     return None
 
 

@@ -8,6 +8,7 @@ words whose negation has no clear polarity (*not just ok*, *a bit more not invit
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
@@ -52,11 +53,26 @@ REVIEW_OPPOSITES: dict[str, tuple[str, ...]] = {
     "unforgettable": ("forgettable",), "worth": ("not worth",), "recommended": ("not recommended",),
     "big": ("small",), "huge": ("tiny",), "large": ("small",), "small": ("large",),
     "tiny": ("huge",),
+    # laptop reviews
+    "intuitive": ("unintuitive", "confusing"), "smooth": ("choppy",), "fluid": ("choppy",), "seamless": ("clunky",),
+    "quiet": ("noisy", "loud"), "sleek": ("clunky",), "light": ("heavy",), "heavy": ("light",),
+    "bulky": ("slim",), "snappy": ("sluggish",), "responsive": ("unresponsive", "sluggish"), "sluggish": ("snappy",),
+    "sharp": ("blurry",), "crisp": ("blurry",), "bright": ("dim",), "vibrant": ("dull",), "sturdy": ("flimsy",),
+    "durable": ("flimsy",), "flimsy": ("sturdy",), "powerful": ("weak",), "weak": ("powerful",),
+    "stable": ("unstable",), "unstable": ("stable",), "reliable": ("unreliable",), "unreliable": ("reliable",),
+    "speedy": ("slow",), "easy": ("difficult",), "difficult": ("easy",), "simple": ("complicated",),
+    "complicated": ("simple",), "useful": ("useless",), "useless": ("useful",), "happy": ("unhappy",),
+    "unhappy": ("happy",), "satisfied": ("dissatisfied",), "pleased": ("displeased",), "impressed": ("unimpressed",),
+    "wide": ("narrow",), "roomy": ("cramped",), "pricey": ("cheap",), "smoothly": ("poorly",), "well": ("poorly",),
+    "perfectly": ("poorly",), "sloppy": ("polished",), "flawless": ("flawed",), "excited": ("disappointed",),
+    "neat": ("messy",), "usable": ("unusable",), "unusable": ("usable",),
 }
 """Opposites of the commonest review opinion words (lower-cased base forms), the "lexicon antonyms" of issue 23:
 WordNet's first sense of *great* is size (antonym *small*) and its review sense has no antonym, so these pairs
 add the reading reviewers mean. Every candidate still passes the polarity check (VADER + in-domain lexicon)."""
 
+_NEITHER = re.compile(r"(?i)\bneither\s+")
+_NOR = re.compile(r"(?i)\s+nor\b")
 LABEL_SIGN = {"positive": 1, "negative": -1, "neutral": 0}
 THRESHOLD = 0.05
 
@@ -99,6 +115,8 @@ class Polarity:
     def phrase(self, text: str) -> int:
         """The sign of VADER's compound score of ``text`` (negation and intensifiers included); falls back to
         the in-domain lexicon for a phrase of words VADER does not know (*not long* = -lexicon(long))."""
+        if _NEITHER.search(text):  # VADER reads *neither X nor Y* as *X and Y*: it is its reversal
+            return -self.phrase(_NEITHER.sub("", _NOR.sub(" and", text)))
         s = _sign(self.vader.polarity_scores(text)["compound"])
         if s:
             return s
@@ -113,12 +131,20 @@ class Polarity:
         return self.word(word) != 0
 
 
+NEGATION_CUES = frozenset({"not", "n't", "no", "never", "nothing", "none", "nobody", "neither", "nor", "nowhere",
+                           "cannot", "hardly", "barely", "scarcely"})
+"""Words that reverse what they scope over. A training file annotates a bare *not* or *no* as a negative
+opinion (*the screen is not*), but as a lexicon word it would be counted and then applied as a negation
+again (*would not fix* read positive): they never enter the in-domain lexicon."""
+
+
 def domain_lexicon(pairs: Iterable[tuple[str, str]], *, min_count: int = 2, purity: float = 0.8) -> dict[str, int]:
-    """``{opinion word: +1/-1}`` from (single-word opinion, gold label) pairs of a training file."""
+    """``{opinion word: +1/-1}`` from (single-word opinion, gold label) pairs of a training file (negation cues
+    excluded, :data:`NEGATION_CUES`)."""
     counts: dict[str, Counter] = {}
     for word, label in pairs:
         w = word.lower().strip()
-        if " " in w or not w or label not in ("positive", "negative"):
+        if " " in w or not w or label not in ("positive", "negative") or w in NEGATION_CUES:
             continue
         counts.setdefault(w, Counter())[label] += 1
     out = {}

@@ -1,0 +1,218 @@
+"""RevTgt keep rate without quality loss: lexicon readings that refused good reversals, and negations whose
+reading is unclear (each case from the SemEval laptop or restaurant test file).
+
+The corrected mode runs with ``rank="rules"`` (no language model); the in-domain lexicon comes from a small
+training file written by the test where one is needed."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import _arts_kit
+
+from sentiprobe.generate.arts import GenerateConfig
+from sentiprobe.generate.arts.inputs import read_input
+from sentiprobe.generate.arts.pipeline import generate
+from sentiprobe.generate.arts.polarity import Polarity, domain_lexicon
+
+RULES = GenerateConfig(rank="rules", phrase_source="template", strategies=("revtgt",))
+
+
+@pytest.fixture(scope="module")
+def kit():
+    return _arts_kit.kit()
+
+
+def record(sid: str, text: str, aspects) -> dict:
+    terms = {}
+    for i, (term, pol, ops) in enumerate(aspects):
+        a = text.index(term)
+        spans = [[text.index(o), text.index(o) + len(o)] for o in ops]
+        terms[f"{sid}_{i}"] = {"id": f"{sid}_{i}", "polarity": pol, "term": term, "from": a, "to": a + len(term),
+                               "opinion_words": ops, "opinion_position": spans}
+    return {"sentence": text, "term_list": terms, "id": sid}
+
+
+def write(path: Path, sents) -> Path:
+    path.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in sents}), encoding="utf-8")
+    return path
+
+
+def run(tmp_path: Path, kit, sents, cfg: GenerateConfig = RULES):
+    return generate(read_input(write(tmp_path / "in.json", sents)), cfg, kit)
+
+
+def variant(gen, key: str):
+    return next((v for v in gen.variants if v.key == key), None)
+
+
+def refusal(gen, aid: str) -> str | None:
+    return next((s.reason for s in gen.skipped if s.record == aid and s.stage == "revtgt"), None)
+
+
+# a training file where a bare *not* is annotated as a negative opinion (as the laptop training file has it)
+NOT_AS_OPINION = [(f"t{i}", f"The screen{i} is not.", [(f"screen{i}", "negative", ["not"])]) for i in range(3)]
+
+
+def test_negation_cues_never_enter_the_in_domain_lexicon():
+    dom = domain_lexicon([("not", "negative")] * 5 + [("no", "negative")] * 3 + [("sharp", "positive")] * 2)
+    assert "not" not in dom and "no" not in dom and dom["sharp"] == 1
+    assert Polarity(dom).phrase("not fix") == 0  # was +1: the cue counted as a negative word, then as a negation
+
+
+def test_a_removed_negation_of_an_unknown_verb_is_reversed(tmp_path, kit):
+    train = write(tmp_path / "train.json", NOT_AS_OPINION)
+    cfg = GenerateConfig(rank="rules", phrase_source="template", strategies=("revtgt",), lexicon_files=(str(train),))
+    text = "Note, however, that any existing MagSafe accessories you have will not work with the MagSafe 2 connection."
+    gen = run(tmp_path, kit, [("m", text, [("MagSafe 2 connection", "negative", ["not work"])])], cfg)
+    v = variant(gen, "m_0_adv1")
+    assert v is not None, refusal(gen, "m_0")
+    assert v.sentence == text.replace("will not work", "will work")
+
+
+def test_no_negation_inside_a_presupposed_subordinate_clause(tmp_path, kit):
+    text = "Now that I have upgraded to Lion I am much happier about MAC OS and have just bought an iMac for office."
+    gen = run(tmp_path, kit, [("u", text, [("Lion", "positive", ["upgraded"])])])
+    v = variant(gen, "u_0_adv1")
+    assert v is None or "not upgraded" not in v.sentence, v.sentence
+
+
+def test_no_negation_in_the_relative_clause_of_all(tmp_path, kit):
+    text = "WiFi capability, disk drive and multiple USB ports to connect scale and printers was all that was required."
+    gen = run(tmp_path, kit, [("w", text, [("USB ports", "positive", ["required"])])])
+    v = variant(gen, "w_0_adv1")
+    assert v is None or "was not required" not in v.sentence, v.sentence
+
+
+def test_no_negation_of_the_verb_of_an_unknown_manner_adverb(tmp_path, kit):
+    text = "Within a few hours I was using the gestures unconsciously."
+    gen = run(tmp_path, kit, [("g", text, [("gestures", "positive", ["unconsciously"])])])
+    v = variant(gen, "g_0_adv1")
+    assert v is None or "not using" not in v.sentence, v.sentence
+
+
+def in_domain(tmp_path: Path) -> GenerateConfig:
+    """A training file as lexicon and vocabulary: *quick* positive, *unreliable* a word reviewers use."""
+    sents = [(f"q{i}", f"The drive{i} is quick.", [(f"drive{i}", "positive", ["quick"])]) for i in range(3)]
+    sents.append(("u", "The old one was unreliable.", [("old one", "negative", ["unreliable"])]))
+    train = str(write(tmp_path / "train.json", sents))
+    return GenerateConfig(rank="rules", phrase_source="template", strategies=("revtgt",), lexicon_files=(train,),
+                          vocab_files=(train, str(tmp_path / "in.json")))
+
+
+def test_a_review_adjective_the_tagger_read_as_a_proper_noun_or_adverb_gets_its_opposite(tmp_path, kit):
+    gen = run(tmp_path, kit, [("b", "The BEST Chinese food Uptown!", [("Chinese food", "positive", ["BEST"])]),
+                              ("q", "Runs real quick.", [("Runs", "positive", ["quick"])]),
+                              ("a", "Amazing Performance for anything I throw at it.",
+                               [("Performance", "positive", ["Amazing"])])], in_domain(tmp_path))
+    got = {k: variant(gen, k) for k in ("b_0_adv1", "q_0_adv1", "a_0_adv1")}
+    assert all(got.values()), [refusal(gen, k[:3]) for k, v in got.items() if v is None]
+    assert got["b_0_adv1"].sentence == "The WORST Chinese food Uptown!"
+    assert got["q_0_adv1"].sentence == "Runs real slow."
+    assert got["a_0_adv1"].sentence.split()[0] in ("Awful", "Terrible")
+
+
+def test_a_manner_adverb_takes_its_first_sense_antonym(tmp_path, kit):
+    gen = run(tmp_path, kit, [("p", "The menu is interesting and quite reasonably priced.",
+                               [("priced", "positive", ["reasonably"])]),
+                              ("f", "Yet my mac continues to function properly.",
+                               [("function", "positive", ["properly"])])])
+    v = variant(gen, "p_0_adv1")
+    assert v is not None and v.sentence == "The menu is interesting and quite unreasonably priced.", refusal(gen, "p_0")
+    v = variant(gen, "f_0_adv1")
+    assert v is not None and v.sentence.endswith("function improperly."), refusal(gen, "f_0")
+
+
+def test_a_labelled_opinion_the_lexicon_does_not_know_takes_its_prefix_negation(tmp_path, kit):
+    text = "I use it mostly for content creation (Audio, video, photo editing) and its reliable."
+    gen = run(tmp_path, kit, [("r", text, [("Audio", "positive", ["reliable"])])], in_domain(tmp_path))
+    v = variant(gen, "r_0_adv1")
+    assert v is not None and v.sentence.endswith("and its unreliable."), refusal(gen, "r_0")
+    # a prefix is added, never removed: *unconsciously* -> *consciously* is no opinion
+    gen = run(tmp_path, kit, [("g", "Within a few hours I was using the gestures unconsciously.",
+                               [("gestures", "positive", ["unconsciously"])])])
+    v = variant(gen, "g_0_adv1")
+    assert v is None or "consciously." not in v.sentence.replace("unconsciously", ""), v.sentence
+
+
+def test_a_coordinated_pair_after_a_copula_is_negated_with_neither_nor(tmp_path, kit):
+    gen = run(tmp_path, kit, [("o", "Owner is pleasant and entertaining.",
+                               [("Owner", "positive", ["pleasant", "entertaining"])]),
+                              ("s", "Everything is so easy and intuitive to setup or configure.",
+                               [("setup", "positive", ["easy", "intuitive"])])])
+    v = variant(gen, "o_0_adv1")
+    assert v is not None and v.sentence == "Owner is neither pleasant nor entertaining.", refusal(gen, "o_0")
+    v = variant(gen, "s_0_adv1")  # a degree word on the pair: *is neither so easy nor intuitive* is not offered
+    assert v is None or "neither" not in v.sentence, v.sentence
+    assert Polarity().phrase("neither wonderful nor imaginative") == -1
+
+
+def test_review_opposites_of_laptop_opinions_and_manner_adverbs(tmp_path, kit):
+    gen = run(tmp_path, kit, [("w", "It came in brand new and works perfectly.",
+                               [("works", "positive", ["perfectly"])]),
+                              ("e", "Everything is so easy and intuitive to setup or configure.",
+                               [("setup", "positive", ["easy", "intuitive"])]),
+                              ("n", "Plus two finger clicking as a replacement for the right click button is "
+                                    "surprisingly intuitive.", [("right click button", "neutral", ["intuitive"])])])
+    v = variant(gen, "w_0_adv1")
+    assert v is not None and v.sentence == "It came in brand new and works poorly.", refusal(gen, "w_0")
+    v = variant(gen, "e_0_adv1")
+    assert v is not None and v.sentence == "Everything is so difficult and unintuitive to setup or configure.", \
+        refusal(gen, "e_0")
+    assert variant(gen, "n_0_adv1") is None  # a review-lexicon opposite is polar: never for a neutral target
+
+
+def test_as_well_is_never_reversed():
+    from sentiprobe.generate.arts.candidates import _manner_adverb
+    from sentiprobe.generate.arts.resources import Parse
+
+    p = Parse(("I", "like", "it", "as", "well"), ("PRP", "VBP", "PRP", "RB", "RB"),
+              ("PRON", "VERB", "PRON", "ADV", "ADV"), (1, 1, 1, 4, 1), ("nsubj", "ROOT", "dobj", "advmod", "advmod"))
+    assert not _manner_adverb(p, 4)
+    q = Parse(("It", "works", "well"), ("PRP", "VBZ", "RB"), ("PRON", "VERB", "ADV"), (1, 1, 1),
+              ("nsubj", "ROOT", "advmod"))
+    assert _manner_adverb(q, 2)
+
+
+def test_possession_of_enough_is_negated_and_a_subjectless_did_not_is_removed(tmp_path, kit):
+    text = "It has enough memory and speed to run my business with all the flexibility that comes with a laptop."
+    gen = run(tmp_path, kit, [("m", text, [("memory", "positive", ["enough"])]),
+                              ("d", "Did not enjoy the new Windows 8 and touchscreen functions.",
+                               [("Windows 8", "negative", ["not enjoy"])]),
+                              ("w", "Well designed and fast.", [("designed", "positive", ["Well"])])])
+    v = variant(gen, "m_0_adv1")
+    assert v is not None and v.sentence.startswith("It doesn't have enough memory"), refusal(gen, "m_0")
+    v = variant(gen, "d_0_adv1")
+    assert v is not None and v.sentence in ("Enjoyed the new Windows 8 and touchscreen functions.",
+                                            "Did enjoy the new Windows 8 and touchscreen functions."), \
+        refusal(gen, "d_0")
+    v = variant(gen, "w_0_adv1")
+    assert v is not None and v.sentence == "Poorly designed and fast.", refusal(gen, "w_0")
+
+
+def test_guards_on_the_new_candidates(tmp_path, kit):
+    sents = [("u", "tech support would not fix the problem unless I bought your plan for $ 150 plus.",
+              [("tech support", "negative", ["not fix"])]),
+             ("r", "I must discourage anyone from visiting the Grand Central location due to their RUDE service.",
+              [("service", "negative", ["RUDE"])]),
+             ("m", "It has all the expected features plus a wide screen and more than roomy keyboard.",
+              [("keyboard", "positive", ["roomy"])])]
+    gen = run(tmp_path, kit, sents)
+    assert variant(gen, "u_0_adv1") is None and "unless" in refusal(gen, "u_0")
+    v = variant(gen, "r_0_adv1")  # an emphatic capital inside the sentence is not taken for a misparse
+    assert v is None or ("FRIENDLY" not in v.sentence and "POLITE" not in v.sentence), v.sentence
+    v = variant(gen, "m_0_adv1")
+    assert v is None or "more than cramped" not in v.sentence, v.sentence
+
+
+
+def test_a_degree_adverb_of_an_adjective_is_no_manner_adverb():
+    """*Perfectly al dente pasta* (a restaurant RevNon) never becomes *Poorly al dente pasta*."""
+    from sentiprobe.generate.arts.candidates import _manner_adverb
+    from sentiprobe.generate.arts.resources import Parse
+
+    p = Parse(("Perfectly", "al", "dente", "pasta"), ("RB", "JJ", "JJ", "NN"), ("ADV", "ADJ", "ADJ", "NOUN"),
+              (2, 2, 3, 3), ("advmod", "amod", "amod", "ROOT"))
+    assert not _manner_adverb(p, 0)
