@@ -26,6 +26,7 @@ from typing import Any
 from ...suites.arts.formats import FLIP
 from .candidates import Candidate, Reversal, Sent, conjunction_edit, intensify_candidates, reversal_candidates
 from .charedit import CharEdit, apply, map_span, touches
+from .clash import clashes, tie_clash
 from .polarity import LABEL_SIGN, Polarity
 from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
 from .syntax import EMBEDDED, span_head, subtree
@@ -149,6 +150,9 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
         return plan
     plan.sent = sent
     clash = _describing_clause(q, sent, prep, pa) or _frame(sent) or _additive(sent, prep)
+    if clash is None:
+        flipped = [o for o in prep.aspects if o is pa or set(o.opinions) & set(pa.opinions)]
+        clash = tie_clash(q.lexicon, sent.parse, flipped, [o for o in prep.aspects if o not in flipped])
     if clash is not None:
         plan.refusal = clash
         return plan
@@ -471,6 +475,8 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
         edits += new
         if kinds[aid] == "reverse":
             flipped.add(aid)
+    if plan.strategy == "revnon" and flipped:
+        edits = _drop_clashing(q, plan, groups, flipped, edits, failed)
     if plan.strategy == "revtgt" and failed:
         return None, failed[0]
     if not edits:
@@ -503,6 +509,26 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
                 list(ordered), labels=labels, notes=notes)
     v.choices = records
     return v, None
+
+
+def _drop_clashing(q: Quality, plan: Plan, groups: dict[str, list[tuple[Candidate | None, dict[str, Any]]]],
+                   flipped: set[str], edits: list[CharEdit], failed: list[str]) -> list[CharEdit]:
+    """RevNon without the reversals that unchanged context tied to them would contradict (:func:`.clash.tie_clash`,
+    *this great little place with unimpressive chicken tacos*): their edits are dropped (``flipped`` and
+    ``failed`` updated in place), the other aspects' kept."""
+    by_id = {o.aspect.id: o for o in plan.prep.aspects}
+    assert plan.sent is not None
+    while flipped:
+        rest = [by_id[x] for x in sorted(flipped)]
+        found = clashes(q.lexicon, plan.sent.parse, rest, [o for o in plan.prep.aspects if o not in rest])
+        if not found:
+            break
+        aid, why = next(iter(found.items()))  # one at a time: its old opinion then counts against the others
+        drop = {e for c, _ in groups[aid] if c is not None for e in c.edits}
+        edits = [e for e in edits if e not in drop]
+        flipped.discard(aid)
+        failed.append(f"{why} [non-target {by_id[aid].aspect.term!r}]")
+    return edits
 
 
 _PREDICATE_NEGATION = frozenset({"copula_negated", "negation_added", "do_support", "negation_removed"})

@@ -1,0 +1,153 @@
+"""Discourse clashes of a reversal: unchanged context that the parse ties to a reversed opinion (corrected mode).
+
+A reversal edits only the opinion span (and the predicate that governs it); words the sentence ties to that
+opinion keep their old sentiment and then contradict it. Blind audits found two recurring ties that the
+dependency parse shows:
+
+* **a with/including phrase and its host** (:func:`tie_clash`): *this great little place with awesome chicken
+  tacos*, *a variety of great entrees, including fresh seafood*, *It looks and feels solid, with a flawless
+  finish*, *The food is all-around good, with the rolls usually excellent*: the phrase elaborates its host, so
+  reversing one side while the other keeps a polar word of the old polarity reads as a contradiction
+  (*great little place with unimpressive chicken tacos*);
+* **coordinated predicates of one subject**: *The waitstaff is solicitous and friendly and always seems glad to
+  see us* never becomes *is unconcerned and unfriendly and always seems glad to see us*.
+
+Polar words are the generator's lexicon's (:class:`~.polarity.Polarity`), read against a negation attached to
+them or to their head. Every function takes the parse's token indices.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .polarity import LABEL_SIGN, Polarity
+from .resources import Parse
+from .strategies import PreparedAspect
+from .syntax import COMPLEMENT, EMBEDDED, NEG_WORDS, SUBJECT, children, has_subject, predicate, scope, span_head, subtree
+
+TIE_WORDS = frozenset({"with", "including", "featuring"})
+"""Prepositions (or ``with`` as the marker of an absolute clause) whose phrase elaborates its host."""
+_CUT = EMBEDDED | {"conj", "cc"}
+_CONTENT = frozenset({"ADJ", "ADV", "NOUN", "VERB", "PROPN"})
+"""Parts of speech that carry sentiment as context (a modal such as *must* does not)."""
+
+
+def _opinion_tokens(pa: PreparedAspect) -> set[int]:
+    return {i for f, t in pa.opinions for i in range(f, t)}
+
+
+def _negated(p: Parse, i: int) -> bool:
+    def neg(k: int) -> bool:
+        return any(p.deps[j] == "neg" or p.tokens[j].lower() in NEG_WORDS and p.deps[j] in ("det", "advmod")
+                   for j in children(p, k))
+    return neg(i) or (p.deps[i] in ("acomp", "attr", "advmod", "oprd", "amod", "xcomp") and neg(p.heads[i]))
+
+
+def _polar(lexicon: Polarity, p: Parse, toks: Iterable[int], sign: int, skip: set[int]) -> str | None:
+    """The first word of ``toks`` (not in ``skip``) that reads with polarity ``sign`` in its context."""
+    for i in sorted(toks):
+        if i in skip or p.upos[i] not in _CONTENT:
+            continue
+        s = lexicon.word(p.tokens[i])
+        if s and (-s if _negated(p, i) else s) == sign:
+            return p.tokens[i]
+    return None
+
+
+def _ties(p: Parse) -> list[tuple[int, set[int], set[int]]]:
+    """Every (tie word, its phrase, its host's side): the host's subtree without coordinated or embedded
+    clauses and without the phrase."""
+    out = []
+    for w, tok in enumerate(p.tokens):
+        if tok.lower() not in TIE_WORDS or p.heads[w] == w:
+            continue
+        if p.deps[w] == "prep":
+            phrase, host = subtree(p, w), p.heads[w]
+        elif p.deps[w] == "mark" and tok.lower() == "with" and p.heads[p.heads[w]] != p.heads[w]:
+            phrase, host = subtree(p, p.heads[w]), p.heads[p.heads[w]]  # *, with the rolls usually excellent*
+        else:
+            continue
+        out.append((w, phrase, subtree(p, host, _CUT) - phrase))
+    return out
+
+
+def tie_clash(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspect], others: Sequence[PreparedAspect]
+              ) -> str | None:
+    """Why reversing the opinions of ``flipped`` (the aspects whose label the edit flips) would clash with
+    unchanged words tied to them, or None (the first of :func:`clashes`)."""
+    found = clashes(lexicon, p, flipped, others)
+    return next(iter(found.values()), None)
+
+
+def clashes(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspect], others: Sequence[PreparedAspect]
+            ) -> dict[str, str]:
+    """``{aspect id: why}`` for every aspect of ``flipped`` whose reversal unchanged tied words contradict.
+    ``others`` are the sentence's other aspects: their opinions count as tied context in a with/including phrase,
+    never in a coordinated predicate (the and -> but rule handles two aspects' clauses); the opinions of
+    ``flipped`` are edited, so they never count."""
+    edited = set().union(*(_opinion_tokens(f) for f in flipped)) if flipped else set()
+    annotated = set().union(*(_opinion_tokens(o) for o in others)) if others else set()
+    terms = {i for o in (*flipped, *others) for i in range(*o.span)}
+    ties = [t for t in _ties(p) if t[0] not in terms]  # *chicken with avocado* is a name, not a tie
+    out: dict[str, str] = {}
+    for f in flipped:
+        why = _clash(lexicon, p, f, ties, edited | terms, annotated)
+        if why is not None:
+            out[f.aspect.id] = why
+    return out
+
+
+def _clash(lexicon: Polarity, p: Parse, f: PreparedAspect, ties: list[tuple[int, set[int], set[int]]],
+           edited: set[int], annotated: set[int]) -> str | None:
+    old = LABEL_SIGN[f.aspect.polarity]
+    mine = _opinion_tokens(f)
+    if not old or not mine:
+        return None
+    term = set(range(*f.span))
+    for w, phrase, host in ties:
+        if term & phrase and mine & host:
+            continue  # the phrase is the opinion's argument (*impressed with the food and value*)
+        for side, other in ((host, phrase), (phrase, host)):
+            if mine & side and not mine & other:
+                word = _polar(lexicon, p, other, old, edited)
+                if word is not None:
+                    return (f"the {p.tokens[w]!r} phrase ties {f.aspect.term!r}'s opinion to {word!r}, which keeps "
+                            "the old polarity: the reversal would clash")
+    for head in sorted({span_head(p, a, b) for a, b in f.opinions}):
+        for q in _coordinated(p, head, term):
+            word = _polar(lexicon, p, scope(p, q) - _subjects(p, q), old, edited | annotated)
+            if word is not None:
+                return (f"a coordinated predicate of the same subject ({p.tokens[q]!r} ... {word!r}) keeps the "
+                        f"old polarity of {f.aspect.term!r}: the reversal would clash")
+    return None
+
+
+def _subjects(p: Parse, q: int) -> set[int]:
+    return set().union(*(subtree(p, j) for j in children(p, q) if p.deps[j] in SUBJECT))
+
+
+def _coordinated(p: Parse, head: int, term: set[int]) -> list[int]:
+    """The verbs coordinated with the predicate of opinion word ``head`` that share its subject (no subject of
+    their own): *is solicitous and friendly and always seems glad to see us* -> ``seems``. Only where the opinion
+    describes that subject: it is the predicate's complement (*is solicitous*, *were happy with our food*) or the
+    target is the subject or the predicate itself (*runs very quiet*); an opinion on an object (*is super fast
+    and has inferior graphics*) is a claim of its own."""
+    pred = predicate(p, head)
+    if pred is None:
+        return []
+    root = pred
+    while p.deps[root] == "conj" and not has_subject(p, root) and p.heads[root] != root:
+        root = p.heads[root]
+    group = [root]
+    todo = [root]
+    while todo:
+        k = todo.pop()
+        for j in children(p, k):
+            if p.deps[j] == "conj" and p.upos[j] in ("VERB", "AUX") and not has_subject(p, j):
+                group.append(j)
+                todo.append(j)
+    if len(group) < 2 or p.upos[root] not in ("VERB", "AUX"):
+        return []
+    subj = _subjects(p, root)
+    if not (p.deps[head] in COMPLEMENT or term & (subj | set(group))):
+        return []
+    return [q for q in group if q != pred and head not in scope(p, q)]
