@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from .charedit import CharEdit, apply, touches
 from .polarity import LABEL_SIGN, Polarity
 from .resources import Parse
 from .strategies import PreparedAspect
@@ -42,15 +43,18 @@ def _negated(p: Parse, i: int) -> bool:
     return neg(i) or (p.deps[i] in ("acomp", "attr", "advmod", "oprd", "amod", "xcomp") and neg(p.heads[i]))
 
 
+def polar_sign(lexicon: Polarity, p: Parse, i: int) -> int:
+    """The polarity of content word ``i`` in its context (+1 / -1 / 0): the lexicon's, reversed by a negation
+    attached to it or to its head (*is not a waste*)."""
+    if p.upos[i] not in _CONTENT:
+        return 0
+    s = lexicon.word(p.tokens[i])
+    return -s if s and _negated(p, i) else s
+
+
 def _polar(lexicon: Polarity, p: Parse, toks: Iterable[int], sign: int, skip: set[int]) -> str | None:
     """The first word of ``toks`` (not in ``skip``) that reads with polarity ``sign`` in its context."""
-    for i in sorted(toks):
-        if i in skip or p.upos[i] not in _CONTENT:
-            continue
-        s = lexicon.word(p.tokens[i])
-        if s and (-s if _negated(p, i) else s) == sign:
-            return p.tokens[i]
-    return None
+    return next((p.tokens[i] for i in sorted(toks) if i not in skip and polar_sign(lexicon, p, i) == sign), None)
 
 
 def _ties(p: Parse) -> list[tuple[int, set[int], set[int]]]:
@@ -151,3 +155,35 @@ def _coordinated(p: Parse, head: int, term: set[int]) -> list[int]:
     if not (p.deps[head] in COMPLEMENT or term & (subj | set(group))):
         return []
     return [q for q in group if q != pred and head not in scope(p, q)]
+
+
+CONTRASTS = frozenset({"but", "yet"})
+_BOUNDARY = frozenset({".", ";", "!", "?", ":", "-", "--", "(", ")", "...", "but", "yet"})
+
+
+def contrast_lost(lexicon: Polarity, text: str, tokens: Sequence[str], offsets: Sequence[tuple[int, int]],
+                  edits: Sequence[CharEdit]) -> str | None:
+    """Why a *but* the edits leave in place no longer contrasts anything, or None: the stretches before and
+    after it (up to the nearest sentence-internal boundary) read with opposite polarities under the lexicon in
+    the source and with the same one after the edits (*It gets crowded at lunchtime but there are lots of seats*
+    -> *... but there are not lots of seats*; *Great food but the service was dreadful* -> *Poor food but ...*)."""
+    for k, tok in enumerate(tokens):
+        if tok.lower() not in CONTRASTS or any(touches(offsets[k], e) for e in edits):
+            continue
+        lo = next((j + 1 for j in range(k - 1, -1, -1) if tokens[j].lower() in _BOUNDARY), 0)
+        hi = next((j for j in range(k + 1, len(tokens)) if tokens[j].lower() in _BOUNDARY), len(tokens))
+        if lo >= k or hi <= k + 1:
+            continue
+        sides = [(offsets[lo][0], offsets[k - 1][1]), (offsets[k + 1][0], offsets[hi - 1][1])]
+        before = [lexicon.phrase(text[a:b]) for a, b in sides]
+        after = [lexicon.phrase(_edited(text, a, b, edits)) for a, b in sides]
+        if before[0] * before[1] == -1 and after[0] == after[1] != 0:
+            return (f"the contrast {tok!r} no longer fits: both sides read "
+                    f"{'positive' if after[0] > 0 else 'negative'} after the edit")
+    return None
+
+
+def _edited(text: str, a: int, b: int, edits: Sequence[CharEdit]) -> str:
+    inside = [CharEdit(e.start - a, e.end - a, e.text, e.before, e.op, e.detail) for e in edits
+              if a <= e.start and e.end <= b]
+    return apply(text[a:b], inside)
