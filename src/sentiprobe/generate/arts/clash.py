@@ -187,3 +187,28 @@ def _edited(text: str, a: int, b: int, edits: Sequence[CharEdit]) -> str:
     inside = [CharEdit(e.start - a, e.end - a, e.text, e.before, e.op, e.detail) for e in edits
               if a <= e.start and e.end <= b]
     return apply(text[a:b], inside)
+
+
+ELABORATION = frozenset({":", "-", "--", "\u2014"})
+_SENTENCE_END = frozenset({".", ";", "!", "?", "..."})
+
+
+def elaboration_split(lexicon: Polarity, text: str, tokens: Sequence[str], offsets: Sequence[tuple[int, int]],
+                      edits: Sequence[CharEdit]) -> str | None:
+    """Why the edits split a statement from its elaboration, or None: the stretches before and after the only
+    colon or dash of a sentence agree under the lexicon in the source and disagree after the edits (*All are GREAT - poori, naan,
+    paratha all FRESH* -> *... all OLD*; *Desserts are almost incredible: my personal favorite is ...*)."""
+    for k, tok in enumerate(tokens):
+        if tok not in ELABORATION or any(touches(offsets[k], e) for e in edits):
+            continue
+        lo = next((j + 1 for j in range(k - 1, -1, -1) if tokens[j] in _SENTENCE_END), 0)
+        hi = next((j for j in range(k + 1, len(tokens)) if tokens[j] in _SENTENCE_END), len(tokens))
+        if lo >= k or hi <= k + 1 or sum(t in ELABORATION for t in tokens[lo:hi]) > 1:
+            continue  # a list of items between dashes (*excellent OS -- optimal mobility -- ...*) is no elaboration
+        sides = [(offsets[lo][0], offsets[k - 1][1]), (offsets[k + 1][0], offsets[hi - 1][1])]
+        before = [lexicon.phrase(text[a:b]) for a, b in sides]
+        after = [lexicon.phrase(_edited(text, a, b, edits)) for a, b in sides]
+        if before[0] == before[1] != 0 and after[0] * after[1] == -1:
+            return (f"the {tok!r} joins a statement and its elaboration: after the edit one side reads positive, "
+                    "the other negative")
+    return None
