@@ -17,6 +17,7 @@ them or to their head. Every function takes the parse's token indices.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from .charedit import CharEdit, apply, touches
@@ -212,3 +213,18 @@ def elaboration_split(lexicon: Polarity, text: str, tokens: Sequence[str], offse
             return (f"the {tok!r} joins a statement and its elaboration: after the edit one side reads positive, "
                     "the other negative")
     return None
+
+
+_SUMMARY = re.compile(r"\b(?:has|had|have) it all\b|\beverything (?:i|you|one|we) (?:could|would|can) (?:ask|want|wish|need)|"
+                      r"\bnothing wrong\b|\bcombined? to\b|\bcombines to\b")
+"""Frames that sum up every opinion of the sentence: *This bar has it all - great drinks, ...*, *its literally
+everything I could ask for*, *NOTHING WRONG*, *great food, ... and friendly service combine to ensure an
+enjoyable repast*."""
+
+
+def summary_frame(text: str) -> str | None:
+    """Why a reversal anywhere in ``text`` would contradict its summing-up frame, or None."""
+    m = _SUMMARY.search(text.lower())
+    if m is None:
+        return None
+    return f"the frame {m.group(0)!r} sums up the sentence's opinions: a reversal of one of them would clash"

@@ -26,7 +26,7 @@ from typing import Any
 from ...suites.arts.formats import FLIP
 from .candidates import Candidate, Reversal, Sent, conjunction_edit, intensify_candidates, reversal_candidates
 from .charedit import CharEdit, apply, map_span, touches
-from .clash import clashes, contrast_lost, elaboration_split, tie_clash
+from .clash import clashes, contrast_lost, elaboration_split, summary_frame, tie_clash
 from .polarity import LABEL_SIGN, Polarity
 from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
 from .syntax import EMBEDDED, span_head, subtree
@@ -236,7 +236,7 @@ def _frame(sent: Sent) -> str | None:
     if m:
         return (f"the frame {m.group(0)!r} already carries the opinion: a reversal inside it reads as nonsense "
                 "(*the only thing I don't dislike is not the touchpad*)")
-    return None
+    return summary_frame(sent.text)
 
 
 def _additive(sent: Sent, prep: Prepared) -> str | None:
