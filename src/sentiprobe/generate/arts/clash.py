@@ -228,3 +228,20 @@ def summary_frame(text: str) -> str | None:
     if m is None:
         return None
     return f"the frame {m.group(0)!r} sums up the sentence's opinions: a reversal of one of them would clash"
+
+
+_REPEAT = re.compile(r"\b(\w+)(?:,| and| or)? \1\b", re.IGNORECASE)
+
+
+def repetition_changed(source: str, variant: str) -> str | None:
+    """Why the edits make or break a word's immediate repetition, or None: two opinions reversed to one antonym
+    (*friendly, courteous* -> *rude, rude*), or one half of an emphatic repetition reversed (*love, love the
+    food* -> *love, hate the food*)."""
+    before = {m.group(0).lower() for m in _REPEAT.finditer(source)}
+    after = {m.group(0).lower() for m in _REPEAT.finditer(variant)}
+    made, broken = sorted(after - before), sorted(before - after)
+    if made:
+        return f"the edits repeat a word ({made[0]!r}): two opinions became one"
+    if broken:
+        return f"the edits reverse one half of the repetition {broken[0]!r}"
+    return None

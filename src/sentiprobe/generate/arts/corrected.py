@@ -26,7 +26,7 @@ from typing import Any
 from ...suites.arts.formats import FLIP
 from .candidates import Candidate, Reversal, Sent, conjunction_edit, intensify_candidates, reversal_candidates
 from .charedit import CharEdit, apply, map_span, touches
-from .clash import clashes, contrast_lost, elaboration_split, summary_frame, tie_clash
+from .clash import clashes, contrast_lost, elaboration_split, repetition_changed, summary_frame, tie_clash
 from .polarity import LABEL_SIGN, Polarity
 from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
 from .syntax import EMBEDDED, span_head, subtree
@@ -484,11 +484,11 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
     conj = _conjunction(plan, flipped)
     if conj is not None and not any(conj.overlaps(e) for e in edits):
         edits.append(conj)
+    text = apply(sent.text, edits)
     lost = contrast_lost(q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits) or elaboration_split(
-        q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits)
+        q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits) or repetition_changed(sent.text, text)
     if lost is not None:
         return None, lost
-    text = apply(sent.text, edits)
     span = map_span(a.start, a.end, edits)
     if span is None or text[span[0]:span[1]] != a.term:
         # an edit that rewrites the target term itself cannot keep its span: a counted refusal, not a variant
