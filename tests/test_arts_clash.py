@@ -97,7 +97,8 @@ def test_an_elaboration_after_a_colon_or_dash_keeps_its_statements_polarity(tmp_
          [("Desserts", "positive", ["incredible"]), ("Tart of the Day", "positive", ["favorite"])]),
         # a list between dashes is no elaboration
         ("l", "also... - excellent operating system -- size and weight for optimal mobility -- excellent durability "
-              "of the battery", [("operating system", "positive", ["excellent"]), ("mobility", "positive", ["optimal"])]),
+              "of the battery",
+         [("operating system", "positive", ["excellent"]), ("mobility", "positive", ["optimal"])]),
     ], with_lexicon(tmp_path, {"fresh": "positive", "stale": "negative", "old": "negative",
                                         "incredible": "positive"}))
     assert variant(gen, "a_2_adv1") is None  # *All are GREAT - poori, naan, paratha all OLD*

@@ -24,7 +24,8 @@ from .charedit import CharEdit, apply, touches
 from .polarity import LABEL_SIGN, Polarity
 from .resources import Parse
 from .strategies import PreparedAspect
-from .syntax import COMPLEMENT, EMBEDDED, NEG_WORDS, SUBJECT, children, has_subject, predicate, scope, span_head, subtree
+from .syntax import (COMPLEMENT, EMBEDDED, NEG_WORDS, SUBJECT, children, has_subject, predicate, scope, span_head,
+                     subtree)
 
 TIE_WORDS = frozenset({"with", "including", "featuring"})
 """Prepositions (or ``with`` as the marker of an absolute clause) whose phrase elaborates its host."""
@@ -39,7 +40,7 @@ def _opinion_tokens(pa: PreparedAspect) -> set[int]:
 
 def _negated(p: Parse, i: int) -> bool:
     def neg(k: int) -> bool:
-        return any(p.deps[j] == "neg" or p.tokens[j].lower() in NEG_WORDS and p.deps[j] in ("det", "advmod")
+        return any(p.deps[j] == "neg" or (p.tokens[j].lower() in NEG_WORDS and p.deps[j] in ("det", "advmod"))
                    for j in children(p, k))
     return neg(i) or (p.deps[i] in ("acomp", "attr", "advmod", "oprd", "amod", "xcomp") and neg(p.heads[i]))
 
@@ -197,8 +198,9 @@ _SENTENCE_END = frozenset({".", ";", "!", "?", "..."})
 def elaboration_split(lexicon: Polarity, text: str, tokens: Sequence[str], offsets: Sequence[tuple[int, int]],
                       edits: Sequence[CharEdit]) -> str | None:
     """Why the edits split a statement from its elaboration, or None: the stretches before and after the only
-    colon or dash of a sentence agree under the lexicon in the source and disagree after the edits (*All are GREAT - poori, naan,
-    paratha all FRESH* -> *... all OLD*; *Desserts are almost incredible: my personal favorite is ...*)."""
+    colon or dash of a sentence agree under the lexicon in the source and disagree after the edits (*All are
+    GREAT - poori, naan, paratha all FRESH* -> *... all OLD*; *Desserts are almost incredible: my personal
+    favorite is ...*)."""
     for k, tok in enumerate(tokens):
         if tok not in ELABORATION or any(touches(offsets[k], e) for e in edits):
             continue
@@ -215,7 +217,8 @@ def elaboration_split(lexicon: Polarity, text: str, tokens: Sequence[str], offse
     return None
 
 
-_SUMMARY = re.compile(r"\b(?:has|had|have) it all\b|\beverything (?:i|you|one|we) (?:could|would|can) (?:ask|want|wish|need)|"
+_SUMMARY = re.compile(r"\b(?:has|had|have) it all\b|"
+                      r"\beverything (?:i|you|one|we) (?:could|would|can) (?:ask|want|wish|need)|"
                       r"\bnothing wrong\b|\bcombined? to\b|\bcombines to\b")
 """Frames that sum up every opinion of the sentence: *This bar has it all - great drinks, ...*, *its literally
 everything I could ask for*, *NOTHING WRONG*, *great food, ... and friendly service combine to ensure an
