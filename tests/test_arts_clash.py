@@ -135,3 +135,33 @@ def test_edits_never_make_or_break_a_repetition(tmp_path, kit):
                               "the staff was rude, rude and inefficient") is not None
     assert repetition_changed("a little small for me", "a little little for me") is not None
     assert repetition_changed("very very good", "very very bad") is None
+
+
+def test_an_opinion_on_the_object_of_an_evaluating_verb_keeps_the_verbs_polarity(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("i", "I like iTunes, the apparent security, the Mini form factor, all the nice graphics stuff.",
+         [("iTunes", "positive", ["like"]), ("security", "positive", ["apparent"]),
+          ("graphics stuff", "positive", ["nice"])]),
+        ("s", "Finally, I got sick of the bad service, obnoxious smirks, and snotty back talk.",
+         [("service", "negative", ["bad"])]),
+    ])
+    assert variant(gen, "i_2_adv1") is None  # *I like ..., all the bad graphics stuff*
+    assert "object of 'like'" in (refusal(gen, "i_2", "revtgt") or "")
+    assert variant(gen, "s_0_adv1") is None  # *I got sick of the good service*
+
+
+def test_a_general_aspect_and_a_kind_of_it_keep_agreeing_without_a_contrast(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("f", "The food is great, I love their dumplings, cold sesame noodles, chicken and shrimp dishs.",
+         [("food", "positive", ["great"]), ("dumplings", "positive", ["love"])]),
+        # with a contrast, and for a drink, the two may differ
+        ("c", "The food is great, but I dislike their dumplings.",
+         [("food", "positive", ["great"]), ("dumplings", "negative", ["dislike"])]),
+        ("w", "Great food, great wine and an excellent host.",
+         [("food", "positive", ["Great"]), ("wine", "positive", ["great"], 10)]),
+    ])
+    assert variant(gen, "f_1_adv1") is None  # *The food is great, I don't love their dumplings*
+    assert "covers" in (refusal(gen, "f_1", "revtgt") or "")
+    assert variant(gen, "f_0_adv2") is None
+    assert variant(gen, "c_1_adv1") is not None, refusal(gen, "c_1", "revtgt")
+    assert variant(gen, "w_1_adv1") is not None, refusal(gen, "w_1", "revtgt")

@@ -18,7 +18,7 @@ them or to their head. Every function takes the parse's token indices.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .charedit import CharEdit, apply, touches
 from .polarity import LABEL_SIGN, Polarity
@@ -119,11 +119,34 @@ def _clash(lexicon: Polarity, p: Parse, f: PreparedAspect, ties: list[tuple[int,
                     return (f"the {p.tokens[w]!r} phrase ties {f.aspect.term!r}'s opinion to {word!r}, which keeps "
                             "the old polarity: the reversal would clash")
     for head in sorted({span_head(p, a, b) for a, b in f.opinions}):
+        gov = _evaluator(p, head)
+        if gov is not None and gov not in edited and polar_sign(lexicon, p, gov) == old:
+            return (f"{f.aspect.term!r}'s opinion describes the object of {p.tokens[gov]!r}, which keeps the old "
+                    "polarity: the reversal would clash")
         for q in _coordinated(p, head, term):
             word = _polar(lexicon, p, scope(p, q) - _subjects(p, q), old, edited | annotated)
             if word is not None:
                 return (f"a coordinated predicate of the same subject ({p.tokens[q]!r} ... {word!r}) keeps the "
                         f"old polarity of {f.aspect.term!r}: the reversal would clash")
+    return None
+
+
+def _evaluator(p: Parse, head: int) -> int | None:
+    """The verb or adjective whose object (or prepositional object) is the noun phrase that opinion word
+    ``head`` modifies, through coordinated and apposed nouns: *I like iTunes, ..., all the nice graphics
+    stuff* -> ``like``."""
+    if p.deps[head] != "amod":
+        return None
+    i = p.heads[head]
+    for _ in range(8):
+        h, dep = p.heads[i], p.deps[i]
+        if h == i:
+            return None
+        if dep in ("dobj", "pobj", "prep") and p.upos[h] in ("VERB", "ADJ"):
+            return h
+        if dep not in ("conj", "appos", "pobj", "prep"):
+            return None
+        i = h
     return None
 
 
@@ -248,3 +271,31 @@ def repetition_changed(source: str, variant: str) -> str | None:
     if broken:
         return f"the edits reverse one half of the repetition {broken[0]!r}"
     return None
+
+
+CONTRAST_WORDS = frozenset({"but", "yet", "although", "though", "however", "except", "while", "whereas",
+                            "unfortunately", "only"})
+
+
+def general_clash(p: Parse, flipped: Sequence[PreparedAspect], others: Sequence[PreparedAspect],
+                  is_kind: Callable[[str, str], bool], variant: str) -> str | None:
+    """Why a reversal would leave a general aspect and a specific one it covers disagreeing without a contrast,
+    or None: *The food is great, I love their dumplings, ...* never becomes *... I don't love their dumplings*
+    (a dumpling is a food, WordNet's hypernyms say; ``is_kind(specific, general)``). With a contrast word in
+    the edited sentence ``variant`` (*The food was good but the dessert was bland*) the two may differ."""
+    if any(w in CONTRAST_WORDS for w in re.findall(r"[a-z]+", variant.lower())):
+        return None
+    for f in flipped:
+        old = LABEL_SIGN[f.aspect.polarity]
+        spec = _head_word(p, f)
+        for g in others:
+            general = old and " " not in g.aspect.term.strip() and LABEL_SIGN[g.aspect.polarity] == old
+            if general and g.opinions and is_kind(spec, _head_word(p, g)):  # a one-word category (*the food*)
+                return (f"{g.aspect.term!r} covers {f.aspect.term!r} and keeps the old polarity: without a contrast "
+                        "the reversal would clash")
+    return None
+
+
+def _head_word(p: Parse, pa: PreparedAspect) -> str:
+    h = span_head(p, *pa.span)
+    return (p.lemmas[h] if p.lemmas else p.tokens[h]).lower()

@@ -19,14 +19,15 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ...suites.arts.formats import FLIP
 from .candidates import Candidate, Reversal, Sent, conjunction_edit, intensify_candidates, reversal_candidates
 from .charedit import CharEdit, apply, map_span, touches
-from .clash import clashes, contrast_lost, elaboration_split, repetition_changed, summary_frame, tie_clash
+from .clash import (clashes, contrast_lost, elaboration_split, general_clash, repetition_changed, summary_frame,
+                    tie_clash)
 from .polarity import LABEL_SIGN, Polarity
 from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
 from .syntax import EMBEDDED, span_head, subtree
@@ -485,7 +486,10 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
     if conj is not None and not any(conj.overlaps(e) for e in edits):
         edits.append(conj)
     text = apply(sent.text, edits)
-    lost = contrast_lost(q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits) or elaboration_split(
+    turned = [o for o in plan.prep.aspects if o.aspect.id in flipped or (plan.strategy == "revtgt" and (
+        o is pa or set(o.opinions) & set(pa.opinions)))]
+    lost = general_clash(sent.parse, turned, [o for o in plan.prep.aspects if o not in turned], _kind_of(q), text)
+    lost = lost or contrast_lost(q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits) or elaboration_split(
         q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits) or repetition_changed(sent.text, text)
     if lost is not None:
         return None, lost
@@ -513,6 +517,31 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
                 list(ordered), labels=labels, notes=notes)
     v.choices = records
     return v, None
+
+
+def _kind_of(q: Quality) -> Callable[[str, str], bool]:
+    """``is_kind(specific, general)``: whether the first noun sense of ``specific`` has one of ``general``'s first
+    two among its WordNet hypernyms (*dumpling* -> *food*); never without WordNet."""
+    wn = getattr(q.antonyms, "wn", None)
+
+    def is_kind(specific: str, general: str) -> bool:
+        if wn is None or specific == general:
+            return False
+        key = (specific, general)
+        if key not in _KINDS:
+            goal = set(wn.synsets(general, "n")[:2])
+            first = wn.synsets(specific, "n")[:1]
+            up = {x.name() for syn in first for x in syn.closure(lambda x: x.hypernyms() + x.instance_hypernyms())}
+            _KINDS[key] = bool(goal & {x for syn in first for x in syn.closure(lambda x: x.hypernyms())}) and not (
+                up & _NOT_KINDS)
+        return _KINDS[key]
+    return is_kind
+
+
+_KINDS: dict[tuple[str, str], bool] = {}
+_NOT_KINDS = frozenset({"beverage.n.01", "meal.n.01"})
+"""A drink or a meal is no part of *the food* as reviews use it (*Great food, poor wine*; *an unpleasant dinner
+..., food was well-prepared*): never a covered aspect."""
 
 
 def _drop_clashing(q: Quality, plan: Plan, groups: dict[str, list[tuple[Candidate | None, dict[str, Any]]]],
