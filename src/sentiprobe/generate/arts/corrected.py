@@ -560,7 +560,7 @@ def _drop_clashing(q: Quality, plan: Plan, groups: dict[str, list[tuple[Candidat
         drop = {e for c, _ in groups[aid] if c is not None for e in c.edits}
         edits = [e for e in edits if e not in drop]
         flipped.discard(aid)
-        failed.append(f"{why} [non-target {by_id[aid].aspect.term!r}]")
+        failed.insert(0, f"{why} [non-target {by_id[aid].aspect.term!r}]")
     return edits
 
 
