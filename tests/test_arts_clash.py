@@ -135,6 +135,7 @@ def test_edits_never_make_or_break_a_repetition(tmp_path, kit):
                               "the staff was rude, rude and inefficient") is not None
     assert repetition_changed("a little small for me", "a little little for me") is not None
     assert repetition_changed("very very good", "very very bad") is None
+    assert repetition_changed("the food has gotten better and better", "the food has gotten worse and worse") is None
 
 
 def test_an_opinion_on_the_object_of_an_evaluating_verb_keeps_the_verbs_polarity(tmp_path, kit):

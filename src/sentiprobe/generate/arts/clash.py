@@ -263,13 +263,12 @@ def repetition_changed(source: str, variant: str) -> str | None:
     """Why the edits make or break a word's immediate repetition, or None: two opinions reversed to one antonym
     (*friendly, courteous* -> *rude, rude*), or one half of an emphatic repetition reversed (*love, love the
     food* -> *love, hate the food*)."""
-    before = {m.group(0).lower() for m in _REPEAT.finditer(source)}
-    after = {m.group(0).lower() for m in _REPEAT.finditer(variant)}
-    made, broken = sorted(after - before), sorted(before - after)
-    if made:
-        return f"the edits repeat a word ({made[0]!r}): two opinions became one"
-    if broken:
-        return f"the edits reverse one half of the repetition {broken[0]!r}"
+    before = [m.group(0) for m in _REPEAT.finditer(source)]
+    after = [m.group(0) for m in _REPEAT.finditer(variant)]
+    if len(after) > len(before):  # a repetition reversed as a whole (*better and better* -> *worse and worse*) is fine
+        return f"the edits repeat a word ({next(a for a in after if a not in before)!r}): two opinions became one"
+    if len(after) < len(before):
+        return f"the edits reverse one half of the repetition {next(b for b in before if b not in after)!r}"
     return None
 
 
