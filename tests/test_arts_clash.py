@@ -125,6 +125,15 @@ def test_a_frame_that_sums_up_the_opinions_blocks_every_reversal(tmp_path, kit):
         assert variant(gen, f"m_{i}_adv1") is None and variant(gen, f"m_{i}_adv2") is None
 
 
+def test_in_addition_to_adds_one_opinion_to_another(tmp_path, kit):
+    text = "In addition to great hot dogs, DOTP has wonderful breakfast sandwiches."
+    gen = run(tmp_path, kit, [("d", text, [("hot dogs", "positive", ["great"]),
+                                           ("breakfast sandwiches", "positive", ["wonderful"])])])
+    for i in range(2):
+        assert variant(gen, f"d_{i}_adv1") is None and variant(gen, f"d_{i}_adv2") is None
+    assert "in addition to" in (refusal(gen, "d_0", "revtgt") or "")
+
+
 def test_edits_never_make_or_break_a_repetition(tmp_path, kit):
     text = ("I've eaten at all three locations and I always love, love the food, the service is always wonderful "
             "and the prices are really reasonable.")

@@ -142,8 +142,9 @@ def _evaluator(p: Parse, head: int) -> int | None:
         h, dep = p.heads[i], p.deps[i]
         if h == i:
             return None
-        if dep in ("dobj", "pobj", "prep") and p.upos[h] in ("VERB", "ADJ"):
-            return h
+        if dep in ("dobj", "pobj", "prep") and (p.upos[h] == "VERB" or (
+                p.upos[h] == "ADJ" and p.deps[h] in COMPLEMENT | {"xcomp"})):
+            return h  # a predicative adjective (*got sick of*), never a fragment's (*Delicious food at a ...*)
         if dep not in ("conj", "appos", "pobj", "prep"):
             return None
         i = h
@@ -242,10 +243,10 @@ def elaboration_split(lexicon: Polarity, text: str, tokens: Sequence[str], offse
 
 _SUMMARY = re.compile(r"\b(?:has|had|have) it all\b|"
                       r"\beverything (?:i|you|one|we) (?:could|would|can) (?:ask|want|wish|need)|"
-                      r"\bnothing wrong\b|\bcombined? to\b|\bcombines to\b")
-"""Frames that sum up every opinion of the sentence: *This bar has it all - great drinks, ...*, *its literally
-everything I could ask for*, *NOTHING WRONG*, *great food, ... and friendly service combine to ensure an
-enjoyable repast*."""
+                      r"\bnothing wrong\b|\bcombined? to\b|\bcombines to\b|\bin addition to\b")
+"""Frames that sum up every opinion of the sentence, or add one to another: *This bar has it all - great drinks,
+...*, *its literally everything I could ask for*, *NOTHING WRONG*, *great food, ... and friendly service combine
+to ensure an enjoyable repast*, *In addition to great hot dogs, DOTP has wonderful breakfast sandwiches*."""
 
 
 def summary_frame(text: str) -> str | None:
@@ -253,7 +254,7 @@ def summary_frame(text: str) -> str | None:
     m = _SUMMARY.search(text.lower())
     if m is None:
         return None
-    return f"the frame {m.group(0)!r} sums up the sentence's opinions: a reversal of one of them would clash"
+    return f"the frame {m.group(0)!r} sums up or adds up the sentence's opinions: a reversal of one would clash"
 
 
 _REPEAT = re.compile(r"\b(\w+)(?:,| and| or)? \1\b", re.IGNORECASE)
