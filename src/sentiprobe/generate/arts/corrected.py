@@ -530,10 +530,9 @@ def _kind_of(q: Quality) -> Callable[[str, str], bool]:
         key = (specific, general)
         if key not in _KINDS:
             goal = set(wn.synsets(general, "n")[:2])
-            first = wn.synsets(specific, "n")[:1]
-            up = {x.name() for syn in first for x in syn.closure(lambda x: x.hypernyms() + x.instance_hypernyms())}
-            _KINDS[key] = bool(goal & {x for syn in first for x in syn.closure(lambda x: x.hypernyms())}) and not (
-                up & _NOT_KINDS)
+            ups = {x for syn in wn.synsets(specific, "n")[:1]
+                   for x in syn.closure(lambda x: x.hypernyms() + x.instance_hypernyms())}
+            _KINDS[key] = bool(goal & ups) and not {x.name() for x in ups} & _NOT_KINDS
         return _KINDS[key]
     return is_kind
 
