@@ -69,12 +69,16 @@ def test_a_coordinated_predicate_of_the_same_subject_keeps_its_sentiment(tmp_pat
     gen = run(tmp_path, kit, [
         ("w", text, [("waitstaff", "positive", ["solicitous", "friendly"]), ("food", "positive", ["wonderful"])]),
         ("g", "It is super fast and has outstanding graphics.", [("graphics", "positive", ["outstanding"])]),
+        ("p", "It's priced very reasonable but works very well right out of the box.",
+         [("priced", "positive", ["reasonable"])]),
     ])
     assert variant(gen, "w_0_adv1") is None  # *is unconcerned and unfriendly and always seems glad to see us*
     assert "coordinated predicate" in (refusal(gen, "w_0", "revtgt") or "")
     assert variant(gen, "w_1_adv2") is None
     # an opinion on the object of a coordinated verb is a claim of its own
     assert variant(gen, "g_0_adv1") is not None, refusal(gen, "g_0", "revtgt")
+    # predicates contrasted by *but* may differ
+    assert "coordinated predicate" not in (refusal(gen, "p_0", "revtgt") or "")
 
 
 def test_but_that_no_longer_contrasts_is_refused(tmp_path, kit):
@@ -169,9 +173,13 @@ def test_a_general_aspect_and_a_kind_of_it_keep_agreeing_without_a_contrast(tmp_
          [("food", "positive", ["great"]), ("dumplings", "negative", ["dislike"])]),
         ("w", "Great food, great wine and an excellent host.",
          [("food", "positive", ["Great"]), ("wine", "positive", ["great"], 10)]),
+        # an abstract attribute covers nothing (WordNet makes a price a kind of quality)
+        ("q", "It is easy to use, good quality and great price.",
+         [("quality", "positive", ["good"]), ("price", "positive", ["great"])]),
     ])
     assert variant(gen, "f_1_adv1") is None  # *The food is great, I don't love their dumplings*
     assert "covers" in (refusal(gen, "f_1", "revtgt") or "")
     assert variant(gen, "f_0_adv2") is None
     assert variant(gen, "c_1_adv1") is not None, refusal(gen, "c_1", "revtgt")
     assert variant(gen, "w_1_adv1") is not None, refusal(gen, "w_1", "revtgt")
+    assert "covers" not in (refusal(gen, "q_1", "revtgt") or "")

@@ -181,6 +181,8 @@ def _coordinated(p: Parse, head: int, term: set[int]) -> list[int]:
                 todo.append(j)
     if len(group) < 2 or p.upos[root] not in ("VERB", "AUX"):
         return []
+    if any(p.deps[j] == "cc" and p.tokens[j].lower() in CONTRASTS for k in group for j in children(p, k)):
+        return []  # *is priced very unreasonable but works very well*: the contrast is the sentence's point
     subj = _subjects(p, root)
     if not (p.deps[head] in COMPLEMENT or term & (subj | set(group))):
         return []

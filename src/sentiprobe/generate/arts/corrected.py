@@ -521,7 +521,8 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
 
 def _kind_of(q: Quality) -> Callable[[str, str], bool]:
     """``is_kind(specific, general)``: whether the first noun sense of ``specific`` has one of ``general``'s first
-    two among its WordNet hypernyms (*dumpling* -> *food*); never without WordNet."""
+    two among its WordNet hypernyms (*dumpling* -> *food*); only a physical thing covers another (a *price* is a
+    kind of *value* and of *quality* in WordNet, never covered by *good quality*); never without WordNet."""
     wn = getattr(q.antonyms, "wn", None)
 
     def is_kind(specific: str, general: str) -> bool:
@@ -529,7 +530,8 @@ def _kind_of(q: Quality) -> Callable[[str, str], bool]:
             return False
         key = (specific, general)
         if key not in _KINDS:
-            goal = set(wn.synsets(general, "n")[:2])
+            goal = {g for g in wn.synsets(general, "n")[:2]
+                    if _PHYSICAL in {x.name() for x in g.closure(lambda x: x.hypernyms())}}
             ups = {x for syn in wn.synsets(specific, "n")[:1]
                    for x in syn.closure(lambda x: x.hypernyms() + x.instance_hypernyms())}
             _KINDS[key] = bool(goal & ups) and not {x.name() for x in ups} & _NOT_KINDS
@@ -538,6 +540,7 @@ def _kind_of(q: Quality) -> Callable[[str, str], bool]:
 
 
 _KINDS: dict[tuple[str, str], bool] = {}
+_PHYSICAL = "physical_entity.n.01"
 _NOT_KINDS = frozenset({"beverage.n.01", "meal.n.01"})
 """A drink or a meal is no part of *the food* as reviews use it (*Great food, poor wine*; *an unpleasant dinner
 ..., food was well-prepared*): never a covered aspect."""
