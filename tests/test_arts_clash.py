@@ -71,7 +71,9 @@ def test_a_coordinated_predicate_of_the_same_subject_keeps_its_sentiment(tmp_pat
         ("g", "It is super fast and has outstanding graphics.", [("graphics", "positive", ["outstanding"])]),
         ("p", "It's priced very reasonable but works very well right out of the box.",
          [("priced", "positive", ["reasonable"])]),
-    ])
+        ("a", "It's priced very reasonable and works very well right out of the box.",
+         [("priced", "positive", ["reasonable"]), ("works", "positive", ["well"])]),
+    ], with_lexicon(tmp_path, {"right": "positive"}))
     assert variant(gen, "w_0_adv1") is None  # *is unconcerned and unfriendly and always seems glad to see us*
     assert "coordinated predicate" in (refusal(gen, "w_0", "revtgt") or "")
     assert variant(gen, "w_1_adv2") is None
@@ -79,6 +81,8 @@ def test_a_coordinated_predicate_of_the_same_subject_keeps_its_sentiment(tmp_pat
     assert variant(gen, "g_0_adv1") is not None, refusal(gen, "g_0", "revtgt")
     # predicates contrasted by *but* may differ
     assert "coordinated predicate" not in (refusal(gen, "p_0", "revtgt") or "")
+    # another aspect's opinion there is rule 5's (and -> but); *right out of the box* carries no sentiment
+    assert "coordinated predicate" not in (refusal(gen, "a_0", "revtgt") or "")
 
 
 def test_but_that_no_longer_contrasts_is_refused(tmp_path, kit):

@@ -52,8 +52,8 @@ def _negated(p: Parse, i: int) -> bool:
 def polar_sign(lexicon: Polarity, p: Parse, i: int) -> int:
     """The polarity of content word ``i`` in its context (+1 / -1 / 0): the lexicon's, reversed by a negation
     attached to it or to its head (*is not a waste*)."""
-    if p.upos[i] not in _CONTENT:
-        return 0
+    if p.upos[i] not in _CONTENT or (p.upos[i] == "ADV" and p.upos[p.heads[i]] not in ("VERB", "AUX", "ADJ", "ADV")):
+        return 0  # an adverb of a preposition (*right out of the box*) carries no sentiment
     s = lexicon.word(p.tokens[i])
     return -s if s and _negated(p, i) else s
 
