@@ -58,9 +58,13 @@ def test_a_with_phrase_that_is_the_opinions_argument_or_a_name_is_no_tie(tmp_pat
          [("food", "positive", ["impressed"]), ("value", "positive", ["impressed"])]),
         ("c", "They have a very good chicken with avocado and bad tuna as well.",
          [("chicken with avocado", "positive", ["good"]), ("tuna", "negative", ["bad"])]),
-    ])
+        # a price is weighed against what it buys: either way reads
+        ("p", "Chinatown definitely has better quality with cheaper prices.",
+         [("prices", "positive", ["cheaper"]), ("quality", "positive", ["better"])]),
+    ], with_lexicon(tmp_path, {"cheaper": "positive"}))
     assert variant(gen, "v_0_adv1") is not None, refusal(gen, "v_0", "revtgt")
     assert variant(gen, "c_1_adv1") is not None, refusal(gen, "c_1", "revtgt")
+    assert "phrase ties" not in (refusal(gen, "p_1", "revtgt") or "")
 
 
 def test_a_coordinated_predicate_of_the_same_subject_keeps_its_sentiment(tmp_path, kit):

@@ -33,6 +33,8 @@ from .syntax import (COMPLEMENT, EMBEDDED, NEG_WORDS, SUBJECT, children, has_sub
 
 TIE_WORDS = frozenset({"with", "including", "featuring"})
 """Prepositions (or ``with`` as the marker of an absolute clause) whose phrase elaborates its host."""
+PRICE_WORDS = frozenset({"price", "prices", "priced", "pricing", "cost", "costs", "value"})
+"""Words of a trade-off: quality *with* a price may go either way (*poorer quality with cheaper prices*)."""
 _CUT = EMBEDDED | {"conj", "cc"}
 _CONTENT = frozenset({"ADJ", "ADV", "NOUN", "VERB", "PROPN"})
 """Parts of speech that carry sentiment as context (a modal such as *must* does not)."""
@@ -116,6 +118,8 @@ def _clash(lexicon: Polarity, p: Parse, f: PreparedAspect, ties: list[tuple[int,
     for w, phrase, host in ties:
         if term & phrase and mine & host:
             continue  # the phrase is the opinion's argument (*impressed with the food and value*)
+        if any(p.tokens[i].lower() in PRICE_WORDS for i in phrase | host):
+            continue  # a price is weighed against what it buys (*good food with a pretty unreasonable price*)
         for side, other in ((host, phrase), (phrase, host)):
             if mine & side and not mine & other:
                 word = _polar(lexicon, p, other, old, edited)
