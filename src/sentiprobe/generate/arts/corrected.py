@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ...suites.arts.formats import FLIP
 from .candidates import Candidate, Reversal, Sent, conjunction_edit, intensify_candidates, reversal_candidates
 from .charedit import CharEdit, apply, map_span, touches
+from .clash import (clashes, contrast_lost, elaboration_split, general_clash, repetition_changed, summary_frame,
+                    tie_clash)
 from .polarity import LABEL_SIGN, Polarity
 from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
 from .syntax import EMBEDDED, span_head, subtree
@@ -149,6 +151,9 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
         return plan
     plan.sent = sent
     clash = _describing_clause(q, sent, prep, pa) or _frame(sent) or _additive(sent, prep)
+    if clash is None:
+        flipped = [o for o in prep.aspects if o is pa or set(o.opinions) & set(pa.opinions)]
+        clash = tie_clash(q.lexicon, sent.parse, flipped, [o for o in prep.aspects if o not in flipped])
     if clash is not None:
         plan.refusal = clash
         return plan
@@ -232,7 +237,7 @@ def _frame(sent: Sent) -> str | None:
     if m:
         return (f"the frame {m.group(0)!r} already carries the opinion: a reversal inside it reads as nonsense "
                 "(*the only thing I don't dislike is not the touchpad*)")
-    return None
+    return summary_frame(sent.text)
 
 
 def _additive(sent: Sent, prep: Prepared) -> str | None:
@@ -471,6 +476,8 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
         edits += new
         if kinds[aid] == "reverse":
             flipped.add(aid)
+    if plan.strategy == "revnon" and flipped:
+        edits = _drop_clashing(q, plan, groups, flipped, edits, failed)
     if plan.strategy == "revtgt" and failed:
         return None, failed[0]
     if not edits:
@@ -479,6 +486,13 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
     if conj is not None and not any(conj.overlaps(e) for e in edits):
         edits.append(conj)
     text = apply(sent.text, edits)
+    turned = [o for o in plan.prep.aspects if o.aspect.id in flipped or (plan.strategy == "revtgt" and (
+        o is pa or set(o.opinions) & set(pa.opinions)))]
+    lost = general_clash(sent.parse, turned, [o for o in plan.prep.aspects if o not in turned], _kind_of(q), text)
+    lost = lost or contrast_lost(q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits) or elaboration_split(
+        q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits) or repetition_changed(sent.text, text)
+    if lost is not None:
+        return None, lost
     span = map_span(a.start, a.end, edits)
     if span is None or text[span[0]:span[1]] != a.term:
         # an edit that rewrites the target term itself cannot keep its span: a counted refusal, not a variant
@@ -503,6 +517,53 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
                 list(ordered), labels=labels, notes=notes)
     v.choices = records
     return v, None
+
+
+def _kind_of(q: Quality) -> Callable[[str, str], bool]:
+    """``is_kind(specific, general)``: whether the first noun sense of ``specific`` has one of ``general``'s first
+    two among its WordNet hypernyms (*dumpling* -> *food*); only a physical thing covers another (a *price* is a
+    kind of *value* and of *quality* in WordNet, never covered by *good quality*); never without WordNet."""
+    wn = getattr(q.antonyms, "wn", None)
+
+    def is_kind(specific: str, general: str) -> bool:
+        if wn is None or specific == general:
+            return False
+        key = (specific, general)
+        if key not in _KINDS:
+            goal = {g for g in wn.synsets(general, "n")[:2]
+                    if _PHYSICAL in {x.name() for x in g.closure(lambda x: x.hypernyms())}}
+            ups = {x for syn in wn.synsets(specific, "n")[:1]
+                   for x in syn.closure(lambda x: x.hypernyms() + x.instance_hypernyms())}
+            _KINDS[key] = bool(goal & ups) and not {x.name() for x in ups} & _NOT_KINDS
+        return _KINDS[key]
+    return is_kind
+
+
+_KINDS: dict[tuple[str, str], bool] = {}
+_PHYSICAL = "physical_entity.n.01"
+_NOT_KINDS = frozenset({"beverage.n.01", "meal.n.01"})
+"""A drink or a meal is no part of *the food* as reviews use it (*Great food, poor wine*; *an unpleasant dinner
+..., food was well-prepared*): never a covered aspect."""
+
+
+def _drop_clashing(q: Quality, plan: Plan, groups: dict[str, list[tuple[Candidate | None, dict[str, Any]]]],
+                   flipped: set[str], edits: list[CharEdit], failed: list[str]) -> list[CharEdit]:
+    """RevNon without the reversals that unchanged context tied to them would contradict (:func:`.clash.tie_clash`,
+    *this great little place with unimpressive chicken tacos*): their edits are dropped (``flipped`` and
+    ``failed`` updated in place), the other aspects' kept."""
+    by_id = {o.aspect.id: o for o in plan.prep.aspects}
+    assert plan.sent is not None
+    while flipped:
+        rest = [by_id[x] for x in sorted(flipped)]
+        found = clashes(q.lexicon, plan.sent.parse, rest, [o for o in plan.prep.aspects if o not in rest])
+        if not found:
+            break
+        aid, why = next(iter(found.items()))  # one at a time: its old opinion then counts against the others
+        drop = {e for c, _ in groups[aid] if c is not None for e in c.edits}
+        edits = [e for e in edits if e not in drop]
+        flipped.discard(aid)
+        failed.insert(0, f"{why} [non-target {by_id[aid].aspect.term!r}]")
+    return edits
 
 
 _PREDICATE_NEGATION = frozenset({"copula_negated", "negation_added", "do_support", "negation_removed"})

@@ -1,0 +1,311 @@
+"""Discourse clashes of a reversal: unchanged context of the sentence that contradicts it (corrected mode).
+
+A reversal edits only the opinion span (and the predicate that governs it); the rest of the sentence keeps its
+old sentiment. Blind audits of generated variants found the failures below recurring; each check names the
+clash, and the caller refuses the variant (RevTgt) or drops the reversal (RevNon):
+
+* :func:`tie_clash` / :func:`clashes`, ties on the dependency parse: a *with*/*including* phrase and its host
+  (*this great little place with unimpressive chicken tacos*), an adjective on the object of an evaluating verb
+  (*I like ..., all the bad graphics stuff*), coordinated predicates of one subject (*is unconcerned and
+  unfriendly and always seems glad to see us*);
+* :func:`contrast_lost`: a *but* whose sides read alike after the edit (*Great food but the service was good*);
+* :func:`elaboration_split`: a statement and its elaboration after a colon or dash that now disagree (*All are
+  GREAT - poori, naan, paratha all OLD*);
+* :func:`summary_frame`: a frame that sums up or adds up the opinions (*This bar has it all - ...*);
+* :func:`repetition_changed`: a repetition made or broken (*rude, rude*; *love, hate the food*);
+* :func:`general_clash`: a general aspect and a kind of it that disagree without a contrast (*The food is great,
+  I don't love their dumplings*).
+
+Polar words are the generator's lexicon's (:class:`~.polarity.Polarity`), read against a negation attached to
+them or to their head.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+
+from .charedit import CharEdit, apply, touches
+from .polarity import LABEL_SIGN, Polarity
+from .resources import Parse
+from .strategies import PreparedAspect
+from .syntax import (COMPLEMENT, EMBEDDED, NEG_WORDS, SUBJECT, children, has_subject, predicate, scope, span_head,
+                     subtree)
+
+TIE_WORDS = frozenset({"with", "including", "featuring"})
+"""Prepositions (or ``with`` as the marker of an absolute clause) whose phrase elaborates its host."""
+PRICE_WORDS = frozenset({"price", "prices", "priced", "pricing", "cost", "costs", "value"})
+"""Words of a trade-off: quality *with* a price may go either way (*poorer quality with cheaper prices*)."""
+_CUT = EMBEDDED | {"conj", "cc"}
+_CONTENT = frozenset({"ADJ", "ADV", "NOUN", "VERB", "PROPN"})
+"""Parts of speech that carry sentiment as context (a modal such as *must* does not)."""
+
+
+def _opinion_tokens(pa: PreparedAspect) -> set[int]:
+    return {i for f, t in pa.opinions for i in range(f, t)}
+
+
+def _negated(p: Parse, i: int) -> bool:
+    def neg(k: int) -> bool:
+        return any(p.deps[j] == "neg" or (p.tokens[j].lower() in NEG_WORDS and p.deps[j] in ("det", "advmod"))
+                   for j in children(p, k))
+    return neg(i) or (p.deps[i] in ("acomp", "attr", "advmod", "oprd", "amod", "xcomp") and neg(p.heads[i]))
+
+
+def polar_sign(lexicon: Polarity, p: Parse, i: int) -> int:
+    """The polarity of content word ``i`` in its context (+1 / -1 / 0): the lexicon's, reversed by a negation
+    attached to it or to its head (*is not a waste*)."""
+    if p.upos[i] not in _CONTENT or (p.upos[i] == "ADV" and p.upos[p.heads[i]] not in ("VERB", "AUX", "ADJ", "ADV")):
+        return 0  # an adverb of a preposition (*right out of the box*) carries no sentiment
+    s = lexicon.word(p.tokens[i])
+    return -s if s and _negated(p, i) else s
+
+
+def _polar(lexicon: Polarity, p: Parse, toks: Iterable[int], sign: int, skip: set[int]) -> str | None:
+    """The first word of ``toks`` (not in ``skip``) that reads with polarity ``sign`` in its context."""
+    return next((p.tokens[i] for i in sorted(toks) if i not in skip and polar_sign(lexicon, p, i) == sign), None)
+
+
+def _ties(p: Parse) -> list[tuple[int, set[int], set[int]]]:
+    """Every (tie word, its phrase, its host's side): the host's subtree without coordinated or embedded
+    clauses and without the phrase."""
+    out = []
+    for w, tok in enumerate(p.tokens):
+        if tok.lower() not in TIE_WORDS or p.heads[w] == w:
+            continue
+        if p.deps[w] == "prep":
+            phrase, host = subtree(p, w), p.heads[w]
+        elif p.deps[w] == "mark" and tok.lower() == "with" and p.heads[p.heads[w]] != p.heads[w]:
+            phrase, host = subtree(p, p.heads[w]), p.heads[p.heads[w]]  # *, with the rolls usually excellent*
+        else:
+            continue
+        out.append((w, phrase, subtree(p, host, _CUT) - phrase))
+    return out
+
+
+def tie_clash(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspect], others: Sequence[PreparedAspect]
+              ) -> str | None:
+    """Why reversing the opinions of ``flipped`` (the aspects whose label the edit flips) would clash with
+    unchanged words tied to them, or None (the first of :func:`clashes`)."""
+    found = clashes(lexicon, p, flipped, others)
+    return next(iter(found.values()), None)
+
+
+def clashes(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspect], others: Sequence[PreparedAspect]
+            ) -> dict[str, str]:
+    """``{aspect id: why}`` for every aspect of ``flipped`` whose reversal unchanged tied words contradict.
+    ``others`` are the sentence's other aspects: their opinions count as tied context in a with/including phrase,
+    never in a coordinated predicate (the and -> but rule handles two aspects' clauses); the opinions of
+    ``flipped`` are edited, so they never count."""
+    edited = set().union(*(_opinion_tokens(f) for f in flipped)) if flipped else set()
+    annotated = set().union(*(_opinion_tokens(o) for o in others)) if others else set()
+    terms = {i for o in (*flipped, *others) for i in range(*o.span)}
+    ties = [t for t in _ties(p) if t[0] not in terms]  # *chicken with avocado* is a name, not a tie
+    out: dict[str, str] = {}
+    for f in flipped:
+        why = _clash(lexicon, p, f, ties, edited | terms, annotated)
+        if why is not None:
+            out[f.aspect.id] = why
+    return out
+
+
+def _clash(lexicon: Polarity, p: Parse, f: PreparedAspect, ties: list[tuple[int, set[int], set[int]]],
+           edited: set[int], annotated: set[int]) -> str | None:
+    old = LABEL_SIGN[f.aspect.polarity]
+    mine = _opinion_tokens(f)
+    if not old or not mine:
+        return None
+    term = set(range(*f.span))
+    for w, phrase, host in ties:
+        if term & phrase and mine & host:
+            continue  # the phrase is the opinion's argument (*impressed with the food and value*)
+        if any(p.tokens[i].lower() in PRICE_WORDS for i in phrase | host):
+            continue  # a price is weighed against what it buys (*good food with a pretty unreasonable price*)
+        for side, other in ((host, phrase), (phrase, host)):
+            if mine & side and not mine & other:
+                word = _polar(lexicon, p, other, old, edited)
+                if word is not None:
+                    return (f"the {p.tokens[w]!r} phrase ties {f.aspect.term!r}'s opinion to {word!r}, which keeps "
+                            "the old polarity: the reversal would clash")
+    for head in sorted({span_head(p, a, b) for a, b in f.opinions}):
+        gov = _evaluator(p, head)
+        if gov is not None and gov not in edited and polar_sign(lexicon, p, gov) == old:
+            return (f"{f.aspect.term!r}'s opinion describes the object of {p.tokens[gov]!r}, which keeps the old "
+                    "polarity: the reversal would clash")
+        for q in _coordinated(p, head, term):
+            word = _polar(lexicon, p, scope(p, q) - _subjects(p, q), old, edited | annotated)
+            if word is not None:
+                return (f"a coordinated predicate of the same subject ({p.tokens[q]!r} ... {word!r}) keeps the "
+                        f"old polarity of {f.aspect.term!r}: the reversal would clash")
+    return None
+
+
+def _evaluator(p: Parse, head: int) -> int | None:
+    """The verb or adjective whose object (or prepositional object) is the noun phrase that opinion word
+    ``head`` modifies, through coordinated and apposed nouns: *I like iTunes, ..., all the nice graphics
+    stuff* -> ``like``."""
+    if p.deps[head] != "amod":
+        return None
+    i = p.heads[head]
+    for _ in range(8):
+        h, dep = p.heads[i], p.deps[i]
+        if h == i:
+            return None
+        if dep in ("dobj", "pobj", "prep") and (p.upos[h] == "VERB" or (
+                p.upos[h] == "ADJ" and p.deps[h] in COMPLEMENT | {"xcomp"})):
+            return h  # a predicative adjective (*got sick of*), never a fragment's (*Delicious food at a ...*)
+        if dep not in ("conj", "appos", "pobj", "prep"):
+            return None
+        i = h
+    return None
+
+
+def _subjects(p: Parse, q: int) -> set[int]:
+    return set().union(*(subtree(p, j) for j in children(p, q) if p.deps[j] in SUBJECT))
+
+
+def _coordinated(p: Parse, head: int, term: set[int]) -> list[int]:
+    """The verbs coordinated with the predicate of opinion word ``head`` that share its subject (no subject of
+    their own): *is solicitous and friendly and always seems glad to see us* -> ``seems``. Only where the opinion
+    describes that subject: it is the predicate's complement (*is solicitous*, *were happy with our food*) or the
+    target is the subject or the predicate itself (*runs very quiet*); an opinion on an object (*is super fast
+    and has inferior graphics*) is a claim of its own."""
+    pred = predicate(p, head)
+    if pred is None:
+        return []
+    root = pred
+    while p.deps[root] == "conj" and not has_subject(p, root) and p.heads[root] != root:
+        root = p.heads[root]
+    group = [root]
+    todo = [root]
+    while todo:
+        k = todo.pop()
+        for j in children(p, k):
+            if p.deps[j] == "conj" and p.upos[j] in ("VERB", "AUX") and not has_subject(p, j):
+                group.append(j)
+                todo.append(j)
+    if len(group) < 2 or p.upos[root] not in ("VERB", "AUX"):
+        return []
+    if any(p.deps[j] == "cc" and p.tokens[j].lower() in CONTRASTS for k in group for j in children(p, k)):
+        return []  # *is priced very unreasonable but works very well*: the contrast is the sentence's point
+    subj = _subjects(p, root)
+    if not (p.deps[head] in COMPLEMENT or term & (subj | set(group))):
+        return []
+    return [q for q in group if q != pred and head not in scope(p, q)]
+
+
+CONTRASTS = frozenset({"but", "yet"})
+_BOUNDARY = frozenset({".", ";", "!", "?", ":", "-", "--", "(", ")", "...", "but", "yet"})
+
+
+def contrast_lost(lexicon: Polarity, text: str, tokens: Sequence[str], offsets: Sequence[tuple[int, int]],
+                  edits: Sequence[CharEdit]) -> str | None:
+    """Why a *but* the edits leave in place no longer contrasts anything, or None: the stretches before and
+    after it (up to the nearest sentence-internal boundary) read with opposite polarities under the lexicon in
+    the source and with the same one after the edits (*It gets crowded at lunchtime but there are lots of seats*
+    -> *... but there are not lots of seats*; *Great food but the service was dreadful* -> *Poor food but ...*)."""
+    for k, tok in enumerate(tokens):
+        if tok.lower() not in CONTRASTS or any(touches(offsets[k], e) for e in edits):
+            continue
+        lo = next((j + 1 for j in range(k - 1, -1, -1) if tokens[j].lower() in _BOUNDARY), 0)
+        hi = next((j for j in range(k + 1, len(tokens)) if tokens[j].lower() in _BOUNDARY), len(tokens))
+        if lo >= k or hi <= k + 1:
+            continue
+        sides = [(offsets[lo][0], offsets[k - 1][1]), (offsets[k + 1][0], offsets[hi - 1][1])]
+        before = [lexicon.phrase(text[a:b]) for a, b in sides]
+        after = [lexicon.phrase(_edited(text, a, b, edits)) for a, b in sides]
+        if before[0] * before[1] == -1 and after[0] == after[1] != 0:
+            return (f"the contrast {tok!r} no longer fits: both sides read "
+                    f"{'positive' if after[0] > 0 else 'negative'} after the edit")
+    return None
+
+
+def _edited(text: str, a: int, b: int, edits: Sequence[CharEdit]) -> str:
+    inside = [CharEdit(e.start - a, e.end - a, e.text, e.before, e.op, e.detail) for e in edits
+              if a <= e.start and e.end <= b]
+    return apply(text[a:b], inside)
+
+
+ELABORATION = frozenset({":", "-", "--", "\u2014"})
+_SENTENCE_END = frozenset({".", ";", "!", "?", "..."})
+
+
+def elaboration_split(lexicon: Polarity, text: str, tokens: Sequence[str], offsets: Sequence[tuple[int, int]],
+                      edits: Sequence[CharEdit]) -> str | None:
+    """Why the edits split a statement from its elaboration, or None: the stretches before and after the only
+    colon or dash of a sentence agree under the lexicon in the source and disagree after the edits (*All are
+    GREAT - poori, naan, paratha all FRESH* -> *... all OLD*; *Desserts are almost incredible: my personal
+    favorite is ...*)."""
+    for k, tok in enumerate(tokens):
+        if tok not in ELABORATION or any(touches(offsets[k], e) for e in edits):
+            continue
+        lo = next((j + 1 for j in range(k - 1, -1, -1) if tokens[j] in _SENTENCE_END), 0)
+        hi = next((j for j in range(k + 1, len(tokens)) if tokens[j] in _SENTENCE_END), len(tokens))
+        if lo >= k or hi <= k + 1 or sum(t in ELABORATION for t in tokens[lo:hi]) > 1:
+            continue  # a list of items between dashes (*excellent OS -- optimal mobility -- ...*) is no elaboration
+        sides = [(offsets[lo][0], offsets[k - 1][1]), (offsets[k + 1][0], offsets[hi - 1][1])]
+        before = [lexicon.phrase(text[a:b]) for a, b in sides]
+        after = [lexicon.phrase(_edited(text, a, b, edits)) for a, b in sides]
+        if before[0] == before[1] != 0 and after[0] * after[1] == -1:
+            return (f"the {tok!r} joins a statement and its elaboration: after the edit one side reads positive, "
+                    "the other negative")
+    return None
+
+
+_SUMMARY = re.compile(r"\b(?:has|had|have) it all\b|"
+                      r"\beverything (?:i|you|one|we) (?:could|would|can) (?:ask|want|wish|need)|"
+                      r"\bnothing wrong\b|\bcombined? to\b|\bcombines to\b|\bin addition to\b")
+"""Frames that sum up every opinion of the sentence, or add one to another: *This bar has it all - great drinks,
+...*, *its literally everything I could ask for*, *NOTHING WRONG*, *great food, ... and friendly service combine
+to ensure an enjoyable repast*, *In addition to great hot dogs, DOTP has wonderful breakfast sandwiches*."""
+
+
+def summary_frame(text: str) -> str | None:
+    """Why a reversal anywhere in ``text`` would contradict its summing-up frame, or None."""
+    m = _SUMMARY.search(text.lower())
+    if m is None:
+        return None
+    return f"the frame {m.group(0)!r} sums up or adds up the sentence's opinions: a reversal of one would clash"
+
+
+_REPEAT = re.compile(r"\b(\w+)(?:,| and| or)? \1\b", re.IGNORECASE)
+
+
+def repetition_changed(source: str, variant: str) -> str | None:
+    """Why the edits make or break a word's immediate repetition, or None: two opinions reversed to one antonym
+    (*friendly, courteous* -> *rude, rude*), or one half of an emphatic repetition reversed (*love, love the
+    food* -> *love, hate the food*)."""
+    before = [m.group(0) for m in _REPEAT.finditer(source)]
+    after = [m.group(0) for m in _REPEAT.finditer(variant)]
+    if len(after) > len(before):  # a repetition reversed as a whole (*better and better* -> *worse and worse*) is fine
+        return f"the edits repeat a word ({next(a for a in after if a not in before)!r}): two opinions became one"
+    if len(after) < len(before):
+        return f"the edits reverse one half of the repetition {next(b for b in before if b not in after)!r}"
+    return None
+
+
+CONTRAST_WORDS = frozenset({"but", "yet", "although", "though", "however", "except", "while", "whereas",
+                            "unfortunately", "only"})
+
+
+def general_clash(p: Parse, flipped: Sequence[PreparedAspect], others: Sequence[PreparedAspect],
+                  is_kind: Callable[[str, str], bool], variant: str) -> str | None:
+    """Why a reversal would leave a general aspect and a specific one it covers disagreeing without a contrast,
+    or None: *The food is great, I love their dumplings, ...* never becomes *... I don't love their dumplings*
+    (a dumpling is a food, WordNet's hypernyms say; ``is_kind(specific, general)``). With a contrast word in
+    the edited sentence ``variant`` (*The food was good but the dessert was bland*) the two may differ."""
+    if any(w in CONTRAST_WORDS for w in re.findall(r"[a-z]+", variant.lower())):
+        return None
+    for f in flipped:
+        old = LABEL_SIGN[f.aspect.polarity]
+        spec = _head_word(p, f)
+        for g in others:
+            general = old and " " not in g.aspect.term.strip() and LABEL_SIGN[g.aspect.polarity] == old
+            if general and g.opinions and is_kind(spec, _head_word(p, g)):  # a one-word category (*the food*)
+                return (f"{g.aspect.term!r} covers {f.aspect.term!r} and keeps the old polarity: without a contrast "
+                        "the reversal would clash")
+    return None
+
+
+def _head_word(p: Parse, pa: PreparedAspect) -> str:
+    h = span_head(p, *pa.span)
+    return (p.lemmas[h] if p.lemmas else p.tokens[h]).lower()
