@@ -90,15 +90,16 @@ def test_a_coordinated_predicate_of_the_same_subject_keeps_its_sentiment(tmp_pat
 
 
 def test_but_that_no_longer_contrasts_is_refused(tmp_path, kit):
+    """Where *but* cannot become *and* (one side is no annotated aspect's clause, or one aspect's concession), the
+    reversal stays refused (the repairable forms: ``test_arts_repair.py``)."""
     gen = run(tmp_path, kit, [
-        ("b", "Great food but the service was dreadful!",
-         [("food", "positive", ["Great"]), ("service", "negative", ["dreadful"])]),
-        ("m", "I like coming back to Mac OS but this laptop is lacking in speaker quality compared to my $ 400 old HP "
-              "laptop.", [("Mac OS", "positive", ["like"]), ("speaker quality", "negative", ["lacking"])]),
-    ], with_lexicon(tmp_path, {"lacking": "negative"}))
-    for aid in ("b_0", "b_1", "m_1"):
+        ("g", "Glechik might be way too tiny for a restaurant by Russian standards, but it is cozy and the food is "
+              "simply GREAT.", [("food", "positive", ["GREAT"])]),
+        ("v", "good variety but nothing surprising.", [("variety", "positive", ["good"])]),
+    ], with_lexicon(tmp_path, {"tiny": "negative", "cozy": "positive", "surprising": "positive"}))
+    for aid in ("g_0", "v_0"):
         assert variant(gen, aid + "_adv1") is None, variant(gen, aid + "_adv1")
-    assert "no longer fits" in (refusal(gen, "b_0", "revtgt") or "")
+    assert "no longer fits" in (refusal(gen, "v_0", "revtgt") or "")
 
 
 def test_an_elaboration_after_a_colon_or_dash_keeps_its_statements_polarity(tmp_path, kit):
