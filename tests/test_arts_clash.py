@@ -186,9 +186,10 @@ def test_a_general_aspect_and_a_kind_of_it_keep_agreeing_without_a_contrast(tmp_
         ("q", "It is easy to use, good quality and great price.",
          [("quality", "positive", ["good"]), ("price", "positive", ["great"])]),
     ])
-    assert variant(gen, "f_1_adv1") is None  # *The food is great, I don't love their dumplings*
-    assert "covers" in (refusal(gen, "f_1", "revtgt") or "")
-    assert variant(gen, "f_0_adv2") is None
+    # never *The food is great, I don't love their dumplings*: the two clauses are contrasted (``test_arts_repair``)
+    for key in ("f_1_adv1", "f_0_adv2"):
+        v = variant(gen, key)
+        assert v is None or v.sentence.startswith("The food is great, but I "), v.sentence
     assert variant(gen, "c_1_adv1") is not None, refusal(gen, "c_1", "revtgt")
     assert variant(gen, "w_1_adv1") is not None, refusal(gen, "w_1", "revtgt")
     assert "covers" not in (refusal(gen, "q_1", "revtgt") or "")

@@ -78,3 +78,18 @@ def test_but_of_a_concession_inside_one_aspect_stays_refused(tmp_path, kit):
     gen = run(tmp_path, kit, [("f", text, [("Food", "positive", ["decent", "not great"])])],
               with_lexicon(tmp_path, {"decent": "positive"}))
     assert variant(gen, "f_0_adv1") is None
+
+
+def test_but_is_added_where_a_general_aspect_and_a_kind_of_it_now_differ(tmp_path, kit):
+    text = "The food is good, the teriyaki I recommend."
+    gen = run(tmp_path, kit, [("t", text, [("food", "positive", ["good"]), ("teriyaki", "positive", ["recommend"])])])
+    v = variant(gen, "t_1_adv1")
+    assert v is not None and v.sentence == "The food is good, but the teriyaki I don't recommend.", v
+    assert "but_added" in ops(v)
+
+
+def test_no_but_is_added_inside_a_list_of_noun_phrases(tmp_path, kit):
+    text = "Great food, delicious dumplings and a warm welcome."
+    gen = run(tmp_path, kit, [("l", text, [("food", "positive", ["Great"]), ("dumplings", "positive", ["delicious"])])])
+    v = variant(gen, "l_1_adv1")
+    assert v is None or "but" not in v.sentence, v.sentence

@@ -317,6 +317,17 @@ def general_clash(p: Parse, flipped: Sequence[PreparedAspect], others: Sequence[
     or None: *The food is great, I love their dumplings, ...* never becomes *... I don't love their dumplings*
     (a dumpling is a food, WordNet's hypernyms say; ``is_kind(specific, general)``). With a contrast word in
     the edited sentence ``variant`` (*The food was good but the dessert was bland*) the two may differ."""
+    pair = covering_pair(p, flipped, others, is_kind, variant)
+    if pair is None:
+        return None
+    f, g = pair
+    return f"{g.aspect.term!r} covers {f.aspect.term!r} and keeps the old polarity: without a contrast the reversal " \
+           "would clash"
+
+
+def covering_pair(p: Parse, flipped: Sequence[PreparedAspect], others: Sequence[PreparedAspect],
+                  is_kind: Callable[[str, str], bool], variant: str) -> tuple[PreparedAspect, PreparedAspect] | None:
+    """The (specific, general) aspects of :func:`general_clash`, or None."""
     if any(w in CONTRAST_WORDS for w in re.findall(r"[a-z]+", variant.lower())):
         return None
     for f in flipped:
@@ -325,8 +336,7 @@ def general_clash(p: Parse, flipped: Sequence[PreparedAspect], others: Sequence[
         for g in others:
             general = old and " " not in g.aspect.term.strip() and LABEL_SIGN[g.aspect.polarity] == old
             if general and g.opinions and is_kind(spec, _head_word(p, g)):  # a one-word category (*the food*)
-                return (f"{g.aspect.term!r} covers {f.aspect.term!r} and keeps the old polarity: without a contrast "
-                        "the reversal would clash")
+                return f, g
     return None
 
 

@@ -26,10 +26,10 @@ from typing import Any
 from ...suites.arts.formats import FLIP
 from .candidates import Candidate, Reversal, Sent, conjunction_edit, intensify_candidates, reversal_candidates
 from .charedit import CharEdit, apply, map_span, touches
-from .clash import (clashes, contrast_lost, elaboration_split, general_clash, lost_contrast, repetition_changed,
-                    summary_frame, tie_clash)
+from .clash import (clashes, contrast_lost, covering_pair, elaboration_split, general_clash, lost_contrast,
+                    repetition_changed, summary_frame, tie_clash)
 from .polarity import LABEL_SIGN, Polarity
-from .repair import Additive, additive_repair, contrast_repair
+from .repair import Additive, additive_repair, contrast_added, contrast_repair
 from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
 from .syntax import EMBEDDED, span_head, subtree
 from .text import token_offsets
@@ -553,6 +553,12 @@ def _repair(q: Quality, plan: Plan, turned: list[PreparedAspect], edits: list[Ch
         fix2 = contrast_repair(sent, k, plan.prep.aspects, turned)
         if fix2 is not None and not any(fix2.overlaps(e) for e in edits):
             edits.append(fix2)
+    pair = covering_pair(sent.parse, turned, [o for o in plan.prep.aspects if o not in turned], _kind_of(q),
+                         apply(sent.text, edits))
+    if pair is not None:
+        fix3 = contrast_added(sent, *pair)
+        if fix3 is not None and not any(fix3.overlaps(e) for e in edits):
+            edits.append(fix3)
     return None
 
 

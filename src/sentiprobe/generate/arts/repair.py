@@ -131,3 +131,33 @@ def contrast_repair(sent: Sent, k: int, aspects: Sequence[PreparedAspect], turne
     if before[0] == before[1] or after[0] != after[1]:
         return None
     return sent.replace(k, "and", "but_to_and", "'but' joins clauses of the same polarity after the edit")
+
+
+_NOT_BETWEEN = frozenset({"and", "but", "or", "so", "yet", "nor", "while", "because", "though", "although", "which",
+                          "who", "that", ";", ":", "-", "--", ".", "!", "?", "(", ")"})
+
+
+def contrast_added(sent: Sent, one: PreparedAspect, two: PreparedAspect) -> CharEdit | None:
+    """*but* inserted after the comma that alone joins the clauses of ``one`` and ``two`` (each a clause with its
+    own verb: *The food is good, the teriyaki I recommend* -> *..., but the teriyaki I don't recommend*), or
+    None where they are not two such clauses."""
+    p = sent.parse
+
+    def toks(o: PreparedAspect) -> set[int]:
+        return set(range(*o.span)) | _tokens(o)
+
+    x, y = sorted((toks(one), toks(two)), key=min)
+    if max(x) >= min(y):
+        return None
+    between = range(max(x) + 1, min(y))
+    commas = [k for k in between if p.tokens[k] == ","]
+    if len(commas) != 1 or any(p.tokens[k].lower() in _NOT_BETWEEN for k in between):
+        return None
+    c = commas[0]
+    lo = next((j + 1 for j in range(c - 1, -1, -1) if p.tokens[j] in _NOT_BETWEEN or p.tokens[j] == ","), 0)
+    hi = next((j for j in range(c + 1, len(p.tokens)) if p.tokens[j] in _NOT_BETWEEN), len(p.tokens))
+    verbs = ("VERB", "AUX")
+    if not any(p.upos[j] in verbs for j in range(lo, c)) or not any(p.upos[j] in verbs for j in range(c + 1, hi)):
+        return None  # a list of noun phrases (*great food, friendly service*) is no pair of clauses
+    return sent.insert_before(c + 1, "but", "but_added",
+                              "a general aspect and a kind of it now differ: the clauses are contrasted")
