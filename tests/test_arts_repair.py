@@ -35,6 +35,8 @@ def test_an_additive_is_removed_and_and_becomes_but_where_the_opinions_now_diffe
     assert v is not None and v.sentence.endswith(", but the food is VERY good."), v.sentence
     v = variant(gen, "w_2_adv1")
     assert v is not None and v.sentence.endswith("the food was perfect, but the wine was bad."), v.sentence
+    v = variant(gen, "w_0_adv2")  # RevNon: the food and the wine reversed alike keep their *and*
+    assert v is not None and v.sentence.endswith("the food was poor, and the wine was bad."), v
     v = variant(gen, "w_0_adv1")  # the food and the wine still agree: *and* stays, the *too* goes
     assert v is not None and v.sentence.endswith("the food was perfect, and the wine was good."), v.sentence
     assert "and_to_but" not in ops(v)

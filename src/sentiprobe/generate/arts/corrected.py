@@ -29,7 +29,7 @@ from .charedit import CharEdit, apply, map_span, touches
 from .clash import (clashes, contrast_lost, covering_pair, elaboration_split, general_clash, lost_contrast,
                     repetition_changed, summary_frame, tie_clash)
 from .polarity import LABEL_SIGN, Polarity
-from .repair import Additive, additive_repair, contrast_added, contrast_repair
+from .repair import Additive, additive_deletion, additive_repair, contrast_added, contrast_repair
 from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
 from .syntax import EMBEDDED, span_head, subtree
 from .text import token_offsets
@@ -244,18 +244,12 @@ def _frame(sent: Sent) -> str | None:
     return summary_frame(sent.text)
 
 
-def _additive(sent: Sent, prep: Prepared) -> str | None:
-    """*I love the drinks, and the food is also VERY good*, *the wine was good, too*: an additive *also*/*too* on
-    one aspect's opinion, after another aspect's opinion, says both share a polarity; reversing either one
-    (*I don't love the drinks, but the food is also VERY good*) leaves the frame asserting the opposite. RevTgt
-    repairs the common forms (:func:`.repair.additive_repair`); RevNon refuses."""
-    found = _find_additive(sent, prep)
-    return None if found is None else found.why
-
-
 def _find_additive(sent: Sent, prep: Prepared) -> Additive | None:
-    """The first additive *also*/*too* on an opinion that follows another aspect's opinion (see :func:`_additive`),
-    with the aspects of the earlier opinions, nearest first."""
+    """The first additive *also*/*too* on an opinion after another aspect's opinion, with the aspects of the
+    earlier opinions, nearest first. *I love the drinks, and the food is also VERY good*, *the wine was good,
+    too*: the additive says both opinions share a polarity; reversing either one (*I don't love the drinks, but
+    the food is also VERY good*) leaves it asserting the opposite. The common forms are repaired instead
+    (:func:`.repair.additive_repair`); the others block the reversal."""
     p = sent.parse
     spans = [(o, sp) for o in prep.aspects for sp in o.opinions]
     for o, (f, t) in spans:
@@ -294,7 +288,12 @@ def plan_rev_non(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
         return plan
     plan.sent = sent
     guard = set(range(*pa.span)) | _tokens(pa) | _describing_tokens(sent, pa)
-    additive = _additive(sent, prep) or _frame(sent)  # a frame tying the clauses' polarity: nothing is reversed
+    # a frame tying the clauses' polarity: nothing is reversed, but an additive in a form that can go goes
+    found = _find_additive(sent, prep)
+    additive = _frame(sent) or (found.why if found is not None and additive_deletion(sent, found.index) is None
+                                else None)
+    if additive is None:
+        plan.additive = found
     why_all = []
     for o in prep.aspects:
         if o is pa or not o.opinions or set(o.opinions) & set(pa.opinions):

@@ -1,19 +1,22 @@
 """Repairs of a reversal's discourse clash: a second small edit, as the ARTS post-editors made, instead of a refusal.
 
-Two clashes of :mod:`.clash` have a clean one-word repair in a narrow, recognisable form; every other form stays
-refused. The repaired variant runs through every validity check again (the caller re-checks the final text), and
-each repair is an edit of its own in the provenance:
+Three clashes of :mod:`.clash` have a clean one-word repair in a narrow, recognisable form; every other form
+stays refused. The repaired variant runs through every validity check again (the caller re-checks the final
+text), and each repair is an edit of its own in the provenance:
 
-* :func:`additive_repair`, op ``additive_removed``: an additive *also* / *too* that ties an opinion to an earlier
-  one (*I love the drinks, and the food is also VERY good*) is deleted where the two now differ, and the *and*
-  that joins their clauses becomes *but* (*I don't love the drinks, but the food is VERY good*). Only the forms
-  *is also* (after an auxiliary), *, too* (clause-final) and *; also,* are deleted: elsewhere *also* works as a
-  conjunction (*Easy to install also small to carry*) and its removal breaks the sentence.
+* :func:`additive_repair`, op ``additive_removed`` (RevTgt and RevNon): an additive *also* / *too* that ties an
+  opinion to an earlier one (*I love the drinks, and the food is also VERY good*) is deleted where the two now
+  differ, and the *and* that joins their clauses becomes *but* (*I don't love the drinks, but the food is VERY
+  good*). Only the forms *is also* (after an auxiliary), *, too* (clause-final) and *; also,* are deleted:
+  elsewhere *also* works as a conjunction (*Easy to install also small to carry*) and its removal breaks the
+  sentence.
 * :func:`contrast_repair`, op ``but_to_and``: a *but* whose two sides now read alike becomes *and* where each side
   is one aspect's clause and the aspects had opposite labels (*Great food but the service was dreadful* ->
   *Poor food and the service was dreadful*); a *but* that contrasts an unannotated statement (*too tiny ..., but
   it is cozy*), a concession inside one aspect (*decent, but not great*) or a fixed frame (*not just ..., but
   also*) is left refused.
+* :func:`contrast_added`, op ``but_added``: a general aspect and a kind of it that now differ, in two clauses
+  joined by a lone comma, are contrasted (*The food is good, but the teriyaki I don't recommend*).
 """
 from __future__ import annotations
 
@@ -42,7 +45,7 @@ def _tokens(pa: PreparedAspect) -> set[int]:
     return {i for f, t in pa.opinions for i in range(f, t)}
 
 
-def _deletion(sent: Sent, j: int) -> CharEdit | None:
+def additive_deletion(sent: Sent, j: int) -> CharEdit | None:
     """The deletion of additive ``j`` with its comma in the three repairable forms, or None."""
     p, t = sent.parse, sent.text
     low = p.tokens[j].lower()
@@ -65,7 +68,7 @@ def _deletion(sent: Sent, j: int) -> CharEdit | None:
 
 def additive_repair(sent: Sent, found: Additive, turned: Sequence[PreparedAspect]) -> list[CharEdit] | None:
     """The edits that repair ``found`` after the aspects ``turned`` flip (none when the additive still fits), or
-    None when it cannot be repaired (the form is not one of :func:`_deletion`'s)."""
+    None when it cannot be repaired (the form is not one of :func:`additive_deletion`'s)."""
     def sign(o: PreparedAspect) -> int:
         s = LABEL_SIGN[o.aspect.polarity]
         return -s if o in turned else s
@@ -73,7 +76,7 @@ def additive_repair(sent: Sent, found: Additive, turned: Sequence[PreparedAspect
     mine = sign(found.owner)
     if all(sign(o) == mine for o in found.earlier):
         return []
-    cut = _deletion(sent, found.index)
+    cut = additive_deletion(sent, found.index)
     if cut is None:
         return None
     out = [cut]
