@@ -74,13 +74,17 @@ def additive_repair(sent: Sent, found: Additive, turned: Sequence[PreparedAspect
         return -s if o in turned else s
 
     mine = sign(found.owner)
-    if all(sign(o) == mine for o in found.earlier):
+    # the opinions the additive ties: earlier ones of the owner's label in the source (a neutral one ties nothing)
+    tied = [o for o in found.earlier if LABEL_SIGN[o.aspect.polarity] == LABEL_SIGN[found.owner.aspect.polarity] != 0]
+    if not tied:
+        return None
+    if all(sign(o) == mine for o in tied):
         return []
     cut = additive_deletion(sent, found.index)
     if cut is None:
         return None
     out = [cut]
-    nearest = found.earlier[0]
+    nearest = tied[0]
     if sign(nearest) != mine and sign(nearest) and mine:
         p = sent.parse
         stop = max(t for _, t in nearest.opinions)
