@@ -95,3 +95,11 @@ def test_no_but_is_added_inside_a_list_of_noun_phrases(tmp_path, kit):
     gen = run(tmp_path, kit, [("l", text, [("food", "positive", ["Great"]), ("dumplings", "positive", ["delicious"])])])
     v = variant(gen, "l_1_adv1")
     assert v is None or "but" not in v.sentence, v.sentence
+
+
+def test_the_and_made_but_joins_the_clauses_never_two_nouns(tmp_path, kit):
+    text = "I love the wine, and the drinks and food are also good."
+    gen = run(tmp_path, kit, [("n", text, [("wine", "positive", ["love"]), ("drinks", "positive", ["good"]),
+                                           ("food", "positive", ["good"])])])
+    v = variant(gen, "n_0_adv1")
+    assert v is not None and v.sentence.endswith(" the wine, but the drinks and food are good."), v

@@ -92,7 +92,8 @@ def additive_repair(sent: Sent, found: Additive, turned: Sequence[PreparedAspect
             w = p.tokens[k].lower()
             if w in (";", ":", ".", "!", "?", "but", "yet"):
                 break
-            if w == "and" and p.deps[k] == "cc":
+            # a coordinator of clauses, never of nouns (*the drinks and food are also good*)
+            if w == "and" and p.deps[k] == "cc" and p.upos[p.heads[k]] in ("VERB", "AUX", "ADJ"):
                 out.append(sent.replace(k, "but", "and_to_but",
                                         "'and' joins clauses of opposite polarity once the additive is removed"))
                 break
