@@ -90,15 +90,16 @@ def test_a_coordinated_predicate_of_the_same_subject_keeps_its_sentiment(tmp_pat
 
 
 def test_but_that_no_longer_contrasts_is_refused(tmp_path, kit):
+    """Where *but* cannot become *and* (one side is no annotated aspect's clause, or one aspect's concession), the
+    reversal stays refused (the repairable forms: ``test_arts_repair.py``)."""
     gen = run(tmp_path, kit, [
-        ("b", "Great food but the service was dreadful!",
-         [("food", "positive", ["Great"]), ("service", "negative", ["dreadful"])]),
-        ("m", "I like coming back to Mac OS but this laptop is lacking in speaker quality compared to my $ 400 old HP "
-              "laptop.", [("Mac OS", "positive", ["like"]), ("speaker quality", "negative", ["lacking"])]),
-    ], with_lexicon(tmp_path, {"lacking": "negative"}))
-    for aid in ("b_0", "b_1", "m_1"):
+        ("g", "Glechik might be way too tiny for a restaurant by Russian standards, but it is cozy and the food is "
+              "simply GREAT.", [("food", "positive", ["GREAT"])]),
+        ("v", "good variety but nothing surprising.", [("variety", "positive", ["good"])]),
+    ], with_lexicon(tmp_path, {"tiny": "negative", "cozy": "positive", "surprising": "positive"}))
+    for aid in ("g_0", "v_0"):
         assert variant(gen, aid + "_adv1") is None, variant(gen, aid + "_adv1")
-    assert "no longer fits" in (refusal(gen, "b_0", "revtgt") or "")
+    assert "no longer fits" in (refusal(gen, "v_0", "revtgt") or "")
 
 
 def test_an_elaboration_after_a_colon_or_dash_keeps_its_statements_polarity(tmp_path, kit):
@@ -185,9 +186,10 @@ def test_a_general_aspect_and_a_kind_of_it_keep_agreeing_without_a_contrast(tmp_
         ("q", "It is easy to use, good quality and great price.",
          [("quality", "positive", ["good"]), ("price", "positive", ["great"])]),
     ])
-    assert variant(gen, "f_1_adv1") is None  # *The food is great, I don't love their dumplings*
-    assert "covers" in (refusal(gen, "f_1", "revtgt") or "")
-    assert variant(gen, "f_0_adv2") is None
+    # never *The food is great, I don't love their dumplings*: the two clauses are contrasted (``test_arts_repair``)
+    for key in ("f_1_adv1", "f_0_adv2"):
+        v = variant(gen, key)
+        assert v is None or v.sentence.startswith("The food is great, but I "), v.sentence
     assert variant(gen, "c_1_adv1") is not None, refusal(gen, "c_1", "revtgt")
     assert variant(gen, "w_1_adv1") is not None, refusal(gen, "w_1", "revtgt")
     assert "covers" not in (refusal(gen, "q_1", "revtgt") or "")

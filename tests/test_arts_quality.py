@@ -540,9 +540,11 @@ def test_and_so_was_and_good_enough_frames_are_not_reversed(tmp_path, kit):
 def test_additive_also_ties_two_aspects_opinions(tmp_path, kit):
     text = "I love the drinks, esp lychee martini, and the food is also VERY good."
     gen = run(tmp_path, kit, [("a", text, [("drinks", "positive", ["love"]), ("food", "positive", ["good"])])])
-    got = offered(gen)
-    assert "don't love" not in got and "VERY bad" not in got and "hate the drinks" not in got, got
-    assert "also" in (refusal(gen, "a_0", "revtgt") or "")
+    # a reversal of either opinion removes the additive (and contrasts the clauses): never *also* after it
+    sentences = [v.sentence for v in gen.variants if v.kind in ("revtgt", "revnon")]
+    assert all("also" not in s for s in sentences if "VERY bad" in s or "don't love" in s), sentences
+    v = variant(gen, "a_0_adv2")  # RevNon reverses the food and removes the additive
+    assert v is not None and v.sentence.endswith(", but the food is VERY bad."), v
     deg = run(tmp_path, kit, [("d", "The fajita was great but the mole sauce was too sweet.",
                                [("fajita", "positive", ["great"]), ("mole sauce", "negative", ["too sweet"])])])
     assert "additive" not in (refusal(deg, "d_0", "revtgt") or "")

@@ -203,19 +203,43 @@ def contrast_lost(lexicon: Polarity, text: str, tokens: Sequence[str], offsets: 
     after it (up to the nearest sentence-internal boundary) read with opposite polarities under the lexicon in
     the source and with the same one after the edits (*It gets crowded at lunchtime but there are lots of seats*
     -> *... but there are not lots of seats*; *Great food but the service was dreadful* -> *Poor food but ...*)."""
+    k = lost_contrast(lexicon, text, tokens, offsets, edits)
+    if k is None:
+        return None
+    sign = _side_sign(lexicon, text, tokens, offsets, edits, k)
+    return (f"the contrast {tokens[k]!r} no longer fits: both sides read "
+            f"{'positive' if sign > 0 else 'negative'} after the edit")
+
+
+def contrast_sides(tokens: Sequence[str], k: int) -> tuple[int, int] | None:
+    """The tokens ``[lo, hi)`` around contrast word ``k``, up to the nearest sentence-internal boundaries."""
+    lo = next((j + 1 for j in range(k - 1, -1, -1) if tokens[j].lower() in _BOUNDARY), 0)
+    hi = next((j for j in range(k + 1, len(tokens)) if tokens[j].lower() in _BOUNDARY), len(tokens))
+    return None if lo >= k or hi <= k + 1 else (lo, hi)
+
+
+def _side_sign(lexicon: Polarity, text: str, tokens: Sequence[str], offsets: Sequence[tuple[int, int]],
+               edits: Sequence[CharEdit], k: int) -> int:
+    """The common polarity of contrast ``k``'s sides after the edits, when it lost its contrast (else 0)."""
+    sides_tok = contrast_sides(tokens, k)
+    if sides_tok is None:
+        return 0
+    lo, hi = sides_tok
+    sides = [(offsets[lo][0], offsets[k - 1][1]), (offsets[k + 1][0], offsets[hi - 1][1])]
+    before = [lexicon.phrase(text[a:b]) for a, b in sides]
+    after = [lexicon.phrase(_edited(text, a, b, edits)) for a, b in sides]
+    return after[0] if before[0] * before[1] == -1 and after[0] == after[1] != 0 else 0
+
+
+def lost_contrast(lexicon: Polarity, text: str, tokens: Sequence[str], offsets: Sequence[tuple[int, int]],
+                  edits: Sequence[CharEdit]) -> int | None:
+    """The first contrast word the edits leave in place whose sides no longer contrast (see
+    :func:`contrast_lost`), or None."""
     for k, tok in enumerate(tokens):
         if tok.lower() not in CONTRASTS or any(touches(offsets[k], e) for e in edits):
             continue
-        lo = next((j + 1 for j in range(k - 1, -1, -1) if tokens[j].lower() in _BOUNDARY), 0)
-        hi = next((j for j in range(k + 1, len(tokens)) if tokens[j].lower() in _BOUNDARY), len(tokens))
-        if lo >= k or hi <= k + 1:
-            continue
-        sides = [(offsets[lo][0], offsets[k - 1][1]), (offsets[k + 1][0], offsets[hi - 1][1])]
-        before = [lexicon.phrase(text[a:b]) for a, b in sides]
-        after = [lexicon.phrase(_edited(text, a, b, edits)) for a, b in sides]
-        if before[0] * before[1] == -1 and after[0] == after[1] != 0:
-            return (f"the contrast {tok!r} no longer fits: both sides read "
-                    f"{'positive' if after[0] > 0 else 'negative'} after the edit")
+        if _side_sign(lexicon, text, tokens, offsets, edits, k):
+            return k
     return None
 
 
@@ -293,6 +317,17 @@ def general_clash(p: Parse, flipped: Sequence[PreparedAspect], others: Sequence[
     or None: *The food is great, I love their dumplings, ...* never becomes *... I don't love their dumplings*
     (a dumpling is a food, WordNet's hypernyms say; ``is_kind(specific, general)``). With a contrast word in
     the edited sentence ``variant`` (*The food was good but the dessert was bland*) the two may differ."""
+    pair = covering_pair(p, flipped, others, is_kind, variant)
+    if pair is None:
+        return None
+    f, g = pair
+    return f"{g.aspect.term!r} covers {f.aspect.term!r} and keeps the old polarity: without a contrast the reversal " \
+           "would clash"
+
+
+def covering_pair(p: Parse, flipped: Sequence[PreparedAspect], others: Sequence[PreparedAspect],
+                  is_kind: Callable[[str, str], bool], variant: str) -> tuple[PreparedAspect, PreparedAspect] | None:
+    """The (specific, general) aspects of :func:`general_clash`, or None."""
     if any(w in CONTRAST_WORDS for w in re.findall(r"[a-z]+", variant.lower())):
         return None
     for f in flipped:
@@ -301,8 +336,7 @@ def general_clash(p: Parse, flipped: Sequence[PreparedAspect], others: Sequence[
         for g in others:
             general = old and " " not in g.aspect.term.strip() and LABEL_SIGN[g.aspect.polarity] == old
             if general and g.opinions and is_kind(spec, _head_word(p, g)):  # a one-word category (*the food*)
-                return (f"{g.aspect.term!r} covers {f.aspect.term!r} and keeps the old polarity: without a contrast "
-                        "the reversal would clash")
+                return f, g
     return None
 
 

@@ -26,9 +26,10 @@ from typing import Any
 from ...suites.arts.formats import FLIP
 from .candidates import Candidate, Reversal, Sent, conjunction_edit, intensify_candidates, reversal_candidates
 from .charedit import CharEdit, apply, map_span, touches
-from .clash import (clashes, contrast_lost, elaboration_split, general_clash, repetition_changed, summary_frame,
-                    tie_clash)
+from .clash import (clashes, contrast_lost, covering_pair, elaboration_split, general_clash, lost_contrast,
+                    repetition_changed, summary_frame, tie_clash)
 from .polarity import LABEL_SIGN, Polarity
+from .repair import Additive, additive_deletion, additive_repair, contrast_added, contrast_repair
 from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
 from .syntax import EMBEDDED, span_head, subtree
 from .text import token_offsets
@@ -77,6 +78,8 @@ class Plan:
     sites: list[Site] = field(default_factory=list)
     refusal: str | None = None
     notes: list[str] = field(default_factory=list)
+    additive: Additive | None = None
+    """An additive tying two opinions, repaired (or refused) once the edits are known (:mod:`.repair`)."""
 
 
 @dataclass
@@ -150,7 +153,8 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
         plan.refusal = "the tokens could not be aligned with the text"
         return plan
     plan.sent = sent
-    clash = _describing_clause(q, sent, prep, pa) or _frame(sent) or _additive(sent, prep)
+    clash = _describing_clause(q, sent, prep, pa) or _frame(sent)
+    plan.additive = _find_additive(sent, prep)
     if clash is None:
         flipped = [o for o in prep.aspects if o is pa or set(o.opinions) & set(pa.opinions)]
         clash = tie_clash(q.lexicon, sent.parse, flipped, [o for o in prep.aspects if o not in flipped])
@@ -240,10 +244,12 @@ def _frame(sent: Sent) -> str | None:
     return summary_frame(sent.text)
 
 
-def _additive(sent: Sent, prep: Prepared) -> str | None:
-    """*I love the drinks, and the food is also VERY good*, *the wine was good, too*: an additive *also*/*too* on
-    one aspect's opinion, after another aspect's opinion, says both share a polarity; reversing either one
-    (*I don't love the drinks, but the food is also VERY good*) leaves the frame asserting the opposite."""
+def _find_additive(sent: Sent, prep: Prepared) -> Additive | None:
+    """The first additive *also*/*too* on an opinion after another aspect's opinion, with the aspects of the
+    earlier opinions, nearest first. *I love the drinks, and the food is also VERY good*, *the wine was good,
+    too*: the additive says both opinions share a polarity; reversing either one (*I don't love the drinks, but
+    the food is also VERY good*) leaves it asserting the opposite. The common forms are repaired instead
+    (:func:`.repair.additive_repair`); the others block the reversal."""
     p = sent.parse
     spans = [(o, sp) for o in prep.aspects for sp in o.opinions]
     for o, (f, t) in spans:
@@ -252,10 +258,12 @@ def _additive(sent: Sent, prep: Prepared) -> str | None:
         for h in hosts:
             for j, w in enumerate(p.tokens):
                 additive = w.lower() == "also" or (w.lower() == "too" and j > head)  # not degree *too sweet*
-                if p.heads[j] == h and j != h and p.deps[j] == "advmod" and additive and any(
-                        o2 is not o and sp2[1] <= min(f, j) for o2, sp2 in spans):
-                    return (f"the additive {w!r} ties {_span_text(sent, (f, t))!r} to an earlier opinion: a reversal "
-                            "of either would clash")
+                earlier = sorted(((sp2[1], n) for n, (o2, sp2) in enumerate(spans)
+                                  if o2 is not o and sp2[1] <= min(f, j)), reverse=True)
+                if p.heads[j] == h and j != h and p.deps[j] == "advmod" and additive and earlier:
+                    why = (f"the additive {w!r} ties {_span_text(sent, (f, t))!r} to an earlier opinion: a reversal "
+                           "of either would clash")
+                    return Additive(j, o, tuple(dict.fromkeys(spans[n][0] for _, n in earlier)), why)
     return None
 
 
@@ -280,7 +288,12 @@ def plan_rev_non(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
         return plan
     plan.sent = sent
     guard = set(range(*pa.span)) | _tokens(pa) | _describing_tokens(sent, pa)
-    additive = _additive(sent, prep) or _frame(sent)  # a frame tying the clauses' polarity: nothing is reversed
+    # a frame tying the clauses' polarity: nothing is reversed, but an additive in a form that can go goes
+    found = _find_additive(sent, prep)
+    additive = _frame(sent) or (found.why if found is not None and additive_deletion(sent, found.index) is None
+                                else None)
+    if additive is None:
+        plan.additive = found
     why_all = []
     for o in prep.aspects:
         if o is pa or not o.opinions or set(o.opinions) & set(pa.opinions):
@@ -485,9 +498,12 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
     conj = _conjunction(plan, flipped)
     if conj is not None and not any(conj.overlaps(e) for e in edits):
         edits.append(conj)
-    text = apply(sent.text, edits)
     turned = [o for o in plan.prep.aspects if o.aspect.id in flipped or (plan.strategy == "revtgt" and (
         o is pa or set(o.opinions) & set(pa.opinions)))]
+    why = _repair(q, plan, turned, edits)
+    if why is not None:
+        return None, why
+    text = apply(sent.text, edits)
     lost = general_clash(sent.parse, turned, [o for o in plan.prep.aspects if o not in turned], _kind_of(q), text)
     lost = lost or contrast_lost(q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits) or elaboration_split(
         q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits) or repetition_changed(sent.text, text)
@@ -517,6 +533,32 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
                 list(ordered), labels=labels, notes=notes)
     v.choices = records
     return v, None
+
+
+def _repair(q: Quality, plan: Plan, turned: list[PreparedAspect], edits: list[CharEdit]) -> str | None:
+    """Adds the repairs of :mod:`.repair` to ``edits`` in place (a removed additive, *but* -> *and*); the reason
+    when the plan's additive has no repair. The caller re-checks the final text."""
+    sent = plan.sent
+    assert sent is not None
+    if plan.additive is not None:
+        fix = additive_repair(sent, plan.additive, turned)
+        fix = None if fix is None else [x for x in fix if not any(
+            (x.start, x.end, x.text) == (e.start, e.end, e.text) for e in edits)]
+        if fix is None or any(x.overlaps(e) for x in fix for e in edits):
+            return plan.additive.why
+        edits += fix
+    k = lost_contrast(q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits)
+    if k is not None:
+        fix2 = contrast_repair(sent, k, plan.prep.aspects, turned)
+        if fix2 is not None and not any(fix2.overlaps(e) for e in edits):
+            edits.append(fix2)
+    pair = covering_pair(sent.parse, turned, [o for o in plan.prep.aspects if o not in turned], _kind_of(q),
+                         apply(sent.text, edits))
+    if pair is not None:
+        fix3 = contrast_added(sent, *pair)
+        if fix3 is not None and not any(fix3.overlaps(e) for e in edits):
+            edits.append(fix3)
+    return None
 
 
 def _kind_of(q: Quality) -> Callable[[str, str], bool]:

@@ -1,0 +1,171 @@
+"""Repairs of a reversal's discourse clash: a second small edit, as the ARTS post-editors made, instead of a refusal.
+
+Three clashes of :mod:`.clash` have a clean one-word repair in a narrow, recognisable form; every other form
+stays refused. The repaired variant runs through every validity check again (the caller re-checks the final
+text), and each repair is an edit of its own in the provenance:
+
+* :func:`additive_repair`, op ``additive_removed`` (RevTgt and RevNon): an additive *also* / *too* that ties an
+  opinion to an earlier one (*I love the drinks, and the food is also VERY good*) is deleted where the two now
+  differ, and the *and* that joins their clauses becomes *but* (*I don't love the drinks, but the food is VERY
+  good*). Only the forms *is also* (after an auxiliary), *, too* (clause-final) and *; also,* are deleted:
+  elsewhere *also* works as a conjunction (*Easy to install also small to carry*) and its removal breaks the
+  sentence.
+* :func:`contrast_repair`, op ``but_to_and``: a *but* whose two sides now read alike becomes *and* where each side
+  is one aspect's clause and the aspects had opposite labels (*Great food but the service was dreadful* ->
+  *Poor food and the service was dreadful*); a *but* that contrasts an unannotated statement (*too tiny ..., but
+  it is cozy*), a concession inside one aspect (*decent, but not great*) or a fixed frame (*not just ..., but
+  also*) is left refused.
+* :func:`contrast_added`, op ``but_added``: a general aspect and a kind of it that now differ, in two clauses
+  joined by a lone comma, are contrasted (*The food is good, but the teriyaki I don't recommend*).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .candidates import Sent
+from .charedit import CharEdit
+from .clash import contrast_sides
+from .polarity import LABEL_SIGN
+from .strategies import PreparedAspect
+
+
+@dataclass(frozen=True)
+class Additive:
+    """An additive adverb (token ``index``) on ``owner``'s opinion, after the opinions of ``earlier`` (nearest
+    first)."""
+
+    index: int
+    owner: PreparedAspect
+    earlier: tuple[PreparedAspect, ...]
+    why: str
+
+
+def _tokens(pa: PreparedAspect) -> set[int]:
+    return {i for f, t in pa.opinions for i in range(f, t)}
+
+
+def additive_deletion(sent: Sent, j: int) -> CharEdit | None:
+    """The deletion of additive ``j`` with its comma in the three repairable forms, or None."""
+    p, t = sent.parse, sent.text
+    low = p.tokens[j].lower()
+    a, b = sent.offsets[j]
+    prev = p.tokens[j - 1] if j > 0 else ""
+    nxt = p.tokens[j + 1] if j + 1 < len(p.tokens) else ""
+    detail = f"the additive {p.tokens[j]!r} no longer fits: its opinion and the earlier one differ after the edit"
+    if low == "also" and j > 0 and (p.upos[j - 1] == "AUX" or (p.lemmas and p.lemmas[j - 1] in ("be", "have"))) \
+            and t[a - 1:a] == " ":  # *the food is also VERY good*
+        return CharEdit(a - 1, b, "", t[a - 1:b], "additive_removed", detail)
+    if low == "too" and prev == "," and nxt in (".", "!", "")\
+            and sent.offsets[j - 1][1] < a:  # *the wine was good, too.*
+        start = sent.offsets[j - 1][0]
+        return CharEdit(start, b, "", t[start:b], "additive_removed", detail)
+    if low == "also" and prev in (";", ",") and nxt == "," and j + 2 < len(p.tokens):  # *; also, the bar looks nice*
+        end = sent.offsets[j + 2][0]
+        return CharEdit(a, end, "", t[a:end], "additive_removed", detail)
+    return None
+
+
+def additive_repair(sent: Sent, found: Additive, turned: Sequence[PreparedAspect]) -> list[CharEdit] | None:
+    """The edits that repair ``found`` after the aspects ``turned`` flip (none when the additive still fits), or
+    None when it cannot be repaired (the form is not one of :func:`additive_deletion`'s)."""
+    def sign(o: PreparedAspect) -> int:
+        s = LABEL_SIGN[o.aspect.polarity]
+        return -s if o in turned else s
+
+    mine = sign(found.owner)
+    # the opinions the additive ties: earlier ones of the owner's label in the source (a neutral one ties nothing)
+    tied = [o for o in found.earlier if LABEL_SIGN[o.aspect.polarity] == LABEL_SIGN[found.owner.aspect.polarity] != 0]
+    if not tied:
+        return None
+    if all(sign(o) == mine for o in tied):
+        return []
+    cut = additive_deletion(sent, found.index)
+    if cut is None:
+        return None
+    out = [cut]
+    nearest = tied[0]
+    if sign(nearest) != mine and sign(nearest) and mine:
+        p = sent.parse
+        stop = max(t for _, t in nearest.opinions)
+        for k in range(found.index - 1, stop - 1, -1):
+            w = p.tokens[k].lower()
+            if w in (";", ":", ".", "!", "?", "but", "yet"):
+                break
+            # a coordinator of clauses, never of nouns (*the drinks and food are also good*)
+            if w == "and" and p.deps[k] == "cc" and p.upos[p.heads[k]] in ("VERB", "AUX", "ADJ"):
+                out.append(sent.replace(k, "but", "and_to_but",
+                                        "'and' joins clauses of opposite polarity once the additive is removed"))
+                break
+    return out
+
+
+def contrast_repair(sent: Sent, k: int, aspects: Sequence[PreparedAspect], turned: Sequence[PreparedAspect]
+                    ) -> CharEdit | None:
+    """``but`` (token ``k``) -> ``and`` where its two sides are each the clause of one aspect of opposite labels
+    in the source and of the same label after the aspects ``turned`` flip, or None."""
+    p = sent.parse
+    if p.deps[k] != "cc" or p.tokens[k].lower() != "but":
+        return None
+    sides = contrast_sides(p.tokens, k)
+    if sides is None:
+        return None
+    (lo, hi) = sides
+    left, right = set(range(lo, k)), set(range(k + 1, hi))
+    if p.tokens[k + 1].lower() in ("also", "not", "nothing", "still", "even", "only", "then", "rather", "instead"):
+        return None
+    found: list[list[PreparedAspect]] = [[], []]
+    for o in aspects:
+        toks = _tokens(o)
+        if not toks:
+            continue
+        if toks & left and toks & right:
+            return None  # one aspect's opinions on both sides: a concession (*decent, but not great*)
+        for n, side in enumerate((left, right)):
+            if toks <= side and set(range(*o.span)) <= side:
+                found[n].append(o)
+            elif toks & side:
+                return None
+    if not found[0] or not found[1]:
+        return None  # a side without an annotated aspect (*way too tiny ..., but it is cozy*)
+
+    def signs(group: list[PreparedAspect], after: bool) -> set[int]:
+        return {(-1 if after and o in turned else 1) * LABEL_SIGN[o.aspect.polarity] for o in group}
+
+    before = [signs(g, False) for g in found]
+    after = [signs(g, True) for g in found]
+    if any(len(s) != 1 or 0 in s for s in (*before, *after)):
+        return None
+    if before[0] == before[1] or after[0] != after[1]:
+        return None
+    return sent.replace(k, "and", "but_to_and", "'but' joins clauses of the same polarity after the edit")
+
+
+_NOT_BETWEEN = frozenset({"and", "but", "or", "so", "yet", "nor", "while", "because", "though", "although", "which",
+                          "who", "that", ";", ":", "-", "--", ".", "!", "?", "(", ")"})
+
+
+def contrast_added(sent: Sent, one: PreparedAspect, two: PreparedAspect) -> CharEdit | None:
+    """*but* inserted after the comma that alone joins the clauses of ``one`` and ``two`` (each a clause with its
+    own verb: *The food is good, the teriyaki I recommend* -> *..., but the teriyaki I don't recommend*), or
+    None where they are not two such clauses."""
+    p = sent.parse
+
+    def toks(o: PreparedAspect) -> set[int]:
+        return set(range(*o.span)) | _tokens(o)
+
+    x, y = sorted((toks(one), toks(two)), key=min)
+    if max(x) >= min(y):
+        return None
+    between = range(max(x) + 1, min(y))
+    commas = [k for k in between if p.tokens[k] == ","]
+    if len(commas) != 1 or any(p.tokens[k].lower() in _NOT_BETWEEN for k in between):
+        return None
+    c = commas[0]
+    lo = next((j + 1 for j in range(c - 1, -1, -1) if p.tokens[j] in _NOT_BETWEEN or p.tokens[j] == ","), 0)
+    hi = next((j for j in range(c + 1, len(p.tokens)) if p.tokens[j] in _NOT_BETWEEN), len(p.tokens))
+    verbs = ("VERB", "AUX")
+    if not any(p.upos[j] in verbs for j in range(lo, c)) or not any(p.upos[j] in verbs for j in range(c + 1, hi)):
+        return None  # a list of noun phrases (*great food, friendly service*) is no pair of clauses
+    return sent.insert_before(c + 1, "but", "but_added",
+                              "a general aspect and a kind of it now differ: the clauses are contrasted")
