@@ -216,3 +216,41 @@ def test_a_degree_adverb_of_an_adjective_is_no_manner_adverb():
     p = Parse(("Perfectly", "al", "dente", "pasta"), ("RB", "JJ", "JJ", "NN"), ("ADV", "ADJ", "ADJ", "NOUN"),
               (2, 2, 3, 3), ("advmod", "amod", "amod", "ROOT"))
     assert not _manner_adverb(p, 0)
+
+
+def test_a_manner_adverb_of_a_participle_takes_its_review_opposite(tmp_path, kit):
+    text = "Once you get past learning how to use the poorly designed Windows 8 Set-Up you may feel frustrated."
+    gen = run(tmp_path, kit, [("d", text, [("Windows 8 Set-Up", "negative", ["poorly designed"])]),
+                              ("c", "The food was extremely tasty, creatively presented and the wine excellent.",
+                               [("food", "positive", ["tasty", "creatively presented"])])])
+    v = variant(gen, "d_0_adv1")
+    assert v is not None and "the well designed Windows 8 Set-Up" in v.sentence, refusal(gen, "d_0")
+    v = variant(gen, "c_0_adv1")
+    assert v is not None and "poorly presented" in v.sentence, refusal(gen, "c_0")
+
+
+def test_review_opposites_of_a_recommendation_and_of_off_sense_wordnet_pairs(tmp_path, kit):
+    gen = run(tmp_path, kit, [("t", "Be sure to try the Smoked Trout... Lamb Chops, Veal Chops, Rabbit, the potato "
+                                    "gratin, on and on and on...", [("Smoked Trout", "positive", ["try"])]),
+                              ("j", "Straight-forward, no surprises, very decent Japanese food.",
+                               [("Japanese food", "positive", ["decent"])])])
+    v = variant(gen, "t_0_adv1")
+    assert v is not None and v.sentence.startswith("Be sure to avoid the Smoked Trout"), refusal(gen, "t_0")
+    v = variant(gen, "j_0_adv1")  # WordNet offers only *indecent*, *improper* (another sense)
+    assert v is not None and v.sentence.endswith("very poor Japanese food."), refusal(gen, "j_0")
+
+
+def test_a_gapped_adjective_read_as_a_noun_gets_its_opposite(tmp_path, kit):
+    text = ("It was pleasantly uncrowded, the service was delightful, the garden adorable, the food (from appetizers "
+            "to entrees) was delectable.")
+    gen = run(tmp_path, kit, [("g", text, [("garden", "positive", ["adorable"]),
+                                           ("service", "positive", ["delightful"])])])
+    v = variant(gen, "g_0_adv1")
+    assert v is not None and "the garden unattractive," in v.sentence, refusal(gen, "g_0")
+
+
+def test_a_contraction_without_its_apostrophe_is_a_removable_negation(tmp_path, kit):
+    text = "Though please note that sometimes it crashes, and the sound quality isnt superb."
+    gen = run(tmp_path, kit, [("i", text, [("sound quality", "negative", ["isnt superb"])])])
+    v = variant(gen, "i_0_adv1")
+    assert v is not None and v.sentence.endswith("the sound quality is superb."), refusal(gen, "i_0")

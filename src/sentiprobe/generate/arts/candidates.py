@@ -63,6 +63,10 @@ _AFTER_NEGATION = frozenset({"also", "still", "even", "definitely", "certainly",
 _ADDITIVE = frozenset({"also", "too", "even"})
 _DO = {"VBZ": "doesn't", "VBP": "don't", "VBD": "didn't"}
 _CONTRACTED_AUX = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
+_GLUED = {"isnt": "is", "wasnt": "was", "arent": "are", "werent": "were", "cant": "can", "couldnt": "could",
+          "wouldnt": "would", "shouldnt": "should", "hasnt": "has", "havent": "have", "hadnt": "had",
+          "doesnt": "does", "dont": "do", "didnt": "did"}
+"""Contractions written without their apostrophe (one token to the tokenizer) and their positive forms."""
 _NEG_PREFIX = re.compile(r"(?i)^(un|in|im|il|ir|dis|non)")
 
 
@@ -215,6 +219,8 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
     if head + 1 < len(p.tokens) and p.tokens[head + 1].lower() == "enough":  # *bad enough to make it worth the trip*
         ants = [c.with_problems(f"an antonym before 'enough' changes what {span_text!r} is enough for") for c in ants]
     out += ants
+    if sign and not negs:
+        out += _participle_adverb(s, f, t, head, r)
     if not negs and sign:
         hedge = is_hedge(words) or (pred is not None and is_hedge(
             (p.tokens[j], p.upos[j]) for j in children(p, head) if p.deps[j] == "advmod")) or (
@@ -239,7 +245,9 @@ def _present_negations(p: Parse, f: int, t: int, head: int, pred: int | None) ->
     found = {i for i in range(f, t) if p.tokens[i].lower() in ("not", "n't", "never", "no", "hardly", "barely",
                                                                  "scarcely", "nothing", "none", "nobody", "neither",
                                                                  "nowhere", "cannot")
-             or p.tokens[i].lower().startswith(("not-", "non-"))}
+             or p.tokens[i].lower().startswith(("not-", "non-")) or p.tokens[i].lower() in _GLUED}
+    if f > 0 and p.tokens[f - 1].lower() in _GLUED:  # *the sound quality isnt superb* with the opinion *superb*
+        found.add(f - 1)
     found |= set(negations(p, head))
     if pred is not None:
         found |= set(negations(p, pred))
@@ -294,6 +302,8 @@ def _negation_options(s: Sent, n: int, pred: int | None) -> list[tuple[CharEdit,
                           f"{s.text[a:b]!r} -> {_CONTRACTED_AUX[prev]!r}"),)]
     if low in ("n't", "not", "hardly", "barely", "scarcely"):
         return [(s.delete(n, "negation_removed", f"cue {low!r} removed"),)]
+    if low in _GLUED:  # an apostrophe-less contraction the tokenizer keeps whole: *isnt* -> *is*
+        return [(s.replace(n, _GLUED[low], "negation_removed", f"{p.tokens[n]!r} -> {_GLUED[low]!r}"),)]
     if low == "cannot":
         a, b = s.offsets[n]
         return [(CharEdit(a, b, s._case(n, "can"), s.text[a:b], "negation_removed", "'cannot' -> 'can'"),)]
@@ -381,6 +391,31 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
     return out
 
 
+def _participle_adverb(s: Sent, f: int, t: int, head: int, r: Reversal) -> list[Candidate]:
+    """*the poorly designed Set-Up* -> *the well designed Set-Up*, *well seasoned latin food* -> *poorly seasoned*:
+    an opinion span of a manner adverb and the participle it modifies is reversed at the adverb (its
+    review-lexicon opposite), where the participle itself has no opposite. The participle may be attributive,
+    fronted (*Generously garnished, ...*) or a predicate; the adverb's opposite must not read with the label."""
+    p = s.parse
+    low_head = p.tokens[head].lower()
+    if p.tags[head] != "VBN" and not (p.upos[head] == "ADJ" and low_head.endswith("ed")):
+        return []
+    sign = LABEL_SIGN[r.label]
+    out = []
+    for a in children(p, head):
+        low = p.tokens[a].lower()
+        if not (f <= a < head and p.deps[a] == "advmod" and p.tags[a] == "RB"
+                and (low.endswith("ly") or low == "well")):
+            continue
+        for rank, o in enumerate(REVIEW_OPPOSITES.get(low, ())):
+            e = s.replace(a, o, "antonym", f"review-lexicon opposite of the manner adverb {low!r}")
+            c = Candidate((e,), "antonym", e.detail, 1 + rank)
+            if r.lexicon.word(o) == sign:
+                c = c.with_problems(f"the opposite {o!r} of {low!r} reads {r.label} under the lexicon")
+            out.append(c)
+    return out
+
+
 def _manner_adverb(p: Parse, head: int) -> bool:
     """A plain manner adverb (*works well*, *runs smoothly*; tag RB, never *as well*) takes its review-lexicon
     opposite as is."""
@@ -395,7 +430,7 @@ def _manner_adverb(p: Parse, head: int) -> bool:
 def _misparsed_adjective(p: Parse, head: int, reader) -> bool:
     """A review adjective the tagger read as another part of speech: capitalised (*BEST spicy tuna roll*, *Nice
     packing* as proper nouns, at the start), a flat adverb (*Runs real quick*), a noun in apposition (*the service
-    prompt*).
+    prompt*), the second noun of a gapped clause (*the garden adorable*).
     Its review-lexicon opposite replaces it as is (no inflection)."""
     low = p.tokens[head].lower()
     if low not in REVIEW_OPPOSITES or " " in low or reader is None or not reader.synsets(low, "a"):
@@ -406,6 +441,10 @@ def _misparsed_adjective(p: Parse, head: int, reader) -> bool:
                    for j in range(head))  # *The BEST ...*, *! so nice.. stable.. Fast ..*
     if tag == "RB":
         return not low.endswith("ly")
+    if tag == "NN" and head > 0 and p.heads[head - 1] == head and p.deps[head - 1] == "compound" \
+            and p.upos[head - 1] == "NOUN":
+        return True  # a gapped copula read as a compound noun: *the garden adorable* (*the service was ..., the
+        # garden adorable, ...*)
     return tag == "NN" and p.deps[head] == "appos"
 
 

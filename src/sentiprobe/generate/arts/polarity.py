@@ -66,6 +66,11 @@ REVIEW_OPPOSITES: dict[str, tuple[str, ...]] = {
     "wide": ("narrow",), "roomy": ("cramped",), "pricey": ("cheap",), "smoothly": ("poorly",), "well": ("poorly",),
     "perfectly": ("poorly",), "sloppy": ("polished",), "flawless": ("flawed",), "excited": ("disappointed",),
     "neat": ("messy",), "usable": ("unusable",), "unusable": ("usable",),
+    # manner adverbs of a participle (*poorly designed*, *well seasoned*, *artfully done*), a recommendation
+    # verb (*Definitely try the X*), common restaurant opinions WordNet pairs off-sense (*decent* -> *indecent*)
+    "poorly": ("well",), "badly": ("well",), "artfully": ("poorly",), "creatively": ("poorly",),
+    "generously": ("poorly",), "beautifully": ("poorly",), "nicely": ("poorly",), "try": ("avoid",),
+    "decent": ("poor",), "varied": ("limited",), "exorbitant": ("reasonable",),
 }
 """Opposites of the commonest review opinion words (lower-cased base forms), the "lexicon antonyms" of issue 23:
 WordNet's first sense of *great* is size (antonym *small*) and its review sense has no antonym, so these pairs
