@@ -254,3 +254,11 @@ def test_a_contraction_without_its_apostrophe_is_a_removable_negation(tmp_path, 
     gen = run(tmp_path, kit, [("i", text, [("sound quality", "negative", ["isnt superb"])])])
     v = variant(gen, "i_0_adv1")
     assert v is not None and v.sentence.endswith("the sound quality is superb."), refusal(gen, "i_0")
+
+
+def test_unmatched_reads_positive_and_takes_lacking(tmp_path, kit):
+    text = "Apple is unmatched in product quality, aesthetics, craftmanship, and customer service."
+    gen = run(tmp_path, kit, [("u", text, [("product quality", "positive", ["unmatched"])])])
+    v = variant(gen, "u_0_adv1")  # VADER reads *unmatched* negative (-0.3): the opinion was refused
+    assert v is not None and v.sentence == text.replace("unmatched", "lacking"), refusal(gen, "u_0")
+    assert Polarity().phrase("Apple is unmatched") == 1

@@ -67,6 +67,9 @@ _GLUED = {"isnt": "is", "wasnt": "was", "arent": "are", "werent": "were", "cant"
           "wouldnt": "would", "shouldnt": "should", "hasnt": "has", "havent": "have", "hadnt": "had",
           "doesnt": "does", "dont": "do", "didnt": "did"}
 """Contractions written without their apostrophe (one token to the tokenizer) and their positive forms."""
+_RANKED_AFTER_NEGATION = frozenset({"try"})
+"""Verbs whose review opposite ranks after a negation of the verb (*Definitely don't try the X* before *Definitely
+avoid the X*, rules ranking); it stands alone where the verb has no negation site (*Be sure to avoid the X*)."""
 _NEG_PREFIX = re.compile(r"(?i)^(un|in|im|il|ir|dis|non)")
 
 
@@ -229,6 +232,9 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         if hedge:
             neg = [c.with_problems(f"the span {span_text!r} holds a hedge: its negation has no clear polarity")
                    for c in neg]
+        if p.tokens[head].lower().startswith("un") and p.upos[head] == "ADJ" and any(c.valid for c in ants):
+            neg = [c.with_problems(f"a negated {p.tokens[head]!r} is a litotes (*not unmatched*), weaker than its "
+                                   "opposite") for c in neg]
         out += neg
     elif not negs:
         out += [c.with_problems("a neutral target is never negated") for c in _add_negation(s, head, pred, r)]
@@ -358,6 +364,10 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
         problems = []
         if tag in ("JJR", "JJS") and text.endswith(("er", "est")) and len(name) > 6:
             problems.append(f"{text!r} is a synthetic comparison of a long adjective (*the terriblest food*)")
+        if "review-lexicon" in via and base.endswith("ed") and head + 1 < len(p.tokens) \
+                and p.tokens[head + 1].lower() == "by":
+            problems.append(f"{text!r} does not take the agent of the participle {word!r} (*unmatched by any "
+                            "other brand* -> *lacking by*)")
         pol = r.lexicon.word(name)
         if sign:  # an indirect antonym (a cluster head's) must be polar itself: *great* ~ *large* <-> *small*
             primary = direct and sense <= 1 and pol != sign and base_pol == sign
@@ -382,7 +392,8 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
         elif sense > 0 and first_sense and name.lower() not in r.vocab:
             problems.append(f"antonym {text!r} belongs to another sense of {base!r} than its first and is not in the "
                             "in-domain vocabulary (*brilliant colors* -> *unintelligent colors*)")
-        prio = 1 + rank + (0 if name.lower() in r.vocab or "review-lexicon" in via else 5)
+        prio = 1 + rank + (0 if name.lower() in r.vocab or "review-lexicon" in via else 5) + (
+            3 if base in _RANKED_AFTER_NEGATION else 0)
         edits = [s.replace(head, text, "antonym", via)]
         art = _article_fix(s, head, text)
         if art is not None:
