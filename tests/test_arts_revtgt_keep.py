@@ -262,3 +262,18 @@ def test_unmatched_reads_positive_and_takes_lacking(tmp_path, kit):
     v = variant(gen, "u_0_adv1")  # VADER reads *unmatched* negative (-0.3): the opinion was refused
     assert v is not None and v.sentence == text.replace("unmatched", "lacking"), refusal(gen, "u_0")
     assert Polarity().phrase("Apple is unmatched") == 1
+
+
+def test_a_removed_negation_turns_its_clause_final_polarity_item(tmp_path, kit):
+    gen = run(tmp_path, kit, [("e", "The settings are not user-friendly either.",
+                               [("settings", "negative", ["not user-friendly"])]),
+                              ("a", "I thought the food isn't cheap at all compared to Chinatown.",
+                               [("food", "negative", ["isn't cheap"])]),
+                              ("m", "but, the filet mignon was not very good at all cocktail hour includes free "
+                                    "appetizers.", [("filet mignon", "negative", ["not very good"])])])
+    v = variant(gen, "e_0_adv1")
+    assert v is not None and v.sentence == "The settings are user-friendly too.", refusal(gen, "e_0")
+    v = variant(gen, "a_0_adv1")
+    assert v is not None and v.sentence == "I thought the food is cheap compared to Chinatown.", refusal(gen, "a_0")
+    v = variant(gen, "m_0_adv1")  # *at all cocktail hour* is a misparse: 'at all' is not clause-final
+    assert v is None or "at all" in v.sentence or "not" in v.sentence, v.sentence

@@ -270,7 +270,8 @@ def _remove_negation(s: Sent, negs: list[int], pred: int | None) -> list[Candida
     lists = [o for o in opts if not isinstance(o, str)]
     if not lists:
         return [Candidate((), "negation_removed", "", 9, problems)]
-    first = [o[0] for o in lists]
+    npi = _npi_edits(s, max(negs))
+    first = [*(o[0] for o in lists), npi]
     out = [Candidate(tuple(e for o in first for e in o), "negation_removed",
                      "; ".join(e.detail for o in first for e in o), 0, problems)]
     for i, o in enumerate(lists):
@@ -279,6 +280,26 @@ def _remove_negation(s: Sent, negs: list[int], pred: int | None) -> list[Candida
             out.append(Candidate(tuple(e for x in pick for e in x), "negation_removed",
                                  "; ".join(e.detail for x in pick for e in x), 1, problems))
     return out
+
+
+def _npi_edits(s: Sent, after: int) -> tuple[CharEdit, ...]:
+    """The clause-final polarity item a removed negation would strand, turned positive: *not user-friendly
+    either.* -> *user-friendly too.*, *isn't cheap at all compared to* -> *is cheap compared to*. Only before
+    punctuation or the end (*not very good at all cocktail hour* is a misparse, left to the stranding check)."""
+    toks = s.parse.tokens
+    n = len(toks)
+
+    def final(k: int) -> bool:
+        return k >= n or s.parse.upos[k] == "PUNCT" or toks[k].lower() in ("compared", "and", "but")
+
+    for k in range(after + 1, n):
+        low = toks[k].lower()
+        if low == "either" and final(k + 1) and s.parse.deps[k] in ("advmod", "preconj", "cc"):
+            return (s.replace(k, "too", "negation_removed", "'either' -> 'too' with the negation removed"),)
+        if low == "at" and k + 1 < n and toks[k + 1].lower() == "all" and final(k + 2) and k > 0:
+            a, b = s.offsets[k - 1][1], s.offsets[k + 1][1]
+            return (CharEdit(a, b, "", s.text[a:b], "negation_removed", "'at all' dropped with the negation"),)
+    return ()
 
 
 def _negation_options(s: Sent, n: int, pred: int | None) -> list[tuple[CharEdit, ...]] | str:
