@@ -14,6 +14,8 @@ For one opinion span of the sentence (token span of the one parse) this module p
     finite lexical verb with a subject (*doesn't work*, *didn't like*), ``never`` for a past-tense verb,
     ``don't`` before an imperative, and ``not`` before a sentence-initial attributive adjective (*Not great
     pizza!*);
+  - the review opposite of a manner adverb on a participle (*poorly designed* -> *well designed*); a removed
+    negation turns the clause-final polarity item it would strand (*not ... either* -> *... too*);
 - **intensification** (RevNon's differing non-targets): a degree adverb before a gradable adjective or adverb
   head (*very*, *really*; *really*, *absolutely* for extreme ones such as *great*) or before a finite verb
   (*really*, *highly recommend*), only where no degree word is there already, with the article fixed (*a* ->
