@@ -277,3 +277,15 @@ def test_a_removed_negation_turns_its_clause_final_polarity_item(tmp_path, kit):
     assert v is not None and v.sentence == "I thought the food is cheap compared to Chinatown.", refusal(gen, "a_0")
     v = variant(gen, "m_0_adv1")  # *at all cocktail hour* is a misparse: 'at all' is not clause-final
     assert v is None or "at all" in v.sentence or "not" in v.sentence, v.sentence
+
+
+def test_a_favourite_noun_becomes_a_least_favourite(tmp_path, kit):
+    gen = run(tmp_path, kit, [("f", "Favourites include: potato spinach gnocchi and the lamb.",
+                               [("lamb", "positive", ["Favourites"])]),
+                              ("s", "My favs here are the Tacos Pastor and the Tostada de Tinga...",
+                               [("Tacos Pastor", "positive", ["favs"])])])
+    v = variant(gen, "f_0_adv1")
+    assert v is not None and v.sentence == "Least favourites include: potato spinach gnocchi and the lamb.", \
+        refusal(gen, "f_0")
+    v = variant(gen, "s_0_adv1")
+    assert v is not None and v.sentence.startswith("My least favs here are"), refusal(gen, "s_0")

@@ -226,6 +226,7 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
     out += ants
     if sign and not negs:
         out += _participle_adverb(s, f, t, head, r)
+        out += _least_favorite(s, head, sign)
     if not negs and sign:
         hedge = is_hedge(words) or (pred is not None and is_hedge(
             (p.tokens[j], p.upos[j]) for j in children(p, head) if p.deps[j] == "advmod")) or (
@@ -448,6 +449,22 @@ def _participle_adverb(s: Sent, f: int, t: int, head: int, r: Reversal) -> list[
                 c = c.with_problems(f"the opposite {o!r} of {low!r} reads {r.label} under the lexicon")
             out.append(c)
     return out
+
+
+_FAVORITE = frozenset({"favorite", "favourite", "favorites", "favourites", "fav", "favs"})
+
+
+def _least_favorite(s: Sent, head: int, sign: int) -> list[Candidate]:
+    """*my personal favorite is their tart* -> *my personal least favorite is ...*, *Favourites include: ...* ->
+    *Least favourites include: ...*: a favourite as a noun has no antonym and its copula or verb is a frame
+    whose negation would deny the listing (*My favs here are not the tacos*), not the preference."""
+    p = s.parse
+    low = p.tokens[head].lower()
+    if sign <= 0 or low not in _FAVORITE or p.upos[head] not in ("NOUN", "ADJ", "PROPN") or (
+            head > 0 and p.tokens[head - 1].lower() in ("least", "most", "all-time-least")):
+        return []
+    e = s.insert_before(head, "least", "antonym", f"'least' before the noun {p.tokens[head]!r}")
+    return [Candidate((e,), "antonym", e.detail, 1)]
 
 
 def _manner_adverb(p: Parse, head: int) -> bool:
