@@ -289,3 +289,10 @@ def test_a_favourite_noun_becomes_a_least_favourite(tmp_path, kit):
         refusal(gen, "f_0")
     v = variant(gen, "s_0_adv1")
     assert v is not None and v.sentence.startswith("My least favs here are"), refusal(gen, "s_0")
+
+
+def test_a_verb_of_liking_the_tagger_misread_takes_its_opposite(tmp_path, kit):
+    text = "i especially like their soft shell crab sandwich with fries."
+    gen = run(tmp_path, kit, [("l", text, [("soft shell crab sandwich with fries", "positive", ["like"])])])
+    v = variant(gen, "l_0_adv1")  # *like* is a preposition to the tagger after a lower-case *i*
+    assert v is not None and v.sentence == text.replace("like", "dislike"), refusal(gen, "l_0")

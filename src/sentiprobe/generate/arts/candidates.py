@@ -227,6 +227,7 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
     if sign and not negs:
         out += _participle_adverb(s, f, t, head, r)
         out += _least_favorite(s, head, sign)
+        out += _misread_verb(s, head, r)
     if not negs and sign:
         hedge = is_hedge(words) or (pred is not None and is_hedge(
             (p.tokens[j], p.upos[j]) for j in children(p, head) if p.deps[j] == "advmod")) or (
@@ -465,6 +466,28 @@ def _least_favorite(s: Sent, head: int, sign: int) -> list[Candidate]:
         return []
     e = s.insert_before(head, "least", "antonym", f"'least' before the noun {p.tokens[head]!r}")
     return [Candidate((e,), "antonym", e.detail, 1)]
+
+
+def _misread_verb(s: Sent, head: int, r: Reversal) -> list[Candidate]:
+    """*i especially like their sandwich* (*like* as a preposition after a lower-case *i*), *I really do like my
+    MBP* (an interjection): a verb of liking the tagger misread, right after a subject pronoun or a form of *do*
+    (adverbs between), takes its review opposite as is (*dislike*, *hate*)."""
+    p = s.parse
+    low = p.tokens[head].lower()
+    if low not in ("like", "love") or p.upos[head] not in ("ADP", "INTJ", "SCONJ"):
+        return []
+    k = head - 1
+    while k >= 0 and p.upos[k] == "ADV":
+        k -= 1
+    if k < 0 or p.tokens[k].lower() not in ("i", "we", "do", "does", "did"):
+        return []
+    sign = LABEL_SIGN[r.label]
+    out = []
+    for rank, o in enumerate(REVIEW_OPPOSITES.get(low, ())):
+        e = s.replace(head, o, "antonym", f"review-lexicon opposite of the misread verb {low!r}")
+        c = Candidate((e,), "antonym", e.detail, 1 + rank)
+        out.append(c.with_problems(f"{o!r} reads {r.label} under the lexicon") if r.lexicon.word(o) == sign else c)
+    return out
 
 
 def _manner_adverb(p: Parse, head: int) -> bool:
