@@ -296,3 +296,10 @@ def test_a_verb_of_liking_the_tagger_misread_takes_its_opposite(tmp_path, kit):
     gen = run(tmp_path, kit, [("l", text, [("soft shell crab sandwich with fries", "positive", ["like"])])])
     v = variant(gen, "l_0_adv1")  # *like* is a preposition to the tagger after a lower-case *i*
     assert v is not None and v.sentence == text.replace("like", "dislike"), refusal(gen, "l_0")
+
+
+def test_a_coordinated_present_verb_with_an_object_takes_do_support(tmp_path, kit):
+    text = "Not too expense and has enough storage for most users and many ports."
+    gen = run(tmp_path, kit, [("h", text, [("storage", "positive", ["enough"])])])
+    v = variant(gen, "h_0_adv1")  # *has* has no subject of its own: the coordination shares one
+    assert v is not None and v.sentence == text.replace("has", "doesn't have"), refusal(gen, "h_0")

@@ -594,7 +594,8 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
             e = s.insert_before(pred, "don't", "do_support", "imperative: 'don't' before the verb")
             out.append(Candidate((e,), "do_support", e.detail, 2))
         elif p.upos[pred] == "VERB" and p.tags[pred] in _FINITE and s.offsets[pred][0] != s._first_char() and \
-                has_subject(p, pred):  # a finite verb has a subject (a VBD-tagged *overpriced* does not)
+                (has_subject(p, pred) or _shared_subject(p, pred, head)):
+            # a finite verb has a subject (a VBD-tagged *overpriced* does not)
             tag = p.tags[pred]
             base = base_form(p.tokens[pred], tag)
             e = s.replace(pred, f"{_DO[tag]} {base}", "do_support", f"do-support: {_DO[tag]!r} + {base!r}")
@@ -623,6 +624,19 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
         e = s.insert_before(head, "not", "negation_added", "'not' before a sentence-initial attributive adjective")
         out.append(Candidate((e,), "negation_added", e.detail, 5))
     return out
+
+
+def _shared_subject(p: Parse, pred: int, head: int) -> bool:
+    """A present-tense verb coordinated with an earlier predicate shares its subject (*is light and has enough
+    storage*, *Not too expense and has enough storage*): do-support negates it (*and doesn't have enough
+    storage*). Only with an object or the opinion on the verb itself: a plural noun the tagger read as a verb
+    (*great screen and features*) has neither; a past form may be a participle (*cold and overpriced*)."""
+    if p.deps[pred] != "conj" or p.tags[pred] not in ("VBZ", "VBP") or pred == 0 or p.deps[pred - 1] != "cc":
+        return False
+    h = p.heads[pred]
+    if not (has_subject(p, h) or p.deps[h] == "ROOT"):
+        return False
+    return head == pred or any(p.deps[j] in ("dobj", "obj") for j in children(p, pred))
 
 
 def _negation_misreads(p: Parse, head: int, pred: int, lexicon: Polarity) -> str | None:
