@@ -303,3 +303,10 @@ def test_a_coordinated_present_verb_with_an_object_takes_do_support(tmp_path, ki
     gen = run(tmp_path, kit, [("h", text, [("storage", "positive", ["enough"])])])
     v = variant(gen, "h_0_adv1")  # *has* has no subject of its own: the coordination shares one
     assert v is not None and v.sentence == text.replace("has", "doesn't have"), refusal(gen, "h_0")
+
+
+def test_a_plain_degree_adjective_is_its_own_base_for_review_opposites(tmp_path, kit):
+    text = "Intimate but charming interior with extremely friendly and attentive service."
+    gen = run(tmp_path, kit, [("c", text, [("interior", "positive", ["charming"])])])
+    v = variant(gen, "c_0_adv1")  # lemminflect gives *charmy* for *charming*: no opposite was found
+    assert v is not None and v.sentence == text.replace("charming", "unappealing"), refusal(gen, "c_0")

@@ -375,7 +375,10 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
     sign = LABEL_SIGN[r.label]
     fits = p.upos[head] != "VERB" or tag not in ("VBD", "VBZ") or reader is None or not reader.synsets(base, "a")
     # an adjective's opposite never inflected as its verb: *slowed* -> *fasted*
-    found = [(o, "review-lexicon opposite of " + repr(base), 0, True) for o in REVIEW_OPPOSITES.get(base, ())
+    rbase = word.lower() if tag == "JJ" else base  # a plain-degree adjective is its own base: lemminflect's
+    # rules for unknown words would give *charmy* for *charming*, *impress* for *impressed*, *good* for a
+    # mis-tagged *best*
+    found = [(o, "review-lexicon opposite of " + repr(rbase), 0, True) for o in REVIEW_OPPOSITES.get(rbase, ())
              if fits and (p.upos[head] in ("ADJ", "VERB") or misparsed or manner)]
     if tag != "UH":  # *Well designed* as an interjection: only its review opposite (*Poorly designed*)
         found += [x for x in _wordnet_antonyms(r.antonyms, base, want) if x[0] not in {f[0] for f in found}]
