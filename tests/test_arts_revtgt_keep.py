@@ -216,3 +216,97 @@ def test_a_degree_adverb_of_an_adjective_is_no_manner_adverb():
     p = Parse(("Perfectly", "al", "dente", "pasta"), ("RB", "JJ", "JJ", "NN"), ("ADV", "ADJ", "ADJ", "NOUN"),
               (2, 2, 3, 3), ("advmod", "amod", "amod", "ROOT"))
     assert not _manner_adverb(p, 0)
+
+
+def test_a_manner_adverb_of_a_participle_takes_its_review_opposite(tmp_path, kit):
+    text = "Once you get past learning how to use the poorly designed Windows 8 Set-Up you may feel frustrated."
+    gen = run(tmp_path, kit, [("d", text, [("Windows 8 Set-Up", "negative", ["poorly designed"])]),
+                              ("c", "The food was extremely tasty, creatively presented and the wine excellent.",
+                               [("food", "positive", ["tasty", "creatively presented"])])])
+    v = variant(gen, "d_0_adv1")
+    assert v is not None and "the well designed Windows 8 Set-Up" in v.sentence, refusal(gen, "d_0")
+    v = variant(gen, "c_0_adv1")
+    assert v is not None and "poorly presented" in v.sentence, refusal(gen, "c_0")
+
+
+def test_review_opposites_of_a_recommendation_and_of_off_sense_wordnet_pairs(tmp_path, kit):
+    gen = run(tmp_path, kit, [("t", "Be sure to try the Smoked Trout... Lamb Chops, Veal Chops, Rabbit, the potato "
+                                    "gratin, on and on and on...", [("Smoked Trout", "positive", ["try"])]),
+                              ("j", "Straight-forward, no surprises, very decent Japanese food.",
+                               [("Japanese food", "positive", ["decent"])])])
+    v = variant(gen, "t_0_adv1")
+    assert v is not None and v.sentence.startswith("Be sure to avoid the Smoked Trout"), refusal(gen, "t_0")
+    v = variant(gen, "j_0_adv1")  # WordNet offers only *indecent*, *improper* (another sense)
+    assert v is not None and v.sentence.endswith("very poor Japanese food."), refusal(gen, "j_0")
+
+
+def test_a_gapped_adjective_read_as_a_noun_gets_its_opposite(tmp_path, kit):
+    text = ("It was pleasantly uncrowded, the service was delightful, the garden adorable, the food (from appetizers "
+            "to entrees) was delectable.")
+    gen = run(tmp_path, kit, [("g", text, [("garden", "positive", ["adorable"]),
+                                           ("service", "positive", ["delightful"])])])
+    v = variant(gen, "g_0_adv1")
+    assert v is not None and "the garden unattractive," in v.sentence, refusal(gen, "g_0")
+
+
+def test_a_contraction_without_its_apostrophe_is_a_removable_negation(tmp_path, kit):
+    text = "Though please note that sometimes it crashes, and the sound quality isnt superb."
+    gen = run(tmp_path, kit, [("i", text, [("sound quality", "negative", ["isnt superb"])])])
+    v = variant(gen, "i_0_adv1")
+    assert v is not None and v.sentence.endswith("the sound quality is superb."), refusal(gen, "i_0")
+
+
+def test_unmatched_reads_positive_and_takes_lacking(tmp_path, kit):
+    text = "Apple is unmatched in product quality, aesthetics, craftmanship, and customer service."
+    gen = run(tmp_path, kit, [("u", text, [("product quality", "positive", ["unmatched"])])])
+    v = variant(gen, "u_0_adv1")  # VADER reads *unmatched* negative (-0.3): the opinion was refused
+    assert v is not None and v.sentence == text.replace("unmatched", "lacking"), refusal(gen, "u_0")
+    assert Polarity().phrase("Apple is unmatched") == 1
+
+
+def test_a_removed_negation_turns_its_clause_final_polarity_item(tmp_path, kit):
+    gen = run(tmp_path, kit, [("e", "The settings are not user-friendly either.",
+                               [("settings", "negative", ["not user-friendly"])]),
+                              ("a", "I thought the food isn't cheap at all compared to Chinatown.",
+                               [("food", "negative", ["isn't cheap"])]),
+                              ("m", "but, the filet mignon was not very good at all cocktail hour includes free "
+                                    "appetizers.", [("filet mignon", "negative", ["not very good"])])])
+    v = variant(gen, "e_0_adv1")
+    assert v is not None and v.sentence == "The settings are user-friendly too.", refusal(gen, "e_0")
+    v = variant(gen, "a_0_adv1")
+    assert v is not None and v.sentence == "I thought the food is cheap compared to Chinatown.", refusal(gen, "a_0")
+    v = variant(gen, "m_0_adv1")  # *at all cocktail hour* is a misparse: 'at all' is not clause-final
+    assert v is None or "at all" in v.sentence or "not" in v.sentence, v.sentence
+
+
+def test_a_favourite_noun_becomes_a_least_favourite(tmp_path, kit):
+    gen = run(tmp_path, kit, [("f", "Favourites include: potato spinach gnocchi and the lamb.",
+                               [("lamb", "positive", ["Favourites"])]),
+                              ("s", "My favs here are the Tacos Pastor and the Tostada de Tinga...",
+                               [("Tacos Pastor", "positive", ["favs"])])])
+    v = variant(gen, "f_0_adv1")
+    assert v is not None and v.sentence == "Least favourites include: potato spinach gnocchi and the lamb.", \
+        refusal(gen, "f_0")
+    v = variant(gen, "s_0_adv1")
+    assert v is not None and v.sentence.startswith("My least favs here are"), refusal(gen, "s_0")
+
+
+def test_a_verb_of_liking_the_tagger_misread_takes_its_opposite(tmp_path, kit):
+    text = "i especially like their soft shell crab sandwich with fries."
+    gen = run(tmp_path, kit, [("l", text, [("soft shell crab sandwich with fries", "positive", ["like"])])])
+    v = variant(gen, "l_0_adv1")  # *like* is a preposition to the tagger after a lower-case *i*
+    assert v is not None and v.sentence == text.replace("like", "dislike"), refusal(gen, "l_0")
+
+
+def test_a_coordinated_present_verb_with_an_object_takes_do_support(tmp_path, kit):
+    text = "Not too expense and has enough storage for most users and many ports."
+    gen = run(tmp_path, kit, [("h", text, [("storage", "positive", ["enough"])])])
+    v = variant(gen, "h_0_adv1")  # *has* has no subject of its own: the coordination shares one
+    assert v is not None and v.sentence == text.replace("has", "doesn't have"), refusal(gen, "h_0")
+
+
+def test_a_plain_degree_adjective_is_its_own_base_for_review_opposites(tmp_path, kit):
+    text = "Intimate but charming interior with extremely friendly and attentive service."
+    gen = run(tmp_path, kit, [("c", text, [("interior", "positive", ["charming"])])])
+    v = variant(gen, "c_0_adv1")  # lemminflect gives *charmy* for *charming*: no opposite was found
+    assert v is not None and v.sentence == text.replace("charming", "unappealing"), refusal(gen, "c_0")

@@ -14,6 +14,8 @@ For one opinion span of the sentence (token span of the one parse) this module p
     finite lexical verb with a subject (*doesn't work*, *didn't like*), ``never`` for a past-tense verb,
     ``don't`` before an imperative, and ``not`` before a sentence-initial attributive adjective (*Not great
     pizza!*);
+  - the review opposite of a manner adverb on a participle (*poorly designed* -> *well designed*); a removed
+    negation turns the clause-final polarity item it would strand (*not ... either* -> *... too*);
 - **intensification** (RevNon's differing non-targets): a degree adverb before a gradable adjective or adverb
   head (*very*, *really*; *really*, *absolutely* for extreme ones such as *great*) or before a finite verb
   (*really*, *highly recommend*), only where no degree word is there already, with the article fixed (*a* ->
@@ -63,6 +65,13 @@ _AFTER_NEGATION = frozenset({"also", "still", "even", "definitely", "certainly",
 _ADDITIVE = frozenset({"also", "too", "even"})
 _DO = {"VBZ": "doesn't", "VBP": "don't", "VBD": "didn't"}
 _CONTRACTED_AUX = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
+_GLUED = {"isnt": "is", "wasnt": "was", "arent": "are", "werent": "were", "cant": "can", "couldnt": "could",
+          "wouldnt": "would", "shouldnt": "should", "hasnt": "has", "havent": "have", "hadnt": "had",
+          "doesnt": "does", "dont": "do", "didnt": "did"}
+"""Contractions written without their apostrophe (one token to the tokenizer) and their positive forms."""
+_RANKED_AFTER_NEGATION = frozenset({"try"})
+"""Verbs whose review opposite ranks after a negation of the verb (*Definitely don't try the X* before *Definitely
+avoid the X*, rules ranking); it stands alone where the verb has no negation site (*Be sure to avoid the X*)."""
 _NEG_PREFIX = re.compile(r"(?i)^(un|in|im|il|ir|dis|non)")
 
 
@@ -215,6 +224,10 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
     if head + 1 < len(p.tokens) and p.tokens[head + 1].lower() == "enough":  # *bad enough to make it worth the trip*
         ants = [c.with_problems(f"an antonym before 'enough' changes what {span_text!r} is enough for") for c in ants]
     out += ants
+    if sign and not negs:
+        out += _participle_adverb(s, f, t, head, r)
+        out += _least_favorite(s, head, sign)
+        out += _misread_verb(s, head, r)
     if not negs and sign:
         hedge = is_hedge(words) or (pred is not None and is_hedge(
             (p.tokens[j], p.upos[j]) for j in children(p, head) if p.deps[j] == "advmod")) or (
@@ -223,6 +236,9 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         if hedge:
             neg = [c.with_problems(f"the span {span_text!r} holds a hedge: its negation has no clear polarity")
                    for c in neg]
+        if p.tokens[head].lower().startswith("un") and p.upos[head] == "ADJ" and any(c.valid for c in ants):
+            neg = [c.with_problems(f"a negated {p.tokens[head]!r} is a litotes (*not unmatched*), weaker than its "
+                                   "opposite") for c in neg]
         out += neg
     elif not negs:
         out += [c.with_problems("a neutral target is never negated") for c in _add_negation(s, head, pred, r)]
@@ -239,7 +255,9 @@ def _present_negations(p: Parse, f: int, t: int, head: int, pred: int | None) ->
     found = {i for i in range(f, t) if p.tokens[i].lower() in ("not", "n't", "never", "no", "hardly", "barely",
                                                                  "scarcely", "nothing", "none", "nobody", "neither",
                                                                  "nowhere", "cannot")
-             or p.tokens[i].lower().startswith(("not-", "non-"))}
+             or p.tokens[i].lower().startswith(("not-", "non-")) or p.tokens[i].lower() in _GLUED}
+    if f > 0 and p.tokens[f - 1].lower() in _GLUED:  # *the sound quality isnt superb* with the opinion *superb*
+        found.add(f - 1)
     found |= set(negations(p, head))
     if pred is not None:
         found |= set(negations(p, pred))
@@ -256,7 +274,8 @@ def _remove_negation(s: Sent, negs: list[int], pred: int | None) -> list[Candida
     lists = [o for o in opts if not isinstance(o, str)]
     if not lists:
         return [Candidate((), "negation_removed", "", 9, problems)]
-    first = [o[0] for o in lists]
+    npi = _npi_edits(s, max(negs))
+    first = [*(o[0] for o in lists), npi]
     out = [Candidate(tuple(e for o in first for e in o), "negation_removed",
                      "; ".join(e.detail for o in first for e in o), 0, problems)]
     for i, o in enumerate(lists):
@@ -265,6 +284,26 @@ def _remove_negation(s: Sent, negs: list[int], pred: int | None) -> list[Candida
             out.append(Candidate(tuple(e for x in pick for e in x), "negation_removed",
                                  "; ".join(e.detail for x in pick for e in x), 1, problems))
     return out
+
+
+def _npi_edits(s: Sent, after: int) -> tuple[CharEdit, ...]:
+    """The clause-final polarity item a removed negation would strand, turned positive: *not user-friendly
+    either.* -> *user-friendly too.*, *isn't cheap at all compared to* -> *is cheap compared to*. Only before
+    punctuation or the end (*not very good at all cocktail hour* is a misparse, left to the stranding check)."""
+    toks = s.parse.tokens
+    n = len(toks)
+
+    def final(k: int) -> bool:
+        return k >= n or s.parse.upos[k] == "PUNCT" or toks[k].lower() in ("compared", "and", "but")
+
+    for k in range(after + 1, n):
+        low = toks[k].lower()
+        if low == "either" and final(k + 1) and s.parse.deps[k] in ("advmod", "preconj", "cc"):
+            return (s.replace(k, "too", "negation_removed", "'either' -> 'too' with the negation removed"),)
+        if low == "at" and k + 1 < n and toks[k + 1].lower() == "all" and final(k + 2) and k > 0:
+            a, b = s.offsets[k - 1][1], s.offsets[k + 1][1]
+            return (CharEdit(a, b, "", s.text[a:b], "negation_removed", "'at all' dropped with the negation"),)
+    return ()
 
 
 def _negation_options(s: Sent, n: int, pred: int | None) -> list[tuple[CharEdit, ...]] | str:
@@ -294,6 +333,8 @@ def _negation_options(s: Sent, n: int, pred: int | None) -> list[tuple[CharEdit,
                           f"{s.text[a:b]!r} -> {_CONTRACTED_AUX[prev]!r}"),)]
     if low in ("n't", "not", "hardly", "barely", "scarcely"):
         return [(s.delete(n, "negation_removed", f"cue {low!r} removed"),)]
+    if low in _GLUED:  # an apostrophe-less contraction the tokenizer keeps whole: *isnt* -> *is*
+        return [(s.replace(n, _GLUED[low], "negation_removed", f"{p.tokens[n]!r} -> {_GLUED[low]!r}"),)]
     if low == "cannot":
         a, b = s.offsets[n]
         return [(CharEdit(a, b, s._case(n, "can"), s.text[a:b], "negation_removed", "'cannot' -> 'can'"),)]
@@ -334,7 +375,10 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
     sign = LABEL_SIGN[r.label]
     fits = p.upos[head] != "VERB" or tag not in ("VBD", "VBZ") or reader is None or not reader.synsets(base, "a")
     # an adjective's opposite never inflected as its verb: *slowed* -> *fasted*
-    found = [(o, "review-lexicon opposite of " + repr(base), 0, True) for o in REVIEW_OPPOSITES.get(base, ())
+    rbase = word.lower() if tag == "JJ" else base  # a plain-degree adjective is its own base: lemminflect's
+    # rules for unknown words would give *charmy* for *charming*, *impress* for *impressed*, *good* for a
+    # mis-tagged *best*
+    found = [(o, "review-lexicon opposite of " + repr(rbase), 0, True) for o in REVIEW_OPPOSITES.get(rbase, ())
              if fits and (p.upos[head] in ("ADJ", "VERB") or misparsed or manner)]
     if tag != "UH":  # *Well designed* as an interjection: only its review opposite (*Poorly designed*)
         found += [x for x in _wordnet_antonyms(r.antonyms, base, want) if x[0] not in {f[0] for f in found}]
@@ -348,6 +392,10 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
         problems = []
         if tag in ("JJR", "JJS") and text.endswith(("er", "est")) and len(name) > 6:
             problems.append(f"{text!r} is a synthetic comparison of a long adjective (*the terriblest food*)")
+        if "review-lexicon" in via and base.endswith("ed") and head + 1 < len(p.tokens) \
+                and p.tokens[head + 1].lower() == "by":
+            problems.append(f"{text!r} does not take the agent of the participle {word!r} (*unmatched by any "
+                            "other brand* -> *lacking by*)")
         pol = r.lexicon.word(name)
         if sign:  # an indirect antonym (a cluster head's) must be polar itself: *great* ~ *large* <-> *small*
             primary = direct and sense <= 1 and pol != sign and base_pol == sign
@@ -372,12 +420,76 @@ def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
         elif sense > 0 and first_sense and name.lower() not in r.vocab:
             problems.append(f"antonym {text!r} belongs to another sense of {base!r} than its first and is not in the "
                             "in-domain vocabulary (*brilliant colors* -> *unintelligent colors*)")
-        prio = 1 + rank + (0 if name.lower() in r.vocab or "review-lexicon" in via else 5)
+        prio = 1 + rank + (0 if name.lower() in r.vocab or "review-lexicon" in via else 5) + (
+            3 if base in _RANKED_AFTER_NEGATION else 0)
         edits = [s.replace(head, text, "antonym", via)]
         art = _article_fix(s, head, text)
         if art is not None:
             edits.insert(0, art)
         out.append(Candidate(tuple(edits), "antonym", via, prio, tuple(problems)))
+    return out
+
+
+def _participle_adverb(s: Sent, f: int, t: int, head: int, r: Reversal) -> list[Candidate]:
+    """*the poorly designed Set-Up* -> *the well designed Set-Up*, *well seasoned latin food* -> *poorly seasoned*:
+    an opinion span of a manner adverb and the participle it modifies is reversed at the adverb (its
+    review-lexicon opposite), where the participle itself has no opposite. The participle may be attributive,
+    fronted (*Generously garnished, ...*) or a predicate; the adverb's opposite must not read with the label."""
+    p = s.parse
+    low_head = p.tokens[head].lower()
+    if p.tags[head] != "VBN" and not (p.upos[head] == "ADJ" and low_head.endswith("ed")):
+        return []
+    sign = LABEL_SIGN[r.label]
+    out = []
+    for a in children(p, head):
+        low = p.tokens[a].lower()
+        if not (f <= a < head and p.deps[a] == "advmod" and p.tags[a] == "RB"
+                and (low.endswith("ly") or low == "well")):
+            continue
+        for rank, o in enumerate(REVIEW_OPPOSITES.get(low, ())):
+            e = s.replace(a, o, "antonym", f"review-lexicon opposite of the manner adverb {low!r}")
+            c = Candidate((e,), "antonym", e.detail, 1 + rank)
+            if r.lexicon.word(o) == sign:
+                c = c.with_problems(f"the opposite {o!r} of {low!r} reads {r.label} under the lexicon")
+            out.append(c)
+    return out
+
+
+_FAVORITE = frozenset({"favorite", "favourite", "favorites", "favourites", "fav", "favs"})
+
+
+def _least_favorite(s: Sent, head: int, sign: int) -> list[Candidate]:
+    """*my personal favorite is their tart* -> *my personal least favorite is ...*, *Favourites include: ...* ->
+    *Least favourites include: ...*: a favourite as a noun has no antonym and its copula or verb is a frame
+    whose negation would deny the listing (*My favs here are not the tacos*), not the preference."""
+    p = s.parse
+    low = p.tokens[head].lower()
+    if sign <= 0 or low not in _FAVORITE or p.upos[head] not in ("NOUN", "ADJ", "PROPN") or (
+            head > 0 and p.tokens[head - 1].lower() in ("least", "most", "all-time-least")):
+        return []
+    e = s.insert_before(head, "least", "antonym", f"'least' before the noun {p.tokens[head]!r}")
+    return [Candidate((e,), "antonym", e.detail, 1)]
+
+
+def _misread_verb(s: Sent, head: int, r: Reversal) -> list[Candidate]:
+    """*i especially like their sandwich* (*like* as a preposition after a lower-case *i*), *I really do like my
+    MBP* (an interjection): a verb of liking the tagger misread, right after a subject pronoun or a form of *do*
+    (adverbs between), takes its review opposite as is (*dislike*, *hate*)."""
+    p = s.parse
+    low = p.tokens[head].lower()
+    if low not in ("like", "love") or p.upos[head] not in ("ADP", "INTJ", "SCONJ"):
+        return []
+    k = head - 1
+    while k >= 0 and p.upos[k] == "ADV":
+        k -= 1
+    if k < 0 or p.tokens[k].lower() not in ("i", "we", "do", "does", "did"):
+        return []
+    sign = LABEL_SIGN[r.label]
+    out = []
+    for rank, o in enumerate(REVIEW_OPPOSITES.get(low, ())):
+        e = s.replace(head, o, "antonym", f"review-lexicon opposite of the misread verb {low!r}")
+        c = Candidate((e,), "antonym", e.detail, 1 + rank)
+        out.append(c.with_problems(f"{o!r} reads {r.label} under the lexicon") if r.lexicon.word(o) == sign else c)
     return out
 
 
@@ -395,7 +507,7 @@ def _manner_adverb(p: Parse, head: int) -> bool:
 def _misparsed_adjective(p: Parse, head: int, reader) -> bool:
     """A review adjective the tagger read as another part of speech: capitalised (*BEST spicy tuna roll*, *Nice
     packing* as proper nouns, at the start), a flat adverb (*Runs real quick*), a noun in apposition (*the service
-    prompt*).
+    prompt*), the second noun of a gapped clause (*the garden adorable*).
     Its review-lexicon opposite replaces it as is (no inflection)."""
     low = p.tokens[head].lower()
     if low not in REVIEW_OPPOSITES or " " in low or reader is None or not reader.synsets(low, "a"):
@@ -406,6 +518,10 @@ def _misparsed_adjective(p: Parse, head: int, reader) -> bool:
                    for j in range(head))  # *The BEST ...*, *! so nice.. stable.. Fast ..*
     if tag == "RB":
         return not low.endswith("ly")
+    if tag == "NN" and head > 0 and p.heads[head - 1] == head and p.deps[head - 1] == "compound" \
+            and p.upos[head - 1] == "NOUN":
+        return True  # a gapped copula read as a compound noun: *the garden adorable* (*the service was ..., the
+        # garden adorable, ...*)
     return tag == "NN" and p.deps[head] == "appos"
 
 
@@ -481,7 +597,8 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
             e = s.insert_before(pred, "don't", "do_support", "imperative: 'don't' before the verb")
             out.append(Candidate((e,), "do_support", e.detail, 2))
         elif p.upos[pred] == "VERB" and p.tags[pred] in _FINITE and s.offsets[pred][0] != s._first_char() and \
-                has_subject(p, pred):  # a finite verb has a subject (a VBD-tagged *overpriced* does not)
+                (has_subject(p, pred) or _shared_subject(p, pred, head)):
+            # a finite verb has a subject (a VBD-tagged *overpriced* does not)
             tag = p.tags[pred]
             base = base_form(p.tokens[pred], tag)
             e = s.replace(pred, f"{_DO[tag]} {base}", "do_support", f"do-support: {_DO[tag]!r} + {base!r}")
@@ -510,6 +627,19 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
         e = s.insert_before(head, "not", "negation_added", "'not' before a sentence-initial attributive adjective")
         out.append(Candidate((e,), "negation_added", e.detail, 5))
     return out
+
+
+def _shared_subject(p: Parse, pred: int, head: int) -> bool:
+    """A present-tense verb coordinated with an earlier predicate shares its subject (*is light and has enough
+    storage*, *Not too expense and has enough storage*): do-support negates it (*and doesn't have enough
+    storage*). Only with an object or the opinion on the verb itself: a plural noun the tagger read as a verb
+    (*great screen and features*) has neither; a past form may be a participle (*cold and overpriced*)."""
+    if p.deps[pred] != "conj" or p.tags[pred] not in ("VBZ", "VBP") or pred == 0 or p.deps[pred - 1] != "cc":
+        return False
+    h = p.heads[pred]
+    if not (has_subject(p, h) or p.deps[h] == "ROOT"):
+        return False
+    return head == pred or any(p.deps[j] in ("dobj", "obj") for j in children(p, pred))
 
 
 def _negation_misreads(p: Parse, head: int, pred: int, lexicon: Polarity) -> str | None:
