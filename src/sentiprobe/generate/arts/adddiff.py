@@ -16,7 +16,9 @@ release), ``k`` drawn from {1, 2, 3} unless fixed, entries drawn again when a dr
 the sentence. In the corrected mode no clause is appended to more variants of one strategy than
 :data:`CLAUSE_CAP` of the file's targets (:func:`clause_cap`): a clause that has served its share leaves the pool,
 k is lowered when the remaining capacity is short, and a pool that still runs out gives counted refusals
-instead of one clause repeated across the file. Faithful mode keeps the
+instead of one clause repeated across the file. The corrected mode also redraws a clause whose term shares a
+content word with an aspect or noun of the sentence (:func:`sentence_lemmas`), keeps one polarity per variant,
+and refuses a source that cannot take an appended contrast (:func:`unfit_source`). Faithful mode keeps the
 original's quirks: the final mark is always ``.``, the ``but``/
 ``although`` connector test is a raw substring test and the exclusion test is case-sensitive.
 """
