@@ -16,7 +16,9 @@ release), ``k`` drawn from {1, 2, 3} unless fixed, entries drawn again when a dr
 the sentence. In the corrected mode no clause is appended to more variants of one strategy than
 :data:`CLAUSE_CAP` of the file's targets (:func:`clause_cap`): a clause that has served its share leaves the pool,
 k is lowered when the remaining capacity is short, and a pool that still runs out gives counted refusals
-instead of one clause repeated across the file. Faithful mode keeps the
+instead of one clause repeated across the file. The corrected mode also redraws a clause whose term shares a
+content word with an aspect or noun of the sentence (:func:`sentence_lemmas`), keeps one polarity per variant,
+and refuses a source that cannot take an appended contrast (:func:`unfit_source`). Faithful mode keeps the
 original's quirks: the final mark is always ``.``, the ``but``/
 ``although`` connector test is a raw substring test and the exclusion test is case-sensitive.
 """
@@ -168,6 +170,55 @@ def _join(parts: Sequence[str]) -> str:
 
 
 _CONTRAST = re.compile(r"\b(but|although)\b", re.IGNORECASE)
+_CONCESSION = re.compile(r"\b(although|though|however|whereas|not only)\b|^\W*while\b|(^|[,;]\s*)yet\b",
+                         re.IGNORECASE)
+_STOP = frozenset({"the", "a", "an", "of", "and", "or", "to", "in", "on", "for", "with", "my", "its", "their", "this",
+                   # heads too general to relate two aspects (college life / battery life, speaker / build quality)
+                   "life", "quality", "list", "experience", "time"})
+
+
+def unfit_source(sentence: str) -> str | None:
+    """Why ``, but <clause>`` cannot be appended to ``sentence`` (corrected mode), or ``None``.
+
+    A sentence that already holds a concession would get a second contrast (``Though ..., but ...``); a
+    colon-introduced list or a question does not take a trailing ``but`` clause. A plain ``but`` stays: the
+    clauses are then joined with ``;`` (:func:`append_clauses`), which mostly reads.
+    """
+    body = sentence.rstrip()
+    if body.endswith("?"):
+        return "the sentence is a question: an appended contrast clause would not read"
+    if re.search(r"\w:\s*\S[^:]*,", body):
+        return "the sentence introduces a list with a colon: an appended contrast clause would not read"
+    m = _CONCESSION.search(body)
+    if m:
+        return (f"the sentence already holds a contrast or concession ({m.group(0).strip(' ,;').lower()!r}): "
+                "an appended one would double it")
+    return None
+
+
+def _lemma(word: str) -> str:
+    """A crude noun lemma (plural ``-s``/``-ies`` off) for comparing aspect words."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _content_lemmas(text: str) -> set[str]:
+    return {_lemma(w) for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _STOP}
+
+
+def sentence_lemmas(prep: Prepared) -> set[str]:
+    """Lemmas of the sentence's aspect terms and nouns: an appended clause about one of them would contradict
+    or blur what the sentence already says (``battery`` / ``battery life``, ``service`` / ``customer service``)."""
+    out: set[str] = set()
+    for t in aspect_terms(prep):
+        out |= _content_lemmas(t)
+    for tok, up in zip(prep.parse.tokens, prep.parse.upos):
+        if up in ("NOUN", "PROPN"):
+            out |= _content_lemmas(tok)
+    return out
 _CONJ = frozenset({"and", "but", "or", "so", "yet", "nor"})
 
 
@@ -209,8 +260,13 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
             return None, (f"every clause of the pool for a {pa.aspect.polarity} target already serves its cap of "
                           f"{cap} variants ({CLAUSE_CAP:.0%} of the file's targets)")
         return None, f"the phrase pool for a {pa.aspect.polarity} target has {len(pool)} entries (< {draw_n})"
+    if not faithful:
+        unfit = unfit_source(sentence)
+        if unfit:
+            return None, unfit
     terms = aspect_terms(prep)
     exact = set(terms)
+    related = set() if faithful else sentence_lemmas(prep)
     folded = {t.lower() for t in terms}
     words = f" {' '.join(re.findall(r'[a-z0-9]+', sentence.lower()))} "
     for _ in range(MAX_DRAWS):
@@ -230,7 +286,9 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
         if not faithful and (any(e.term.lower() in folded for e in check)
                              or len({e.term.lower() for e in used}) < len(used)
                              or any(f" {' '.join(re.findall(r'[a-z0-9]+', e.term.lower()))} " in words
-                                    for e in check)):  # an appended term the sentence mentions would blur its label
+                                    for e in check)  # an appended term the sentence mentions would blur its label
+                             or any(_content_lemmas(e.term) & related for e in check)  # battery / battery life
+                             or len({e.label for e in used}) > 1):  # a neutral target: one polarity per variant
             continue
         break
     else:

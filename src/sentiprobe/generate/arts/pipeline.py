@@ -19,7 +19,7 @@ from ...core.errors import ConfigError, DataError
 from ...core.io import atomic_write_text
 from ...models.fluency_lm import FluencyLM, ensure_writable_dir
 from . import quality
-from .adddiff import PHRASE_SOURCES, add_diff, clause_cap, phrase_pool_for, pools_by_label, variety
+from .adddiff import PHRASE_SOURCES, add_diff, clause_cap, phrase_pool_for, pools_by_label, unfit_source, variety
 from .audit import audit
 from .corrected import plan_rev_non, realise
 from .edits import EditContext
@@ -315,7 +315,8 @@ def generate(loaded: Loaded, cfg: GenerateConfig, kit: Toolkit, verifier: Verifi
     records: dict[str, dict[str, Any]] = {}
     variants: list[Variant] = []
     # corrected mode: no clause serves more than CLAUSE_CAP of a strategy's targets (counted per strategy)
-    n_targets = sum(len(p.aspects) for p in preps)
+    # (targets whose sentence AddDiff refuses outright do not count: the cap is a share of the variants made)
+    n_targets = sum(len(p.aspects) for p in preps if cfg.faithful or unfit_source(p.sentence.text) is None)
     cap = None if cfg.faithful else clause_cap(n_targets)
     caps: dict[str, tuple[Counter, int | None]] = {s: (Counter(), cap) for s in ADDDIFF_KINDS}
     # targets still to serve per strategy and label: a tight pool lowers k rather than running out
