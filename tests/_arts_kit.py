@@ -23,3 +23,15 @@ def kit():
     from sentiprobe.generate.arts.pipeline import default_toolkit
 
     return default_toolkit(cache_dir())
+
+
+def towe_record(sid: str, text: str, aspects) -> dict:
+    """A TOWE-format record of ``text`` with ``aspects`` as (term, label, opinion words); offsets from the
+    first occurrence of each string."""
+    terms = {}
+    for i, (term, pol, ops) in enumerate(aspects):
+        a = text.index(term)
+        spans = [[text.index(o), text.index(o) + len(o)] for o in ops]
+        terms[f"{sid}_{i}"] = {"id": f"{sid}_{i}", "polarity": pol, "term": term, "from": a, "to": a + len(term),
+                               "opinion_words": ops, "opinion_position": spans}
+    return {"sentence": text, "term_list": terms, "contra": False, "multi": len(aspects) > 1, "id": sid}

@@ -35,14 +35,7 @@ SENTS = [
 ]
 
 
-def towe_record(sid: str, text: str, aspects) -> dict:
-    terms = {}
-    for i, (term, pol, ops) in enumerate(aspects):
-        a = text.index(term)
-        spans = [[text.index(o), text.index(o) + len(o)] for o in ops]
-        terms[f"{sid}_{i}"] = {"id": f"{sid}_{i}", "polarity": pol, "term": term, "from": a, "to": a + len(term),
-                               "opinion_words": ops, "opinion_position": spans}
-    return {"sentence": text, "term_list": terms, "contra": False, "multi": len(aspects) > 1, "id": sid}
+towe_record = _arts_kit.towe_record
 
 
 @pytest.fixture()

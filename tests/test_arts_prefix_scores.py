@@ -11,15 +11,14 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
+from _tiny_llama import tiny_llama
+
 from sentiprobe.models.prefix_scores import common_prefix, prefix_scores
 
 
 @pytest.fixture(scope="module")
 def tiny():
-    torch.manual_seed(0)
-    cfg = transformers.LlamaConfig(vocab_size=64, hidden_size=32, intermediate_size=64, num_hidden_layers=2,
-                                   num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=128)
-    return transformers.LlamaForCausalLM(cfg).eval()
+    return tiny_llama(128)
 
 
 def _full(model, ids):
