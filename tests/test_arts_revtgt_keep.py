@@ -158,7 +158,7 @@ def test_review_opposites_of_laptop_opinions_and_manner_adverbs(tmp_path, kit):
 
 
 def test_as_well_is_never_reversed():
-    from sentiprobe.generate.arts.candidates import _manner_adverb
+    from sentiprobe.generate.arts.opposites import _manner_adverb
     from sentiprobe.generate.arts.resources import Parse
 
     p = Parse(("I", "like", "it", "as", "well"), ("PRP", "VBP", "PRP", "RB", "RB"),
@@ -203,7 +203,7 @@ def test_guards_on_the_new_candidates(tmp_path, kit):
 
 def test_a_degree_adverb_of_an_adjective_is_no_manner_adverb():
     """*Perfectly al dente pasta* (a restaurant RevNon) never becomes *Poorly al dente pasta*."""
-    from sentiprobe.generate.arts.candidates import _manner_adverb
+    from sentiprobe.generate.arts.opposites import _manner_adverb
     from sentiprobe.generate.arts.resources import Parse
 
     p = Parse(("Perfectly", "al", "dente", "pasta"), ("RB", "JJ", "JJ", "NN"), ("ADV", "ADJ", "ADJ", "NOUN"),

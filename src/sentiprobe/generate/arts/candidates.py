@@ -28,14 +28,13 @@ term, and so on. The caller ranks the valid ones (language model or rules) and r
 """
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
 
-from .charedit import CharEdit, lower_first, upper_first
+from .charedit import CharEdit, upper_first
 from .morph import base_form, inflect
-from .polarity import LABEL_SIGN, REVIEW_OPPOSITES, Polarity, is_hedge
-from .resources import Parse, wordnet_pos
+from .polarity import LABEL_SIGN, Polarity, is_hedge
+from .resources import Parse
+from .opposites import antonym_candidates, least_favorite, misread_verb, participle_adverb
+from .site import Candidate, Reversal, Sent, article_fix, sign_label
 from .syntax import COMPLEMENT, carriers, children, has_subject, negations, predicate, scope, span_head, subtree
 
 INTENSIFIERS_ADJ = ("very", "really")
@@ -69,125 +68,6 @@ _GLUED = {"isnt": "is", "wasnt": "was", "arent": "are", "werent": "were", "cant"
           "wouldnt": "would", "shouldnt": "should", "hasnt": "has", "havent": "have", "hadnt": "had",
           "doesnt": "does", "dont": "do", "didnt": "did"}
 """Contractions written without their apostrophe (one token to the tokenizer) and their positive forms."""
-_RANKED_AFTER_NEGATION = frozenset({"try"})
-"""Verbs whose review opposite ranks after a negation of the verb (*Definitely don't try the X* before *Definitely
-avoid the X*, rules ranking); it stands alone where the verb has no negation site (*Be sure to avoid the X*)."""
-_NEG_PREFIX = re.compile(r"(?i)^(un|in|im|il|ir|dis|non)")
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """One way to edit a site: its character edits, operation, rule priority and validity problems."""
-
-    edits: tuple[CharEdit, ...]
-    op: str
-    detail: str
-    priority: int
-    problems: tuple[str, ...] = ()
-
-    @property
-    def valid(self) -> bool:
-        return not self.problems
-
-    def with_problems(self, *more: str) -> Candidate:
-        return Candidate(self.edits, self.op, self.detail, self.priority, (*self.problems, *more))
-
-
-@dataclass
-class Sent:
-    """A parsed sentence as the candidate builders need it: text, tokens' character offsets, the parse, and
-    the character ranges the edits must stay clear of (the target term for every strategy)."""
-
-    text: str
-    parse: Parse
-    offsets: Sequence[tuple[int, int]]
-    protected: list[tuple[int, int]] = field(default_factory=list)
-
-    def chars(self, i: int, j: int | None = None) -> tuple[int, int]:
-        """Character range of tokens ``[i, j)`` (``j`` defaults to ``i + 1``)."""
-        j = i + 1 if j is None else j
-        return self.offsets[i][0], self.offsets[j - 1][1]
-
-    def word(self, i: int) -> str:
-        a, b = self.offsets[i]
-        return self.text[a:b]
-
-    def replace(self, i: int, new: str, op: str, detail: str) -> CharEdit:
-        a, b = self.offsets[i]
-        return CharEdit(a, b, self._case(i, new), self.text[a:b], op, detail)
-
-    def insert_before(self, i: int, words: str, op: str, detail: str) -> CharEdit:
-        """``words`` before token ``i`` (sentence-initial: capitalised, and the old first word lowered)."""
-        a, b = self.offsets[i]
-        if a == self._first_char():
-            old = self.text[a:b]
-            return CharEdit(a, b, upper_first(words) + " " + lower_first(old), old, op, detail)
-        return CharEdit(a, a, words + " ", "", op, detail)
-
-    def insert_after(self, i: int, words: str, op: str, detail: str) -> CharEdit:
-        b = self.offsets[i][1]
-        return CharEdit(b, b, " " + words, "", op, detail)
-
-    def delete(self, i: int, op: str, detail: str) -> CharEdit:
-        """Delete token ``i`` and one adjoining run of spaces (a glued clitic such as ``n't`` alone)."""
-        a, b = self.offsets[i]
-        t = self.text
-        if a > 0 and not t[a - 1].isspace() and i > 0 and self.offsets[i - 1][1] == a:  # *wasn't*: glued
-            return CharEdit(a, b, "", t[a:b], op, detail)
-        if a > 0 and t[a - 1] == " ":
-            a2 = a - 1
-            while a2 > 0 and t[a2 - 1] == " ":
-                a2 -= 1
-            return CharEdit(a2, b, "", t[a2:b], op, detail)
-        if b < len(t) and t[b] == " ":
-            b2 = b
-            while b2 < len(t) and t[b2] == " ":
-                b2 += 1
-            if a == self._first_char() and i + 1 < len(self.offsets):  # "Never again" -> "Again"
-                na, nb = self.offsets[i + 1]
-                return CharEdit(a, nb, upper_first(t[na:nb]), t[a:nb], op, detail)
-            return CharEdit(a, b2, "", t[a:b2], op, detail)
-        return CharEdit(a, b, "", t[a:b], op, detail)
-
-    def _first_char(self) -> int:
-        return self.offsets[0][0] if self.offsets else 0
-
-    def _case(self, i: int, new: str) -> str:
-        old = self.word(i)
-        if len(old) > 1 and old.isupper():
-            return new.upper()
-        if old[:1].isupper():
-            return upper_first(new)
-        return new
-
-    def touches_protected(self, e: CharEdit) -> bool:
-        for a, b in self.protected:
-            if e.start == e.end:
-                if a < e.start < b:
-                    return True
-            elif e.start < b and a < e.end:
-                return True
-        return False
-
-
-def _tokens_of_edit(s: Sent, e: CharEdit) -> set[int]:
-    if e.start == e.end:
-        return {i for i, (a, b) in enumerate(s.offsets) if a == e.start or b == e.start}
-    return {i for i, (a, b) in enumerate(s.offsets) if a < e.end and e.start < b}
-
-
-# ---- reversal ------------------------------------------------------------------------------------------
-
-@dataclass
-class Reversal:
-    """What a reversal needs to know beyond the sentence: the label to flip, other aspects' opinion tokens."""
-
-    label: str
-    lexicon: Polarity
-    antonyms: object  # WordNetAntonyms (all antonyms, not only the first of each lemma)
-    vocab: frozenset[str]
-    others: dict[str, set[int]] = field(default_factory=dict)  # other aspect id -> its own opinion tokens
-    guard: set[int] = field(default_factory=set)  # tokens the negation scope must not reach (RevNon: the target)
 
 
 def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[list[Candidate], str | None]:
@@ -205,7 +85,7 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
     lo = min([f, *negs])  # a negation outside the span (*wasn't cooked fresh*) belongs to its reading
     span_pol = r.lexicon.phrase(s.text[s.chars(lo, t)[0]:s.chars(lo, t)[1]] if lo < f else span_text)
     if sign and span_pol == -sign:
-        return [], f"opinion {span_text!r} reads {_pn(span_pol)} under the lexicon, against the {r.label} label"
+        return [], f"opinion {span_text!r} reads {sign_label(span_pol)} under the lexicon, against the {r.label} label"
     if sign == 0 and span_pol != 0:
         return [], f"neutral target with a polar opinion {span_text!r}: no reversal keeps it neutral"
     if sign == 0 and is_hedge([*words, (p.tokens[head], p.upos[head])]):
@@ -218,16 +98,16 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         if sign == 0:
             return [], f"neutral target with a negated opinion {span_text!r}"
         out += _remove_negation(s, negs, pred)
-    ants = _antonyms(s, head, r)
+    ants = antonym_candidates(s, head, r)
     if head >= 2 and p.tokens[head - 2].lower() == "more" and p.tokens[head - 1].lower() == "than":
         ants = [c.with_problems("an antonym after 'more than' reads oddly (*more than cramped*)") for c in ants]
     if head + 1 < len(p.tokens) and p.tokens[head + 1].lower() == "enough":  # *bad enough to make it worth the trip*
         ants = [c.with_problems(f"an antonym before 'enough' changes what {span_text!r} is enough for") for c in ants]
     out += ants
     if sign and not negs:
-        out += _participle_adverb(s, f, t, head, r)
-        out += _least_favorite(s, head, sign)
-        out += _misread_verb(s, head, r)
+        out += participle_adverb(s, f, t, head, r)
+        out += least_favorite(s, head, sign)
+        out += misread_verb(s, head, r)
     if not negs and sign:
         hedge = is_hedge(words) or (pred is not None and is_hedge(
             (p.tokens[j], p.upos[j]) for j in children(p, head) if p.deps[j] == "advmod")) or (
@@ -245,10 +125,6 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
     if not out:
         return [], f"no antonym and no negation site for {span_text!r}"
     return [_check_common(s, c, r, head) for c in out], None
-
-
-def _pn(sign: int) -> str:
-    return "positive" if sign > 0 else "negative" if sign < 0 else "neutral"
 
 
 def _present_negations(p: Parse, f: int, t: int, head: int, pred: int | None) -> list[int]:
@@ -350,216 +226,6 @@ def _negation_options(s: Sent, n: int, pred: int | None) -> list[tuple[CharEdit,
         a, b = s.offsets[n]
         return [(CharEdit(a, b, s.text[a + 4:b], s.text[a:b], "negation_removed", f"prefix {low[:4]!r} removed"),)]
     return f"the negation {p.tokens[n]!r} has no simple reversal"
-
-
-def _antonyms(s: Sent, head: int, r: Reversal) -> list[Candidate]:
-    """WordNet antonyms of the head in its own part of speech, checked for a polarity flip (module docstring).
-
-    A lexicon-polar antonym of the opposite sign is valid. An antonym the lexicon does not know is valid only
-    when the replaced word is polar with the target's sign and the antonym is a direct antonym in one of its
-    first two senses, or its negative-prefix form (*friendly* -> *unfriendly*): *right price* never becomes
-    *left price* (*right* is not polar), *great food* never *small food* (an indirect antonym through *large*,
-    and not polar).
-    """
-    p = s.parse
-    word, tag = p.tokens[head], p.tags[head]
-    want = wordnet_pos(tag)
-    reader = getattr(r.antonyms, "wn", None)
-    misparsed = _misparsed_adjective(p, head, reader)
-    manner = _manner_adverb(p, head)
-    if (want is None and not manner) or (p.upos[head] not in ("ADJ", "ADV", "VERB", "NOUN") and not misparsed
-                                         and not manner):
-        return []
-    want = want or "r"
-    base = word.lower() if misparsed or manner else base_form(word, tag)
-    sign = LABEL_SIGN[r.label]
-    fits = p.upos[head] != "VERB" or tag not in ("VBD", "VBZ") or reader is None or not reader.synsets(base, "a")
-    # an adjective's opposite never inflected as its verb: *slowed* -> *fasted*
-    rbase = word.lower() if tag == "JJ" else base  # a plain-degree adjective is its own base: lemminflect's
-    # rules for unknown words would give *charmy* for *charming*, *impress* for *impressed*, *good* for a
-    # mis-tagged *best*
-    found = [(o, "review-lexicon opposite of " + repr(rbase), 0, True) for o in REVIEW_OPPOSITES.get(rbase, ())
-             if fits and (p.upos[head] in ("ADJ", "VERB") or misparsed or manner)]
-    if tag != "UH":  # *Well designed* as an interjection: only its review opposite (*Poorly designed*)
-        found += [x for x in _wordnet_antonyms(r.antonyms, base, want) if x[0] not in {f[0] for f in found}]
-    out = []
-    base_pol = r.lexicon.word(base)
-    first_sense = any(x[2] == 0 for x in found)
-    for rank, (name, via, sense, direct) in enumerate(found):
-        text = name.replace("_", " ")
-        if "_" not in name and tag not in ("JJ", "NN", "VB", "VBP", "RB", "NNP", "UH"):
-            text = inflect(name, tag)
-        problems = []
-        if tag in ("JJR", "JJS") and text.endswith(("er", "est")) and len(name) > 6:
-            problems.append(f"{text!r} is a synthetic comparison of a long adjective (*the terriblest food*)")
-        if "review-lexicon" in via and base.endswith("ed") and head + 1 < len(p.tokens) \
-                and p.tokens[head + 1].lower() == "by":
-            problems.append(f"{text!r} does not take the agent of the participle {word!r} (*unmatched by any "
-                            "other brand* -> *lacking by*)")
-        pol = r.lexicon.word(name)
-        if sign:  # an indirect antonym (a cluster head's) must be polar itself: *great* ~ *large* <-> *small*
-            primary = direct and sense <= 1 and pol != sign and base_pol == sign
-            # the gold label is the evidence a word the lexicon does not know is polar: its first-sense prefix
-            # negation reverses it (*reliable* -> *unreliable*, *limited* -> *unlimited*)
-            # (the prefix is added, never removed: *unconsciously* -> *consciously* is no opinion)
-            labelled = base_pol == 0 and direct and sense == 0 and p.upos[head] in ("ADJ", "ADV") \
-                and _NEG_PREFIX.match(name) is not None and _NEG_PREFIX.match(base) is None
-            # a review-lexicon pair means the review reading: the label vouches for a word the lexicon lacks
-            review = "review-lexicon" in via and base_pol == 0 and pol != sign
-            if not (pol == -sign or primary or review or (pol == 0 and (base_pol == sign or labelled)
-                                                and _morph_negation(base, name))):
-                why = "not a primary-sense antonym of a polar word" if pol == 0 else f"{_pn(pol)} under the lexicon"
-                problems.append(f"antonym {text!r} does not flip the polarity ({why})")
-        elif pol != 0 or base_pol != 0 or "review-lexicon" in via:  # a review-lexicon pair is polar by design
-            problems.append(f"antonym {text!r} of a neutral target's opinion is polar under the lexicon")
-        manner = p.upos[head] == "ADV" and direct and sense == 0 and base.endswith("ly") and name.endswith("ly")
-        # a first-sense antonym of a manner adverb is a plain word (*quickly* -> *slowly*, *properly* ->
-        # *improperly*) even where the training file never used it
-        if pol == 0 and name.lower() not in r.vocab and "review-lexicon" not in via and not manner:
-            problems.append(f"antonym {text!r} is neither in the in-domain vocabulary nor polar (*for unfree*)")
-        elif sense > 0 and first_sense and name.lower() not in r.vocab:
-            problems.append(f"antonym {text!r} belongs to another sense of {base!r} than its first and is not in the "
-                            "in-domain vocabulary (*brilliant colors* -> *unintelligent colors*)")
-        prio = 1 + rank + (0 if name.lower() in r.vocab or "review-lexicon" in via else 5) + (
-            3 if base in _RANKED_AFTER_NEGATION else 0)
-        edits = [s.replace(head, text, "antonym", via)]
-        art = _article_fix(s, head, text)
-        if art is not None:
-            edits.insert(0, art)
-        out.append(Candidate(tuple(edits), "antonym", via, prio, tuple(problems)))
-    return out
-
-
-def _participle_adverb(s: Sent, f: int, t: int, head: int, r: Reversal) -> list[Candidate]:
-    """*the poorly designed Set-Up* -> *the well designed Set-Up*, *well seasoned latin food* -> *poorly seasoned*:
-    an opinion span of a manner adverb and the participle it modifies is reversed at the adverb (its
-    review-lexicon opposite), where the participle itself has no opposite. The participle may be attributive,
-    fronted (*Generously garnished, ...*) or a predicate; the adverb's opposite must not read with the label."""
-    p = s.parse
-    low_head = p.tokens[head].lower()
-    if p.tags[head] != "VBN" and not (p.upos[head] == "ADJ" and low_head.endswith("ed")):
-        return []
-    sign = LABEL_SIGN[r.label]
-    out = []
-    for a in children(p, head):
-        low = p.tokens[a].lower()
-        if not (f <= a < head and p.deps[a] == "advmod" and p.tags[a] == "RB"
-                and (low.endswith("ly") or low == "well")):
-            continue
-        for rank, o in enumerate(REVIEW_OPPOSITES.get(low, ())):
-            e = s.replace(a, o, "antonym", f"review-lexicon opposite of the manner adverb {low!r}")
-            c = Candidate((e,), "antonym", e.detail, 1 + rank)
-            if r.lexicon.word(o) == sign:
-                c = c.with_problems(f"the opposite {o!r} of {low!r} reads {r.label} under the lexicon")
-            out.append(c)
-    return out
-
-
-_FAVORITE = frozenset({"favorite", "favourite", "favorites", "favourites", "fav", "favs"})
-
-
-def _least_favorite(s: Sent, head: int, sign: int) -> list[Candidate]:
-    """*my personal favorite is their tart* -> *my personal least favorite is ...*, *Favourites include: ...* ->
-    *Least favourites include: ...*: a favourite as a noun has no antonym and its copula or verb is a frame
-    whose negation would deny the listing (*My favs here are not the tacos*), not the preference."""
-    p = s.parse
-    low = p.tokens[head].lower()
-    if sign <= 0 or low not in _FAVORITE or p.upos[head] not in ("NOUN", "ADJ", "PROPN") or (
-            head > 0 and p.tokens[head - 1].lower() in ("least", "most", "all-time-least")):
-        return []
-    e = s.insert_before(head, "least", "antonym", f"'least' before the noun {p.tokens[head]!r}")
-    return [Candidate((e,), "antonym", e.detail, 1)]
-
-
-def _misread_verb(s: Sent, head: int, r: Reversal) -> list[Candidate]:
-    """*i especially like their sandwich* (*like* as a preposition after a lower-case *i*), *I really do like my
-    MBP* (an interjection): a verb of liking the tagger misread, right after a subject pronoun or a form of *do*
-    (adverbs between), takes its review opposite as is (*dislike*, *hate*)."""
-    p = s.parse
-    low = p.tokens[head].lower()
-    if low not in ("like", "love") or p.upos[head] not in ("ADP", "INTJ", "SCONJ"):
-        return []
-    k = head - 1
-    while k >= 0 and p.upos[k] == "ADV":
-        k -= 1
-    if k < 0 or p.tokens[k].lower() not in ("i", "we", "do", "does", "did"):
-        return []
-    sign = LABEL_SIGN[r.label]
-    out = []
-    for rank, o in enumerate(REVIEW_OPPOSITES.get(low, ())):
-        e = s.replace(head, o, "antonym", f"review-lexicon opposite of the misread verb {low!r}")
-        c = Candidate((e,), "antonym", e.detail, 1 + rank)
-        out.append(c.with_problems(f"{o!r} reads {r.label} under the lexicon") if r.lexicon.word(o) == sign else c)
-    return out
-
-
-def _manner_adverb(p: Parse, head: int) -> bool:
-    """A plain manner adverb (*works well*, *runs smoothly*; tag RB, never *as well*) takes its review-lexicon
-    opposite as is."""
-    low = p.tokens[head].lower()
-    if low == "well" and p.tags[head] == "UH" and head + 1 < len(p.tokens) and p.tags[head + 1] == "VBN":
-        return True  # *Well designed* read as an interjection
-    return p.upos[head] == "ADV" and p.tags[head] == "RB" and (low.endswith("ly") or low == "well") and not (
-        head > 0 and p.tokens[head - 1].lower() == "as") and p.upos[p.heads[head]] == "VERB"
-    # of a verb only: *Perfectly al dente pasta* never becomes *Poorly al dente*
-
-
-def _misparsed_adjective(p: Parse, head: int, reader) -> bool:
-    """A review adjective the tagger read as another part of speech: capitalised (*BEST spicy tuna roll*, *Nice
-    packing* as proper nouns, at the start), a flat adverb (*Runs real quick*), a noun in apposition (*the service
-    prompt*), the second noun of a gapped clause (*the garden adorable*).
-    Its review-lexicon opposite replaces it as is (no inflection)."""
-    low = p.tokens[head].lower()
-    if low not in REVIEW_OPPOSITES or " " in low or reader is None or not reader.synsets(low, "a"):
-        return False
-    tag = p.tags[head]
-    if tag == "NNP":  # at the start only: an emphatic capital inside the sentence often argues with its context
-        return all(p.upos[j] in ("PUNCT", "DET", "ADJ") or p.tokens[j].lower() in ("so", "very", "really")
-                   for j in range(head))  # *The BEST ...*, *! so nice.. stable.. Fast ..*
-    if tag == "RB":
-        return not low.endswith("ly")
-    if tag == "NN" and head > 0 and p.heads[head - 1] == head and p.deps[head - 1] == "compound" \
-            and p.upos[head - 1] == "NOUN":
-        return True  # a gapped copula read as a compound noun: *the garden adorable* (*the service was ..., the
-        # garden adorable, ...*)
-    return tag == "NN" and p.deps[head] == "appos"
-
-
-def _wordnet_antonyms(wn_antonyms, base: str, pos: str) -> list[tuple[str, str, int, bool]]:
-    """``(antonym, provenance, sense index, direct?)`` of ``base`` in WordNet's sense order: direct antonyms of
-    every sense of ``pos``, then (adjectives) the antonym of a satellite sense's cluster head
-    (*delicious* ~ *tasty* <-> *tasteless*)."""
-    reader = getattr(wn_antonyms, "wn", None)
-    if reader is None:
-        return []
-    poses = ("a", "s") if pos == "a" else (pos,)
-    out: dict[str, tuple[str, str, int, bool]] = {}
-    senses = [syn for syn in reader.synsets(base) if syn.pos() in poses][:3]  # later senses: rare readings
-    for k, syn in enumerate(senses):
-        for lemma in syn.lemmas():
-            if lemma.name().lower() != base:
-                continue
-            for ant in lemma.antonyms():
-                out.setdefault(ant.name(), (ant.name(), f"WordNet antonym of {syn.name()}:{lemma.name()}", k, True))
-    if pos == "a":
-        for k, syn in enumerate(senses[:2]):
-            if syn.pos() != "s":
-                continue
-            for head in syn.similar_tos()[:1]:
-                for lemma in head.lemmas()[:1]:
-                    for ant in lemma.antonyms()[:1]:
-                        out.setdefault(ant.name(), (ant.name(), f"WordNet indirect antonym via {head.name()}:"
-                                                                f"{lemma.name()}", k, False))
-    return list(out.values())
-
-
-def _morph_negation(a: str, b: str) -> bool:
-    """``unfriendly``/``friendly``, ``inattentive``/``attentive``: one word is the other with a negative prefix."""
-    for x, y in ((a, b), (b, a)):
-        m = _NEG_PREFIX.match(x)
-        if m and x[m.end():] == y:
-            return True
-    return False
 
 
 def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Candidate]:
@@ -760,7 +426,7 @@ def intensify_candidates(s: Sent, span: tuple[int, int]) -> tuple[list[Candidate
     for rank, adv in enumerate(advs):
         e = s.insert_before(head, adv, "degree_adverb", f"degree adverb {adv!r} before the {up.lower()}")
         edits = [e]
-        art = _article_fix(s, head, adv)
+        art = article_fix(s, head, adv)
         if art is not None:
             edits.insert(0, art)
         cand = Candidate(tuple(edits), "degree_adverb", e.detail, rank)
@@ -768,20 +434,6 @@ def intensify_candidates(s: Sent, span: tuple[int, int]) -> tuple[list[Candidate
             cand = cand.with_problems("the edit touches the target term")
         out.append(cand)
     return out, None
-
-
-def _article_fix(s: Sent, head: int, word: str) -> CharEdit | None:
-    """``a`` / ``an`` before a new word agrees with it (*a generous* -> *an extremely generous*, *a beautiful* ->
-    *an ugly*)."""
-    if head == 0:
-        return None
-    prev = s.parse.tokens[head - 1]
-    if prev.lower() not in ("a", "an"):
-        return None
-    want = "an" if word[:1].lower() in "aeiou" else "a"
-    if prev.lower() == want:
-        return None
-    return s.replace(head - 1, want, "article", f"article agrees with {word!r}")
 
 
 # ---- conjunction ---------------------------------------------------------------------------------------

@@ -1,0 +1,230 @@
+"""Lexical opposites of an opinion word for a reversal (corrected mode): WordNet antonyms and review-lexicon
+opposites of the span's head (:func:`antonym_candidates`), the opposite of a manner adverb on a participle
+(:func:`participle_adverb`), *least* before a favourite (:func:`least_favorite`) and the opposite of a verb of
+liking the tagger misread (:func:`misread_verb`); each candidate carries its validity problems
+(:mod:`.candidates` has the rest: negations, intensifiers, conjunctions)."""
+from __future__ import annotations
+
+import re
+
+from .morph import base_form, inflect
+from .polarity import LABEL_SIGN, REVIEW_OPPOSITES
+from .resources import Parse, wordnet_pos
+from .site import Candidate, Reversal, Sent, article_fix, sign_label
+from .syntax import children
+
+_RANKED_AFTER_NEGATION = frozenset({"try"})
+"""Verbs whose review opposite ranks after a negation of the verb (*Definitely don't try the X* before *Definitely
+avoid the X*, rules ranking); it stands alone where the verb has no negation site (*Be sure to avoid the X*)."""
+_NEG_PREFIX = re.compile(r"(?i)^(un|in|im|il|ir|dis|non)")
+
+
+def antonym_candidates(s: Sent, head: int, r: Reversal) -> list[Candidate]:
+    """WordNet antonyms of the head in its own part of speech, checked for a polarity flip (module docstring).
+
+    A lexicon-polar antonym of the opposite sign is valid. An antonym the lexicon does not know is valid only
+    when the replaced word is polar with the target's sign and the antonym is a direct antonym in one of its
+    first two senses, or its negative-prefix form (*friendly* -> *unfriendly*): *right price* never becomes
+    *left price* (*right* is not polar), *great food* never *small food* (an indirect antonym through *large*,
+    and not polar).
+    """
+    p = s.parse
+    word, tag = p.tokens[head], p.tags[head]
+    want = wordnet_pos(tag)
+    reader = getattr(r.antonyms, "wn", None)
+    misparsed = _misparsed_adjective(p, head, reader)
+    manner = _manner_adverb(p, head)
+    if (want is None and not manner) or (p.upos[head] not in ("ADJ", "ADV", "VERB", "NOUN") and not misparsed
+                                         and not manner):
+        return []
+    want = want or "r"
+    base = word.lower() if misparsed or manner else base_form(word, tag)
+    sign = LABEL_SIGN[r.label]
+    fits = p.upos[head] != "VERB" or tag not in ("VBD", "VBZ") or reader is None or not reader.synsets(base, "a")
+    # an adjective's opposite never inflected as its verb: *slowed* -> *fasted*
+    rbase = word.lower() if tag == "JJ" else base  # a plain-degree adjective is its own base: lemminflect's
+    # rules for unknown words would give *charmy* for *charming*, *impress* for *impressed*, *good* for a
+    # mis-tagged *best*
+    found = [(o, "review-lexicon opposite of " + repr(rbase), 0, True) for o in REVIEW_OPPOSITES.get(rbase, ())
+             if fits and (p.upos[head] in ("ADJ", "VERB") or misparsed or manner)]
+    if tag != "UH":  # *Well designed* as an interjection: only its review opposite (*Poorly designed*)
+        found += [x for x in _wordnet_antonyms(r.antonyms, base, want) if x[0] not in {f[0] for f in found}]
+    out = []
+    base_pol = r.lexicon.word(base)
+    first_sense = any(x[2] == 0 for x in found)
+    for rank, (name, via, sense, direct) in enumerate(found):
+        text = name.replace("_", " ")
+        if "_" not in name and tag not in ("JJ", "NN", "VB", "VBP", "RB", "NNP", "UH"):
+            text = inflect(name, tag)
+        problems = []
+        if tag in ("JJR", "JJS") and text.endswith(("er", "est")) and len(name) > 6:
+            problems.append(f"{text!r} is a synthetic comparison of a long adjective (*the terriblest food*)")
+        if "review-lexicon" in via and base.endswith("ed") and head + 1 < len(p.tokens) \
+                and p.tokens[head + 1].lower() == "by":
+            problems.append(f"{text!r} does not take the agent of the participle {word!r} (*unmatched by any "
+                            "other brand* -> *lacking by*)")
+        pol = r.lexicon.word(name)
+        if sign:  # an indirect antonym (a cluster head's) must be polar itself: *great* ~ *large* <-> *small*
+            primary = direct and sense <= 1 and pol != sign and base_pol == sign
+            # the gold label is the evidence a word the lexicon does not know is polar: its first-sense prefix
+            # negation reverses it (*reliable* -> *unreliable*, *limited* -> *unlimited*)
+            # (the prefix is added, never removed: *unconsciously* -> *consciously* is no opinion)
+            labelled = base_pol == 0 and direct and sense == 0 and p.upos[head] in ("ADJ", "ADV") \
+                and _NEG_PREFIX.match(name) is not None and _NEG_PREFIX.match(base) is None
+            # a review-lexicon pair means the review reading: the label vouches for a word the lexicon lacks
+            review = "review-lexicon" in via and base_pol == 0 and pol != sign
+            if not (pol == -sign or primary or review or (pol == 0 and (base_pol == sign or labelled)
+                                                and _morph_negation(base, name))):
+                why = ("not a primary-sense antonym of a polar word" if pol == 0
+                       else f"{sign_label(pol)} under the lexicon")
+                problems.append(f"antonym {text!r} does not flip the polarity ({why})")
+        elif pol != 0 or base_pol != 0 or "review-lexicon" in via:  # a review-lexicon pair is polar by design
+            problems.append(f"antonym {text!r} of a neutral target's opinion is polar under the lexicon")
+        manner = p.upos[head] == "ADV" and direct and sense == 0 and base.endswith("ly") and name.endswith("ly")
+        # a first-sense antonym of a manner adverb is a plain word (*quickly* -> *slowly*, *properly* ->
+        # *improperly*) even where the training file never used it
+        if pol == 0 and name.lower() not in r.vocab and "review-lexicon" not in via and not manner:
+            problems.append(f"antonym {text!r} is neither in the in-domain vocabulary nor polar (*for unfree*)")
+        elif sense > 0 and first_sense and name.lower() not in r.vocab:
+            problems.append(f"antonym {text!r} belongs to another sense of {base!r} than its first and is not in the "
+                            "in-domain vocabulary (*brilliant colors* -> *unintelligent colors*)")
+        prio = 1 + rank + (0 if name.lower() in r.vocab or "review-lexicon" in via else 5) + (
+            3 if base in _RANKED_AFTER_NEGATION else 0)
+        edits = [s.replace(head, text, "antonym", via)]
+        art = article_fix(s, head, text)
+        if art is not None:
+            edits.insert(0, art)
+        out.append(Candidate(tuple(edits), "antonym", via, prio, tuple(problems)))
+    return out
+
+
+def participle_adverb(s: Sent, f: int, t: int, head: int, r: Reversal) -> list[Candidate]:
+    """*the poorly designed Set-Up* -> *the well designed Set-Up*, *well seasoned latin food* -> *poorly seasoned*:
+    an opinion span of a manner adverb and the participle it modifies is reversed at the adverb (its
+    review-lexicon opposite), where the participle itself has no opposite. The participle may be attributive,
+    fronted (*Generously garnished, ...*) or a predicate; the adverb's opposite must not read with the label."""
+    p = s.parse
+    low_head = p.tokens[head].lower()
+    if p.tags[head] != "VBN" and not (p.upos[head] == "ADJ" and low_head.endswith("ed")):
+        return []
+    sign = LABEL_SIGN[r.label]
+    out = []
+    for a in children(p, head):
+        low = p.tokens[a].lower()
+        if not (f <= a < head and p.deps[a] == "advmod" and p.tags[a] == "RB"
+                and (low.endswith("ly") or low == "well")):
+            continue
+        for rank, o in enumerate(REVIEW_OPPOSITES.get(low, ())):
+            e = s.replace(a, o, "antonym", f"review-lexicon opposite of the manner adverb {low!r}")
+            c = Candidate((e,), "antonym", e.detail, 1 + rank)
+            if r.lexicon.word(o) == sign:
+                c = c.with_problems(f"the opposite {o!r} of {low!r} reads {r.label} under the lexicon")
+            out.append(c)
+    return out
+
+
+_FAVORITE = frozenset({"favorite", "favourite", "favorites", "favourites", "fav", "favs"})
+
+
+def least_favorite(s: Sent, head: int, sign: int) -> list[Candidate]:
+    """*my personal favorite is their tart* -> *my personal least favorite is ...*, *Favourites include: ...* ->
+    *Least favourites include: ...*: a favourite as a noun has no antonym and its copula or verb is a frame
+    whose negation would deny the listing (*My favs here are not the tacos*), not the preference."""
+    p = s.parse
+    low = p.tokens[head].lower()
+    if sign <= 0 or low not in _FAVORITE or p.upos[head] not in ("NOUN", "ADJ", "PROPN") or (
+            head > 0 and p.tokens[head - 1].lower() in ("least", "most", "all-time-least")):
+        return []
+    e = s.insert_before(head, "least", "antonym", f"'least' before the noun {p.tokens[head]!r}")
+    return [Candidate((e,), "antonym", e.detail, 1)]
+
+
+def misread_verb(s: Sent, head: int, r: Reversal) -> list[Candidate]:
+    """*i especially like their sandwich* (*like* as a preposition after a lower-case *i*), *I really do like my
+    MBP* (an interjection): a verb of liking the tagger misread, right after a subject pronoun or a form of *do*
+    (adverbs between), takes its review opposite as is (*dislike*, *hate*)."""
+    p = s.parse
+    low = p.tokens[head].lower()
+    if low not in ("like", "love") or p.upos[head] not in ("ADP", "INTJ", "SCONJ"):
+        return []
+    k = head - 1
+    while k >= 0 and p.upos[k] == "ADV":
+        k -= 1
+    if k < 0 or p.tokens[k].lower() not in ("i", "we", "do", "does", "did"):
+        return []
+    sign = LABEL_SIGN[r.label]
+    out = []
+    for rank, o in enumerate(REVIEW_OPPOSITES.get(low, ())):
+        e = s.replace(head, o, "antonym", f"review-lexicon opposite of the misread verb {low!r}")
+        c = Candidate((e,), "antonym", e.detail, 1 + rank)
+        out.append(c.with_problems(f"{o!r} reads {r.label} under the lexicon") if r.lexicon.word(o) == sign else c)
+    return out
+
+
+def _manner_adverb(p: Parse, head: int) -> bool:
+    """A plain manner adverb (*works well*, *runs smoothly*; tag RB, never *as well*) takes its review-lexicon
+    opposite as is."""
+    low = p.tokens[head].lower()
+    if low == "well" and p.tags[head] == "UH" and head + 1 < len(p.tokens) and p.tags[head + 1] == "VBN":
+        return True  # *Well designed* read as an interjection
+    return p.upos[head] == "ADV" and p.tags[head] == "RB" and (low.endswith("ly") or low == "well") and not (
+        head > 0 and p.tokens[head - 1].lower() == "as") and p.upos[p.heads[head]] == "VERB"
+    # of a verb only: *Perfectly al dente pasta* never becomes *Poorly al dente*
+
+
+def _misparsed_adjective(p: Parse, head: int, reader) -> bool:
+    """A review adjective the tagger read as another part of speech: capitalised (*BEST spicy tuna roll*, *Nice
+    packing* as proper nouns, at the start), a flat adverb (*Runs real quick*), a noun in apposition (*the service
+    prompt*), the second noun of a gapped clause (*the garden adorable*).
+    Its review-lexicon opposite replaces it as is (no inflection)."""
+    low = p.tokens[head].lower()
+    if low not in REVIEW_OPPOSITES or " " in low or reader is None or not reader.synsets(low, "a"):
+        return False
+    tag = p.tags[head]
+    if tag == "NNP":  # at the start only: an emphatic capital inside the sentence often argues with its context
+        return all(p.upos[j] in ("PUNCT", "DET", "ADJ") or p.tokens[j].lower() in ("so", "very", "really")
+                   for j in range(head))  # *The BEST ...*, *! so nice.. stable.. Fast ..*
+    if tag == "RB":
+        return not low.endswith("ly")
+    if tag == "NN" and head > 0 and p.heads[head - 1] == head and p.deps[head - 1] == "compound" \
+            and p.upos[head - 1] == "NOUN":
+        return True  # a gapped copula read as a compound noun: *the garden adorable* (*the service was ..., the
+        # garden adorable, ...*)
+    return tag == "NN" and p.deps[head] == "appos"
+
+
+def _wordnet_antonyms(wn_antonyms, base: str, pos: str) -> list[tuple[str, str, int, bool]]:
+    """``(antonym, provenance, sense index, direct?)`` of ``base`` in WordNet's sense order: direct antonyms of
+    every sense of ``pos``, then (adjectives) the antonym of a satellite sense's cluster head
+    (*delicious* ~ *tasty* <-> *tasteless*)."""
+    reader = getattr(wn_antonyms, "wn", None)
+    if reader is None:
+        return []
+    poses = ("a", "s") if pos == "a" else (pos,)
+    out: dict[str, tuple[str, str, int, bool]] = {}
+    senses = [syn for syn in reader.synsets(base) if syn.pos() in poses][:3]  # later senses: rare readings
+    for k, syn in enumerate(senses):
+        for lemma in syn.lemmas():
+            if lemma.name().lower() != base:
+                continue
+            for ant in lemma.antonyms():
+                out.setdefault(ant.name(), (ant.name(), f"WordNet antonym of {syn.name()}:{lemma.name()}", k, True))
+    if pos == "a":
+        for k, syn in enumerate(senses[:2]):
+            if syn.pos() != "s":
+                continue
+            for head in syn.similar_tos()[:1]:
+                for lemma in head.lemmas()[:1]:
+                    for ant in lemma.antonyms()[:1]:
+                        out.setdefault(ant.name(), (ant.name(), f"WordNet indirect antonym via {head.name()}:"
+                                                                f"{lemma.name()}", k, False))
+    return list(out.values())
+
+
+def _morph_negation(a: str, b: str) -> bool:
+    """``unfriendly``/``friendly``, ``inattentive``/``attentive``: one word is the other with a negative prefix."""
+    for x, y in ((a, b), (b, a)):
+        m = _NEG_PREFIX.match(x)
+        if m and x[m.end():] == y:
+            return True
+    return False
