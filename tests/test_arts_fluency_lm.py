@@ -11,7 +11,7 @@ import pytest
 import _arts_kit
 
 from sentiprobe.generate.arts import GenerateConfig
-from sentiprobe.generate.arts.corrected import MIN_DELTA
+from sentiprobe.generate.arts.choice import MIN_DELTA
 from sentiprobe.generate.arts.inputs import read_input
 from sentiprobe.generate.arts.pipeline import generate
 
