@@ -134,6 +134,26 @@ def test_other_configuration_refused_unless_overwrite_and_stale_files_never_mix(
     assert [p.name for p in (out / "slow-lexicon" / "predictions").iterdir()] == ["toy.jsonl"]
 
 
+def test_a_run_killed_while_writing_its_first_summary_resumes(tmp_path):
+    # a sweep worker SIGKILLed inside the first atomic write of summary.json left only that write's temporary
+    # file; the retry refused the directory as "files that are not a sentiprobe run" and the job failed
+    out = tmp_path / "r"
+    out.mkdir()
+    (out / ".summary.json.k2x9_q.part").write_text('{"config_')
+    (out / ".notes.txt.k2x9_q.part").write_text("not ours")  # not a run file's temporary: kept, and refused
+    with pytest.raises(ConfigError, match="not a sentiprobe run"):
+        api.run(["toy"], ["majority"], out=out, n_boot=0, progress=False)
+    (out / ".notes.txt.k2x9_q.part").unlink()
+    api.run(["toy"], ["majority"], out=out, n_boot=0, progress=False)
+    assert sorted(p.name for p in out.iterdir()) == ["majority", "report.html", "summary.json"]
+    # a model directory's own temporaries go with it on --overwrite; unknown files stay
+    (out / "majority" / ".results.json.a1b2.part").write_text("{")
+    (out / "majority" / "keep.part").write_text("mine")
+    api.run(["toy2"], ["majority"], out=out, n_boot=0, progress=False, overwrite=True)
+    assert not (out / "majority" / ".results.json.a1b2.part").exists()
+    assert (out / "majority" / "keep.part").read_text() == "mine"
+
+
 def test_old_single_model_layout_is_cleaned_by_overwrite(tmp_path):
     out = tmp_path / "r"
     (out / "predictions").mkdir(parents=True)

@@ -20,10 +20,21 @@ def _umask() -> int:
     return mask
 
 
+PART_SUFFIX = ".part"
+"""Suffix of the temporary file an atomic write renames into place (``.<name>.<random>.part`` beside it)."""
+
+
+def is_partial_write(f: Path, names: Iterable[str]) -> bool:
+    """Whether ``f`` is the temporary file an atomic write of one of ``names`` left behind (a kill before the
+    rename): ``.<name>.<random>.part`` in the same directory."""
+    n = f.name
+    return n.endswith(PART_SUFFIX) and any(n.startswith(f".{name}.") for name in names)
+
+
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=PART_SUFFIX, dir=path.parent)
     try:
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; give the usual permissions
         with os.fdopen(fd, "wb") as f:

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..core.errors import ConfigError
 from ..core.hashing import stable_hash
-from ..core.io import loads_json
+from ..core.io import PART_SUFFIX, is_partial_write, loads_json
 
 TOP_FILES = ("summary.json", "report.html", "comparison.json", "results.json", "run.log")
 """Top-level files a run writes (``results.json`` / ``run.log``: the one-model layout of older versions)."""
@@ -59,6 +59,8 @@ def prepare(out: Path, chash: str, *, overwrite: bool) -> None:
     for p in (out, *out.parents):
         if p.exists() and not p.is_dir():
             raise ConfigError(f"--out {out}: {p} exists and is not a directory")
+    if out.is_dir():
+        _remove_partial_writes(out, TOP_FILES)  # a run killed while writing its first summary.json
     if out.is_dir() and any(out.iterdir()):
         prev = _previous_hash(out)
         if prev != chash and not overwrite:
@@ -70,11 +72,17 @@ def prepare(out: Path, chash: str, *, overwrite: bool) -> None:
     out.mkdir(parents=True, exist_ok=True)
 
 
+def _remove_partial_writes(d: Path, names: Sequence[str]) -> None:
+    for f in d.iterdir():
+        if f.is_file() and not f.is_symlink() and is_partial_write(f, names):
+            f.unlink()
+
+
 def _remove_predictions(d: Path) -> None:
     if not d.is_dir() or d.is_symlink():
         return
     for f in d.iterdir():
-        if f.is_file() and (f.suffix == ".jsonl" or f.name.endswith(".part")):
+        if f.is_file() and (f.suffix == ".jsonl" or f.name.endswith(PART_SUFFIX)):
             f.unlink()
     if not any(d.iterdir()):
         d.rmdir()
@@ -87,6 +95,7 @@ def remove_own(out: Path) -> list[str]:
         if (out / name).is_file():
             (out / name).unlink()
             removed.append(name)
+    _remove_partial_writes(out, TOP_FILES)
     _remove_predictions(out / "predictions")
     refs = out / "references"  # the reference systems' directories (run/references.py)
     dirs = sorted(out.iterdir()) + (sorted(refs.iterdir()) if refs.is_dir() and not refs.is_symlink() else [])
@@ -99,6 +108,7 @@ def remove_own(out: Path) -> list[str]:
             if (d / n).is_file():
                 (d / n).unlink()
                 removed.append(f"{d.name}/{n}")
+        _remove_partial_writes(d, MODEL_FILES)
         _remove_predictions(d / "predictions")
         if (d / "checkpoints").is_dir() and not (d / "checkpoints").is_symlink():
             shutil.rmtree(d / "checkpoints")  # fine-tuned weights of a --no-cache run
