@@ -30,7 +30,7 @@ from .choice import Chooser
 from .clash import (clashes, contrast_lost, covering_pair, elaboration_split, general_clash, lost_contrast,
                     repetition_changed, summary_frame, tie_clash)
 from .polarity import LABEL_SIGN, Polarity
-from .repair import Additive, additive_deletion, additive_repair, contrast_added, contrast_repair
+from .repair import Additive, additive_deletion, additive_repair, contrast_added, contrast_made, contrast_repair
 from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
 from .syntax import EMBEDDED, span_head, subtree
 from .text import token_offsets
@@ -427,6 +427,9 @@ def _repair(q: Quality, plan: Plan, turned: list[PreparedAspect], edits: list[Ch
         fix3 = contrast_added(sent, *pair)
         if fix3 is not None and not any(fix3.overlaps(e) for e in edits):
             edits.append(fix3)
+    fix4 = contrast_made(sent, plan.prep.aspects, turned, edits)
+    if fix4 is not None and not any(fix4.overlaps(e) for e in edits):
+        edits.append(fix4)
     return None
 
 
