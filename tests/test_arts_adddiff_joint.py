@@ -89,3 +89,23 @@ def test_no_clause_is_appended_inside_an_open_parenthesis():
     assert unfit_source("The chip seems underpowered (to me.")
     assert unfit_source("( The sashimi is cut a little thinly.") is None
     assert unfit_source("The chip seems underpowered (to me).") is None
+
+
+def test_mined_clauses_with_an_additive_are_left_out(tmp_path):
+    import json
+
+    import _arts_kit
+    from test_arts_quality import record
+
+    from sentiprobe.generate.arts.clauses import mine_clauses
+    from sentiprobe.generate.arts.inputs import read_input
+    from sentiprobe.generate.arts.pipeline import prepare
+
+    pool = [("a", "Even the wine was good.", [("wine", "positive", ["good"])]),
+            ("b", "Their coffee is quite good too.", [("coffee", "positive", ["good"])]),
+            ("c", "The dessert was lovely.", [("dessert", "positive", ["lovely"])])]
+    p = tmp_path / "pool.json"
+    p.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in pool}), encoding="utf-8")
+    entries, rejected = mine_clauses(prepare(read_input(p).sentences, _arts_kit.kit()), "pool.json", Polarity())
+    assert [e.text for e in entries] == ["the dessert was lovely"], entries
+    assert sum(n for why, n in rejected.items() if "additive" in why) == 2

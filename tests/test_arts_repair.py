@@ -138,7 +138,10 @@ def test_and_stays_where_the_sentence_already_holds_a_contrast_or_the_sides_alre
          [("food", "positive", ["great"]), ("service", "negative", ["awful"])]),
         ("t", "They have a very good chicken and good tuna as well.",
          [("chicken", "positive", ["good"]), ("tuna", "positive", ["good"])]),
+        ("s", "The discount was generous, as they knew the service was excellent.",
+         [("discount", "positive", ["generous"]), ("service", "positive", ["excellent"])]),
     ])
-    for key in ("a_1_adv1", "a_0_adv2", "d_0_adv1", "d_0_adv2", "d_1_adv1", "t_1_adv1", "t_0_adv2"):
+    for key in ("a_1_adv1", "a_0_adv2", "d_0_adv1", "d_0_adv2", "d_1_adv1", "t_1_adv1", "t_0_adv2", "s_1_adv1",
+                "s_0_adv2"):
         v = variant(gen, key)
         assert v is None or " but " not in v.sentence.split("cheap but")[-1], (key, v.sentence)

@@ -271,7 +271,7 @@ def contrasts(prep: Prepared, labels: dict[str, str], label: str, sentence: str 
     return last == -LABEL_SIGN.get(label, 0) != 0
 
 
-_ADDITIVE = re.compile(r"^\W*(?:even|also|still|too)\b|\b(?:also|too|either|as well)\W*$|\balso\b", re.IGNORECASE)
+ADDITIVE = re.compile(r"^\W*(?:even|also|still|too)\b|\b(?:also|too|either|as well)\W*$|\balso\b", re.IGNORECASE)
 """An additive or scalar focus (*even the wine was good*, *their coffee is quite good too*, *there is also ...*)
 presupposes an earlier statement of the same polarity: after a contrasting *but* it reads as stitched."""
 
@@ -344,6 +344,9 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
         idx = rng.sample(range(len(pool)), draw_n)
         drawn = [pool[i] for i in idx]
         used = drawn[:n]
+        if not faithful and ADDITIVE.search(used[0].text):
+            # a clause without an additive goes first: *but the service is slow and even the wine was bad*
+            used.sort(key=lambda e: bool(ADDITIVE.search(e.text)))
         check = drawn if faithful else used
         if faithful and any(e.term in exact for e in check):
             continue
@@ -353,11 +356,11 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
                                     for e in check)  # an appended term the sentence mentions would blur its label
                              or any(_content_lemmas(e.term) & related for e in check)  # battery / battery life
                              or len({e.label for e in used}) > 1  # a neutral target: one polarity per variant
-                             or (_ADDITIVE.search(used[0].text)
+                             or (ADDITIVE.search(used[0].text)
                                  and contrasts(prep, labels, used[0].label, sentence, lexicon))):
             continue
         break
-    else:
+    else:  # (or, rarely, drew only additive clauses after a contrast)
         return None, "every draw from the phrase pool named an aspect of the sentence"
     if uses is not None:
         uses.update(e.text for e in used)

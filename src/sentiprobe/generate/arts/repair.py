@@ -188,6 +188,10 @@ _CONTRAST_WORDS = frozenset({"but", "yet", "although", "though", "however", "whe
 _NOT_AFTER_AND = frozenset({"also", "so", "even", "yet", "still", "too", "then", "therefore", "thus", "not", "no",
                             "nothing", "only", "just", "overall", "besides", "plus"})
 """*and* + one of these is a fixed or additive connective (*and also*, *and so*, *and even*): no plain *but*."""
+_OPENS_NO_CLAUSE = frozenset({"as", "because", "since", "if", "when", "where", "which", "who", "whom", "whose", "that",
+                              "so", "to", "for", "with", "from", "of", "in", "on", "at", "by", "then", "and", "or"})
+"""A joint followed by one of these is no coordination of two main clauses (*..., as they knew the service was
+excellent*): a *but* there reads wrong."""
 
 
 def contrast_made(sent: Sent, aspects: Sequence[PreparedAspect], turned: Sequence[PreparedAspect],
@@ -223,14 +227,17 @@ def contrast_made(sent: Sent, aspects: Sequence[PreparedAspect], turned: Sequenc
         sides = [{sign(o, True) for o in left}, {sign(o, True) for o in right}]
         if any(len(s) != 1 or 0 in s for s in sides) or sides[0] == sides[1]:
             continue
-        if any(toks[i] in ("also", "too", "either") or toks[i:i + 2] == ["as", "well"] for i in range(j + 1, hi)):
-            continue  # an additive (*but good tuna as well*) says the sides agree: no joint fits it
+        if j + 1 >= len(toks) or toks[j + 1] in _OPENS_NO_CLAUSE:
+            continue
+        if any(toks[i] in ("also", "too", "either", "even") or toks[i:i + 2] == ["as", "well"]
+               for i in range(j + 1, hi)):
+            continue  # an additive (*but good tuna as well*, *an even better choice*) says the sides agree
         nearest = max(left, key=lambda o: max(dict(owned)[o]))
         first = min(right, key=lambda o: min(dict(owned)[o]))
         if sign(nearest, False) != sign(first, False) or {sign(o, False) for o in right} != {sign(first, False)}:
             continue  # they differed in the source already: its own joint stays
         if w == "and":
-            if p.upos[j] != "CCONJ" or j + 1 >= len(toks) or toks[j + 1] in _NOT_AFTER_AND or any(
+            if p.upos[j] != "CCONJ" or toks[j + 1] in _NOT_AFTER_AND or any(
                     toks[i] in ("both", "between") for i in range(lo, j)):
                 continue
             found.append((0, sent.replace(j, "but", "and_to_but",
