@@ -237,6 +237,9 @@ def contrast_made(sent: Sent, aspects: Sequence[PreparedAspect], turned: Sequenc
         if sign(nearest, False) != sign(first, False) or {sign(o, False) for o in right} != {sign(first, False)}:
             continue  # they differed in the source already: its own joint stays
         if w == "and":
+            h = p.heads[j]
+            if h not in dict(owned)[nearest] and not (lo <= h < hi and p.upos[h] in ("VERB", "AUX", "ADJ")):
+                continue  # it joins two nouns inside one phrase (*grilled Gruyere and country ham sandwiches*)
             if p.upos[j] != "CCONJ" or toks[j + 1] in _NOT_AFTER_AND or any(
                     toks[i] in ("both", "between") for i in range(lo, j)):
                 continue
