@@ -55,6 +55,8 @@ def test_a_verb_of_causing_ties_its_two_sides(tmp_path, kit):
          [("patio", "positive", ["small"]), ("place", "positive", ["comfortable"])]),
         # the subject keeps no polar word: the result may be reversed alone
         ("b", "They make the best pizza in town.", [("pizza", "positive", ["best"])]),
+        # making as producing, with no result: no causal tie
+        ("s", "Our friendly server made great food suggestions.", [("server", "positive", ["friendly"])]),
     ])
     assert variant(gen, "o_0_adv1") is None  # *The old system makes this computer into a super tablet*
     assert "one side of 'makes'" in (refusal(gen, "o_0", "revtgt") or "")
@@ -63,6 +65,7 @@ def test_a_verb_of_causing_ties_its_two_sides(tmp_path, kit):
     # RevNon drops the non-target's reversal instead
     assert variant(gen, "a_1_adv2") is None or "A small" in variant(gen, "a_1_adv2").sentence
     assert variant(gen, "b_0_adv1") is not None, refusal(gen, "b_0", "revtgt")
+    assert "one side of" not in (refusal(gen, "s_0", "revtgt") or "")
 
 
 def test_a_not_just_frame_ties_its_clauses(tmp_path, kit):
@@ -76,3 +79,23 @@ def test_a_not_just_frame_ties_its_clauses(tmp_path, kit):
     assert "n't just" in (refusal(gen, "j_0", "revtgt") or "")
     assert variant(gen, "j_0_adv2") is None
     assert "not just" not in (refusal(gen, "r_0", "revtgt") or "")
+
+
+def test_a_causal_link_ties_the_reversed_opinion_to_its_reason(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("b", "The small size was a bonus because of my tiny desk.", [("size", "positive", ["bonus"])]),
+        ("t", "Tables are close, so you bump elbows with other guests.", [("Tables", "negative", ["close"])]),
+        ("k", "Typing becomes uncomfortable due to the sharp edges.", [("Typing", "negative", ["uncomfortable"])]),
+        ("m", "I use a mouse because I didn't like the trackpad.", [("trackpad", "negative", ["didn't like"])]),
+        # the target is the reason: the link is reversed with it
+        ("l", "I love this laptop because of the screen.", [("screen", "positive", ["love"])]),
+        # both sides reversed together
+        ("c", "The screen is great because it is bright.", [("screen", "positive", ["great", "bright"])]),
+        # a temporal *since* is no reason
+        ("s", "The battery has not degraded since I bought it.", [("battery", "positive", ["not degraded"])]),
+    ])
+    for aid in ("b_0", "t_0", "k_0", "m_0"):  # *was not a bonus because of my tiny desk*, *are not close, so ...*
+        assert variant(gen, aid + "_adv1") is None, variant(gen, aid + "_adv1")
+        assert "to a reason or consequence" in (refusal(gen, aid, "revtgt") or ""), refusal(gen, aid, "revtgt")
+    for aid in ("l_0", "c_0", "s_0"):
+        assert variant(gen, aid + "_adv1") is not None, refusal(gen, aid, "revtgt")

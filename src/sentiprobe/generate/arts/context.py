@@ -53,6 +53,12 @@ CAUSES = frozenset({"make", "makes", "made", "making", "render", "renders", "ren
 """Verbs of causing or weighing: their subject's evaluation and their object's stand in a fixed relation (*The
 new system makes this computer into a super iPad*; *the food makes up for it*), which a reversal of one side
 breaks."""
+_NEEDS_RESULT = frozenset({"make", "makes", "made", "making", "render", "renders", "rendered", "turn", "turns",
+                           "turned"})
+"""Verbs that cause only with a result (*makes it a super iPad*, *makes for*, *turns into*); with an object
+alone they produce (*made great food suggestions*)."""
+_RESULT_DEPS = frozenset({"ccomp", "xcomp", "oprd", "acomp", "attr"})
+_RESULT_PREPS = frozenset({"for", "into", "up"})
 _RESULT_CUT = frozenset({"conj", "cc", "parataxis", "advcl", "punct"})
 
 _CLAUSE_SUBJECTS = frozenset({"i", "you", "we", "they", "it", "one", "he", "she", "that", "people", "everyone"})
@@ -148,6 +154,10 @@ def cause_clash(lexicon: Polarity, p: Parse, f: PreparedAspect, skip: set[int]) 
     for v, tok in enumerate(p.tokens):
         if tok.lower() not in CAUSES or p.upos[v] not in ("VERB", "AUX") or v in mine:
             continue
+        if tok.lower() in _NEEDS_RESULT and not any(
+                p.deps[j] in _RESULT_DEPS or (p.deps[j] in ("prep", "prt") and p.tokens[j].lower() in _RESULT_PREPS)
+                for j in children(p, v)):
+            continue  # *made great food suggestions*: making as producing, no result
         subj = set().union(*(subtree(p, j) for j in children(p, v) if p.deps[j] in SUBJECT), set())
         if not subj:
             continue
@@ -162,6 +172,61 @@ def cause_clash(lexicon: Polarity, p: Parse, f: PreparedAspect, skip: set[int]) 
     return None
 
 
+_TEMPORAL_SINCE = frozenset({"bought", "got", "purchased", "received", "had", "owned", "started", "began", "moved",
+                             "opened", "switched", "used", "been", "'ve", "have", "has", "ago", "then"})
+"""Words that make *since* temporal (*has not decreased since I bought it*), not causal."""
+_CAUSAL_CUT = frozenset({"conj", "cc", "parataxis"})
+_STRETCH_END = frozenset({".", ";", "!", "?", ":", "(", ")", "-", "--", "but"})
+
+
+def _causal_pairs(p: Parse) -> list[tuple[str, set[int], set[int]]]:
+    """Every causal link of the sentence as (its words, the reason's tokens, the other side's tokens): *because*
+    or causal *since* and its clause, *because of* / *due to* and its phrase, each against the clause they attach
+    to (without coordinated clauses); a clause-initial *, so* against the stretch before its comma."""
+    out: list[tuple[str, set[int], set[int]]] = []
+    n = len(p.tokens)
+    for k, tok in enumerate(p.tokens):
+        w = tok.lower()
+        nxt = p.tokens[k + 1].lower() if k + 1 < n else ""
+        if w in ("because", "since") and p.deps[k] == "mark":
+            c = p.heads[k]
+            reason = subtree(p, c)
+            if w == "since" and any(p.tokens[j].lower() in _TEMPORAL_SINCE for j in reason | set(children(
+                    p, p.heads[c]))):
+                continue
+            gov = p.heads[c]
+            if gov != c:
+                out.append((w, reason, subtree(p, gov, _CAUSAL_CUT) - reason))
+        elif (w == "because" and nxt == "of") or (w == "due" and nxt == "to"):
+            reason = subtree(p, k) | {k + 1}
+            gov = p.heads[k]
+            if gov != k:
+                out.append((f"{w} {nxt}", reason, subtree(p, gov, _CAUSAL_CUT) - reason))
+        elif w == "so" and k > 0 and p.tokens[k - 1] in (",", ";") and k + 1 < n and p.upos[k + 1] in (
+                "PRON", "PROPN", "NOUN", "DET"):
+            lo = next((j + 1 for j in range(k - 2, -1, -1) if p.tokens[j].lower() in _STRETCH_END), 0)
+            hi = next((j for j in range(k + 1, n) if p.tokens[j].lower() in _STRETCH_END), n)
+            out.append((w, set(range(lo, k - 1)), set(range(k + 1, hi))))
+    return out
+
+
+def causal_tie(p: Parse, f: PreparedAspect, edited: set[int]) -> str | None:
+    """Check 21: why reversing ``f`` would break a causal link, or None: its opinion lies on one side of a
+    *because*, *since*, *due to* or *, so* and nothing on the other side is reversed with it (*The smaller size
+    was a bonus because of space restrictions* never becomes *was not a bonus because of space restrictions*;
+    *Tables are close, so you better be comfortable bumping elbows*). Where the target itself is the reason
+    (*I love it because of the screen*), the link is reversed with it."""
+    mine = _mine(f)
+    term = set(range(*f.span))
+    for words, reason, rest in _causal_pairs(p):
+        for side, other in ((reason, rest), (rest, reason)):
+            if mine & side and not mine & other and not other & (edited | term) and any(
+                    p.upos[i] in ("NOUN", "VERB", "ADJ", "PROPN", "NUM") for i in other):
+                return (f"{f.aspect.term!r}'s opinion is tied by {words!r} to a reason or consequence that keeps "
+                        "its sense: the reversal would clash")
+    return None
+
+
 def context_clashes(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspect],
                     others: Sequence[PreparedAspect]) -> dict[str, str]:
     """``{aspect id: why}`` for every aspect of ``flipped`` whose reversal a presupposing frame contradicts
@@ -170,7 +235,8 @@ def context_clashes(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspec
     terms = {i for o in (*flipped, *others) for i in range(*o.span)}
     out: dict[str, str] = {}
     for f in flipped:
-        why = endured(lexicon, p, f) or result_clause(p, f) or cause_clash(lexicon, p, f, edited | terms)
+        why = (endured(lexicon, p, f) or result_clause(p, f) or cause_clash(lexicon, p, f, edited | terms)
+               or causal_tie(p, f, edited))
         if why is not None:
             out[f.aspect.id] = why
     return out
