@@ -1,4 +1,4 @@
-"""Discourse clashes of a reversal with frames that presuppose its polarity (checks 17-20, corrected mode).
+"""Discourse clashes of a reversal with frames that presuppose its polarity (checks 17-21, corrected mode).
 
 The checks of :mod:`.clash` (11-16) compare the reversed opinion with polar words tied to it. A blind audit found
 reversals that unchanged words contradict without any polar word of their own: the words around the opinion
@@ -16,7 +16,14 @@ the source and RevNon drops that non-target's reversal:
   system makes this computer into a super iPad*, *Great food at reasonable prices makes for an evening that
   can't be beat*);
 * :func:`not_just_frame` (20): *don't just look good; they deliver excellent performance*: like *not only*,
-  the frame ties its clauses' polarity (a sentence-wide frame, as in ``corrected._frame``).
+  the frame ties its clauses' polarity (a sentence-wide frame, as in ``corrected._frame``);
+* :func:`causal_tie` (21): the opinion lies on one side of *because*, *because of*, *due to*, a causal *since* or
+  a clause-initial *, so*, and nothing on the other side is reversed with it (*The smaller size was a bonus
+  because of space restrictions*; *Tables are close, so you better be comfortable bumping elbows*).
+
+On the laptop and restaurant test and training files nine in ten of the variants these checks refuse read as
+incoherent to a human reader (checks 17-20 all of them); the rest are causal links that still read (*This is my
+first time writing a review because the food was terrible*).
 """
 from __future__ import annotations
 
@@ -230,7 +237,7 @@ def causal_tie(p: Parse, f: PreparedAspect, edited: set[int]) -> str | None:
 def context_clashes(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspect],
                     others: Sequence[PreparedAspect]) -> dict[str, str]:
     """``{aspect id: why}`` for every aspect of ``flipped`` whose reversal a presupposing frame contradicts
-    (checks 17-19), in the form of :func:`.clash.clashes`."""
+    (checks 17-19 and 21), in the form of :func:`.clash.clashes`."""
     edited = set().union(*(_mine(f) for f in flipped)) if flipped else set()
     terms = {i for o in (*flipped, *others) for i in range(*o.span)}
     out: dict[str, str] = {}
