@@ -32,11 +32,16 @@ def revtgt(tmp_path: Path, kit, text: str, aspects) -> str | None:
     return next((v.sentence for v in gen.variants if v.key == "s1_0_adv1"), None)
 
 
-def test_restaurant_opinion_words_take_their_review_opposite(tmp_path, kit):
-    # was refused: no antonym and no negation site for 'disinterested'
-    out = revtgt(tmp_path, kit, "Our waiter was so rude and disinterested.",
-                 [("waiter", "negative", ["rude", "disinterested"])])
-    assert out is not None and "attentive" in out and "disinterested" not in out
+@pytest.mark.parametrize(("text", "aspect", "ops", "label", "want"), [
+    # each was refused: no antonym and no negation site (or only an off-sense, non-polar antonym)
+    ("Our waiter was so rude and disinterested.", "waiter", ["rude", "disinterested"], "negative", "attentive"),
+    ("We bought slices from a harried staff.", "staff", ["harried"], "negative", "relaxed staff"),
+    ("All the sweets are homemade.", "sweets", ["homemade"], "positive", "store-bought"),
+    ("The lunch menu is inexpensive.", "lunch menu", ["inexpensive"], "positive", "is expensive"),
+])
+def test_restaurant_opinion_words_take_their_review_opposite(tmp_path, kit, text, aspect, ops, label, want):
+    out = revtgt(tmp_path, kit, text, [(aspect, label, ops)])
+    assert out is not None and want in out, out
 
 
 def test_substandard_is_not_reversed_to_standard(tmp_path, kit):

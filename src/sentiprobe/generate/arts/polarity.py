@@ -80,7 +80,8 @@ RESTAURANT_OPPOSITES: dict[str, tuple[str, ...]] = {
     "disinterested": ("attentive",), "uneventful": ("exciting",), "inconsistant": ("consistent",),
     "inviting": ("uninviting",), "substandard": ("excellent",), "unbelievable": ("awful", "terrible"),
     "classy": ("tacky",), "chic": ("shabby",), "laid-back": ("tense", "stuffy"), "relaxed": ("tense",),
-    "relaxing": ("stressful",), "comfy": ("uncomfortable",), "creamy": ("watery",), "reasonably": ("unreasonably",),
+    "harried": ("relaxed",), "homemade": ("store-bought",), "comfy": ("uncomfortable",), "creamy": ("watery",),
+    "reasonably": ("unreasonably",),
     "inexpensive": ("expensive",), "brusquely": ("politely",), "graceless": ("gracious",), "warm": ("cold",),
 }
 """Restaurant opinion words the review sense of which WordNet pairs with no opposite or an off-sense one
