@@ -65,7 +65,8 @@ def test_a_manner_adverb_of_priced_takes_its_opposite(tmp_path, kit):
 
 def test_a_participle_keeps_its_own_review_entry():
     assert _participle_entry("overpriced", "VBD", "overprice")
-    assert _participle_entry("refreshing", "VBG", "refresh")
+    assert _participle_entry("impressed", "VBN", "impress")
+    assert not _participle_entry("refreshing", "VBG", "refresh")  # an adjective's opposite (*stale drink*)
     assert not _participle_entry("loved", "VBD", "love")  # the base's own entry wins (*love* -> *hate*)
     assert not _participle_entry("overpriced", "JJ", "overpriced")  # an adjective already looks itself up
 
@@ -74,3 +75,16 @@ def test_a_manner_adverb_of_a_verb_takes_its_review_opposite(tmp_path, kit):
     # was refused: 'brusquely' is an adverb the lexicon does not know, and it had no opposite
     out = revtgt(tmp_path, kit, "The waiter brusquely told us to leave.", [("waiter", "negative", ["brusquely"])])
     assert out == "The waiter politely told us to leave."
+
+
+def test_below_average_against_its_label_is_not_turned(tmp_path, kit):
+    # the gold label argues with the surface (the price): *below average* would not read positive
+    out = revtgt(tmp_path, kit, "Slightly above average wines start at $ 70.",
+                 [("wines", "negative", ["above average"])])
+    assert out is None or "below average" not in out, out
+
+
+def test_a_recommended_participle_never_takes_a_negated_entry(tmp_path, kit):
+    out = revtgt(tmp_path, kit, "Highly recommended is the Spider Roll.",
+                 [("Spider Roll", "positive", ["recommended"])])
+    assert out is None or "not recommended" not in out, out
