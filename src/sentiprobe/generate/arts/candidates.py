@@ -33,7 +33,7 @@ from .charedit import CharEdit, upper_first
 from .morph import base_form, inflect
 from .polarity import LABEL_SIGN, Polarity, is_hedge
 from .resources import Parse
-from .opposites import antonym_candidates, least_favorite, misread_verb, participle_adverb
+from .opposites import above_below, antonym_candidates, least_favorite, misread_verb, participle_adverb
 from .site import Candidate, Reversal, Sent, article_fix, sign_label
 from .syntax import COMPLEMENT, carriers, children, has_subject, negations, predicate, scope, span_head, subtree
 
@@ -108,6 +108,7 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         out += participle_adverb(s, f, t, head, r)
         out += least_favorite(s, head, sign)
         out += misread_verb(s, head, r)
+        out += above_below(s, f, t, sign)
     if not negs and sign:
         hedge = is_hedge(words) or (pred is not None and is_hedge(
             (p.tokens[j], p.upos[j]) for j in children(p, head) if p.deps[j] == "advmod")) or (

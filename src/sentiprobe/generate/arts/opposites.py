@@ -45,8 +45,12 @@ def antonym_candidates(s: Sent, head: int, r: Reversal) -> list[Candidate]:
     rbase = word.lower() if tag == "JJ" else base  # a plain-degree adjective is its own base: lemminflect's
     # rules for unknown words would give *charmy* for *charming*, *impress* for *impressed*, *good* for a
     # mis-tagged *best*
+    as_is = _participle_entry(word, tag, rbase)
+    if as_is:
+        rbase = word.lower()
     found = [(o, "review-lexicon opposite of " + repr(rbase), 0, True) for o in REVIEW_OPPOSITES.get(rbase, ())
-             if fits and (p.upos[head] in ("ADJ", "VERB") or misparsed or manner)]
+             if fits and (p.upos[head] in ("ADJ", "VERB") or misparsed or manner)
+             and not (as_is and o.startswith("not "))]  # *Highly recommended* never *Highly not recommended*
     if tag != "UH":  # *Well designed* as an interjection: only its review opposite (*Poorly designed*)
         found += [x for x in _wordnet_antonyms(r.antonyms, base, want) if x[0] not in {f[0] for f in found}]
     out = []
@@ -54,7 +58,8 @@ def antonym_candidates(s: Sent, head: int, r: Reversal) -> list[Candidate]:
     first_sense = any(x[2] == 0 for x in found)
     for rank, (name, via, sense, direct) in enumerate(found):
         text = name.replace("_", " ")
-        if "_" not in name and tag not in ("JJ", "NN", "VB", "VBP", "RB", "NNP", "UH"):
+        if "_" not in name and tag not in ("JJ", "NN", "VB", "VBP", "RB", "NNP", "UH") and not (
+                as_is and "review-lexicon" in via):
             text = inflect(name, tag)
         problems = []
         if tag in ("JJR", "JJS") and text.endswith(("er", "est")) and len(name) > 6:
@@ -158,6 +163,37 @@ def misread_verb(s: Sent, head: int, r: Reversal) -> list[Candidate]:
         e = s.replace(head, o, "antonym", f"review-lexicon opposite of the misread verb {low!r}")
         c = Candidate((e,), "antonym", e.detail, 1 + rank)
         out.append(c.with_problems(f"{o!r} reads {r.label} under the lexicon") if r.lexicon.word(o) == sign else c)
+    return out
+
+
+def _participle_entry(word: str, tag: str, base: str) -> bool:
+    """*than overpriced Cosi sandwiches* (*overpriced* read as a past tense), *to be impressed by*: a past
+    participle whose own form, not its verb's base (*overprice*, *impress*), has a review opposite takes that
+    opposite as is (*reasonably priced*, *unimpressed*), never inflected as a verb. A present participle is left
+    out: its review opposites are an adjective's (*a refreshing drink* -> *a stale drink*)."""
+    low = word.lower()
+    return tag in ("VBN", "VBD") and base not in REVIEW_OPPOSITES and low in REVIEW_OPPOSITES and low.endswith("ed")
+
+
+_COMPARED_TO_NORM = {"below": "above", "above": "below"}
+_NORMS = frozenset({"average", "par"})
+
+
+def above_below(s: Sent, f: int, t: int, sign: int) -> list[Candidate]:
+    """*the food was well below average* -> *well above average*, *below par* -> *above par*: an opinion measured
+    against the norm turns at its preposition. The middle word is a hedge whose negation has no clear polarity
+    (*not below average*) and WordNet's antonyms of *average* (*abnormal*) are off-sense, so this is its only
+    reversal. The preposition must read with the gold label (*below* negative, *above* positive): a label that
+    argues with it (*Slightly above average wines start at $ 70+*, negative for the price) is not reversed by it."""
+    p = s.parse
+    out = []
+    for k in range(max(f - 1, 0), min(t, len(p.tokens) - 1)):
+        low = p.tokens[k].lower()
+        if sign == (1 if low == "above" else -1) and low in _COMPARED_TO_NORM and p.tokens[k + 1].lower() in _NORMS \
+                and k + 1 < t:
+            e = s.replace(k, _COMPARED_TO_NORM[low], "antonym", f"{_COMPARED_TO_NORM[low]!r} for {low!r} before "
+                          f"{p.tokens[k + 1]!r}")
+            out.append(Candidate((e,), "antonym", e.detail, 1))
     return out
 
 

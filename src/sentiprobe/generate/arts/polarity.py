@@ -76,6 +76,19 @@ REVIEW_OPPOSITES: dict[str, tuple[str, ...]] = {
 WordNet's first sense of *great* is size (antonym *small*) and its review sense has no antonym, so these pairs
 add the reading reviewers mean. Every candidate still passes the polarity check (VADER + in-domain lexicon)."""
 
+RESTAURANT_OPPOSITES: dict[str, tuple[str, ...]] = {
+    "disinterested": ("attentive",), "uneventful": ("exciting",), "inconsistant": ("consistent",),
+    "inviting": ("uninviting",), "substandard": ("excellent",), "unbelievable": ("awful", "terrible"),
+    "classy": ("tacky",), "chic": ("shabby",), "laid-back": ("tense", "stuffy"), "relaxed": ("tense",),
+    "harried": ("relaxed",), "homemade": ("store-bought",), "comfy": ("uncomfortable",), "creamy": ("watery",),
+    "reasonably": ("unreasonably",),
+    "inexpensive": ("expensive",), "brusquely": ("politely",), "graceless": ("gracious",), "warm": ("cold",),
+}
+"""Restaurant opinion words the review sense of which WordNet pairs with no opposite or an off-sense one
+(*disinterested*, *substandard* -> *standard*, *laid-back*), or that reviewers misspell (*inconsistant*); kept apart
+from :data:`REVIEW_OPPOSITES` (merged into it) so the two lists grow without touching each other."""
+REVIEW_OPPOSITES.update({k: v for k, v in RESTAURANT_OPPOSITES.items() if k not in REVIEW_OPPOSITES})
+
 _NEITHER = re.compile(r"(?i)\bneither\s+")
 _NOR = re.compile(r"(?i)\s+nor\b")
 LABEL_SIGN = {"positive": 1, "negative": -1, "neutral": 0}
