@@ -1,0 +1,121 @@
+"""Which opposite fits (sense.py): degree words, opposites attested with the aspect in the training file,
+descriptors, negated extreme adjectives and tolerance frames. Each case has the form of a failure a blind
+audit found in the generated RevTgt/RevNon variants, in short made-up sentences.
+
+The corrected mode runs with ``rank="rules"`` (no language model); the training pool is a small TOWE file
+written by the test."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import _arts_kit
+
+from sentiprobe.generate.arts import GenerateConfig
+from sentiprobe.generate.arts.inputs import read_input
+from sentiprobe.generate.arts.pipeline import generate
+from sentiprobe.generate.arts.sense import AspectOpinions
+
+record = _arts_kit.towe_record
+
+
+@pytest.fixture(scope="module")
+def kit():
+    return _arts_kit.kit()
+
+
+def write(path: Path, sents) -> Path:
+    path.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in sents}), encoding="utf-8")
+    return path
+
+
+def run(tmp_path: Path, kit, sents, train=(), strategies=("revtgt",)):
+    pool = str(write(tmp_path / "train.json", train)) if train else None
+    cfg = GenerateConfig(rank="rules", phrase_source="template", strategies=strategies, pool_file=pool)
+    return generate(read_input(write(tmp_path / "in.json", sents)), cfg, kit)
+
+
+def variant(gen, key: str):
+    return next((v for v in gen.variants if v.key == key), None)
+
+
+def refusal(gen, aid: str, stage: str = "revtgt") -> str | None:
+    return next((s.reason for s in gen.skipped if s.record == aid and s.stage == stage), None)
+
+
+def candidates(v) -> list[dict]:
+    return [c for ch in v.choices for c in ch["candidates"]]
+
+
+def test_a_degree_word_takes_its_degree_partner(tmp_path, kit):
+    train = [(f"m{i}", f"There is much memory{i}.", [(f"memory{i}", "positive", ["much"])])
+             for i in range(3)]  # the laptop training file reads *much* (the base of *more*) positive
+    gen = run(tmp_path, kit, [("c", "Cost is more as compared to other brands.", [("Cost", "positive", ["more"])])],
+              train)
+    v = variant(gen, "c_0_adv1")  # WordNet pairs *more* with *little*: *Cost is littler*
+    assert v is not None and v.sentence == "Cost is less as compared to other brands.", refusal(gen, "c_0")
+
+
+SERVICE = [(f"s{i}", f"The service was slow{'!' * i}", [("service", "negative", ["slow"])]) for i in range(3)]
+
+
+def test_an_opposite_never_used_with_the_aspect_yields_to_one_that_was(tmp_path, kit):
+    train = [(f"p{i}", f"The prices are high{'!' * i}", [("prices", "negative", ["high"])]) for i in range(3)]
+    gen = run(tmp_path, kit, [("h", "Huge portions and pretty good prices.", [("prices", "positive", ["good"])]),
+                              ("g", "The service was very generous.", [("service", "positive", ["generous"])])],
+              train + SERVICE)
+    v = variant(gen, "h_0_adv1")  # was *pretty bad prices*
+    assert v is not None and v.sentence == "Huge portions and pretty high prices.", refusal(gen, "h_0")
+    v = variant(gen, "g_0_adv1")  # was *very stingy*
+    assert v is not None and v.sentence == "The service was very slow.", refusal(gen, "g_0")
+
+
+def test_an_opposite_used_with_the_aspect_is_kept(tmp_path, kit):
+    train = SERVICE + [(f"r{i}", f"The service was rude{'!' * i}", [("service", "negative", ["rude"])])
+                       for i in range(3)] + [("u", "The service was unfriendly.", [("service", "negative",
+                                                                                     ["unfriendly"])])]
+    gen = run(tmp_path, kit, [("f", "The service was friendly.", [("service", "positive", ["friendly"])])], train)
+    v = variant(gen, "f_0_adv1")
+    assert v is not None and v.sentence == "The service was unfriendly.", refusal(gen, "f_0")
+
+
+def test_the_label_of_an_attested_adjective_is_read_per_head():
+    ops = AspectOpinions.from_pairs([("prices", "high", "negative")] * 3 + [("quality", "high", "positive")] * 3
+                                    + [("Prices", "steep", "negative")] * 2 + [("price", "low", "positive")])
+    assert ops.view("price").commonest("negative") == ("high", 3)
+    assert ops.view("quality").commonest("negative") is None
+    assert ops.view("prices").commonest("positive") is None  # *low* once: below the minimum
+    assert ops.view("quality").attested("high", "positive") and not ops.view("quality").attested("high", "negative")
+
+
+def test_a_descriptor_before_its_noun_keeps_its_referent(tmp_path, kit):
+    train = [(f"n{i}", f"The keyboard{i} is new, the old one broke.", [(f"keyboard{i}", "positive", ["new"])])
+             for i in range(3)]  # *new* reads positive in the domain, *old* is an in-domain word
+    gen = run(tmp_path, kit, [("o", "The new operating system makes this computer into a super iPad.",
+                               [("operating system", "positive", ["new"])])], train)
+    v = variant(gen, "o_0_adv1")
+    assert v is None or "old operating system" not in v.sentence, v.sentence
+
+
+def test_a_negated_extreme_adjective_yields_to_its_plain_opposite(tmp_path, kit):
+    gen = run(tmp_path, kit, [("e", "The display is excellent.", [("display", "positive", ["excellent"])]),
+                              ("n", "Screen is bright and gorgeous.",
+                               [("Screen", "positive", ["bright", "gorgeous"])])])
+    v = variant(gen, "e_0_adv1")
+    assert v is not None, refusal(gen, "e_0")
+    negated = [c for c in candidates(v) if "not excellent" in c["text"]]
+    assert negated and not any(c["valid"] for c in negated)
+    v = variant(gen, "n_0_adv1")
+    assert v is not None, refusal(gen, "n_0")
+    pair = [c for c in candidates(v) if "neither" in c["text"]]
+    assert pair and not any(c["valid"] for c in pair)
+    assert "neither" not in v.sentence
+
+
+def test_a_negative_object_of_a_tolerance_frame_is_not_reversed(tmp_path, kit):
+    gen = run(tmp_path, kit, [("w", "We came back and put up with the waiters' bad manners.",
+                               [("waiters", "negative", ["bad"])])])
+    assert variant(gen, "w_0_adv1") is None
+    assert "put up with" in (refusal(gen, "w_0") or "")
