@@ -72,6 +72,23 @@ def test_an_opposite_never_used_with_the_aspect_yields_to_one_that_was(tmp_path,
     assert v is not None and v.sentence == "The service was very slow.", refusal(gen, "g_0")
 
 
+def test_an_aspect_opinion_without_a_valid_opposite_takes_an_attested_one(tmp_path, kit):
+    train = [(f"a{i}", f"The portions were plentiful{'!' * i}", [("portions", "positive", ["plentiful"])])
+             for i in range(2)] + [(f"b{i}", f"The portions were small{'!' * i}", [("portions", "negative", ["small"])])
+                                   for i in range(3)]
+    gen = run(tmp_path, kit, [("p", "The portions were plentiful.", [("portions", "positive", ["plentiful"])])], train)
+    v = variant(gen, "p_0_adv1")  # was *not plentiful* (*scarce* is no in-domain word)
+    assert v is not None and v.sentence == "The portions were small.", refusal(gen, "p_0")
+
+
+def test_two_coordinated_opinions_never_take_the_same_attested_word(tmp_path, kit):
+    gen = run(tmp_path, kit, [("s", "The service was pleasant and prompt.",
+                               [("service", "positive", ["pleasant", "prompt"])])], SERVICE)
+    v = variant(gen, "s_0_adv1")
+    assert v is not None, refusal(gen, "s_0")
+    assert "slow and slow" not in v.sentence, v.sentence
+
+
 def test_an_opposite_used_with_the_aspect_is_kept(tmp_path, kit):
     train = SERVICE + [(f"r{i}", f"The service was rude{'!' * i}", [("service", "negative", ["rude"])])
                        for i in range(3)] + [("u", "The service was unfriendly.", [("service", "negative",
@@ -97,6 +114,11 @@ def test_a_descriptor_before_its_noun_keeps_its_referent(tmp_path, kit):
                                [("operating system", "positive", ["new"])])], train)
     v = variant(gen, "o_0_adv1")
     assert v is None or "old operating system" not in v.sentence, v.sentence
+    gen = run(tmp_path, kit, [("f", "It is exactly what I wanted, and it has all the new features.",
+                               [("features", "positive", ["wanted", "new"])])], train)
+    v = variant(gen, "f_0_adv1")  # the target's other opinion carries the reversal; the descriptor stays
+    assert v is not None and v.sentence == "It is exactly what I didn't want, and it has all the new features.", \
+        refusal(gen, "f_0")
 
 
 def test_a_negated_extreme_adjective_yields_to_its_plain_opposite(tmp_path, kit):

@@ -31,7 +31,7 @@ from .clash import (clashes, contrast_lost, covering_pair, elaboration_split, ge
                     repetition_changed, summary_frame, tie_clash)
 from .polarity import LABEL_SIGN, Polarity
 from .repair import Additive, additive_deletion, additive_repair, contrast_added, contrast_repair
-from .sense import AspectOpinions, aspect_view
+from .sense import DESCRIPTOR, AspectOpinions, aspect_view
 from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
 from .syntax import EMBEDDED, span_head, subtree
 from .text import token_offsets
@@ -159,7 +159,8 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
         cands, why = reversal_candidates(sent, span, rev)
         text = _span_text(sent, span)
         if why is not None:
-            if "against the" in why and len(pa.opinions) > 1:  # a concession (*attentive if slightly unpolished*)
+            if ("against the" in why or why.startswith(DESCRIPTOR)) and len(pa.opinions) > 1:
+                # a concession (*attentive if slightly unpolished*), a descriptor (*has all the new features*)
                 plan.notes.append(f"opinion {text!r} left as is: {why}")
                 continue
             reasons.append(why)

@@ -9,15 +9,20 @@ are the ones that can be checked without guessing:
 - **degree words** (:func:`degree_opposite`): a comparative or superlative of quantity reverses to its degree
   partner (*more* <-> *less*, *fewer* before a plural noun, *higher* <-> *lower*, *most* <-> *least*), never to a
   synthetic form of a WordNet antonym (*littler*);
-- **aspect fit** (:func:`fit_swaps`): the domain's *training* TOWE pairs (the pool file or ``--lexicon`` files,
-  never the file being generated) say which adjectives reviewers use for an aspect head with each label. Where
-  the best opposite was never used with the head under the new label and another adjective was (at least
-  :data:`MIN_ATTESTED` times, with :data:`PURITY` of that head's uses of it carrying the label), that attested
-  adjective is proposed first (*pretty good prices* -> *pretty high prices*, *very generous service* -> *very slow
-  service*). Attestation only ever promotes a word; an unseen head or a rarely seen adjective leaves the lexical
-  opposites as they were, since a few thousand training sentences cannot vouch against a word;
-- **descriptors** (:func:`fit_swaps`): an age adjective before its noun with a determiner (*the new operating
-  system*) names which thing is meant; its antonym changes the referent, not the opinion;
+- **aspect fit** (:func:`fit_swaps`): the domain's *training* TOWE pairs (the pool file, never the file being
+  generated) say which adjectives reviewers use for an aspect head with each label. Where the best opposite of an
+  adjective describing the aspect (its modifier or its copula's predicate) is weak there, that is, never used with
+  the head under the new label and either generic (*poor prices*), never an opinion anywhere in the file
+  (*stingy*, *unromantic*) or a WordNet antonym through another word's cluster (*optimal* ~ *best* -> *worst*),
+  an adjective the file did use with the head is proposed first: an existing candidate, else the head's
+  commonest adjective of the new label (at least :data:`MIN_ATTESTED` uses, :data:`PURITY` of that head's uses of
+  it under that label) that is an evaluation and not a state (*high prices*, *short battery life*, never *black
+  screen*). *pretty good prices* -> *pretty high prices*, *very generous service* -> *very slow service*.
+  Attestation only ever promotes a word: a few thousand training sentences cannot vouch against one, so an
+  unseen head or a specific opposite the domain uses (*inattentive*, *bland*) is left as it was;
+- **descriptors** (:func:`descriptor`): an age adjective before its noun with a determiner (*the new operating
+  system*) names which thing is meant; its antonym changes the referent, not the opinion. The site is refused,
+  and a target with another opinion keeps this one as it is;
 - **extreme words** (:func:`extreme_negation`): the negation of an extreme adjective (*not excellent*,
   *neither bright nor gorgeous*) is invalid where a plain opposite is valid at the same site;
 - **tolerance frames** (:func:`tolerance_frame`): an opinion inside the object of *put up with*, *tolerate*,
@@ -34,7 +39,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .morph import lemma
-from .polarity import LABEL_SIGN
+from .polarity import LABEL_SIGN, REVIEW_OPPOSITES
 from .resources import Parse
 from .site import Candidate, Reversal, Sent, article_fix
 from .syntax import children
@@ -71,10 +76,12 @@ _PHRASAL = {("put", "with"): "up", ("deal", "with"): "", ("complain", "about"): 
 
 @dataclass(frozen=True)
 class AspectView:
-    """The adjectives a training file uses with one aspect head: word -> label counts."""
+    """The adjectives a training file uses with one aspect head (word -> label counts), and every one-word
+    opinion of the file (``domain``)."""
 
     head: str
     words: dict[str, Counter] = field(default_factory=dict)
+    domain: frozenset[str] = frozenset()
 
     def attested(self, word: str, label: str) -> bool:
         """Whether ``word`` was used with the head under ``label`` at least once."""
@@ -93,36 +100,41 @@ class AspectView:
 
 @dataclass(frozen=True)
 class AspectOpinions:
-    """Adjective opinions per aspect head in a training file (see the module docstring)."""
+    """Adjective opinions per aspect head in a training file, and all its one-word opinions (module docstring)."""
 
     by_head: dict[str, dict[str, Counter]]
+    domain: frozenset[str] = frozenset()
 
     @classmethod
-    def from_pairs(cls, triples: Iterable[tuple[str, str, str]]) -> AspectOpinions:
-        """From ``(aspect head word, adjective opinion, label)`` triples."""
+    def from_pairs(cls, triples: Iterable[tuple[str, str, str]], others: Iterable[str] = ()) -> AspectOpinions:
+        """From ``(aspect head word, adjective opinion, label)`` triples and the file's other one-word opinions."""
         by: dict[str, dict[str, Counter]] = {}
+        domain = {w.lower() for w in others}
         for head, word, label in triples:
+            domain.add(word.lower())
             if label not in ("positive", "negative") or not word.replace("-", "").isalpha():
                 continue
             by.setdefault(head_key(head), {}).setdefault(word.lower(), Counter())[label] += 1
-        return cls(by)
+        return cls(by, frozenset(domain))
 
     @classmethod
     def from_prepared(cls, preps: Sequence) -> AspectOpinions:
         """From prepared training sentences: one-token opinions the tagger reads as plain adjectives."""
-        triples = []
+        triples, others = [], []
         for p in preps:
             for pa in p.aspects:
-                if pa.span[1] <= pa.span[0]:
-                    continue
                 for f, t in pa.opinions:
-                    if t - f == 1 and p.parse.upos[f] == "ADJ" and p.parse.tags[f] == "JJ":
+                    if t - f != 1:
+                        continue
+                    if p.parse.upos[f] == "ADJ" and p.parse.tags[f] == "JJ" and pa.span[1] > pa.span[0]:
                         triples.append((p.tokens[pa.span[1] - 1], p.tokens[f], pa.aspect.polarity))
-        return cls.from_pairs(triples)
+                    else:
+                        others.append(p.tokens[f])
+        return cls.from_pairs(triples, others)
 
     def view(self, head_word: str) -> AspectView:
         key = head_key(head_word)
-        return AspectView(key, self.by_head.get(key, {}))
+        return AspectView(key, self.by_head.get(key, {}), self.domain)
 
 
 def head_key(word: str) -> str:
@@ -157,22 +169,63 @@ def degree_opposite(s: Sent, head: int, cands: list[Candidate]) -> list[Candidat
     return [Candidate((e,), "antonym", e.detail, best.priority, problems)]
 
 
+DESCRIPTOR = "a descriptor, not an opinion"
+"""The start of :func:`descriptor`'s reason: a target with another opinion keeps this one as it is."""
+
+
+def descriptor(p: Parse, head: int) -> str | None:
+    """Why the opinion at ``head`` has no reversal: an age adjective before its noun with a determiner (*the new
+    operating system*, *all the new features*) names which thing is meant, so its antonym changes the referent
+    (*the old operating system makes this computer into a super iPad*) and its negation is no English."""
+    if p.tokens[head].lower() in AGE_DESCRIPTORS and p.deps[head] == "amod" and any(
+            p.tokens[j].lower() in _DETERMINERS for j in children(p, p.heads[head]) if j < head):
+        return f"{DESCRIPTOR}: {p.tokens[head]!r} before its noun identifies which one is meant"
+    return None
+
+
 def _swap_word(c: Candidate) -> str:
     return c.edits[-1].text.lower()
 
 
+GENERIC = frozenset({"poor", "bad", "terrible", "awful", "horrible", "lousy", "good", "great", "excellent", "nice",
+                     "fine", "unpleasant", "pleasant"})
+"""Opposites that fit any aspect only loosely (*poor prices*, *excellent battery life*): an adjective the
+training file uses with the aspect head is more natural (*high prices*, *long battery life*)."""
+SCALAR = frozenset({"high", "low", "short", "long", "small", "large", "big", "tiny", "huge", "limited", "slow",
+                    "fast", "quick", "loud", "quiet", "cold", "hot", "dry", "thin", "thick", "heavy", "light",
+                    "weak", "strong", "steep", "narrow", "wide", "cramped", "noisy", "dim", "bright", "cheap",
+                    "expensive"})
+"""Dimension words that are evaluations for the right aspect (*high prices*, *short battery life*), unlike a
+state of the thing (*black screen*): VADER knows none of them as polar."""
+
+
+def _weak(c: Candidate, view: AspectView, want: str) -> bool:
+    """Whether the best swap ``c`` should yield to an attested one: it was never used with the head under the new
+    label, and it is a generic evaluation (*poor prices*), a word the training file never uses as an opinion
+    (*stingy*, *unromantic*) or a WordNet antonym through another word's cluster (*optimal* ~ *best* ->
+    *worst*). A specific opposite the domain uses (*inattentive*, *bland*) stays."""
+    w = _swap_word(c)
+    if view.attested(w, want):
+        return False
+    return w in GENERIC or w not in view.domain or "indirect antonym" in c.detail
+
+
+def _evaluative(word: str, r: Reversal) -> bool:
+    """A VADER-polar word, a review-lexicon word or a dimension word of :data:`SCALAR`."""
+    v = r.lexicon.vader.lexicon.get(word)
+    return (v is not None and abs(v) >= 0.5) or word in SCALAR or word in REVIEW_OPPOSITES or any(
+        word in opp for opp in REVIEW_OPPOSITES.values())
+
+
 def fit_swaps(s: Sent, head: int, ants: list[Candidate], r: Reversal, view: AspectView | None) -> list[Candidate]:
-    """The antonym candidates of the opinion at ``head`` checked against the aspect (module docstring): a
-    descriptor's antonym is invalid; an opposite the training file never used with the aspect head under the
-    new label yields to one it did use (an existing candidate promoted, or the head's commonest adjective of that
-    label added)."""
+    """The antonym candidates of the opinion at ``head`` checked against the aspect (module docstring): a weak
+    opposite yields to one the training file used with the aspect head under the new label (an existing
+    candidate promoted, or the head's commonest adjective of that label added, never the opposite a coordinated
+    adjective will take). Where no swap is valid at all, the attested adjective is offered too, provided the
+    replaced word is itself one the file uses with the head under the old label (then it is an opinion of this
+    aspect, and the swap stays within the aspect's own vocabulary)."""
     p = s.parse
     low = p.tokens[head].lower()
-    if low in AGE_DESCRIPTORS and p.deps[head] == "amod" and any(
-            p.tokens[j].lower() in _DETERMINERS for j in children(p, p.heads[head]) if j < head):
-        return [c.with_problems(f"{p.tokens[head]!r} before its noun identifies which one is meant: its antonym "
-                                "changes the referent, not the opinion (*the old operating system*)")
-                for c in ants]
     sign = LABEL_SIGN[r.label]
     if view is None or not sign or p.tags[head] != "JJ" or p.upos[head] != "ADJ" or _hedged(p, head):
         return ants
@@ -182,17 +235,21 @@ def fit_swaps(s: Sent, head: int, ants: list[Candidate], r: Reversal, view: Aspe
     want = "negative" if sign > 0 else "positive"
     swaps = sorted((c for c in ants if c.valid and c.op == "antonym" and " " not in _swap_word(c)),
                    key=lambda c: c.priority)
-    if not swaps or view.attested(_swap_word(swaps[0]), want):
+    if swaps and not _weak(swaps[0], view, want):
         return ants
-    top = swaps[0].priority - 1
+    if not swaps and not view.attested(low, r.label):  # a rescue needs the word to be this aspect's opinion
+        return ants
+    top = swaps[0].priority - 1 if swaps else 1
     seen = [c for c in swaps if view.attested(_swap_word(c), want)]
     if seen:
         promoted = seen[0]
         return [Candidate(c.edits, c.op, c.detail + f" (used with {view.head!r} in the training file)", top,
                           c.problems) if c is promoted else c for c in ants]
-    found = view.commonest(want, {low, *(_swap_word(c) for c in ants)})
-    if found is None or r.lexicon.word(found[0]) != -sign:  # an evaluation, not a state (*black screen*)
-        return ants
+    siblings = [p.tokens[j].lower() for j in _pair(p, head) if j != head]  # *pleasant and prompt*: never *slow
+    taken = {*siblings, *(o for w in siblings for o in REVIEW_OPPOSITES.get(w, ()))}  # and slow*
+    found = view.commonest(want, {low, *taken, *(_swap_word(c) for c in ants)})
+    if found is None or r.lexicon.word(found[0]) != -sign or not _evaluative(found[0], r):
+        return ants  # an evaluation, not a state of the thing (*black screen*)
     word, n = found
     detail = f"opposite used {n}x with {view.head!r} under the {want} label in the training file"
     edits = [s.replace(head, word, "antonym", detail)]
@@ -271,11 +328,13 @@ def extreme_negation(s: Sent, head: int, negs: list[Candidate], ants: list[Candi
     return out
 
 
-_SKIPPED = frozenset({"really", "very", "so", "that", "too", "quite", "the", "a", "an", "truly", "always", "just"})
+_SKIPPED = frozenset({"really", "very", "so", "that", "too", "quite", "truly", "always", "just"})
+"""Degree words between a negation and the adjective it denies; an article is not skipped (*not the perfect
+size* negates a choice, as *not the best* does)."""
 
 
 def _next_content(s: Sent, at: int) -> int | None:
-    """The first token at or after character ``at`` that is no degree word or article."""
+    """The first token at or after character ``at`` that is no degree word."""
     for k, (a, _) in enumerate(s.offsets):
         if a >= at and s.parse.tokens[k].lower() not in _SKIPPED:
             return k
