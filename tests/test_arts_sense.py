@@ -93,9 +93,13 @@ def test_an_opposite_used_with_the_aspect_is_kept(tmp_path, kit):
     train = SERVICE + [(f"r{i}", f"The service was rude{'!' * i}", [("service", "negative", ["rude"])])
                        for i in range(3)] + [("u", "The service was unfriendly.", [("service", "negative",
                                                                                      ["unfriendly"])])]
-    gen = run(tmp_path, kit, [("f", "The service was friendly.", [("service", "positive", ["friendly"])])], train)
+    train += [(f"b{i}", f"The place is bad{'!' * i}", [("place", "negative", ["bad"])]) for i in range(3)]
+    gen = run(tmp_path, kit, [("f", "The service was friendly.", [("service", "positive", ["friendly"])]),
+                              ("c", "The place is clean.", [("place", "positive", ["clean"])])], train)
     v = variant(gen, "f_0_adv1")
     assert v is not None and v.sentence == "The service was unfriendly.", refusal(gen, "f_0")
+    v = variant(gen, "c_0_adv1")  # a specific opposite the file never uses beats a generic one it does
+    assert v is not None and v.sentence == "The place is dirty.", refusal(gen, "c_0")
 
 
 def test_the_label_of_an_attested_adjective_is_read_per_head():

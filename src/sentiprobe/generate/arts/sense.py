@@ -13,11 +13,13 @@ are the ones that can be checked without guessing:
   generated) say which adjectives reviewers use for an aspect head with each label. Where the best opposite of an
   adjective describing the aspect (its modifier or its copula's predicate) is weak there, that is, never used with
   the head under the new label and either generic (*poor prices*), never an opinion anywhere in the file
-  (*stingy*, *unromantic*) or a WordNet antonym through another word's cluster (*optimal* ~ *best* -> *worst*),
+  (*generous* -> *stingy*) or a WordNet antonym through another word's cluster (*optimal* ~ *best* -> *worst*),
   an adjective the file did use with the head is proposed first: an existing candidate, else the head's
   commonest adjective of the new label (at least :data:`MIN_ATTESTED` uses, :data:`PURITY` of that head's uses of
   it under that label) that is an evaluation and not a state (*high prices*, *short battery life*, never *black
-  screen*). *pretty good prices* -> *pretty high prices*, *very generous service* -> *very slow service*.
+  screen*), and not a generic word where the weak one was specific (*clean* -> *dirty* never becomes *bad*).
+  The weak swaps are then invalid, so the language model weighs the attested word against the negation.
+  *pretty good prices* -> *pretty high prices*, *very generous service* -> *very slow service*.
   Attestation only ever promotes a word: a few thousand training sentences cannot vouch against one, so an
   unseen head or a specific opposite the domain uses (*inattentive*, *bland*) is left as it was;
 - **descriptors** (:func:`descriptor`): an age adjective before its noun with a determiner (*the new operating
@@ -199,15 +201,20 @@ SCALAR = frozenset({"high", "low", "short", "long", "small", "large", "big", "ti
 state of the thing (*black screen*): VADER knows none of them as polar."""
 
 
-def _weak(c: Candidate, view: AspectView, want: str) -> bool:
-    """Whether the best swap ``c`` should yield to an attested one: it was never used with the head under the new
-    label, and it is a generic evaluation (*poor prices*), a word the training file never uses as an opinion
-    (*stingy*, *unromantic*) or a WordNet antonym through another word's cluster (*optimal* ~ *best* ->
-    *worst*). A specific opposite the domain uses (*inattentive*, *bland*) stays."""
+def _weak(c: Candidate, view: AspectView, want: str) -> str | None:
+    """Why the best swap ``c`` should yield to an attested one, if it should: it was never used with the head
+    under the new label, and it is a generic evaluation (*poor prices*: ``"generic"``), a WordNet antonym
+    through another word's cluster (*optimal* ~ *best* -> *worst*: ``"indirect"``) or a word the training file
+    never uses as an opinion (*generous* -> *stingy*: ``"unseen"``). A specific opposite the domain uses
+    (*inattentive*, *bland*) stays."""
     w = _swap_word(c)
     if view.attested(w, want):
-        return False
-    return w in GENERIC or w not in view.domain or "indirect antonym" in c.detail
+        return None
+    if w in GENERIC:
+        return "generic"
+    if "indirect antonym" in c.detail:
+        return "indirect"
+    return "unseen" if w not in view.domain else None
 
 
 def _evaluative(word: str, r: Reversal) -> bool:
@@ -222,8 +229,8 @@ def fit_swaps(s: Sent, head: int, ants: list[Candidate], r: Reversal, view: Aspe
     opposite yields to one the training file used with the aspect head under the new label (an existing
     candidate promoted, or the head's commonest adjective of that label added, never the opposite a coordinated
     adjective will take). Where no swap is valid at all, the attested adjective is offered too, provided the
-    replaced word is itself one the file uses with the head under the old label (then it is an opinion of this
-    aspect, and the swap stays within the aspect's own vocabulary)."""
+    replaced word is an opinion with the old label (the file uses it with the head under that label, or the
+    lexicon reads it so): the swap then stays within the aspect's own vocabulary."""
     p = s.parse
     low = p.tokens[head].lower()
     sign = LABEL_SIGN[r.label]
@@ -235,20 +242,24 @@ def fit_swaps(s: Sent, head: int, ants: list[Candidate], r: Reversal, view: Aspe
     want = "negative" if sign > 0 else "positive"
     swaps = sorted((c for c in ants if c.valid and c.op == "antonym" and " " not in _swap_word(c)),
                    key=lambda c: c.priority)
-    if swaps and not _weak(swaps[0], view, want):
+    why = _weak(swaps[0], view, want) if swaps else "none"
+    if why is None:
         return ants
-    if not swaps and not view.attested(low, r.label):  # a rescue needs the word to be this aspect's opinion
-        return ants
+    if not swaps and not (view.attested(low, r.label) or r.lexicon.word(low) == sign):
+        return ants  # a rescue needs the word to be an opinion with the label
+    # a specific opposite the file never uses (*dirty*) is still better than a generic one it does (*bad*)
+    generic = GENERIC if why == "unseen" else frozenset()
     top = swaps[0].priority - 1 if swaps else 1
-    seen = [c for c in swaps if view.attested(_swap_word(c), want)]
+    seen = [c for c in swaps if view.attested(_swap_word(c), want) and _swap_word(c) not in generic]
     if seen:
-        promoted = seen[0]
-        return [Candidate(c.edits, c.op, c.detail + f" (used with {view.head!r} in the training file)", top,
-                          c.problems) if c is promoted else c for c in ants]
+        best = seen[0]
+        best = Candidate(best.edits, best.op, best.detail + f" (used with {view.head!r} in the training file)", top,
+                         best.problems)
+        return _yield([best if c is seen[0] else c for c in ants], best, view, want)
     siblings = [p.tokens[j].lower() for j in _pair(p, head) if j != head]  # *pleasant and prompt*: never *slow
     taken = {*siblings, *(o for w in siblings for o in REVIEW_OPPOSITES.get(w, ()))}  # and slow*
-    found = view.commonest(want, {low, *taken, *(_swap_word(c) for c in ants)})
-    if found is None or r.lexicon.word(found[0]) != -sign or not _evaluative(found[0], r):
+    found = view.commonest(want, {low, *taken, *generic, *(_swap_word(c) for c in ants)})
+    if found is None or r.lexicon.word(found[0]) == sign or not _evaluative(found[0], r):
         return ants  # an evaluation, not a state of the thing (*black screen*)
     word, n = found
     detail = f"opposite used {n}x with {view.head!r} under the {want} label in the training file"
@@ -259,7 +270,18 @@ def fit_swaps(s: Sent, head: int, ants: list[Candidate], r: Reversal, view: Aspe
     cand = Candidate(tuple(edits), "antonym", detail, top)
     if any(s.touches_protected(e) for e in edits):
         cand = cand.with_problems("the edit touches the target term")
-    return [cand, *ants]
+    return _yield([cand, *ants], cand, view, want)
+
+
+def _yield(ants: list[Candidate], best: Candidate, view: AspectView, want: str) -> list[Candidate]:
+    """The weak swaps marked invalid in favour of ``best`` (when it is valid): the language model then weighs the
+    attested opposite against the negation, not against *poor prices* again."""
+    if not best.valid:
+        return ants
+    word = _swap_word(best)
+    return [c.with_problems(f"{_swap_word(c)!r} is never used with {view.head!r} in the training file, "
+                            f"{word!r} is") if c is not best and c.valid and c.op == "antonym"
+            and " " not in _swap_word(c) and _weak(c, view, want) else c for c in ants]
 
 
 _HEDGES = frozenset({"bit", "little", "kinda", "sorta", "somewhat", "slightly", "rather", "fairly"})
