@@ -8,7 +8,8 @@ are the ones that can be checked without guessing:
 
 - **degree words** (:func:`degree_opposite`): a comparative or superlative of quantity reverses to its degree
   partner (*more* <-> *less*, *fewer* before a plural noun, *higher* <-> *lower*, *most* <-> *least*), never to a
-  synthetic form of a WordNet antonym (*littler*);
+  synthetic form of a WordNet antonym (*littler*); a plain adjective's antonym keeps the plain degree (*optimal
+  mobility* -> *bad mobility*, never *worst mobility*);
 - **aspect fit** (:func:`fit_swaps`): the domain's *training* TOWE pairs (the pool file, never the file being
   generated) say which adjectives reviewers use for an aspect head with each label. Where the best opposite of an
   adjective describing the aspect (its modifier or its copula's predicate) is weak there, that is, never used with
@@ -154,10 +155,18 @@ def aspect_view(opinions: AspectOpinions | None, prep, pa) -> AspectView | None:
 def degree_opposite(s: Sent, head: int, cands: list[Candidate]) -> list[Candidate]:
     """*Cost is more* -> *Cost is less* (never *littler*), *more options* -> *fewer options*: the antonym
     candidates of a degree word collapse into its degree partner, with the best candidate's priority and
-    polarity problems (the checks already ran on the pair)."""
+    polarity problems (the checks already ran on the pair). A plain adjective's graded antonym takes the plain
+    degree (:func:`_plain`)."""
     p = s.parse
     low = p.tokens[head].lower()
     opp = DEGREE_OPPOSITES.get(low)
+    if opp is None and p.tags[head] == "JJ":
+        out, seen = [], set()
+        for c in map(lambda c: _plain(s, head, c), cands):
+            if _swap_word(c) not in seen or c.op != "antonym":
+                out.append(c)
+                seen.add(_swap_word(c))
+        return out
     if opp is None or not cands:
         return cands
     if low == "less" and head + 1 < len(p.tokens) and p.tags[head + 1] == "NNS":
@@ -183,6 +192,24 @@ def descriptor(p: Parse, head: int) -> str | None:
             p.tokens[j].lower() in _DETERMINERS for j in children(p, p.heads[head]) if j < head):
         return f"{DESCRIPTOR}: {p.tokens[head]!r} before its noun identifies which one is meant"
     return None
+
+
+_PLAIN = {"best": "good", "worst": "bad", "better": "good", "worse": "bad"}
+"""Plain degrees of the graded antonyms WordNet reaches through a cluster head (*optimal* ~ *best* -> *worst*)."""
+
+
+def _plain(s: Sent, head: int, c: Candidate) -> Candidate:
+    """*size and weight for optimal mobility* -> *for bad mobility*, never *for worst mobility*: a plain adjective's
+    antonym keeps the plain degree."""
+    word = _swap_word(c) if c.op == "antonym" and c.edits else ""
+    if word not in _PLAIN:
+        return c
+    e = s.replace(head, _PLAIN[word], "antonym", c.detail + f", plain degree of {word!r}")
+    edits = [e]
+    art = article_fix(s, head, _PLAIN[word])
+    if art is not None:
+        edits.insert(0, art)
+    return Candidate(tuple(edits), c.op, e.detail, c.priority, c.problems)
 
 
 def _swap_word(c: Candidate) -> str:
