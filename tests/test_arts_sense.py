@@ -66,13 +66,15 @@ SERVICE = [(f"s{i}", f"The service was slow{'!' * i}", [("service", "negative", 
 
 def test_an_opposite_never_used_with_the_aspect_yields_to_one_that_was(tmp_path, kit):
     train = [(f"p{i}", f"The prices are high{'!' * i}", [("prices", "negative", ["high"])]) for i in range(3)]
+    train += [(f"l{i}", f"The battery life is short{'!' * i}", [("battery life", "negative", ["short"])])
+              for i in range(2)]
     gen = run(tmp_path, kit, [("h", "Huge portions and pretty good prices.", [("prices", "positive", ["good"])]),
-                              ("g", "The service was very generous.", [("service", "positive", ["generous"])])],
-              train + SERVICE)
+                              ("b", "The battery life is excellent.", [("battery life", "positive", ["excellent"])])],
+              train)
     v = variant(gen, "h_0_adv1")  # was *pretty bad prices*
     assert v is not None and v.sentence == "Huge portions and pretty high prices.", refusal(gen, "h_0")
-    v = variant(gen, "g_0_adv1")  # was *very stingy*
-    assert v is not None and v.sentence == "The service was very slow.", refusal(gen, "g_0")
+    v = variant(gen, "b_0_adv1")  # was *poor battery life*
+    assert v is not None and v.sentence == "The battery life is short.", refusal(gen, "b_0")
 
 
 def test_an_aspect_opinion_without_a_valid_opposite_takes_an_attested_one(tmp_path, kit):
@@ -90,6 +92,12 @@ def test_two_coordinated_opinions_never_take_the_same_attested_word(tmp_path, ki
     v = variant(gen, "s_0_adv1")
     assert v is not None, refusal(gen, "s_0")
     assert "slow and slow" not in v.sentence, v.sentence
+    gen = run(tmp_path, kit, [("s", "The service was very great and very excellent.",
+                               [("service", "positive", ["great", "excellent"])])],
+              SERVICE + [(f"r{i}", f"The service was rude{'!' * i}", [("service", "negative", ["rude"])])
+                         for i in range(3)])
+    v = variant(gen, "s_0_adv1")  # each adjective of the pair its own attested word, in order
+    assert v is not None and v.sentence == "The service was very rude and very slow.", refusal(gen, "s_0")
 
 
 def test_an_opposite_used_with_the_aspect_is_kept(tmp_path, kit):

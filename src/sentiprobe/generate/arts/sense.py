@@ -13,16 +13,16 @@ are the ones that can be checked without guessing:
 - **aspect fit** (:func:`fit_swaps`): the domain's *training* TOWE pairs (the pool file, never the file being
   generated) say which adjectives reviewers use for an aspect head with each label. Where the best opposite of an
   adjective describing the aspect (its modifier or its copula's predicate) is weak there, that is, never used with
-  the head under the new label and either generic (*poor prices*), never an opinion anywhere in the file
-  (*generous* -> *stingy*) or a WordNet antonym through another word's cluster (*optimal* ~ *best* -> *worst*),
-  an adjective the file did use with the head is proposed first: an existing candidate, else the head's
-  commonest adjective of the new label (at least :data:`MIN_ATTESTED` uses, :data:`PURITY` of that head's uses of
-  it under that label) that is an evaluation and not a state (*high prices*, *short battery life*, never *black
-  screen*), and not a generic word where the weak one was specific (*clean* -> *dirty* never becomes *bad*).
+  the head under the new label and either generic (*poor prices*) or a WordNet antonym through another word's
+  cluster (*optimal* ~ *best* -> *worst*), an adjective the file did use with the head is proposed first: an
+  existing candidate, else the head's commonest adjective of the new label (at least :data:`MIN_ATTESTED` uses,
+  :data:`PURITY` of that head's uses of it under that label) that is an evaluation and not a state (*high
+  prices*, *short battery life*, never *black screen*); each adjective of a coordinated pair takes its own word.
   The weak swaps are then invalid, so the language model weighs the attested word against the negation.
-  *pretty good prices* -> *pretty high prices*, *very generous service* -> *very slow service*.
-  Attestation only ever promotes a word: a few thousand training sentences cannot vouch against one, so an
-  unseen head or a specific opposite the domain uses (*inattentive*, *bland*) is left as it was;
+  *pretty good prices* -> *pretty high prices*, *excellent battery life* -> *short battery life*. A specific
+  opposite stays even where the file never uses it (*dirty*, *inauthentic*, *stingy*): the head's commonest
+  word would change what is judged (*as cold as it gets*). Attestation only ever promotes a word; a few
+  thousand training sentences cannot vouch against one, so an unseen head is left as it was;
 - **descriptors** (:func:`descriptor`): an age adjective before its noun with a determiner (*the new operating
   system*) names which thing is meant; its antonym changes the referent, not the opinion. The site is refused,
   and a target with another opinion keeps this one as it is;
@@ -90,15 +90,18 @@ class AspectView:
         """Whether ``word`` was used with the head under ``label`` at least once."""
         return self.words.get(word.lower(), Counter())[label] > 0
 
-    def commonest(self, label: str, exclude: Iterable[str] = ()) -> tuple[str, int] | None:
-        """The adjective used most with the head under ``label`` (:data:`MIN_ATTESTED`, :data:`PURITY`)."""
+    def ranked(self, label: str, exclude: Iterable[str] = ()) -> list[tuple[str, int]]:
+        """The adjectives used with the head under ``label`` (:data:`MIN_ATTESTED`, :data:`PURITY`), commonest
+        first, ties alphabetical."""
         skip = {w.lower() for w in exclude}
-        best = [(-c[label], w) for w, c in self.words.items() if w not in skip and c[label] >= MIN_ATTESTED
-                and c[label] / sum(c.values()) >= PURITY]
-        if not best:
-            return None
-        n, w = min(best)
-        return w, -n
+        best = sorted((-c[label], w) for w, c in self.words.items() if w not in skip and c[label] >= MIN_ATTESTED
+                      and c[label] / sum(c.values()) >= PURITY)
+        return [(w, -n) for n, w in best]
+
+    def commonest(self, label: str, exclude: Iterable[str] = ()) -> tuple[str, int] | None:
+        """The adjective used most with the head under ``label`` (see :meth:`ranked`)."""
+        found = self.ranked(label, exclude)
+        return found[0] if found else None
 
 
 @dataclass(frozen=True)
@@ -230,18 +233,16 @@ state of the thing (*black screen*): VADER knows none of them as polar."""
 
 def _weak(c: Candidate, view: AspectView, want: str) -> str | None:
     """Why the best swap ``c`` should yield to an attested one, if it should: it was never used with the head
-    under the new label, and it is a generic evaluation (*poor prices*: ``"generic"``), a WordNet antonym
-    through another word's cluster (*optimal* ~ *best* -> *worst*: ``"indirect"``) or a word the training file
-    never uses as an opinion (*generous* -> *stingy*: ``"unseen"``). A specific opposite the domain uses
-    (*inattentive*, *bland*) stays."""
+    under the new label, and it is a generic evaluation (*poor prices*: ``"generic"``) or a WordNet antonym
+    through another word's cluster (*optimal* ~ *best* -> *worst*: ``"indirect"``). A specific opposite stays,
+    even one the file never uses (*clean* -> *dirty*, *authentic* -> *inauthentic*): the commonest attested word
+    of the head would change what is judged (*as cold as it gets*)."""
     w = _swap_word(c)
     if view.attested(w, want):
         return None
     if w in GENERIC:
         return "generic"
-    if "indirect antonym" in c.detail:
-        return "indirect"
-    return "unseen" if w not in view.domain else None
+    return "indirect" if "indirect antonym" in c.detail else None
 
 
 def _evaluative(word: str, r: Reversal) -> bool:
@@ -274,21 +275,21 @@ def fit_swaps(s: Sent, head: int, ants: list[Candidate], r: Reversal, view: Aspe
         return ants
     if not swaps and not (view.attested(low, r.label) or r.lexicon.word(low) == sign):
         return ants  # a rescue needs the word to be an opinion with the label
-    # a specific opposite the file never uses (*dirty*) is still better than a generic one it does (*bad*)
-    generic = GENERIC if why == "unseen" else frozenset()
     top = swaps[0].priority - 1 if swaps else 1
-    seen = [c for c in swaps if view.attested(_swap_word(c), want) and _swap_word(c) not in generic]
+    seen = [c for c in swaps if view.attested(_swap_word(c), want)]
     if seen:
         best = seen[0]
         best = Candidate(best.edits, best.op, best.detail + f" (used with {view.head!r} in the training file)", top,
                          best.problems)
         return _yield([best if c is seen[0] else c for c in ants], best, view, want)
-    siblings = [p.tokens[j].lower() for j in _pair(p, head) if j != head]  # *pleasant and prompt*: never *slow
-    taken = {*siblings, *(o for w in siblings for o in REVIEW_OPPOSITES.get(w, ()))}  # and slow*
-    found = view.commonest(want, {low, *taken, *generic, *(_swap_word(c) for c in ants)})
-    if found is None or r.lexicon.word(found[0]) == sign or not _evaluative(found[0], r):
-        return ants  # an evaluation, not a state of the thing (*black screen*)
-    word, n = found
+    pair = sorted(_pair(p, head))
+    siblings = [p.tokens[j].lower() for j in pair if j != head]  # *pleasant and prompt*: never *slow and slow*
+    taken = {*siblings, *(o for w in siblings for o in REVIEW_OPPOSITES.get(w, ()))}
+    found = [(w, n) for w, n in view.ranked(want, {low, *taken, *(_swap_word(c) for c in ants)})
+             if r.lexicon.word(w) != sign and _evaluative(w, r)]  # an evaluation, not a state (*black screen*)
+    if len(found) <= pair.index(head):
+        return ants
+    word, n = found[pair.index(head)]  # each adjective of a pair its own word, in order
     detail = f"opposite used {n}x with {view.head!r} under the {want} label in the training file"
     edits = [s.replace(head, word, "antonym", detail)]
     art = article_fix(s, head, word)
