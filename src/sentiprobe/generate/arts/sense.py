@@ -14,8 +14,9 @@ are the ones that can be checked without guessing:
   generated) say which adjectives reviewers use for an aspect head with each label. Where the best opposite of an
   adjective describing the aspect (its modifier or its copula's predicate) is weak there, that is, never used with
   the head under the new label and either generic (*poor prices*) or a WordNet antonym through another word's
-  cluster (*optimal* ~ *best* -> *worst*), an adjective the file did use with the head is proposed first: an
-  existing candidate, else the head's commonest adjective of the new label (at least :data:`MIN_ATTESTED` uses,
+  cluster (*optimal* ~ *best* -> *worst*), a specific adjective the file did use with the head is proposed
+  first (a generic one, *bad food* for *poor food*, gains nothing): an existing candidate, else the head's
+  commonest adjective of the new label (at least :data:`MIN_ATTESTED` uses,
   :data:`PURITY` of that head's uses of it under that label) that is an evaluation and not a state (*high
   prices*, *short battery life*, never *black screen*); each adjective of a coordinated pair takes its own word.
   The weak swaps are then invalid, so the language model weighs the attested word against the negation.
@@ -262,8 +263,9 @@ def fit_swaps(s: Sent, head: int, ants: list[Candidate], r: Reversal, view: Aspe
     p = s.parse
     low = p.tokens[head].lower()
     sign = LABEL_SIGN[r.label]
-    if view is None or not sign or p.tags[head] != "JJ" or p.upos[head] != "ADJ" or _hedged(p, head):
-        return ants
+    if view is None or not sign or p.tags[head] != "JJ" or p.upos[head] != "ADJ" or _hedged(p, head) \
+            or p.tokens[head].isupper():  # *battery life AMAZING*: a shouted attested word reads as a new claim
+        return ants  # to the language model (*SHORT*), which then refuses the site; the lexical opposite stays
     noun = described(p, head)
     if noun is None or head_key(p.tokens[noun]) != view.head:  # *made me confident with my purchase: Build
         return ants  # Quality*: the adjective describes someone else, the aspect's table says nothing about it
@@ -276,7 +278,7 @@ def fit_swaps(s: Sent, head: int, ants: list[Candidate], r: Reversal, view: Aspe
     if not swaps and not (view.attested(low, r.label) or r.lexicon.word(low) == sign):
         return ants  # a rescue needs the word to be an opinion with the label
     top = swaps[0].priority - 1 if swaps else 1
-    seen = [c for c in swaps if view.attested(_swap_word(c), want)]
+    seen = [c for c in swaps if view.attested(_swap_word(c), want) and _swap_word(c) not in GENERIC]
     if seen:
         best = seen[0]
         best = Candidate(best.edits, best.op, best.detail + f" (used with {view.head!r} in the training file)", top,
@@ -285,7 +287,7 @@ def fit_swaps(s: Sent, head: int, ants: list[Candidate], r: Reversal, view: Aspe
     pair = sorted(_pair(p, head))
     siblings = [p.tokens[j].lower() for j in pair if j != head]  # *pleasant and prompt*: never *slow and slow*
     taken = {*siblings, *(o for w in siblings for o in REVIEW_OPPOSITES.get(w, ()))}
-    found = [(w, n) for w, n in view.ranked(want, {low, *taken, *(_swap_word(c) for c in ants)})
+    found = [(w, n) for w, n in view.ranked(want, {low, *taken, *GENERIC, *(_swap_word(c) for c in ants)})
              if r.lexicon.word(w) != sign and _evaluative(w, r)]  # an evaluation, not a state (*black screen*)
     if len(found) <= pair.index(head):
         return ants
