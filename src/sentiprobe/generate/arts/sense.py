@@ -14,12 +14,12 @@ are the ones that can be checked without guessing:
   generated) say which adjectives reviewers use for an aspect head with each label. Where the best opposite of an
   adjective describing the aspect (its modifier or its copula's predicate) is weak there, that is, never used with
   the head under the new label and either generic (*poor prices*) or a WordNet antonym through another word's
-  cluster (*optimal* ~ *best* -> *worst*), a specific adjective the file did use with the head is proposed
-  first (a generic one, *bad food* for *poor food*, gains nothing): an existing candidate, else the head's
-  commonest adjective of the new label (at least :data:`MIN_ATTESTED` uses,
+  cluster (*optimal* ~ *best* -> *worst*), an adjective the file did use with the head is proposed first: an
+  existing candidate, else the head's commonest adjective of the new label (at least :data:`MIN_ATTESTED` uses,
   :data:`PURITY` of that head's uses of it under that label) that is an evaluation and not a state (*high
   prices*, *short battery life*, never *black screen*); each adjective of a coordinated pair takes its own word.
-  The weak swaps are then invalid, so the language model weighs the attested word against the negation.
+  Where that word is specific, the weak swaps are then invalid, so the language model weighs it against the
+  negation; a generic one (*bad food* for *poor food*) only competes with them.
   *pretty good prices* -> *pretty high prices*, *excellent battery life* -> *short battery life*. A specific
   opposite stays even where the file never uses it (*dirty*, *inauthentic*, *stingy*): the head's commonest
   word would change what is judged (*as cold as it gets*). Attestation only ever promotes a word; a few
@@ -278,7 +278,7 @@ def fit_swaps(s: Sent, head: int, ants: list[Candidate], r: Reversal, view: Aspe
     if not swaps and not (view.attested(low, r.label) or r.lexicon.word(low) == sign):
         return ants  # a rescue needs the word to be an opinion with the label
     top = swaps[0].priority - 1 if swaps else 1
-    seen = [c for c in swaps if view.attested(_swap_word(c), want) and _swap_word(c) not in GENERIC]
+    seen = [c for c in swaps if view.attested(_swap_word(c), want)]
     if seen:
         best = seen[0]
         best = Candidate(best.edits, best.op, best.detail + f" (used with {view.head!r} in the training file)", top,
@@ -287,7 +287,7 @@ def fit_swaps(s: Sent, head: int, ants: list[Candidate], r: Reversal, view: Aspe
     pair = sorted(_pair(p, head))
     siblings = [p.tokens[j].lower() for j in pair if j != head]  # *pleasant and prompt*: never *slow and slow*
     taken = {*siblings, *(o for w in siblings for o in REVIEW_OPPOSITES.get(w, ()))}
-    found = [(w, n) for w, n in view.ranked(want, {low, *taken, *GENERIC, *(_swap_word(c) for c in ants)})
+    found = [(w, n) for w, n in view.ranked(want, {low, *taken, *(_swap_word(c) for c in ants)})
              if r.lexicon.word(w) != sign and _evaluative(w, r)]  # an evaluation, not a state (*black screen*)
     if len(found) <= pair.index(head):
         return ants
@@ -304,9 +304,9 @@ def fit_swaps(s: Sent, head: int, ants: list[Candidate], r: Reversal, view: Aspe
 
 
 def _yield(ants: list[Candidate], best: Candidate, view: AspectView, want: str) -> list[Candidate]:
-    """The weak swaps marked invalid in favour of ``best`` (when it is valid): the language model then weighs the
-    attested opposite against the negation, not against *poor prices* again."""
-    if not best.valid:
+    """The weak swaps marked invalid in favour of ``best`` (when it is valid and specific): the language model then
+    weighs the attested opposite against the negation, not against *poor prices* again."""
+    if not best.valid or _swap_word(best) in GENERIC:  # *bad food* over *poor food* gains nothing: both compete
         return ants
     word = _swap_word(best)
     return [c.with_problems(f"{_swap_word(c)!r} is never used with {view.head!r} in the training file, "
