@@ -59,6 +59,9 @@ def test_a_degree_word_takes_its_degree_partner(tmp_path, kit):
     gen = run(tmp_path, kit, [("m", "Size and weight for optimal mobility.", [("mobility", "positive", ["optimal"])])])
     v = variant(gen, "m_0_adv1")  # WordNet: *optimal* ~ *best* <-> *worst*
     assert v is not None and v.sentence == "Size and weight for bad mobility.", refusal(gen, "m_0")
+    gen = run(tmp_path, kit, [("b", "Best Indian food I have ever eaten.", [("Indian food", "positive", ["Best"])])])
+    v = variant(gen, "b_0_adv1")  # a superlative (tagged JJ at the start) keeps its superlative antonym
+    assert v is not None and v.sentence == "Worst Indian food I have ever eaten.", refusal(gen, "b_0")
 
 
 SERVICE = [(f"s{i}", f"The service was slow{'!' * i}", [("service", "negative", ["slow"])]) for i in range(3)]

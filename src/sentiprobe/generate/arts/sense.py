@@ -206,8 +206,8 @@ def _plain(s: Sent, head: int, c: Candidate) -> Candidate:
     """*size and weight for optimal mobility* -> *for bad mobility*, never *for worst mobility*: a plain adjective's
     antonym keeps the plain degree."""
     word = _swap_word(c) if c.op == "antonym" and c.edits else ""
-    if word not in _PLAIN:
-        return c
+    if word not in _PLAIN or s.parse.tokens[head].lower() in _PLAIN:  # *Best Indian food* (tagged JJ at the
+        return c  # start) keeps *Worst*
     e = s.replace(head, _PLAIN[word], "antonym", c.detail + f", plain degree of {word!r}")
     edits = [e]
     art = article_fix(s, head, _PLAIN[word])
