@@ -198,10 +198,9 @@ def test_strategies_on_fixture(towe, kit):
                                                     rank="rules"), kit)
     r = gen.records
     assert r["s2_0_adv1"]["sentence"] == "The keyboard is comfortable." and r["s2_0_adv1"]["polarity"] == "positive"
-    # the review-lexicon opposites come first in the rule order; the parser attaches "and" to "food" (noun
-    # coordination), so the conjunction is left alone
-    assert r["s3_0_adv1"]["sentence"] == "I hate the food and the service was friendly."
-    assert r["s3_0_adv2"]["sentence"] == "I love the food and the service was unfriendly."
+    # the review-lexicon opposites come first in the rule order; the two aspects now differ, so "and" -> "but"
+    assert r["s3_0_adv1"]["sentence"] == "I hate the food but the service was friendly."
+    assert r["s3_0_adv2"]["sentence"] == "I love the food but the service was unfriendly."
     assert r["s3_0_adv2"]["polarity"] == "positive"
     assert r["s4_1_adv1"]["sentence"] == "The price was reasonable and the staff was polite."
     assert r["s5_0_adv1"]["sentence"] == "Terrible pizza!"
@@ -215,14 +214,15 @@ def test_strategies_on_fixture(towe, kit):
         assert list(rec)[:6] == ["sentence", "term", "polarity", "id", "from", "to"]
     prov = r["s3_0_adv1"]["provenance"]
     assert prov["strategy"] == "revtgt" and prov["labels"] == {"s3_0": "negative", "s3_1": "positive"}
-    assert [e["op"] for e in prov["edits"]] == ["antonym"]
+    assert [e["op"] for e in prov["edits"]] == ["antonym", "and_to_but"]
     cands = {c["op"]: c for c in prov["choice"][0]["candidates"]}
     assert "review-lexicon opposite" in prov["edits"][0]["detail"] and cands["do_support"]["valid"]
     add = r["s1_0_adv3"]
-    assert add["sentence"].startswith("The screen is great and the battery is bad, but ")
+    # the clause agrees with the sentence's last evaluation (the battery): joined by "and", not "but"
+    assert add["sentence"].startswith("The screen is great and the battery is bad, and ")
     assert all(a["label"] == "negative" for a in add["provenance"]["appended"])
     assert "s3_0_revnon_adddiff" in r and r["s3_0_revnon_adddiff"]["sentence"].startswith(
-        "I love the food and the service was unfriendly, but ")
+        "I love the food but the service was unfriendly, and ")
     assert list(r) == sorted(r)
 
 

@@ -103,3 +103,45 @@ def test_the_and_made_but_joins_the_clauses_never_two_nouns(tmp_path, kit):
                                            ("food", "positive", ["good"])])])
     v = variant(gen, "n_0_adv1")
     assert v is not None and v.sentence.endswith(" the wine, but the drinks and food are good."), v
+
+
+def test_but_is_inserted_after_a_lone_comma_between_two_clauses_that_now_differ(tmp_path, kit):
+    text = "This item is a beautiful piece, it works well, it is easy to carry."
+    gen = run(tmp_path, kit, [("c", text, [("works", "positive", ["well"]), ("carry", "positive", ["easy"])])])
+    for key in ("c_1_adv1", "c_0_adv2"):  # RevTgt of the carrying, RevNon of the working
+        v = variant(gen, key)
+        assert v is not None and "it works well, but it is " in v.sentence, (key, v)
+        assert "but_inserted" in ops(v)
+
+
+def test_and_becomes_but_between_two_aspects_that_now_differ(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("h", "The screen is bright, and all the hardware seemed to be working perfectly.",
+         [("screen", "positive", ["bright"]), ("hardware", "positive", ["perfectly"])]),
+        ("p", "Fresh bread, attentive service, and pretty good prices.",
+         [("bread", "positive", ["Fresh"]), ("service", "positive", ["attentive"]), ("prices", "positive", ["good"])]),
+    ])
+    v = variant(gen, "h_1_adv1")
+    assert v is not None and v.sentence.startswith("The screen is bright, but all the hardware seemed"), v
+    assert "and_to_but" in ops(v)
+    v = variant(gen, "h_0_adv2")  # RevNon: the hardware reversed, the screen kept
+    assert v is not None and v.sentence.startswith("The screen is bright, but all the hardware seemed"), v
+    v = variant(gen, "p_2_adv1")
+    assert v is not None and v.sentence.startswith("Fresh bread, attentive service, but pretty "), v
+
+
+def test_and_stays_where_the_sentence_already_holds_a_contrast_or_the_sides_already_differed(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("a", "The food is cheap but very good, the atmosphere is great.",
+         [("food", "positive", ["very good"]), ("atmosphere", "positive", ["great"])]),
+        ("d", "The food is great and the service is awful.",
+         [("food", "positive", ["great"]), ("service", "negative", ["awful"])]),
+        ("t", "They have a very good chicken and good tuna as well.",
+         [("chicken", "positive", ["good"]), ("tuna", "positive", ["good"])]),
+        ("s", "The discount was generous, as they knew the service was excellent.",
+         [("discount", "positive", ["generous"]), ("service", "positive", ["excellent"])]),
+    ])
+    for key in ("a_1_adv1", "a_0_adv2", "d_0_adv1", "d_0_adv2", "d_1_adv1", "t_1_adv1", "t_0_adv2", "s_1_adv1",
+                "s_0_adv2"):
+        v = variant(gen, key)
+        assert v is None or " but " not in v.sentence.split("cheap but")[-1], (key, v.sentence)

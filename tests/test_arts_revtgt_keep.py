@@ -212,7 +212,8 @@ def test_a_degree_adverb_of_an_adjective_is_no_manner_adverb():
 
 
 def test_a_manner_adverb_of_a_participle_takes_its_review_opposite(tmp_path, kit):
-    text = "Once you get past learning how to use the poorly designed Windows 8 Set-Up you may feel frustrated."
+    # (after *get past*, check 17 refuses it: one gets past a badly designed set-up, never a well designed one)
+    text = "You first have to learn how to use the poorly designed Windows 8 Set-Up and you may feel frustrated."
     gen = run(tmp_path, kit, [("d", text, [("Windows 8 Set-Up", "negative", ["poorly designed"])]),
                               ("c", "The food was extremely tasty, creatively presented and the wine excellent.",
                                [("food", "positive", ["tasty", "creatively presented"])])])

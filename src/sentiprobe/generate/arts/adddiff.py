@@ -34,7 +34,9 @@ from pathlib import Path
 from typing import Any
 
 from ...suites.arts.load import load_aspectset
+from .polarity import LABEL_SIGN, Polarity
 from .resources import Parse
+from .site import sign_label
 from .strategies import Prepared, Variant, aspect_terms, suffix, term_labels
 from .text import detokenize, negation_cues, tokenize
 
@@ -187,6 +189,9 @@ def unfit_source(sentence: str) -> str | None:
     body = sentence.rstrip()
     if body.endswith("?"):
         return "the sentence is a question: an appended contrast clause would not read"
+    opened = body.rfind("(")
+    if opened > 0 and ")" not in body[opened:]:  # (a sentence all in one parenthesis takes the clause inside it)
+        return "the sentence ends inside an open parenthesis: an appended clause would land inside it"
     if re.search(r"\w:\s*\S[^:]*,", body):
         return "the sentence introduces a list with a colon: an appended contrast clause would not read"
     m = _CONCESSION.search(body)
@@ -222,8 +227,10 @@ def sentence_lemmas(prep: Prepared) -> set[str]:
 _CONJ = frozenset({"and", "but", "or", "so", "yet", "nor"})
 
 
-def append_clauses(source: str, parts: Sequence[str], faithful: bool) -> str:
-    """Join the clauses to the source sentence (docs/protocols/arts.md#adddiff connector and final-mark rules)."""
+def append_clauses(source: str, parts: Sequence[str], faithful: bool, opposed: bool = True) -> str:
+    """Join the clauses to the source sentence (docs/protocols/arts.md#adddiff connector and final-mark rules);
+    ``opposed=False`` (corrected mode, :func:`contrasts`): the clauses agree with the sentence's last
+    evaluation or follow a neutral one, and *and* joins them."""
     body = source.rstrip()
     final = "."
     if not faithful and body[-1:] in ("!", "?"):
@@ -236,19 +243,69 @@ def append_clauses(source: str, parts: Sequence[str], faithful: bool) -> str:
         contrast = bool(_CONTRAST.search(body))
     if not faithful and appended.split(" ", 1)[0].lower() in _CONJ:
         return f"{body}. {appended[:1].upper()}{appended[1:]}{final}"
+    if not faithful and not opposed:
+        return f"{body}, and {appended}{final}"
     return f"{body}{'; ' if contrast else ', but '}{appended}{final}"
+
+
+def last_sign(prep: Prepared, labels: dict[str, str]) -> int:
+    """The polarity sign (under ``labels``) of the sentence's last evaluated aspect: of its polar aspects, the one
+    whose term or opinion ends last (a neutral aspect evaluates nothing); 0 when none is polar."""
+    marks = [(max([o.aspect.end] + [b for _, b in o.aspect.opinions]), LABEL_SIGN.get(labels.get(o.aspect.id, ""), 0))
+             for o in prep.aspects]
+    polar = [m for m in marks if m[1]]
+    return max(polar)[1] if polar else 0
+
+
+def contrasts(prep: Prepared, labels: dict[str, str], label: str, sentence: str = "",
+              lexicon: Polarity | None = None) -> bool:
+    """Whether clauses of ``label`` appended to the sentence contrast what it says last (corrected mode): only an
+    opposite last evaluation takes *but* (*The screen is great, but the keyboard is awful*); after one of the same
+    polarity, or in a sentence that evaluates no aspect, a *but* contrasts nothing (*the battery is bad, but the
+    keyboard is awful*; *No HDMI port, but the warranty company is horrible*), so *and* joins them. Where no
+    aspect is polar, the ``lexicon``'s reading of the whole ``sentence`` stands in for the last evaluation (*I went
+    there for brunch and I was so impressed, but the menu is very limited*)."""
+    last = last_sign(prep, labels)
+    if not last and lexicon is not None:
+        last = lexicon.phrase(sentence)
+    return last == -LABEL_SIGN.get(label, 0) != 0
+
+
+ADDITIVE = re.compile(r"^\W*(?:even|also|still|too)\b|\b(?:also|too|either|as well)\W*$|\balso\b", re.IGNORECASE)
+"""An additive or scalar focus (*even the wine was good*, *their coffee is quite good too*, *there is also ...*)
+presupposes an earlier statement of the same polarity: after a contrasting *but* it reads as stitched."""
+
+_ONLY = re.compile(r"\bonly\b((?:\W+\w+){0,4})", re.IGNORECASE)
+_ONLY_SIGN = {**{w: -1 for w in ("complaint", "complaints", "problem", "problems", "downside", "drawback", "negative",
+                                  "issue", "gripe", "flaw", "dislike", "disliked", "miss", "hate", "bad", "wrong",
+                                  "disappointment", "regret", "con")},
+              **{w: 1 for w in ("positive", "good", "redeeming", "like", "liked", "love", "loved", "enjoyed",
+                                "plus", "upside", "decent", "saving", "great")}}
+
+
+def exclusive(sentence: str) -> tuple[int, str]:
+    """The polarity of an exclusive evaluation in ``sentence`` (*the only positive thing I can say*, *my only
+    complaint*) and its words, or ``(0, "")``: an appended clause of that polarity contradicts it."""
+    for m in _ONLY.finditer(sentence):
+        for w in re.findall(r"\w+", m.group(1).lower()):
+            if w in _ONLY_SIGN:
+                return _ONLY_SIGN[w], m.group(0).strip()
+    return 0, ""
 
 
 def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, start: int, end: int,
              pools: dict[str, list[PoolEntry]], *, k: int | None, faithful: bool, kind: str = "adddiff",
              base_labels: dict[str, str] | None = None, uses: Counter | None = None,
-             cap: int | None = None, waiting: int = 1) -> tuple[Variant | None, str | None]:
+             cap: int | None = None, waiting: int = 1, lexicon: Polarity | None = None
+             ) -> tuple[Variant | None, str | None]:
     """AddDiff on ``sentence`` (the source, or a RevNon output for ``revnon_adddiff``); label unchanged.
 
     With ``uses`` and ``cap`` (corrected mode), clauses already appended to ``cap`` variants are not drawn, and
     the clauses used are counted in ``uses``; a drawn ``k`` is lowered to what the pool's remaining capacity
     allows per target still ``waiting`` for this pool (this one included), so a tight pool serves every target
-    with fewer clauses each instead of running out half-way through the file.
+    with fewer clauses each instead of running out half-way through the file. In the corrected mode the joint
+    follows :func:`contrasts` (``lexicon``: its fallback), a first clause with an additive (*even*, *too*) is
+    redrawn where the joint is a contrast, and clauses of an exclusive evaluation's polarity are not drawn.
     """
     pa = next(x for x in prep.aspects if x.aspect.id == aspect_id)
     full = pools.get(pa.aspect.polarity, [])
@@ -260,10 +317,17 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
             return None, (f"every clause of the pool for a {pa.aspect.polarity} target already serves its cap of "
                           f"{cap} variants ({CLAUSE_CAP:.0%} of the file's targets)")
         return None, f"the phrase pool for a {pa.aspect.polarity} target has {len(pool)} entries (< {draw_n})"
+    labels = dict(base_labels) if base_labels is not None else term_labels(prep)
     if not faithful:
         unfit = unfit_source(sentence)
         if unfit:
             return None, unfit
+        only, words = exclusive(sentence)
+        if only:  # the pool's clauses of the exclusive evaluation's polarity would contradict it
+            pool = [e for e in pool if LABEL_SIGN.get(e.label, 0) != only]
+            if len(pool) < draw_n:
+                return None, (f"the sentence's exclusive evaluation ({words!r}) "
+                              f"would be contradicted by an appended {sign_label(only)} clause")
     terms = aspect_terms(prep)
     exact = set(terms)
     related = set() if faithful else sentence_lemmas(prep)
@@ -280,6 +344,9 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
         idx = rng.sample(range(len(pool)), draw_n)
         drawn = [pool[i] for i in idx]
         used = drawn[:n]
+        if not faithful and ADDITIVE.search(used[0].text):
+            # a clause without an additive goes first: *but the service is slow and even the wine was bad*
+            used.sort(key=lambda e: bool(ADDITIVE.search(e.text)))
         check = drawn if faithful else used
         if faithful and any(e.term in exact for e in check):
             continue
@@ -288,15 +355,17 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
                              or any(f" {' '.join(re.findall(r'[a-z0-9]+', e.term.lower()))} " in words
                                     for e in check)  # an appended term the sentence mentions would blur its label
                              or any(_content_lemmas(e.term) & related for e in check)  # battery / battery life
-                             or len({e.label for e in used}) > 1):  # a neutral target: one polarity per variant
+                             or len({e.label for e in used}) > 1  # a neutral target: one polarity per variant
+                             or (ADDITIVE.search(used[0].text)
+                                 and contrasts(prep, labels, used[0].label, sentence, lexicon))):
             continue
         break
-    else:
+    else:  # (or, rarely, drew only additive clauses after a contrast)
         return None, "every draw from the phrase pool named an aspect of the sentence"
     if uses is not None:
         uses.update(e.text for e in used)
-    text = append_clauses(sentence, [e.text for e in used], faithful)
-    labels = dict(base_labels) if base_labels is not None else term_labels(prep)
+    text = append_clauses(sentence, [e.text for e in used], faithful,
+                          faithful or contrasts(prep, labels, used[0].label, sentence, lexicon))
     for e in used:
         labels[f"appended:{e.term}"] = e.label
     key = aspect_id + (suffix(kind) if kind != "adddiff_k" else f"_adddiff_k{n}")

@@ -5,8 +5,10 @@ polar aspect of the training file, the clause around it, read off the dependency
 aspect's head to the nearest verb or auxiliary that has its own subject, take its subtree without coordinated
 or embedded clauses, conjunctions and edge punctuation. It is kept when it is a contiguous stretch of the
 training sentence (copied character for character), holds a finite verb, 3-14 words, no other aspect of its
-sentence, no contrast or question, the aspect's own opinion span when the file has spans, and reads with the
-aspect's gold label under the lexicon (:class:`~.polarity.Polarity`). The language-model fluency filter
+sentence, no contrast or question, the aspect's own opinion span when the file has spans, no additive or scalar
+focus (*even the wine was good*, *their coffee is quite good too*: it presupposes an earlier statement that an
+appended clause does not have), and reads with the aspect's gold label under the lexicon
+(:class:`~.polarity.Polarity`). The language-model fluency filter
 (:func:`fluent_subset`) then drops clauses that read badly on their own.
 
 **Templates** (``phrase_source="template"`` in the corrected mode): ``the <term> is|are <adjective phrase>``,
@@ -20,7 +22,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from .adddiff import PoolEntry
+from .adddiff import ADDITIVE, PoolEntry
 from .charedit import lower_first
 from .polarity import LABEL_SIGN, Polarity
 from .strategies import Prepared
@@ -96,6 +98,9 @@ def mine_clauses(preps: Sequence[Prepared], origin: str, lexicon: Polarity) -> t
                 text = lower_first(text)
             if lexicon.phrase(text) != LABEL_SIGN[lab]:
                 rejected["does not read with the aspect's label under the lexicon"] += 1
+                continue
+            if ADDITIVE.search(text):
+                rejected["an additive or scalar focus (even, also, too) that needs an earlier statement"] += 1
                 continue
             if text.lower() in seen:
                 rejected["duplicate"] += 1

@@ -29,8 +29,9 @@ from .charedit import CharEdit, apply, map_span, touches
 from .choice import Chooser
 from .clash import (clashes, contrast_lost, covering_pair, elaboration_split, general_clash, lost_contrast,
                     repetition_changed, summary_frame, tie_clash)
+from .context import context_clash, context_clashes, not_just_frame
 from .polarity import LABEL_SIGN, Polarity
-from .repair import Additive, additive_deletion, additive_repair, contrast_added, contrast_repair
+from .repair import Additive, additive_deletion, additive_repair, contrast_added, contrast_made, contrast_repair
 from .sense import DESCRIPTOR, AspectOpinions, aspect_view
 from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
 from .syntax import EMBEDDED, span_head, subtree
@@ -145,7 +146,8 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
     plan.additive = _find_additive(sent, prep)
     if clash is None:
         flipped = [o for o in prep.aspects if o is pa or set(o.opinions) & set(pa.opinions)]
-        clash = tie_clash(q.lexicon, sent.parse, flipped, [o for o in prep.aspects if o not in flipped])
+        rest = [o for o in prep.aspects if o not in flipped]
+        clash = tie_clash(q.lexicon, sent.parse, flipped, rest) or context_clash(q.lexicon, sent.parse, flipped, rest)
     if clash is not None:
         plan.refusal = clash
         return plan
@@ -231,7 +233,7 @@ def _frame(sent: Sent) -> str | None:
     if m:
         return (f"the frame {m.group(0)!r} already carries the opinion: a reversal inside it reads as nonsense "
                 "(*the only thing I don't dislike is not the touchpad*)")
-    return summary_frame(sent.text)
+    return summary_frame(sent.text) or not_just_frame(sent.text)
 
 
 def _find_additive(sent: Sent, prep: Prepared) -> Additive | None:
@@ -432,6 +434,9 @@ def _repair(q: Quality, plan: Plan, turned: list[PreparedAspect], edits: list[Ch
         fix3 = contrast_added(sent, *pair)
         if fix3 is not None and not any(fix3.overlaps(e) for e in edits):
             edits.append(fix3)
+    fix4 = contrast_made(sent, plan.prep.aspects, turned, edits)
+    if fix4 is not None and not any(fix4.overlaps(e) for e in edits):
+        edits.append(fix4)
     return None
 
 
@@ -471,7 +476,9 @@ def _drop_clashing(q: Quality, plan: Plan, groups: dict[str, list[tuple[Candidat
     assert plan.sent is not None
     while flipped:
         rest = [by_id[x] for x in sorted(flipped)]
-        found = clashes(q.lexicon, plan.sent.parse, rest, [o for o in plan.prep.aspects if o not in rest])
+        others = [o for o in plan.prep.aspects if o not in rest]
+        found = clashes(q.lexicon, plan.sent.parse, rest, others) or context_clashes(q.lexicon, plan.sent.parse,
+                                                                                    rest, others)
         if not found:
             break
         aid, why = next(iter(found.items()))  # one at a time: its old opinion then counts against the others

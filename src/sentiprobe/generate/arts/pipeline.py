@@ -370,7 +370,8 @@ def _one(strat, cfg, ctxs, rngs, p, pa, pools, made, q, plans, caps, waiting) ->
     if strat in ("adddiff", "adddiff_k"):
         return add_diff(rngs[strat], p, a.id, p.sentence.text, a.start, a.end, pools,
                         k=cfg.k if strat == "adddiff_k" else None, faithful=cfg.faithful, kind=strat,
-                        uses=caps[strat][0], cap=caps[strat][1], waiting=caps[strat][2])
+                        uses=caps[strat][0], cap=caps[strat][1], waiting=caps[strat][2],
+                        lexicon=q.lexicon if q is not None else None)
     if strat == "revnon_adddiff":
         base = made.get("revnon")
         if base is None:
@@ -384,7 +385,8 @@ def _one(strat, cfg, ctxs, rngs, p, pa, pools, made, q, plans, caps, waiting) ->
                 return None, why
         return add_diff(rngs[strat], p, a.id, base.sentence, base.start, base.end, pools, k=None,
                         faithful=cfg.faithful, kind="revnon_adddiff", base_labels=base.labels,
-                        uses=caps[strat][0], cap=caps[strat][1], waiting=caps[strat][2])
+                        uses=caps[strat][0], cap=caps[strat][1], waiting=caps[strat][2],
+                        lexicon=q.lexicon if q is not None else None)
     raise ConfigError(f"unknown strategy {strat!r}")
 
 

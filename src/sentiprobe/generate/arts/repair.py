@@ -17,14 +17,21 @@ text), and each repair is an edit of its own in the provenance:
   also*) is left refused.
 * :func:`contrast_added`, op ``but_added``: a general aspect and a kind of it that now differ, in two clauses
   joined by a lone comma, are contrasted (*The food is good, but the teriyaki I don't recommend*).
+* :func:`contrast_made`, ops ``and_to_but`` and ``but_inserted`` (RevTgt and RevNon): two aspects that agreed in
+  the source and differ after the edit, joined by *and* or by a lone comma between two clauses, are contrasted
+  as the ARTS post-editors did (*it works well, it is not easy to carry* -> *it works well, but it is not easy
+  to carry*; *great service, and pretty poor prices* -> *great service, but pretty poor prices*). Only where
+  each side's aspects agree among themselves and no other contrast stands in the sentence: a second *but*
+  (*the food is cheap but very good ... but has a poor atmosphere*) reads as stitched, so that form stays as is.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .candidates import Sent
-from .charedit import CharEdit
+from .charedit import CharEdit, touches
 from .clash import contrast_sides
 from .polarity import LABEL_SIGN
 from .strategies import PreparedAspect
@@ -145,7 +152,9 @@ _NOT_BETWEEN = frozenset({"and", "but", "or", "so", "yet", "nor", "while", "beca
                           "who", "that", ";", ":", "-", "--", ".", "!", "?", "(", ")"})
 
 
-def contrast_added(sent: Sent, one: PreparedAspect, two: PreparedAspect) -> CharEdit | None:
+def contrast_added(sent: Sent, one: PreparedAspect, two: PreparedAspect, op: str = "but_added",
+                   detail: str = "a general aspect and a kind of it now differ: the clauses are contrasted"
+                   ) -> CharEdit | None:
     """*but* inserted after the comma that alone joins the clauses of ``one`` and ``two`` (each a clause with its
     own verb: *The food is good, the teriyaki I recommend* -> *..., but the teriyaki I don't recommend*), or
     None where they are not two such clauses."""
@@ -167,5 +176,78 @@ def contrast_added(sent: Sent, one: PreparedAspect, two: PreparedAspect) -> Char
     verbs = ("VERB", "AUX")
     if not any(p.upos[j] in verbs for j in range(lo, c)) or not any(p.upos[j] in verbs for j in range(c + 1, hi)):
         return None  # a list of noun phrases (*great food, friendly service*) is no pair of clauses
-    return sent.insert_before(c + 1, "but", "but_added",
-                              "a general aspect and a kind of it now differ: the clauses are contrasted")
+    return sent.insert_before(c + 1, "but", op, detail)
+
+
+_STRETCH_END = frozenset({".", ";", "!", "?", ":", "-", "--", "...", "but", "yet", "although", "though", "however",
+                          "whereas", "while", "because", "since", "if", "when", "unless", "except"})
+"""Where a coordinated stretch ends: a sentence mark, a contrast or a subordinator opens a new one."""
+_SENTENCE_MARK = frozenset({".", "!", "?", "..."})
+_CONTRAST_WORDS = frozenset({"but", "yet", "although", "though", "however", "whereas", "while", "except",
+                             "nevertheless", "nonetheless", "otherwise"})
+_NOT_AFTER_AND = frozenset({"also", "so", "even", "yet", "still", "too", "then", "therefore", "thus", "not", "no",
+                            "nothing", "only", "just", "overall", "besides", "plus"})
+"""*and* + one of these is a fixed or additive connective (*and also*, *and so*, *and even*): no plain *but*."""
+_OPENS_NO_CLAUSE = frozenset({"as", "because", "since", "if", "when", "where", "which", "who", "whom", "whose", "that",
+                              "so", "to", "for", "with", "from", "of", "in", "on", "at", "by", "then", "and", "or"})
+"""A joint followed by one of these is no coordination of two main clauses (*..., as they knew the service was
+excellent*): a *but* there reads wrong."""
+
+
+def contrast_made(sent: Sent, aspects: Sequence[PreparedAspect], turned: Sequence[PreparedAspect],
+                  edits: Sequence[CharEdit]) -> CharEdit | None:
+    """The *and* -> *but* (op ``and_to_but``) or the *but* after a lone comma (op ``but_inserted``) that
+    contrasts two aspects' stretches which agreed in the source and differ after the aspects ``turned`` flip,
+    or None (see the module docstring). An *and* is preferred to a comma; one repair per variant."""
+    p = sent.parse
+    toks = [w.lower() for w in p.tokens]
+
+    def sign(o: PreparedAspect, after: bool) -> int:
+        s = LABEL_SIGN[o.aspect.polarity]
+        return -s if after and o in turned else s
+
+    owned = [(o, _tokens(o) | set(range(*o.span))) for o in aspects if o.opinions]
+    added_contrast = any(w in _CONTRAST_WORDS for e in edits for w in re.findall(r"[a-z]+", e.text.lower()))
+    found: list[tuple[int, CharEdit]] = []
+    for j, w in enumerate(toks):
+        if w not in ("and", ",") or any(touches(sent.offsets[j], e) for e in edits):
+            continue
+        lo = next((i + 1 for i in range(j - 1, -1, -1) if toks[i] in _STRETCH_END), 0)
+        hi = next((i for i in range(j + 1, len(toks)) if toks[i] in _STRETCH_END), len(toks))
+        start = next((i + 1 for i in range(j - 1, -1, -1) if toks[i] in _SENTENCE_MARK), 0)
+        end = next((i for i in range(j + 1, len(toks)) if toks[i] in _SENTENCE_MARK), len(toks))
+        if any(toks[i] in _CONTRAST_WORDS for i in range(start, end) if not (i == start and toks[i] == "however")) \
+                or added_contrast:  # a sentence-initial *However* points back to the sentence before
+            continue  # a second contrast in one sentence reads as stitched clauses
+        left = [o for o, t in owned if t & set(range(lo, j))]
+        right = [o for o, t in owned if t & set(range(j + 1, hi))]
+        if not left or not right or any(not t <= set(range(lo, j)) for o, t in owned if o in left) or any(
+                not t <= set(range(j + 1, hi)) for o, t in owned if o in right):
+            continue  # an aspect across the joint or beyond the stretch: a concession or a frame, not two sides
+        sides = [{sign(o, True) for o in left}, {sign(o, True) for o in right}]
+        if any(len(s) != 1 or 0 in s for s in sides) or sides[0] == sides[1]:
+            continue
+        if j + 1 >= len(toks) or toks[j + 1] in _OPENS_NO_CLAUSE:
+            continue
+        if any(toks[i] in ("also", "too", "either", "even") or toks[i:i + 2] == ["as", "well"]
+               for i in range(j + 1, hi)):
+            continue  # an additive (*but good tuna as well*, *an even better choice*) says the sides agree
+        nearest = max(left, key=lambda o: max(dict(owned)[o]))
+        first = min(right, key=lambda o: min(dict(owned)[o]))
+        if sign(nearest, False) != sign(first, False) or {sign(o, False) for o in right} != {sign(first, False)}:
+            continue  # they differed in the source already: its own joint stays
+        if w == "and":
+            h = p.heads[j]
+            if h not in dict(owned)[nearest] and not (lo <= h < hi and p.upos[h] in ("VERB", "AUX", "ADJ")):
+                continue  # it joins two nouns inside one phrase (*grilled Gruyere and country ham sandwiches*)
+            if p.upos[j] != "CCONJ" or toks[j + 1] in _NOT_AFTER_AND or any(
+                    toks[i] in ("both", "between") for i in range(lo, j)):
+                continue
+            found.append((0, sent.replace(j, "but", "and_to_but",
+                                          "'and' joins two aspects that differ after the edit")))
+        else:
+            e = contrast_added(sent, nearest, first, "but_inserted",
+                               "a lone comma joins the clauses of two aspects that differ after the edit")
+            if e is not None and e.start == sent.offsets[j + 1][0]:
+                found.append((1, e))
+    return min(found, key=lambda x: x[0])[1] if found else None

@@ -1,0 +1,111 @@
+"""AddDiff's joint (corrected mode): *but* only after an opposite last evaluation, *and* otherwise; no additive
+clause (*even ...*, *... too*) after a contrast; no clause that an exclusive evaluation (*the only positive thing*)
+contradicts; no clause appended inside an open parenthesis. Short made-up sentences of the audited forms."""
+from __future__ import annotations
+
+import random
+
+from sentiprobe.generate.arts.adddiff import PoolEntry, add_diff, exclusive, unfit_source
+from sentiprobe.generate.arts.inputs import Aspect, Sentence
+from sentiprobe.generate.arts.polarity import Polarity
+from sentiprobe.generate.arts.resources import Parse
+from sentiprobe.generate.arts.strategies import Prepared, prepare_aspects
+from sentiprobe.generate.arts.text import tokenize
+
+
+def _prep(text: str, aspects: list[tuple[str, str]]) -> Prepared:
+    found = []
+    for n, (term, polarity) in enumerate(aspects):
+        a = text.index(term)
+        found.append(Aspect(f"s1_{n}", term, polarity, a, a + len(term)))
+    s = Sentence("s1", text, tuple(found))
+    toks = tuple(tokenize(text))
+    parse = Parse(toks, ("NN",) * len(toks), ("X",) * len(toks), tuple(range(len(toks))), ("",) * len(toks))
+    return Prepared(s, toks, parse, prepare_aspects(s, toks))
+
+
+def _entry(text: str, term: str, label: str) -> PoolEntry:
+    return PoolEntry(text, term, label, "train#1", "clause")
+
+
+def _draw(prep: Prepared, pools: dict, seed: int = 0, target: int = 0, lexicon=None):
+    a = prep.aspects[target].aspect
+    return add_diff(random.Random(seed), prep, a.id, prep.sentence.text, a.start, a.end, pools, k=1,
+                    faithful=False, lexicon=lexicon)
+
+
+NEG = [_entry("the warranty company is horrible", "warranty company", "negative")]
+POS = [_entry("the keyboard is great", "keyboard", "positive")]
+
+
+def test_but_only_after_an_opposite_last_evaluation():
+    pools = {"positive": NEG, "negative": POS, "neutral": NEG}
+    v, _ = _draw(_prep("The screen is bright.", [("screen", "positive")]), pools)
+    assert v is not None and v.sentence == "The screen is bright, but the warranty company is horrible."
+    # the last evaluated aspect (the battery) is negative like the clause: "but" would contrast nothing
+    v, _ = _draw(_prep("The screen is bright and the battery is weak.", [("screen", "positive"),
+                                                                       ("battery", "negative")]), pools)
+    assert v is not None and v.sentence == ("The screen is bright and the battery is weak, and the warranty company "
+                                            "is horrible.")
+    # a neutral target in a sentence that evaluates nothing
+    v, _ = _draw(_prep("No HDMI port.", [("HDMI port", "neutral")]), pools)
+    assert v is not None and v.sentence == "No HDMI port, and the warranty company is horrible."
+
+
+def test_a_sentence_without_a_polar_aspect_is_read_by_the_lexicon():
+    pools = {"neutral": NEG}
+    v, _ = _draw(_prep("We went there for brunch and I was so impressed.", [("brunch", "neutral")]), pools,
+                 lexicon=Polarity())
+    assert v is not None and v.sentence.endswith("so impressed, but the warranty company is horrible.")
+
+
+def test_an_additive_clause_is_not_appended_after_a_contrast():
+    pools = {"negative": [_entry("even the wine was good", "wine", "positive"),
+                          _entry("their coffee is quite good too", "coffee", "positive"),
+                          _entry("the dessert was lovely", "dessert", "positive")]}
+    prep = _prep("My chicken was dried out.", [("chicken", "negative")])
+    for seed in range(20):
+        v, why = _draw(prep, pools, seed)
+        assert v is not None and v.sentence == "My chicken was dried out, but the dessert was lovely.", (seed, why)
+    # after a clause of the same polarity the additive fits: "and ... too"
+    prep = _prep("My chicken was dried out but the salad was fresh.", [("chicken", "negative"), ("salad", "positive")])
+    texts = {_draw(prep, pools, seed)[0].sentence for seed in range(20)}
+    assert "My chicken was dried out but the salad was fresh, and their coffee is quite good too." in texts
+
+
+def test_an_exclusive_evaluation_is_not_contradicted():
+    text = "The appetizer came with foie gras, but that's about the only positive thing I can say about the meal."
+    assert exclusive(text)[0] == 1 and exclusive("My only complaint is the noise.")[0] == -1
+    pools = {"neutral": [_entry("the food is great", "food", "positive"), *NEG]}
+    for seed in range(10):
+        v, _ = _draw(_prep(text, [("appetizer", "neutral")]), pools, seed)
+        assert v is not None and v.appended[0]["label"] == "negative", v.sentence
+    v, why = _draw(_prep("The screen is great; my only complaint is the noise.", [("screen", "positive")]),
+                   {"positive": NEG})
+    assert v is None and "exclusive evaluation" in (why or "")
+
+
+def test_no_clause_is_appended_inside_an_open_parenthesis():
+    assert unfit_source("The chip seems underpowered (to me.")
+    assert unfit_source("( The sashimi is cut a little thinly.") is None
+    assert unfit_source("The chip seems underpowered (to me).") is None
+
+
+def test_mined_clauses_with_an_additive_are_left_out(tmp_path):
+    import json
+
+    import _arts_kit
+    from test_arts_quality import record
+
+    from sentiprobe.generate.arts.clauses import mine_clauses
+    from sentiprobe.generate.arts.inputs import read_input
+    from sentiprobe.generate.arts.pipeline import prepare
+
+    pool = [("a", "Even the wine was good.", [("wine", "positive", ["good"])]),
+            ("b", "Their coffee is quite good too.", [("coffee", "positive", ["good"])]),
+            ("c", "The dessert was lovely.", [("dessert", "positive", ["lovely"])])]
+    p = tmp_path / "pool.json"
+    p.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in pool}), encoding="utf-8")
+    entries, rejected = mine_clauses(prepare(read_input(p).sentences, _arts_kit.kit()), "pool.json", Polarity())
+    assert [e.text for e in entries] == ["the dessert was lovely"], entries
+    assert sum(n for why, n in rejected.items() if "additive" in why) == 2

@@ -1,0 +1,101 @@
+"""ARTS corrected mode: frames that presuppose the polarity of the opinion they hold (checks 17-20,
+``generate/arts/context.py``). Each failure form of the blind audit, in short made-up sentences, is refused, and a
+near miss of the same shape is left alone.
+
+Like ``test_arts_clash.py`` the generator runs with ``rank="rules"`` (no language model)."""
+from __future__ import annotations
+
+import pytest
+
+import _arts_kit
+from test_arts_quality import refusal, run, variant
+
+
+@pytest.fixture(scope="module")
+def kit():
+    return _arts_kit.kit()
+
+
+def test_a_verb_of_enduring_or_a_concession_keeps_its_objects_polarity(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("p", "We came back and put up with the waiters' bad manners.", [("waiters", "negative", ["bad"])]),
+        ("g", "Once you get past the poorly designed setup you will like it.",
+         [("setup", "negative", ["poorly designed"])]),
+        ("d", "Despite its lovely decor, we will not return.", [("decor", "positive", ["lovely"])]),
+        # the same noun phrase as the object of a plain verb is a claim of its own
+        ("n", "We came back and talked about the waiters' bad manners.", [("waiters", "negative", ["bad"])]),
+    ])
+    assert variant(gen, "p_0_adv1") is None  # *put up with the waiters' good manners*
+    assert "'put up with'" in (refusal(gen, "p_0", "revtgt") or "")
+    assert variant(gen, "g_0_adv1") is None  # *get past the well designed setup*
+    assert "'get past'" in (refusal(gen, "g_0", "revtgt") or "")
+    assert variant(gen, "d_0_adv1") is None  # *Despite its ugly decor, we will not return*
+    assert "conceded by 'despite'" in (refusal(gen, "d_0", "revtgt") or "")
+    assert variant(gen, "n_0_adv1") is not None, refusal(gen, "n_0", "revtgt")
+
+
+def test_a_result_clause_of_the_opinions_degree_is_never_stranded(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("s", "The sushi is so fresh that it melts in your mouth.", [("sushi", "positive", ["fresh"])]),
+        ("t", "The toppings are so fresh you'd think they grow them.", [("toppings", "positive", ["fresh"])]),
+        ("h", "The hinges are so bad, I can't wait till it dies.", [("hinges", "negative", ["bad"])]),
+        # a degree *so* without a result clause
+        ("n", "The sushi is so fresh and the rice is warm.", [("sushi", "positive", ["fresh"])]),
+    ])
+    for aid in ("s_0", "t_0", "h_0"):
+        assert variant(gen, aid + "_adv1") is None, variant(gen, aid + "_adv1")
+        assert "result clause" in (refusal(gen, aid, "revtgt") or ""), refusal(gen, aid, "revtgt")
+    assert variant(gen, "n_0_adv1") is not None, refusal(gen, "n_0", "revtgt")
+
+
+def test_a_verb_of_causing_ties_its_two_sides(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("o", "The new system makes this computer into a super tablet.", [("system", "positive", ["new"])]),
+        ("a", "A small, quiet patio makes for a comfortable place to study.",
+         [("patio", "positive", ["small"]), ("place", "positive", ["comfortable"])]),
+        # the subject keeps no polar word: the result may be reversed alone
+        ("b", "They make the best pizza in town.", [("pizza", "positive", ["best"])]),
+        # making as producing, with no result: no causal tie
+        ("s", "Our friendly server made great food suggestions.", [("server", "positive", ["friendly"])]),
+    ])
+    assert variant(gen, "o_0_adv1") is None  # *The old system makes this computer into a super tablet*
+    assert "one side of 'makes'" in (refusal(gen, "o_0", "revtgt") or "")
+    assert variant(gen, "a_0_adv1") is None  # *A large, quiet patio makes for a comfortable place*
+    assert "one side of 'makes'" in (refusal(gen, "a_0", "revtgt") or "")
+    # RevNon drops the non-target's reversal instead
+    assert variant(gen, "a_1_adv2") is None or "A small" in variant(gen, "a_1_adv2").sentence
+    assert variant(gen, "b_0_adv1") is not None, refusal(gen, "b_0", "revtgt")
+    assert "one side of" not in (refusal(gen, "s_0", "revtgt") or "")
+
+
+def test_a_not_just_frame_ties_its_clauses(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("j", "They don't just look good; they deliver excellent performance.",
+         [("performance", "positive", ["excellent"]), ("look", "positive", ["good"])]),
+        # *not just* before a noun phrase means *rather than*: no frame
+        ("r", "They have excellent service, not just a quick meal.", [("service", "positive", ["excellent"])]),
+    ])
+    assert variant(gen, "j_0_adv1") is None  # *They don't just look good; they deliver poor performance*
+    assert "n't just" in (refusal(gen, "j_0", "revtgt") or "")
+    assert variant(gen, "j_0_adv2") is None
+    assert "not just" not in (refusal(gen, "r_0", "revtgt") or "")
+
+
+def test_a_causal_link_ties_the_reversed_opinion_to_its_reason(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("b", "The small size was a bonus because of my tiny desk.", [("size", "positive", ["bonus"])]),
+        ("t", "Tables are close, so you bump elbows with other guests.", [("Tables", "negative", ["close"])]),
+        ("k", "Typing becomes uncomfortable due to the sharp edges.", [("Typing", "negative", ["uncomfortable"])]),
+        ("m", "I use a mouse because I didn't like the trackpad.", [("trackpad", "negative", ["didn't like"])]),
+        # the target is the reason: the link is reversed with it
+        ("l", "I love this laptop because of the screen.", [("screen", "positive", ["love"])]),
+        # both sides reversed together
+        ("c", "The screen is great because it is bright.", [("screen", "positive", ["great", "bright"])]),
+        # a temporal *since* is no reason
+        ("s", "The battery has not degraded since I bought it.", [("battery", "positive", ["not degraded"])]),
+    ])
+    for aid in ("b_0", "t_0", "k_0", "m_0"):  # *was not a bonus because of my tiny desk*, *are not close, so ...*
+        assert variant(gen, aid + "_adv1") is None, variant(gen, aid + "_adv1")
+        assert "to a reason or consequence" in (refusal(gen, aid, "revtgt") or ""), refusal(gen, aid, "revtgt")
+    for aid in ("l_0", "c_0", "s_0"):
+        assert variant(gen, aid + "_adv1") is not None, refusal(gen, aid, "revtgt")
