@@ -34,6 +34,7 @@ from .morph import base_form, inflect
 from .polarity import LABEL_SIGN, Polarity, is_hedge
 from .resources import Parse
 from .opposites import above_below, antonym_candidates, least_favorite, misread_verb, participle_adverb
+from .sense import descriptor, extreme_negation, fit_swaps, tolerance_frame
 from .site import Candidate, Reversal, Sent, article_fix, sign_label
 from .syntax import COMPLEMENT, carriers, children, has_subject, negations, predicate, scope, span_head, subtree
 
@@ -90,6 +91,9 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         return [], f"neutral target with a polar opinion {span_text!r}: no reversal keeps it neutral"
     if sign == 0 and is_hedge([*words, (p.tokens[head], p.upos[head])]):
         return [], f"neutral target with a hedged opinion {span_text!r}: its reversal has no clear label"
+    frame = tolerance_frame(p, head, sign) or descriptor(p, head)
+    if frame is not None:
+        return [], frame
     out: list[Candidate] = []
     if pred is not None and any(p.deps[j] == "advcl" and any(p.tokens[m].lower() == "unless" for m in children(p, j))
                                 for j in children(p, pred)):
@@ -98,7 +102,7 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         if sign == 0:
             return [], f"neutral target with a negated opinion {span_text!r}"
         out += _remove_negation(s, negs, pred)
-    ants = antonym_candidates(s, head, r)
+    ants = fit_swaps(s, head, antonym_candidates(s, head, r), r, r.fit)
     if head >= 2 and p.tokens[head - 2].lower() == "more" and p.tokens[head - 1].lower() == "than":
         ants = [c.with_problems("an antonym after 'more than' reads oddly (*more than cramped*)") for c in ants]
     if head + 1 < len(p.tokens) and p.tokens[head + 1].lower() == "enough":  # *bad enough to make it worth the trip*
@@ -120,7 +124,7 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         if p.tokens[head].lower().startswith("un") and p.upos[head] == "ADJ" and any(c.valid for c in ants):
             neg = [c.with_problems(f"a negated {p.tokens[head]!r} is a litotes (*not unmatched*), weaker than its "
                                    "opposite") for c in neg]
-        out += neg
+        out += extreme_negation(s, head, neg, ants)
     elif not negs:
         out += [c.with_problems("a neutral target is never negated") for c in _add_negation(s, head, pred, r)]
     if not out:

@@ -32,6 +32,7 @@ from .clash import (clashes, contrast_lost, covering_pair, elaboration_split, ge
 from .context import context_clash, context_clashes, not_just_frame
 from .polarity import LABEL_SIGN, Polarity
 from .repair import Additive, additive_deletion, additive_repair, contrast_added, contrast_made, contrast_repair
+from .sense import DESCRIPTOR, AspectOpinions, aspect_view
 from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
 from .syntax import EMBEDDED, span_head, subtree
 from .text import token_offsets
@@ -76,6 +77,8 @@ class Quality:
     antonyms: Any
     vocab: frozenset[str]
     chooser: Chooser
+    aspect_opinions: AspectOpinions | None = None
+    """Adjectives the training file uses per aspect head (:mod:`.sense`); None without one."""
 
 
 def make_sent(prep: Prepared, protected: Sequence[tuple[int, int]]) -> Sent | None:
@@ -151,13 +154,15 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
     mine = set(pa.opinions)
     others = {o.aspect.id: _tokens(o) - _tokens(pa) for o in prep.aspects
               if o is not pa and not set(o.opinions) & mine}
-    rev = Reversal(a.polarity, q.lexicon, q.antonyms, q.vocab, {k: v for k, v in others.items() if v})
+    rev = Reversal(a.polarity, q.lexicon, q.antonyms, q.vocab, {k: v for k, v in others.items() if v},
+                   fit=aspect_view(q.aspect_opinions, prep, pa))
     reasons = []
     for span in pa.opinions:
         cands, why = reversal_candidates(sent, span, rev)
         text = _span_text(sent, span)
         if why is not None:
-            if "against the" in why and len(pa.opinions) > 1:  # a concession (*attentive if slightly unpolished*)
+            if ("against the" in why or why.startswith(DESCRIPTOR)) and len(pa.opinions) > 1:
+                # a concession (*attentive if slightly unpolished*), a descriptor (*has all the new features*)
                 plan.notes.append(f"opinion {text!r} left as is: {why}")
                 continue
             reasons.append(why)
@@ -299,7 +304,7 @@ def plan_rev_non(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
         if o.aspect.polarity == a.polarity:
             others = {x.aspect.id: _tokens(x) - _tokens(o) for x in prep.aspects if x is not o and x is not pa}
             rev = Reversal(o.aspect.polarity, q.lexicon, q.antonyms, q.vocab, {k: v for k, v in others.items() if v},
-                           guard)
+                           guard, fit=aspect_view(q.aspect_opinions, prep, o))
             sites: list[Site] = []
             for span in o.opinions:
                 cands, why = reversal_candidates(sent, span, rev)

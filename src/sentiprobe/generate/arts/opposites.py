@@ -10,6 +10,7 @@ import re
 from .morph import base_form, inflect
 from .polarity import LABEL_SIGN, REVIEW_OPPOSITES
 from .resources import Parse, wordnet_pos
+from .sense import degree_opposite
 from .site import Candidate, Reversal, Sent, article_fix, sign_label
 from .syntax import children
 
@@ -100,7 +101,7 @@ def antonym_candidates(s: Sent, head: int, r: Reversal) -> list[Candidate]:
         if art is not None:
             edits.insert(0, art)
         out.append(Candidate(tuple(edits), "antonym", via, prio, tuple(problems)))
-    return out
+    return degree_opposite(s, head, out)
 
 
 def participle_adverb(s: Sent, f: int, t: int, head: int, r: Reversal) -> list[Candidate]:

@@ -16,6 +16,7 @@ from .clauses import adjective_templates, fluent_subset, mine_clauses
 from .corrected import Chooser, Plan, Quality, plan_rev_non, plan_rev_tgt
 from .inputs import read_input
 from .polarity import Polarity, domain_lexicon
+from .sense import AspectOpinions
 from .strategies import Prepared, revnon_eligible
 
 
@@ -43,6 +44,8 @@ def make_quality(cfg, kit, vocab: frozenset[str], pool_preps: Sequence[Prepared]
     domain = domain_lexicon(pairs)
     lm = kit.fluency(cfg.lm_dtype) if cfg.rank == "lm" else None
     q = _Quality(Polarity(domain), kit.antonyms(first_only=False), vocab, Chooser(cfg.rank, lm))
+    if not cfg.lexicon_files and pool_preps:  # the training pool only: never the file being generated
+        q.aspect_opinions = AspectOpinions.from_prepared(pool_preps)
     lex = f"VADER {len(q.lexicon.vader.lexicon)} words + {len(domain)} in-domain opinion words"
     q.info = {"rank": cfg.rank, "lexicon": lex + (f" from {', '.join(lex_sources)}" if lex_sources else ""),
               "fluency_model": lm.describe() if lm is not None else None}

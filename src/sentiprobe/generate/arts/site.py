@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .charedit import CharEdit, lower_first, upper_first
 from .polarity import Polarity
 from .resources import Parse
+
+if TYPE_CHECKING:
+    from .sense import AspectView
 
 
 @dataclass(frozen=True)
@@ -116,6 +120,7 @@ class Reversal:
     vocab: frozenset[str]
     others: dict[str, set[int]] = field(default_factory=dict)  # other aspect id -> its own opinion tokens
     guard: set[int] = field(default_factory=set)  # tokens the negation scope must not reach (RevNon: the target)
+    fit: AspectView | None = None  # the aspect head's opinions in the training file (:mod:`.sense`)
 
 
 def sign_label(sign: int) -> str:
