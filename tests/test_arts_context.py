@@ -22,6 +22,9 @@ def test_a_verb_of_enduring_or_a_concession_keeps_its_objects_polarity(tmp_path,
         ("g", "Once you get past the poorly designed setup you will like it.",
          [("setup", "negative", ["poorly designed"])]),
         ("d", "Despite its lovely decor, we will not return.", [("decor", "positive", ["lovely"])]),
+        # the frames by lemma: any form of the verb
+        ("l", "We lived with the tiny keyboard for a year.", [("keyboard", "negative", ["tiny"])]),
+        ("c", "Everyone complained about the slow service.", [("service", "negative", ["slow"])]),
         # the same noun phrase as the object of a plain verb is a claim of its own
         ("n", "We came back and talked about the waiters' bad manners.", [("waiters", "negative", ["bad"])]),
     ])
@@ -31,6 +34,9 @@ def test_a_verb_of_enduring_or_a_concession_keeps_its_objects_polarity(tmp_path,
     assert "'get past'" in (refusal(gen, "g_0", "revtgt") or "")
     assert variant(gen, "d_0_adv1") is None  # *Despite its ugly decor, we will not return*
     assert "conceded by 'despite'" in (refusal(gen, "d_0", "revtgt") or "")
+    assert variant(gen, "l_0_adv1") is None  # *lived with the huge keyboard*
+    assert "'lived with'" in (refusal(gen, "l_0", "revtgt") or ""), refusal(gen, "l_0", "revtgt")
+    assert variant(gen, "c_0_adv1") is None  # *complained about the fast service* (an evaluating verb's object)
     assert variant(gen, "n_0_adv1") is not None, refusal(gen, "n_0", "revtgt")
 
 

@@ -34,7 +34,7 @@ from .morph import base_form, inflect
 from .polarity import LABEL_SIGN, Polarity, is_hedge
 from .resources import Parse
 from .opposites import above_below, antonym_candidates, least_favorite, misread_verb, participle_adverb
-from .sense import descriptor, extreme_negation, fit_swaps, tolerance_frame
+from .sense import descriptor, extreme_negation, fit_swaps
 from .site import Candidate, Reversal, Sent, article_fix, sign_label
 from .syntax import COMPLEMENT, carriers, children, has_subject, negations, predicate, scope, span_head, subtree
 
@@ -91,7 +91,7 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         return [], f"neutral target with a polar opinion {span_text!r}: no reversal keeps it neutral"
     if sign == 0 and is_hedge([*words, (p.tokens[head], p.upos[head])]):
         return [], f"neutral target with a hedged opinion {span_text!r}: its reversal has no clear label"
-    frame = tolerance_frame(p, head, sign) or descriptor(p, head)
+    frame = descriptor(p, head)
     if frame is not None:
         return [], frame
     out: list[Candidate] = []

@@ -31,23 +31,18 @@ import re
 from collections.abc import Sequence
 
 from .clash import polar_sign
+from .morph import lemma
 from .polarity import LABEL_SIGN, Polarity
 from .resources import Parse
 from .strategies import PreparedAspect
 from .syntax import SUBJECT, children, span_head, subtree
 
-ENDURE = {("put", "up", "with"): -1, ("puts", "up", "with"): -1, ("putting", "up", "with"): -1,
-          ("tolerate",): -1, ("tolerated",): -1, ("tolerating",): -1, ("tolerates",): -1,
-          ("endure",): -1, ("endured",): -1, ("enduring",): -1, ("endures",): -1,
-          ("excuse",): -1, ("excused",): -1, ("forgive",): -1, ("forgave",): -1, ("forgiven",): -1,
-          ("overlook",): -1, ("overlooked",): -1, ("overlooking",): -1,
-          ("bear", "with"): -1, ("cope", "with"): -1, ("coped", "with"): -1, ("live", "with"): -1,
-          ("get", "past"): -1, ("got", "past"): -1, ("getting", "past"): -1,
-          ("look", "past"): -1, ("looked", "past"): -1, ("get", "over"): -1, ("got", "over"): -1,
-          ("suffer", "through"): -1, ("suffered", "through"): -1, ("suffer", "thru"): -1,
-          ("suffered", "thru"): -1}
-"""Verbs (with their particle or preposition) that presuppose a negative object: one puts up with bad manners,
-never with good ones. The value is the sign the object must keep."""
+ENDURE = (("put", "up", "with"), ("bear", "with"), ("cope", "with"), ("deal", "with"), ("live", "with"),
+          ("complain", "about"), ("get", "past"), ("look", "past"), ("get", "over"), ("suffer", "through"),
+          ("suffer", "thru"), ("tolerate",), ("endure",), ("excuse",), ("forgive",), ("overlook",))
+"""Verbs (lemma, then the particle or preposition each needs) that presuppose a negative object: one puts up with
+bad manners and complains about slow service, never good ones. In order (the first frame that matches names
+the reason); the one list of these frames."""
 CONCESSIONS = frozenset({"despite", "notwithstanding", "spite"})
 """Prepositions of a concession (*despite its lovely atmosphere, ... will not return*; *in spite of*): the
 phrase is said against the clause, so reversing it leaves nothing to concede."""
@@ -108,9 +103,10 @@ def _endured_by(p: Parse, verb: int, path: list[int]) -> tuple[str, int] | None:
         return w, 0
     parts = {p.tokens[j].lower() for j in children(p, verb) if p.deps[j] in ("prt", "prep")} | {
         p.tokens[j].lower() for j in path}
-    for frame, sign in ENDURE.items():
-        if frame[0] == w and all(x in parts for x in frame[1:]):
-            return " ".join(frame), sign
+    base = lemma(w, "VERB")
+    for frame in ENDURE:
+        if frame[0] == base and all(x in parts for x in frame[1:]):
+            return " ".join((w, *frame[1:])), -1
     return None
 
 

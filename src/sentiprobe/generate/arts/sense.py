@@ -28,10 +28,10 @@ are the ones that can be checked without guessing:
   system*) names which thing is meant; its antonym changes the referent, not the opinion. The site is refused,
   and a target with another opinion keeps this one as it is;
 - **extreme words** (:func:`extreme_negation`): the negation of an extreme adjective (*not excellent*,
-  *neither bright nor gorgeous*) is invalid where a plain opposite is valid at the same site;
-- **tolerance frames** (:func:`tolerance_frame`): an opinion inside the object of *put up with*, *tolerate*,
-  *complain about* presupposes a negative reading; reversing it to positive makes the frame nonsense
-  (*put up with the waiters' good manners*).
+  *neither bright nor gorgeous*) is invalid where a plain opposite is valid at the same site.
+
+Frames that presuppose an opinion's polarity (*put up with the waiters' bad manners*) are checked once, with
+the sentence's other discourse checks (:mod:`.context`).
 
 Every resource is the generator's own (training pairs already read for the in-domain lexicon, the parse), so
 the result is deterministic and offline; ties are broken alphabetically.
@@ -71,12 +71,6 @@ AGE_DESCRIPTORS = frozenset({"new", "old", "newer", "older", "newest", "oldest",
                              "current", "modern", "original"})
 """Adjectives that identify which thing is meant when they stand before their noun with a determiner."""
 _DETERMINERS = frozenset({"the", "this", "that", "these", "those", "my", "our", "your", "its", "their", "his", "her"})
-
-_TOLERATE = frozenset({"tolerate", "endure", "stand", "bear", "suffer", "forgive", "excuse", "overlook"})
-_PHRASAL = {("put", "with"): "up", ("deal", "with"): "", ("complain", "about"): "", ("cope", "with"): "",
-            ("live", "with"): ""}
-"""(verb lemma, preposition) -> the particle the frame needs (*put up with*)."""
-
 
 @dataclass(frozen=True)
 class AspectView:
@@ -390,30 +384,4 @@ def _next_content(s: Sent, at: int) -> int | None:
     for k, (a, _) in enumerate(s.offsets):
         if a >= at and s.parse.tokens[k].lower() not in _SKIPPED:
             return k
-    return None
-
-
-def tolerance_frame(p: Parse, head: int, sign: int) -> str | None:
-    """Why a negative opinion inside the object of a tolerance frame (*put up with the waiters' bad manners*,
-    *complain about the slow service*) cannot become positive: the frame presupposes something to bear."""
-    if sign >= 0:
-        return None
-    a, prev = head, head
-    for _ in range(8):
-        h = p.heads[a]
-        if h == a:
-            return None
-        prev, a = a, h
-        low = p.tokens[a].lower()
-        if p.upos[a] in ("VERB", "AUX") and lemma(low, "VERB") in _TOLERATE and p.deps[prev] in ("dobj", "obj"):
-            return f"the opinion is the object of {p.tokens[a]!r}: a positive one makes the frame nonsense"
-        if p.upos[a] == "ADP" and p.heads[a] != a:
-            verb = p.heads[a]
-            key = (lemma(p.tokens[verb].lower(), "VERB"), low)
-            if key in _PHRASAL and (not _PHRASAL[key] or any(
-                    p.tokens[j].lower() == _PHRASAL[key] for j in children(p, verb))):
-                words = " ".join(x for x in (p.tokens[verb], _PHRASAL[key], p.tokens[a]) if x)
-                return f"the opinion is the object of {words!r}: a positive one makes the frame nonsense"
-        if p.upos[a] in ("VERB", "AUX"):
-            return None
     return None
