@@ -304,3 +304,13 @@ def test_a_plain_degree_adjective_is_its_own_base_for_review_opposites(tmp_path,
     gen = run(tmp_path, kit, [("c", text, [("interior", "positive", ["charming"])])])
     v = variant(gen, "c_0_adv1")  # lemminflect gives *charmy* for *charming*: no opposite was found
     assert v is not None and v.sentence == text.replace("charming", "unappealing"), refusal(gen, "c_0")
+
+
+@pytest.mark.parametrize("text", ["It is a cosy spot to visit with a couple of friends.",
+                                  "This is a nice spot to bring a few friends to hang out at."])
+def test_companions_in_a_clause_about_the_target_hold_no_opinion(tmp_path, kit, text):
+    opinion = "cosy" if "cosy" in text else "nice"
+    gen = run(tmp_path, kit, [("f", text, [("spot", "positive", [opinion])])])
+    v = variant(gen, "f_0_adv1")  # VADER rates *friends* and *few* polar: the clause read as an opinion of its own
+    assert v is not None and v.polarity == "negative", refusal(gen, "f_0")
+

@@ -31,6 +31,7 @@ from .clash import (clashes, contrast_lost, covering_pair, elaboration_split, ge
                     repetition_changed, summary_frame, tie_clash)
 from .context import context_clash, context_clashes, not_just_frame
 from .polarity import LABEL_SIGN, Polarity
+from .resources import Parse
 from .repair import Additive, additive_deletion, additive_repair, contrast_added, contrast_made, contrast_repair
 from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
 from .syntax import EMBEDDED, span_head, subtree
@@ -183,6 +184,19 @@ def _describing_tokens(sent: Sent, pa: PreparedAspect) -> set[int]:
     return out
 
 
+_COMPANY = frozenset({"friend", "friends", "alone", "family", "date"})
+"""Whom one goes with: VADER rates *friends*, *alone* polar, but a clause naming them (*a cozy place to go with a
+couple of friends*, *a space to study alone*) holds no opinion of the target."""
+
+
+def _no_opinion(p: Parse, i: int) -> bool:
+    """Whether token ``i``, polar to VADER, carries no opinion in a clause about the target: a companion or the
+    quantity *a few* (*a nice place to take a few friends*). *a little* stays polar: it hedges a degree (*a little
+    too heavy*), and its reversal (*a little too light*) keeps the old polarity."""
+    w = p.tokens[i].lower()
+    return w in _COMPANY or (w == "few" and i > 0 and p.tokens[i - 1].lower() == "a")
+
+
 def _describing_clause(q: Quality, sent: Sent, prep: Prepared, pa: PreparedAspect) -> str | None:
     """A relative or participial clause about the target that carries sentiment of its own (a polar word or
     another aspect) would contradict the reversed opinion (*a civil bartender who had us waiting 20 minutes*)."""
@@ -198,7 +212,7 @@ def _describing_clause(q: Quality, sent: Sent, prep: Prepared, pa: PreparedAspec
     for clause in clauses:
         toks = clause - mine
         terms = [o.aspect.term for o in prep.aspects if o is not pa and set(range(*o.span)) & toks]
-        polar = [p.tokens[i] for i in sorted(toks) if q.lexicon.word(p.tokens[i])]
+        polar = [p.tokens[i] for i in sorted(toks) if q.lexicon.word(p.tokens[i]) and not _no_opinion(p, i)]
         if terms or polar:
             what = f"aspect {terms[0]!r}" if terms else f"the polar word {polar[0]!r}"
             return f"a clause about the target ({what}) keeps its sentiment: reversing the opinion would clash"
