@@ -353,6 +353,7 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
     for site in plan.sites:
         c, rec = q.chooser.choose(sent, site)
         chosen_by_site.append((site, c, rec))
+    _distinct_opposites(q, sent, chosen_by_site)
     for site, c, rec in _one_negation_per_predicate(sent, chosen_by_site):
         records.append(rec)
         groups.setdefault(site.aspect_id, []).append((c, rec))
@@ -499,6 +500,35 @@ def _drop_clashing(q: Quality, plan: Plan, groups: dict[str, list[tuple[Candidat
 
 
 _PREDICATE_NEGATION = frozenset({"copula_negated", "negation_added", "do_support", "negation_removed"})
+
+
+def _swap_word(c: Candidate | None) -> str | None:
+    return " ".join(e.text.lower() for e in c.edits) if c is not None and c.op == "antonym" else None
+
+
+def _without(site: Site, word: str) -> Site:
+    return Site(site.name, site.aspect_id, site.kind, site.span, [
+        x.with_problems("repeats the opposite chosen for another opinion of the aspect") if _swap_word(x) == word
+        else x for x in site.candidates], site.window)
+
+
+def _distinct_opposites(q: Quality, sent: Sent, rows: list[tuple[Site, Candidate | None, dict[str, Any]]]) -> None:
+    """Two opinions of one aspect that took one opposite (*friendly, courteous* -> *rude, rude*) reads as one
+    opinion repeated (:func:`.clash.repetition_changed` refuses it): the later site takes its next-best distinct
+    fluent opposite, else the earlier one does (*unfriendly, rude*). Without one the repetition stays, and so
+    does its refusal."""
+    for n, (site, c, _) in enumerate(rows):
+        word = _swap_word(c)
+        m = next((k for k in range(n) if rows[k][0].aspect_id == site.aspect_id and _swap_word(rows[k][1]) == word),
+                 None) if word is not None else None
+        if m is None or word is None or (_span_text(sent, rows[m][0].span).lower()
+                                         == _span_text(sent, site.span).lower()):
+            continue  # an emphatic repetition (*easy easy easy*) is reversed as a whole
+        for k in (n, m):
+            c2, rec2 = q.chooser.choose(sent, _without(rows[k][0], word))
+            if c2 is not None:
+                rows[k] = (rows[k][0], c2, rec2)
+                break
 
 
 def _one_negation_per_predicate(sent: Sent, rows: list[tuple[Site, Candidate | None, dict[str, Any]]]
