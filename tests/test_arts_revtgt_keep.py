@@ -335,3 +335,13 @@ def test_an_emphatic_repetition_is_still_reversed_as_a_whole(tmp_path, kit):
     gen = generate(read_input(tmp_path / "in.json"), GenerateConfig(strategies=("revtgt",)), kit)
     v = variant(gen, "e_0_adv1")  # the three opinions take one opposite together (*hard hard hard*)
     assert v is None or re.search(r"\b(\w+) \1 \1\b", v.sentence), v.sentence
+
+
+def test_a_not_only_frame_around_the_target_becomes_a_statement(tmp_path, kit):
+    text = "Not only was the pasta tasty, but the staff were kind."
+    gen = run(tmp_path, kit, [("n", text, [("pasta", "positive", ["tasty"]), ("staff", "positive", ["kind"])])])
+    v = variant(gen, "n_0_adv1")  # the frame refused every reversal inside it (*Not only was the pasta bland, but*)
+    assert v is not None and v.sentence.startswith("The pasta was ") and "not only" not in v.sentence.lower(), \
+        refusal(gen, "n_0")
+    assert v.sentence.endswith(", but the staff were kind.") and v.polarity == "negative"
+    assert variant(gen, "n_1_adv1") is None  # the opinion after *but*: the frame still ties it

@@ -25,7 +25,7 @@ from typing import Any
 
 from ...suites.arts.formats import FLIP
 from .candidates import Candidate, Reversal, Sent, conjunction_edit, intensify_candidates, reversal_candidates
-from .charedit import CharEdit, apply, map_span, touches
+from .charedit import CharEdit, apply, map_span, touches, upper_first
 from .choice import Chooser
 from .clash import (clashes, contrast_lost, covering_pair, elaboration_split, general_clash, lost_contrast,
                     repetition_changed, summary_frame, tie_clash)
@@ -67,6 +67,8 @@ class Plan:
     notes: list[str] = field(default_factory=list)
     additive: Additive | None = None
     """An additive tying two opinions, repaired (or refused) once the edits are known (:mod:`.repair`)."""
+    frame_fix: list[CharEdit] = field(default_factory=list)
+    """The edits that undo a *not only ... but* frame around the target's opinion (:func:`_not_only_fix`)."""
 
 
 @dataclass
@@ -141,6 +143,9 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
         return plan
     plan.sent = sent
     clash = _describing_clause(q, sent, prep, pa) or _frame(sent)
+    if clash is not None and clash.startswith("the frame 'not only"):
+        plan.frame_fix = _not_only_fix(sent, prep, pa)
+        clash = None if plan.frame_fix else clash
     plan.additive = _find_additive(sent, prep)
     if clash is None:
         flipped = [o for o in prep.aspects if o is pa or set(o.opinions) & set(pa.opinions)]
@@ -243,6 +248,41 @@ def _frame(sent: Sent) -> str | None:
         return (f"the frame {m.group(0)!r} already carries the opinion: a reversal inside it reads as nonsense "
                 "(*the only thing I don't dislike is not the touchpad*)")
     return summary_frame(sent.text) or not_just_frame(sent.text)
+
+
+_NOT_ONLY = re.compile(r"not only (is|was|are|were) (the|their|our|this|its|his|her|my) ", re.IGNORECASE)
+_NOT_ONLY_DETAIL = "the reversed opinion no longer fits the 'not only ... but' frame: its clause becomes a statement"
+
+
+def _not_only_fix(sent: Sent, prep: Prepared, pa: PreparedAspect) -> list[CharEdit]:
+    """The edits that turn *Not only is the service great, but ...* into a plain statement, *The service is
+    great, but ...* (and *but also* into *but*), so that the reversal (*The service is terrible, but forming
+    conversation is so easy*) reads as a contrast; empty where the form is not exactly that: the frame opens the
+    sentence, the target is the subject between the inverted copula and its opinion, and no other aspect's
+    opinion sits in the first clause."""
+    p, t = sent.parse, sent.text
+    toks = [w.lower() for w in p.tokens]
+    if not _NOT_ONLY.match(t) or toks[:2] != ["not", "only"]:
+        return []
+    but = next((j for j in range(4, len(toks) - 2) if toks[j] == "," and toks[j + 1] == "but"), None)
+    if but is None or not pa.opinions:
+        return []
+    f, e = min(a for a, _ in pa.opinions), max(b for _, b in pa.opinions)
+    if not (pa.span[0] > 3 and pa.span[1] <= f and e <= but):
+        return []
+    if any(p.upos[j] in ("VERB", "AUX", "PUNCT", "CCONJ") for j in range(4, f)):
+        return []
+    if any(o is not pa and {i for sp in o.opinions for i in range(*sp)} & set(range(but)) for o in prep.aspects):
+        return []
+    det = p.tokens[3]
+    out = [CharEdit(sent.offsets[0][0], sent.offsets[3][1], upper_first(det), t[sent.offsets[0][0]:sent.offsets[3][1]],
+                    "frame_rewritten", _NOT_ONLY_DETAIL),
+           CharEdit(sent.offsets[f - 1][1], sent.offsets[f - 1][1], " " + toks[2], "", "frame_rewritten",
+                    _NOT_ONLY_DETAIL)]
+    if toks[but + 2] == "also":
+        out.append(CharEdit(sent.offsets[but + 1][1], sent.offsets[but + 2][1], "",
+                            t[sent.offsets[but + 1][1]:sent.offsets[but + 2][1]], "frame_rewritten", _NOT_ONLY_DETAIL))
+    return out
 
 
 def _find_additive(sent: Sent, prep: Prepared) -> Additive | None:
@@ -426,6 +466,10 @@ def _repair(q: Quality, plan: Plan, turned: list[PreparedAspect], edits: list[Ch
     when the plan's additive has no repair. The caller re-checks the final text."""
     sent = plan.sent
     assert sent is not None
+    if plan.frame_fix:
+        if any(x.overlaps(e) for x in plan.frame_fix for e in edits):
+            return "the frame 'not only ... but' ties the clauses' polarity: a reversal inside it would clash"
+        edits += plan.frame_fix
     if plan.additive is not None:
         fix = additive_repair(sent, plan.additive, turned)
         fix = None if fix is None else [x for x in fix if not any(
