@@ -437,7 +437,8 @@ def test_audit_found_failures_are_now_refused_or_fixed(tmp_path, kit):
     got = {v.key: v.sentence for v in gen.variants if v.kind in ("revtgt", "revnon")}
     assert "never overpriced" not in got.get("o_0_adv1", "")
     assert "not to enjoy" not in got.get("e_0_adv1", "")
-    assert "n_0_adv1" not in got and "n_1_adv1" not in got
+    # the frame is undone around the target (*The service is terrible, but ...*); the opinion after *but* stays tied
+    assert "not only" not in got.get("n_0_adv1", "").lower() and "n_1_adv1" not in got
     assert "good at all" not in got.get("f_0_adv1", "")
     assert "unfree" not in got.get("x_0_adv1", "") and "very free" not in got.get("x_1_adv2", "")
 

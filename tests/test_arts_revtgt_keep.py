@@ -6,6 +6,7 @@ training file written by the test where one is needed."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -304,3 +305,43 @@ def test_a_plain_degree_adjective_is_its_own_base_for_review_opposites(tmp_path,
     gen = run(tmp_path, kit, [("c", text, [("interior", "positive", ["charming"])])])
     v = variant(gen, "c_0_adv1")  # lemminflect gives *charmy* for *charming*: no opposite was found
     assert v is not None and v.sentence == text.replace("charming", "unappealing"), refusal(gen, "c_0")
+
+
+@pytest.mark.parametrize("text", ["It is a cosy spot to visit with a couple of friends.",
+                                  "This is a nice spot to bring a few friends to hang out at."])
+def test_companions_in_a_clause_about_the_target_hold_no_opinion(tmp_path, kit, text):
+    opinion = "cosy" if "cosy" in text else "nice"
+    gen = run(tmp_path, kit, [("f", text, [("spot", "positive", [opinion])])])
+    v = variant(gen, "f_0_adv1")  # VADER rates *friends* and *few* polar: the clause read as an opinion of its own
+    assert v is not None and v.polarity == "negative", refusal(gen, "f_0")
+
+
+
+def test_coordinated_opinions_take_distinct_opposites(tmp_path, kit):
+    text = "We liked the dessert and the crew was friendly, courteous and quick."
+    gen = run(tmp_path, kit, [("d", text, [("crew", "positive", ["friendly", "courteous", "quick"])])],
+              GenerateConfig(strategies=("revtgt",)))
+    v = variant(gen, "d_0_adv1")  # both took *rude* (*rude, rude*) and the repetition check refused the variant
+    assert v is not None and v.polarity == "negative", refusal(gen, "d_0")
+    assert "rude, rude" not in v.sentence and "courteous" not in v.sentence
+
+
+def test_an_emphatic_repetition_is_still_reversed_as_a_whole(tmp_path, kit):
+    text = "It is fast, it is easy easy easy to set up."
+    rec = record("e", text, [("set up", "positive", ["easy"])])
+    spans = [[m.start(), m.end()] for m in re.finditer("easy", text)]
+    rec["term_list"]["e_0"].update(opinion_words=["easy"] * 3, opinion_position=spans)
+    (tmp_path / "in.json").write_text(json.dumps({"e": rec}), encoding="utf-8")
+    gen = generate(read_input(tmp_path / "in.json"), GenerateConfig(strategies=("revtgt",)), kit)
+    v = variant(gen, "e_0_adv1")  # the three opinions take one opposite together (*hard hard hard*)
+    assert v is None or re.search(r"\b(\w+) \1 \1\b", v.sentence), v.sentence
+
+
+def test_a_not_only_frame_around_the_target_becomes_a_statement(tmp_path, kit):
+    text = "Not only was the pasta tasty, but the staff were kind."
+    gen = run(tmp_path, kit, [("n", text, [("pasta", "positive", ["tasty"]), ("staff", "positive", ["kind"])])])
+    v = variant(gen, "n_0_adv1")  # the frame refused every reversal inside it (*Not only was the pasta bland, but*)
+    assert v is not None and v.sentence.startswith("The pasta was ") and "not only" not in v.sentence.lower(), \
+        refusal(gen, "n_0")
+    assert v.sentence.endswith(", but the staff were kind.") and v.polarity == "negative"
+    assert variant(gen, "n_1_adv1") is None  # the opinion after *but*: the frame still ties it

@@ -85,6 +85,10 @@ class Chooser:
         rows = []
         best: tuple[tuple[float, int], Candidate] | None = None
         competing = self.ranked(site)
+        if self.rank == "lm" and self.lm is not None:  # a site re-chosen with a candidate ruled out: new competitors
+            todo = [v for v in (self.sentence(sent, c) for c in competing) if v not in self.scores]
+            if todo and sent.text in self.scores:
+                self.scores.update(self.lm.sentences({sent.text: sorted(set(todo))}))
         for c in site.candidates:
             _, var = self.texts(sent, site, c)
             row: dict[str, Any] = {"text": var, "op": c.op, "detail": c.detail, "valid": c.valid}

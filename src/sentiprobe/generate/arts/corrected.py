@@ -25,12 +25,13 @@ from typing import Any
 
 from ...suites.arts.formats import FLIP
 from .candidates import Candidate, Reversal, Sent, conjunction_edit, intensify_candidates, reversal_candidates
-from .charedit import CharEdit, apply, map_span, touches
+from .charedit import CharEdit, apply, map_span, touches, upper_first
 from .choice import Chooser
 from .clash import (clashes, contrast_lost, covering_pair, elaboration_split, general_clash, lost_contrast,
                     repetition_changed, summary_frame, tie_clash)
 from .context import context_clash, context_clashes, not_just_frame
 from .polarity import LABEL_SIGN, Polarity
+from .resources import Parse
 from .repair import Additive, additive_deletion, additive_repair, contrast_added, contrast_made, contrast_repair
 from .sense import DESCRIPTOR, AspectOpinions, aspect_view
 from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
@@ -67,6 +68,8 @@ class Plan:
     notes: list[str] = field(default_factory=list)
     additive: Additive | None = None
     """An additive tying two opinions, repaired (or refused) once the edits are known (:mod:`.repair`)."""
+    frame_fix: list[CharEdit] = field(default_factory=list)
+    """The edits that undo a *not only ... but* frame around the target's opinion (:func:`_not_only_fix`)."""
 
 
 @dataclass
@@ -143,6 +146,9 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
         return plan
     plan.sent = sent
     clash = _describing_clause(q, sent, prep, pa) or _frame(sent)
+    if clash is not None and clash.startswith("the frame 'not only"):
+        plan.frame_fix = _not_only_fix(sent, prep, pa)
+        clash = None if plan.frame_fix else clash
     plan.additive = _find_additive(sent, prep)
     if clash is None:
         flipped = [o for o in prep.aspects if o is pa or set(o.opinions) & set(pa.opinions)]
@@ -188,6 +194,19 @@ def _describing_tokens(sent: Sent, pa: PreparedAspect) -> set[int]:
     return out
 
 
+_COMPANY = frozenset({"friend", "friends", "alone", "family", "date"})
+"""Whom one goes with: VADER rates *friends*, *alone* polar, but a clause naming them (*a cozy place to go with a
+couple of friends*, *a space to study alone*) holds no opinion of the target."""
+
+
+def _no_opinion(p: Parse, i: int) -> bool:
+    """Whether token ``i``, polar to VADER, carries no opinion in a clause about the target: a companion or the
+    quantity *a few* (*a nice place to take a few friends*). *a little* stays polar: it hedges a degree (*a little
+    too heavy*), and its reversal (*a little too light*) keeps the old polarity."""
+    w = p.tokens[i].lower()
+    return w in _COMPANY or (w == "few" and i > 0 and p.tokens[i - 1].lower() == "a")
+
+
 def _describing_clause(q: Quality, sent: Sent, prep: Prepared, pa: PreparedAspect) -> str | None:
     """A relative or participial clause about the target that carries sentiment of its own (a polar word or
     another aspect) would contradict the reversed opinion (*a civil bartender who had us waiting 20 minutes*)."""
@@ -203,7 +222,7 @@ def _describing_clause(q: Quality, sent: Sent, prep: Prepared, pa: PreparedAspec
     for clause in clauses:
         toks = clause - mine
         terms = [o.aspect.term for o in prep.aspects if o is not pa and set(range(*o.span)) & toks]
-        polar = [p.tokens[i] for i in sorted(toks) if q.lexicon.word(p.tokens[i])]
+        polar = [p.tokens[i] for i in sorted(toks) if q.lexicon.word(p.tokens[i]) and not _no_opinion(p, i)]
         if terms or polar:
             what = f"aspect {terms[0]!r}" if terms else f"the polar word {polar[0]!r}"
             return f"a clause about the target ({what}) keeps its sentiment: reversing the opinion would clash"
@@ -234,6 +253,41 @@ def _frame(sent: Sent) -> str | None:
         return (f"the frame {m.group(0)!r} already carries the opinion: a reversal inside it reads as nonsense "
                 "(*the only thing I don't dislike is not the touchpad*)")
     return summary_frame(sent.text) or not_just_frame(sent.text)
+
+
+_NOT_ONLY = re.compile(r"not only (is|was|are|were) (the|their|our|this|its|his|her|my) ", re.IGNORECASE)
+_NOT_ONLY_DETAIL = "the reversed opinion no longer fits the 'not only ... but' frame: its clause becomes a statement"
+
+
+def _not_only_fix(sent: Sent, prep: Prepared, pa: PreparedAspect) -> list[CharEdit]:
+    """The edits that turn *Not only is the service great, but ...* into a plain statement, *The service is
+    great, but ...* (and *but also* into *but*), so that the reversal (*The service is terrible, but forming
+    conversation is so easy*) reads as a contrast; empty where the form is not exactly that: the frame opens the
+    sentence, the target is the subject between the inverted copula and its opinion, and no other aspect's
+    opinion sits in the first clause."""
+    p, t = sent.parse, sent.text
+    toks = [w.lower() for w in p.tokens]
+    if not _NOT_ONLY.match(t) or toks[:2] != ["not", "only"]:
+        return []
+    but = next((j for j in range(4, len(toks) - 2) if toks[j] == "," and toks[j + 1] == "but"), None)
+    if but is None or not pa.opinions:
+        return []
+    f, e = min(a for a, _ in pa.opinions), max(b for _, b in pa.opinions)
+    if not (pa.span[0] > 3 and pa.span[1] <= f and e <= but):
+        return []
+    if any(p.upos[j] in ("VERB", "AUX", "PUNCT", "CCONJ") for j in range(4, f)):
+        return []
+    if any(o is not pa and {i for sp in o.opinions for i in range(*sp)} & set(range(but)) for o in prep.aspects):
+        return []
+    det = p.tokens[3]
+    out = [CharEdit(sent.offsets[0][0], sent.offsets[3][1], upper_first(det), t[sent.offsets[0][0]:sent.offsets[3][1]],
+                    "frame_rewritten", _NOT_ONLY_DETAIL),
+           CharEdit(sent.offsets[f - 1][1], sent.offsets[f - 1][1], " " + toks[2], "", "frame_rewritten",
+                    _NOT_ONLY_DETAIL)]
+    if toks[but + 2] == "also":
+        out.append(CharEdit(sent.offsets[but + 1][1], sent.offsets[but + 2][1], "",
+                            t[sent.offsets[but + 1][1]:sent.offsets[but + 2][1]], "frame_rewritten", _NOT_ONLY_DETAIL))
+    return out
 
 
 def _find_additive(sent: Sent, prep: Prepared) -> Additive | None:
@@ -344,6 +398,7 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
     for site in plan.sites:
         c, rec = q.chooser.choose(sent, site)
         chosen_by_site.append((site, c, rec))
+    _distinct_opposites(q, sent, chosen_by_site)
     for site, c, rec in _one_negation_per_predicate(sent, chosen_by_site):
         records.append(rec)
         groups.setdefault(site.aspect_id, []).append((c, rec))
@@ -416,6 +471,10 @@ def _repair(q: Quality, plan: Plan, turned: list[PreparedAspect], edits: list[Ch
     when the plan's additive has no repair. The caller re-checks the final text."""
     sent = plan.sent
     assert sent is not None
+    if plan.frame_fix:
+        if any(x.overlaps(e) for x in plan.frame_fix for e in edits):
+            return "the frame 'not only ... but' ties the clauses' polarity: a reversal inside it would clash"
+        edits += plan.frame_fix
     if plan.additive is not None:
         fix = additive_repair(sent, plan.additive, turned)
         fix = None if fix is None else [x for x in fix if not any(
@@ -490,6 +549,35 @@ def _drop_clashing(q: Quality, plan: Plan, groups: dict[str, list[tuple[Candidat
 
 
 _PREDICATE_NEGATION = frozenset({"copula_negated", "negation_added", "do_support", "negation_removed"})
+
+
+def _swap_word(c: Candidate | None) -> str | None:
+    return " ".join(e.text.lower() for e in c.edits) if c is not None and c.op == "antonym" else None
+
+
+def _without(site: Site, word: str) -> Site:
+    return Site(site.name, site.aspect_id, site.kind, site.span, [
+        x.with_problems("repeats the opposite chosen for another opinion of the aspect") if _swap_word(x) == word
+        else x for x in site.candidates], site.window)
+
+
+def _distinct_opposites(q: Quality, sent: Sent, rows: list[tuple[Site, Candidate | None, dict[str, Any]]]) -> None:
+    """Two opinions of one aspect that took one opposite (*friendly, courteous* -> *rude, rude*) reads as one
+    opinion repeated (:func:`.clash.repetition_changed` refuses it): the later site takes its next-best distinct
+    fluent opposite, else the earlier one does (*unfriendly, rude*). Without one the repetition stays, and so
+    does its refusal."""
+    for n, (site, c, _) in enumerate(rows):
+        word = _swap_word(c)
+        m = next((k for k in range(n) if rows[k][0].aspect_id == site.aspect_id and _swap_word(rows[k][1]) == word),
+                 None) if word is not None else None
+        if m is None or word is None or (_span_text(sent, rows[m][0].span).lower()
+                                         == _span_text(sent, site.span).lower()):
+            continue  # an emphatic repetition (*easy easy easy*) is reversed as a whole
+        for k in (n, m):
+            c2, rec2 = q.chooser.choose(sent, _without(rows[k][0], word))
+            if c2 is not None:
+                rows[k] = (rows[k][0], c2, rec2)
+                break
 
 
 def _one_negation_per_predicate(sent: Sent, rows: list[tuple[Site, Candidate | None, dict[str, Any]]]
