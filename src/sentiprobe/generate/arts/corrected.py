@@ -18,18 +18,18 @@ failed) goes to the report's skipped records, and ``sentiprobe arts audit`` list
 from __future__ import annotations
 
 import bisect
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ...suites.arts.formats import FLIP
 from .candidates import Candidate, Reversal, Sent, conjunction_edit, intensify_candidates, reversal_candidates
-from .charedit import CharEdit, apply, map_span, touches, upper_first
+from .charedit import CharEdit, apply, map_span, touches
 from .choice import Chooser
 from .clash import (clashes, contrast_lost, covering_pair, elaboration_split, general_clash, lost_contrast,
-                    repetition_changed, summary_frame, tie_clash)
-from .context import context_clash, context_clashes, not_just_frame
+                    repetition_changed, tie_clash)
+from .context import context_clash, context_clashes
+from .frames import not_only_rewrite, tied_frame
 from .polarity import LABEL_SIGN, Polarity
 from .resources import Parse
 from .repair import Additive, additive_deletion, additive_repair, contrast_added, contrast_made, contrast_repair
@@ -145,9 +145,9 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
         plan.refusal = "the tokens could not be aligned with the text"
         return plan
     plan.sent = sent
-    clash = _describing_clause(q, sent, prep, pa) or _frame(sent)
+    clash = _describing_clause(q, sent, prep, pa) or tied_frame(sent)
     if clash is not None and clash.startswith("the frame 'not only"):
-        plan.frame_fix = _not_only_fix(sent, prep, pa)
+        plan.frame_fix = not_only_rewrite(sent, prep, pa)
         clash = None if plan.frame_fix else clash
     plan.additive = _find_additive(sent, prep)
     if clash is None:
@@ -229,67 +229,6 @@ def _describing_clause(q: Quality, sent: Sent, prep: Prepared, pa: PreparedAspec
     return None
 
 
-_ONLY_FRAME = re.compile(r"\b(only|biggest|main|one) (thing|things|complaint|complaints|problem|problems|issue|issues|"
-                         r"gripe|gripes|downside|drawback|negative|con|cons|flaw|fault|regret|concern)\b"
-                         r"(?=[^.;!?]*\b(is|was|are|were|i|that|would)\b)")
-"""*The only thing I dislike is X*, *my only complaint is X*: the frame names the opinion; negating or swapping
-inside it (*is not the touchpad*, *the only thing I like*) makes nonsense."""
-
-
-def _frame(sent: Sent) -> str | None:
-    """Frames that tie their parts' polarity (*Not only is the service great, but ... easy*; *everything is
-    scrumptious, from the service to the atmosphere*): reversing one part leaves the frame asserting the opposite."""
-    low = sent.text.lower()
-    if "not only" in low:
-        return "the frame 'not only ... but' ties the clauses' polarity: a reversal inside it would clash"
-    m = re.search(r"\beverything (is|was|were)\b.*\bfrom\b.*\bto\b", low)
-    if m:
-        return "the frame 'everything is ... from ... to' ties its parts' polarity: a reversal inside it would clash"
-    m = re.search(r"\b(and|but) so (is|was|are|were|does|did|do|has|had)\b", low)
-    if m:
-        return f"the frame {m.group(0)!r} repeats the clause's polarity: a reversal before it would clash"
-    m = _ONLY_FRAME.search(low)
-    if m:
-        return (f"the frame {m.group(0)!r} already carries the opinion: a reversal inside it reads as nonsense "
-                "(*the only thing I don't dislike is not the touchpad*)")
-    return summary_frame(sent.text) or not_just_frame(sent.text)
-
-
-_NOT_ONLY = re.compile(r"not only (is|was|are|were) (the|their|our|this|its|his|her|my) ", re.IGNORECASE)
-_NOT_ONLY_DETAIL = "the reversed opinion no longer fits the 'not only ... but' frame: its clause becomes a statement"
-
-
-def _not_only_fix(sent: Sent, prep: Prepared, pa: PreparedAspect) -> list[CharEdit]:
-    """The edits that turn *Not only is the service great, but ...* into a plain statement, *The service is
-    great, but ...* (and *but also* into *but*), so that the reversal (*The service is terrible, but forming
-    conversation is so easy*) reads as a contrast; empty where the form is not exactly that: the frame opens the
-    sentence, the target is the subject between the inverted copula and its opinion, and no other aspect's
-    opinion sits in the first clause."""
-    p, t = sent.parse, sent.text
-    toks = [w.lower() for w in p.tokens]
-    if not _NOT_ONLY.match(t) or toks[:2] != ["not", "only"]:
-        return []
-    but = next((j for j in range(4, len(toks) - 2) if toks[j] == "," and toks[j + 1] == "but"), None)
-    if but is None or not pa.opinions:
-        return []
-    f, e = min(a for a, _ in pa.opinions), max(b for _, b in pa.opinions)
-    if not (pa.span[0] > 3 and pa.span[1] <= f and e <= but):
-        return []
-    if any(p.upos[j] in ("VERB", "AUX", "PUNCT", "CCONJ") for j in range(4, f)):
-        return []
-    if any(o is not pa and {i for sp in o.opinions for i in range(*sp)} & set(range(but)) for o in prep.aspects):
-        return []
-    det = p.tokens[3]
-    out = [CharEdit(sent.offsets[0][0], sent.offsets[3][1], upper_first(det), t[sent.offsets[0][0]:sent.offsets[3][1]],
-                    "frame_rewritten", _NOT_ONLY_DETAIL),
-           CharEdit(sent.offsets[f - 1][1], sent.offsets[f - 1][1], " " + toks[2], "", "frame_rewritten",
-                    _NOT_ONLY_DETAIL)]
-    if toks[but + 2] == "also":
-        out.append(CharEdit(sent.offsets[but + 1][1], sent.offsets[but + 2][1], "",
-                            t[sent.offsets[but + 1][1]:sent.offsets[but + 2][1]], "frame_rewritten", _NOT_ONLY_DETAIL))
-    return out
-
-
 def _find_additive(sent: Sent, prep: Prepared) -> Additive | None:
     """The first additive *also*/*too* on an opinion after another aspect's opinion, with the aspects of the
     earlier opinions, nearest first. *I love the drinks, and the food is also VERY good*, *the wine was good,
@@ -336,7 +275,7 @@ def plan_rev_non(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
     guard = set(range(*pa.span)) | _tokens(pa) | _describing_tokens(sent, pa)
     # a frame tying the clauses' polarity: nothing is reversed, but an additive in a form that can go goes
     found = _find_additive(sent, prep)
-    additive = _frame(sent) or (found.why if found is not None and additive_deletion(sent, found.index) is None
+    additive = tied_frame(sent) or (found.why if found is not None and additive_deletion(sent, found.index) is None
                                 else None)
     if additive is None:
         plan.additive = found
