@@ -159,3 +159,20 @@ def test_a_negative_object_of_a_tolerance_frame_is_not_reversed(tmp_path, kit):
                                [("waiters", "negative", ["bad"])])])
     assert variant(gen, "w_0_adv1") is None
     assert "put up with" in (refusal(gen, "w_0") or "")
+
+
+def test_a_boosted_negative_opinion_is_not_reversed_but_by_an_extreme_opposite(tmp_path, kit):
+    # *not dreadfully slow*, *not highly disappointed*, *not completely dead* read as concessions, not praise, and
+    # a swap keeps the booster on the opposite (*way reasonable*, *completely alive*)
+    gen = run(tmp_path, kit, [
+        ("d", "The service was dreadfully slow.", [("service", "negative", ["slow"])]),
+        ("w", "The prices are way high for the area.", [("prices", "negative", ["high"])]),
+        ("c", "The battery was completely dead.", [("battery", "negative", ["dead"])]),
+        ("a", "The service is absolutely horrible.", [("service", "negative", ["horrible"])]),
+        ("p", "I am fully satisfied with the keyboard.", [("keyboard", "positive", ["satisfied"])]),
+    ])
+    for sid in ("d", "w", "c"):
+        assert variant(gen, f"{sid}_0_adv1") is None, variant(gen, f"{sid}_0_adv1").sentence
+        assert "boosted negative" in (refusal(gen, f"{sid}_0") or ""), refusal(gen, f"{sid}_0")
+    assert variant(gen, "a_0_adv1").sentence == "The service is absolutely excellent."
+    assert variant(gen, "p_0_adv1") is not None, refusal(gen, "p_0")  # *not fully satisfied* reads negative

@@ -34,7 +34,7 @@ from .morph import base_form, inflect
 from .polarity import LABEL_SIGN, Polarity, is_hedge
 from .resources import Parse
 from .opposites import above_below, antonym_candidates, least_favorite, misread_verb, participle_adverb
-from .sense import descriptor, extreme_negation, fit_swaps
+from .sense import boosted_negative, descriptor, extreme_negation, extreme_word, fit_swaps
 from .site import Candidate, Reversal, Sent, article_fix, sign_label
 from .syntax import COMPLEMENT, carriers, children, has_subject, negations, predicate, scope, span_head, subtree
 
@@ -129,6 +129,9 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         out += [c.with_problems("a neutral target is never negated") for c in _add_negation(s, head, pred, r)]
     if not out:
         return [], f"no antonym and no negation site for {span_text!r}"
+    boosted = None if negs else boosted_negative(p, f, head, sign)
+    if boosted is not None:  # an extreme opposite takes the booster (*absolutely horrible* -> *absolutely excellent*)
+        out = [c if c.op == "antonym" and extreme_word(c) else c.with_problems(boosted) for c in out]
     return [_check_common(s, c, r, head) for c in out], None
 
 

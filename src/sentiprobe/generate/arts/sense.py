@@ -67,6 +67,32 @@ EXTREME_ADJECTIVES = frozenset({
 concession (still poor), so their negation does not reverse the label. *great*, *good*, *bad* and *the best* are
 not here: *not great*, *not good*, *not bad* are the plain reversals English uses."""
 
+BOOSTERS = frozenset({"highly", "dreadfully", "completely", "totally", "absolutely", "extremely", "incredibly",
+                      "terribly", "awfully", "utterly", "insanely", "ridiculously", "exceptionally", "hugely",
+                      "immensely", "wildly", "thoroughly", "entirely", "fully", "way"})
+"""Adverbs that push an opinion to the end of its scale. Negated, a boosted negative opinion is a concession, not
+praise (*not dreadfully slow*, *not highly disappointed*, *not completely dead*, *not way over salted*): its label
+would not be positive; swapped, the booster stays on the opposite (*way reasonable*, *completely alive*). So a
+boosted negative opinion has no reversal but an extreme opposite (*absolutely horrible* -> *absolutely
+excellent*). A boosted positive one negates naturally (*not fully satisfied*, *not
+totally into*)."""
+
+
+def boosted_negative(p: Parse, f: int, head: int, sign: int) -> str | None:
+    """Why the negative opinion at ``head`` (span from token ``f``) has no reversal: a booster (:data:`BOOSTERS`)
+    modifies it or stands right before its span."""
+    if sign >= 0:
+        return None
+    mods = [j for j in children(p, head) if p.deps[j] == "advmod"]
+    near = [*mods, *(j for m in mods for j in children(p, m) if p.deps[j] == "advmod"),
+            *(j for j in (f - 1, f - 2) if j >= 0)]
+    hit = next((p.tokens[j] for j in sorted(set(near)) if p.tokens[j].lower() in BOOSTERS), None)
+    if hit is None:
+        return None
+    return (f"a boosted negative ({hit!r} ... {p.tokens[head]!r}) has no reversal: negated it reads as a "
+            "concession (*not dreadfully slow*), swapped the booster stays (*way reasonable*)")
+
+
 AGE_DESCRIPTORS = frozenset({"new", "old", "newer", "older", "newest", "oldest", "latest", "recent", "previous",
                              "current", "modern", "original"})
 """Adjectives that identify which thing is meant when they stand before their noun with a determiner."""
@@ -212,6 +238,11 @@ def _plain(s: Sent, head: int, c: Candidate) -> Candidate:
 
 def _swap_word(c: Candidate) -> str:
     return c.edits[-1].text.lower()
+
+
+def extreme_word(c: Candidate) -> bool:
+    """Whether swap ``c`` puts an extreme adjective (:data:`EXTREME_ADJECTIVES`) in place."""
+    return _swap_word(c) in EXTREME_ADJECTIVES
 
 
 GENERIC = frozenset({"poor", "bad", "terrible", "awful", "horrible", "lousy", "good", "great", "excellent", "nice",
