@@ -542,9 +542,11 @@ def arts_fidelity(generated: str | Path, reference: str, *, data_dir: str | None
     from .generate.arts import fidelity_report
 
     ref = reference
-    if ref in ("arts-laptop", "arts-rest"):
-        dom = "laptop" if ref == "arts-laptop" else "rest"
-        ref = str(get_suite(ref, data_dir).path(f"arts_testset/{dom}_test_enriched.json"))
+    if ref in SUITES:  # a released suite whose test set is an enriched file (arts-mams has none)
+        suite = get_suite(ref, data_dir)
+        enriched = [f for f in suite.data_files() if f.endswith("_test_enriched.json")]
+        if enriched:
+            ref = str(suite.path(enriched[0]))
     return fidelity_report(generated, ref)
 
 
