@@ -40,9 +40,6 @@ _CONTENT = frozenset({"ADJ", "ADV", "NOUN", "VERB", "PROPN"})
 """Parts of speech that carry sentiment as context (a modal such as *must* does not)."""
 
 
-def _opinion_tokens(pa: PreparedAspect) -> set[int]:
-    return {i for f, t in pa.opinions for i in range(f, t)}
-
 
 def _negated(p: Parse, i: int) -> bool:
     def neg(k: int) -> bool:
@@ -96,8 +93,8 @@ def clashes(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspect], othe
     ``others`` are the sentence's other aspects: their opinions count as tied context in a with/including phrase,
     never in a coordinated predicate (the and -> but rule handles two aspects' clauses); the opinions of
     ``flipped`` are edited, so they never count."""
-    edited = set().union(*(_opinion_tokens(f) for f in flipped)) if flipped else set()
-    annotated = set().union(*(_opinion_tokens(o) for o in others)) if others else set()
+    edited = set().union(*(f.opinion_tokens() for f in flipped)) if flipped else set()
+    annotated = set().union(*(o.opinion_tokens() for o in others)) if others else set()
     terms = {i for o in (*flipped, *others) for i in range(*o.span)}
     ties = [t for t in _ties(p) if t[0] not in terms]  # *chicken with avocado* is a name, not a tie
     out: dict[str, str] = {}
@@ -111,7 +108,7 @@ def clashes(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspect], othe
 def _clash(lexicon: Polarity, p: Parse, f: PreparedAspect, ties: list[tuple[int, set[int], set[int]]],
            edited: set[int], annotated: set[int]) -> str | None:
     old = LABEL_SIGN[f.aspect.polarity]
-    mine = _opinion_tokens(f)
+    mine = f.opinion_tokens()
     if not old or not mine:
         return None
     term = set(range(*f.span))

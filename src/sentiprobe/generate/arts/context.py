@@ -71,9 +71,6 @@ def _opinion_heads(p: Parse, pa: PreparedAspect) -> list[int]:
     return sorted({span_head(p, a, b) for a, b in pa.opinions})
 
 
-def _mine(pa: PreparedAspect) -> set[int]:
-    return {i for f, t in pa.opinions for i in range(f, t)}
-
 
 def _governors(p: Parse, head: int) -> list[tuple[int, list[int]]]:
     """The verbs and prepositions whose object (directly or through a verb's complement) is the noun phrase that
@@ -131,7 +128,7 @@ def endured(lexicon: Polarity, p: Parse, f: PreparedAspect) -> str | None:
 
 def result_clause(p: Parse, f: PreparedAspect) -> str | None:
     """Check 18: why reversing ``f`` would strand a result clause of its degree (*so fresh that it crunches*)."""
-    mine = _mine(f)
+    mine = f.opinion_tokens()
     for head in _opinion_heads(p, f):
         if not any(p.tokens[j].lower() in _DEGREE and p.deps[j] == "advmod" for j in children(p, head)):
             continue
@@ -151,7 +148,7 @@ def cause_clash(lexicon: Polarity, p: Parse, f: PreparedAspect, skip: set[int]) 
     """Check 19: why reversing ``f`` on one side of a verb of causing or weighing would clash with a polar word
     of the old polarity on the other side (``skip``: edited and term tokens, which never count)."""
     old = LABEL_SIGN[f.aspect.polarity]
-    mine = _mine(f)
+    mine = f.opinion_tokens()
     if not old or not mine:
         return None
     for v, tok in enumerate(p.tokens):
@@ -219,7 +216,7 @@ def causal_tie(p: Parse, f: PreparedAspect, edited: set[int]) -> str | None:
     was a bonus because of space restrictions* never becomes *was not a bonus because of space restrictions*;
     *Tables are close, so you better be comfortable bumping elbows*). Where the target itself is the reason
     (*I love it because of the screen*), the link is reversed with it."""
-    mine = _mine(f)
+    mine = f.opinion_tokens()
     term = set(range(*f.span))
     for words, reason, rest in _causal_pairs(p):
         for side, other in ((reason, rest), (rest, reason)):
@@ -234,7 +231,7 @@ def context_clashes(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspec
                     others: Sequence[PreparedAspect]) -> dict[str, str]:
     """``{aspect id: why}`` for every aspect of ``flipped`` whose reversal a presupposing frame contradicts
     (checks 17-19 and 21), in the form of :func:`.clash.clashes`."""
-    edited = set().union(*(_mine(f) for f in flipped)) if flipped else set()
+    edited = set().union(*(f.opinion_tokens() for f in flipped)) if flipped else set()
     terms = {i for o in (*flipped, *others) for i in range(*o.span)}
     out: dict[str, str] = {}
     for f in flipped:

@@ -91,9 +91,6 @@ def make_sent(prep: Prepared, protected: Sequence[tuple[int, int]]) -> Sent | No
     return Sent(prep.sentence.text, prep.parse, offs, list(protected))  # type: ignore[arg-type]
 
 
-def _tokens(pa: PreparedAspect) -> set[int]:
-    return {i for f, t in pa.opinions for i in range(f, t)}
-
 
 def _span_text(sent: Sent, span: tuple[int, int]) -> str:
     a, b = sent.chars(*span)
@@ -158,7 +155,7 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
         plan.refusal = clash
         return plan
     mine = set(pa.opinions)
-    others = {o.aspect.id: _tokens(o) - _tokens(pa) for o in prep.aspects
+    others = {o.aspect.id: o.opinion_tokens() - pa.opinion_tokens() for o in prep.aspects
               if o is not pa and not set(o.opinions) & mine}
     rev = Reversal(a.polarity, q.lexicon, q.antonyms, q.vocab, {k: v for k, v in others.items() if v},
                    fit=aspect_view(q.aspect_opinions, prep, pa))
@@ -212,7 +209,7 @@ def _describing_clause(q: Quality, sent: Sent, prep: Prepared, pa: PreparedAspec
     another aspect) would contradict the reversed opinion (*a civil bartender who had us waiting 20 minutes*)."""
     p = sent.parse
     head = span_head(p, *pa.span)
-    mine = _tokens(pa)
+    mine = pa.opinion_tokens()
     clauses = [subtree(p, j) for j in range(len(p.tokens)) if p.heads[j] == head and j != head
                and p.deps[j] in ("relcl", "acl")]
     after = pa.span[1]
@@ -272,7 +269,7 @@ def plan_rev_non(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
         plan.refusal = "the tokens could not be aligned with the text"
         return plan
     plan.sent = sent
-    guard = set(range(*pa.span)) | _tokens(pa) | _describing_tokens(sent, pa)
+    guard = set(range(*pa.span)) | pa.opinion_tokens() | _describing_tokens(sent, pa)
     # a frame tying the clauses' polarity: nothing is reversed, but an additive in a form that can go goes
     found = _find_additive(sent, prep)
     additive = tied_frame(sent) or (found.why if found is not None and additive_deletion(sent, found.index) is None
@@ -288,14 +285,15 @@ def plan_rev_non(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
         if any(_governs(sent, sp, set(range(*pa.span))) for sp in o.opinions):
             why_all.append(f"{o.aspect.term!r}: its opinion also governs the target")
             continue
-        if _tokens(o) & guard:
+        if o.opinion_tokens() & guard:
             why_all.append(f"{o.aspect.term!r}: its opinion lies in a clause about the target")
             continue
         if o.aspect.polarity == a.polarity and additive:
             why_all.append(f"{o.aspect.term!r}: {additive}")
             continue
         if o.aspect.polarity == a.polarity:
-            others = {x.aspect.id: _tokens(x) - _tokens(o) for x in prep.aspects if x is not o and x is not pa}
+            others = {x.aspect.id: x.opinion_tokens() - o.opinion_tokens() for x in prep.aspects
+                      if x is not o and x is not pa}
             rev = Reversal(o.aspect.polarity, q.lexicon, q.antonyms, q.vocab, {k: v for k, v in others.items() if v},
                            guard, fit=aspect_view(q.aspect_opinions, prep, o))
             sites: list[Site] = []
@@ -549,17 +547,17 @@ def _conjunction(plan: Plan, flipped: set[str]) -> CharEdit | None:
     a = pa.aspect
     if plan.strategy == "revtgt":
         shared = {o.aspect.id for o in plan.prep.aspects if o is not pa and set(o.opinions) & set(pa.opinions)}
-        others = [(_tokens(o), LABEL_SIGN[o.aspect.polarity]) for o in plan.prep.aspects
+        others = [(o.opinion_tokens(), LABEL_SIGN[o.aspect.polarity]) for o in plan.prep.aspects
                   if o is not pa and o.aspect.id not in shared and o.opinions]
-        return conjunction_edit(sent, _tokens(pa), -LABEL_SIGN[a.polarity], others)
+        return conjunction_edit(sent, pa.opinion_tokens(), -LABEL_SIGN[a.polarity], others)
     def after(o: PreparedAspect) -> int:  # an aspect's sign after the edit
         return -LABEL_SIGN[o.aspect.polarity] if o.aspect.id in flipped else LABEL_SIGN[o.aspect.polarity]
 
     for o in plan.prep.aspects:
         if o.aspect.id in flipped:
             # every other aspect counts with its sign after the edit: two clauses flipped alike keep their *and*
-            e = conjunction_edit(sent, _tokens(o), -LABEL_SIGN[o.aspect.polarity],
-                                 [(_tokens(x), after(x)) for x in plan.prep.aspects
+            e = conjunction_edit(sent, o.opinion_tokens(), -LABEL_SIGN[o.aspect.polarity],
+                                 [(x.opinion_tokens(), after(x)) for x in plan.prep.aspects
                                   if x is not o and x.opinions and after(x) and not set(x.opinions) & set(o.opinions)])
             if e is not None:
                 return e

@@ -65,7 +65,7 @@ def not_only_rewrite(sent: Sent, prep: Prepared, pa: PreparedAspect) -> list[Cha
         return []
     if any(p.upos[j] in ("VERB", "AUX", "PUNCT", "CCONJ") for j in range(4, f)):
         return []
-    if any(o is not pa and {i for sp in o.opinions for i in range(*sp)} & set(range(but)) for o in prep.aspects):
+    if any(o is not pa and o.opinion_tokens() & set(range(but)) for o in prep.aspects):
         return []
     det = p.tokens[3]
     out = [CharEdit(sent.offsets[0][0], sent.offsets[3][1], upper_first(det), t[sent.offsets[0][0]:sent.offsets[3][1]],

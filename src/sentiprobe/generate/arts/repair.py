@@ -48,9 +48,6 @@ class Additive:
     why: str
 
 
-def _tokens(pa: PreparedAspect) -> set[int]:
-    return {i for f, t in pa.opinions for i in range(f, t)}
-
 
 def additive_deletion(sent: Sent, j: int) -> CharEdit | None:
     """The deletion of additive ``j`` with its comma in the three repairable forms, or None."""
@@ -123,7 +120,7 @@ def contrast_repair(sent: Sent, k: int, aspects: Sequence[PreparedAspect], turne
         return None
     found: list[list[PreparedAspect]] = [[], []]
     for o in aspects:
-        toks = _tokens(o)
+        toks = o.opinion_tokens()
         if not toks:
             continue
         if toks & left and toks & right:
@@ -161,7 +158,7 @@ def contrast_added(sent: Sent, one: PreparedAspect, two: PreparedAspect, op: str
     p = sent.parse
 
     def toks(o: PreparedAspect) -> set[int]:
-        return set(range(*o.span)) | _tokens(o)
+        return set(range(*o.span)) | o.opinion_tokens()
 
     x, y = sorted((toks(one), toks(two)), key=min)
     if max(x) >= min(y):
@@ -206,7 +203,7 @@ def contrast_made(sent: Sent, aspects: Sequence[PreparedAspect], turned: Sequenc
         s = LABEL_SIGN[o.aspect.polarity]
         return -s if after and o in turned else s
 
-    owned = [(o, _tokens(o) | set(range(*o.span))) for o in aspects if o.opinions]
+    owned = [(o, o.opinion_tokens() | set(range(*o.span))) for o in aspects if o.opinions]
     added_contrast = any(w in _CONTRAST_WORDS for e in edits for w in re.findall(r"[a-z]+", e.text.lower()))
     found: list[tuple[int, CharEdit]] = []
     for j, w in enumerate(toks):

@@ -271,11 +271,14 @@ def _weak(c: Candidate, view: AspectView, want: str) -> str | None:
     return "indirect" if "indirect antonym" in c.detail else None
 
 
+_REVIEW_WORDS = frozenset(REVIEW_OPPOSITES) | frozenset(w for opp in REVIEW_OPPOSITES.values() for w in opp)
+"""Every word of the review lexicon, as a key or an opposite (built once, not per candidate)."""
+
+
 def _evaluative(word: str, r: Reversal) -> bool:
     """A VADER-polar word, a review-lexicon word or a dimension word of :data:`SCALAR`."""
     v = r.lexicon.vader.lexicon.get(word)
-    return (v is not None and abs(v) >= 0.5) or word in SCALAR or word in REVIEW_OPPOSITES or any(
-        word in opp for opp in REVIEW_OPPOSITES.values())
+    return (v is not None and abs(v) >= 0.5) or word in SCALAR or word in _REVIEW_WORDS
 
 
 def fit_swaps(s: Sent, head: int, ants: list[Candidate], r: Reversal, view: AspectView | None) -> list[Candidate]:

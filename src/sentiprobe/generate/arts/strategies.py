@@ -44,6 +44,10 @@ class PreparedAspect:
     opinions: tuple[tuple[int, int], ...]
     opinion_strings: tuple[str, ...]
 
+    def opinion_tokens(self) -> set[int]:
+        """The indices of every token of the aspect's opinion spans."""
+        return {i for f, t in self.opinions for i in range(f, t)}
+
 
 @dataclass(frozen=True)
 class Prepared:
