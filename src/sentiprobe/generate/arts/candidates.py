@@ -30,11 +30,12 @@ from __future__ import annotations
 
 
 from .charedit import CharEdit, upper_first
+from .misread import TOO_SWAP, degree_reversals, middle_in_pair, too_adjective
 from .morph import base_form, inflect
 from .polarity import LABEL_SIGN, Polarity, is_hedge
 from .resources import Parse
 from .opposites import above_below, antonym_candidates, least_favorite, misread_verb, participle_adverb
-from .sense import boosted_negative, descriptor, extreme_negation, extreme_word, fit_swaps
+from .sense import booster, booster_fits, boosted_negative, descriptor, extreme_negation, extreme_word, fit_swaps
 from .site import Candidate, Reversal, Sent, article_fix, sign_label
 from .syntax import COMPLEMENT, carriers, children, has_subject, negations, predicate, scope, span_head, subtree
 
@@ -86,6 +87,9 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
     lo = min([f, *negs])  # a negation outside the span (*wasn't cooked fresh*) belongs to its reading
     span_pol = r.lexicon.phrase(s.text[s.chars(lo, t)[0]:s.chars(lo, t)[1]] if lo < f else span_text)
     if sign and span_pol == -sign:
+        fixed = degree_reversals(s, f, t, sign, r.lexicon)  # *way too sweet* -> *just sweet enough*
+        if fixed:
+            return [_check_common(s, c, r, head) for c in fixed], None
         return [], f"opinion {span_text!r} reads {sign_label(span_pol)} under the lexicon, against the {r.label} label"
     if sign == 0 and span_pol != 0:
         return [], f"neutral target with a polar opinion {span_text!r}: no reversal keeps it neutral"
@@ -107,8 +111,14 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         ants = [c.with_problems("an antonym after 'more than' reads oddly (*more than cramped*)") for c in ants]
     if head + 1 < len(p.tokens) and p.tokens[head + 1].lower() == "enough":  # *bad enough to make it worth the trip*
         ants = [c.with_problems(f"an antonym before 'enough' changes what {span_text!r} is enough for") for c in ants]
+    if sign < 0 and not negs and too_adjective(s, f, t) == head - 1:
+        ants = [c.with_problems(TOO_SWAP) for c in ants]
+    mixed = middle_in_pair(p, head) if sign < 0 else None
+    if mixed is not None:
+        ants = [c.with_problems(mixed) for c in ants]
     out += ants
     if sign and not negs:
+        out += degree_reversals(s, f, t, sign, r.lexicon)
         out += participle_adverb(s, f, t, head, r)
         out += least_favorite(s, head, sign)
         out += misread_verb(s, head, r)
@@ -130,8 +140,11 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
     if not out:
         return [], f"no antonym and no negation site for {span_text!r}"
     boosted = None if negs else boosted_negative(p, f, head, sign)
-    if boosted is not None:  # an extreme opposite takes the booster (*absolutely horrible* -> *absolutely excellent*)
-        out = [c if c.op == "antonym" and extreme_word(c) else c.with_problems(boosted) for c in out]
+    if boosted is not None:  # an extreme opposite takes the booster (*absolutely horrible* -> *absolutely excellent*),
+        adverb = p.tokens[booster(p, f, head) or 0]  # so does one the booster fits (*highly impressed*)
+        out = [c if c.op == "antonym" and c.edits and (extreme_word(c) or booster_fits(adverb, c.edits[-1].text,
+                                                                                       r.fit))
+               else c.with_problems(boosted) for c in out]
     return [_check_common(s, c, r, head) for c in out], None
 
 

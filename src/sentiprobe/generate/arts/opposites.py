@@ -66,7 +66,7 @@ def antonym_candidates(s: Sent, head: int, r: Reversal) -> list[Candidate]:
         if tag in ("JJR", "JJS") and text.endswith(("er", "est")) and len(name) > 6:
             problems.append(f"{text!r} is a synthetic comparison of a long adjective (*the terriblest food*)")
         if "review-lexicon" in via and base.endswith("ed") and head + 1 < len(p.tokens) \
-                and p.tokens[head + 1].lower() == "by":
+                and p.tokens[head + 1].lower() == "by" and not text.endswith("ed"):  # *impressed by* takes one
             problems.append(f"{text!r} does not take the agent of the participle {word!r} (*unmatched by any "
                             "other brand* -> *lacking by*)")
         pol = r.lexicon.word(name)

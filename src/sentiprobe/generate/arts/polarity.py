@@ -89,6 +89,15 @@ RESTAURANT_OPPOSITES: dict[str, tuple[str, ...]] = {
 from :data:`REVIEW_OPPOSITES` (merged into it) so the two lists grow without touching each other."""
 REVIEW_OPPOSITES.update({k: v for k, v in RESTAURANT_OPPOSITES.items() if k not in REVIEW_OPPOSITES})
 
+NEGATIVE_OPPOSITES: dict[str, tuple[str, ...]] = {
+    "disappointed": ("impressed",), "average": ("good",),
+}
+"""Negative review opinions WordNet gives no usable opposite (*disappointed* none, *average* -> *abnormal*): a
+negative *very average* means *not good* (*very good*), *highly disappointed* the reviewer's state (*highly
+impressed*; *highly delighted* is no English). Merged into :data:`REVIEW_OPPOSITES` like
+:data:`RESTAURANT_OPPOSITES`; a positive or neutral *average* keeps no reversal (*good* fails the polarity check)."""
+REVIEW_OPPOSITES.update({k: v for k, v in NEGATIVE_OPPOSITES.items() if k not in REVIEW_OPPOSITES})
+
 _NEITHER = re.compile(r"(?i)\bneither\s+")
 _NOR = re.compile(r"(?i)\s+nor\b")
 LABEL_SIGN = {"positive": 1, "negative": -1, "neutral": 0}

@@ -83,14 +83,41 @@ def boosted_negative(p: Parse, f: int, head: int, sign: int) -> str | None:
     modifies it or stands right before its span."""
     if sign >= 0:
         return None
+    hit = booster(p, f, head)
+    if hit is None:
+        return None
+    return (f"a boosted negative ({p.tokens[hit]!r} ... {p.tokens[head]!r}) has no reversal: negated it reads as a "
+            "concession (*not dreadfully slow*), swapped the booster stays (*way reasonable*)")
+
+
+def booster(p: Parse, f: int, head: int) -> int | None:
+    """The token of a :data:`BOOSTERS` adverb on the opinion at ``head``: a modifier (or its modifier's) or one of
+    the two tokens before its span (from ``f``)."""
     mods = [j for j in children(p, head) if p.deps[j] == "advmod"]
     near = [*mods, *(j for m in mods for j in children(p, m) if p.deps[j] == "advmod"),
             *(j for j in (f - 1, f - 2) if j >= 0)]
-    hit = next((p.tokens[j] for j in sorted(set(near)) if p.tokens[j].lower() in BOOSTERS), None)
-    if hit is None:
-        return None
-    return (f"a boosted negative ({hit!r} ... {p.tokens[head]!r}) has no reversal: negated it reads as a "
-            "concession (*not dreadfully slow*), swapped the booster stays (*way reasonable*)")
+    return next((j for j in sorted(set(near)) if p.tokens[j].lower() in BOOSTERS), None)
+
+
+SCALE_BOOSTERS = frozenset({"extremely", "incredibly", "exceptionally", "immensely", "hugely"})
+"""Boosters that raise any gradable adjective, whatever its polarity (*extremely slow*, *extremely fast*)."""
+STATE_BOOSTERS = frozenset({"highly", "utterly", "completely", "totally", "absolutely", "thoroughly", "fully",
+                            "extremely", "incredibly"})
+"""Boosters that take a participle of a reviewer's state of mind either way (*highly disappointed*, *highly
+impressed*; *utterly disappointed*, *utterly delighted*), unlike a quality's opposite (*completely alive*)."""
+
+
+def booster_fits(adverb: str, word: str, view: AspectView | None) -> bool:
+    """Whether the booster ``adverb`` reads naturally on the opposite ``word`` a swap puts under it: a general
+    degree adverb (:data:`SCALE_BOOSTERS`) before any adjective, a state booster (:data:`STATE_BOOSTERS`) before an
+    *-ed* participle (*highly impressed*), or any booster the training file uses right before the word
+    (``view.bigrams``). *dreadfully fast*, *way reasonable*, *completely alive* fit none of these."""
+    a, w = adverb.lower(), word.lower()
+    if " " in w:
+        return False
+    if view is not None and f"{a} {w}" in view.bigrams:
+        return True
+    return a in SCALE_BOOSTERS or (a in STATE_BOOSTERS and w.endswith("ed"))
 
 
 AGE_DESCRIPTORS = frozenset({"new", "old", "newer", "older", "newest", "oldest", "latest", "recent", "previous",
@@ -106,6 +133,7 @@ class AspectView:
     head: str
     words: dict[str, Counter] = field(default_factory=dict)
     domain: frozenset[str] = frozenset()
+    bigrams: frozenset[str] = frozenset()  # *booster word* pairs of the file (:func:`booster_fits`)
 
     def attested(self, word: str, label: str) -> bool:
         """Whether ``word`` was used with the head under ``label`` at least once."""
@@ -131,6 +159,7 @@ class AspectOpinions:
 
     by_head: dict[str, dict[str, Counter]]
     domain: frozenset[str] = frozenset()
+    bigrams: frozenset[str] = frozenset()
 
     @classmethod
     def from_pairs(cls, triples: Iterable[tuple[str, str, str]], others: Iterable[str] = ()) -> AspectOpinions:
@@ -157,11 +186,14 @@ class AspectOpinions:
                         triples.append((p.tokens[pa.span[1] - 1], p.tokens[f], pa.aspect.polarity))
                     else:
                         others.append(p.tokens[f])
-        return cls.from_pairs(triples, others)
+        made = cls.from_pairs(triples, others)
+        pairs = frozenset(f"{a.lower()} {b.lower()}" for p in preps for a, b in zip(p.tokens, p.tokens[1:])
+                          if a.lower() in BOOSTERS)
+        return cls(made.by_head, made.domain, pairs)
 
     def view(self, head_word: str) -> AspectView:
         key = head_key(head_word)
-        return AspectView(key, self.by_head.get(key, {}), self.domain)
+        return AspectView(key, self.by_head.get(key, {}), self.domain, self.bigrams)
 
 
 def head_key(word: str) -> str:
