@@ -90,3 +90,9 @@ def test_a_coordinated_average_and_a_too_much_are_not_swapped(tmp_path, kit):
     ])
     assert sentence(gen, "i") is None, sentence(gen, "i")  # *small and good* reads mixed
     assert "not too much" not in (sentence(gen, "m") or ""), sentence(gen, "m")
+
+
+def test_a_booster_after_so_is_not_swapped(tmp_path, kit):
+    gen = run(tmp_path, kit, [("s", "The waiter was so incredibly rude that we left.",
+                               [("waiter", "negative", ["rude"])])])
+    assert sentence(gen, "s") is None, sentence(gen, "s")  # *so incredibly friendly that we left*

@@ -141,10 +141,13 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         return [], f"no antonym and no negation site for {span_text!r}"
     boosted = None if negs else boosted_negative(p, f, head, sign)
     if boosted is not None:  # an extreme opposite takes the booster (*absolutely horrible* -> *absolutely excellent*),
-        adverb = p.tokens[booster(p, f, head) or 0]  # so does one the booster fits (*highly impressed*)
-        out = [c if c.op == "antonym" and c.edits and (extreme_word(c) or booster_fits(adverb, c.edits[-1].text,
-                                                                                       r.fit))
-               else c.with_problems(boosted) for c in out]
+        # so does an opposite the booster fits (*highly impressed*), unless a *so* before the booster heads a
+        # result clause (*so incredibly rude that I will never go back*)
+        at = booster(p, f, head) or 0
+        so = at > 0 and p.tokens[at - 1].lower() == "so"
+        out = [c if c.op == "antonym" and c.edits and (
+            extreme_word(c) or (not so and booster_fits(p.tokens[at], c.edits[-1].text, r.fit)))
+            else c.with_problems(boosted) for c in out]
     return [_check_common(s, c, r, head) for c in out], None
 
 
