@@ -96,3 +96,9 @@ def test_a_booster_after_so_is_not_swapped(tmp_path, kit):
     gen = run(tmp_path, kit, [("s", "The waiter was so incredibly rude that we left.",
                                [("waiter", "negative", ["rude"])])])
     assert sentence(gen, "s") is None, sentence(gen, "s")  # *so incredibly friendly that we left*
+
+
+def test_a_general_degree_adverb_alone_does_not_license_the_swap(tmp_path, kit):
+    gen = run(tmp_path, kit, [("i", "The hostess was incredibly rude and rushed us out.",
+                               [("hostess", "negative", ["rude"])])])
+    assert sentence(gen, "i") is None, sentence(gen, "i")  # *incredibly friendly and rushed us out*

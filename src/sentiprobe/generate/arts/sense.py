@@ -99,8 +99,6 @@ def booster(p: Parse, f: int, head: int) -> int | None:
     return next((j for j in sorted(set(near)) if p.tokens[j].lower() in BOOSTERS), None)
 
 
-SCALE_BOOSTERS = frozenset({"extremely", "incredibly", "exceptionally", "immensely", "hugely"})
-"""Boosters that raise any gradable adjective, whatever its polarity (*extremely slow*, *extremely fast*)."""
 STATE_BOOSTERS = frozenset({"highly", "utterly", "completely", "totally", "absolutely", "thoroughly", "fully",
                             "extremely", "incredibly"})
 """Boosters that take a participle of a reviewer's state of mind either way (*highly disappointed*, *highly
@@ -108,16 +106,18 @@ impressed*; *utterly disappointed*, *utterly delighted*), unlike a quality's opp
 
 
 def booster_fits(adverb: str, word: str, view: AspectView | None) -> bool:
-    """Whether the booster ``adverb`` reads naturally on the opposite ``word`` a swap puts under it: a general
-    degree adverb (:data:`SCALE_BOOSTERS`) before any adjective, a state booster (:data:`STATE_BOOSTERS`) before an
-    *-ed* participle (*highly impressed*), or any booster the training file uses right before the word
-    (``view.bigrams``). *dreadfully fast*, *way reasonable*, *completely alive* fit none of these."""
+    """Whether the booster ``adverb`` reads naturally on the opposite ``word`` a swap puts under it: a state
+    booster (:data:`STATE_BOOSTERS`) before an *-ed* participle (*highly impressed*), or any booster the training
+    file uses right before the word (``view.bigrams``). *dreadfully fast*, *way reasonable*, *completely alive* fit
+    neither. A general degree adverb is no licence of its own: *incredibly rude* is often the strongest word of a
+    complaint its clause goes on to describe (*were incredibly friendly and did everything they could to rush us
+    out*, *everything echoes, is extremely quiet*)."""
     a, w = adverb.lower(), word.lower()
     if " " in w:
         return False
     if view is not None and f"{a} {w}" in view.bigrams:
         return True
-    return a in SCALE_BOOSTERS or (a in STATE_BOOSTERS and w.endswith("ed"))
+    return a in STATE_BOOSTERS and w.endswith("ed")
 
 
 AGE_DESCRIPTORS = frozenset({"new", "old", "newer", "older", "newest", "oldest", "latest", "recent", "previous",
