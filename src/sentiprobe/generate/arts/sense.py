@@ -321,7 +321,8 @@ def fit_swaps(s: Sent, head: int, ants: list[Candidate], r: Reversal, view: Aspe
     if view is None or not sign or p.tags[head] != "JJ" or p.upos[head] != "ADJ" or _hedged(p, head) \
             or p.tokens[head].isupper():  # *battery life AMAZING*: a shouted attested word reads as a new claim
         return ants  # to the language model (*SHORT*), which then refuses the site; the lexical opposite stays
-    if any(p.deps[j] in _COMPLEMENTS for j in children(p, head)):
+    if any(p.deps[j] in _COMPLEMENTS or (p.deps[j] == "prep" and p.tokens[j].lower() in _GOVERNED)
+           for j in children(p, head)):
         return ants  # *is worth every penny*, *full of flavor*: a word of the head's table takes no complement
     noun = described(p, head)
     if noun is None or head_key(p.tokens[noun]) != view.head:  # *made me confident with my purchase: Build
@@ -371,8 +372,11 @@ def _yield(ants: list[Candidate], best: Candidate, view: AspectView, want: str) 
             and " " not in _swap_word(c) and _weak(c, view, want) else c for c in ants]
 
 
-_COMPLEMENTS = frozenset({"dobj", "npadvmod", "pobj", "prep", "xcomp", "ccomp"})
-"""Dependents that make an adjective take a complement (*worth every penny*, *full of flavor*)."""
+_COMPLEMENTS = frozenset({"dobj", "npadvmod", "xcomp", "ccomp"})
+"""Dependents that make an adjective take a complement (*worth every penny*)."""
+_GOVERNED = frozenset({"of", "to", "than"})
+"""Prepositions an adjective governs (*full of flavor*, *integral to fine dining*), unlike an adjunct (*perfect for
+lunch*, *attentive about this*)."""
 _HEDGES = frozenset({"bit", "little", "kinda", "sorta", "somewhat", "slightly", "rather", "fairly"})
 
 
