@@ -215,8 +215,9 @@ def test_an_excess_or_a_degree_well_takes_no_antonym(tmp_path, kit):
     gen = run(tmp_path, kit, [
         ("m", "The case does feel a lot more solid than the old one.", [("case", "positive", ["solid"])]),
         ("g", "Thank goodness for the trackpad!", [("trackpad", "positive", ["goodness"])]),
+        ("f", "We came after a few drinks elsewhere.", [("drinks", "neutral", ["few"])]),
     ])
-    for sid, wrong in (("m", "more bad"), ("g", "badness")):  # *more bad*, *Thank badness*
+    for sid, wrong in (("m", "more bad"), ("g", "badness"), ("f", "a many")):  # *more bad*, ...
         v = variant(gen, f"{sid}_0_adv1")
         assert v is None or wrong not in v.sentence, v.sentence
     # an additive *too* after the verb is no excess: *Avoid the hot dogs too*

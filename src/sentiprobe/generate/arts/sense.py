@@ -291,8 +291,8 @@ _DEGREE_WELL = frozenset({"worth", "above", "below", "over", "under", "beyond", 
 def fixed_phrase(p: Parse, head: int, text: str) -> list[str]:
     """Why an antonym of the word at ``head`` would not reverse its phrase: an excess (*too sour*, *way too
     salty*) stays an excess under any opposite (*too sweet* is no praise); *more solid* never becomes *more bad*,
-    *thank goodness* never *thank badness*; *well* before *worth* or a preposition is a degree word (*well worth
-    the wait* never becomes *ill worth* or *well unworthy*)."""
+    *thank goodness* never *thank badness*, *a few* never *a many*; *well* before *worth* or a preposition is a
+    degree word (*well worth the wait* never becomes *ill worth* or *well unworthy*)."""
     low = p.tokens[head].lower()
     out = []
     if any(p.tokens[j].lower() == "too" for j in children(p, head) if j < head) or (
@@ -300,6 +300,8 @@ def fixed_phrase(p: Parse, head: int, text: str) -> list[str]:
         out.append(f"{low!r} is an excess (*too ...*): its antonym {text!r} would be one as well, not a reversal")
     if head > 0 and p.tokens[head - 1].lower() in ("more", "most") and text.lower() in ("bad", "good"):
         out.append(f"{text!r} takes no analytic comparison (*more solid* never becomes *more bad*)")
+    if head > 0 and p.tokens[head - 1].lower() == "a" and low == "few":
+        out.append(f"*a few* is a quantity: {text!r} takes no *a* (*after a few drinks* -> *a many drinks*)")
     if head > 0 and p.tokens[head - 1].lower() == "thank":
         out.append(f"*thank {low}* is an idiom: {text!r} does not reverse it")
     if (low == "well" and head + 1 < len(p.tokens) and p.tokens[head + 1].lower() in _DEGREE_WELL) or (
