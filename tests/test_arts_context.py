@@ -105,3 +105,62 @@ def test_a_causal_link_ties_the_reversed_opinion_to_its_reason(tmp_path, kit):
         assert "to a reason or consequence" in (refusal(gen, aid, "revtgt") or ""), refusal(gen, aid, "revtgt")
     for aid in ("l_0", "c_0", "s_0"):
         assert variant(gen, aid + "_adv1") is not None, refusal(gen, aid, "revtgt")
+
+
+def test_a_wish_or_a_requirement_is_not_a_judgement(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("w", "Go here if you want fresh and tasty salads.", [("salads", "positive", ["fresh", "tasty"])]),
+        ("i", "It was important that it was powerful enough to run games.", [("games", "positive", ["powerful"])]),
+        ("h", "I use it hoping the cable will stay nice.", [("cable", "positive", ["nice"])]),
+        ("l", "If you are looking to taste some great curry, visit.", [("curry", "positive", ["great"])]),
+        # a clause coordinated with the wish is said, not wished
+        ("n", "I wanted it for its size and this little boy is very nice.", [("boy", "positive", ["nice"])]),
+        # the opinion first, then a wish
+        ("a", "The menu has lots of options: I hope to go back soon.", [("menu", "positive", ["lots"])]),
+    ])
+    for sid, word in (("w", "'want'"), ("i", "'important'"), ("h", "'hoping'"), ("l", "'looking'")):
+        assert variant(gen, f"{sid}_0_adv1") is None, variant(gen, f"{sid}_0_adv1").sentence
+        assert word in (refusal(gen, f"{sid}_0", "revtgt") or ""), refusal(gen, f"{sid}_0", "revtgt")
+    assert variant(gen, "n_0_adv1") is not None, refusal(gen, "n_0", "revtgt")
+    assert "wish" not in (refusal(gen, "a_0", "revtgt") or ""), refusal(gen, "a_0", "revtgt")
+
+
+def test_an_elaboration_keeps_the_sense_of_the_clause_it_strengthens(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("a", "The fans are quiet, actually they are never audible.", [("fans", "positive", ["quiet"])]),
+        ("f", "The screen is dim; in fact it is hard to read outside.", [("screen", "negative", ["dim"])]),
+        # *actually* inside the clause is no elaboration of another one
+        ("n", "The fans are actually quiet.", [("fans", "positive", ["quiet"])]),
+    ])
+    for sid in ("a", "f"):
+        assert variant(gen, f"{sid}_0_adv1") is None, variant(gen, f"{sid}_0_adv1").sentence
+        assert "elaborated by" in (refusal(gen, f"{sid}_0", "revtgt") or ""), refusal(gen, f"{sid}_0", "revtgt")
+    assert variant(gen, "n_0_adv1") is not None, refusal(gen, "n_0", "revtgt")
+
+
+def test_the_use_an_evaluation_is_for_and_an_amount_of_praise_are_not_reversed(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("q", "Good for a quick sushi lunch.", [("sushi lunch", "positive", ["Good", "quick"])]),
+        ("s", "The reviewer was full of superlatives for the screen.", [("screen", "positive", ["superlatives"])]),
+        # one opinion on an evaluation with a use
+        ("n", "The place is good for a quick lunch.", [("place", "positive", ["good"])]),
+    ])
+    assert variant(gen, "q_0_adv1") is None, variant(gen, "q_0_adv1").sentence  # *Bad for a slow sushi lunch*
+    assert "describes what" in (refusal(gen, "q_0", "revtgt") or ""), refusal(gen, "q_0", "revtgt")
+    assert variant(gen, "s_0_adv1") is None, variant(gen, "s_0_adv1").sentence  # *not full of superlatives*
+    assert "an amount" in (refusal(gen, "s_0", "revtgt") or ""), refusal(gen, "s_0", "revtgt")
+    assert variant(gen, "n_0_adv1") is not None, refusal(gen, "n_0", "revtgt")
+
+
+def test_a_causal_as_after_a_comma_ties_its_reason(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("a", "I had to buy a mouse, as I am old school and hate the pad.", [("pad", "negative", ["hate"])]),
+        # *as advertised* gives no reason
+        ("n", "The battery lasts as advertised and the screen is great.", [("screen", "positive", ["great"])]),
+        # an inverted *as is X* says *likewise*, no reason
+        ("i", "The pizza is terrific, as is the pasta.", [("pizza", "positive", ["terrific"])]),
+    ])
+    assert variant(gen, "a_0_adv1") is None, variant(gen, "a_0_adv1").sentence  # *..., as I love the pad*
+    assert "tied by 'as'" in (refusal(gen, "a_0", "revtgt") or ""), refusal(gen, "a_0", "revtgt")
+    assert variant(gen, "n_0_adv1") is not None, refusal(gen, "n_0", "revtgt")
+    assert "tied by 'as'" not in (refusal(gen, "i_0", "revtgt") or ""), refusal(gen, "i_0", "revtgt")

@@ -176,3 +176,57 @@ def test_a_boosted_negative_opinion_is_not_reversed_but_by_an_extreme_opposite(t
         assert "boosted negative" in (refusal(gen, f"{sid}_0") or ""), refusal(gen, f"{sid}_0")
     assert variant(gen, "a_0_adv1").sentence == "The service is absolutely excellent."
     assert variant(gen, "p_0_adv1") is not None, refusal(gen, "p_0")  # *not fully satisfied* reads negative
+
+
+def test_an_indirect_antonym_of_another_reading_is_never_chosen(tmp_path, kit):
+    # WordNet reaches *clean* through *lousy* ~ *dirty* (infested with lice), *old* through *fresh* ~ *new*,
+    # *unattractive* through *personable* ~ *attractive* (pleasant in appearance): off-sense in a review
+    gen = run(tmp_path, kit, [
+        ("l", "Apart from the lousy speakers, it is fine.", [("speakers", "negative", ["lousy"])]),
+        ("f", "They cook with fresh ingredients.", [("ingredients", "positive", ["fresh"])]),
+        ("p", "The staff is really personable.", [("staff", "positive", ["personable"])]),
+        ("m", "The music was fascinating.", [("music", "positive", ["fascinating"])]),
+        ("r", "Price is a bit ridiculous.", [("Price", "negative", ["ridiculous"])]),
+    ])
+    for sid, wrong in (("l", "clean"), ("f", "old"), ("p", "unattractive"), ("m", "unattractive"),
+                       ("r", "dignified")):
+        v = variant(gen, f"{sid}_0_adv1")
+        assert v is not None, refusal(gen, f"{sid}_0")
+        assert wrong not in v.sentence, v.sentence
+        off = [c for c in candidates(v) if f" {wrong} " in f" {c['text']} ".replace(".", " ")]
+        assert off and not any(c["valid"] for c in off), (sid, off)
+    assert variant(gen, "l_0_adv1").sentence == "Apart from the good speakers, it is fine."
+    assert variant(gen, "f_0_adv1").sentence == "They cook with stale ingredients."
+    assert variant(gen, "p_0_adv1").sentence == "The staff is really unfriendly."
+    assert variant(gen, "m_0_adv1").sentence == "The music was boring."
+    assert variant(gen, "r_0_adv1").sentence == "Price is a bit reasonable."
+
+
+def test_an_excess_or_a_degree_well_takes_no_antonym(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("t", "The salsa was too sour.", [("salsa", "negative", ["sour"])]),
+        ("w", "The margarita was well worth the money.", [("margarita", "positive", ["well worth"])]),
+    ])
+    v = variant(gen, "t_0_adv1")  # *too sweet* is an excess as well, never praise
+    assert v is not None and v.sentence == "The salsa was not too sour.", refusal(gen, "t_0")
+    v = variant(gen, "w_0_adv1")  # never *ill worth*, *well unworthy*
+    assert v is not None and v.sentence == "The margarita was not well worth the money.", refusal(gen, "w_0")
+    assert not any(c["valid"] for c in candidates(v) if c["op"] == "antonym")
+    gen = run(tmp_path, kit, [
+        ("m", "The case does feel a lot more solid than the old one.", [("case", "positive", ["solid"])]),
+        ("g", "Thank goodness for the trackpad!", [("trackpad", "positive", ["goodness"])]),
+        ("f", "We came after a few drinks elsewhere.", [("drinks", "neutral", ["few"])]),
+    ])
+    for sid, wrong in (("m", "more bad"), ("g", "badness"), ("f", "a many")):  # *more bad*, ...
+        v = variant(gen, f"{sid}_0_adv1")
+        assert v is None or wrong not in v.sentence, v.sentence
+    # an additive *too* after the verb is no excess: *Avoid the hot dogs too*
+    gen = run(tmp_path, kit, [("a", "Try the hot dogs too, they are great.", [("hot dogs", "positive", ["Try"])])])
+    assert any(c["valid"] and "Avoid" in c["text"] for c in candidates(variant(gen, "a_0_adv1")))
+
+
+def test_an_adjective_with_a_complement_takes_no_attested_word(tmp_path, kit):
+    train = [(f"m{i}", f"The menu is limited{'!' * i}", [("menu", "negative", ["limited"])]) for i in range(3)]
+    gen = run(tmp_path, kit, [("w", "The menu is worth every penny.", [("menu", "positive", ["worth"])])], train)
+    v = variant(gen, "w_0_adv1")  # never *The menu is limited every penny*
+    assert v is None or "limited" not in v.sentence, v.sentence

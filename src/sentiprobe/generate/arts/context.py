@@ -17,9 +17,18 @@ the source and RevNon drops that non-target's reversal:
   can't be beat*);
 * :func:`not_just_frame` (20): *don't just look good; they deliver excellent performance*: like *not only*,
   the frame ties its clauses' polarity (a sentence-wide frame, as in ``corrected._frame``);
-* :func:`causal_tie` (21): the opinion lies on one side of *because*, *because of*, *due to*, a causal *since* or
-  a clause-initial *, so*, and nothing on the other side is reversed with it (*The smaller size was a bonus
-  because of space restrictions*; *Tables are close, so you better be comfortable bumping elbows*).
+* :func:`causal_tie` (21): the opinion lies on one side of *because*, *because of*, *due to*, a causal *since*,
+  a causal *, as* (*I had to buy a mouse, as I hate the pad*) or a clause-initial *, so*, and nothing on the
+  other side is reversed with it (*The smaller size was a bonus because of space restrictions*; *Tables are
+  close, so you better be comfortable bumping elbows*).
+
+* :func:`wished` (22): the opinion lies in the object or complement of a verb of wanting or an adjective of a
+  requirement (*if you want fresh and tasty salads*, *It was important that it was powerful enough*): the
+  reversal changes the wish, not the judgement;
+* :func:`elaboration` (23): the opinion lies on one side of a clause-initial *in fact*, *indeed* or *actually*
+  and nothing on the other side is reversed with it (*the fans are quiet, actually they aren't audible*);
+* :func:`purpose_descriptor` (24): one opinion modifies the noun of a *for*-phrase of another (*Good for a quick
+  sushi lunch*: *quick* says which lunch), or the opinion is an amount of praise (*full of superlatives*).
 
 On the laptop and restaurant test and training files nine in ten of the variants these checks refuse read as
 incoherent to a human reader (checks 17-20 all of them); the rest are causal links that still read (*This is my
@@ -188,7 +197,11 @@ def _causal_pairs(p: Parse) -> list[tuple[str, set[int], set[int]]]:
     for k, tok in enumerate(p.tokens):
         w = tok.lower()
         nxt = p.tokens[k + 1].lower() if k + 1 < n else ""
-        if w in ("because", "since") and p.deps[k] == "mark":
+        causal_as = w == "as" and k > 0 and p.tokens[k - 1] == "," and k + 1 < n and p.upos[k + 1] not in (
+            "AUX", "VERB") and any(p.deps[j] in SUBJECT for j in children(p, p.heads[k]))
+        # *I had to buy a mouse, as I hate the pad*: a clause after a comma with its own subject gives a reason
+        # (*works as advertised*, *as good as* and the inverted *, as is the pasta* do not)
+        if (w in ("because", "since") or causal_as) and p.deps[k] == "mark":
             c = p.heads[k]
             reason = subtree(p, c)
             if w == "since" and any(p.tokens[j].lower() in _TEMPORAL_SINCE for j in reason | set(children(
@@ -227,16 +240,111 @@ def causal_tie(p: Parse, f: PreparedAspect, edited: set[int]) -> str | None:
     return None
 
 
+WISHES = frozenset({"want", "need", "wish", "hope", "require", "desire", "crave", "look"})
+"""Verbs of wanting or requiring: what they take as object or complement is wished for, not judged (*if you want
+fresh and tasty salads*, *hoping the cable will stay nice*, *looking to taste some great Indian food*); *look*
+only with *for* or a *to*-complement."""
+REQUIREMENTS = frozenset({"important", "essential", "necessary", "crucial", "vital"})
+"""Adjectives of a requirement (*It was important that it was powerful enough*)."""
+_WISH_PATH = frozenset({"amod", "acomp", "attr", "dobj", "pobj", "prep", "xcomp", "ccomp", "compound", "advmod",
+                        "conj", "appos", "nsubj", "nsubjpass", "oprd", "npadvmod"})
+"""Dependencies through which an opinion reaches the verb or adjective of a wish; a coordinated clause
+(``conj`` of a verb), an adverbial or relative clause is said, not wished, and stops the climb."""
+
+
+def wished(p: Parse, f: PreparedAspect) -> str | None:
+    """Check 22: why reversing ``f`` would change a wish or a requirement instead of a judgement: its opinion lies
+    in the object or complement of a verb of wanting (:data:`WISHES`) or of an adjective of a requirement
+    (:data:`REQUIREMENTS`). *If you want fresh and tasty salads, go here* never becomes *if you want stale and
+    bland salads*; *It was important that it was powerful enough* never *... that it was not powerful enough*."""
+    for head in _opinion_heads(p, f):
+        i, came = head, ""
+        for _ in range(12):
+            h = p.heads[i]
+            if h == i or p.deps[i] not in _WISH_PATH or (p.deps[i] == "conj" and p.upos[h] in ("VERB", "AUX")):
+                break
+            came = p.deps[i]
+            low = p.tokens[h].lower()
+            base = lemma(low, "VERB")
+            if h > head:
+                i = h
+                continue  # the wish comes first (*if you want fresh salads*): *has lots of options: I hope to go
+                # back* says the opinion, then a wish
+            if p.upos[h] == "VERB" and base in WISHES and (base != "look" or came == "xcomp" or any(
+                    p.tokens[j].lower() == "for" for j in children(p, h) if p.deps[j] == "prep")):
+                return (f"{f.aspect.term!r}'s opinion is what one {p.tokens[h]!r}: the reversal would change the "
+                        "wish, not the judgement")
+            req = [j for j in children(p, h) if p.deps[j] == "acomp" and p.tokens[j].lower() in REQUIREMENTS] \
+                if came == "ccomp" else []  # *It was important that ...*: the clause hangs on the copula
+            if req or (p.upos[h] == "ADJ" and low in REQUIREMENTS and came in ("ccomp", "xcomp")):
+                low = p.tokens[req[0]].lower() if req else low
+                return (f"{f.aspect.term!r}'s opinion is what is {low!r}: the reversal would change the requirement, "
+                        "not the judgement")
+            i = h
+    return None
+
+
+ELABORATIONS = (("in", "fact"), ("indeed",), ("actually",), ("in", "reality"))
+"""Clause-initial markers (after a comma or semicolon) of an elaboration that strengthens the clause before it
+(*The battery was dead, in fact it had grown a lump*)."""
+
+
+def elaboration(p: Parse, f: PreparedAspect, edited: set[int]) -> str | None:
+    """Check 23: why reversing ``f`` would leave an elaboration arguing with it: the opinion lies on one side of
+    a clause-initial *in fact*, *indeed* or *actually* and nothing on the other side is reversed with it (*the
+    fans are quiet, actually they aren't audible* never becomes *the fans are loud, actually they aren't
+    audible*)."""
+    mine = f.opinion_tokens()
+    term = set(range(*f.span))
+    low = [t.lower() for t in p.tokens]
+    n = len(low)
+    for k in range(1, n):
+        mark = next((m for m in ELABORATIONS if tuple(low[k:k + len(m)]) == m), None)
+        if mark is None or low[k - 1] not in (",", ";", ":", "-", "--"):
+            continue
+        lo = next((j + 1 for j in range(k - 2, -1, -1) if low[j] in _STRETCH_END), 0)
+        hi = next((j for j in range(k + len(mark), n) if low[j] in _STRETCH_END), n)
+        before, after = set(range(lo, k - 1)), set(range(k + len(mark), hi))
+        for side, other in ((before, after), (after, before)):
+            if mine & side and not mine & other and not other & (edited | term) and any(
+                    p.upos[i] in ("NOUN", "VERB", "ADJ", "PROPN", "NUM") for i in other):
+                return (f"{f.aspect.term!r}'s opinion is elaborated by {' '.join(mark)!r}, whose other side keeps "
+                        "its sense: the reversal would clash")
+    return None
+
+
+def purpose_descriptor(p: Parse, f: PreparedAspect) -> str | None:
+    """Check 24: why reversing ``f`` would reverse the use an evaluation is for: one of its opinions modifies the
+    noun of a *for*-phrase that depends on another of its opinions (*Good for a quick sushi lunch*): *quick*
+    says which lunch, so the reversal reads *Bad for a slow sushi lunch* (and a verb opinion's object alike:
+    *opt for an outstanding club* never becomes *don't opt for an outstanding club*). A figurative amount of
+    praise (*full of superlatives*) is refused alike: its negation (*not full of superlatives*) denies the
+    amount, not the praise."""
+    heads = _opinion_heads(p, f)
+    for h in heads:
+        if p.deps[h] == "amod":
+            noun = p.heads[h]
+            prep = p.heads[noun]
+            if p.deps[noun] == "pobj" and p.tokens[prep].lower() == "for" and p.heads[prep] in heads:
+                return (f"{f.aspect.term!r}'s opinion {p.tokens[h]!r} describes what its other opinion "
+                        f"{p.tokens[p.heads[prep]]!r} is for: the reversal would change which one is meant")
+        if p.upos[h] == "NOUN" and p.deps[h] == "pobj" and p.tokens[p.heads[h]].lower() == "of" \
+                and p.upos[p.heads[p.heads[h]]] == "ADJ":
+            return (f"{f.aspect.term!r}'s opinion {p.tokens[h]!r} is an amount ({p.tokens[p.heads[p.heads[h]]]!r} "
+                    "of ...): a reversal would deny the amount, not the praise")
+    return None
+
+
 def context_clashes(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspect],
                     others: Sequence[PreparedAspect]) -> dict[str, str]:
     """``{aspect id: why}`` for every aspect of ``flipped`` whose reversal a presupposing frame contradicts
-    (checks 17-19 and 21), in the form of :func:`.clash.clashes`."""
+    (checks 17-19 and 21-24), in the form of :func:`.clash.clashes`."""
     edited = set().union(*(f.opinion_tokens() for f in flipped)) if flipped else set()
     terms = {i for o in (*flipped, *others) for i in range(*o.span)}
     out: dict[str, str] = {}
     for f in flipped:
         why = (endured(lexicon, p, f) or result_clause(p, f) or cause_clash(lexicon, p, f, edited | terms)
-               or causal_tie(p, f, edited))
+               or causal_tie(p, f, edited) or wished(p, f) or elaboration(p, f, edited) or purpose_descriptor(p, f))
         if why is not None:
             out[f.aspect.id] = why
     return out

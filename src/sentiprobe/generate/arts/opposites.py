@@ -10,7 +10,7 @@ import re
 from .morph import base_form, inflect
 from .polarity import LABEL_SIGN, REVIEW_OPPOSITES
 from .resources import Parse, wordnet_pos
-from .sense import degree_opposite
+from .sense import GENERIC, SCALAR, degree_opposite, fixed_phrase
 from .site import Candidate, Reversal, Sent, article_fix, sign_label
 from .syntax import children
 
@@ -94,6 +94,12 @@ def antonym_candidates(s: Sent, head: int, r: Reversal) -> list[Candidate]:
         elif sense > 0 and first_sense and name.lower() not in r.vocab:
             problems.append(f"antonym {text!r} belongs to another sense of {base!r} than its first and is not in the "
                             "in-domain vocabulary (*brilliant colors* -> *unintelligent colors*)")
+        elif not direct and name.lower() not in GENERIC | SCALAR and (
+                (sense > 0 and first_sense) or any("review-lexicon" in x[1] for x in found)):
+            problems.append(f"indirect antonym {text!r} comes through the cluster of another reading of {base!r} "
+                            "than the one offered first (*lousy speakers* -> *clean speakers*, *personable staff* "
+                            "-> *unattractive staff*)")
+        problems += fixed_phrase(p, head, text)
         prio = 1 + rank + (0 if name.lower() in r.vocab or "review-lexicon" in via else 5) + (
             3 if base in _RANKED_AFTER_NEGATION else 0)
         edits = [s.replace(head, text, "antonym", via)]

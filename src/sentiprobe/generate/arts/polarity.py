@@ -83,6 +83,11 @@ RESTAURANT_OPPOSITES: dict[str, tuple[str, ...]] = {
     "harried": ("relaxed",), "homemade": ("store-bought",), "comfy": ("uncomfortable",), "creamy": ("watery",),
     "reasonably": ("unreasonably",),
     "inexpensive": ("expensive",), "brusquely": ("politely",), "graceless": ("gracious",), "warm": ("cold",),
+    # review senses WordNet reaches only through an off-sense cluster head (*personable* ~ *attractive* ->
+    # *unattractive staff*, *ridiculous* ~ *undignified* -> *dignified price*, *intimate* ~ *friendly*)
+    "personable": ("unfriendly", "cold"), "fascinating": ("boring", "dull"), "intimate": ("impersonal",),
+    "ridiculous": ("reasonable",), "disappointed": ("impressed", "satisfied"), "silly": ("sensible",),
+    "spartan": ("elegant",), "premium": ("cheap",), "sophisticated": ("unsophisticated",), "amiable": ("unfriendly",),
 }
 """Restaurant opinion words the review sense of which WordNet pairs with no opposite or an off-sense one
 (*disinterested*, *substandard* -> *standard*, *laid-back*), or that reviewers misspell (*inconsistant*); kept apart

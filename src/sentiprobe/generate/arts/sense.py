@@ -27,6 +27,9 @@ are the ones that can be checked without guessing:
 - **descriptors** (:func:`descriptor`): an age adjective before its noun with a determiner (*the new operating
   system*) names which thing is meant; its antonym changes the referent, not the opinion. The site is refused,
   and a target with another opinion keeps this one as it is;
+- **fixed phrases** (:func:`fixed_phrase`): an excess (*too sour*), *well* as a degree word (*well worth*), an
+  analytic comparison (*more solid*) and an idiom (*Thank goodness*) take no antonym; an adjective with a
+  complement (*worth every penny*) takes no attested word of the aspect (*limited every penny*);
 - **extreme words** (:func:`extreme_negation`): the negation of an extreme adjective (*not excellent*,
   *neither bright nor gorgeous*) is invalid where a plain opposite is valid at the same site.
 
@@ -313,6 +316,32 @@ def _evaluative(word: str, r: Reversal) -> bool:
     return (v is not None and abs(v) >= 0.5) or word in SCALAR or word in _REVIEW_WORDS
 
 
+_DEGREE_WELL = frozenset({"worth", "above", "below", "over", "under", "beyond", "within", "into", "past"})
+"""Words after which *well* is a degree word, not a manner adverb (*well worth the wait*, *well above average*)."""
+
+
+def fixed_phrase(p: Parse, head: int, text: str) -> list[str]:
+    """Why an antonym of the word at ``head`` would not reverse its phrase: an excess (*too sour*, *way too
+    salty*) stays an excess under any opposite (*too sweet* is no praise); *more solid* never becomes *more bad*,
+    *thank goodness* never *thank badness*, *a few* never *a many*; *well* before *worth* or a preposition is a
+    degree word (*well worth the wait* never becomes *ill worth* or *well unworthy*)."""
+    low = p.tokens[head].lower()
+    out = []
+    if any(p.tokens[j].lower() == "too" for j in children(p, head) if j < head) or (
+            head > 0 and p.tokens[head - 1].lower() == "too"):  # an additive *too* follows (*Try it too*)
+        out.append(f"{low!r} is an excess (*too ...*): its antonym {text!r} would be one as well, not a reversal")
+    if head > 0 and p.tokens[head - 1].lower() in ("more", "most") and text.lower() in ("bad", "good"):
+        out.append(f"{text!r} takes no analytic comparison (*more solid* never becomes *more bad*)")
+    if head > 0 and p.tokens[head - 1].lower() == "a" and low == "few":
+        out.append(f"*a few* is a quantity: {text!r} takes no *a* (*after a few drinks* -> *a many drinks*)")
+    if head > 0 and p.tokens[head - 1].lower() == "thank":
+        out.append(f"*thank {low}* is an idiom: {text!r} does not reverse it")
+    if (low == "well" and head + 1 < len(p.tokens) and p.tokens[head + 1].lower() in _DEGREE_WELL) or (
+            low == "worth" and head > 0 and p.tokens[head - 1].lower() == "well"):
+        out.append(f"'well' before 'worth' or a preposition is a degree word: {text!r} does not reverse the phrase")
+    return out
+
+
 def fit_swaps(s: Sent, head: int, ants: list[Candidate], r: Reversal, view: AspectView | None) -> list[Candidate]:
     """The antonym candidates of the opinion at ``head`` checked against the aspect (module docstring): a weak
     opposite yields to one the training file used with the aspect head under the new label (an existing
@@ -326,6 +355,9 @@ def fit_swaps(s: Sent, head: int, ants: list[Candidate], r: Reversal, view: Aspe
     if view is None or not sign or p.tags[head] != "JJ" or p.upos[head] != "ADJ" or _hedged(p, head) \
             or p.tokens[head].isupper():  # *battery life AMAZING*: a shouted attested word reads as a new claim
         return ants  # to the language model (*SHORT*), which then refuses the site; the lexical opposite stays
+    if any(p.deps[j] in _COMPLEMENTS or (p.deps[j] == "prep" and p.tokens[j].lower() in _GOVERNED)
+           for j in children(p, head)):
+        return ants  # *is worth every penny*, *full of flavor*: a word of the head's table takes no complement
     noun = described(p, head)
     if noun is None or head_key(p.tokens[noun]) != view.head:  # *made me confident with my purchase: Build
         return ants  # Quality*: the adjective describes someone else, the aspect's table says nothing about it
@@ -357,7 +389,7 @@ def fit_swaps(s: Sent, head: int, ants: list[Candidate], r: Reversal, view: Aspe
     art = article_fix(s, head, word)
     if art is not None:
         edits.insert(0, art)
-    cand = Candidate(tuple(edits), "antonym", detail, top)
+    cand = Candidate(tuple(edits), "antonym", detail, top, tuple(fixed_phrase(p, head, word)))
     if any(s.touches_protected(e) for e in edits):
         cand = cand.with_problems("the edit touches the target term")
     return _yield([cand, *ants], cand, view, want)
@@ -374,6 +406,11 @@ def _yield(ants: list[Candidate], best: Candidate, view: AspectView, want: str) 
             and " " not in _swap_word(c) and _weak(c, view, want) else c for c in ants]
 
 
+_COMPLEMENTS = frozenset({"dobj", "npadvmod", "xcomp", "ccomp"})
+"""Dependents that make an adjective take a complement (*worth every penny*)."""
+_GOVERNED = frozenset({"of", "to", "than"})
+"""Prepositions an adjective governs (*full of flavor*, *integral to fine dining*), unlike an adjunct (*perfect for
+lunch*, *attentive about this*)."""
 _HEDGES = frozenset({"bit", "little", "kinda", "sorta", "somewhat", "slightly", "rather", "fairly"})
 
 
