@@ -3,9 +3,19 @@ candidates in rule order are all below the fluency floor, and review opposites o
 off-sense. Sentences are short made-up ones of the failing form (the restaurant and laptop test files)."""
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import pytest
+
+import _arts_kit
+
+from sentiprobe.generate.arts import GenerateConfig
 from sentiprobe.generate.arts.charedit import CharEdit
 from sentiprobe.generate.arts.choice import Chooser
 from sentiprobe.generate.arts.corrected import Site
+from sentiprobe.generate.arts.inputs import read_input
+from sentiprobe.generate.arts.pipeline import generate
 from sentiprobe.generate.arts.site import Candidate, Sent
 
 
@@ -75,3 +85,31 @@ def test_a_candidate_above_its_own_floor_wins_over_a_better_one_below_its_floor(
     c, _, _ = choose({"Great food, not great drinks.": -29.0, "Great food, bad drinks.": -29.5},
                      [neg, swap("bad", 2)])
     assert c is not None and c.op == "antonym"
+
+
+RULES = GenerateConfig(rank="rules", phrase_source="template", strategies=("revtgt",))
+
+
+@pytest.fixture(scope="module")
+def kit():
+    return _arts_kit.kit()
+
+
+def revtgt(tmp_path: Path, kit, text: str, aspects) -> dict[str, str]:
+    src = tmp_path / "in.json"
+    src.write_text(json.dumps({"s": _arts_kit.towe_record("s", text, aspects)}), encoding="utf-8")
+    gen = generate(read_input(src), RULES, kit)
+    return {v.key: v.sentence for v in gen.variants}
+
+
+@pytest.mark.parametrize(("text", "term", "opinions", "want"), [
+    ("The pasta was wonderful and imaginative.", "pasta", ["wonderful", "imaginative"],
+     "The pasta was terrible and unimaginative."),  # WordNet: *uncreative*, neither polar nor in the vocabulary
+    ("The staff is warm and hospitable.", "staff", ["warm", "hospitable"], "The staff is cold and inhospitable."),
+    ("The staff is always informative.", "staff", ["informative"], "The staff is always uninformative."),
+    ("They sell tasty tacos at dirt-cheap prices.", "prices", ["dirt-cheap"],
+     "They sell tasty tacos at exorbitant prices."),
+])
+def test_praise_words_with_an_off_sense_or_missing_wordnet_opposite_are_reversed(tmp_path, kit, text, term, opinions,
+                                                                                  want):
+    assert revtgt(tmp_path, kit, text, [(term, "positive", opinions)]).get("s_0_adv1") == want

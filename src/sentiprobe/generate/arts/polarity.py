@@ -89,6 +89,15 @@ RESTAURANT_OPPOSITES: dict[str, tuple[str, ...]] = {
 from :data:`REVIEW_OPPOSITES` (merged into it) so the two lists grow without touching each other."""
 REVIEW_OPPOSITES.update({k: v for k, v in RESTAURANT_OPPOSITES.items() if k not in REVIEW_OPPOSITES})
 
+PRAISE_OPPOSITES: dict[str, tuple[str, ...]] = {
+    "imaginative": ("unimaginative",), "hospitable": ("inhospitable",), "informative": ("uninformative",),
+    "dirt-cheap": ("exorbitant",),
+}
+"""Review praise words whose WordNet opposite is off-sense or missing (*imaginative* -> *uncreative*, *dirt-cheap*
+-> none) or one the in-domain vocabulary lacks (*inhospitable*), found among the positive targets RevTgt refused;
+kept apart like :data:`RESTAURANT_OPPOSITES`."""
+REVIEW_OPPOSITES.update({k: v for k, v in PRAISE_OPPOSITES.items() if k not in REVIEW_OPPOSITES})
+
 _NEITHER = re.compile(r"(?i)\bneither\s+")
 _NOR = re.compile(r"(?i)\s+nor\b")
 LABEL_SIGN = {"positive": 1, "negative": -1, "neutral": 0}
