@@ -17,6 +17,14 @@ if TYPE_CHECKING:
 MAX_SCORED = 2
 """Valid candidates per site that the language model scores (the best by rule priority); the others are
 recorded as not ranked."""
+MAX_FALLBACK = 3
+"""Further valid candidates (next in rule order) that the language model scores when none of the first
+:data:`MAX_SCORED` reaches its floor: rule order ranks *terrible* and *poor* before *bad*, but in a list of praise
+(*Great food, great drinks*) the plain word is often the only fluent one (*Bad food, great drinks* -3.7 where
+*Terrible food* is -14.4). Scored only for a site that would otherwise be refused, so no kept choice changes.
+A WordNet antonym through another word's cluster never gets this turn (*great* ~ *large* -> *small*: *Great food,
+small waitstaff* -9.1 beats *bad waitstaff* -13.6 because it no longer reads as a verdict, not because it is a
+fluent reversal)."""
 MIN_DELTA = -8.0
 """Lowest accepted fluency change (:func:`fluency_change`, nats on the whole sentence) of an edit that inserts or
 removes words (negation, adverb). Set on the restaurant test file: below it the chosen edits are mostly broken
@@ -81,48 +89,68 @@ class Chooser:
             return None
         return fluency_change(self.scores[sent.text], self.scores[var])
 
+    def _score(self, sent: Sent, cands: Sequence[Candidate]) -> None:
+        """Score the candidates' sentences not yet scored (a site re-chosen, a fallback)."""
+        if self.rank != "lm" or self.lm is None or sent.text not in self.scores:
+            return
+        todo = sorted({v for v in (self.sentence(sent, c) for c in cands) if v not in self.scores})
+        if todo:
+            self.scores.update(self.lm.sentences({sent.text: todo}))
+
+    def _key(self, sent: Sent, c: Candidate) -> tuple[float, int]:
+        if self.rank == "lm" and self.lm is not None:
+            delta = self.delta(sent, c)
+            return (delta if delta is not None else float("-inf"), -c.priority)
+        return (0.0, -c.priority)
+
+    def floor(self, c: Candidate) -> float:
+        """The lowest fluency change accepted for candidate ``c`` (:data:`MIN_DELTA`, :data:`MIN_DELTA_SWAP`)."""
+        return self.min_delta if _family(c) != "swap" else min(self.min_delta, MIN_DELTA_SWAP)
+
     def choose(self, sent: Sent, site: Site) -> tuple[Candidate | None, dict[str, Any]]:
-        rows = []
-        best: tuple[tuple[float, int], Candidate] | None = None
+        lm = self.rank == "lm" and self.lm is not None
         competing = self.ranked(site)
-        if self.rank == "lm" and self.lm is not None:  # a site re-chosen with a candidate ruled out: new competitors
-            todo = [v for v in (self.sentence(sent, c) for c in competing) if v not in self.scores]
-            if todo and sent.text in self.scores:
-                self.scores.update(self.lm.sentences({sent.text: sorted(set(todo))}))
+        self._score(sent, competing)  # a site re-chosen with a candidate ruled out: new competitors
+        keys = {id(c): self._key(sent, c) for c in competing}
+        fluent = [c for c in competing if not lm or keys[id(c)][0] >= self.floor(c)]
+        extra: list[Candidate] = []
+        if lm and competing and not fluent:
+            # none of the first reaches its floor: the next valid ones in rule order get their turn
+            extra = [c for c in sorted(site.candidates, key=lambda c: c.priority)
+                     if c.valid and c not in competing and "indirect antonym" not in c.detail][:MAX_FALLBACK]
+            self._score(sent, extra)
+            keys.update({id(c): self._key(sent, c) for c in extra})
+            fluent = [c for c in extra if keys[id(c)][0] >= self.floor(c)]
+        scored = competing + extra
+        rows = []
         for c in site.candidates:
             _, var = self.texts(sent, site, c)
             row: dict[str, Any] = {"text": var, "op": c.op, "detail": c.detail, "valid": c.valid}
             if c.problems:
                 row["problems"] = list(c.problems)
+            elif c in extra:
+                row["note"] = "scored after the first ones fell below the fluency floor"
             elif c not in competing:
                 row["note"] = f"not ranked (only the {MAX_SCORED} first in rule order compete)"
-            if c in competing:
-                if self.rank == "lm" and self.lm is not None:
-                    delta = self.delta(sent, c)
-                    row["fluency"] = delta
-                    key = (delta if delta is not None else float("-inf"), -c.priority)
-                else:
-                    key = (0.0, -c.priority)
-                if best is None or key > best[0]:
-                    best = (key, c)
+            if c in scored and lm:
+                row["fluency"] = self.delta(sent, c)
             rows.append(row)
         record: dict[str, Any] = {"site": site.name, "candidates": rows}
-        if best is None:
+        if not competing:
             probs = sorted({p for c in site.candidates for p in c.problems})
             record["reason"] = "every candidate fails a validity check: " + "; ".join(probs[:4])
             return None, record
-        (score, _), chosen = best
-        n_valid = len(competing)
-        if self.rank == "lm" and self.lm is not None:
-            floor = self.min_delta if _family(chosen) != "swap" else min(self.min_delta, MIN_DELTA_SWAP)
-            if score < floor:
-                record["reason"] = (f"no fluent candidate: the best changes the sentence's fluency by {score:.2f} nats "
-                                    f"(< {floor})")
-                return None, record
-            record["reason"] = (f"highest language-model fluency ({score:+.2f} nats on the whole sentence vs the "
-                                f"source) among {n_valid} valid candidate(s)")
+        if not fluent:
+            best = max(competing, key=lambda c: keys[id(c)])
+            record["reason"] = (f"no fluent candidate: the best changes the sentence's fluency by "
+                                f"{keys[id(best)][0]:.2f} nats (< {self.floor(best)})")
+            return None, record
+        chosen = max(fluent, key=lambda c: keys[id(c)])
+        if lm:
+            record["reason"] = (f"highest language-model fluency ({keys[id(chosen)][0]:+.2f} nats on the whole "
+                                f"sentence vs the source) among {len(scored)} valid candidate(s)")
         else:
-            record["reason"] = f"first valid candidate in rule order among {n_valid}"
+            record["reason"] = f"first valid candidate in rule order among {len(competing)}"
         record["chosen"] = self.texts(sent, site, chosen)[1]
         return chosen, record
 

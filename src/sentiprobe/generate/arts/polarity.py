@@ -95,13 +95,22 @@ from :data:`REVIEW_OPPOSITES` (merged into it) so the two lists grow without tou
 REVIEW_OPPOSITES.update({k: v for k, v in RESTAURANT_OPPOSITES.items() if k not in REVIEW_OPPOSITES})
 
 NEGATIVE_OPPOSITES: dict[str, tuple[str, ...]] = {
-    "disappointed": ("impressed",), "average": ("good",),
+    "average": ("good",),
 }
-"""Negative review opinions WordNet gives no usable opposite (*disappointed* none, *average* -> *abnormal*): a
-negative *very average* means *not good* (*very good*), *highly disappointed* the reviewer's state (*highly
-impressed*; *highly delighted* is no English). Merged into :data:`REVIEW_OPPOSITES` like
+"""Negative review opinions WordNet gives no usable opposite (*average* -> *abnormal*; *disappointed*, the
+reviewer's state, is in :data:`RESTAURANT_OPPOSITES`: *highly impressed*, never *highly delighted*): a negative
+*very average* means *not good* (*very good*). Merged into :data:`REVIEW_OPPOSITES` like
 :data:`RESTAURANT_OPPOSITES`; a positive or neutral *average* keeps no reversal (*good* fails the polarity check)."""
 REVIEW_OPPOSITES.update({k: v for k, v in NEGATIVE_OPPOSITES.items() if k not in REVIEW_OPPOSITES})
+
+PRAISE_OPPOSITES: dict[str, tuple[str, ...]] = {
+    "imaginative": ("unimaginative",), "hospitable": ("inhospitable",), "informative": ("uninformative",),
+    "dirt-cheap": ("exorbitant",),
+}
+"""Review praise words whose WordNet opposite is off-sense or missing (*imaginative* -> *uncreative*, *dirt-cheap*
+-> none) or one the in-domain vocabulary lacks (*inhospitable*), found among the positive targets RevTgt refused;
+kept apart like :data:`RESTAURANT_OPPOSITES`."""
+REVIEW_OPPOSITES.update({k: v for k, v in PRAISE_OPPOSITES.items() if k not in REVIEW_OPPOSITES})
 
 _NEITHER = re.compile(r"(?i)\bneither\s+")
 _NOR = re.compile(r"(?i)\s+nor\b")
