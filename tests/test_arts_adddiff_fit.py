@@ -98,6 +98,9 @@ def test_clash_names_its_reason():
     assert clash(_entry("THE MOTHERBOARD IS DEAD", "MOTHERBOARD", "negative"), prep, labels, prep.sentence.text) \
         == "failure"
     assert clash(MUSIC, prep, labels, prep.sentence.text) is None
+    # a failing peripheral after a praised screen is another aspect, not a contradiction
+    assert clash(_entry("the charger stopped working", "charger", "negative"), prep, labels, prep.sentence.text) \
+        is None
 
 
 @pytest.mark.parametrize("text", [
@@ -134,6 +137,8 @@ def test_mined_clauses_that_do_not_stand_alone_are_left_out(tmp_path):
             ("d", "The screen keeps saying I have a bad internet connection.",
              [("internet connection", "negative", ["bad"])]),
             ("e", "You will pay a lot for the awful decor.", [("decor", "negative", ["awful"])]),
+            ("i", "I was ready for a change and tired of the old system.", [("old system", "negative", ["tired"])]),
+            ("j", "The room is dull and cozy.", [("room", "negative", ["dull"])]),
             ("f", "The keyboard is great.", [("keyboard", "positive", ["great"])]),
             ("g", "I love the trackpad.", [("trackpad", "positive", ["love"])]),
             ("h", "We had a great glass of wine.", [("glass of wine", "positive", ["great"])])]
@@ -143,5 +148,6 @@ def test_mined_clauses_that_do_not_stand_alone_are_left_out(tmp_path):
     assert sorted(e.text for e in entries) == ["I love the trackpad", "the keyboard is great",
                                                "we had a great glass of wine"], (entries, rejected)
     reasons = " ".join(rejected)
-    for part in ("condition or circumstance", "counterfactual", "addresses the reader", "first-person"):
+    for part in ("condition or circumstance", "counterfactual", "addresses the reader", "first-person",
+                 "small and intimate"):
         assert part in reasons, rejected

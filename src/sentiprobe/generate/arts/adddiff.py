@@ -255,6 +255,8 @@ _FAMILIES = {
 """Aspect heads that name a whole (the food, the service, the place, the machine): a clause about the whole
 contradicts the sentence's evaluation of a part of it and the other way round (*their calamari is a winner, but
 we got subpar food*; *great food, but the fish was not well prepared*)."""
+_CORE = frozenset({"motherboard", "mainboard", "board", "logicboard"})
+"""Parts without which the machine does nothing: their failure is the machine's."""
 _PARTS = {
     "service": frozenset({"waiter", "waiters", "waitress", "waitresses", "server", "servers", "bartender",
                           "bartenders", "host", "hostess", "manager", "busboy", "busboys", "staffs"}),
@@ -293,8 +295,9 @@ def clash(entry: PoolEntry, prep: Prepared, labels: dict[str, str], sentence: st
     - the clause is about a whole (*the food*, *the service*, *the machine*) and the sentence evaluates, with
       another polarity, a part of it (*calamari*: food by WordNet; *waiter*; *performance*), or the other way
       round; *everything* is the whole of any aspect;
-    - the clause states a total failure (*the motherboard is dead*, *it stopped working*) and the sentence praises
-      something: a machine that is dead has no impressive performance.
+    - the clause states a total failure of the machine or its motherboard (*the motherboard is dead*) and the
+      sentence praises something, or a failure of any part after the machine's function is praised (*performance
+      is impressive*): a dead machine has no impressive performance.
     """
     sign = LABEL_SIGN.get(entry.label, 0)
     others = [o for o in prep.aspects if LABEL_SIGN.get(labels.get(o.aspect.id, ""), 0) == -sign != 0]
@@ -309,8 +312,14 @@ def clash(entry: PoolEntry, prep: Prepared, labels: dict[str, str], sentence: st
             ofam, owhole = _family(o.aspect.term, wn)
             if ofam == fam and (whole or owhole):
                 return "whole"
-    if _FAILURE.search(entry.text) and (others or (sign < 0 and "positive" in labels.values())):
-        return "failure"
+    if _FAILURE.search(entry.text):
+        # a dead machine (or its motherboard) runs nothing the sentence praises; a dead part after a praised function
+        # (*performance is impressive; the hard drive went out*) contradicts it; a dead charger after a great
+        # keyboard does not
+        core = (fam == "machine" and whole) or head in _CORE
+        praised = others or (sign < 0 and "positive" in labels.values())
+        if (core and praised) or any(_family(o.aspect.term, wn)[0] == "machine" for o in others):
+            return "failure"
     return None
 
 
