@@ -139,6 +139,7 @@ def test_mined_clauses_that_do_not_stand_alone_are_left_out(tmp_path):
             ("e", "You will pay a lot for the awful decor.", [("decor", "negative", ["awful"])]),
             ("i", "I was ready for a change and tired of the old system.", [("old system", "negative", ["tired"])]),
             ("j", "The room is dull and cozy.", [("room", "negative", ["dull"])]),
+            ("k", "2.The wireless card is awful.", [("wireless card", "negative", ["awful"])]),
             ("f", "The keyboard is great.", [("keyboard", "positive", ["great"])]),
             ("g", "I love the trackpad.", [("trackpad", "positive", ["love"])]),
             ("h", "We had a great glass of wine.", [("glass of wine", "positive", ["great"])])]
@@ -149,5 +150,5 @@ def test_mined_clauses_that_do_not_stand_alone_are_left_out(tmp_path):
                                                "we had a great glass of wine"], (entries, rejected)
     reasons = " ".join(rejected)
     for part in ("condition or circumstance", "counterfactual", "addresses the reader", "first-person",
-                 "small and intimate"):
+                 "small and intimate", "list number"):
         assert part in reasons, rejected

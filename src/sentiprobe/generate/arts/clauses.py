@@ -18,6 +18,7 @@ polarity check. The faithful mode keeps the release's templates (:func:`.adddiff
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -34,6 +35,7 @@ _FINITE = frozenset({"VBZ", "VBP", "VBD", "MD"})
 _BAD_WORDS = frozenset({"but", "although", "though", "however", "yet", "except", "?", "(", ")", "''", "``", '"', ":",
                         ";", "-", "--", "/"})
 _OPENERS = frozenset({"that", "which", "who", "because", "when", "if", "so", "as", "while", "since", "though"})
+_DEBRIS = re.compile(r"\W|\d+[./)]")
 _COSY = frozenset({"intimate", "cozy", "cosy", "quaint", "romantic", "charming", "homey", "snug"})
 """Words that praise what a small or quiet place is (*the place is small and intimate*): a negative clause that
 holds one reads half as praise, and a contrasting *but* before it does not read; the lexicon does not know them."""
@@ -99,6 +101,9 @@ def mine_clauses(preps: Sequence[Prepared], origin: str, lexicon: Polarity) -> t
             text = prep.sentence.text[a[0]:b[1]]
             if p.upos[toks[0]] != "PROPN":
                 text = lower_first(text)
+            if _DEBRIS.match(text):
+                rejected["opens with a mark, a list number or a date (= Webcam ..., 2.The ..., 12/24/03 ...)"] += 1
+                continue
             if lexicon.phrase(text) != LABEL_SIGN[lab]:
                 rejected["does not read with the aspect's label under the lexicon"] += 1
                 continue
