@@ -142,12 +142,14 @@ def test_mined_clauses_that_do_not_stand_alone_are_left_out(tmp_path):
             ("k", "2.The wireless card is awful.", [("wireless card", "negative", ["awful"])]),
             ("f", "The keyboard is great.", [("keyboard", "positive", ["great"])]),
             ("g", "I love the trackpad.", [("trackpad", "positive", ["love"])]),
-            ("h", "We had a great glass of wine.", [("glass of wine", "positive", ["great"])])]
+            ("h", "We had a great glass of wine.", [("glass of wine", "positive", ["great"])]),
+            ("l", "i really like the bright screen.", [("screen", "positive", ["like"])])]
     p = tmp_path / "pool.json"
     p.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in pool}), encoding="utf-8")
     entries, rejected = mine_clauses(prepare(read_input(p).sentences, _arts_kit.kit()), "pool.json", Polarity())
-    assert sorted(e.text for e in entries) == ["I love the trackpad", "the keyboard is great",
-                                               "we had a great glass of wine"], (entries, rejected)
+    assert sorted(e.text for e in entries) == ["I love the trackpad", "I really like the bright screen",
+                                               "the keyboard is great", "we had a great glass of wine"], (
+        entries, rejected)
     reasons = " ".join(rejected)
     for part in ("condition or circumstance", "counterfactual", "addresses the reader", "first-person",
                  "small and intimate", "list number"):

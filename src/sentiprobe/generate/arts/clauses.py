@@ -35,6 +35,7 @@ _FINITE = frozenset({"VBZ", "VBP", "VBD", "MD"})
 _BAD_WORDS = frozenset({"but", "although", "though", "however", "yet", "except", "?", "(", ")", "''", "``", '"', ":",
                         ";", "-", "--", "/"})
 _OPENERS = frozenset({"that", "which", "who", "because", "when", "if", "so", "as", "while", "since", "though"})
+_LOWER_I = re.compile(r"(?<![\w'])i(?=\s|'(?:m|ve|d|ll)\b|$)")
 _DEBRIS = re.compile(r"\W|\d+[./)]")
 _COSY = frozenset({"intimate", "cozy", "cosy", "quaint", "romantic", "charming", "homey", "snug"})
 """Words that praise what a small or quiet place is (*the place is small and intimate*): a negative clause that
@@ -101,6 +102,7 @@ def mine_clauses(preps: Sequence[Prepared], origin: str, lexicon: Polarity) -> t
             text = prep.sentence.text[a[0]:b[1]]
             if p.upos[toks[0]] != "PROPN":
                 text = lower_first(text)
+            text = _LOWER_I.sub("I", text)  # *i had to pay for lousy food*: the pronoun is written I
             if _DEBRIS.match(text):
                 rejected["opens with a mark, a list number or a date (= Webcam ..., 2.The ..., 12/24/03 ...)"] += 1
                 continue
