@@ -241,7 +241,8 @@ def test_byte_identical_for_same_seed_and_seed_changes_sampling(towe, kit, tmp_p
         outs.add(b.read_bytes())
     assert len(outs) > 1
     doc = json.loads(a.read_text())
-    assert doc["s3_0_adddiff_k2"]["sentence"].count(" and ") >= 2
+    # (s3 praises the service: its only other negative clause, *the staff is rude*, would contradict it)
+    assert doc["s1_1_adddiff_k2"]["sentence"].count(" and ") >= 2 and "s3_0_adddiff_k2" not in doc
 
 
 def test_audit_and_report(towe, kit, tmp_path):

@@ -179,10 +179,20 @@ _STOP = frozenset({"the", "a", "an", "of", "and", "or", "to", "in", "on", "for",
                    "life", "quality", "list", "experience", "time"})
 
 
+_NO_EVALUATION = re.compile(
+    r"\b(?:recommend|suggest|advise)(?:ed|s)?\s+(?:getting|using|buying|bringing|adding|ordering|calling|making|"
+    r"checking|upgrading|that (?:you|we|they|people))\b|"
+    r"\bit (?:was|is|'s) (?:important|essential|necessary|crucial|vital) (?:that|to)\b",
+    re.IGNORECASE)
+"""A recommendation of an action (*I recommend getting a case*) or a stated requirement (*it was important that it
+was powerful enough*): the sentence does not evaluate its aspects, so a contrast clause hangs on nothing."""
+
+
 def unfit_source(sentence: str) -> str | None:
     """Why ``, but <clause>`` cannot be appended to ``sentence`` (corrected mode), or ``None``.
 
-    A sentence that already holds a concession would get a second contrast (``Though ..., but ...``); a
+    A sentence that states a requirement or recommends an action evaluates nothing an appended clause could
+    contrast. A sentence that already holds a concession would get a second contrast (``Though ..., but ...``); a
     colon-introduced list or a question does not take a trailing ``but`` clause. A plain ``but`` stays: the
     clauses are then joined with ``;`` (:func:`append_clauses`), which mostly reads.
     """
@@ -194,6 +204,10 @@ def unfit_source(sentence: str) -> str | None:
         return "the sentence ends inside an open parenthesis: an appended clause would land inside it"
     if re.search(r"\w:\s*\S[^:]*,", body):
         return "the sentence introduces a list with a colon: an appended contrast clause would not read"
+    m = _NO_EVALUATION.search(body)
+    if m and not re.search(r"\bbut\b", body[m.end():], re.IGNORECASE):
+        return (f"the sentence states a requirement or recommendation ({m.group(0).lower()!r}), not an evaluation: "
+                "an appended contrast has nothing to contrast")
     m = _CONCESSION.search(body)
     if m:
         return (f"the sentence already holds a contrast or concession ({m.group(0).strip(' ,;').lower()!r}): "
@@ -225,6 +239,107 @@ def sentence_lemmas(prep: Prepared) -> set[str]:
             out |= _content_lemmas(tok)
     return out
 _CONJ = frozenset({"and", "but", "or", "so", "yet", "nor"})
+
+_PRICE = re.compile(r"\$|\b(?:prices?|priced|pricing|pricey|overpriced|expensive|cheap(?:er|ly)?|inexpensive|"
+                    r"affordable|costs?|costly|bargain|pay|paid|money|dollars?|bucks|value|worth|wallet)\b",
+                    re.IGNORECASE)
+_FAILURE = re.compile(r"\b(?:dead|died|dies|broke|broken|crash(?:ed|es)?|stopped working|went out|"
+                      r"(?:does|did|would|will)(?: not|n't) (?:work|turn on|boot|start))\b", re.IGNORECASE)
+_FAMILIES = {
+    "food": frozenset({"food", "meal", "meals", "dish", "dishes", "dinner", "lunch", "breakfast", "brunch", "cuisine"}),
+    "service": frozenset({"service", "staff", "waitstaff"}),
+    "place": frozenset({"place", "restaurant", "spot"}),
+    "machine": frozenset({"computer", "machine", "laptop", "notebook", "netbook", "system", "product", "unit", "pc",
+                          "mac", "macbook", "hardware"}),
+}
+"""Aspect heads that name a whole (the food, the service, the place, the machine): a clause about the whole
+contradicts the sentence's evaluation of a part of it and the other way round (*their calamari is a winner, but
+we got subpar food*; *great food, but the fish was not well prepared*)."""
+_CORE = frozenset({"motherboard", "mainboard", "board", "logicboard"})
+"""Parts without which the machine does nothing: their failure is the machine's."""
+_PARTS = {
+    "service": frozenset({"waiter", "waiters", "waitress", "waitresses", "server", "servers", "bartender",
+                          "bartenders", "host", "hostess", "manager", "busboy", "busboys", "staffs"}),
+    "place": frozenset({"space", "room", "area", "seating", "atmosphere", "ambience", "ambiance", "decor", "setting",
+                        "interior", "table", "tables"}),
+    "machine": frozenset({"performance", "speed", "processor", "cpu", "power", "runs", "works", "working", "operation",
+                          "performs", "perform", "boot", "startup", "multitasking"}),
+}
+
+
+def _head(term: str) -> str:
+    words = re.findall(r"[a-z0-9]+", term.lower())
+    return words[-1] if words else ""
+
+
+def _family(term: str, wn: Any) -> tuple[str | None, bool]:
+    """The family of an aspect head and whether it names the whole: ``("food", True)`` for *food*, ``("food",
+    False)`` for *calamari* or *hot dogs* (WordNet files it among foods), ``(None, False)`` for a head of no
+    family."""
+    words = re.findall(r"[a-z0-9]+", term.lower())
+    head = words[-1] if words else ""
+    for fam, whole in _FAMILIES.items():
+        if head in whole:
+            return fam, True
+    for fam, parts in _PARTS.items():
+        if head in parts:
+            return fam, False
+    return ("food", False) if _is_food(term, wn) or _is_food(head, wn) else (None, False)
+
+
+def clash(entry: PoolEntry, prep: Prepared, labels: dict[str, str], sentence: str, wn: Any = None) -> str | None:
+    """Why the appended ``entry`` would contradict the sentence rather than add a different aspect, or ``None``.
+
+    - both speak of price (*the prices are really reasonable, but the pizza is overpriced*): the clause's term
+      differs, but its opinion is about the same thing;
+    - the clause is about a whole (*the food*, *the service*, *the machine*) and the sentence evaluates, with
+      another polarity, a part of it (*calamari*: food by WordNet; *waiter*; *performance*), or the other way
+      round; *everything* is the whole of any aspect;
+    - the clause states a total failure of the machine or its motherboard (*the motherboard is dead*) and the
+      sentence praises something, or a failure of any part after the machine's function is praised (*performance
+      is impressive*): a dead machine has no impressive performance.
+    """
+    sign = LABEL_SIGN.get(entry.label, 0)
+    others = [o for o in prep.aspects if LABEL_SIGN.get(labels.get(o.aspect.id, ""), 0) == -sign != 0]
+    if _PRICE.search(entry.text) and _PRICE.search(sentence):
+        return "price"
+    head = _head(entry.term)
+    if others and head == "everything":
+        return "whole"
+    fam, whole = _family(entry.term, wn)
+    if fam is not None:
+        for o in others:
+            ofam, owhole = _family(o.aspect.term, wn)
+            if ofam == fam and (whole or owhole):
+                return "whole"
+    if _FAILURE.search(entry.text):
+        # a dead machine (or its motherboard) runs nothing the sentence praises; a dead part after a praised function
+        # (*performance is impressive; the hard drive went out*) contradicts it; a dead charger after a great
+        # keyboard does not
+        core = (fam == "machine" and whole) or head in _CORE
+        praised = others or (sign < 0 and "positive" in labels.values())
+        if (core and praised) or any(_family(o.aspect.term, wn)[0] == "machine" for o in others):
+            return "failure"
+    return None
+
+
+def _is_food(word: str, wn: Any) -> bool:
+    """Whether WordNet files a noun sense of ``word`` among foods (its ``noun.food`` lexicographer file) that is
+    not a drink (*great food, but the sangria was weak* names two things)."""
+    word = "_".join(re.findall(r"[a-z0-9]+", word.lower()))
+    if wn is None or not word:
+        return False
+    key = (id(wn), word)
+    if key not in _FOOD_CACHE:
+        senses = wn.synsets(word, "n")[:3]
+        drink = any(h.name() == "beverage.n.01" for s in senses for h in s.closure(lambda x: x.hypernyms()))
+        _FOOD_CACHE[key] = word not in _NOT_FOOD and not drink and any(s.lexname() == "noun.food" for s in senses)
+    return _FOOD_CACHE[key]
+
+
+_FOOD_CACHE: dict[tuple[int, str], bool] = {}
+_NOT_FOOD = frozenset({"menu", "menus", "selection", "variety", "choice", "choices", "options"})
+"""Food-filed words that name the offer, not a dish: *great calamari, but the menu is limited* names two things."""
 
 
 def append_clauses(source: str, parts: Sequence[str], faithful: bool, opposed: bool = True) -> str:
@@ -296,7 +411,7 @@ def exclusive(sentence: str) -> tuple[int, str]:
 def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, start: int, end: int,
              pools: dict[str, list[PoolEntry]], *, k: int | None, faithful: bool, kind: str = "adddiff",
              base_labels: dict[str, str] | None = None, uses: Counter | None = None,
-             cap: int | None = None, waiting: int = 1, lexicon: Polarity | None = None
+             cap: int | None = None, waiting: int = 1, lexicon: Polarity | None = None, wn: Any = None
              ) -> tuple[Variant | None, str | None]:
     """AddDiff on ``sentence`` (the source, or a RevNon output for ``revnon_adddiff``); label unchanged.
 
@@ -305,7 +420,9 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
     allows per target still ``waiting`` for this pool (this one included), so a tight pool serves every target
     with fewer clauses each instead of running out half-way through the file. In the corrected mode the joint
     follows :func:`contrasts` (``lexicon``: its fallback), a first clause with an additive (*even*, *too*) is
-    redrawn where the joint is a contrast, and clauses of an exclusive evaluation's polarity are not drawn.
+    redrawn where the joint is a contrast, clauses of an exclusive evaluation's polarity are not drawn, and a
+    clause that would contradict the sentence's own evaluations (:func:`clash`; ``wn``: WordNet for food words) is
+    redrawn.
     """
     pa = next(x for x in prep.aspects if x.aspect.id == aspect_id)
     full = pools.get(pa.aspect.polarity, [])
@@ -328,6 +445,14 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
             if len(pool) < draw_n:
                 return None, (f"the sentence's exclusive evaluation ({words!r}) "
                               f"would be contradicted by an appended {sign_label(only)} clause")
+        clear = [e for e in pool if not clash(e, prep, labels, sentence, wn)]
+        if len(clear) < draw_n:
+            if len(pool) < len(full) and sum(not clash(e, prep, labels, sentence, wn) for e in full) >= draw_n:
+                return None, (f"every clause of the pool that fits the sentence already serves its cap of {cap} "
+                              f"variants ({CLAUSE_CAP:.0%} of the file's targets)")
+            return None, ("every clause of the pool would contradict the sentence's own evaluations (the same price, "
+                          "the whole of an evaluated part, a total failure)")
+        pool = clear
     terms = aspect_terms(prep)
     exact = set(terms)
     related = set() if faithful else sentence_lemmas(prep)

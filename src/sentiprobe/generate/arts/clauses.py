@@ -18,6 +18,7 @@ polarity check. The faithful mode keeps the release's templates (:func:`.adddiff
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -26,7 +27,7 @@ from .adddiff import ADDITIVE, PoolEntry
 from .charedit import lower_first
 from .polarity import LABEL_SIGN, Polarity
 from .strategies import Prepared
-from .syntax import EMBEDDED, children, span_head, subtree
+from .syntax import CLAUSE_BOUNDARY, EMBEDDED, children, span_head, subtree
 from .text import token_offsets
 
 _CUT = EMBEDDED | {"conj", "cc", "mark", "punct", "preconj", "dep", "discourse", "intj"}
@@ -34,6 +35,11 @@ _FINITE = frozenset({"VBZ", "VBP", "VBD", "MD"})
 _BAD_WORDS = frozenset({"but", "although", "though", "however", "yet", "except", "?", "(", ")", "''", "``", '"', ":",
                         ";", "-", "--", "/"})
 _OPENERS = frozenset({"that", "which", "who", "because", "when", "if", "so", "as", "while", "since", "though"})
+_LOWER_I = re.compile(r"(?<![\w'])i(?=\s|'(?:m|ve|d|ll)\b|$)")
+_DEBRIS = re.compile(r"\W|\d+[./)]")
+_COSY = frozenset({"intimate", "cozy", "cosy", "quaint", "romantic", "charming", "homey", "snug"})
+"""Words that praise what a small or quiet place is (*the place is small and intimate*): a negative clause that
+holds one reads half as praise, and a contrasting *but* before it does not read; the lexicon does not know them."""
 _PRONOUNS = frozenset({"it", "they", "them", "he", "she", "him", "her", "this", "that", "these", "those", "one"})
 MIN_WORDS, MAX_WORDS = 3, 14
 CLAUSE_MIN_FLUENCY = -6.5
@@ -83,7 +89,7 @@ def mine_clauses(preps: Sequence[Prepared], origin: str, lexicon: Polarity) -> t
                 rejected["no verb with its own subject above the aspect"] += 1
                 continue
             toks = _clause_tokens(prep, h)
-            why = _reject(prep, pa, toks)
+            why = _reject(prep, pa, toks) or stands_alone(prep, pa, toks, h, lexicon)
             if why:
                 rejected[why] += 1
                 continue
@@ -96,8 +102,15 @@ def mine_clauses(preps: Sequence[Prepared], origin: str, lexicon: Polarity) -> t
             text = prep.sentence.text[a[0]:b[1]]
             if p.upos[toks[0]] != "PROPN":
                 text = lower_first(text)
+            text = _LOWER_I.sub("I", text)  # *i had to pay for lousy food*: the pronoun is written I
+            if _DEBRIS.match(text):
+                rejected["opens with a mark, a list number or a date (= Webcam ..., 2.The ..., 12/24/03 ...)"] += 1
+                continue
             if lexicon.phrase(text) != LABEL_SIGN[lab]:
                 rejected["does not read with the aspect's label under the lexicon"] += 1
+                continue
+            if lab == "negative" and _COSY.intersection(text.lower().split()):
+                rejected["a negative clause with a word that praises small places (small and intimate)"] += 1
                 continue
             if ADDITIVE.search(text):
                 rejected["an additive or scalar focus (even, also, too) that needs an earlier statement"] += 1
@@ -125,7 +138,7 @@ def _reject(prep: Prepared, pa: Any, toks: list[int]) -> str | None:
             return "holds another aspect"
     if any(p.tokens[i].lower() in _BAD_WORDS for i in toks):
         return "contrast, question or quotation inside"
-    if p.tokens[toks[0]].lower() in _OPENERS or p.tags[toks[0]] in ("WDT", "WP", "IN"):
+    if p.tokens[toks[0]].lower() in _OPENERS or p.tags[toks[0]] in ("WDT", "WP", "WRB", "IN"):
         return "opens like a subordinate clause"
     if any(p.tokens[i].lower() in _PRONOUNS for i in toks):
         return "a pronoun that needs its antecedent"
@@ -134,6 +147,62 @@ def _reject(prep: Prepared, pa: Any, toks: list[int]) -> str | None:
     if pa.opinions and not any(toks[0] <= of and ot - 1 <= toks[-1] for of, ot in pa.opinions):
         return "the aspect's opinion is outside the clause"
     return None
+
+
+_SECOND = frozenset({"you", "your", "yours", "yourself", "yourselves", "y'all", "ya", "u"})
+_HYPOTHETICAL = frozenset({"could", "should", "might"})
+"""Modals of what may or should be; *would* only with *have* or *like* (a habitual *programs would crash* stays)."""
+_HANGING = frozenset({"if", "unless", "when", "whenever", "once", "until", "till", "whether", "before", "after"})
+"""Subordinators whose clause, without them, tells a condition or circumstance as if it were a statement."""
+_FIRST = frozenset({"i", "we"})
+_REPORTING = frozenset({"say", "says", "saying", "said", "tell", "tells", "telling", "told", "show", "shows", "showing",
+                        "showed", "claim", "claims", "claimed", "state", "states", "stating", "read", "reads",
+                        "reading", "warn", "warns", "warning"})
+_EXPERIENCE = frozenset({"have", "had", "get", "got", "received", "recieved", "ate", "tried", "ordered", "enjoy",
+                         "enjoyed", "love", "loved", "like", "liked", "hate", "hated", "dislike", "disliked", "adore",
+                         "prefer", "recommend", "found", "paid", "waited"})
+"""Verbs whose first-person clause evaluates or reports an experience of the reviewed thing (*we had a great glass
+of wine*, *I really like the decor*)."""
+
+
+def stands_alone(prep: Prepared, pa: Any, toks: list[int], h: int, lexicon: Polarity | None = None) -> str | None:
+    """Why a mined clause does not stand alone as an evaluation of its aspect, or ``None``.
+
+    Appended after *but* the clause must read as a statement about the reviewed thing: a condition or circumstance
+    (*[if] you are in the market for ...*, *[when] ...*) or a first-person report (*[saying] I have a bad internet
+    connection*) lost what it hung on; a hypothetical or counterfactual (*I would not have been so disappointed
+    with the portions*) says what did not happen; a second-person clause addresses a reader the appended sentence
+    does not have; a first-person clause whose verb neither evaluates the aspect nor reports an experience of it
+    tells the reviewer's story (*I pushed the power plug in too hard*, *we were sitting eating the subpar food*).
+    """
+    p = prep.parse
+    words = [p.tokens[i].lower() for i in toks]
+    if any(p.tokens[j].lower() in _HANGING for j in children(p, h) if p.deps[j] == "mark" and j < toks[0]):
+        return "a condition or circumstance (if, when, unless ...) in its sentence: it does not stand alone"
+    if any(w in _HYPOTHETICAL or (w in ("would", "'d") and {"have", "'ve", "like"} & set(words[i + 1:i + 3]))
+           for i, w in enumerate(words)):
+        return "a hypothetical or counterfactual (would have, could, should, might)"
+    if any(w in _SECOND for w in words):
+        return "addresses the reader (you): not a statement about the reviewed thing"
+    subj = [j for j in children(p, h) if p.deps[j] in ("nsubj", "nsubjpass")]
+    if not subj or not all(p.tokens[j].lower() in _FIRST for j in subj):
+        return None
+    gov = p.heads[h]
+    if p.deps[h] == "ccomp" and p.tokens[gov].lower() in _REPORTING and not any(
+            p.deps[j] in ("nsubj", "nsubjpass") and p.tokens[j].lower() in _FIRST for j in children(p, gov)):
+        # *[the screen pops up saying] I have a bad internet connection*; *[I must say] I was happy ...* stays
+        return "a first-person report (I have ..., we were ...) of its sentence: it does not stand alone"
+    preds = [h] + [j for j in children(p, h) if p.deps[j] in ("acomp", "attr", "xcomp", "agent")]
+    if any(of <= i < ot for of, ot in pa.opinions for i in preds):
+        return None  # the opinion is the predicate: *I just hated the screen*
+    if p.tokens[h].lower() in _EXPERIENCE:
+        return None
+    if lexicon is not None and any(p.deps[j] == "acomp" and lexicon.word(p.tokens[j])
+                                   and pa.span[0] in subtree(p, j, CLAUSE_BOUNDARY) for j in preds):
+        return None  # *I was thoroughly impressed with the food* (not *I was ready for a change and tired of ...*)
+    if any(p.deps[j] == "agent" and pa.span[0] in subtree(p, j, CLAUSE_BOUNDARY) for j in preds):
+        return None  # the aspect acts on the reviewer: *we were ignored by our waitress*
+    return "a first-person story whose verb neither evaluates the aspect nor reports an experience of it"
 
 
 def adjective_templates(preps: Sequence[Prepared], origin: str, lexicon: Polarity) -> tuple[list[PoolEntry], Counter]:

@@ -371,7 +371,7 @@ def _one(strat, cfg, ctxs, rngs, p, pa, pools, made, q, plans, caps, waiting) ->
         return add_diff(rngs[strat], p, a.id, p.sentence.text, a.start, a.end, pools,
                         k=cfg.k if strat == "adddiff_k" else None, faithful=cfg.faithful, kind=strat,
                         uses=caps[strat][0], cap=caps[strat][1], waiting=caps[strat][2],
-                        lexicon=q.lexicon if q is not None else None)
+                        lexicon=q.lexicon if q is not None else None, wn=q.antonyms.wn if q is not None else None)
     if strat == "revnon_adddiff":
         base = made.get("revnon")
         if base is None:
@@ -386,7 +386,7 @@ def _one(strat, cfg, ctxs, rngs, p, pa, pools, made, q, plans, caps, waiting) ->
         return add_diff(rngs[strat], p, a.id, base.sentence, base.start, base.end, pools, k=None,
                         faithful=cfg.faithful, kind="revnon_adddiff", base_labels=base.labels,
                         uses=caps[strat][0], cap=caps[strat][1], waiting=caps[strat][2],
-                        lexicon=q.lexicon if q is not None else None)
+                        lexicon=q.lexicon if q is not None else None, wn=q.antonyms.wn if q is not None else None)
     raise ConfigError(f"unknown strategy {strat!r}")
 
 

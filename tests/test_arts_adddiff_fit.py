@@ -1,0 +1,156 @@
+"""AddDiff's appended clause must fit the sentence as one statement: not about what the sentence already evaluates
+under another name (the same price, the whole of an evaluated part, a total failure after praise), not after a
+sentence that evaluates nothing (a requirement, a recommended action), and drawn from clauses that stand alone
+(no condition, counterfactual, reader address or first-person story). Short made-up sentences of the audited forms.
+"""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from sentiprobe.generate.arts.adddiff import PoolEntry, add_diff, unfit_source
+from sentiprobe.generate.arts.inputs import Aspect, Sentence
+from sentiprobe.generate.arts.polarity import Polarity
+from sentiprobe.generate.arts.resources import Parse
+from sentiprobe.generate.arts.strategies import Prepared, prepare_aspects
+from sentiprobe.generate.arts.text import tokenize
+
+
+def _prep(text: str, aspects: list[tuple[str, str]]) -> Prepared:
+    found = []
+    for n, (term, polarity) in enumerate(aspects):
+        a = text.index(term)
+        found.append(Aspect(f"s1_{n}", term, polarity, a, a + len(term)))
+    s = Sentence("s1", text, tuple(found))
+    toks = tuple(tokenize(text))
+    parse = Parse(toks, ("NN",) * len(toks), ("X",) * len(toks), tuple(range(len(toks))), ("",) * len(toks))
+    return Prepared(s, toks, parse, prepare_aspects(s, toks))
+
+
+def _entry(text: str, term: str, label: str) -> PoolEntry:
+    return PoolEntry(text, term, label, "train#1", "clause")
+
+
+@pytest.fixture(scope="module")
+def wordnet(tmp_path_factory):
+    from sentiprobe.generate.arts.resources import _wordnet_reader, prepare_wordnet
+
+    return _wordnet_reader(str(prepare_wordnet(tmp_path_factory.mktemp("wn"))))
+
+
+def _appended(prep: Prepared, pool: list[PoolEntry], wn=None, seeds: int = 20) -> set[str]:
+    extra = {"wn": wn} if wn is not None else {}
+    a = prep.aspects[0].aspect
+    pools = {"positive": [e for e in pool if e.label == "negative"],
+             "negative": [e for e in pool if e.label == "positive"]}
+    out = set()
+    for seed in range(seeds):
+        v, why = add_diff(random.Random(seed), prep, a.id, prep.sentence.text, a.start, a.end, pools, k=1,
+                          faithful=False, **extra)
+        assert v is not None, why
+        out |= {e["term"] for e in v.appended}
+    return out
+
+
+MUSIC = _entry("the music is too loud", "music", "negative")
+
+
+def test_a_price_clause_is_not_appended_to_a_sentence_that_evaluates_price():
+    prep = _prep("The service is great and the prices are really reasonable.", [("service", "positive")])
+    assert _appended(prep, [_entry("the pizza is overpriced", "pizza", "negative"), MUSIC]) == {"music"}
+    # a sentence that says nothing of price takes it
+    prep = _prep("The service is great.", [("service", "positive")])
+    assert "pizza" in _appended(prep, [_entry("the pizza is overpriced", "pizza", "negative"), MUSIC])
+
+
+def test_a_clause_about_the_whole_is_not_appended_to_an_evaluated_part(wordnet):
+    prep = _prep("For an appetizer, their calamari is a winner.", [("calamari", "positive")])
+    assert _appended(prep, [_entry("we got the subpar food", "food", "negative"), MUSIC], wordnet) == {"music"}
+    prep = _prep("The waiters are friendly.", [("waiters", "positive")])
+    assert _appended(prep, [_entry("the service was horrendous", "service", "negative"), MUSIC]) == {"music"}
+    # and the other way round: a part after the whole
+    prep = _prep("Great food and a nice bar.", [("food", "positive")])
+    assert _appended(prep, [_entry("the fish was dry", "fish", "negative"), MUSIC], wordnet) == {"music"}
+    # two parts are two things: calamari and the pizza
+    prep = _prep("For an appetizer, their calamari is a winner.", [("calamari", "positive")])
+    assert "pizza" in _appended(prep, [_entry("the pizza was soggy", "pizza", "negative"), MUSIC], wordnet)
+
+
+def test_everything_and_total_failure_do_not_follow_praise():
+    prep = _prep("The keyboard is awful.", [("keyboard", "negative")])
+    pool = [_entry("everything is so easy to use", "everything", "positive"),
+            _entry("the screen is bright", "screen", "positive")]
+    assert _appended(prep, pool) == {"screen"}
+    prep = _prep("Hardware performance is impressive for a computer this small.",
+                 [("Hardware performance", "positive")])
+    pool = [_entry("THE MOTHERBOARD IS DEAD", "MOTHERBOARD", "negative"),
+            _entry("the charger stopped working", "charger", "negative"), MUSIC]
+    assert _appended(prep, pool) == {"music"}
+
+
+def test_clash_names_its_reason():
+    from sentiprobe.generate.arts.adddiff import clash
+
+    prep = _prep("The screen is great.", [("screen", "positive")])
+    labels = {"s1_0": "positive"}
+    assert clash(_entry("THE MOTHERBOARD IS DEAD", "MOTHERBOARD", "negative"), prep, labels, prep.sentence.text) \
+        == "failure"
+    assert clash(MUSIC, prep, labels, prep.sentence.text) is None
+    # a failing peripheral after a praised screen is another aspect, not a contradiction
+    assert clash(_entry("the charger stopped working", "charger", "negative"), prep, labels, prep.sentence.text) \
+        is None
+
+
+@pytest.mark.parametrize("text", [
+    "It was important that it was powerful enough to do all of his tasks.",
+    "The edges are sharp, so i recommend getting a case to protect it.",
+    "During busy hours, I recommend that you make a reservation.",
+])
+def test_a_sentence_that_evaluates_nothing_takes_no_contrast(text):
+    assert "requirement or recommendation" in (unfit_source(text) or "")
+
+
+@pytest.mark.parametrize("text", [
+    "I'd recommend getting an appetizer, but it was definitely worth the wait.",
+    "I highly recommend this place.",
+    "It's exactly what I wanted and it works great.",
+])
+def test_an_evaluating_sentence_with_a_recommendation_still_takes_one(text):
+    assert unfit_source(text) is None
+
+
+def test_mined_clauses_that_do_not_stand_alone_are_left_out(tmp_path):
+    import _arts_kit
+    from test_arts_quality import record
+
+    from sentiprobe.generate.arts.clauses import mine_clauses
+    from sentiprobe.generate.arts.inputs import read_input
+    from sentiprobe.generate.arts.pipeline import prepare
+
+    pool = [("a", "As we were sitting eating the subpar food, the manager yelled at a waiter.",
+             [("food", "negative", ["subpar"])]),
+            ("b", "I would not have been so disappointed with the portions if the food was good.",
+             [("portions", "negative", ["disappointed"])]),
+            ("c", "Buy it if you are in the market for a stylish computer.", [("computer", "positive", ["stylish"])]),
+            ("d", "The screen keeps saying I have a bad internet connection.",
+             [("internet connection", "negative", ["bad"])]),
+            ("e", "You will pay a lot for the awful decor.", [("decor", "negative", ["awful"])]),
+            ("i", "I was ready for a change and tired of the old system.", [("old system", "negative", ["tired"])]),
+            ("j", "The room is dull and cozy.", [("room", "negative", ["dull"])]),
+            ("k", "2.The wireless card is awful.", [("wireless card", "negative", ["awful"])]),
+            ("f", "The keyboard is great.", [("keyboard", "positive", ["great"])]),
+            ("g", "I love the trackpad.", [("trackpad", "positive", ["love"])]),
+            ("h", "We had a great glass of wine.", [("glass of wine", "positive", ["great"])]),
+            ("l", "i really like the bright screen.", [("screen", "positive", ["like"])])]
+    p = tmp_path / "pool.json"
+    p.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in pool}), encoding="utf-8")
+    entries, rejected = mine_clauses(prepare(read_input(p).sentences, _arts_kit.kit()), "pool.json", Polarity())
+    assert sorted(e.text for e in entries) == ["I love the trackpad", "I really like the bright screen",
+                                               "the keyboard is great", "we had a great glass of wine"], (
+        entries, rejected)
+    reasons = " ".join(rejected)
+    for part in ("condition or circumstance", "counterfactual", "addresses the reader", "first-person",
+                 "small and intimate", "list number"):
+        assert part in reasons, rejected
