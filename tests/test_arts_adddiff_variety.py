@@ -15,8 +15,9 @@ import _arts_kit
 from sentiprobe.cli import main
 from sentiprobe.core.errors import ConfigError
 from sentiprobe.generate.arts import GenerateConfig
-from sentiprobe.generate.arts.adddiff import CLAUSE_CAP, clause_cap
+from sentiprobe.generate.arts.adddiff import CLAUSE_CAP, clause_cap, over_cap
 from sentiprobe.generate.arts.pipeline import default_pool, generate_file
+from sentiprobe.generate.arts.strategies import Variant
 
 NOUNS = ["screen", "keyboard", "battery", "speaker", "trackpad", "hinge", "charger", "camera", "fan", "webcam",
          "port", "case", "display", "touchpad", "microphone", "lid", "cable", "mouse", "drive", "card"]
@@ -123,3 +124,20 @@ def test_a_custom_ars_without_a_strategy_says_what_it_covers(tmp_path):
     assert "not comparable" in cov["note"] and "revtgt" in res.metrics["ars"].note
     html = report_section({"metrics": {k: m.to_dict() for k, m in res.metrics.items()}, "details": res.details})
     assert "Not comparable with the released sets" in html
+
+
+def _appended(key: str, clause: str) -> Variant:
+    return Variant(key, key, "adddiff", "s", "t", "positive", 0, 1, appended=[{"text": clause}])
+
+
+def test_a_clause_over_its_share_of_the_variants_made_is_trimmed_until_the_cap_holds():
+    """The draw caps a clause at 2 % of the targets; when targets are refused the variants are fewer, so the last
+    uses past 2 % of the variants kept are dropped, and dropping lowers the cap again (100 -> 99 kept: cap 1)."""
+    clauses = [f"c{i}" for i in range(95)] + ["A", "A", "B", "B", "B"]
+    variants = [_appended(f"v{i}", c) for i, c in enumerate(clauses)]
+    drop = over_cap(variants)
+    assert drop == {"v99": "B", "v98": "B", "v96": "A"}
+    kept = [v for v in variants if v.key not in drop]
+    uses = Counter(a["text"] for v in kept for a in v.appended)
+    assert max(uses.values()) / len(kept) <= CLAUSE_CAP and uses["A"] == uses["B"] == 1
+    assert over_cap([_appended(f"w{i}", f"c{i}") for i in range(98)] + variants[95:97]) == {}  # 100: cap 2

@@ -52,6 +52,34 @@ def clause_cap(targets: int, share: float = CLAUSE_CAP) -> int:
     return max(1, math.floor(share * targets))
 
 
+def over_cap(variants: Sequence[Variant], share: float = CLAUSE_CAP) -> dict[str, str]:
+    """AddDiff variants to drop so that no clause serves more than ``share`` of the variants of its strategy that
+    are kept, each with the clause that is over its cap.
+
+    The draw caps a clause at ``share`` of the file's *targets* (the number of variants is known only after it),
+    so where the pool runs short and targets are refused, a clause can end above ``share`` of the variants made.
+    The last variants in file order that would take a clause past ``clause_cap(kept)`` are dropped, and the cap is
+    recomputed on what is kept until it holds (dropping lowers the count and with it the cap)."""
+    dropped: dict[str, str] = {}
+    while True:
+        new: dict[str, str] = {}
+        kinds = sorted({v.kind for v in variants if v.appended})
+        for kind in kinds:
+            kept = [v for v in variants if v.kind == kind and v.appended and v.key not in dropped]
+            cap = clause_cap(len(kept), share)
+            seen: Counter = Counter()
+            for v in kept:
+                texts = sorted({a["text"] for a in v.appended})
+                full = [t for t in texts if seen[t] >= cap]
+                if full:
+                    new[v.key] = full[0]
+                else:
+                    seen.update(texts)
+        if not new:
+            return dropped
+        dropped.update(new)
+
+
 def variety(variants: Sequence[Variant]) -> dict[str, dict[str, Any]]:
     """Per AddDiff strategy: variants, distinct appended clauses and the largest share one clause serves."""
     by: dict[str, Counter] = {}

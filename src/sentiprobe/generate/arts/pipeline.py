@@ -19,7 +19,17 @@ from ...core.errors import ConfigError, DataError
 from ...core.io import atomic_write_text
 from ...models.fluency_lm import FluencyLM, ensure_writable_dir
 from . import quality
-from .adddiff import PHRASE_SOURCES, add_diff, clause_cap, phrase_pool_for, pools_by_label, unfit_source, variety
+from .adddiff import (
+    CLAUSE_CAP,
+    PHRASE_SOURCES,
+    add_diff,
+    clause_cap,
+    over_cap,
+    phrase_pool_for,
+    pools_by_label,
+    unfit_source,
+    variety,
+)
 from .audit import audit
 from .corrected import plan_rev_non, realise
 from .edits import EditContext
@@ -346,7 +356,21 @@ def generate(loaded: Loaded, cfg: GenerateConfig, kit: Toolkit, verifier: Verifi
     if verifier is not None and not cfg.faithful:
         variants, refused, checked = apply_verifier(verifier, variants, records, preps, kit.root(), cfg.provenance)
         skipped += refused
+    if cap is not None:
+        variants = _hold_cap(variants, records, skipped)
     return Generated(records, variants, skipped, preps, cfg, loaded.format, resources, kit.parser, checked)
+
+
+def _hold_cap(variants: list[Variant], records: dict[str, dict[str, Any]], skipped: list[Skip]) -> list[Variant]:
+    """Drop the AddDiff variants whose clause would serve more than :data:`CLAUSE_CAP` of the variants made, each a
+    counted refusal (:func:`over_cap`)."""
+    drop = over_cap(variants)
+    for v in variants:
+        if v.key in drop:
+            records.pop(v.key)
+            why = f"its clause '{drop[v.key]}' would pass the cap of {CLAUSE_CAP:.0%} of the file's {v.kind} variants"
+            skipped.append(Skip(v.source_id, why, v.kind))
+    return [v for v in variants if v.key not in drop]
 
 
 def _one(strat, cfg, ctxs, rngs, p, pa, pools, made, q, plans, caps, waiting) -> tuple[Variant | None, str | None]:
