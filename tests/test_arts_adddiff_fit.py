@@ -154,3 +154,36 @@ def test_mined_clauses_that_do_not_stand_alone_are_left_out(tmp_path):
     for part in ("condition or circumstance", "counterfactual", "addresses the reader", "first-person",
                  "small and intimate", "list number"):
         assert part in reasons, rejected
+
+
+def test_a_clause_cut_inside_a_coordination_is_left_out_and_one_ending_in_and_is_trimmed(tmp_path):
+    """Misparsed coordinations give broken clauses (*the food is terrible and overall*, *tasty and portion sizes are
+    appropriate*); a conjunction at the very end is trimmed with the edge, so its clause stays."""
+    import _arts_kit
+    from test_arts_quality import record
+
+    from sentiprobe.generate.arts.clauses import mine_clauses
+    from sentiprobe.generate.arts.inputs import read_input
+    from sentiprobe.generate.arts.pipeline import prepare
+
+    pool = [("a", "The food is terrible and overall, I would have to say avoid it.",
+             [("food", "negative", ["terrible"])]),
+            ("b", "The soup is tasty and portion sizes are appropriate.",
+             [("portion sizes", "positive", ["appropriate"])]),
+            ("c", "The owner is very friendly and the rooms are clean.", [("owner", "positive", ["friendly"]),
+                                                                      ("rooms", "positive", ["clean"])])]
+    p = tmp_path / "pool.json"
+    p.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in pool}), encoding="utf-8")
+    entries, rejected = mine_clauses(prepare(read_input(p).sentences, _arts_kit.kit()), "pool.json", Polarity())
+    texts = {e.text for e in entries}
+    assert "the owner is very friendly" in texts and not any("overall" in t or "tasty and" in t for t in texts), (
+        entries, rejected)
+    assert any("coordination cut off" in r for r in rejected), rejected
+
+
+def test_a_short_plain_clause_gets_a_lower_fluency_floor():
+    """The mean per token of a short clause is low because its first tokens have no context."""
+    from sentiprobe.generate.arts.clauses import CLAUSE_MIN_FLUENCY, clause_floor
+
+    assert clause_floor("the service was terrible") == CLAUSE_MIN_FLUENCY - 4 * 0.375
+    assert clause_floor("the bartender on my most recent visit was so incredibly rude") == CLAUSE_MIN_FLUENCY

@@ -26,6 +26,7 @@ from typing import Any
 from .adddiff import ADDITIVE, PoolEntry
 from .charedit import lower_first
 from .polarity import LABEL_SIGN, Polarity
+from .resources import Parse
 from .strategies import Prepared
 from .syntax import CLAUSE_BOUNDARY, EMBEDDED, children, span_head, subtree
 from .text import token_offsets
@@ -43,7 +44,20 @@ holds one reads half as praise, and a contrasting *but* before it does not read;
 _PRONOUNS = frozenset({"it", "they", "them", "he", "she", "him", "her", "this", "that", "these", "those", "one"})
 MIN_WORDS, MAX_WORDS = 3, 14
 CLAUSE_MIN_FLUENCY = -6.5
-"""Lowest mean log-probability per token (nats) of a mined clause read as a sentence of its own."""
+"""Lowest mean log-probability per token (nats) of a mined clause of :data:`SHORT_CLAUSE` words or more, read as a
+sentence of its own (:func:`clause_floor` lowers it for shorter clauses)."""
+SHORT_CLAUSE, SHORT_SLACK = 8, 0.375
+"""A clause shorter than ``SHORT_CLAUSE`` words gets ``SHORT_SLACK`` nats per missing word below the floor: its first
+tokens are predicted with almost no context, so the mean per token of a plain short clause is low (*the service
+was terrible* -7.2, *the food is horrible* -6.9, *the portions are small* -8.0 under the packaged model), while
+broken ones stay below even the lowered floor (*the food was bland oily* -8.0 at 5 words, *people are rude bit*
+-10.7, *the servers forgot* -9.8)."""
+
+
+def clause_floor(text: str, min_fluency: float = CLAUSE_MIN_FLUENCY) -> float:
+    """The fluency floor of one clause: ``min_fluency``, lowered for a clause of fewer than :data:`SHORT_CLAUSE`
+    words."""
+    return min_fluency - SHORT_SLACK * max(0, SHORT_CLAUSE - len(text.split()))
 
 
 def _clause_head(prep: Prepared, head: int) -> int | None:
@@ -138,6 +152,8 @@ def _reject(prep: Prepared, pa: Any, toks: list[int]) -> str | None:
             return "holds another aspect"
     if any(p.tokens[i].lower() in _BAD_WORDS for i in toks):
         return "contrast, question or quotation inside"
+    if _cut_coordination(p, toks):
+        return "a coordination cut off at its edge (the food is terrible and overall, tasty and portion sizes are)"
     if p.tokens[toks[0]].lower() in _OPENERS or p.tags[toks[0]] in ("WDT", "WP", "WRB", "IN"):
         return "opens like a subordinate clause"
     if any(p.tokens[i].lower() in _PRONOUNS for i in toks):
@@ -147,6 +163,27 @@ def _reject(prep: Prepared, pa: Any, toks: list[int]) -> str | None:
     if pa.opinions and not any(toks[0] <= of and ot - 1 <= toks[-1] for of, ot in pa.opinions):
         return "the aspect's opinion is outside the clause"
     return None
+
+
+_DANGLING = frozenset({"overall", "plus", "then"})
+
+
+def _cut_coordination(p: Parse, toks: list[int]) -> bool:
+    """Whether the stretch ends in a conjunction and a sentence adverb the tagger read as its conjunct (*the food is
+    terrible and overall*), opens with an adjective coordinated with what follows (*tasty and portion sizes are
+    appropriate*), or holds a conjunction whose following conjunct lies past its end (a conjunction at the very end
+    is trimmed with the edge, not refused)."""
+    words = [t for t in toks if p.upos[t] != "PUNCT"]
+    if len(words) > 1 and p.tokens[words[-1]].lower() in _DANGLING and p.deps[words[-2]] == "cc":
+        return True
+    if len(words) > 1 and p.tags[words[0]] == "JJ" and p.deps[words[1]] == "cc":
+        return True
+    for j in words[:-1]:
+        if p.deps[j] == "cc":
+            conjs = [c for c in children(p, p.heads[j]) if p.deps[c] == "conj" and c > j]
+            if conjs and max(conjs) > toks[-1]:
+                return True
+    return False
 
 
 _SECOND = frozenset({"you", "your", "yours", "yourself", "yourselves", "y'all", "ya", "u"})
@@ -258,7 +295,7 @@ def fluent_subset(entries: Sequence[PoolEntry], lm: Any, needed: int, seed: str,
         i += len(chunk)
         means = lm.mean([upper_sentence(e.text) for e in chunk])
         scored += len(chunk)
-        kept += [e for e, m in zip(chunk, means) if m >= min_fluency]
+        kept += [e for e, m in zip(chunk, means) if m >= clause_floor(e.text, min_fluency)]
     return kept, {"scored": scored, "kept": len(kept), "min_fluency": min_fluency}
 
 
