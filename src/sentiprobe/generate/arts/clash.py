@@ -64,7 +64,7 @@ def _polar(lexicon: Polarity, p: Parse, toks: Iterable[int], sign: int, skip: se
 
 def _ties(p: Parse) -> list[tuple[int, set[int], set[int]]]:
     """Every (tie word, its phrase, its host's side): the host's subtree without coordinated or embedded
-    clauses and without the phrase."""
+    clauses (coordinated adjectives on it stay) and without the phrase."""
     out = []
     for w, tok in enumerate(p.tokens):
         if tok.lower() not in TIE_WORDS or p.heads[w] == w:
@@ -75,7 +75,11 @@ def _ties(p: Parse) -> list[tuple[int, set[int], set[int]]]:
             phrase, host = subtree(p, p.heads[w]), p.heads[p.heads[w]]  # *, with the rolls usually excellent*
         else:
             continue
-        out.append((w, phrase, subtree(p, host, _CUT) - phrase))
+        side = subtree(p, host, _CUT)
+        # coordinated modifiers of the host stay with it (*Intimate but charming interior with ...*)
+        side |= {i for k in list(side) if p.deps[k] == "amod" for j in children(p, k) if p.deps[j] in ("conj", "cc")
+                 for i in subtree(p, j)}
+        out.append((w, phrase, side - phrase))
     return out
 
 
