@@ -77,3 +77,17 @@ def test_but_is_inserted_before_a_verbless_second_side_that_now_differs(tmp_path
     assert "but_inserted" in ops(v)
     v = variant(gen, "l_2_adv2")  # a list with gapped verbs takes no *but* (*The food was bad, but the service ...*)
     assert v is None or "but" not in v.sentence, v
+
+
+def test_an_opinion_that_describes_a_purpose_is_not_reversed(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("p", "Small size and low weight for easy travel, and the screen is sharp.",
+         [("travel", "positive", ["easy"]), ("screen", "positive", ["sharp"])]),
+        ("q", "Good for a quick lunch.", [("lunch", "positive", ["quick"])]),
+        ("m", "Way too much money for such a bland meal.", [("meal", "negative", ["bland"])]),
+    ])
+    v = variant(gen, "p_1_adv2")  # never *low weight for hard travel*
+    assert v is None or "easy travel" in v.sentence, v
+    assert variant(gen, "q_0_adv1") is None  # never *Good for a slow lunch*
+    assert "describes a purpose" in (refusal(gen, "q_0", "revtgt") or "")
+    assert "purpose" not in (refusal(gen, "m_0", "revtgt") or "")  # a price paid for it is no purpose

@@ -27,7 +27,7 @@ from .candidates import Candidate, Reversal, Sent, conjunction_edit, intensify_c
 from .charedit import CharEdit, apply, map_span, touches
 from .choice import Chooser
 from .clash import (clashes, contrast_lost, covering_pair, elaboration_split, general_clash, lost_contrast,
-                    repetition_changed, tie_clash)
+                    purpose_opinion, repetition_changed, tie_clash)
 from .context import context_clash, context_clashes
 from .frames import not_only_rewrite, tied_frame
 from .polarity import LABEL_SIGN, Polarity
@@ -162,6 +162,7 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
     reasons = []
     for span in pa.opinions:
         cands, why = reversal_candidates(sent, span, rev)
+        why = why or purpose_opinion(sent.parse, span)
         text = _span_text(sent, span)
         if why is not None:
             if ("against the" in why or why.startswith(DESCRIPTOR)) and len(pa.opinions) > 1:
@@ -294,7 +295,9 @@ def plan_rev_non(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
         if o.aspect.polarity == a.polarity and additive:
             why_all.append(f"{o.aspect.term!r}: {additive}")
             continue
-        describing = _describing_clause(q, sent, prep, o) if o.aspect.polarity == a.polarity else None
+        describing = next((w for w in map(lambda sp: purpose_opinion(sent.parse, sp), o.opinions) if w), None) \
+            if o.aspect.polarity == a.polarity else None
+        describing = describing or (_describing_clause(q, sent, prep, o) if o.aspect.polarity == a.polarity else None)
         if describing is not None:  # as RevTgt refuses it (*the cheese cart paired with quality port provides ...*)
             why_all.append(f"{o.aspect.term!r}: {describing.replace('the target', 'the non-target')}")
             kept |= set(o.opinions)
