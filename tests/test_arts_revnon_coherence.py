@@ -91,3 +91,13 @@ def test_an_opinion_that_describes_a_purpose_is_not_reversed(tmp_path, kit):
     assert variant(gen, "q_0_adv1") is None  # never *Good for a slow lunch*
     assert "describes a purpose" in (refusal(gen, "q_0", "revtgt") or "")
     assert "purpose" not in (refusal(gen, "m_0", "revtgt") or "")  # a price paid for it is no purpose
+
+
+def test_and_never_becomes_a_second_but_of_one_sentence(tmp_path, kit):
+    text = "The food was great but the service was slow and the room was cold."
+    gen = run(tmp_path, kit, [("d", text, [("food", "positive", ["great"]), ("service", "negative", ["slow"]),
+                                           ("room", "negative", ["cold"])])])
+    for key in ("d_1_adv2", "d_2_adv2", "d_1_adv1"):  # never *... but the service was slow but the room was not cold*
+        v = variant(gen, key)
+        assert v is None or v.sentence.count(" but ") < 2, v
+    assert "read stitched" in (refusal(gen, "d_1", "revnon") or "")

@@ -379,6 +379,10 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
         return None, "no site has a valid, fluent candidate" + (f": {failed[0]}" if failed else "")
     conj = _conjunction(plan, flipped, q.lexicon)
     if conj is not None and not any(conj.overlaps(e) for e in edits):
+        other = _second_contrast(sent, conj) if conj.op == "and_to_but" else None
+        if other is not None:  # *The food was great but the service was fast but the room was cold*
+            return None, (f"'and' would become 'but' beside the contrast {other!r} of the same sentence: the "
+                          "clauses would read stitched")
         edits.append(conj)
     turned = [o for o in plan.prep.aspects if o.aspect.id in flipped or (plan.strategy == "revtgt" and (
         o is pa or set(o.opinions) & set(pa.opinions)))]
@@ -447,6 +451,22 @@ def _repair(q: Quality, plan: Plan, turned: list[PreparedAspect], edits: list[Ch
     fix4 = contrast_made(sent, plan.prep.aspects, turned, edits)
     if fix4 is not None and not any(fix4.overlaps(e) for e in edits):
         edits.append(fix4)
+    return None
+
+
+def _second_contrast(sent: Sent, conj: CharEdit) -> str | None:
+    """A *but*/*yet* already in the sentence of ``conj`` (an *and* made *but*), outside parentheses and not
+    opening the sentence, or None."""
+    toks = [w.lower() for w in sent.parse.tokens]
+    k = next(i for i, o in enumerate(sent.offsets) if o[0] == conj.start)
+    marks = (".", "!", "?", "...")
+    lo = next((i + 1 for i in range(k - 1, -1, -1) if toks[i] in marks), 0)
+    hi = next((i for i in range(k + 1, len(toks)) if toks[i] in marks), len(toks))
+    depth = 0
+    for i in range(lo, hi):
+        depth += (toks[i] == "(") - (toks[i] == ")")
+        if i != k and i != lo and depth == 0 and toks[i] in ("but", "yet"):
+            return sent.parse.tokens[i]
     return None
 
 
