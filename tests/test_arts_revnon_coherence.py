@@ -101,3 +101,7 @@ def test_and_never_becomes_a_second_but_of_one_sentence(tmp_path, kit):
         v = variant(gen, key)
         assert v is None or v.sentence.count(" but ") < 2, v
     assert "read stitched" in (refusal(gen, "d_1", "revnon") or "")
+    gen = run(tmp_path, kit, [("y", "The room is simple yet cozy and the food is great.",
+                               [("room", "positive", ["cozy"]), ("food", "positive", ["great"])])])
+    v = variant(gen, "y_0_adv2")  # a *yet* inside one description is no contrast of clauses
+    assert v is not None and v.sentence == "The room is simple yet cozy but the food is terrible.", v

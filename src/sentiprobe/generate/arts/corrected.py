@@ -455,8 +455,8 @@ def _repair(q: Quality, plan: Plan, turned: list[PreparedAspect], edits: list[Ch
 
 
 def _second_contrast(sent: Sent, conj: CharEdit) -> str | None:
-    """A *but*/*yet* already in the sentence of ``conj`` (an *and* made *but*), outside parentheses and not
-    opening the sentence, or None."""
+    """A *but* (or a *yet* between clauses) already in the sentence of ``conj`` (an *and* made *but*), outside
+    parentheses and not opening the sentence, or None."""
     toks = [w.lower() for w in sent.parse.tokens]
     k = next(i for i, o in enumerate(sent.offsets) if o[0] == conj.start)
     marks = (".", "!", "?", "...")
@@ -465,7 +465,9 @@ def _second_contrast(sent: Sent, conj: CharEdit) -> str | None:
     depth = 0
     for i in range(lo, hi):
         depth += (toks[i] == "(") - (toks[i] == ")")
-        if i != k and i != lo and depth == 0 and toks[i] in ("but", "yet"):
+        clause_yet = toks[i] == "yet" and toks[i - 1] not in ("and", ",") and sent.parse.upos[
+            sent.parse.heads[i]] in ("VERB", "AUX")  # not *simple yet well presented*, *exciting and yet relaxed*
+        if i != k and i != lo and depth == 0 and (toks[i] == "but" or clause_yet):
             return sent.parse.tokens[i]
     return None
 
