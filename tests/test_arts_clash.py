@@ -118,7 +118,7 @@ def test_an_elaboration_after_a_colon_or_dash_keeps_its_statements_polarity(tmp_
     assert "elaboration" in (refusal(gen, "a_2", "revtgt") or "")
     assert variant(gen, "a_1_adv2") is None
     assert variant(gen, "d_1_adv2") is None  # *Desserts are almost terrible: my personal favorite is ...*
-    assert variant(gen, "l_1_adv1") is not None, refusal(gen, "l_1", "revtgt")
+    assert variant(gen, "l_0_adv1") is not None, refusal(gen, "l_0", "revtgt")  # (*for bad mobility* names no purpose)
 
 
 def test_a_frame_that_sums_up_the_opinions_blocks_every_reversal(tmp_path, kit):

@@ -301,7 +301,7 @@ def test_a_coordinated_present_verb_with_an_object_takes_do_support(tmp_path, ki
 
 
 def test_a_plain_degree_adjective_is_its_own_base_for_review_opposites(tmp_path, kit):
-    text = "Intimate but charming interior with extremely friendly and attentive service."
+    text = "Intimate but charming interior and extremely friendly and attentive service."
     gen = run(tmp_path, kit, [("c", text, [("interior", "positive", ["charming"])])])
     v = variant(gen, "c_0_adv1")  # lemminflect gives *charmy* for *charming*: no opposite was found
     assert v is not None and v.sentence == text.replace("charming", "unappealing"), refusal(gen, "c_0")

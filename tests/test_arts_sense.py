@@ -56,9 +56,9 @@ def test_a_degree_word_takes_its_degree_partner(tmp_path, kit):
               train)
     v = variant(gen, "c_0_adv1")  # WordNet pairs *more* with *little*: *Cost is littler*
     assert v is not None and v.sentence == "Cost is less as compared to other brands.", refusal(gen, "c_0")
-    gen = run(tmp_path, kit, [("m", "Size and weight for optimal mobility.", [("mobility", "positive", ["optimal"])])])
+    gen = run(tmp_path, kit, [("m", "Size and weight give optimal mobility.", [("mobility", "positive", ["optimal"])])])
     v = variant(gen, "m_0_adv1")  # WordNet: *optimal* ~ *best* <-> *worst*
-    assert v is not None and v.sentence == "Size and weight for bad mobility.", refusal(gen, "m_0")
+    assert v is not None and v.sentence == "Size and weight give bad mobility.", refusal(gen, "m_0")
     gen = run(tmp_path, kit, [("b", "Best Indian food I have ever eaten.", [("Indian food", "positive", ["Best"])])])
     v = variant(gen, "b_0_adv1")  # a superlative (tagged JJ at the start) keeps its superlative antonym
     assert v is not None and v.sentence == "Worst Indian food I have ever eaten.", refusal(gen, "b_0")

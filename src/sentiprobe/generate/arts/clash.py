@@ -64,7 +64,7 @@ def _polar(lexicon: Polarity, p: Parse, toks: Iterable[int], sign: int, skip: se
 
 def _ties(p: Parse) -> list[tuple[int, set[int], set[int]]]:
     """Every (tie word, its phrase, its host's side): the host's subtree without coordinated or embedded
-    clauses and without the phrase."""
+    clauses (coordinated adjectives on it stay) and without the phrase."""
     out = []
     for w, tok in enumerate(p.tokens):
         if tok.lower() not in TIE_WORDS or p.heads[w] == w:
@@ -75,7 +75,11 @@ def _ties(p: Parse) -> list[tuple[int, set[int], set[int]]]:
             phrase, host = subtree(p, p.heads[w]), p.heads[p.heads[w]]  # *, with the rolls usually excellent*
         else:
             continue
-        out.append((w, phrase, subtree(p, host, _CUT) - phrase))
+        side = subtree(p, host, _CUT)
+        # coordinated modifiers of the host stay with it (*Intimate but charming interior with ...*)
+        side |= {i for k in list(side) if p.deps[k] == "amod" for j in children(p, k) if p.deps[j] in ("conj", "cc")
+                 for i in subtree(p, j)}
+        out.append((w, phrase, side - phrase))
     return out
 
 
@@ -188,6 +192,29 @@ def _coordinated(p: Parse, head: int, term: set[int]) -> list[int]:
     if not (p.deps[head] in COMPLEMENT or term & (subj | set(group))):
         return []
     return [q for q in group if q != pred and head not in scope(p, q)]
+
+
+_EXCHANGE = PRICE_WORDS | {"money", "quality", "dollars", "bucks", "$"}
+
+
+def purpose_opinion(p: Parse, span: tuple[int, int]) -> str | None:
+    """Why the opinion ``span`` has no reversal where it describes a purpose, or None: an adjective on the object of
+    a *for* that completes a noun or an adjective (*size and weight for optimal mobility*, *great for a quick
+    lunch*) names what one wants; its opposite (*for bad mobility*, *for a slow lunch*) wants nothing. A *for* on a
+    verb or on a price is an exchange or a reason (*paid $20 for a terrible meal*, *much money for such a terrible
+    meal*) and stays reversible."""
+    head = span_head(p, *span)
+    if p.deps[head] != "amod":
+        return None
+    noun = p.heads[head]
+    prep = p.heads[noun]
+    if p.deps[noun] != "pobj" or p.tokens[prep].lower() != "for" or p.upos[p.heads[prep]] not in ("NOUN", "PROPN",
+                                                                                                 "ADJ"):
+        return None
+    if {p.tokens[noun].lower(), p.tokens[p.heads[prep]].lower()} & _EXCHANGE:
+        return None  # a price paid for something (*too much money for such a terrible meal*)
+    return (f"the opinion {p.tokens[head]!r} describes a purpose (*{p.tokens[prep]} ... {p.tokens[noun]}*): "
+            "its opposite names nothing one would want")
 
 
 CONTRASTS = frozenset({"but", "yet"})

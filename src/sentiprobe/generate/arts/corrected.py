@@ -27,7 +27,7 @@ from .candidates import Candidate, Reversal, Sent, conjunction_edit, intensify_c
 from .charedit import CharEdit, apply, map_span, touches
 from .choice import Chooser
 from .clash import (clashes, contrast_lost, covering_pair, elaboration_split, general_clash, lost_contrast,
-                    repetition_changed, tie_clash)
+                    purpose_opinion, repetition_changed, tie_clash)
 from .context import context_clash, context_clashes
 from .frames import not_only_rewrite, tied_frame
 from .polarity import LABEL_SIGN, Polarity
@@ -162,6 +162,7 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
     reasons = []
     for span in pa.opinions:
         cands, why = reversal_candidates(sent, span, rev)
+        why = why or purpose_opinion(sent.parse, span)
         text = _span_text(sent, span)
         if why is not None:
             if ("against the" in why or why.startswith(DESCRIPTOR)) and len(pa.opinions) > 1:
@@ -227,7 +228,7 @@ def _describing_clause(q: Quality, sent: Sent, prep: Prepared, pa: PreparedAspec
 
 
 def _find_additive(sent: Sent, prep: Prepared) -> Additive | None:
-    """The first additive *also*/*too* on an opinion after another aspect's opinion, with the aspects of the
+    """The first additive *also*/*too*/*equally* on an opinion after another aspect's opinion, with the aspects of the
     earlier opinions, nearest first. *I love the drinks, and the food is also VERY good*, *the wine was good,
     too*: the additive says both opinions share a polarity; reversing either one (*I don't love the drinks, but
     the food is also VERY good*) leaves it asserting the opposite. The common forms are repaired instead
@@ -239,7 +240,8 @@ def _find_additive(sent: Sent, prep: Prepared) -> Additive | None:
         hosts = [head] + ([p.heads[head]] if p.deps[head] in ("acomp", "attr", "xcomp", "dobj") else [])
         for h in hosts:
             for j, w in enumerate(p.tokens):
-                additive = w.lower() == "also" or (w.lower() == "too" and j > head)  # not degree *too sweet*
+                # not degree *too sweet*; *equally* compares with the earlier opinion (*are equally tasty*)
+                additive = w.lower() in ("also", "equally") or (w.lower() == "too" and j > head)
                 earlier = sorted(((sp2[1], n) for n, (o2, sp2) in enumerate(spans)
                                   if o2 is not o and sp2[1] <= min(f, j)), reverse=True)
                 if p.heads[j] == h and j != h and p.deps[j] == "advmod" and additive and earlier:
@@ -277,6 +279,8 @@ def plan_rev_non(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
     if additive is None:
         plan.additive = found
     why_all = []
+    by_id = {o.aspect.id: o for o in prep.aspects}
+    kept: set[tuple[int, int]] = set()
     for o in prep.aspects:
         if o is pa or not o.opinions or set(o.opinions) & set(pa.opinions):
             continue
@@ -290,6 +294,13 @@ def plan_rev_non(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
             continue
         if o.aspect.polarity == a.polarity and additive:
             why_all.append(f"{o.aspect.term!r}: {additive}")
+            continue
+        describing = next((w for w in map(lambda sp: purpose_opinion(sent.parse, sp), o.opinions) if w), None) \
+            if o.aspect.polarity == a.polarity else None
+        describing = describing or (_describing_clause(q, sent, prep, o) if o.aspect.polarity == a.polarity else None)
+        if describing is not None:  # as RevTgt refuses it (*the cheese cart paired with quality port provides ...*)
+            why_all.append(f"{o.aspect.term!r}: {describing.replace('the target', 'the non-target')}")
+            kept |= set(o.opinions)
             continue
         if o.aspect.polarity == a.polarity:
             others = {x.aspect.id: x.opinion_tokens() - o.opinion_tokens() for x in prep.aspects
@@ -315,6 +326,9 @@ def plan_rev_non(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
                     continue
                 plan.sites.append(Site(f"non-target {o.aspect.term!r}: intensify {_span_text(sent, span)!r}",
                                        o.aspect.id, "intensify", span, cands, _window(sent, cands, span)))
+    # the opinion of a non-target its clause blocks stays as is for every aspect it is annotated for (*a rude
+    # bartender who had us waiting*: the same *rude* annotated for *waiting* is not reversed either)
+    plan.sites = [x for x in plan.sites if x.kind != "reverse" or not set(by_id[x.aspect_id].opinions) & kept]
     if not plan.sites:
         plan.refusal = "no non-target can be edited" + (f" ({'; '.join(why_all[:3])})" if why_all else "")
     return plan
@@ -363,8 +377,12 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
         return None, failed[0]
     if not edits:
         return None, "no site has a valid, fluent candidate" + (f": {failed[0]}" if failed else "")
-    conj = _conjunction(plan, flipped)
+    conj = _conjunction(plan, flipped, q.lexicon)
     if conj is not None and not any(conj.overlaps(e) for e in edits):
+        other = _second_contrast(sent, conj) if conj.op == "and_to_but" else None
+        if other is not None:  # *The food was great but the service was fast but the room was cold*
+            return None, (f"'and' would become 'but' beside the contrast {other!r} of the same sentence: the "
+                          "clauses would read stitched")
         edits.append(conj)
     turned = [o for o in plan.prep.aspects if o.aspect.id in flipped or (plan.strategy == "revtgt" and (
         o is pa or set(o.opinions) & set(pa.opinions)))]
@@ -433,6 +451,24 @@ def _repair(q: Quality, plan: Plan, turned: list[PreparedAspect], edits: list[Ch
     fix4 = contrast_made(sent, plan.prep.aspects, turned, edits)
     if fix4 is not None and not any(fix4.overlaps(e) for e in edits):
         edits.append(fix4)
+    return None
+
+
+def _second_contrast(sent: Sent, conj: CharEdit) -> str | None:
+    """A *but* (or a *yet* between clauses) already in the sentence of ``conj`` (an *and* made *but*), outside
+    parentheses and not opening the sentence, or None."""
+    toks = [w.lower() for w in sent.parse.tokens]
+    k = next(i for i, o in enumerate(sent.offsets) if o[0] == conj.start)
+    marks = (".", "!", "?", "...")
+    lo = next((i + 1 for i in range(k - 1, -1, -1) if toks[i] in marks), 0)
+    hi = next((i for i in range(k + 1, len(toks)) if toks[i] in marks), len(toks))
+    depth = 0
+    for i in range(lo, hi):
+        depth += (toks[i] == "(") - (toks[i] == ")")
+        clause_yet = toks[i] == "yet" and toks[i - 1] not in ("and", ",") and sent.parse.upos[
+            sent.parse.heads[i]] in ("VERB", "AUX")  # not *simple yet well presented*, *exciting and yet relaxed*
+        if i != k and i != lo and depth == 0 and (toks[i] == "but" or clause_yet):
+            return sent.parse.tokens[i]
     return None
 
 
@@ -541,15 +577,26 @@ def _one_negation_per_predicate(sent: Sent, rows: list[tuple[Site, Candidate | N
     return out
 
 
-def _conjunction(plan: Plan, flipped: set[str]) -> CharEdit | None:
+def _conjunction(plan: Plan, flipped: set[str], lexicon: Polarity | None = None) -> CharEdit | None:
     sent, pa = plan.sent, plan.pa
     assert sent is not None
     a = pa.aspect
+
     if plan.strategy == "revtgt":
         shared = {o.aspect.id for o in plan.prep.aspects if o is not pa and set(o.opinions) & set(pa.opinions)}
         others = [(o.opinion_tokens(), LABEL_SIGN[o.aspect.polarity]) for o in plan.prep.aspects
                   if o is not pa and o.aspect.id not in shared and o.opinions]
         return conjunction_edit(sent, pa.opinion_tokens(), -LABEL_SIGN[a.polarity], others)
+
+    def reads(o: PreparedAspect) -> bool:
+        """A non-target RevNon could not reverse counts unless its opinion reads against its label: an annotation
+        the lexicon reads the other way (*a sloppy interface (courtesy of the Mac OS)*, negative) does not make its
+        side mixed."""
+        sign = LABEL_SIGN[o.aspect.polarity]
+        if o is pa or o.aspect.id in flipped or o.aspect.polarity != a.polarity or lexicon is None or not sign:
+            return True
+        return all(lexicon.phrase(_span_text(sent, sp)) != -sign for sp in o.opinions)
+
     def after(o: PreparedAspect) -> int:  # an aspect's sign after the edit
         return -LABEL_SIGN[o.aspect.polarity] if o.aspect.id in flipped else LABEL_SIGN[o.aspect.polarity]
 
@@ -558,7 +605,8 @@ def _conjunction(plan: Plan, flipped: set[str]) -> CharEdit | None:
             # every other aspect counts with its sign after the edit: two clauses flipped alike keep their *and*
             e = conjunction_edit(sent, o.opinion_tokens(), -LABEL_SIGN[o.aspect.polarity],
                                  [(x.opinion_tokens(), after(x)) for x in plan.prep.aspects
-                                  if x is not o and x.opinions and after(x) and not set(x.opinions) & set(o.opinions)])
+                                  if x is not o and x.opinions and after(x) and not set(x.opinions) & set(o.opinions)
+                                  and reads(x)])
             if e is not None:
                 return e
     return None

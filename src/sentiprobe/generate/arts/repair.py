@@ -7,7 +7,8 @@ text), and each repair is an edit of its own in the provenance:
 * :func:`additive_repair`, op ``additive_removed`` (RevTgt and RevNon): an additive *also* / *too* that ties an
   opinion to an earlier one (*I love the drinks, and the food is also VERY good*) is deleted where the two now
   differ, and the *and* that joins their clauses becomes *but* (*I don't love the drinks, but the food is VERY
-  good*). Only the forms *is also* (after an auxiliary), *, too* (clause-final) and *; also,* are deleted:
+  good*). Only the forms *is also* (after an auxiliary), *, too* (clause-final), *; also,* and *equally* before
+  its adjective (*the wraps are equally tasty*) are deleted:
   elsewhere *also* works as a conjunction (*Easy to install also small to carry*) and its removal breaks the
   sentence.
 * :func:`contrast_repair`, op ``but_to_and``: a *but* whose two sides now read alike becomes *and* where each side
@@ -66,6 +67,9 @@ def additive_deletion(sent: Sent, j: int) -> CharEdit | None:
         return CharEdit(start, b, "", t[start:b], "additive_removed", detail)
     if low == "also" and prev in (";", ",") and nxt == "," and j + 2 < len(p.tokens):  # *; also, the bar looks nice*
         end = sent.offsets[j + 2][0]
+        return CharEdit(a, end, "", t[a:end], "additive_removed", detail)
+    if low == "equally" and j + 1 < len(p.tokens) and p.heads[j] == j + 1 and p.upos[j + 1] in ("ADJ", "ADV"):
+        end = sent.offsets[j + 1][0]  # *the wraps are equally tasty*
         return CharEdit(a, end, "", t[a:end], "additive_removed", detail)
     return None
 
@@ -149,12 +153,19 @@ _NOT_BETWEEN = frozenset({"and", "but", "or", "so", "yet", "nor", "while", "beca
                           "who", "that", ";", ":", "-", "--", ".", "!", "?", "(", ")"})
 
 
+def _degree_so(tokens: Sequence[str], k: int) -> bool:
+    """Whether token ``k`` is the degree *so* of *so many* / *so much*, not the connective *so*."""
+    return tokens[k].lower() == "so" and k + 1 < len(tokens) and tokens[k + 1].lower() in ("many", "much", "few",
+                                                                                          "little")
+
+
 def contrast_added(sent: Sent, one: PreparedAspect, two: PreparedAspect, op: str = "but_added",
-                   detail: str = "a general aspect and a kind of it now differ: the clauses are contrasted"
-                   ) -> CharEdit | None:
+                   detail: str = "a general aspect and a kind of it now differ: the clauses are contrasted",
+                   fragment: bool = False) -> CharEdit | None:
     """*but* inserted after the comma that alone joins the clauses of ``one`` and ``two`` (each a clause with its
     own verb: *The food is good, the teriyaki I recommend* -> *..., but the teriyaki I don't recommend*), or
-    None where they are not two such clauses."""
+    None where they are not two such clauses. With ``fragment`` the second may be a verbless phrase after a
+    clause (*working with it is so much harder, so many cool features* -> *..., but so many cool features*)."""
     p = sent.parse
 
     def toks(o: PreparedAspect) -> set[int]:
@@ -165,13 +176,17 @@ def contrast_added(sent: Sent, one: PreparedAspect, two: PreparedAspect, op: str
         return None
     between = range(max(x) + 1, min(y))
     commas = [k for k in between if p.tokens[k] == ","]
-    if len(commas) != 1 or any(p.tokens[k].lower() in _NOT_BETWEEN for k in between):
+    if len(commas) != 1 or any(p.tokens[k].lower() in _NOT_BETWEEN and not _degree_so(p.tokens, k) for k in between):
         return None
     c = commas[0]
-    lo = next((j + 1 for j in range(c - 1, -1, -1) if p.tokens[j] in _NOT_BETWEEN or p.tokens[j] == ","), 0)
-    hi = next((j for j in range(c + 1, len(p.tokens)) if p.tokens[j] in _NOT_BETWEEN), len(p.tokens))
+    def joint(j: int) -> bool:
+        return p.tokens[j] in _NOT_BETWEEN and not _degree_so(p.tokens, j)
+
+    lo = next((j + 1 for j in range(c - 1, -1, -1) if joint(j) or p.tokens[j] == ","), 0)
+    hi = next((j for j in range(c + 1, len(p.tokens)) if joint(j)), len(p.tokens))
     verbs = ("VERB", "AUX")
-    if not any(p.upos[j] in verbs for j in range(lo, c)) or not any(p.upos[j] in verbs for j in range(c + 1, hi)):
+    if not any(p.upos[j] in verbs for j in range(lo, c)) or not (fragment or any(
+            p.upos[j] in verbs for j in range(c + 1, hi))):
         return None  # a list of noun phrases (*great food, friendly service*) is no pair of clauses
     return sent.insert_before(c + 1, "but", op, detail)
 
@@ -224,7 +239,7 @@ def contrast_made(sent: Sent, aspects: Sequence[PreparedAspect], turned: Sequenc
         sides = [{sign(o, True) for o in left}, {sign(o, True) for o in right}]
         if any(len(s) != 1 or 0 in s for s in sides) or sides[0] == sides[1]:
             continue
-        if j + 1 >= len(toks) or toks[j + 1] in _OPENS_NO_CLAUSE:
+        if j + 1 >= len(toks) or (toks[j + 1] in _OPENS_NO_CLAUSE and not _degree_so(toks, j + 1)):
             continue
         if any(toks[i] in ("also", "too", "either", "even") or toks[i:i + 2] == ["as", "well"]
                for i in range(j + 1, hi)):
@@ -243,8 +258,11 @@ def contrast_made(sent: Sent, aspects: Sequence[PreparedAspect], turned: Sequenc
             found.append((0, sent.replace(j, "but", "and_to_but",
                                           "'and' joins two aspects that differ after the edit")))
         else:
+            # a verbless second side only where the comma alone splits the stretch in two (*built poorly, battery
+            # life AMAZING*), never in a list (*the food was poor, the service prompt, and the price ...*)
+            two = not any(toks[i] in (",", "and", "or") for i in (*range(lo, j), *range(j + 1, hi)))
             e = contrast_added(sent, nearest, first, "but_inserted",
-                               "a lone comma joins the clauses of two aspects that differ after the edit")
+                               "a lone comma joins the clauses of two aspects that differ after the edit", two)
             if e is not None and e.start == sent.offsets[j + 1][0]:
                 found.append((1, e))
     return min(found, key=lambda x: x[0])[1] if found else None
