@@ -105,3 +105,21 @@ def test_and_never_becomes_a_second_but_of_one_sentence(tmp_path, kit):
                                [("room", "positive", ["cozy"]), ("food", "positive", ["great"])])])
     v = variant(gen, "y_0_adv2")  # a *yet* inside one description is no contrast of clauses
     assert v is not None and v.sentence == "The room is simple yet cozy but the food is terrible.", v
+
+
+def test_a_scalar_even_before_a_comparative_ties_it_to_the_earlier_opinion(tmp_path, kit):
+    # never *The food is terrible but the milkshakes are even better!*
+    gen = run(tmp_path, kit, [("m", "The food is great and the milkshakes are even better!",
+                               [("food", "positive", ["great"]), ("milkshakes", "positive", ["even better"])])])
+    v = variant(gen, "m_0_adv1")
+    assert v is None or "even better" not in v.sentence, v
+    assert v is not None or "'even'" in (refusal(gen, "m_0", "revtgt") or "")
+
+
+def test_no_negation_after_a_degree_adverb_of_the_verb(tmp_path, kit):
+    # never *a new drive which I highly don't recommend*
+    gen = run(tmp_path, kit, [("h", "I put in a new drive which I highly recommend.",
+                               [("drive", "positive", ["highly recommend"])])])
+    v = variant(gen, "h_0_adv1")
+    assert v is None or "highly don't" not in v.sentence, v
+    assert v is not None or "degree adverb 'highly'" in (refusal(gen, "h_0", "revtgt") or "")

@@ -65,6 +65,8 @@ _AFTER_NEGATION = frozenset({"also", "still", "even", "definitely", "certainly",
 """Adverbs a negation follows (*is also not*, *is definitely not*), unlike degree words (*is not very*)."""
 _ADDITIVE = frozenset({"also", "too", "even"})
 _DO = {"VBZ": "doesn't", "VBP": "don't", "VBD": "didn't"}
+_VERB_DEGREE = frozenset({"highly", "strongly", "thoroughly", "greatly", "deeply", "fully", "wholeheartedly"})
+"""Degree adverbs of a verb that a negation cannot follow (*I highly recommend* -> never *I highly don't recommend*)."""
 _CONTRACTED_AUX = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
 _GLUED = {"isnt": "is", "wasnt": "was", "arent": "are", "werent": "were", "cant": "can", "couldnt": "could",
           "wouldnt": "would", "shouldnt": "should", "hasnt": "has", "havent": "have", "hadnt": "had",
@@ -292,10 +294,16 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
             tag = p.tags[pred]
             base = base_form(p.tokens[pred], tag)
             e = s.replace(pred, f"{_DO[tag]} {base}", "do_support", f"do-support: {_DO[tag]!r} + {base!r}")
-            out.append(Candidate((e,), "do_support", e.detail, 2))
+            found = [Candidate((e,), "do_support", e.detail, 2)]
             if tag == "VBD":
                 e2 = s.insert_before(pred, "never", "negation_added", "'never' before the past-tense verb")
-                out.append(Candidate((e2,), "negation_added", e2.detail, 4))
+                found.append(Candidate((e2,), "negation_added", e2.detail, 4))
+            degree = [p.tokens[j] for j in children(p, pred)
+                      if j < pred and p.deps[j] == "advmod" and p.tokens[j].lower() in _VERB_DEGREE]
+            if degree:
+                found = [c.with_problems(f"a negation after the degree adverb {degree[0]!r} of the verb reads wrong "
+                                         "(*I highly don't recommend*)") for c in found]
+            out += found
         if out:
             why = _negation_misreads(p, head, pred, r.lexicon) or _negation_unclear(p, head, pred, r.lexicon)
             if why:

@@ -228,10 +228,11 @@ def _describing_clause(q: Quality, sent: Sent, prep: Prepared, pa: PreparedAspec
 
 
 def _find_additive(sent: Sent, prep: Prepared) -> Additive | None:
-    """The first additive *also*/*too*/*equally* on an opinion after another aspect's opinion, with the aspects of the
-    earlier opinions, nearest first. *I love the drinks, and the food is also VERY good*, *the wine was good,
-    too*: the additive says both opinions share a polarity; reversing either one (*I don't love the drinks, but
-    the food is also VERY good*) leaves it asserting the opposite. The common forms are repaired instead
+    """The first additive *also*/*too*/*equally* (or *even* before a comparative) on an opinion after another
+    aspect's opinion, with the aspects of the earlier opinions, nearest first. *I love the drinks, and the food is
+    also VERY good*, *the wine was good, too*, *the food is great, the shakes are even better*: the additive says
+    both opinions share a polarity; reversing either one (*I don't love the drinks, but the food is also VERY
+    good*) leaves it asserting the opposite. The common forms are repaired instead
     (:func:`.repair.additive_repair`); the others block the reversal."""
     p = sent.parse
     spans = [(o, sp) for o in prep.aspects for sp in o.opinions]
@@ -241,7 +242,9 @@ def _find_additive(sent: Sent, prep: Prepared) -> Additive | None:
         for h in hosts:
             for j, w in enumerate(p.tokens):
                 # not degree *too sweet*; *equally* compares with the earlier opinion (*are equally tasty*)
-                additive = w.lower() in ("also", "equally") or (w.lower() == "too" and j > head)
+                # and a scalar *even* before a comparative (*the food is great, the shakes are even better*)
+                additive = w.lower() in ("also", "equally") or (w.lower() == "too" and j > head) or (
+                    w.lower() == "even" and p.tags[h] in ("JJR", "RBR"))
                 earlier = sorted(((sp2[1], n) for n, (o2, sp2) in enumerate(spans)
                                   if o2 is not o and sp2[1] <= min(f, j)), reverse=True)
                 if p.heads[j] == h and j != h and p.deps[j] == "advmod" and additive and earlier:
