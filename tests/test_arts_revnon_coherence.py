@@ -123,3 +123,14 @@ def test_no_negation_after_a_degree_adverb_of_the_verb(tmp_path, kit):
     v = variant(gen, "h_0_adv1")
     assert v is None or "highly don't" not in v.sentence, v
     assert v is not None or "degree adverb 'highly'" in (refusal(gen, "h_0", "revtgt") or "")
+
+
+def test_a_softened_complaint_takes_no_opposite_and_no_second_degree_word(tmp_path, kit):
+    # never *The switch is a bit clear*; never RevNon's *the smoothies are a little really big*
+    gen = run(tmp_path, kit, [("s", "The switch is a bit obscure.", [("switch", "negative", ["obscure"])]),
+                              ("d", "While the smoothies are a little big, the juices are the best I have had!",
+                               [("smoothies", "negative", ["big"]), ("juices", "positive", ["best"])])])
+    v = variant(gen, "s_0_adv1")
+    assert v is None or "a bit clear" not in v.sentence, v
+    v = variant(gen, "d_1_adv2")
+    assert v is None or "little really" not in v.sentence, v

@@ -118,6 +118,9 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
     mixed = middle_in_pair(p, head) if sign < 0 else None
     if mixed is not None:
         ants = [c.with_problems(mixed) for c in ants]
+    if sign < 0 and not negs and p.tags[head] not in ("JJR", "RBR") and _softened(p, head):
+        ants = [c.with_problems("a softener fits a complaint, not praise: its opposite reads oddly (*a bit clean*, "
+                                "*a little bit comfortable*)") for c in ants]
     out += ants
     if sign and not negs:
         out += degree_reversals(s, f, t, sign, r.lexicon)
@@ -426,6 +429,18 @@ def _check_common(s: Sent, c: Candidate, r: Reversal, head: int) -> Candidate:
 
 # ---- intensification (RevNon) --------------------------------------------------------------------------
 
+_SOFTENERS = frozenset({"bit", "slightly", "somewhat", "kinda", "sorta"})
+
+
+def _softened(p: Parse, head: int) -> bool:
+    """Whether a softener (*a bit*, *a little*, *slightly*, *somewhat*) stands in the three words before ``head``:
+    it tones down a complaint (*a bit dirty*), and neither praise (*a bit clean*) nor a second degree word (*a
+    little really big*) follows it."""
+    before = [p.tokens[j].lower() for j in range(max(0, head - 3), head)]
+    return bool(_SOFTENERS.intersection(before)) or any(
+        w == "little" and i > 0 and before[i - 1] == "a" for i, w in enumerate(before))
+
+
 def intensify_candidates(s: Sent, span: tuple[int, int]) -> tuple[list[Candidate], str | None]:
     """Degree-adverb insertions licensed by the parse before the head of the opinion ``span``."""
     p = s.parse
@@ -436,7 +451,7 @@ def intensify_candidates(s: Sent, span: tuple[int, int]) -> tuple[list[Candidate
     if any(p.tokens[i].lower() in DEGREE_WORDS for i in range(f, t)) or any(
             p.deps[j] in ("advmod", "npadvmod") and p.tokens[j].lower() in DEGREE_WORDS for j in children(p, head)):
         return [], "the opinion already has a degree word"
-    if head > 0 and p.tokens[head - 1].lower() in DEGREE_WORDS:
+    if (head > 0 and p.tokens[head - 1].lower() in DEGREE_WORDS) or _softened(p, head):
         return [], "the opinion already has a degree word"
     up, tag = p.upos[head], p.tags[head]
     if p.tokens[head].lower() in NON_GRADABLE:
