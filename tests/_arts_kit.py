@@ -35,3 +35,28 @@ def towe_record(sid: str, text: str, aspects) -> dict:
         terms[f"{sid}_{i}"] = {"id": f"{sid}_{i}", "polarity": pol, "term": term, "from": a, "to": a + len(term),
                                "opinion_words": ops, "opinion_position": spans}
     return {"sentence": text, "term_list": terms, "contra": False, "multi": len(aspects) > 1, "id": sid}
+
+
+def flat_prep(text: str, aspects: list[tuple[str, str]]):
+    """A prepared sentence with a flat stand-in parse (every token its own head, tagged NN): enough for AddDiff's
+    pool and joint, which read the aspects and the words, not the tree."""
+    from sentiprobe.generate.arts.inputs import Aspect, Sentence
+    from sentiprobe.generate.arts.resources import Parse
+    from sentiprobe.generate.arts.strategies import Prepared, prepare_aspects
+    from sentiprobe.generate.arts.text import tokenize
+
+    found = []
+    for n, (term, polarity) in enumerate(aspects):
+        a = text.index(term)
+        found.append(Aspect(f"s1_{n}", term, polarity, a, a + len(term)))
+    s = Sentence("s1", text, tuple(found))
+    toks = tuple(tokenize(text))
+    parse = Parse(toks, ("NN",) * len(toks), ("X",) * len(toks), tuple(range(len(toks))), ("",) * len(toks))
+    return Prepared(s, toks, parse, prepare_aspects(s, toks))
+
+
+def pool_entry(text: str, term: str, label: str):
+    """A mined AddDiff pool clause."""
+    from sentiprobe.generate.arts.adddiff import PoolEntry
+
+    return PoolEntry(text, term, label, "train#1", "clause")

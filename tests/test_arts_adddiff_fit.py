@@ -10,27 +10,15 @@ import random
 
 import pytest
 
+import _arts_kit
+
 from sentiprobe.generate.arts.adddiff import PoolEntry, add_diff, unfit_source
-from sentiprobe.generate.arts.inputs import Aspect, Sentence
 from sentiprobe.generate.arts.polarity import Polarity
-from sentiprobe.generate.arts.resources import Parse
-from sentiprobe.generate.arts.strategies import Prepared, prepare_aspects
-from sentiprobe.generate.arts.text import tokenize
+from sentiprobe.generate.arts.strategies import Prepared
 
 
-def _prep(text: str, aspects: list[tuple[str, str]]) -> Prepared:
-    found = []
-    for n, (term, polarity) in enumerate(aspects):
-        a = text.index(term)
-        found.append(Aspect(f"s1_{n}", term, polarity, a, a + len(term)))
-    s = Sentence("s1", text, tuple(found))
-    toks = tuple(tokenize(text))
-    parse = Parse(toks, ("NN",) * len(toks), ("X",) * len(toks), tuple(range(len(toks))), ("",) * len(toks))
-    return Prepared(s, toks, parse, prepare_aspects(s, toks))
-
-
-def _entry(text: str, term: str, label: str) -> PoolEntry:
-    return PoolEntry(text, term, label, "train#1", "clause")
+_prep = _arts_kit.flat_prep
+_entry = _arts_kit.pool_entry
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +110,6 @@ def test_an_evaluating_sentence_with_a_recommendation_still_takes_one(text):
 
 
 def test_mined_clauses_that_do_not_stand_alone_are_left_out(tmp_path):
-    import _arts_kit
     from test_arts_quality import record
 
     from sentiprobe.generate.arts.clauses import mine_clauses
@@ -159,7 +146,6 @@ def test_mined_clauses_that_do_not_stand_alone_are_left_out(tmp_path):
 def test_a_clause_cut_inside_a_coordination_is_left_out_and_one_ending_in_and_is_trimmed(tmp_path):
     """Misparsed coordinations give broken clauses (*the food is terrible and overall*, *tasty and portion sizes are
     appropriate*); a conjunction at the very end is trimmed with the edge, so its clause stays."""
-    import _arts_kit
     from test_arts_quality import record
 
     from sentiprobe.generate.arts.clauses import mine_clauses

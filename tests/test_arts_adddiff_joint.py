@@ -5,27 +5,15 @@ from __future__ import annotations
 
 import random
 
-from sentiprobe.generate.arts.adddiff import PoolEntry, add_diff, exclusive, unfit_source
-from sentiprobe.generate.arts.inputs import Aspect, Sentence
+import _arts_kit
+
+from sentiprobe.generate.arts.adddiff import add_diff, exclusive, unfit_source
 from sentiprobe.generate.arts.polarity import Polarity
-from sentiprobe.generate.arts.resources import Parse
-from sentiprobe.generate.arts.strategies import Prepared, prepare_aspects
-from sentiprobe.generate.arts.text import tokenize
+from sentiprobe.generate.arts.strategies import Prepared
 
 
-def _prep(text: str, aspects: list[tuple[str, str]]) -> Prepared:
-    found = []
-    for n, (term, polarity) in enumerate(aspects):
-        a = text.index(term)
-        found.append(Aspect(f"s1_{n}", term, polarity, a, a + len(term)))
-    s = Sentence("s1", text, tuple(found))
-    toks = tuple(tokenize(text))
-    parse = Parse(toks, ("NN",) * len(toks), ("X",) * len(toks), tuple(range(len(toks))), ("",) * len(toks))
-    return Prepared(s, toks, parse, prepare_aspects(s, toks))
-
-
-def _entry(text: str, term: str, label: str) -> PoolEntry:
-    return PoolEntry(text, term, label, "train#1", "clause")
+_prep = _arts_kit.flat_prep
+_entry = _arts_kit.pool_entry
 
 
 def _draw(prep: Prepared, pools: dict, seed: int = 0, target: int = 0, lexicon=None):
@@ -94,7 +82,7 @@ def test_no_clause_is_appended_inside_an_open_parenthesis():
 def test_mined_clauses_with_an_additive_are_left_out(tmp_path):
     import json
 
-    import _arts_kit
+
     from test_arts_quality import record
 
     from sentiprobe.generate.arts.clauses import mine_clauses
