@@ -218,7 +218,8 @@ def _manner_adverb(p: Parse, head: int) -> bool:
 def _misparsed_adjective(p: Parse, head: int, reader) -> bool:
     """A review adjective the tagger read as another part of speech: capitalised (*BEST spicy tuna roll*, *Nice
     packing* as proper nouns, at the start), a flat adverb (*Runs real quick*), a noun in apposition (*the service
-    prompt*), the second noun of a gapped clause (*the garden adorable*).
+    prompt*), the second noun of a gapped clause (*the garden adorable*), a bare noun in a list of adjectives
+    (*It's fast, light, and simple to use*).
     Its review-lexicon opposite replaces it as is (no inflection)."""
     low = p.tokens[head].lower()
     if low not in REVIEW_OPPOSITES or " " in low or reader is None or not reader.synsets(low, "a"):
@@ -227,13 +228,29 @@ def _misparsed_adjective(p: Parse, head: int, reader) -> bool:
     if tag == "NNP":  # at the start only: an emphatic capital inside the sentence often argues with its context
         return all(p.upos[j] in ("PUNCT", "DET", "ADJ") or p.tokens[j].lower() in ("so", "very", "really")
                    for j in range(head))  # *The BEST ...*, *! so nice.. stable.. Fast ..*
-    if tag == "RB":
-        return not low.endswith("ly")
+    if tag == "RB":  # a flat *long* is a duration (*the battery lasts so long*), never *lasts so short*
+        return not low.endswith("ly") and low != "long"
     if tag == "NN" and head > 0 and p.heads[head - 1] == head and p.deps[head - 1] == "compound" \
             and p.upos[head - 1] == "NOUN":
         return True  # a gapped copula read as a compound noun: *the garden adorable* (*the service was ..., the
         # garden adorable, ...*)
-    return tag == "NN" and p.deps[head] == "appos"
+    return tag == "NN" and (p.deps[head] == "appos" or _listed_among_adjectives(p, head))
+
+
+_LIST_SEPARATORS = frozenset({",", "and", "or"})
+
+
+def _listed_among_adjectives(p: Parse, head: int) -> bool:
+    """*It's fast, light, and simple to use*: a noun with no modifier of its own between an adjective and the
+    next item of the list (or the clause's end) is one more predicate adjective the tagger read as a noun."""
+    n = len(p.tokens)
+    if head < 2 or p.tokens[head - 1] not in _LIST_SEPARATORS or p.upos[head - 2] != "ADJ":
+        return False
+    if any(p.heads[j] == head and j != head and p.deps[j] in ("det", "amod", "compound", "nummod", "poss", "prep")
+           for j in range(n)):
+        return False  # *fast, light weight*, *fast, the light*: a real noun phrase
+    nxt = p.tokens[head + 1].lower() if head + 1 < n else "."
+    return nxt in _LIST_SEPARATORS or nxt in (".", "!", ";")
 
 
 def _wordnet_antonyms(wn_antonyms, base: str, pos: str) -> list[tuple[str, str, int, bool]]:
