@@ -364,3 +364,16 @@ def test_a_long_battery_life_becomes_short(tmp_path, kit):
     text = "It is so nice that the battery last so long."
     gen = run(tmp_path, kit, [("d", text, [("battery", "positive", ["long"])])])
     assert all("short" not in v.sentence for v in gen.variants)  # a duration: never *last so short*
+
+
+def test_the_verb_slow_becomes_speed_up(tmp_path, kit):
+    gen = run(tmp_path, kit, [("s", "Startup slowed a lot after the update.", [("Startup", "negative", ["slowed"])]),
+                              ("t", "Games slow it down a lot.", [("Games", "negative", ["slow"])])])
+    v = variant(gen, "s_0_adv1")  # only *didn't slow* was offered
+    assert v is not None, refusal(gen, "s_0")
+    cands = [c["text"] for r in v.choices for c in r["candidates"] if c["valid"]]
+    assert any("Startup sped up a lot" in c for c in cands), cands
+    v = variant(gen, "t_0_adv1")
+    assert v is not None, refusal(gen, "t_0")
+    cands = [c["text"] for r in v.choices for c in r["candidates"] if c["valid"]]
+    assert any("Games speed it up a lot" in c for c in cands), cands

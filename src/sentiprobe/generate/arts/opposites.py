@@ -173,6 +173,25 @@ def misread_verb(s: Sent, head: int, r: Reversal) -> list[Candidate]:
     return out
 
 
+def speed_up(s: Sent, head: int) -> list[Candidate]:
+    """*Boot-up slowed significantly* -> *Boot-up sped up significantly*, *slows it down* -> *speeds it up*: the
+    verb *slow* has no WordNet antonym and its adjective's review opposite would read *fasted*; the verb becomes
+    *speed up*, its particle *down* turned to *up* (any other particle: no candidate)."""
+    p = s.parse
+    tag = p.tags[head]
+    if p.upos[head] != "VERB" or not tag.startswith("VB") or base_form(p.tokens[head], tag) != "slow":
+        return []
+    detail = "'speed up' for the verb 'slow'"
+    prt = [j for j in children(p, head) if p.deps[j] == "prt"]
+    if prt and p.tokens[prt[0]].lower() != "down":
+        return []
+    if prt:
+        edits = (s.replace(head, inflect("speed", tag), "antonym", detail), s.replace(prt[0], "up", "antonym", detail))
+    else:
+        edits = (s.replace(head, inflect("speed", tag) + " up", "antonym", detail),)
+    return [Candidate(edits, "antonym", detail, 1)]
+
+
 def _participle_entry(word: str, tag: str, base: str) -> bool:
     """*than overpriced Cosi sandwiches* (*overpriced* read as a past tense), *to be impressed by*: a past
     participle whose own form, not its verb's base (*overprice*, *impress*), has a review opposite takes that
