@@ -186,10 +186,10 @@ def speed_up(s: Sent, head: int) -> list[Candidate]:
     if prt and p.tokens[prt[0]].lower() != "down":
         return []
     if prt:
-        edits = (s.replace(head, inflect("speed", tag), "antonym", detail), s.replace(prt[0], "up", "antonym", detail))
+        edits = [s.replace(head, inflect("speed", tag), "antonym", detail), s.replace(prt[0], "up", "antonym", detail)]
     else:
-        edits = (s.replace(head, inflect("speed", tag) + " up", "antonym", detail),)
-    return [Candidate(edits, "antonym", detail, 1)]
+        edits = [s.replace(head, inflect("speed", tag) + " up", "antonym", detail)]
+    return [Candidate(tuple(edits), "antonym", detail, 1)]
 
 
 def _participle_entry(word: str, tag: str, base: str) -> bool:
