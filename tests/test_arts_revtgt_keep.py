@@ -377,3 +377,10 @@ def test_the_verb_slow_becomes_speed_up(tmp_path, kit):
     assert v is not None, refusal(gen, "t_0")
     cands = [c["text"] for r in v.choices for c in r["candidates"] if c["valid"]]
     assert any("Games speed it up a lot" in c for c in cands), cands
+
+
+def test_well_worth_becomes_not_worth(tmp_path, kit):
+    text = "The new editor is great, well worth it."
+    gen = run(tmp_path, kit, [("w", text, [("editor", "positive", ["great", "well worth"])])])
+    v = variant(gen, "w_0_adv1")  # *well* is a degree word: every swap of *worth* or *well* was refused
+    assert v is not None and v.sentence.endswith(", not worth it."), refusal(gen, "w_0")

@@ -192,6 +192,17 @@ def speed_up(s: Sent, head: int) -> list[Candidate]:
     return [Candidate(tuple(edits), "antonym", detail, 1)]
 
 
+def not_worth(s: Sent, head: int) -> list[Candidate]:
+    """*is wonderful, well worth it* -> *is terrible, not worth it*: *well* before *worth* is a degree word, so
+    neither *worth* nor *well* has an antonym (:func:`.sense.fixed_phrase`); the degree word itself becomes the
+    negation."""
+    p = s.parse
+    if p.tokens[head].lower() != "worth" or head < 1 or p.tokens[head - 1].lower() != "well":
+        return []
+    e = s.replace(head - 1, "not", "antonym", "'not worth' for the degree phrase 'well worth'")
+    return [Candidate((e,), "antonym", e.detail, 1)]
+
+
 def _participle_entry(word: str, tag: str, base: str) -> bool:
     """*than overpriced Cosi sandwiches* (*overpriced* read as a past tense), *to be impressed by*: a past
     participle whose own form, not its verb's base (*overprice*, *impress*), has a review opposite takes that
