@@ -345,3 +345,42 @@ def test_a_not_only_frame_around_the_target_becomes_a_statement(tmp_path, kit):
         refusal(gen, "n_0")
     assert v.sentence.endswith(", but the staff were kind.") and v.polarity == "negative"
     assert variant(gen, "n_1_adv1") is None  # the opinion after *but*: the frame still ties it
+
+
+def test_an_adjective_read_as_a_noun_in_a_list_of_adjectives_gets_its_opposite(tmp_path, kit):
+    text = "It's quick, light, and simple to set up."
+    gen = run(tmp_path, kit, [("l", text, [("set up", "positive", ["quick", "light", "simple"])])])
+    v = variant(gen, "l_0_adv1")  # *light* tagged NN: only a negation of the whole list was offered
+    assert v is not None, refusal(gen, "l_0")
+    light = next(r for r in v.choices if "'light'" in r["site"])
+    assert any(c["valid"] and c["op"] == "antonym" and "quick, heavy, and" in c["text"] for c in light["candidates"])
+
+
+def test_a_long_battery_life_becomes_short(tmp_path, kit):
+    text = "It has a long battery life."
+    gen = run(tmp_path, kit, [("b", text, [("battery life", "positive", ["long"])])])
+    v = variant(gen, "b_0_adv1")  # WordNet's *short* is not polar: it was refused as no primary-sense antonym
+    assert v is not None and v.sentence == text.replace("long", "short"), refusal(gen, "b_0")
+    text = "It is so nice that the battery last so long."
+    gen = run(tmp_path, kit, [("d", text, [("battery", "positive", ["long"])])])
+    assert all("short" not in v.sentence for v in gen.variants)  # a duration: never *last so short*
+
+
+def test_the_verb_slow_becomes_speed_up(tmp_path, kit):
+    gen = run(tmp_path, kit, [("s", "Startup slowed a lot after the update.", [("Startup", "negative", ["slowed"])]),
+                              ("t", "Games slow it down a lot.", [("Games", "negative", ["slow"])])])
+    v = variant(gen, "s_0_adv1")  # only *didn't slow* was offered
+    assert v is not None, refusal(gen, "s_0")
+    cands = [c["text"] for r in v.choices for c in r["candidates"] if c["valid"]]
+    assert any("Startup sped up a lot" in c for c in cands), cands
+    v = variant(gen, "t_0_adv1")
+    assert v is not None, refusal(gen, "t_0")
+    cands = [c["text"] for r in v.choices for c in r["candidates"] if c["valid"]]
+    assert any("Games speed it up a lot" in c for c in cands), cands
+
+
+def test_well_worth_becomes_not_worth(tmp_path, kit):
+    text = "The new editor is great, well worth it."
+    gen = run(tmp_path, kit, [("w", text, [("editor", "positive", ["great", "well worth"])])])
+    v = variant(gen, "w_0_adv1")  # *well* is a degree word: every swap of *worth* or *well* was refused
+    assert v is not None and v.sentence.endswith(", not worth it."), refusal(gen, "w_0")

@@ -209,9 +209,10 @@ def test_an_excess_or_a_degree_well_takes_no_antonym(tmp_path, kit):
     ])
     v = variant(gen, "t_0_adv1")  # *too sweet* is an excess as well, never praise
     assert v is not None and v.sentence == "The salsa was not too sour.", refusal(gen, "t_0")
-    v = variant(gen, "w_0_adv1")  # never *ill worth*, *well unworthy*
-    assert v is not None and v.sentence == "The margarita was not well worth the money.", refusal(gen, "w_0")
-    assert not any(c["valid"] for c in candidates(v) if c["op"] == "antonym")
+    v = variant(gen, "w_0_adv1")  # never *ill worth*, *well unworthy*: the degree word becomes the negation
+    assert v is not None and v.sentence == "The margarita was not worth the money.", refusal(gen, "w_0")
+    assert [c["text"] for c in candidates(v) if c["valid"] and c["op"] == "antonym"] == [
+        "The margarita was not worth the money."]
     gen = run(tmp_path, kit, [
         ("m", "The case does feel a lot more solid than the old one.", [("case", "positive", ["solid"])]),
         ("g", "Thank goodness for the trackpad!", [("trackpad", "positive", ["goodness"])]),

@@ -34,7 +34,8 @@ from .misread import TOO_SWAP, degree_reversals, middle_in_pair, too_adjective
 from .morph import base_form, inflect
 from .polarity import LABEL_SIGN, Polarity, is_hedge
 from .resources import Parse
-from .opposites import above_below, antonym_candidates, least_favorite, misread_verb, participle_adverb
+from .opposites import (above_below, antonym_candidates, least_favorite, misread_verb, not_worth,
+                        participle_adverb, speed_up)
 from .sense import booster, booster_fits, boosted_negative, descriptor, extreme_negation, extreme_word, fit_swaps
 from .site import Candidate, Reversal, Sent, article_fix, sign_label
 from .syntax import COMPLEMENT, carriers, children, has_subject, negations, predicate, scope, span_head, subtree
@@ -127,6 +128,8 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         out += participle_adverb(s, f, t, head, r)
         out += least_favorite(s, head, sign)
         out += misread_verb(s, head, r)
+        out += speed_up(s, head)
+        out += not_worth(s, head)
         out += above_below(s, f, t, sign)
     if not negs and sign:
         hedge = is_hedge(words) or (pred is not None and is_hedge(

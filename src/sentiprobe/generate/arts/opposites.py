@@ -173,6 +173,36 @@ def misread_verb(s: Sent, head: int, r: Reversal) -> list[Candidate]:
     return out
 
 
+def speed_up(s: Sent, head: int) -> list[Candidate]:
+    """*Boot-up slowed significantly* -> *Boot-up sped up significantly*, *slows it down* -> *speeds it up*: the
+    verb *slow* has no WordNet antonym and its adjective's review opposite would read *fasted*; the verb becomes
+    *speed up*, its particle *down* turned to *up* (any other particle: no candidate)."""
+    p = s.parse
+    tag = p.tags[head]
+    if p.upos[head] != "VERB" or not tag.startswith("VB") or base_form(p.tokens[head], tag) != "slow":
+        return []
+    detail = "'speed up' for the verb 'slow'"
+    prt = [j for j in children(p, head) if p.deps[j] == "prt"]
+    if prt and p.tokens[prt[0]].lower() != "down":
+        return []
+    if prt:
+        edits = [s.replace(head, inflect("speed", tag), "antonym", detail), s.replace(prt[0], "up", "antonym", detail)]
+    else:
+        edits = [s.replace(head, inflect("speed", tag) + " up", "antonym", detail)]
+    return [Candidate(tuple(edits), "antonym", detail, 1)]
+
+
+def not_worth(s: Sent, head: int) -> list[Candidate]:
+    """*is wonderful, well worth it* -> *is terrible, not worth it*: *well* before *worth* is a degree word, so
+    neither *worth* nor *well* has an antonym (:func:`.sense.fixed_phrase`); the degree word itself becomes the
+    negation."""
+    p = s.parse
+    if p.tokens[head].lower() != "worth" or head < 1 or p.tokens[head - 1].lower() != "well":
+        return []
+    e = s.replace(head - 1, "not", "antonym", "'not worth' for the degree phrase 'well worth'")
+    return [Candidate((e,), "antonym", e.detail, 1)]
+
+
 def _participle_entry(word: str, tag: str, base: str) -> bool:
     """*than overpriced Cosi sandwiches* (*overpriced* read as a past tense), *to be impressed by*: a past
     participle whose own form, not its verb's base (*overprice*, *impress*), has a review opposite takes that
@@ -218,7 +248,8 @@ def _manner_adverb(p: Parse, head: int) -> bool:
 def _misparsed_adjective(p: Parse, head: int, reader) -> bool:
     """A review adjective the tagger read as another part of speech: capitalised (*BEST spicy tuna roll*, *Nice
     packing* as proper nouns, at the start), a flat adverb (*Runs real quick*), a noun in apposition (*the service
-    prompt*), the second noun of a gapped clause (*the garden adorable*).
+    prompt*), the second noun of a gapped clause (*the garden adorable*), a bare noun in a list of adjectives
+    (*It's fast, light, and simple to use*).
     Its review-lexicon opposite replaces it as is (no inflection)."""
     low = p.tokens[head].lower()
     if low not in REVIEW_OPPOSITES or " " in low or reader is None or not reader.synsets(low, "a"):
@@ -227,13 +258,29 @@ def _misparsed_adjective(p: Parse, head: int, reader) -> bool:
     if tag == "NNP":  # at the start only: an emphatic capital inside the sentence often argues with its context
         return all(p.upos[j] in ("PUNCT", "DET", "ADJ") or p.tokens[j].lower() in ("so", "very", "really")
                    for j in range(head))  # *The BEST ...*, *! so nice.. stable.. Fast ..*
-    if tag == "RB":
-        return not low.endswith("ly")
+    if tag == "RB":  # a flat *long* is a duration (*the battery lasts so long*), never *lasts so short*
+        return not low.endswith("ly") and low != "long"
     if tag == "NN" and head > 0 and p.heads[head - 1] == head and p.deps[head - 1] == "compound" \
             and p.upos[head - 1] == "NOUN":
         return True  # a gapped copula read as a compound noun: *the garden adorable* (*the service was ..., the
         # garden adorable, ...*)
-    return tag == "NN" and p.deps[head] == "appos"
+    return tag == "NN" and (p.deps[head] == "appos" or _listed_among_adjectives(p, head))
+
+
+_LIST_SEPARATORS = frozenset({",", "and", "or"})
+
+
+def _listed_among_adjectives(p: Parse, head: int) -> bool:
+    """*It's fast, light, and simple to use*: a noun with no modifier of its own between an adjective and the
+    next item of the list (or the clause's end) is one more predicate adjective the tagger read as a noun."""
+    n = len(p.tokens)
+    if head < 2 or p.tokens[head - 1] not in _LIST_SEPARATORS or p.upos[head - 2] != "ADJ":
+        return False
+    if any(p.heads[j] == head and j != head and p.deps[j] in ("det", "amod", "compound", "nummod", "poss", "prep")
+           for j in range(n)):
+        return False  # *fast, light weight*, *fast, the light*: a real noun phrase
+    nxt = p.tokens[head + 1].lower() if head + 1 < n else "."
+    return nxt in _LIST_SEPARATORS or nxt in (".", "!", ";")
 
 
 def _wordnet_antonyms(wn_antonyms, base: str, pos: str) -> list[tuple[str, str, int, bool]]:

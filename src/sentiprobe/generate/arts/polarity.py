@@ -65,7 +65,7 @@ REVIEW_OPPOSITES: dict[str, tuple[str, ...]] = {
     "unhappy": ("happy",), "satisfied": ("dissatisfied",), "pleased": ("displeased",), "impressed": ("unimpressed",),
     "wide": ("narrow",), "roomy": ("cramped",), "pricey": ("cheap",), "smoothly": ("poorly",), "well": ("poorly",),
     "perfectly": ("poorly",), "sloppy": ("polished",), "flawless": ("flawed",), "excited": ("disappointed",),
-    "neat": ("messy",), "usable": ("unusable",), "unusable": ("usable",),
+    "neat": ("messy",), "usable": ("unusable",), "unusable": ("usable",), "long": ("short",),
     # manner adverbs of a participle (*poorly designed*, *well seasoned*, *artfully done*), a recommendation
     # verb (*Definitely try the X*), common restaurant opinions WordNet pairs off-sense (*decent* -> *indecent*)
     "poorly": ("well",), "badly": ("well",), "artfully": ("poorly",), "creatively": ("poorly",),
