@@ -188,18 +188,19 @@ def test_an_indirect_antonym_of_another_reading_is_never_chosen(tmp_path, kit):
         ("m", "The music was fascinating.", [("music", "positive", ["fascinating"])]),
         ("r", "Price is a bit ridiculous.", [("Price", "negative", ["ridiculous"])]),
     ])
-    for sid, wrong in (("l", "clean"), ("f", "old"), ("p", "unattractive"), ("m", "unattractive"),
-                       ("r", "dignified")):
+    for sid, wrong in (("l", "clean"), ("f", "old"), ("p", "unattractive"), ("m", "unattractive")):
         v = variant(gen, f"{sid}_0_adv1")
         assert v is not None, refusal(gen, f"{sid}_0")
         assert wrong not in v.sentence, v.sentence
         off = [c for c in candidates(v) if f" {wrong} " in f" {c['text']} ".replace(".", " ")]
         assert off and not any(c["valid"] for c in off), (sid, off)
+    # a softened complaint takes no opposite at all (*a bit reasonable*), the off-sense one named among the reasons
+    why = refusal(gen, "r_0") or ""
+    assert variant(gen, "r_0_adv1") is None and "softener" in why and "'dignified'" in why, why
     assert variant(gen, "l_0_adv1").sentence == "Apart from the good speakers, it is fine."
     assert variant(gen, "f_0_adv1").sentence == "They cook with stale ingredients."
     assert variant(gen, "p_0_adv1").sentence == "The staff is really unfriendly."
     assert variant(gen, "m_0_adv1").sentence == "The music was boring."
-    assert variant(gen, "r_0_adv1").sentence == "Price is a bit reasonable."
 
 
 def test_an_excess_or_a_degree_well_takes_no_antonym(tmp_path, kit):
