@@ -80,6 +80,8 @@ def test_a_sentence_verdict_that_every_opinion_agrees_with_keeps_its_polarity(tm
     assert "verdict" in (refusal(gen, "v_1", "revnon") or ""), refusal(gen, "v_1", "revnon")
     assert variant(gen, "n_0_adv1") is not None, refusal(gen, "n_0", "revtgt")
     assert "verdict" not in (refusal(gen, "m_0", "revtgt") or ""), refusal(gen, "m_0", "revtgt")
+    # a later opinion is a detail the verdict weighs: *Excellent tapas at high prices, romantic, excellent*
+    assert "verdict" not in (refusal(gen, "t_1", "revtgt") or ""), refusal(gen, "t_1", "revtgt")
 
 
 def test_a_clause_after_a_semicolon_that_refers_back_keeps_its_polarity(tmp_path, kit):

@@ -34,8 +34,8 @@ the source and RevNon drops that non-target's reversal:
 * :func:`example_clash` (26): an example of a noun (*Their desserts -- especially the creme brulee -- are good*,
   *dishes like the paella*, *such as*) keeps the noun's polarity, and the noun the example's;
 * :func:`verdict_clash` (27): a verdict on the whole sentence (*Highly recommended*, *what else can I ask for*,
-  *worth the trip*, a trailing *..., excellent*) that every opinion of the sentence agrees with: reversing one
-  would leave it the only opinion against the verdict (a mixed sentence is left alone);
+  *worth the trip*, a trailing *..., excellent*) that every opinion of the sentence agrees with: reversing the
+  first opinion, which the verdict sums up, would contradict it (a mixed sentence is left alone);
 * :func:`pronoun_clash` (28): a clause after a semicolon refers back with a pronoun (*Appetizers are excellent
   here; you can make a great meal out of them*): its evaluation and the one it refers to keep one polarity.
 
@@ -495,8 +495,9 @@ def verdict_sign(lexicon: Polarity, p: Parse, opinions: set[int]) -> tuple[str, 
 
 def verdict_clash(lexicon: Polarity, p: Parse, f: PreparedAspect, aspects: Sequence[PreparedAspect]) -> str | None:
     """Check 27: why reversing ``f`` would contradict the sentence's verdict, or None: every polar aspect of the
-    sentence agrees with the verdict (*bad price, free shipping, what else can I ask for*), so the reversal would
-    be the one opinion against it. A mixed sentence already weighs its verdict and is left alone."""
+    sentence agrees with the verdict and ``f``'s opinion is the first of them, the one the verdict sums up
+    (*bad price, free shipping, what else can I ask for*). A mixed sentence already weighs its verdict and is
+    left alone."""
     opinions = set().union(*(o.opinion_tokens() for o in aspects))
     found = verdict_sign(lexicon, p, opinions)
     if found is None:
@@ -504,8 +505,13 @@ def verdict_clash(lexicon: Polarity, p: Parse, f: PreparedAspect, aspects: Seque
     words, sign = found
     if LABEL_SIGN[f.aspect.polarity] != sign or any(LABEL_SIGN[o.aspect.polarity] == -sign for o in aspects):
         return None
-    return (f"the sentence's verdict {words!r} agrees with every opinion: reversing {f.aspect.term!r} would "
-            "contradict it")
+    first = min((min(o.opinion_tokens()) for o in aspects if LABEL_SIGN[o.aspect.polarity] and o.opinions),
+                default=-1)
+    if not f.opinions or min(f.opinion_tokens()) != first:
+        return None  # a later opinion is a detail the verdict weighs (*excellent tapas at high prices, ...,
+        # excellent*); the first one is what it sums up
+    return (f"the sentence's verdict {words!r} agrees with every opinion: reversing {f.aspect.term!r}'s, the "
+            "first, would contradict it")
 
 
 _BACK = frozenset({"them", "it", "they", "those", "these"})
