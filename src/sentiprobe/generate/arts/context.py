@@ -383,6 +383,9 @@ def not_just_frame(text: str) -> str | None:
             "inside it would clash")
 
 
+_SELECTING = frozenset({"certain", "particular", "specific", "such", "same", "whole", "own", "sure"})
+"""Adjectives that pick a referent out (*certain printer software*), with no evaluation however the lexicon
+scores them."""
 _ASIDE_END = frozenset({",", ";", ".", "!", "?", ":", "(", ")", "-", "--", "but", "and"})
 
 
@@ -397,8 +400,8 @@ def _clash_across(lexicon: Polarity, p: Parse, f: PreparedAspect, sides: tuple[s
         return None
     for side, other in (sides, sides[::-1]):
         if mine & side and not mine & other and not other & term:
-            word = next((p.tokens[i] for i in sorted(other) if i not in skip and polar_sign(lexicon, p, i) == old),
-                        None)
+            word = next((p.tokens[i] for i in sorted(other) if i not in skip and p.tokens[i].lower() not in
+                         _SELECTING and polar_sign(lexicon, p, i) == old), None)
             if word is not None:
                 return word
     return None
