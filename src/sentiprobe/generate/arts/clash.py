@@ -9,6 +9,8 @@ clash, and the caller refuses the variant (RevTgt) or drops the reversal (RevNon
   (*I like ..., all the bad graphics stuff*), coordinated predicates of one subject (*is unconcerned and
   unfriendly and always seems glad to see us*);
 * :func:`contrast_lost`: a *but* whose sides read alike after the edit (*Great food but the service was good*);
+  :func:`concession_lost` alike for a *while* / *although* / *though* clause (*While it was noisy, the drinks
+  were terrible*);
 * :func:`elaboration_split`: a statement and its elaboration after a colon or dash that now disagree (*All are
   GREAT - poori, naan, paratha all OLD*);
 * :func:`summary_frame`: a frame that sums up or adds up the opinions (*This bar has it all - ...*);
@@ -367,3 +369,39 @@ def covering_pair(p: Parse, flipped: Sequence[PreparedAspect], others: Sequence[
 def _head_word(p: Parse, pa: PreparedAspect) -> str:
     h = span_head(p, *pa.span)
     return (p.lemmas[h] if p.lemmas else p.tokens[h]).lower()
+
+
+CONCESSIVE = frozenset({"while", "although", "though", "whereas"})
+_CLAUSE_CUT = frozenset({"conj", "cc", "parataxis"})
+"""Subordinators of a concession: like *but*, the clause is said against the one it hangs on."""
+
+
+def concession_lost(lexicon: Polarity, text: str, p: Parse, offsets: Sequence[tuple[int, int]],
+                    edits: Sequence[CharEdit]) -> str | None:
+    """Why a concessive *while* / *although* / *though* clause the edits leave in place no longer concedes
+    anything, or None: the clause and the stretch it is said against read with opposite polarities under the
+    lexicon in the source and with the same one after the edits (*While it was large and a bit noisy, the drinks
+    were great* -> *..., the drinks were terrible*)."""
+    for k, tok in enumerate(p.tokens):
+        if tok.lower() not in CONCESSIVE or p.deps[k] != "mark" or any(touches(offsets[k], e) for e in edits):
+            continue
+        clause = sorted(subtree(p, p.heads[k]) - {k})
+        if not clause or clause[0] < k:
+            continue
+        end = clause[-1] + 1
+        gov = p.heads[p.heads[k]]
+        if gov == p.heads[k]:
+            continue
+        rest = [j for j in sorted(subtree(p, gov, _CLAUSE_CUT) - set(clause) - {k}) if p.upos[j] != "PUNCT"]
+        if not rest:
+            continue
+        other = (rest[0], rest[-1] + 1)
+        if rest[0] < k and rest[-1] >= end:  # *X, although Y, Z*: the clause it hangs on is the stretch before
+            other = (rest[0], max(j for j in rest if j < k) + 1)
+        sides = [(offsets[clause[0]][0], offsets[end - 1][1]), (offsets[other[0]][0], offsets[other[1] - 1][1])]
+        before = [lexicon.phrase(text[a:b]) for a, b in sides]
+        after = [lexicon.phrase(_edited(text, a, b, edits)) for a, b in sides]
+        if before[0] * before[1] == -1 and after[0] == after[1] != 0:
+            return (f"the concession {tok!r} no longer fits: both sides read "
+                    f"{'positive' if after[0] > 0 else 'negative'} after the edit")
+    return None

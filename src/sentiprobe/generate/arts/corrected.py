@@ -26,8 +26,8 @@ from ...suites.arts.formats import FLIP
 from .candidates import Candidate, Reversal, Sent, conjunction_edit, intensify_candidates, reversal_candidates
 from .charedit import CharEdit, apply, map_span, touches
 from .choice import Chooser
-from .clash import (clashes, contrast_lost, covering_pair, elaboration_split, general_clash, lost_contrast,
-                    purpose_opinion, repetition_changed, tie_clash)
+from .clash import (clashes, concession_lost, contrast_lost, covering_pair, elaboration_split, general_clash,
+                    lost_contrast, purpose_opinion, repetition_changed, tie_clash)
 from .context import context_clash, context_clashes
 from .frames import not_only_rewrite, tied_frame
 from .polarity import LABEL_SIGN, Polarity
@@ -395,7 +395,8 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
     text = apply(sent.text, edits)
     lost = general_clash(sent.parse, turned, [o for o in plan.prep.aspects if o not in turned], _kind_of(q), text)
     lost = lost or contrast_lost(q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits) or elaboration_split(
-        q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits) or repetition_changed(sent.text, text)
+        q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits) or concession_lost(
+        q.lexicon, sent.text, sent.parse, sent.offsets, edits) or repetition_changed(sent.text, text)
     if lost is not None:
         return None, lost
     span = map_span(a.start, a.end, edits)
