@@ -304,8 +304,7 @@ def _family(term: str, wn: Any) -> tuple[str | None, bool]:
     """The family of an aspect head and whether it names the whole: ``("food", True)`` for *food*, ``("food",
     False)`` for *calamari* or *hot dogs* (WordNet files it among foods), ``(None, False)`` for a head of no
     family."""
-    words = re.findall(r"[a-z0-9]+", term.lower())
-    head = words[-1] if words else ""
+    head = _head(term)
     for fam, whole in _FAMILIES.items():
         if head in whole:
             return fam, True

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 
 from .charedit import CharEdit, upper_first
-from .misread import TOO_SWAP, degree_reversals, middle_in_pair, too_adjective
+from .misread import degree_reversals, middle_in_pair
 from .morph import base_form, inflect
 from .polarity import LABEL_SIGN, Polarity, is_hedge
 from .resources import Parse
@@ -114,8 +114,6 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         ants = [c.with_problems("an antonym after 'more than' reads oddly (*more than cramped*)") for c in ants]
     if head + 1 < len(p.tokens) and p.tokens[head + 1].lower() == "enough":  # *bad enough to make it worth the trip*
         ants = [c.with_problems(f"an antonym before 'enough' changes what {span_text!r} is enough for") for c in ants]
-    if sign < 0 and not negs and too_adjective(s, f, t) == head - 1:
-        ants = [c.with_problems(TOO_SWAP) for c in ants]
     mixed = middle_in_pair(p, head) if sign < 0 else None
     if mixed is not None:
         ants = [c.with_problems(mixed) for c in ants]

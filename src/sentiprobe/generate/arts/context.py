@@ -16,7 +16,7 @@ the source and RevNon drops that non-target's reversal:
   system makes this computer into a super iPad*, *Great food at reasonable prices makes for an evening that
   can't be beat*);
 * :func:`not_just_frame` (20): *don't just look good; they deliver excellent performance*: like *not only*,
-  the frame ties its clauses' polarity (a sentence-wide frame, as in ``corrected._frame``);
+  the frame ties its clauses' polarity (a sentence-wide frame, as in :func:`.frames.tied_frame`);
 * :func:`causal_tie` (21): the opinion lies on one side of *because*, *because of*, *due to*, a causal *since*,
   a causal *, as* (*I had to buy a mouse, as I hate the pad*) or a clause-initial *, so*, and nothing on the
   other side is reversed with it (*The smaller size was a bonus because of space restrictions*; *Tables are
@@ -518,6 +518,7 @@ def verdict_clash(lexicon: Polarity, p: Parse, f: PreparedAspect, aspects: Seque
 
 
 _BACK = frozenset({"them", "it", "they", "those", "these"})
+_SENTENCE_STOP = frozenset({".", ";", "!", "?"})
 
 
 def pronoun_clash(lexicon: Polarity, p: Parse, f: PreparedAspect, skip: set[int]) -> str | None:
@@ -541,5 +542,3 @@ def pronoun_clash(lexicon: Polarity, p: Parse, f: PreparedAspect, skip: set[int]
                     f"polarity ({word!r}): the reversal would clash")
     return None
 
-
-_SENTENCE_STOP = frozenset({".", ";", "!", "?"})

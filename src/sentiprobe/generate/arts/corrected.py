@@ -26,10 +26,11 @@ from ...suites.arts.formats import FLIP
 from .candidates import Candidate, Reversal, Sent, conjunction_edit, intensify_candidates, reversal_candidates
 from .charedit import CharEdit, apply, map_span, touches
 from .choice import Chooser
+from .combine import distinct_opposites, one_negation_per_predicate
 from .clash import (clashes, concession_lost, contrast_lost, covering_pair, elaboration_split, general_clash,
                     lost_contrast, purpose_opinion, repetition_changed, tie_clash)
 from .context import context_clash, context_clashes
-from .frames import not_only_rewrite, tied_frame
+from .frames import NOT_ONLY_FRAME, not_only_rewrite, tied_frame
 from .polarity import LABEL_SIGN, Polarity
 from .resources import Parse
 from .repair import Additive, additive_deletion, additive_repair, contrast_added, contrast_made, contrast_repair
@@ -143,7 +144,7 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
         return plan
     plan.sent = sent
     clash = _describing_clause(q, sent, prep, pa) or tied_frame(sent)
-    if clash is not None and clash.startswith("the frame 'not only"):
+    if clash == NOT_ONLY_FRAME:
         plan.frame_fix = not_only_rewrite(sent, prep, pa)
         clash = None if plan.frame_fix else clash
     plan.additive = _find_additive(sent, prep)
@@ -298,9 +299,10 @@ def plan_rev_non(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
         if o.aspect.polarity == a.polarity and additive:
             why_all.append(f"{o.aspect.term!r}: {additive}")
             continue
-        describing = next((w for w in map(lambda sp: purpose_opinion(sent.parse, sp), o.opinions) if w), None) \
-            if o.aspect.polarity == a.polarity else None
-        describing = describing or (_describing_clause(q, sent, prep, o) if o.aspect.polarity == a.polarity else None)
+        describing = None
+        if o.aspect.polarity == a.polarity:
+            describing = next(filter(None, (purpose_opinion(sent.parse, sp) for sp in o.opinions)), None) \
+                or _describing_clause(q, sent, prep, o)
         if describing is not None:  # as RevTgt refuses it (*the cheese cart paired with quality port provides ...*)
             why_all.append(f"{o.aspect.term!r}: {describing.replace('the target', 'the non-target')}")
             kept |= set(o.opinions)
@@ -352,8 +354,8 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
     for site in plan.sites:
         c, rec = q.chooser.choose(sent, site)
         chosen_by_site.append((site, c, rec))
-    _distinct_opposites(q, sent, chosen_by_site)
-    for site, c, rec in _one_negation_per_predicate(sent, chosen_by_site):
+    distinct_opposites(q.chooser, sent, chosen_by_site)
+    for site, c, rec in one_negation_per_predicate(sent, chosen_by_site):
         records.append(rec)
         groups.setdefault(site.aspect_id, []).append((c, rec))
         kinds[site.aspect_id] = site.kind
@@ -432,7 +434,7 @@ def _repair(q: Quality, plan: Plan, turned: list[PreparedAspect], edits: list[Ch
     assert sent is not None
     if plan.frame_fix:
         if any(x.overlaps(e) for x in plan.frame_fix for e in edits):
-            return "the frame 'not only ... but' ties the clauses' polarity: a reversal inside it would clash"
+            return NOT_ONLY_FRAME
         edits += plan.frame_fix
     if plan.additive is not None:
         fix = additive_repair(sent, plan.additive, turned)
@@ -525,63 +527,7 @@ def _drop_clashing(q: Quality, plan: Plan, groups: dict[str, list[tuple[Candidat
     return edits
 
 
-_PREDICATE_NEGATION = frozenset({"copula_negated", "negation_added", "do_support", "negation_removed"})
-
-
-def _swap_word(c: Candidate | None) -> str | None:
-    return " ".join(e.text.lower() for e in c.edits) if c is not None and c.op == "antonym" else None
-
-
-def _without(site: Site, word: str) -> Site:
-    return Site(site.name, site.aspect_id, site.kind, site.span, [
-        x.with_problems("repeats the opposite chosen for another opinion of the aspect") if _swap_word(x) == word
-        else x for x in site.candidates], site.window)
-
-
-def _distinct_opposites(q: Quality, sent: Sent, rows: list[tuple[Site, Candidate | None, dict[str, Any]]]) -> None:
-    """Two opinions of one aspect that took one opposite (*friendly, courteous* -> *rude, rude*) reads as one
-    opinion repeated (:func:`.clash.repetition_changed` refuses it): the later site takes its next-best distinct
-    fluent opposite, else the earlier one does (*unfriendly, rude*). Without one the repetition stays, and so
-    does its refusal."""
-    for n, (site, c, _) in enumerate(rows):
-        word = _swap_word(c)
-        m = next((k for k in range(n) if rows[k][0].aspect_id == site.aspect_id and _swap_word(rows[k][1]) == word),
-                 None) if word is not None else None
-        if m is None or word is None or (_span_text(sent, rows[m][0].span).lower()
-                                         == _span_text(sent, site.span).lower()):
-            continue  # an emphatic repetition (*easy easy easy*) is reversed as a whole
-        for k in (n, m):
-            c2, rec2 = q.chooser.choose(sent, _without(rows[k][0], word))
-            if c2 is not None:
-                rows[k] = (rows[k][0], c2, rec2)
-                break
-
-
-def _one_negation_per_predicate(sent: Sent, rows: list[tuple[Site, Candidate | None, dict[str, Any]]]
-                                ) -> list[tuple[Site, Candidate | None, dict[str, Any]]]:
-    """Opinions of one aspect under one predicate are reversed together: when a site's choice negates the
-    predicate (*is not warm, comfortable and sexy*) or removes its negation, every site of the same aspect that
-    offers the same edit takes it too, so no antonym ends up inside the negation's scope (*is not warm ... and
-    unsexy*) and one negation is not removed in two ways."""
-    out = list(rows)
-    for site, c, _ in rows:
-        if c is None or c.op not in _PREDICATE_NEGATION:
-            continue
-        for k, (s2, c2, rec2) in enumerate(out):
-            if s2 is site or s2.aspect_id != site.aspect_id or c2 == c:
-                continue
-            # the same negation on the same predicate reverses this site too, even where the lexicon's narrow
-            # negation window misses it (*not extremely friendly and pleasant*)
-            same = next((x for x in s2.candidates if x.edits == c.edits and all(
-                "still reads" in p or "under the lexicon" in p for p in x.problems)), None)
-            if same is not None:
-                out[k] = (s2, Candidate(same.edits, same.op, same.detail, same.priority),
-                          {**rec2, "chosen": Chooser.texts(sent, s2, same)[1],
-                           "reason": f"the same predicate negation as {site.name}"})
-    return out
-
-
-def _conjunction(plan: Plan, flipped: set[str], lexicon: Polarity | None = None) -> CharEdit | None:
+def _conjunction(plan: Plan, flipped: set[str], lexicon: Polarity) -> CharEdit | None:
     sent, pa = plan.sent, plan.pa
     assert sent is not None
     a = pa.aspect
@@ -597,7 +543,7 @@ def _conjunction(plan: Plan, flipped: set[str], lexicon: Polarity | None = None)
         the lexicon reads the other way (*a sloppy interface (courtesy of the Mac OS)*, negative) does not make its
         side mixed."""
         sign = LABEL_SIGN[o.aspect.polarity]
-        if o is pa or o.aspect.id in flipped or o.aspect.polarity != a.polarity or lexicon is None or not sign:
+        if o is pa or o.aspect.id in flipped or o.aspect.polarity != a.polarity or not sign:
             return True
         return all(lexicon.phrase(_span_text(sent, sp)) != -sign for sp in o.opinions)
 

@@ -17,6 +17,8 @@ from .clash import summary_frame
 from .context import not_just_frame
 from .strategies import Prepared, PreparedAspect
 
+NOT_ONLY_FRAME = "the frame 'not only ... but' ties the clauses' polarity: a reversal inside it would clash"
+"""The reason :func:`tied_frame` gives for *not only ... but*, the one frame :func:`not_only_rewrite` may undo."""
 _ONLY_FRAME = re.compile(r"\b(only|biggest|main|one) (thing|things|complaint|complaints|problem|problems|issue|issues|"
                          r"gripe|gripes|downside|drawback|negative|con|cons|flaw|fault|regret|concern)\b"
                          r"(?=[^.;!?]*\b(is|was|are|were|i|that|would)\b)")
@@ -29,7 +31,7 @@ def tied_frame(sent: Sent) -> str | None:
     scrumptious, from the service to the atmosphere*): reversing one part leaves the frame asserting the opposite."""
     low = sent.text.lower()
     if "not only" in low:
-        return "the frame 'not only ... but' ties the clauses' polarity: a reversal inside it would clash"
+        return NOT_ONLY_FRAME
     m = re.search(r"\beverything (is|was|were)\b.*\bfrom\b.*\bto\b", low)
     if m:
         return "the frame 'everything is ... from ... to' ties its parts' polarity: a reversal inside it would clash"

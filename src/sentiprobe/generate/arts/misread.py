@@ -6,7 +6,7 @@ slow* -> *just too fast*, *too sour* -> *too sweet*). Each phrase has one clean 
 - *too* + adjective, with its degree words (*way*, *far*, *much*, *a bit*, *a little*, *just*): *just* +
   adjective + *enough* where the adjective is positive on its own (*the sauce was way too sweet* -> *just sweet
   enough*), else *not too* + adjective (*is just too slow* -> *is not too slow*); an antonym swap right after
-  *too* is invalid (:data:`TOO_SWAP`);
+  *too* is invalid (:func:`.sense.fixed_phrase`: an excess stays one);
 - *less than* + adjective: *more than* (*less than accommodating* -> *more than accommodating*).
 
 Each candidate still goes through the common checks and the polarity flip check of its caller.
@@ -27,7 +27,6 @@ _BE = frozenset({"is", "are", "was", "were", "be", "been", "being", "'s", "'re",
                  "felt", "feels", "tasted", "tastes", "looks", "looked", "sounds", "sounded", "got", "gets"})
 """Copulas and linking verbs after which *not too* + adjective reads as a predicate (*is not too slow*); after
 another word it would not (*its not too hard to time*)."""
-TOO_SWAP = "an antonym after 'too' keeps the complaint (*too slow* -> *too fast*)"
 
 
 def too_adjective(s: Sent, f: int, t: int) -> int | None:
