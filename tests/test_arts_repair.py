@@ -145,3 +145,42 @@ def test_and_stays_where_the_sentence_already_holds_a_contrast_or_the_sides_alre
                 "s_0_adv2"):
         v = variant(gen, key)
         assert v is None or " but " not in v.sentence.split("cheap but")[-1], (key, v.sentence)
+
+
+def test_and_becomes_but_where_the_other_predicate_has_no_aspect_but_keeps_its_polarity(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("w", "Well designed and fast.", [("designed", "positive", ["Well"])]),
+        ("s", "It is super fast and has outstanding graphics.", [("graphics", "positive", ["outstanding"])]),
+        ("a", "It arrived so fast and customer service was great.", [("customer service", "positive", ["great"])]),
+        # *and* between two adjectives of one predicate, the edited opinion in the clause after them: no pair
+        ("q", "It's so quick and responsive that it makes surfing so much more pleasurable!",
+         [("surfing", "positive", ["pleasurable"])]),
+        # a companion is no opinion (*friend* is polar to VADER)
+        ("f", "My friend had a burger and I had these wonderful pancakes.", [("pancakes", "positive", ["wonderful"])]),
+        # the other predicate holds no polar word
+        ("n", "The screen is bright and it has two ports.", [("screen", "positive", ["bright"])]),
+    ], with_lexicon(tmp_path, {"fast": "positive"}))
+    for key, start in (("w_0_adv1", "Poorly designed but fast."), ("s_0_adv1", "It is super fast but has "),
+                       ("a_0_adv1", "It arrived so fast but customer service was ")):
+        v = variant(gen, key)
+        assert v is not None and v.sentence.startswith(start), (key, v)
+        assert "and_to_but" in ops(v)
+    for key in ("q_0_adv1", "f_0_adv1", "n_0_adv1"):
+        v = variant(gen, key)
+        assert v is None or "and_to_but" not in ops(v), v
+
+
+def test_a_clause_final_as_well_is_removed_where_the_opinions_now_differ(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("t", "They have a very tasty chicken with avocado and good tuna as well.",
+         [("chicken", "positive", ["very tasty"]), ("tuna", "positive", ["good"])]),
+        ("p", "The pasta was great and the salad was good as well.",
+         [("pasta", "positive", ["great"]), ("salad", "positive", ["good"])]),
+    ])
+    v = variant(gen, "t_1_adv1")
+    assert v is not None and v.sentence == "They have a very tasty chicken with avocado but bad tuna.", v
+    assert {"additive_removed", "and_to_but"} <= set(ops(v))
+    v = variant(gen, "p_1_adv1")
+    assert v is not None and v.sentence == "The pasta was great but the salad was bad.", v
+    v = variant(gen, "t_1_adv2")  # RevNon: the chicken reversed, the tuna kept
+    assert v is None or "as well" not in v.sentence, v

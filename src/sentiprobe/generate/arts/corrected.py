@@ -31,7 +31,7 @@ from .clash import (clashes, concession_lost, contrast_lost, covering_pair, elab
                     lost_contrast, purpose_opinion, repetition_changed, tie_clash)
 from .context import context_clash, context_clashes
 from .frames import NOT_ONLY_FRAME, not_only_rewrite, tied_frame
-from .polarity import LABEL_SIGN, Polarity
+from .polarity import COMPANY, LABEL_SIGN, Polarity
 from .resources import Parse
 from .repair import Additive, additive_deletion, additive_repair, contrast_added, contrast_made, contrast_repair
 from .sense import DESCRIPTOR, AspectOpinions, aspect_view
@@ -193,9 +193,6 @@ def _describing_tokens(sent: Sent, pa: PreparedAspect) -> set[int]:
     return out
 
 
-_COMPANY = frozenset({"friend", "friends", "alone", "family", "date"})
-"""Whom one goes with: VADER rates *friends*, *alone* polar, but a clause naming them (*a cozy place to go with a
-couple of friends*, *a space to study alone*) holds no opinion of the target."""
 
 
 def _no_opinion(p: Parse, i: int) -> bool:
@@ -203,7 +200,7 @@ def _no_opinion(p: Parse, i: int) -> bool:
     quantity *a few* (*a nice place to take a few friends*). *a little* stays polar: it hedges a degree (*a little
     too heavy*), and its reversal (*a little too light*) keeps the old polarity."""
     w = p.tokens[i].lower()
-    return w in _COMPANY or (w == "few" and i > 0 and p.tokens[i - 1].lower() == "a")
+    return w in COMPANY or (w == "few" and i > 0 and p.tokens[i - 1].lower() == "a")
 
 
 def _describing_clause(q: Quality, sent: Sent, prep: Prepared, pa: PreparedAspect) -> str | None:
@@ -252,6 +249,32 @@ def _find_additive(sent: Sent, prep: Prepared) -> Additive | None:
                     why = (f"the additive {w!r} ties {_span_text(sent, (f, t))!r} to an earlier opinion: a reversal "
                            "of either would clash")
                     return Additive(j, o, tuple(dict.fromkeys(spans[n][0] for _, n in earlier)), why)
+        j = _as_well(p, t, [sp for _, sp in spans])
+        earlier = sorted(((sp2[1], n) for n, (o2, sp2) in enumerate(spans) if o2 is not o and sp2[1] <= f),
+                         reverse=True)
+        # *as well* also adds a mere mention (*good chicken and bad tuna as well*): a tie only between agreeing
+        # opinions
+        if j is not None and earlier and spans[earlier[0][1]][0].aspect.polarity == o.aspect.polarity != "neutral":
+            why = (f"the additive 'as well' ties {_span_text(sent, (f, t))!r} to an earlier opinion: a reversal of "
+                   "either would clash")
+            return Additive(j, o, tuple(dict.fromkeys(spans[n][0] for _, n in earlier)), why)
+    return None
+
+
+_AS_WELL_GAP = frozenset({",", ";", ":", "-", "--", "(", ")", "but", "and", "or", "yet", "so", "because", "which",
+                          "that", "who", "while", "although", "though"})
+
+
+def _as_well(p: Parse, end: int, spans: Sequence[tuple[int, int]]) -> int | None:
+    """The token of a clause-final *as well* that follows the opinion ending at ``end`` in its clause (no other
+    opinion nor a clause boundary between them: *and good tuna as well.*), or None."""
+    for j in range(end, len(p.tokens) - 1):
+        w = p.tokens[j].lower()
+        if w == "as" and p.tokens[j + 1].lower() == "well" and (
+                j + 2 == len(p.tokens) or p.tokens[j + 2] in (".", "!", "...", "!!")):
+            return j if not any(end <= f < j for f, _ in spans) else None
+        if w in _AS_WELL_GAP or p.upos[j] == "PUNCT":
+            return None
     return None
 
 
@@ -454,7 +477,7 @@ def _repair(q: Quality, plan: Plan, turned: list[PreparedAspect], edits: list[Ch
         fix3 = contrast_added(sent, *pair)
         if fix3 is not None and not any(fix3.overlaps(e) for e in edits):
             edits.append(fix3)
-    fix4 = contrast_made(sent, plan.prep.aspects, turned, edits)
+    fix4 = contrast_made(sent, plan.prep.aspects, turned, edits, q.lexicon)
     if fix4 is not None and not any(fix4.overlaps(e) for e in edits):
         edits.append(fix4)
     return None

@@ -115,6 +115,9 @@ REVIEW_OPPOSITES.update({k: v for k, v in PRAISE_OPPOSITES.items() if k not in R
 _NEITHER = re.compile(r"(?i)\bneither\s+")
 _NOR = re.compile(r"(?i)\s+nor\b")
 LABEL_SIGN = {"positive": 1, "negative": -1, "neutral": 0}
+COMPANY = frozenset({"friend", "friends", "alone", "family", "date"})
+"""Whom one goes with: VADER rates *friends*, *alone* polar, but a clause naming them (*a cozy place to go with a
+couple of friends*, *a space to study alone*, *My friend had a burger and ...*) holds no opinion."""
 THRESHOLD = 0.05
 
 

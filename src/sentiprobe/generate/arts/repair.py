@@ -7,8 +7,8 @@ text), and each repair is an edit of its own in the provenance:
 * :func:`additive_repair`, op ``additive_removed`` (RevTgt and RevNon): an additive *also* / *too* that ties an
   opinion to an earlier one (*I love the drinks, and the food is also VERY good*) is deleted where the two now
   differ, and the *and* that joins their clauses becomes *but* (*I don't love the drinks, but the food is VERY
-  good*). Only the forms *is also* (after an auxiliary), *, too* (clause-final), *; also,* and *equally* before
-  its adjective (*the wraps are equally tasty*) are deleted:
+  good*). Only the forms *is also* (after an auxiliary), *, too* and *as well* (clause-final), *; also,* and
+  *equally* before its adjective (*the wraps are equally tasty*) are deleted:
   elsewhere *also* works as a conjunction (*Easy to install also small to carry*) and its removal breaks the
   sentence.
 * :func:`contrast_repair`, op ``but_to_and``: a *but* whose two sides now read alike becomes *and* where each side
@@ -33,9 +33,10 @@ from dataclasses import dataclass
 
 from .candidates import Sent
 from .charedit import CharEdit, touches
-from .clash import contrast_sides
-from .polarity import LABEL_SIGN
+from .clash import contrast_sides, polar_sign
+from .polarity import COMPANY, LABEL_SIGN, Polarity
 from .strategies import PreparedAspect
+from .syntax import EMBEDDED, span_head, subtree
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ class Additive:
 
 
 def additive_deletion(sent: Sent, j: int) -> CharEdit | None:
-    """The deletion of additive ``j`` with its comma in the three repairable forms, or None."""
+    """The deletion of additive ``j`` (with its comma, or *as well* whole) in the repairable forms, or None."""
     p, t = sent.parse, sent.text
     low = p.tokens[j].lower()
     a, b = sent.offsets[j]
@@ -68,6 +69,9 @@ def additive_deletion(sent: Sent, j: int) -> CharEdit | None:
     if low == "also" and prev in (";", ",") and nxt == "," and j + 2 < len(p.tokens):  # *; also, the bar looks nice*
         end = sent.offsets[j + 2][0]
         return CharEdit(a, end, "", t[a:end], "additive_removed", detail)
+    if low == "as" and nxt.lower() == "well" and j > 0 and t[a - 1:a] == " ":  # *and good tuna as well.*
+        b = sent.offsets[j + 1][1]
+        return CharEdit(a - 1, b, "", t[a - 1:b], "additive_removed", detail)
     if low == "equally" and j + 1 < len(p.tokens) and p.heads[j] == j + 1 and p.upos[j + 1] in ("ADJ", "ADV"):
         end = sent.offsets[j + 1][0]  # *the wraps are equally tasty*
         return CharEdit(a, end, "", t[a:end], "additive_removed", detail)
@@ -206,11 +210,40 @@ _OPENS_NO_CLAUSE = frozenset({"as", "because", "since", "if", "when", "where", "
 excellent*): a *but* there reads wrong."""
 
 
+_PREDICATE = ("VERB", "AUX", "ADJ")
+
+
+def _free_sign(lexicon: Polarity, sent: Sent, j: int, opinion: set[int], edits: Sequence[CharEdit]) -> int:
+    """The polarity of the conjunct that *and* (token ``j``) joins to the predicate holding ``opinion`` (the edited
+    aspect's opinion tokens): the one sign of the polar words the edits leave in it, or 0 where the *and* joins no
+    two predicates (*so quick and responsive that it makes ...*), the opinion is not wholly in one of them, or
+    the other has no polar word or both signs."""
+    p = sent.parse
+    pairs = [(p.heads[y], y) for y in range(j + 1, len(p.tokens)) if p.deps[y] == "conj" and p.heads[y] < j
+             and p.heads[j] in (p.heads[y], y) and p.upos[y] in _PREDICATE and p.upos[p.heads[y]] in _PREDICATE]
+    if len(pairs) != 1:
+        return 0
+    x, y = pairs[0]
+    # the opinion in either predicate's own clause, not in a clause under it (*so quick and responsive that it
+    # makes surfing pleasurable*: the *that* clause is the result of both)
+    second = subtree(p, y)
+    first = subtree(p, x, EMBEDDED) - second
+    other = second if opinion <= first else first if opinion <= subtree(p, y, EMBEDDED) else None
+    if other is None:
+        return 0
+    signs = {polar_sign(lexicon, p, i) for i in other if p.tokens[i].lower() not in COMPANY
+             and not any(touches(sent.offsets[i], e) for e in edits)}
+    signs.discard(0)
+    return signs.pop() if len(signs) == 1 else 0
+
+
 def contrast_made(sent: Sent, aspects: Sequence[PreparedAspect], turned: Sequence[PreparedAspect],
-                  edits: Sequence[CharEdit]) -> CharEdit | None:
+                  edits: Sequence[CharEdit], lexicon: Polarity | None = None) -> CharEdit | None:
     """The *and* -> *but* (op ``and_to_but``) or the *but* after a lone comma (op ``but_inserted``) that
     contrasts two aspects' stretches which agreed in the source and differ after the aspects ``turned`` flip,
-    or None (see the module docstring). An *and* is preferred to a comma; one repair per variant."""
+    or None (see the module docstring). An *and* is preferred to a comma; one repair per variant. With a
+    ``lexicon``, a side of an *and* without annotated aspects counts by the polar words the edits leave in it (*Well
+    designed and fast* -> *Poorly designed but fast*; *It arrived so fast and customer service was not great*)."""
     p = sent.parse
     toks = [w.lower() for w in p.tokens]
 
@@ -219,10 +252,12 @@ def contrast_made(sent: Sent, aspects: Sequence[PreparedAspect], turned: Sequenc
         return -s if after and o in turned else s
 
     owned = [(o, o.opinion_tokens() | set(range(*o.span))) for o in aspects if o.opinions]
+    mine = dict(owned)
     added_contrast = any(w in _CONTRAST_WORDS for e in edits for w in re.findall(r"[a-z]+", e.text.lower()))
+    kept = [i for i in range(len(toks)) if not any(touches(sent.offsets[i], e) for e in edits)]
     found: list[tuple[int, CharEdit]] = []
     for j, w in enumerate(toks):
-        if w not in ("and", ",") or any(touches(sent.offsets[j], e) for e in edits):
+        if w not in ("and", ",") or j not in kept:
             continue
         lo = next((i + 1 for i in range(j - 1, -1, -1) if toks[i] in _STRETCH_END), 0)
         hi = next((i for i in range(j + 1, len(toks)) if toks[i] in _STRETCH_END), len(toks))
@@ -233,31 +268,40 @@ def contrast_made(sent: Sent, aspects: Sequence[PreparedAspect], turned: Sequenc
             continue  # a second contrast in one sentence reads as stitched clauses
         left = [o for o, t in owned if t & set(range(lo, j))]
         right = [o for o, t in owned if t & set(range(j + 1, hi))]
-        if not left or not right or any(not t <= set(range(lo, j)) for o, t in owned if o in left) or any(
+        if any(not t <= set(range(lo, j)) for o, t in owned if o in left) or any(
                 not t <= set(range(j + 1, hi)) for o, t in owned if o in right):
             continue  # an aspect across the joint or beyond the stretch: a concession or a frame, not two sides
-        sides = [{sign(o, True) for o in left}, {sign(o, True) for o in right}]
+        free = 0
+        if (not left) != (not right) and w == "and" and lexicon is not None and any(o in turned for o in left + right):
+            free = _free_sign(lexicon, sent, j, set().union(*(o.opinion_tokens() for o in left + right)), edits)
+        if not (left and right) and not free:
+            continue
+        sides = [{sign(o, True) for o in left} or {free}, {sign(o, True) for o in right} or {free}]
         if any(len(s) != 1 or 0 in s for s in sides) or sides[0] == sides[1]:
             continue
         if j + 1 >= len(toks) or (toks[j + 1] in _OPENS_NO_CLAUSE and not _degree_so(toks, j + 1)):
             continue
         if any(toks[i] in ("also", "too", "either", "even") or toks[i:i + 2] == ["as", "well"]
-               for i in range(j + 1, hi)):
+               for i in range(j + 1, hi) if i in kept):
             continue  # an additive (*but good tuna as well*, *an even better choice*) says the sides agree
-        nearest = max(left, key=lambda o: max(dict(owned)[o]))
-        first = min(right, key=lambda o: min(dict(owned)[o]))
-        if sign(nearest, False) != sign(first, False) or {sign(o, False) for o in right} != {sign(first, False)}:
+        nearest = max(left, key=lambda o: max(mine[o])) if left else None
+        first = min(right, key=lambda o: min(mine[o])) if right else None
+        before = [sign(nearest, False) if nearest else free, sign(first, False) if first else free]
+        if before[0] != before[1] or ({sign(o, False) for o in right} or {free}) != {before[1]}:
             continue  # they differed in the source already: its own joint stays
         if w == "and":
             h = p.heads[j]
-            if h not in dict(owned)[nearest] and not (lo <= h < hi and p.upos[h] in ("VERB", "AUX", "ADJ")):
+            phrase = subtree(p, span_head(p, *nearest.span), EMBEDDED) if nearest else set()
+            if h not in (mine[nearest] if nearest else set()) and not (lo <= h < hi and p.upos[h] in (
+                    "VERB", "AUX", "ADJ")) and not (h in phrase and p.upos[h] in ("NOUN", "PROPN")):
                 continue  # it joins two nouns inside one phrase (*grilled Gruyere and country ham sandwiches*)
             if p.upos[j] != "CCONJ" or toks[j + 1] in _NOT_AFTER_AND or any(
                     toks[i] in ("both", "between") for i in range(lo, j)):
                 continue
-            found.append((0, sent.replace(j, "but", "and_to_but",
-                                          "'and' joins two aspects that differ after the edit")))
-        else:
+            found.append((0, sent.replace(j, "but", "and_to_but", "'and' joins two aspects that differ after the edit"
+                                          if not free else "'and' joins an opinion that the edit reverses to one "
+                                          "that it leaves")))
+        elif nearest is not None and first is not None:
             # a verbless second side only where the comma alone splits the stretch in two (*built poorly, battery
             # life AMAZING*), never in a list (*the food was poor, the service prompt, and the price ...*)
             two = not any(toks[i] in (",", "and", "or") for i in (*range(lo, j), *range(j + 1, hi)))
