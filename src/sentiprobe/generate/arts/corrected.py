@@ -249,15 +249,15 @@ def _find_additive(sent: Sent, prep: Prepared) -> Additive | None:
                     why = (f"the additive {w!r} ties {_span_text(sent, (f, t))!r} to an earlier opinion: a reversal "
                            "of either would clash")
                     return Additive(j, o, tuple(dict.fromkeys(spans[n][0] for _, n in earlier)), why)
-        j = _as_well(p, t, [sp for _, sp in spans])
+        fin = _as_well(p, t, [sp for _, sp in spans])
         earlier = sorted(((sp2[1], n) for n, (o2, sp2) in enumerate(spans) if o2 is not o and sp2[1] <= f),
                          reverse=True)
         # *as well* also adds a mere mention (*good chicken and bad tuna as well*): a tie only between agreeing
         # opinions
-        if j is not None and earlier and spans[earlier[0][1]][0].aspect.polarity == o.aspect.polarity != "neutral":
+        if fin is not None and earlier and spans[earlier[0][1]][0].aspect.polarity == o.aspect.polarity != "neutral":
             why = (f"the additive 'as well' ties {_span_text(sent, (f, t))!r} to an earlier opinion: a reversal of "
                    "either would clash")
-            return Additive(j, o, tuple(dict.fromkeys(spans[n][0] for _, n in earlier)), why)
+            return Additive(fin, o, tuple(dict.fromkeys(spans[n][0] for _, n in earlier)), why)
     return None
 
 
