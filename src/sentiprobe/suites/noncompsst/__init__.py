@@ -30,7 +30,7 @@ SST7 = SuiteSpec(
     description="SST-7: 7-class sentence sentiment (NonCompSST's training task), 3 seeds",
     labels=LABELS7, task="classify", input_kind="text",
     load_items=data.sst7_items, data_files=data.sst7_data_files, read_predictions=predictions.read_sst7_predictions,
-    score=score.score, render_section=report.render_sst7_section, options=SST7Options, seeds=3,
+    score=score.score_sst7, render_section=report.render_sst7_section, options=SST7Options, seeds=3,
     statistics=data.statistics, training=data.training, groups_name="sentence",
     headline=("macro_f1", "accuracy"), score_context=data.sst7_score_context,
     prompting=prompts.TASK)

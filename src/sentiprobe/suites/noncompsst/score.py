@@ -54,9 +54,8 @@ class NonCompContext(ScoreContext):
 
 def score(items: Sequence[Item], predictions: Sequence[Prediction], options: Any, context: NonCompContext,
           config: ScoreConfig) -> SuiteScore:
-    """Stage: score seeded predictions on items (``sst7`` or ``noncompsst``)."""
-    if context.suite == "sst7":
-        return score_sst7(items, predictions, context, config)
+    """Stage of ``noncompsst``: score seeded predictions on its stimulus items (``sst7``'s stage is
+    :func:`score_sst7`; each suite's spec names its own)."""
     return score_noncompsst(items, predictions, options, context, config)
 
 
@@ -67,9 +66,10 @@ def _macro_f1(t: np.ndarray, p: np.ndarray, k: int) -> float:
     return float(f[(g > 0) | (cm.sum(axis=0) > 0)].mean())
 
 
-def score_sst7(items: Sequence[Item], predictions: Sequence[Prediction], context: ScoreContext,
+def score_sst7(items: Sequence[Item], predictions: Sequence[Prediction], options: Any, context: ScoreContext,
                config: ScoreConfig) -> SuiteScore:
-    """Macro-F1 and accuracy: means over seeds of the per-seed values (docs/protocols/noncompsst.md#sst7-metrics)."""
+    """Stage of ``sst7``: macro-F1 and accuracy, means over seeds of the per-seed values
+    (docs/protocols/noncompsst.md#sst7-metrics); ``options`` are unused."""
     labels = context.labels
     sd = check_seeded(items, predictions, labels, suite=context.suite, missing=config.missing, path=config.path)
     gold = [it.label for it in items]
