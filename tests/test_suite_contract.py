@@ -183,6 +183,34 @@ def test_every_package_has_the_stage_modules(package):
             assert spec.load_items.__module__.split(".")[2] in (package, "triplets")
 
 
+def suite_name_branches(source: str, names: set[str]) -> list[str]:
+    """Where a module compares a ``.suite`` / ``.name`` attribute with a registered suite's name."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        named = any(isinstance(x, ast.Attribute) and x.attr in ("suite", "name") for x in sides)
+        literal = [x.value for x in sides if isinstance(x, ast.Constant) and isinstance(x.value, str)]
+        literal += [e.value for x in sides if isinstance(x, (ast.Tuple, ast.Set, ast.List)) for e in x.elts
+                    if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        if named and set(literal) & names:
+            found.append(f"line {node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_suites_differ_through_their_specs_never_a_branch_on_their_name():
+    names = {spec.name for spec in SUITES}
+    assert suite_name_branches('if context.suite == "sst7":\n    pass\n', names)  # the check can fail
+    assert suite_name_branches('ok = suite.name in ("arts-laptop", "x")\n', names)
+    root = Path(importlib.import_module("sentiprobe.suites").__file__).parent
+    found = {str(f.relative_to(root)): hits for f in sorted(root.rglob("*.py"))
+             if (hits := suite_name_branches(f.read_text(encoding="utf-8"), names))}
+    assert not found, found
+
+
 ENV_READS = {"environ", "environb", "getenv", "getenvb", "putenv", "unsetenv"}
 
 
