@@ -114,7 +114,7 @@ def test_a_manner_adverb_takes_its_first_sense_antonym(tmp_path, kit):
                               ("f", "Yet my mac continues to function properly.",
                                [("function", "positive", ["properly"])])])
     v = variant(gen, "p_0_adv1")
-    assert v is not None and v.sentence == "The menu is interesting and quite unreasonably priced.", refusal(gen, "p_0")
+    assert v is not None and v.sentence == "The menu is interesting but quite unreasonably priced.", refusal(gen, "p_0")
     v = variant(gen, "f_0_adv1")
     assert v is not None and v.sentence.endswith("function improperly."), refusal(gen, "f_0")
 
