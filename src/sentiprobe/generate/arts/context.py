@@ -49,6 +49,7 @@ import re
 from collections.abc import Sequence
 
 from .clash import polar_sign
+from .descriptors import descriptor_clash
 from .morph import lemma
 from .polarity import LABEL_SIGN, Polarity
 from .resources import Parse
@@ -347,7 +348,7 @@ def purpose_descriptor(p: Parse, f: PreparedAspect) -> str | None:
 def context_clashes(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspect],
                     others: Sequence[PreparedAspect]) -> dict[str, str]:
     """``{aspect id: why}`` for every aspect of ``flipped`` whose reversal a presupposing frame contradicts
-    (checks 17-19 and 21-28), in the form of :func:`.clash.clashes`."""
+    (checks 17-19, 21-28 and those of :mod:`.descriptors`), in the form of :func:`.clash.clashes`."""
     edited = set().union(*(f.opinion_tokens() for f in flipped)) if flipped else set()
     aspects = (*flipped, *others)
     terms = {i for o in aspects for i in range(*o.span)}
@@ -357,7 +358,8 @@ def context_clashes(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspec
         why = (endured(lexicon, p, f) or result_clause(p, f) or cause_clash(lexicon, p, f, edited | terms)
                or causal_tie(p, f, edited) or wished(p, f) or elaboration(p, f, edited) or purpose_descriptor(p, f)
                or aside_clash(lexicon, p, f, anchors, edited | terms) or example_clash(lexicon, p, f, edited | terms)
-               or verdict_clash(lexicon, p, f, aspects) or pronoun_clash(lexicon, p, f, edited | terms))
+               or verdict_clash(lexicon, p, f, aspects) or pronoun_clash(lexicon, p, f, edited | terms)
+               or descriptor_clash(lexicon, p, f, aspects, edited | terms))
         if why is not None:
             out[f.aspect.id] = why
     return out

@@ -1,0 +1,73 @@
+"""Unchanged descriptors of the reversed opinion's noun that keep its old polarity (check 29, corrected mode).
+
+A blind audit found reversals that unchanged words on the same noun phrase contradict, outside the ties of
+:mod:`.clash` and the frames of :mod:`.context`; like them, RevTgt refuses the source and RevNon drops that
+non-target's reversal:
+
+* :func:`descriptor_clash` (29): a verbless descriptor set off by a comma right after the target's phrase (*A
+  beautiful atmosphere, perfect for drinks* never becomes *An ugly atmosphere, perfect for drinks*).
+
+On the laptop and restaurant test and training files the check refuses a handful of variants, every one of
+which read as incoherent.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .clash import polar_sign
+from .polarity import LABEL_SIGN, Polarity
+from .resources import Parse
+from .strategies import PreparedAspect
+from .syntax import SUBJECT, children, span_head, subtree
+
+_DESCRIBING = frozenset({"amod", "appos", "acl", "advcl", "advmod"})
+"""Dependencies of a descriptor set off after a noun (*atmosphere, perfect for drinks*), headed by an adjective or
+a participle; a noun in apposition after a comma is mostly the next item of a list (*Great food, friendly staff*)
+and never counts."""
+_SELECTING = frozenset({"certain", "particular", "specific", "such", "same", "whole", "own", "sure"})
+
+
+def _first_polar(lexicon: Polarity, p: Parse, toks: set[int], sign: int, skip: set[int]) -> str | None:
+    return next((p.tokens[i] for i in sorted(toks) if i not in skip and p.tokens[i].lower() not in _SELECTING
+                 and polar_sign(lexicon, p, i) == sign), None)
+
+
+def descriptor_clash(lexicon: Polarity, p: Parse, f: PreparedAspect, aspects: Sequence[PreparedAspect],
+                     skip: set[int]) -> str | None:
+    """Check 29: why reversing ``f`` would clash with a descriptor set off by a comma right after its term's phrase
+    (an adjective or a participle and its phrase, ending at a punctuation mark, with no polar aspect's term in it:
+    that is the next item of a list) that keeps a polar word of the old polarity (``skip``: edited and term
+    tokens, which never count)."""
+    old = LABEL_SIGN[f.aspect.polarity]
+    mine = f.opinion_tokens()
+    if not old or not mine:
+        return None
+    noun = span_head(p, *f.span)
+    polar_terms = {i for o in aspects if o is not f and LABEL_SIGN[o.aspect.polarity] for i in range(*o.span)}
+    np_end = max(subtree(p, noun))
+    gov = p.heads[noun]
+    # on the noun, or an adjective on its governor right after its phrase (*has a good microphone, good enough for
+    # beginners*: the parser hangs it on *has*)
+    found = [j for j in children(p, noun) if p.upos[j] in ("ADJ", "VERB")] + [
+        j for j in children(p, gov) if gov != noun and p.upos[j] == "ADJ" and j > np_end + 1]
+    for j in found:
+        if j <= noun or p.deps[j] not in _DESCRIBING:
+            continue
+        phrase = subtree(p, j)
+        first = min(phrase)
+        between = set(range(f.span[1], first - 1))
+        if first == 0 or p.tokens[first - 1] != "," or first - 1 < f.span[1] or first - 2 > np_end or any(
+                p.tokens[i] == "," for i in between):
+            continue  # right after the term's phrase: only the comma between them
+        end = max(phrase) + 1
+        if end < len(p.tokens) and p.upos[end] != "PUNCT":
+            continue  # the phrase runs on into a noun: a list item the parser split (*, very friendly and service*)
+        if phrase & mine or phrase & polar_terms or any(p.deps[k] in SUBJECT for k in children(p, j)):
+            continue  # the opinion itself, a polar aspect's phrase (*Great food, great waitstaff*), or a clause
+        word = _first_polar(lexicon, p, phrase, old, skip)
+        if word is not None:
+            return (f"the descriptor after {f.aspect.term!r} (*, {p.tokens[j]} ...*) keeps {word!r}, the old "
+                    "polarity: the reversal would clash")
+    return None
+
+
