@@ -31,3 +31,17 @@ def test_a_descriptor_set_off_after_the_target_keeps_its_polarity(tmp_path, kit)
         assert "descriptor after" in (refusal(gen, aid, "revtgt") or ""), refusal(gen, aid, "revtgt")
     assert variant(gen, "o_0_adv1") is not None, refusal(gen, "o_0", "revtgt")
     assert "descriptor after" not in (refusal(gen, "l_0", "revtgt") or "")
+
+
+def test_a_superlative_frame_keeps_the_polarity_of_its_content(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("n", "The nicest part is the cool keyboard and quiet fan.",
+         [("keyboard", "positive", ["nicest", "cool"]), ("fan", "positive", ["nicest", "quiet"])]),
+        ("t", "The best thing about it is the great screen.", [("screen", "positive", ["best"])]),
+        # nothing polar on the other side of the copula: the frame only names it
+        ("b", "The best part is the screen.", [("screen", "positive", ["best"])]),
+    ])
+    for aid in ("n_0", "n_1", "t_0"):
+        assert variant(gen, aid + "_adv1") is None, variant(gen, aid + "_adv1")  # *The worst part is the ... quiet fan*
+        assert "frames (" in (refusal(gen, aid, "revtgt") or ""), refusal(gen, aid, "revtgt")
+    assert variant(gen, "b_0_adv1") is not None, refusal(gen, "b_0", "revtgt")

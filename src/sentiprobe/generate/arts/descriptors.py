@@ -1,13 +1,17 @@
-"""Unchanged descriptors of the reversed opinion's noun that keep its old polarity (check 29, corrected mode).
+"""Unchanged descriptors of the reversed opinion's noun that keep its old polarity (checks 29-30, corrected mode).
 
 A blind audit found reversals that unchanged words on the same noun phrase contradict, outside the ties of
 :mod:`.clash` and the frames of :mod:`.context`; like them, RevTgt refuses the source and RevNon drops that
 non-target's reversal:
 
 * :func:`descriptor_clash` (29): a verbless descriptor set off by a comma right after the target's phrase (*A
-  beautiful atmosphere, perfect for drinks* never becomes *An ugly atmosphere, perfect for drinks*).
+  beautiful atmosphere, perfect for drinks* never becomes *An ugly atmosphere, perfect for drinks*);
+* :func:`superlative_frame` (30): a superlative opinion on a frame noun (*part*, *thing*, *feature*) whose
+  copula's other side is itself polar (*The nicest part is the low heat output and ultra quiet operation*):
+  the frame only names what the other side says (*The best part is the screen* has nothing polar there and
+  stays reversible).
 
-On the laptop and restaurant test and training files the check refuses a handful of variants, every one of
+On the laptop and restaurant test and training files each check refuses a handful of variants, every one of
 which read as incoherent.
 """
 from __future__ import annotations
@@ -71,3 +75,43 @@ def descriptor_clash(lexicon: Polarity, p: Parse, f: PreparedAspect, aspects: Se
     return None
 
 
+FRAME_NOUNS = frozenset({"part", "parts", "thing", "things", "feature", "features", "aspect", "aspects", "bit",
+                         "point", "points"})
+"""Nouns of a frame that names what its copula's other side says (*The best part is ...*)."""
+
+
+def superlative_frame(lexicon: Polarity, p: Parse, f: PreparedAspect, aspects: Sequence[PreparedAspect],
+                      skip: set[int]) -> str | None:
+    """Check 30: why reversing ``f`` would clash with the content of its superlative frame: the opinion is a
+    superlative on a frame noun (:data:`FRAME_NOUNS`) on one side of a copula, and the other side keeps a polar
+    word of the old polarity or an opinion annotated with it (*The nicest part is the low heat output and ultra
+    quiet operation*). ``skip``: the edited and term tokens; an aspect flipped only because it shares the
+    superlative (*quiet operation*) keeps its other opinions, which count."""
+    old = LABEL_SIGN[f.aspect.polarity]
+    if not old:
+        return None
+    mine = f.opinion_tokens()
+    sharing = set().union(*(o.opinion_tokens() for o in aspects if o is not f and set(o.opinions) & set(f.opinions)),
+                          set())
+    skip = (skip - sharing) | mine | {i for o in aspects for i in range(*o.span)}
+    annotated = {i for o in aspects if LABEL_SIGN[o.aspect.polarity] == old for i in o.opinion_tokens()} - skip
+    for h in sorted({span_head(p, a, b) for a, b in f.opinions}):
+        noun = p.heads[h]
+        if p.deps[h] != "amod" or p.tags[h] not in ("JJS", "RBS") or p.tokens[noun].lower() not in FRAME_NOUNS:
+            continue
+        cop = p.heads[noun]
+        if cop == noun or p.deps[noun] not in SUBJECT | {"attr"} or p.upos[cop] not in ("AUX", "VERB") \
+                or p.tokens[cop].lower() not in _BE:
+            continue
+        side = subtree(p, noun)
+        other = set().union(*(subtree(p, k) for k in children(p, cop) if k not in side and p.deps[k] in (
+            "attr", "acomp", "ccomp", "xcomp", "nsubj", "csubj")), set())
+        word = next((p.tokens[i] for i in sorted(other & annotated)), None) or _first_polar(lexicon, p, other, old,
+                                                                                             skip)
+        if word is not None:
+            return (f"{f.aspect.term!r}'s opinion {p.tokens[h]!r} frames ({p.tokens[noun]!r}) what the other side "
+                    f"of {p.tokens[cop]!r} says, which keeps {word!r}: the reversal would clash")
+    return None
+
+
+_BE = frozenset({"is", "are", "was", "were", "'s", "'re", "be", "being", "been"})
