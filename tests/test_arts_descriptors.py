@@ -45,3 +45,17 @@ def test_a_superlative_frame_keeps_the_polarity_of_its_content(tmp_path, kit):
         assert variant(gen, aid + "_adv1") is None, variant(gen, aid + "_adv1")  # *The worst part is the ... quiet fan*
         assert "frames (" in (refusal(gen, aid, "revtgt") or ""), refusal(gen, aid, "revtgt")
     assert variant(gen, "b_0_adv1") is not None, refusal(gen, "b_0", "revtgt")
+
+
+def test_a_relative_clause_on_the_opinions_noun_keeps_its_polarity(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("s", "There is something so lovely about the garden, sipping a cool drink that makes every visit "
+              "worthwhile.", [("garden", "positive", ["lovely"])]),
+        ("r", "The garden has a lovely spot that makes every visit worthwhile.", [("garden", "positive", ["lovely"])]),
+        # an infinitive names a use, no second opinion
+        ("c", "It is a cozy place to go with friends.", [("place", "positive", ["cozy"])]),
+    ])
+    for aid in ("s_0", "r_0"):
+        assert variant(gen, aid + "_adv1") is None, variant(gen, aid + "_adv1")  # *something so ugly ... worthwhile*
+        assert "relative clause" in (refusal(gen, aid, "revtgt") or ""), refusal(gen, aid, "revtgt")
+    assert variant(gen, "c_0_adv1") is not None, refusal(gen, "c_0", "revtgt")

@@ -49,7 +49,7 @@ import re
 from collections.abc import Sequence
 
 from .clash import polar_sign
-from .descriptors import descriptor_clash, superlative_frame
+from .descriptors import descriptor_clash, relative_clash, superlative_frame
 from .morph import lemma
 from .polarity import LABEL_SIGN, Polarity
 from .resources import Parse
@@ -360,7 +360,8 @@ def context_clashes(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspec
                or aside_clash(lexicon, p, f, anchors, edited | terms) or example_clash(lexicon, p, f, edited | terms)
                or verdict_clash(lexicon, p, f, aspects) or pronoun_clash(lexicon, p, f, edited | terms)
                or descriptor_clash(lexicon, p, f, aspects, edited | terms)
-               or superlative_frame(lexicon, p, f, aspects, edited | terms))
+               or superlative_frame(lexicon, p, f, aspects, edited | terms)
+               or relative_clash(lexicon, p, f, edited | terms))
         if why is not None:
             out[f.aspect.id] = why
     return out

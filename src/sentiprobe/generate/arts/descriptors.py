@@ -1,4 +1,4 @@
-"""Unchanged descriptors of the reversed opinion's noun that keep its old polarity (checks 29-30, corrected mode).
+"""Unchanged descriptors of the reversed opinion's noun that keep its old polarity (checks 29-31, corrected mode).
 
 A blind audit found reversals that unchanged words on the same noun phrase contradict, outside the ties of
 :mod:`.clash` and the frames of :mod:`.context`; like them, RevTgt refuses the source and RevNon drops that
@@ -9,7 +9,10 @@ non-target's reversal:
 * :func:`superlative_frame` (30): a superlative opinion on a frame noun (*part*, *thing*, *feature*) whose
   copula's other side is itself polar (*The nicest part is the low heat output and ultra quiet operation*):
   the frame only names what the other side says (*The best part is the screen* has nothing polar there and
-  stays reversible).
+  stays reversible);
+* :func:`relative_clash` (31): a relative clause on the opinion's noun or the target's noun that keeps a polar
+  word (*there is something so great about being outdoors that makes going there worthwhile*; *a lovely spot
+  that makes every visit worthwhile*).
 
 On the laptop and restaurant test and training files each check refuses a handful of variants, every one of
 which read as incoherent.
@@ -115,3 +118,39 @@ def superlative_frame(lexicon: Polarity, p: Parse, f: PreparedAspect, aspects: S
 
 
 _BE = frozenset({"is", "are", "was", "were", "'s", "'re", "be", "being", "been"})
+_SOME = frozenset({"something", "nothing", "anything", "everything"})
+"""Indefinite pronouns whose relative clause often comes after a phrase that the parser takes for its antecedent
+(*something so great about being outdoors, ..., enjoying a drink that makes going there worthwhile*)."""
+_STOP = frozenset({".", ";", "!", "?", ":", "but", "yet", "(", ")", "-", "--"})
+
+
+def relative_clash(lexicon: Polarity, p: Parse, f: PreparedAspect, skip: set[int]) -> str | None:
+    """Check 31: why reversing ``f`` would clash with a relative clause on its opinion's noun or its term's noun
+    that keeps a polar word of the old polarity (*something so great about being outdoors that makes going there
+    worthwhile*); after an indefinite pronoun (*something*), the first relative clause before the next boundary."""
+    old = LABEL_SIGN[f.aspect.polarity]
+    mine = f.opinion_tokens()
+    if not old or not mine:
+        return None
+    nouns = {span_head(p, *f.span)} | {p.heads[h] for h in (span_head(p, a, b) for a, b in f.opinions)
+                                      if p.deps[h] == "amod"}
+    rels = [j for n in nouns for j in children(p, n) if p.deps[j] == "relcl" and j > n and _finite(p, j)]
+    for n in nouns:
+        if p.tokens[n].lower() in _SOME:
+            hi = next((j for j in range(n + 1, len(p.tokens)) if p.tokens[j].lower() in _STOP), len(p.tokens))
+            rels += [j for j in range(n + 1, hi) if p.deps[j] == "relcl" and _finite(p, j)][:1]
+    for r in rels:
+        clause = subtree(p, r)
+        if clause & mine:
+            continue
+        word = _first_polar(lexicon, p, clause, old, skip)
+        if word is not None:
+            return (f"a relative clause on {f.aspect.term!r}'s phrase ({p.tokens[r]!r} ...) keeps {word!r}, the old "
+                    "polarity: the reversal would clash")
+    return None
+
+
+def _finite(p: Parse, r: int) -> bool:
+    """A relative clause with a verb of its own tense, not an infinitive (*a cozy place to go with friends* names a
+    use, no second opinion)."""
+    return not any(p.tokens[j].lower() == "to" and p.deps[j] == "aux" for j in children(p, r))
