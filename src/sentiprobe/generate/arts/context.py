@@ -35,7 +35,8 @@ the source and RevNon drops that non-target's reversal:
   *dishes like the paella*, *such as*) keeps the noun's polarity, and the noun the example's;
 * :func:`verdict_clash` (27): a verdict on the whole sentence (*Highly recommended*, *what else can I ask for*,
   *worth the trip*, a trailing *..., excellent*) that every opinion of the sentence agrees with: reversing the
-  first opinion, which the verdict sums up, would contradict it (a mixed sentence is left alone);
+  first opinion, which the verdict sums up, would contradict it, and any opinion where the verdict says nothing
+  is missing (*what more can you ask for*); a mixed sentence is left alone;
 * :func:`pronoun_clash` (28): a clause after a semicolon refers back with a pronoun (*Appetizers are excellent
   here; you can make a great meal out of them*): its evaluation and the one it refers to keep one polarity.
 
@@ -475,6 +476,9 @@ _VERDICTS = re.compile(r"\b(?:(?:highly|strongly|definitely|totally|would|will|i
                        r"drive)))\b")
 """Verdicts on the whole sentence: *Highly recommended*, *what else can I ask for*, *you can't go wrong*, *worth
 the trip*."""
+_NOTHING_MISSING = re.compile(r"^what (?:else|more)|go wrong$")
+"""Verdicts that nothing is missing (*what more can you ask for*, *you can't go wrong*): every opinion of the
+sentence is part of what they sum up, not only the first."""
 _VERDICT_NEG = re.compile(r"\b(?:not|n't|never|wouldn't|don't|can't)\s+(?:\w+\s+)?$")
 
 
@@ -503,8 +507,9 @@ def verdict_sign(lexicon: Polarity, p: Parse, opinions: set[int]) -> tuple[str, 
 def verdict_clash(lexicon: Polarity, p: Parse, f: PreparedAspect, aspects: Sequence[PreparedAspect]) -> str | None:
     """Check 27: why reversing ``f`` would contradict the sentence's verdict, or None: every polar aspect of the
     sentence agrees with the verdict and ``f``'s opinion is the first of them, the one the verdict sums up
-    (*bad price, free shipping, what else can I ask for*). A mixed sentence already weighs its verdict and is
-    left alone."""
+    (*bad price, free shipping, what else can I ask for*); a verdict that nothing is missing (*what more can you
+    ask for*, *can't go wrong*) sums up every opinion (*Good food at the wrong price, what more can you ask for*).
+    A mixed sentence already weighs its verdict and is left alone."""
     opinions = set().union(*(o.opinion_tokens() for o in aspects))
     found = verdict_sign(lexicon, p, opinions)
     if found is None:
@@ -514,7 +519,7 @@ def verdict_clash(lexicon: Polarity, p: Parse, f: PreparedAspect, aspects: Seque
         return None
     first = min((min(o.opinion_tokens()) for o in aspects if LABEL_SIGN[o.aspect.polarity] and o.opinions),
                 default=-1)
-    if not f.opinions or min(f.opinion_tokens()) != first:
+    if not f.opinions or (min(f.opinion_tokens()) != first and not _NOTHING_MISSING.search(words)):
         return None  # a later opinion is a detail the verdict weighs (*excellent tapas at high prices, ...,
         # excellent*); the first one is what it sums up
     return (f"the sentence's verdict {words!r} agrees with every opinion: reversing {f.aspect.term!r}'s, the "
