@@ -20,7 +20,8 @@ the source and RevNon drops that non-target's reversal:
 * :func:`causal_tie` (21): the opinion lies on one side of *because*, *because of*, *due to*, a causal *since*,
   a causal *, as* (*I had to buy a mouse, as I hate the pad*) or a clause-initial *, so*, and nothing on the
   other side is reversed with it (*The smaller size was a bonus because of space restrictions*; *Tables are
-  close, so you better be comfortable bumping elbows*).
+  close, so you better be comfortable bumping elbows*); or it lies in an *as* clause without a comma whose main
+  clause keeps a polar word of its old polarity (*I'm glad I did as the food was very good*).
 
 * :func:`wished` (22): the opinion lies in the object or complement of a verb of wanting or an adjective of a
   requirement (*if you want fresh and tasty salads*, *It was important that it was powerful enough*): the
@@ -234,12 +235,39 @@ def _causal_pairs(p: Parse) -> list[tuple[str, set[int], set[int]]]:
     return out
 
 
-def causal_tie(p: Parse, f: PreparedAspect, edited: set[int]) -> str | None:
+def _feeling_as(lexicon: Polarity, p: Parse, f: PreparedAspect, skip: set[int]) -> str | None:
+    """A causal *as* with no comma (*I'm glad I did as the food was very good*) is told from a temporal one (*smiled
+    as we walked in*) by a feeling: the clause it hangs on, up to its sentence's main clause, keeps a polar word of
+    ``f``'s old polarity, which the reason's reversal would contradict. The word, or None."""
+    old = LABEL_SIGN[f.aspect.polarity]
+    mine = f.opinion_tokens()
+    if not old or not mine:
+        return None
+    n = len(p.tokens)
+    for k, tok in enumerate(p.tokens):
+        if tok.lower() != "as" or p.deps[k] != "mark" or k == 0 or p.tokens[k - 1] in (",", ";") or k + 1 >= n \
+                or p.upos[k + 1] in ("AUX", "VERB") or not any(p.deps[j] in SUBJECT for j in children(p, p.heads[k])):
+            continue
+        reason = subtree(p, p.heads[k])
+        if not mine <= reason:
+            continue
+        top = p.heads[k]
+        while p.heads[top] != top and p.deps[top] in ("advcl", "ccomp", "xcomp", "acomp"):
+            top = p.heads[top]
+        word = next((p.tokens[i] for i in sorted(subtree(p, top, _CAUSAL_CUT) - reason)
+                     if i not in skip and polar_sign(lexicon, p, i) == old), None)
+        if word is not None:
+            return word
+    return None
+
+
+def causal_tie(lexicon: Polarity, p: Parse, f: PreparedAspect, edited: set[int]) -> str | None:
     """Check 21: why reversing ``f`` would break a causal link, or None: its opinion lies on one side of a
     *because*, *since*, *due to* or *, so* and nothing on the other side is reversed with it (*The smaller size
     was a bonus because of space restrictions* never becomes *was not a bonus because of space restrictions*;
     *Tables are close, so you better be comfortable bumping elbows*). Where the target itself is the reason
-    (*I love it because of the screen*), the link is reversed with it."""
+    (*I love it because of the screen*), the link is reversed with it. An *as* without a comma ties only a
+    feeling (:func:`_feeling_as`)."""
     mine = f.opinion_tokens()
     term = set(range(*f.span))
     for words, reason, rest in _causal_pairs(p):
@@ -248,6 +276,10 @@ def causal_tie(p: Parse, f: PreparedAspect, edited: set[int]) -> str | None:
                     p.upos[i] in ("NOUN", "VERB", "ADJ", "PROPN", "NUM") for i in other):
                 return (f"{f.aspect.term!r}'s opinion is tied by {words!r} to a reason or consequence that keeps "
                         "its sense: the reversal would clash")
+    word = _feeling_as(lexicon, p, f, edited | term)
+    if word is not None:
+        return (f"{f.aspect.term!r}'s opinion is the reason ('as') for {word!r}, which keeps the old polarity: the "
+                "reversal would clash")
     return None
 
 
@@ -357,7 +389,8 @@ def context_clashes(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspec
     out: dict[str, str] = {}
     for f in flipped:
         why = (endured(lexicon, p, f) or result_clause(p, f) or cause_clash(lexicon, p, f, edited | terms)
-               or causal_tie(p, f, edited) or wished(p, f) or elaboration(p, f, edited) or purpose_descriptor(p, f)
+               or causal_tie(lexicon, p, f, edited) or wished(p, f) or elaboration(p, f, edited)
+               or purpose_descriptor(p, f)
                or aside_clash(lexicon, p, f, anchors, edited | terms) or example_clash(lexicon, p, f, edited | terms)
                or verdict_clash(lexicon, p, f, aspects) or pronoun_clash(lexicon, p, f, edited | terms)
                or descriptor_clash(lexicon, p, f, aspects, edited | terms)
