@@ -178,3 +178,14 @@ def test_a_feeling_keeps_the_polarity_of_its_reason_after_as(tmp_path, kit):
     v = variant(gen, "g_1_adv2")  # RevNon drops the soup's reversal
     assert v is None or "very good" in v.sentence, v.sentence
     assert variant(gen, "t_0_adv1") is not None, refusal(gen, "t_0", "revtgt")
+
+
+def test_praise_in_the_object_of_a_purpose_is_a_wish(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("v", "We go there to eat the fresh bread.", [("bread", "positive", ["fresh"])]),
+        # a complaint in a purpose is ironic: its reversal reads as plain praise
+        ("c", "We waited an hour, to buy expensive slices.", [("slices", "negative", ["expensive"])]),
+    ])
+    assert variant(gen, "v_0_adv1") is None, variant(gen, "v_0_adv1").sentence  # *go there to eat the stale bread*
+    assert "object of a purpose" in (refusal(gen, "v_0", "revtgt") or ""), refusal(gen, "v_0", "revtgt")
+    assert variant(gen, "c_0_adv1") is not None, refusal(gen, "c_0", "revtgt")

@@ -24,8 +24,9 @@ the source and RevNon drops that non-target's reversal:
   clause keeps a polar word of its old polarity (*I'm glad I did as the food was very good*).
 
 * :func:`wished` (22): the opinion lies in the object or complement of a verb of wanting or an adjective of a
-  requirement (*if you want fresh and tasty salads*, *It was important that it was powerful enough*): the
-  reversal changes the wish, not the judgement;
+  requirement (*if you want fresh and tasty salads*, *It was important that it was powerful enough*), or praise
+  on the object of an infinitive of purpose (*to pay the friendly staff a visit*): the reversal changes the
+  wish, not the judgement;
 * :func:`elaboration` (23): the opinion lies on one side of a clause-initial *in fact*, *indeed* or *actually*
   and nothing on the other side is reversed with it (*the fans are quiet, actually they aren't audible*);
 * :func:`purpose_descriptor` (24): one opinion modifies the noun of a *for*-phrase of another (*Good for a quick
@@ -295,12 +296,32 @@ _WISH_PATH = frozenset({"amod", "acomp", "attr", "dobj", "pobj", "prep", "xcomp"
 (``conj`` of a verb), an adverbial or relative clause is said, not wished, and stops the climb."""
 
 
+def _purpose_of(p: Parse, head: int) -> int | None:
+    """The verb of an infinitive of purpose whose object is the noun that opinion word ``head`` modifies (*stop in
+    ... to pay the friendly staff a visit* -> ``pay``), or None: like a wish, a purpose says what one wants. Only
+    praise counts (the caller's test): a complaint in a purpose is ironic (*let in 5 at a time, to buy expensive
+    slices*), and its reversal reads as plain praise."""
+    if p.deps[head] != "amod":
+        return None
+    noun = p.heads[head]
+    v = p.heads[noun]
+    if p.deps[noun] not in ("dobj", "dative") or v == noun or v > head or p.upos[v] != "VERB" \
+            or p.deps[v] != "advcl" or not any(p.tokens[j].lower() == "to" and p.deps[j] == "aux"
+                                               for j in children(p, v)):
+        return None
+    return v
+
+
 def wished(p: Parse, f: PreparedAspect) -> str | None:
     """Check 22: why reversing ``f`` would change a wish or a requirement instead of a judgement: its opinion lies
     in the object or complement of a verb of wanting (:data:`WISHES`) or of an adjective of a requirement
     (:data:`REQUIREMENTS`). *If you want fresh and tasty salads, go here* never becomes *if you want stale and
     bland salads*; *It was important that it was powerful enough* never *... that it was not powerful enough*."""
     for head in _opinion_heads(p, f):
+        purpose = _purpose_of(p, head) if LABEL_SIGN[f.aspect.polarity] > 0 else None
+        if purpose is not None:
+            return (f"{f.aspect.term!r}'s opinion describes the object of a purpose ('to {p.tokens[purpose]}'): the "
+                    "reversal would change what one comes for, not the judgement")
         i, came = head, ""
         for _ in range(12):
             h = p.heads[i]
