@@ -164,3 +164,28 @@ def test_a_causal_as_after_a_comma_ties_its_reason(tmp_path, kit):
     assert "tied by 'as'" in (refusal(gen, "a_0", "revtgt") or ""), refusal(gen, "a_0", "revtgt")
     assert variant(gen, "n_0_adv1") is not None, refusal(gen, "n_0", "revtgt")
     assert "tied by 'as'" not in (refusal(gen, "i_0", "revtgt") or ""), refusal(gen, "i_0", "revtgt")
+
+
+def test_a_feeling_keeps_the_polarity_of_its_reason_after_as(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("g", "We were happy we came as the soup was very good and the bread was warm.",
+         [("soup", "positive", ["very good"]), ("bread", "positive", ["warm"])]),
+        # a temporal *as* with no feeling in its main clause
+        ("t", "The waiter left as the soup was very good.", [("soup", "positive", ["very good"])]),
+    ])
+    assert variant(gen, "g_0_adv1") is None, variant(gen, "g_0_adv1").sentence  # *happy we came as the soup was bad*
+    assert "reason ('as')" in (refusal(gen, "g_0", "revtgt") or ""), refusal(gen, "g_0", "revtgt")
+    v = variant(gen, "g_1_adv2")  # RevNon drops the soup's reversal
+    assert v is None or "very good" in v.sentence, v.sentence
+    assert variant(gen, "t_0_adv1") is not None, refusal(gen, "t_0", "revtgt")
+
+
+def test_praise_in_the_object_of_a_purpose_is_a_wish(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("v", "We go there to eat the fresh bread.", [("bread", "positive", ["fresh"])]),
+        # a complaint in a purpose is ironic: its reversal reads as plain praise
+        ("c", "We waited an hour, to buy expensive slices.", [("slices", "negative", ["expensive"])]),
+    ])
+    assert variant(gen, "v_0_adv1") is None, variant(gen, "v_0_adv1").sentence  # *go there to eat the stale bread*
+    assert "object of a purpose" in (refusal(gen, "v_0", "revtgt") or ""), refusal(gen, "v_0", "revtgt")
+    assert variant(gen, "c_0_adv1") is not None, refusal(gen, "c_0", "revtgt")

@@ -84,6 +84,21 @@ def test_a_sentence_verdict_that_every_opinion_agrees_with_keeps_its_polarity(tm
     assert "verdict" not in (refusal(gen, "t_1", "revtgt") or ""), refusal(gen, "t_1", "revtgt")
 
 
+def test_a_verdict_that_nothing_is_missing_sums_up_every_opinion(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("w", "Fresh bread at a fair price, what more could you want.",
+         [("bread", "positive", ["Fresh"]), ("price", "positive", ["fair"])]),
+        # a recommendation weighs a later opinion: only the first is what it sums up
+        ("r", "Fresh bread at a fair price, highly recommended.",
+         [("bread", "positive", ["Fresh"]), ("price", "positive", ["fair"])]),
+    ])
+    # never *Fresh bread at an unfair price, what more could you want*, as RevTgt nor as RevNon
+    assert variant(gen, "w_1_adv1") is None, variant(gen, "w_1_adv1").sentence
+    assert "verdict" in (refusal(gen, "w_1", "revtgt") or ""), refusal(gen, "w_1", "revtgt")
+    assert variant(gen, "w_0_adv2") is None, variant(gen, "w_0_adv2").sentence
+    assert "verdict" not in (refusal(gen, "r_1", "revtgt") or ""), refusal(gen, "r_1", "revtgt")
+
+
 def test_a_clause_after_a_semicolon_that_refers_back_keeps_its_polarity(tmp_path, kit):
     gen = run(tmp_path, kit, [
         ("p", "The appetizers are excellent; you can make a great meal out of them.",

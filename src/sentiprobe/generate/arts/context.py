@@ -20,11 +20,13 @@ the source and RevNon drops that non-target's reversal:
 * :func:`causal_tie` (21): the opinion lies on one side of *because*, *because of*, *due to*, a causal *since*,
   a causal *, as* (*I had to buy a mouse, as I hate the pad*) or a clause-initial *, so*, and nothing on the
   other side is reversed with it (*The smaller size was a bonus because of space restrictions*; *Tables are
-  close, so you better be comfortable bumping elbows*).
+  close, so you better be comfortable bumping elbows*); or it lies in an *as* clause without a comma whose main
+  clause keeps a polar word of its old polarity (*I'm glad I did as the food was very good*).
 
 * :func:`wished` (22): the opinion lies in the object or complement of a verb of wanting or an adjective of a
-  requirement (*if you want fresh and tasty salads*, *It was important that it was powerful enough*): the
-  reversal changes the wish, not the judgement;
+  requirement (*if you want fresh and tasty salads*, *It was important that it was powerful enough*), or praise
+  on the object of an infinitive of purpose (*to pay the friendly staff a visit*): the reversal changes the
+  wish, not the judgement;
 * :func:`elaboration` (23): the opinion lies on one side of a clause-initial *in fact*, *indeed* or *actually*
   and nothing on the other side is reversed with it (*the fans are quiet, actually they aren't audible*);
 * :func:`purpose_descriptor` (24): one opinion modifies the noun of a *for*-phrase of another (*Good for a quick
@@ -35,7 +37,8 @@ the source and RevNon drops that non-target's reversal:
   *dishes like the paella*, *such as*) keeps the noun's polarity, and the noun the example's;
 * :func:`verdict_clash` (27): a verdict on the whole sentence (*Highly recommended*, *what else can I ask for*,
   *worth the trip*, a trailing *..., excellent*) that every opinion of the sentence agrees with: reversing the
-  first opinion, which the verdict sums up, would contradict it (a mixed sentence is left alone);
+  first opinion, which the verdict sums up, would contradict it, and any opinion where the verdict says nothing
+  is missing (*what more can you ask for*); a mixed sentence is left alone;
 * :func:`pronoun_clash` (28): a clause after a semicolon refers back with a pronoun (*Appetizers are excellent
   here; you can make a great meal out of them*): its evaluation and the one it refers to keep one polarity.
 
@@ -49,6 +52,7 @@ import re
 from collections.abc import Sequence
 
 from .clash import polar_sign
+from .descriptors import descriptor_clash, relative_clash, superlative_frame
 from .morph import lemma
 from .polarity import LABEL_SIGN, Polarity
 from .resources import Parse
@@ -232,12 +236,39 @@ def _causal_pairs(p: Parse) -> list[tuple[str, set[int], set[int]]]:
     return out
 
 
-def causal_tie(p: Parse, f: PreparedAspect, edited: set[int]) -> str | None:
+def _feeling_as(lexicon: Polarity, p: Parse, f: PreparedAspect, skip: set[int]) -> str | None:
+    """A causal *as* with no comma (*I'm glad I did as the food was very good*) is told from a temporal one (*smiled
+    as we walked in*) by a feeling: the clause it hangs on, up to its sentence's main clause, keeps a polar word of
+    ``f``'s old polarity, which the reason's reversal would contradict. The word, or None."""
+    old = LABEL_SIGN[f.aspect.polarity]
+    mine = f.opinion_tokens()
+    if not old or not mine:
+        return None
+    n = len(p.tokens)
+    for k, tok in enumerate(p.tokens):
+        if tok.lower() != "as" or p.deps[k] != "mark" or k == 0 or p.tokens[k - 1] in (",", ";") or k + 1 >= n \
+                or p.upos[k + 1] in ("AUX", "VERB") or not any(p.deps[j] in SUBJECT for j in children(p, p.heads[k])):
+            continue
+        reason = subtree(p, p.heads[k])
+        if not mine <= reason:
+            continue
+        top = p.heads[k]
+        while p.heads[top] != top and p.deps[top] in ("advcl", "ccomp", "xcomp", "acomp"):
+            top = p.heads[top]
+        word = next((p.tokens[i] for i in sorted(subtree(p, top, _CAUSAL_CUT) - reason)
+                     if i not in skip and polar_sign(lexicon, p, i) == old), None)
+        if word is not None:
+            return word
+    return None
+
+
+def causal_tie(lexicon: Polarity, p: Parse, f: PreparedAspect, edited: set[int]) -> str | None:
     """Check 21: why reversing ``f`` would break a causal link, or None: its opinion lies on one side of a
     *because*, *since*, *due to* or *, so* and nothing on the other side is reversed with it (*The smaller size
     was a bonus because of space restrictions* never becomes *was not a bonus because of space restrictions*;
     *Tables are close, so you better be comfortable bumping elbows*). Where the target itself is the reason
-    (*I love it because of the screen*), the link is reversed with it."""
+    (*I love it because of the screen*), the link is reversed with it. An *as* without a comma ties only a
+    feeling (:func:`_feeling_as`)."""
     mine = f.opinion_tokens()
     term = set(range(*f.span))
     for words, reason, rest in _causal_pairs(p):
@@ -246,6 +277,10 @@ def causal_tie(p: Parse, f: PreparedAspect, edited: set[int]) -> str | None:
                     p.upos[i] in ("NOUN", "VERB", "ADJ", "PROPN", "NUM") for i in other):
                 return (f"{f.aspect.term!r}'s opinion is tied by {words!r} to a reason or consequence that keeps "
                         "its sense: the reversal would clash")
+    word = _feeling_as(lexicon, p, f, edited | term)
+    if word is not None:
+        return (f"{f.aspect.term!r}'s opinion is the reason ('as') for {word!r}, which keeps the old polarity: the "
+                "reversal would clash")
     return None
 
 
@@ -261,12 +296,32 @@ _WISH_PATH = frozenset({"amod", "acomp", "attr", "dobj", "pobj", "prep", "xcomp"
 (``conj`` of a verb), an adverbial or relative clause is said, not wished, and stops the climb."""
 
 
+def _purpose_of(p: Parse, head: int) -> int | None:
+    """The verb of an infinitive of purpose whose object is the noun that opinion word ``head`` modifies (*stop in
+    ... to pay the friendly staff a visit* -> ``pay``), or None: like a wish, a purpose says what one wants. Only
+    praise counts (the caller's test): a complaint in a purpose is ironic (*let in 5 at a time, to buy expensive
+    slices*), and its reversal reads as plain praise."""
+    if p.deps[head] != "amod":
+        return None
+    noun = p.heads[head]
+    v = p.heads[noun]
+    if p.deps[noun] not in ("dobj", "dative") or v == noun or v > head or p.upos[v] != "VERB" \
+            or p.deps[v] != "advcl" or not any(p.tokens[j].lower() == "to" and p.deps[j] == "aux"
+                                               for j in children(p, v)):
+        return None
+    return v
+
+
 def wished(p: Parse, f: PreparedAspect) -> str | None:
     """Check 22: why reversing ``f`` would change a wish or a requirement instead of a judgement: its opinion lies
     in the object or complement of a verb of wanting (:data:`WISHES`) or of an adjective of a requirement
     (:data:`REQUIREMENTS`). *If you want fresh and tasty salads, go here* never becomes *if you want stale and
     bland salads*; *It was important that it was powerful enough* never *... that it was not powerful enough*."""
     for head in _opinion_heads(p, f):
+        purpose = _purpose_of(p, head) if LABEL_SIGN[f.aspect.polarity] > 0 else None
+        if purpose is not None:
+            return (f"{f.aspect.term!r}'s opinion describes the object of a purpose ('to {p.tokens[purpose]}'): the "
+                    "reversal would change what one comes for, not the judgement")
         i, came = head, ""
         for _ in range(12):
             h = p.heads[i]
@@ -347,7 +402,7 @@ def purpose_descriptor(p: Parse, f: PreparedAspect) -> str | None:
 def context_clashes(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspect],
                     others: Sequence[PreparedAspect]) -> dict[str, str]:
     """``{aspect id: why}`` for every aspect of ``flipped`` whose reversal a presupposing frame contradicts
-    (checks 17-19 and 21-28), in the form of :func:`.clash.clashes`."""
+    (checks 17-19, 21-28 and those of :mod:`.descriptors`), in the form of :func:`.clash.clashes`."""
     edited = set().union(*(f.opinion_tokens() for f in flipped)) if flipped else set()
     aspects = (*flipped, *others)
     terms = {i for o in aspects for i in range(*o.span)}
@@ -355,9 +410,13 @@ def context_clashes(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspec
     out: dict[str, str] = {}
     for f in flipped:
         why = (endured(lexicon, p, f) or result_clause(p, f) or cause_clash(lexicon, p, f, edited | terms)
-               or causal_tie(p, f, edited) or wished(p, f) or elaboration(p, f, edited) or purpose_descriptor(p, f)
+               or causal_tie(lexicon, p, f, edited) or wished(p, f) or elaboration(p, f, edited)
+               or purpose_descriptor(p, f)
                or aside_clash(lexicon, p, f, anchors, edited | terms) or example_clash(lexicon, p, f, edited | terms)
-               or verdict_clash(lexicon, p, f, aspects) or pronoun_clash(lexicon, p, f, edited | terms))
+               or verdict_clash(lexicon, p, f, aspects) or pronoun_clash(lexicon, p, f, edited | terms)
+               or descriptor_clash(lexicon, p, f, aspects, edited | terms)
+               or superlative_frame(lexicon, p, f, aspects, edited | terms)
+               or relative_clash(lexicon, p, f, edited | terms))
         if why is not None:
             out[f.aspect.id] = why
     return out
@@ -471,6 +530,9 @@ _VERDICTS = re.compile(r"\b(?:(?:highly|strongly|definitely|totally|would|will|i
                        r"drive)))\b")
 """Verdicts on the whole sentence: *Highly recommended*, *what else can I ask for*, *you can't go wrong*, *worth
 the trip*."""
+_NOTHING_MISSING = re.compile(r"^what (?:else|more)|go wrong$")
+"""Verdicts that nothing is missing (*what more can you ask for*, *you can't go wrong*): every opinion of the
+sentence is part of what they sum up, not only the first."""
 _VERDICT_NEG = re.compile(r"\b(?:not|n't|never|wouldn't|don't|can't)\s+(?:\w+\s+)?$")
 
 
@@ -499,8 +561,9 @@ def verdict_sign(lexicon: Polarity, p: Parse, opinions: set[int]) -> tuple[str, 
 def verdict_clash(lexicon: Polarity, p: Parse, f: PreparedAspect, aspects: Sequence[PreparedAspect]) -> str | None:
     """Check 27: why reversing ``f`` would contradict the sentence's verdict, or None: every polar aspect of the
     sentence agrees with the verdict and ``f``'s opinion is the first of them, the one the verdict sums up
-    (*bad price, free shipping, what else can I ask for*). A mixed sentence already weighs its verdict and is
-    left alone."""
+    (*bad price, free shipping, what else can I ask for*); a verdict that nothing is missing (*what more can you
+    ask for*, *can't go wrong*) sums up every opinion (*Good food at the wrong price, what more can you ask for*).
+    A mixed sentence already weighs its verdict and is left alone."""
     opinions = set().union(*(o.opinion_tokens() for o in aspects))
     found = verdict_sign(lexicon, p, opinions)
     if found is None:
@@ -510,7 +573,7 @@ def verdict_clash(lexicon: Polarity, p: Parse, f: PreparedAspect, aspects: Seque
         return None
     first = min((min(o.opinion_tokens()) for o in aspects if LABEL_SIGN[o.aspect.polarity] and o.opinions),
                 default=-1)
-    if not f.opinions or min(f.opinion_tokens()) != first:
+    if not f.opinions or (min(f.opinion_tokens()) != first and not _NOTHING_MISSING.search(words)):
         return None  # a later opinion is a detail the verdict weighs (*excellent tapas at high prices, ...,
         # excellent*); the first one is what it sums up
     return (f"the sentence's verdict {words!r} agrees with every opinion: reversing {f.aspect.term!r}'s, the "
