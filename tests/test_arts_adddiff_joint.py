@@ -97,3 +97,31 @@ def test_mined_clauses_with_an_additive_are_left_out(tmp_path):
     entries, rejected = mine_clauses(prepare(read_input(p).sentences, _arts_kit.kit()), "pool.json", Polarity())
     assert [e.text for e in entries] == ["the dessert was lovely"], entries
     assert sum(n for why, n in rejected.items() if "additive" in why) == 2
+
+
+def test_a_scalar_even_inside_a_clause_is_an_additive(tmp_path):
+    # (But I do not like the OS; color is even cool: the *even* adds praise to praise the sentence never gave)
+    import json
+
+    from test_arts_quality import record
+
+    from sentiprobe.generate.arts.adddiff import ADDITIVE
+    from sentiprobe.generate.arts.clauses import mine_clauses
+    from sentiprobe.generate.arts.inputs import read_input
+    from sentiprobe.generate.arts.pipeline import prepare
+
+    assert ADDITIVE.search("color is even cool")
+    # a comparative or a negated *even* compares with the past or the expected and stays
+    assert not ADDITIVE.search("the portions were even smaller than before")
+    assert not ADDITIVE.search("the warranty isn't even worth it")
+    pool = [("a", "Color is even cool.", [("Color", "positive", ["cool"])]),
+            ("b", "The dessert was lovely.", [("dessert", "positive", ["lovely"])])]
+    p = tmp_path / "pool.json"
+    p.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in pool}), encoding="utf-8")
+    entries, rejected = mine_clauses(prepare(read_input(p).sentences, _arts_kit.kit()), "pool.json", Polarity())
+    assert [e.text for e in entries] == ["the dessert was lovely"], entries
+    assert sum(n for why, n in rejected.items() if "additive" in why) == 1
+    # a template clause with it is not the first after a contrast
+    pools = {"negative": [_entry("color is even cool", "color", "positive")]}
+    v, _ = _draw(_prep("But I do not like the OS.", [("OS", "negative")]), pools)
+    assert v is None, v.sentence
