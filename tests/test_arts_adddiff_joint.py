@@ -125,3 +125,22 @@ def test_a_scalar_even_inside_a_clause_is_an_additive(tmp_path):
     pools = {"negative": [_entry("color is even cool", "color", "positive")]}
     v, _ = _draw(_prep("But I do not like the OS.", [("OS", "negative")]), pools)
     assert v is None, v.sentence
+
+
+def test_an_opposite_evaluation_inside_the_targets_statement_does_not_license_and():
+    # the negative evaluation sits in a relative clause or a comparison that praises the target: the sentence reads
+    # positive, so a negative clause takes "but" (not "and", which joins it to the praise)
+    pools = {"positive": [_entry("the fan is loud", "fan", "negative")]}
+    prep = _prep("I chose the plan, which covers spills that the old one did not cover.",
+                 [("plan", "positive"), ("old one", "negative")])
+    v, _ = _draw(prep, pools)
+    assert v is not None and v.sentence.endswith("did not cover, but the fan is loud."), v.sentence
+    prep = _prep("Coffee is a better deal than the stale sandwiches.", [("Coffee", "positive"),
+                                                                       ("sandwiches", "negative")])
+    v, _ = _draw(prep, pools)
+    assert v is not None and v.sentence.endswith("sandwiches, but the fan is loud."), v.sentence
+    # an overt turn to the negative, or two coordinated statements: "and" continues the last one
+    for text in ("The screen is bright but the battery is weak.", "The screen is bright and the battery is weak."):
+        prep = _prep(text, [("screen", "positive"), ("battery", "negative")])
+        v, _ = _draw(prep, pools)
+        assert v is not None and v.sentence.endswith("weak, and the fan is loud."), v.sentence

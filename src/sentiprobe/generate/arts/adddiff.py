@@ -390,27 +390,61 @@ def append_clauses(source: str, parts: Sequence[str], faithful: bool, opposed: b
     return f"{body}{'; ' if contrast else ', but '}{appended}{final}"
 
 
+def _marks(prep: Prepared, labels: dict[str, str]) -> list[tuple[int, int, str]]:
+    """Per aspect: where its term or opinion ends last, its polarity sign under ``labels`` and its id."""
+    return [(max([o.aspect.end] + [b for _, b in o.aspect.opinions]), LABEL_SIGN.get(labels.get(o.aspect.id, ""), 0),
+             o.aspect.id) for o in prep.aspects]
+
+
 def last_sign(prep: Prepared, labels: dict[str, str]) -> int:
     """The polarity sign (under ``labels``) of the sentence's last evaluated aspect: of its polar aspects, the one
     whose term or opinion ends last (a neutral aspect evaluates nothing); 0 when none is polar."""
-    marks = [(max([o.aspect.end] + [b for _, b in o.aspect.opinions]), LABEL_SIGN.get(labels.get(o.aspect.id, ""), 0))
-             for o in prep.aspects]
-    polar = [m for m in marks if m[1]]
+    polar = [m for m in _marks(prep, labels) if m[1]]
     return max(polar)[1] if polar else 0
 
 
+_TURN = re.compile(r"\b(?:but|though|although|however|yet|except|unfortunately|sadly|only)\b|[;.!?](?:\s|$)",
+                   re.IGNORECASE)
+"""Words and marks with which a sentence turns from one evaluation to another (*Great food but the service was
+dreadful*, *... ; the only downside ...*)."""
+_EMBED = re.compile(r"\b(?:which|that|who|whom|whose|than|compared|if|because|since|so|unless)\b", re.IGNORECASE)
+"""Words that open a structure inside a statement: a relative clause, a comparison, a condition, a consequence."""
+
+
+def _embedded(prep: Prepared, labels: dict[str, str], target: str, sentence: str) -> bool:
+    """Whether the last evaluation, after ``target``, sits inside the target's own statement: a relative clause (*the
+    warranty, which covers spills that are not covered by AppleCare*), a comparison (*a better deal than overpriced
+    sandwiches*), a condition or a consequence (*so good that waiting is a nightmare*), with no turn (:data:`_TURN`)
+    between them. The sentence then reads with the target's polarity, and a clause against the target needs *but*,
+    not the additive *and*; two coordinated statements (*the screen is bright and the battery is weak*) stay two."""
+    marks = _marks(prep, labels)
+    own = [m for m in marks if m[2] == target]
+    polar = [m for m in marks if m[1]]
+    if not own or not polar or sentence != prep.sentence.text:  # (a RevNon output: the offsets do not hold)
+        return False
+    between = sentence[own[0][0]:max(polar)[0]]
+    return bool(_EMBED.search(between)) and not _TURN.search(between)
+
+
 def contrasts(prep: Prepared, labels: dict[str, str], label: str, sentence: str = "",
-              lexicon: Polarity | None = None) -> bool:
+              lexicon: Polarity | None = None, target: str | None = None) -> bool:
     """Whether clauses of ``label`` appended to the sentence contrast what it says last (corrected mode): only an
     opposite last evaluation takes *but* (*The screen is great, but the keyboard is awful*); after one of the same
     polarity, or in a sentence that evaluates no aspect, a *but* contrasts nothing (*the battery is bad, but the
     keyboard is awful*; *No HDMI port, but the warranty company is horrible*), so *and* joins them. Where no
     aspect is polar, the ``lexicon``'s reading of the whole ``sentence`` stands in for the last evaluation (*I went
-    there for brunch and I was so impressed, but the menu is very limited*)."""
+    there for brunch and I was so impressed, but the menu is very limited*). With the ``target``'s id, a clause
+    against the target after a last evaluation that agrees with the clause takes *but* all the same where that
+    last evaluation sits inside the target's statement (:func:`_embedded`: *I chose the warranty, which covers
+    spills that AppleCare does not, but Vista is a nightmare*)."""
     last = last_sign(prep, labels)
     if not last and lexicon is not None:
         last = lexicon.phrase(sentence)
-    return last == -LABEL_SIGN.get(label, 0) != 0
+    sign = LABEL_SIGN.get(label, 0)
+    if last == -sign != 0:
+        return True
+    return (target is not None and last == sign != 0 and LABEL_SIGN.get(labels.get(target, ""), 0) == -sign
+            and _embedded(prep, labels, target, sentence))
 
 
 ADDITIVE = re.compile(r"^\W*(?:even|also|still|too)\b|\b(?:also|too|either|as well)\W*$|\balso\b|"
@@ -513,7 +547,7 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
                              or any(_content_lemmas(e.term) & related for e in check)  # battery / battery life
                              or len({e.label for e in used}) > 1  # a neutral target: one polarity per variant
                              or (ADDITIVE.search(used[0].text)
-                                 and contrasts(prep, labels, used[0].label, sentence, lexicon))):
+                                 and contrasts(prep, labels, used[0].label, sentence, lexicon, aspect_id))):
             continue
         break
     else:  # (or, rarely, drew only additive clauses after a contrast)
@@ -521,7 +555,7 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
     if uses is not None:
         uses.update(e.text for e in used)
     text = append_clauses(sentence, [e.text for e in used], faithful,
-                          faithful or contrasts(prep, labels, used[0].label, sentence, lexicon))
+                          faithful or contrasts(prep, labels, used[0].label, sentence, lexicon, aspect_id))
     for e in used:
         labels[f"appended:{e.term}"] = e.label
     key = aspect_id + (suffix(kind) if kind != "adddiff_k" else f"_adddiff_k{n}")
