@@ -144,3 +144,24 @@ def test_an_opposite_evaluation_inside_the_targets_statement_does_not_license_an
         prep = _prep(text, [("screen", "positive"), ("battery", "negative")])
         v, _ = _draw(prep, pools)
         assert v is not None and v.sentence.endswith("weak, and the fan is loud."), v.sentence
+
+
+def test_a_mined_clause_loses_its_narrative_sequel(tmp_path):
+    # (Premium price for the OS, but then the charger stopped working: "then" needs an earlier event of its own
+    # sentence; the clause reads alone without it)
+    import json
+
+    from test_arts_quality import record
+
+    from sentiprobe.generate.arts.clauses import mine_clauses
+    from sentiprobe.generate.arts.inputs import read_input
+    from sentiprobe.generate.arts.pipeline import prepare
+
+    pool = [("a", "Then the hard drive failed.", [("hard drive", "negative", ["failed"])]),
+            ("b", "Finally Windows crashed badly.", [("Windows", "negative", ["crashed badly"])]),
+            ("c", "The dessert was lovely.", [("dessert", "positive", ["lovely"])])]
+    p = tmp_path / "pool.json"
+    p.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in pool}), encoding="utf-8")
+    entries, rejected = mine_clauses(prepare(read_input(p).sentences, _arts_kit.kit()), "pool.json", Polarity())
+    assert [e.text for e in entries] == ["the hard drive failed", "Windows crashed badly", "the dessert was lovely"], \
+        (entries, rejected)
