@@ -173,3 +173,25 @@ def test_a_short_plain_clause_gets_a_lower_fluency_floor():
 
     assert clause_floor("the service was terrible") == CLAUSE_MIN_FLUENCY - 4 * 0.375
     assert clause_floor("the bartender on my most recent visit was so incredibly rude") == CLAUSE_MIN_FLUENCY
+
+
+def test_a_verdict_on_the_whole_visit_does_not_follow_an_evaluated_part():
+    # (the gnocchi was the best I ever had, but we had a terrible meal: the verdict covers the gnocchi)
+    prep = _prep("The gnocchi was the best I ever had.", [("gnocchi", "positive")])
+    verdicts = [_entry("we had a terrible meal", "meal", "negative"),
+                _entry("the entire dining experience was awful", "dining experience", "negative"),
+                _entry("the place is dreadful", "place", "negative")]
+    assert _appended(prep, [*verdicts, MUSIC]) == {"music"}
+    # what the place is like as a room is an aspect of its own
+    assert "place" in _appended(prep, [_entry("the place is small and cramped", "place", "negative"), MUSIC])
+
+
+def test_one_clause_after_a_verdict_on_the_whole_visit():
+    # (Way too much money for such a terrible meal, but the place is sleek, the gnocchi the best and the service
+    # excellent: one concession reads, a pile of praise contradicts the verdict)
+    prep = _prep("Way too much money for such a terrible meal.", [("meal", "negative")])
+    pool = [_entry(f"the {w} was great", w, "positive") for w in ("music", "view", "bar", "terrace", "wine")]
+    for seed in range(20):
+        v, why = add_diff(random.Random(seed), prep, "s1_0", prep.sentence.text, prep.aspects[0].aspect.start,
+                          prep.aspects[0].aspect.end, {"negative": pool}, k=None, faithful=False)
+        assert v is not None and len(v.appended) == 1, (seed, why, v and v.sentence)

@@ -295,6 +295,26 @@ _PARTS = {
 }
 
 
+_VISIT = frozenset({"meal", "meals", "experience", "experiences", "visit", "visits", "evening", "night", "dinner",
+                    "lunch", "brunch", "breakfast"})
+"""Heads that name the whole visit (*we had a terrible meal*, *the entire dining experience was wonderful*): a verdict
+on everything the sentence evaluates, food, service and room alike."""
+_PHYSICAL = frozenset({"small", "cramped", "crowded", "tiny", "narrow", "noisy", "loud", "big", "large", "huge",
+                       "spacious", "roomy", "sleek", "modern", "cozy", "cosy", "dark", "bright", "clean", "dirty",
+                       "filthy", "quiet", "packed", "busy", "decorated", "hot", "cold", "warm", "tight"})
+"""What a place is as a room (*the place is small and cramped*, *sleek and modern*): an aspect of its own, not a
+verdict on the visit (*the place is lovely*)."""
+
+
+def _verdict(term: str, text: str) -> bool:
+    """Whether a clause about ``term`` reading ``text`` is a verdict on the whole visit: its head names the visit
+    (:data:`_VISIT`), or the place (*the place is lovely*) unless the clause says what the room is like."""
+    head = _head(term)
+    if head in _VISIT:
+        return True
+    return head in _FAMILIES["place"] and not _PHYSICAL.intersection(re.findall(r"[a-z]+", text.lower()))
+
+
 def _head(term: str) -> str:
     words = re.findall(r"[a-z0-9]+", term.lower())
     return words[-1] if words else ""
@@ -322,6 +342,8 @@ def clash(entry: PoolEntry, prep: Prepared, labels: dict[str, str], sentence: st
     - the clause is about a whole (*the food*, *the service*, *the machine*) and the sentence evaluates, with
       another polarity, a part of it (*calamari*: food by WordNet; *waiter*; *performance*), or the other way
       round; *everything* is the whole of any aspect;
+    - the clause is a verdict on the whole visit (:func:`_verdict`: *we had a terrible meal*, *the place is
+      lovely*) and the sentence evaluates anything with another polarity (*the gnocchi was the best I ever had*);
     - the clause states a total failure of the machine or its motherboard (*the motherboard is dead*) and the
       sentence praises something, or a failure of any part after the machine's function is praised (*performance
       is impressive*): a dead machine has no impressive performance.
@@ -333,6 +355,8 @@ def clash(entry: PoolEntry, prep: Prepared, labels: dict[str, str], sentence: st
     head = _head(entry.term)
     if others and head == "everything":
         return "whole"
+    if others and _verdict(entry.term, entry.text):
+        return "verdict"
     fam, whole = _family(entry.term, wn)
     if fam is not None:
         for o in others:
@@ -516,8 +540,11 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
                 return None, (f"every clause of the pool that fits the sentence already serves its cap of {cap} "
                               f"variants ({CLAUSE_CAP:.0%} of the file's targets)")
             return None, ("every clause of the pool would contradict the sentence's own evaluations (the same price, "
-                          "the whole of an evaluated part, a total failure)")
+                          "the whole of an evaluated part, a verdict on the whole visit, a total failure)")
         pool = clear
+    # after a verdict on the whole visit (*such a terrible meal*) one concession reads; a pile of praise contradicts it
+    one = not faithful and want is None and any(
+        _head(o.aspect.term) in _VISIT and LABEL_SIGN.get(labels.get(o.aspect.id, ""), 0) != 0 for o in prep.aspects)
     terms = aspect_terms(prep)
     exact = set(terms)
     related = set() if faithful else sentence_lemmas(prep)
@@ -526,7 +553,7 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
     for _ in range(MAX_DRAWS):
         n = want if want is not None else rng.randint(1, 3)
         if not faithful:
-            n = min(n, len(pool))
+            n = min(n, len(pool), 1 if one else 3)
             if want is None and uses is not None and cap is not None:
                 left = sum(cap - uses[e.text] for e in pool)
                 n = max(1, min(n, left // max(1, waiting)))
