@@ -222,7 +222,7 @@ def unfit_source(sentence: str) -> str | None:
     A sentence that states a requirement or recommends an action evaluates nothing an appended clause could
     contrast. A sentence that already holds a concession would get a second contrast (``Though ..., but ...``); a
     colon-introduced list or a question does not take a trailing ``but`` clause. A plain ``but`` stays: the
-    clauses are then joined with ``;`` (:func:`append_clauses`), which mostly reads.
+    clauses are then joined with ``; still,`` (:func:`append_clauses`).
     """
     body = sentence.rstrip()
     if body.endswith("?"):
@@ -396,7 +396,10 @@ _NOT_FOOD = frozenset({"menu", "menus", "selection", "variety", "choice", "choic
 def append_clauses(source: str, parts: Sequence[str], faithful: bool, opposed: bool = True) -> str:
     """Join the clauses to the source sentence (docs/protocols/arts.md#adddiff connector and final-mark rules);
     ``opposed=False`` (corrected mode, :func:`contrasts`): the clauses agree with the sentence's last
-    evaluation or follow a neutral one, and *and* joins them."""
+    evaluation or follow a neutral one, and *and* joins them. In the corrected mode a contrast after a sentence that
+    already holds *but* is said with *; still,* (*Great food but the service was dreadful; still, the fish is good*;
+    *that said* where the sentence has a *still*): a bare ``;`` read as one more item of the sentence (*the bar looks
+    nice; the seats are uncomfortable*)."""
     body = source.rstrip()
     final = "."
     if not faithful and body[-1:] in ("!", "?"):
@@ -411,6 +414,9 @@ def append_clauses(source: str, parts: Sequence[str], faithful: bool, opposed: b
         return f"{body}. {appended[:1].upper()}{appended[1:]}{final}"
     if not faithful and not opposed:
         return f"{body}, and {appended}{final}"
+    if not faithful and contrast:  # a second *but* would double the first; a bare ``;`` leaves the contrast unsaid
+        turn = "that said" if re.search(r"\bstill\b", body, re.IGNORECASE) else "still"
+        return f"{body}; {turn}, {appended}{final}"
     return f"{body}{'; ' if contrast else ', but '}{appended}{final}"
 
 
