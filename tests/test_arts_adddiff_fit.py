@@ -195,3 +195,19 @@ def test_one_clause_after_a_verdict_on_the_whole_visit():
         v, why = add_diff(random.Random(seed), prep, "s1_0", prep.sentence.text, prep.aspects[0].aspect.start,
                           prep.aspects[0].aspect.end, {"negative": pool}, k=None, faithful=False)
         assert v is not None and len(v.appended) == 1, (seed, why, v and v.sentence)
+
+
+def test_one_clause_after_an_overall_verdict():
+    # (Highly recommended ... the bar looks nice; the sushi was bland, the dish was small and the fish too salty)
+    pool = [_entry(f"the {w} was bad", w, "negative") for w in ("music", "view", "terrace", "wine", "coffee")]
+    for text in ("Highly recommended, the bar looks nice.", "We will definitely be back for the bar."):
+        prep = _prep(text, [("bar", "positive")])
+        for seed in range(20):
+            v, why = add_diff(random.Random(seed), prep, "s1_0", text, prep.aspects[0].aspect.start,
+                              prep.aspects[0].aspect.end, {"positive": pool}, k=None, faithful=False)
+            assert v is not None and len(v.appended) == 1, (seed, why, v and v.sentence)
+    # without a verdict the draw still takes up to three
+    prep = _prep("The bar looks nice.", [("bar", "positive")])
+    sizes = {len(add_diff(random.Random(seed), prep, "s1_0", prep.sentence.text, 4, 7, {"positive": pool}, k=None,
+                          faithful=False)[0].appended) for seed in range(20)}
+    assert sizes == {1, 2, 3}

@@ -306,6 +306,15 @@ _PHYSICAL = frozenset({"small", "cramped", "crowded", "tiny", "narrow", "noisy",
 verdict on the visit (*the place is lovely*)."""
 
 
+_OVERALL = re.compile(
+    r"\b(?:(?:highly|strongly|definitely|would|will|i) recommend\w*|(?:highly )?recommended|a must\b|must[- ](?:try|"
+    r"visit|go|have)|never disappoint\w*|(?:will|would|'ll) (?:definitely |certainly |surely )?(?:be back|return|go "
+    r"back|come back)|(?:won't|will not|never) (?:be back|return|go back|come back)|don't (?:ever )?bother|stay away|"
+    r"(?:best|worst) (?:restaurant|place|meal|experience|laptop|computer|purchase)\b)", re.IGNORECASE)
+"""An overall verdict on the place or the product (*highly recommended*, *we'll be back*, *stay away*): one clause
+against it reads as a concession, a pile of them contradicts it."""
+
+
 def _verdict(term: str, text: str) -> bool:
     """Whether a clause about ``term`` reading ``text`` is a verdict on the whole visit: its head names the visit
     (:data:`_VISIT`), or the place (*the place is lovely*) unless the clause says what the room is like."""
@@ -548,9 +557,10 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
             return None, ("every clause of the pool would contradict the sentence's own evaluations (the same price, "
                           "the whole of an evaluated part, a verdict on the whole visit, a total failure)")
         pool = clear
-    # after a verdict on the whole visit (*such a terrible meal*) one concession reads; a pile of praise contradicts it
-    one = not faithful and want is None and any(
-        _head(o.aspect.term) in _VISIT and LABEL_SIGN.get(labels.get(o.aspect.id, ""), 0) != 0 for o in prep.aspects)
+    # after a verdict on the whole visit (*such a terrible meal*, *highly recommended*) one concession reads; a pile
+    # of clauses against it contradicts it
+    one = not faithful and want is None and (bool(_OVERALL.search(sentence)) or any(
+        _head(o.aspect.term) in _VISIT and LABEL_SIGN.get(labels.get(o.aspect.id, ""), 0) != 0 for o in prep.aspects))
     terms = aspect_terms(prep)
     exact = set(terms)
     related = set() if faithful else sentence_lemmas(prep)
