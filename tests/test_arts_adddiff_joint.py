@@ -165,3 +165,18 @@ def test_a_mined_clause_loses_its_narrative_sequel(tmp_path):
     entries, rejected = mine_clauses(prepare(read_input(p).sentences, _arts_kit.kit()), "pool.json", Polarity())
     assert [e.text for e in entries] == ["the hard drive failed", "Windows crashed badly", "the dessert was lovely"], \
         (entries, rejected)
+
+
+def test_a_turn_after_the_last_aspect_is_what_the_sentence_says_last():
+    # (Food was decent, but not great; the manager is incompetent: the sentence already turned to the negative, so
+    # "and" continues it; a positive clause contrasts it)
+    prep = _prep("Food was decent, but not great.", [("Food", "positive")])
+    v, _ = _draw(prep, {"positive": [_entry("the fan is loud", "fan", "negative")]}, lexicon=Polarity())
+    assert v is not None and v.sentence == "Food was decent, but not great, and the fan is loud.", v.sentence
+    prep = _prep("The location is awkward but it is a hidden treasure.", [("location", "negative")])
+    v, _ = _draw(prep, {"negative": POS}, lexicon=Polarity())
+    assert v is not None and v.sentence.endswith("treasure, and the keyboard is great."), v.sentence
+    # no turn after the last aspect: its label stands
+    prep = _prep("Food was decent, but the service was not great.", [("Food", "positive"), ("service", "negative")])
+    v, _ = _draw(prep, {"negative": POS}, lexicon=Polarity(), target=1)
+    assert v is not None and v.sentence.endswith("not great; still, the keyboard is great."), v.sentence

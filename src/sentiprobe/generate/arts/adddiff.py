@@ -465,6 +465,18 @@ def _embedded(prep: Prepared, labels: dict[str, str], target: str, sentence: str
     return bool(_EMBED.search(between)) and not _TURN.search(between)
 
 
+_TURN_WORD = re.compile(r"\b(?:but|although|though|however|yet)\b", re.IGNORECASE)
+
+
+def _turned(prep: Prepared, labels: dict[str, str], sentence: str, lexicon: Polarity) -> int:
+    """The ``lexicon``'s sign of what the sentence says after a *but* (or *though* ...) that follows its last polar
+    aspect, or 0: there the sentence turns to an evaluation no aspect carries (*Food was decent, but not great*; *it's
+    not in a convenient location but is more like a hidden treasure*), and that is what it says last."""
+    end = max((m[0] for m in _marks(prep, labels) if m[1]), default=0)
+    turns = [m for m in _TURN_WORD.finditer(sentence) if m.start() >= end]
+    return lexicon.phrase(sentence[turns[-1].end():]) if turns else 0
+
+
 def contrasts(prep: Prepared, labels: dict[str, str], label: str, sentence: str = "",
               lexicon: Polarity | None = None, target: str | None = None) -> bool:
     """Whether clauses of ``label`` appended to the sentence contrast what it says last (corrected mode): only an
@@ -472,13 +484,17 @@ def contrasts(prep: Prepared, labels: dict[str, str], label: str, sentence: str 
     polarity, or in a sentence that evaluates no aspect, a *but* contrasts nothing (*the battery is bad, but the
     keyboard is awful*; *No HDMI port, but the warranty company is horrible*), so *and* joins them. Where no
     aspect is polar, the ``lexicon``'s reading of the whole ``sentence`` stands in for the last evaluation (*I went
-    there for brunch and I was so impressed, but the menu is very limited*). With the ``target``'s id, a clause
+    there for brunch and I was so impressed, but the menu is very limited*); where the sentence turns after its last
+    polar aspect, its reading of what follows the turn stands in (:func:`_turned`: *Food was decent, but not great, and
+    the manager is incompetent*). With the ``target``'s id, a clause
     against the target after a last evaluation that agrees with the clause takes *but* all the same where that
     last evaluation sits inside the target's statement (:func:`_embedded`: *I chose the warranty, which covers
     spills that AppleCare does not, but Vista is a nightmare*)."""
     last = last_sign(prep, labels)
     if not last and lexicon is not None:
         last = lexicon.phrase(sentence)
+    elif lexicon is not None and sentence == prep.sentence.text:
+        last = _turned(prep, labels, sentence, lexicon) or last
     sign = LABEL_SIGN.get(label, 0)
     if last == -sign != 0:
         return True
