@@ -211,3 +211,13 @@ def test_one_clause_after_an_overall_verdict():
     sizes = {len(add_diff(random.Random(seed), prep, "s1_0", prep.sentence.text, 4, 7, {"positive": pool}, k=None,
                           faithful=False)[0].appended) for seed in range(20)}
     assert sizes == {1, 2, 3}
+
+
+def test_the_bill_is_price_and_taste_is_part_of_the_food():
+    # (Good value, but the bill was outrageous; pleasantly surprised at the taste, but the food was boring)
+    prep = _prep("Good service and good value.", [("service", "positive")])
+    assert _appended(prep, [_entry("the bill was outrageous", "bill", "negative"), MUSIC]) == {"music"}
+    prep = _prep("I was pleasantly surprised at the taste.", [("taste", "positive")])
+    assert _appended(prep, [_entry("the food was boring", "food", "negative"), MUSIC]) == {"music"}
+    # a dish is another thing than the taste of what the sentence praises
+    assert "pizza" in _appended(prep, [_entry("the pizza was soggy", "pizza", "negative"), MUSIC])

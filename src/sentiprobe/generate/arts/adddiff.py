@@ -269,7 +269,8 @@ def sentence_lemmas(prep: Prepared) -> set[str]:
 _CONJ = frozenset({"and", "but", "or", "so", "yet", "nor"})
 
 _PRICE = re.compile(r"\$|\b(?:prices?|priced|pricing|pricey|overpriced|expensive|cheap(?:er|ly)?|inexpensive|"
-                    r"affordable|costs?|costly|bargain|pay|paid|money|dollars?|bucks|value|worth|wallet)\b",
+                    r"affordable|costs?|costly|bargain|pay|paid|money|dollars?|bucks|value|worth|wallet|bills?|"
+                    r"(?:over)?charged|charges)\b",
                     re.IGNORECASE)
 _FAILURE = re.compile(r"\b(?:dead|died|dies|broke|broken|crash(?:ed|es)?|stopped working|went out|"
                       r"(?:does|did|would|will)(?: not|n't) (?:work|turn on|boot|start))\b", re.IGNORECASE)
@@ -286,6 +287,7 @@ we got subpar food*; *great food, but the fish was not well prepared*)."""
 _CORE = frozenset({"motherboard", "mainboard", "board", "logicboard"})
 """Parts without which the machine does nothing: their failure is the machine's."""
 _PARTS = {
+    "food": frozenset({"taste", "tastes", "flavor", "flavors", "flavour", "flavours", "seasoning"}),
     "service": frozenset({"waiter", "waiters", "waitress", "waitresses", "server", "servers", "bartender",
                           "bartenders", "host", "hostess", "manager", "busboy", "busboys", "staffs"}),
     "place": frozenset({"space", "room", "area", "seating", "atmosphere", "ambience", "ambiance", "decor", "setting",
