@@ -180,3 +180,9 @@ def test_a_turn_after_the_last_aspect_is_what_the_sentence_says_last():
     prep = _prep("Food was decent, but the service was not great.", [("Food", "positive"), ("service", "negative")])
     v, _ = _draw(prep, {"negative": POS}, lexicon=Polarity(), target=1)
     assert v is not None and v.sentence.endswith("not great; still, the keyboard is great."), v.sentence
+
+
+def test_a_question_with_an_exclamation_takes_no_clause():
+    assert unfit_source("How can they survive serving mediocre food at such prices?!")
+    assert unfit_source("Who would pay that?..")
+    assert unfit_source("The food is great!") is None

@@ -225,7 +225,7 @@ def unfit_source(sentence: str) -> str | None:
     clauses are then joined with ``; still,`` (:func:`append_clauses`).
     """
     body = sentence.rstrip()
-    if body.endswith("?"):
+    if re.search(r"\?[!?.]*$", body):  # (*How can they survive serving mediocre food?!*)
         return "the sentence is a question: an appended contrast clause would not read"
     opened = body.rfind("(")
     if opened > 0 and ")" not in body[opened:]:  # (a sentence all in one parenthesis takes the clause inside it)
