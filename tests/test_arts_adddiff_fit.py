@@ -221,3 +221,20 @@ def test_the_bill_is_price_and_taste_is_part_of_the_food():
     assert _appended(prep, [_entry("the food was boring", "food", "negative"), MUSIC]) == {"music"}
     # a dish is another thing than the taste of what the sentence praises
     assert "pizza" in _appended(prep, [_entry("the pizza was soggy", "pizza", "negative"), MUSIC])
+
+
+def test_a_dish_wordnet_does_not_know_is_food_by_its_taste():
+    # (really great food, but the korma was bland; the lamb tasted awesome, but the food was horrible)
+    prep = _prep("We really enjoy the food here.", [("food", "positive")])
+    assert _appended(prep, [_entry("the korma was bland", "korma", "negative"), MUSIC]) == {"music"}
+    from sentiprobe.generate.arts.inputs import Aspect, Sentence
+    from sentiprobe.generate.arts.strategies import prepare_aspects
+
+    text = "We ordered the lamb which tasted awesome."
+    flat = _prep(text, [("lamb", "positive")])
+    a, o = text.index("lamb"), text.index("tasted awesome")
+    s = Sentence("s1", text, (Aspect("s1_0", "lamb", "positive", a, a + 4, ((o, o + len("tasted awesome")),)),))
+    prep = Prepared(s, flat.tokens, flat.parse, prepare_aspects(s, flat.tokens))
+    assert _appended(prep, [_entry("the food was horrible", "food", "negative"), MUSIC]) == {"music"}
+    # a dish after a dish is another thing
+    assert "korma" in _appended(prep, [_entry("the korma was bland", "korma", "negative"), MUSIC])

@@ -351,8 +351,8 @@ def clash(entry: PoolEntry, prep: Prepared, labels: dict[str, str], sentence: st
     - both speak of price (*the prices are really reasonable, but the pizza is overpriced*): the clause's term
       differs, but its opinion is about the same thing;
     - the clause is about a whole (*the food*, *the service*, *the machine*) and the sentence evaluates, with
-      another polarity, a part of it (*calamari*: food by WordNet; *waiter*; *performance*), or the other way
-      round; *everything* is the whole of any aspect;
+      another polarity, a part of it (*calamari*: food by WordNet; *korma* in *the korma was bland*: a dish by
+      its taste; *waiter*; *performance*), or the other way round; *everything* is the whole of any aspect;
     - the clause is a verdict on the whole visit (:func:`_verdict`: *we had a terrible meal*, *the place is
       lovely*) and the sentence evaluates anything with another polarity (*the gnocchi was the best I ever had*);
     - the clause states a total failure of the machine or its motherboard (*the motherboard is dead*) and the
@@ -369,9 +369,13 @@ def clash(entry: PoolEntry, prep: Prepared, labels: dict[str, str], sentence: st
     if others and _verdict(entry.term, entry.text):
         return "verdict"
     fam, whole = _family(entry.term, wn)
+    if fam is None and _tasted(entry.text):
+        fam = "food"
     if fam is not None:
         for o in others:
             ofam, owhole = _family(o.aspect.term, wn)
+            if ofam is None and _tasted(" ".join(prep.sentence.text[a:b] for a, b in o.aspect.opinions)):
+                ofam = "food"
             if ofam == fam and (whole or owhole):
                 return "whole"
     if _FAILURE.search(entry.text):
@@ -383,6 +387,17 @@ def clash(entry: PoolEntry, prep: Prepared, labels: dict[str, str], sentence: st
         if (core and praised) or any(_family(o.aspect.term, wn)[0] == "machine" for o in others):
             return "failure"
     return None
+
+
+_TASTE = re.compile(r"\b(?:bland|salty|soggy|stale|tasteless|over-?cooked|under-?cooked|cooked|greasy|oily|delicious|"
+                    r"tasty|yummy|flavou?rful|watery|juicy|tender|crispy|crunchy|burnt|tasted|tastes|seasoned|spicy|"
+                    r"savou?ry|delectable|scrumptious|mushy|chewy|rubbery)\b", re.IGNORECASE)
+"""Predicates only food takes: a clause or an opinion with one is about a dish even where WordNet does not know the
+dish (*the korma was bland*, *the bruscetta is a bit soggy*: a part of the food after *really great food*)."""
+
+
+def _tasted(text: str) -> bool:
+    return bool(_TASTE.search(text))
 
 
 def _is_food(word: str, wn: Any) -> bool:
