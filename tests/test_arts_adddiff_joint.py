@@ -186,3 +186,22 @@ def test_a_question_with_an_exclamation_takes_no_clause():
     assert unfit_source("How can they survive serving mediocre food at such prices?!")
     assert unfit_source("Who would pay that?..")
     assert unfit_source("The food is great!") is None
+
+
+def test_an_exclusive_clause_goes_alone_and_only_as_a_contrast():
+    # (air has higher resolution but the fonts are small, and THE WARRANTY COMPANY IS HORRIBLE and the only downfall
+    # is the battery: "the only downfall" after other flaws contradicts itself)
+    only = _entry("the only downfall is the fan", "fan", "negative")
+    pools = {"positive": [only, _entry("the hinge is loose", "hinge", "negative")]}
+    prep = _prep("The screen is sharp but the fonts are small.", [("screen", "positive"), ("fonts", "negative")])
+    for seed in range(20):
+        v, why = _draw(prep, pools, seed)
+        assert v is not None and "only" not in v.sentence, (seed, why, v and v.sentence)
+    seen = set()
+    for seed in range(20):
+        a = prep.aspects[0].aspect
+        v, _ = add_diff(random.Random(seed), _prep("The screen is sharp.", [("screen", "positive")]), a.id,
+                        "The screen is sharp.", a.start, a.end, pools, k=None, faithful=False)
+        assert v is not None and ("only" not in v.sentence or len(v.appended) == 1), v.sentence
+        seen.add(v.sentence)
+    assert "The screen is sharp, but the only downfall is the fan." in seen

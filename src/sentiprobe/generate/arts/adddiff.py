@@ -530,7 +530,8 @@ it*) compares with the past or the expected, not with an earlier statement, and 
 _ONLY = re.compile(r"\bonly\b((?:\W+\w+){0,4})", re.IGNORECASE)
 _ONLY_SIGN = {**{w: -1 for w in ("complaint", "complaints", "problem", "problems", "downside", "drawback", "negative",
                                   "issue", "gripe", "flaw", "dislike", "disliked", "miss", "hate", "bad", "wrong",
-                                  "disappointment", "regret", "con")},
+                                  "disappointment", "regret", "con", "downfall", "downfalls", "shortcoming", "weakness",
+                                  "annoyance")},
               **{w: 1 for w in ("positive", "good", "redeeming", "like", "liked", "love", "loved", "enjoyed",
                                 "plus", "upside", "decent", "saving", "great")}}
 
@@ -557,7 +558,8 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
     allows per target still ``waiting`` for this pool (this one included), so a tight pool serves every target
     with fewer clauses each instead of running out half-way through the file. In the corrected mode the joint
     follows :func:`contrasts` (``lexicon``: its fallback), a first clause with an additive (*even*, *too*) is
-    redrawn where the joint is a contrast, clauses of an exclusive evaluation's polarity are not drawn, and a
+    redrawn where the joint is a contrast, a clause with an exclusive evaluation (*the only downfall is ...*) is
+    appended only alone and as a contrast, clauses of an exclusive evaluation's polarity are not drawn, and a
     clause that would contradict the sentence's own evaluations (:func:`clash`; ``wn``: WordNet for food words) is
     redrawn.
     """
@@ -623,7 +625,11 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
                              or any(_content_lemmas(e.term) & related for e in check)  # battery / battery life
                              or len({e.label for e in used}) > 1  # a neutral target: one polarity per variant
                              or (ADDITIVE.search(used[0].text)
-                                 and contrasts(prep, labels, used[0].label, sentence, lexicon, aspect_id))):
+                                 and contrasts(prep, labels, used[0].label, sentence, lexicon, aspect_id))
+                             # *the only downfall is ...* names the one flaw: alone, against what the sentence says
+                             or (any(exclusive(e.text)[0] for e in used)
+                                 and (len(used) > 1
+                                      or not contrasts(prep, labels, used[0].label, sentence, lexicon, aspect_id)))):
             continue
         break
     else:  # (or, rarely, drew only additive clauses after a contrast)
