@@ -113,6 +113,7 @@ def test_a_scalar_even_inside_a_clause_is_an_additive(tmp_path):
     assert ADDITIVE.search("color is even cool")
     # a comparative or a negated *even* compares with the past or the expected and stays
     assert not ADDITIVE.search("the portions were even smaller than before")
+    assert ADDITIVE.search("the fried calamari was even better")  # better than what the sentence never praised
     assert not ADDITIVE.search("the warranty isn't even worth it")
     pool = [("a", "Color is even cool.", [("Color", "positive", ["cool"])]),
             ("b", "The dessert was lovely.", [("dessert", "positive", ["lovely"])])]
