@@ -173,3 +173,68 @@ def test_a_short_plain_clause_gets_a_lower_fluency_floor():
 
     assert clause_floor("the service was terrible") == CLAUSE_MIN_FLUENCY - 4 * 0.375
     assert clause_floor("the bartender on my most recent visit was so incredibly rude") == CLAUSE_MIN_FLUENCY
+
+
+def test_a_verdict_on_the_whole_visit_does_not_follow_an_evaluated_part():
+    # (the gnocchi was the best I ever had, but we had a terrible meal: the verdict covers the gnocchi)
+    prep = _prep("The gnocchi was the best I ever had.", [("gnocchi", "positive")])
+    verdicts = [_entry("we had a terrible meal", "meal", "negative"),
+                _entry("the entire dining experience was awful", "dining experience", "negative"),
+                _entry("the place is dreadful", "place", "negative")]
+    assert _appended(prep, [*verdicts, MUSIC]) == {"music"}
+    # what the place is like as a room is an aspect of its own
+    assert "place" in _appended(prep, [_entry("the place is small and cramped", "place", "negative"), MUSIC])
+
+
+def test_one_clause_after_a_verdict_on_the_whole_visit():
+    # (Way too much money for such a terrible meal, but the place is sleek, the gnocchi the best and the service
+    # excellent: one concession reads, a pile of praise contradicts the verdict)
+    prep = _prep("Way too much money for such a terrible meal.", [("meal", "negative")])
+    pool = [_entry(f"the {w} was great", w, "positive") for w in ("music", "view", "bar", "terrace", "wine")]
+    for seed in range(20):
+        v, why = add_diff(random.Random(seed), prep, "s1_0", prep.sentence.text, prep.aspects[0].aspect.start,
+                          prep.aspects[0].aspect.end, {"negative": pool}, k=None, faithful=False)
+        assert v is not None and len(v.appended) == 1, (seed, why, v and v.sentence)
+
+
+def test_one_clause_after_an_overall_verdict():
+    # (Highly recommended ... the bar looks nice; the sushi was bland, the dish was small and the fish too salty)
+    pool = [_entry(f"the {w} was bad", w, "negative") for w in ("music", "view", "terrace", "wine", "coffee")]
+    for text in ("Highly recommended, the bar looks nice.", "We will definitely be back for the bar."):
+        prep = _prep(text, [("bar", "positive")])
+        for seed in range(20):
+            v, why = add_diff(random.Random(seed), prep, "s1_0", text, prep.aspects[0].aspect.start,
+                              prep.aspects[0].aspect.end, {"positive": pool}, k=None, faithful=False)
+            assert v is not None and len(v.appended) == 1, (seed, why, v and v.sentence)
+    # without a verdict the draw still takes up to three
+    prep = _prep("The bar looks nice.", [("bar", "positive")])
+    sizes = {len(add_diff(random.Random(seed), prep, "s1_0", prep.sentence.text, 4, 7, {"positive": pool}, k=None,
+                          faithful=False)[0].appended) for seed in range(20)}
+    assert sizes == {1, 2, 3}
+
+
+def test_the_bill_is_price_and_taste_is_part_of_the_food():
+    # (Good value, but the bill was outrageous; pleasantly surprised at the taste, but the food was boring)
+    prep = _prep("Good service and good value.", [("service", "positive")])
+    assert _appended(prep, [_entry("the bill was outrageous", "bill", "negative"), MUSIC]) == {"music"}
+    prep = _prep("I was pleasantly surprised at the taste.", [("taste", "positive")])
+    assert _appended(prep, [_entry("the food was boring", "food", "negative"), MUSIC]) == {"music"}
+    # a dish is another thing than the taste of what the sentence praises
+    assert "pizza" in _appended(prep, [_entry("the pizza was soggy", "pizza", "negative"), MUSIC])
+
+
+def test_a_dish_wordnet_does_not_know_is_food_by_its_taste():
+    # (really great food, but the korma was bland; the lamb tasted awesome, but the food was horrible)
+    prep = _prep("We really enjoy the food here.", [("food", "positive")])
+    assert _appended(prep, [_entry("the korma was bland", "korma", "negative"), MUSIC]) == {"music"}
+    from sentiprobe.generate.arts.inputs import Aspect, Sentence
+    from sentiprobe.generate.arts.strategies import prepare_aspects
+
+    text = "We ordered the lamb which tasted awesome."
+    flat = _prep(text, [("lamb", "positive")])
+    a, o = text.index("lamb"), text.index("tasted awesome")
+    s = Sentence("s1", text, (Aspect("s1_0", "lamb", "positive", a, a + 4, ((o, o + len("tasted awesome")),)),))
+    prep = Prepared(s, flat.tokens, flat.parse, prepare_aspects(s, flat.tokens))
+    assert _appended(prep, [_entry("the food was horrible", "food", "negative"), MUSIC]) == {"music"}
+    # a dish after a dish is another thing
+    assert "korma" in _appended(prep, [_entry("the korma was bland", "korma", "negative"), MUSIC])

@@ -97,3 +97,112 @@ def test_mined_clauses_with_an_additive_are_left_out(tmp_path):
     entries, rejected = mine_clauses(prepare(read_input(p).sentences, _arts_kit.kit()), "pool.json", Polarity())
     assert [e.text for e in entries] == ["the dessert was lovely"], entries
     assert sum(n for why, n in rejected.items() if "additive" in why) == 2
+
+
+def test_a_scalar_even_inside_a_clause_is_an_additive(tmp_path):
+    # (But I do not like the OS; color is even cool: the *even* adds praise to praise the sentence never gave)
+    import json
+
+    from test_arts_quality import record
+
+    from sentiprobe.generate.arts.adddiff import ADDITIVE
+    from sentiprobe.generate.arts.clauses import mine_clauses
+    from sentiprobe.generate.arts.inputs import read_input
+    from sentiprobe.generate.arts.pipeline import prepare
+
+    assert ADDITIVE.search("color is even cool")
+    # a comparative or a negated *even* compares with the past or the expected and stays
+    assert not ADDITIVE.search("the portions were even smaller than before")
+    assert ADDITIVE.search("the fried calamari was even better")  # better than what the sentence never praised
+    assert not ADDITIVE.search("the warranty isn't even worth it")
+    pool = [("a", "Color is even cool.", [("Color", "positive", ["cool"])]),
+            ("b", "The dessert was lovely.", [("dessert", "positive", ["lovely"])])]
+    p = tmp_path / "pool.json"
+    p.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in pool}), encoding="utf-8")
+    entries, rejected = mine_clauses(prepare(read_input(p).sentences, _arts_kit.kit()), "pool.json", Polarity())
+    assert [e.text for e in entries] == ["the dessert was lovely"], entries
+    assert sum(n for why, n in rejected.items() if "additive" in why) == 1
+    # a template clause with it is not the first after a contrast
+    pools = {"negative": [_entry("color is even cool", "color", "positive")]}
+    v, _ = _draw(_prep("But I do not like the OS.", [("OS", "negative")]), pools)
+    assert v is None, v.sentence
+
+
+def test_an_opposite_evaluation_inside_the_targets_statement_does_not_license_and():
+    # the negative evaluation sits in a relative clause or a comparison that praises the target: the sentence reads
+    # positive, so a negative clause takes "but" (not "and", which joins it to the praise)
+    pools = {"positive": [_entry("the fan is loud", "fan", "negative")]}
+    prep = _prep("I chose the plan, which covers spills that the old one did not cover.",
+                 [("plan", "positive"), ("old one", "negative")])
+    v, _ = _draw(prep, pools)
+    assert v is not None and v.sentence.endswith("did not cover, but the fan is loud."), v.sentence
+    prep = _prep("Coffee is a better deal than the stale sandwiches.", [("Coffee", "positive"),
+                                                                       ("sandwiches", "negative")])
+    v, _ = _draw(prep, pools)
+    assert v is not None and v.sentence.endswith("sandwiches, but the fan is loud."), v.sentence
+    # an overt turn to the negative, or two coordinated statements: "and" continues the last one
+    for text in ("The screen is bright but the battery is weak.", "The screen is bright and the battery is weak."):
+        prep = _prep(text, [("screen", "positive"), ("battery", "negative")])
+        v, _ = _draw(prep, pools)
+        assert v is not None and v.sentence.endswith("weak, and the fan is loud."), v.sentence
+
+
+def test_a_mined_clause_loses_its_narrative_sequel(tmp_path):
+    # (Premium price for the OS, but then the charger stopped working: "then" needs an earlier event of its own
+    # sentence; the clause reads alone without it)
+    import json
+
+    from test_arts_quality import record
+
+    from sentiprobe.generate.arts.clauses import mine_clauses
+    from sentiprobe.generate.arts.inputs import read_input
+    from sentiprobe.generate.arts.pipeline import prepare
+
+    pool = [("a", "Then the hard drive failed.", [("hard drive", "negative", ["failed"])]),
+            ("b", "Finally Windows crashed badly.", [("Windows", "negative", ["crashed badly"])]),
+            ("c", "The dessert was lovely.", [("dessert", "positive", ["lovely"])])]
+    p = tmp_path / "pool.json"
+    p.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in pool}), encoding="utf-8")
+    entries, rejected = mine_clauses(prepare(read_input(p).sentences, _arts_kit.kit()), "pool.json", Polarity())
+    assert [e.text for e in entries] == ["the hard drive failed", "Windows crashed badly", "the dessert was lovely"], \
+        (entries, rejected)
+
+
+def test_a_turn_after_the_last_aspect_is_what_the_sentence_says_last():
+    # (Food was decent, but not great; the manager is incompetent: the sentence already turned to the negative, so
+    # "and" continues it; a positive clause contrasts it)
+    prep = _prep("Food was decent, but not great.", [("Food", "positive")])
+    v, _ = _draw(prep, {"positive": [_entry("the fan is loud", "fan", "negative")]}, lexicon=Polarity())
+    assert v is not None and v.sentence == "Food was decent, but not great, and the fan is loud.", v.sentence
+    prep = _prep("The location is awkward but it is a hidden treasure.", [("location", "negative")])
+    v, _ = _draw(prep, {"negative": POS}, lexicon=Polarity())
+    assert v is not None and v.sentence.endswith("treasure, and the keyboard is great."), v.sentence
+    # no turn after the last aspect: its label stands
+    prep = _prep("Food was decent, but the service was not great.", [("Food", "positive"), ("service", "negative")])
+    v, _ = _draw(prep, {"negative": POS}, lexicon=Polarity(), target=1)
+    assert v is not None and v.sentence.endswith("not great; still, the keyboard is great."), v.sentence
+
+
+def test_a_question_with_an_exclamation_takes_no_clause():
+    assert unfit_source("How can they survive serving mediocre food at such prices?!")
+    assert unfit_source("Who would pay that?..")
+    assert unfit_source("The food is great!") is None
+
+
+def test_an_exclusive_clause_goes_alone_and_only_as_a_contrast():
+    # (air has higher resolution but the fonts are small, and THE WARRANTY COMPANY IS HORRIBLE and the only downfall
+    # is the battery: "the only downfall" after other flaws contradicts itself)
+    only = _entry("the only downfall is the fan", "fan", "negative")
+    pools = {"positive": [only, _entry("the hinge is loose", "hinge", "negative")]}
+    prep = _prep("The screen is sharp but the fonts are small.", [("screen", "positive"), ("fonts", "negative")])
+    for seed in range(20):
+        v, why = _draw(prep, pools, seed)
+        assert v is not None and "only" not in v.sentence, (seed, why, v and v.sentence)
+    seen = set()
+    for seed in range(20):
+        a = prep.aspects[0].aspect
+        v, _ = add_diff(random.Random(seed), _prep("The screen is sharp.", [("screen", "positive")]), a.id,
+                        "The screen is sharp.", a.start, a.end, pools, k=None, faithful=False)
+        assert v is not None and ("only" not in v.sentence or len(v.appended) == 1), v.sentence
+        seen.add(v.sentence)
+    assert "The screen is sharp, but the only downfall is the fan." in seen

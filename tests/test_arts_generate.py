@@ -179,7 +179,10 @@ def test_adddiff_connectors_and_final_mark():
     assert append_clauses("The button is fine.", ["x is bad"], faithful=True) == "The button is fine; x is bad."
     assert append_clauses("The button is fine.", ["x is bad"], faithful=False) == "The button is fine, but x is bad."
     three = append_clauses("Fine, but loud.", ["a is b", "c is d", "e is f"], False)
-    assert three == "Fine, but loud; a is b, c is d and e is f."
+    assert three == "Fine, but loud; still, a is b, c is d and e is f."
+    # a contrast after a sentence with "but" is said (a bare ";" reads as one more item); not "still" twice
+    assert append_clauses("Loud but still nice.", ["x is bad"], False) == "Loud but still nice; that said, x is bad."
+    assert append_clauses("Fine, but loud.", ["x is bad"], True) == "Fine, but loud; x is bad."
 
 
 def test_config_validation():

@@ -222,10 +222,10 @@ def unfit_source(sentence: str) -> str | None:
     A sentence that states a requirement or recommends an action evaluates nothing an appended clause could
     contrast. A sentence that already holds a concession would get a second contrast (``Though ..., but ...``); a
     colon-introduced list or a question does not take a trailing ``but`` clause. A plain ``but`` stays: the
-    clauses are then joined with ``;`` (:func:`append_clauses`), which mostly reads.
+    clauses are then joined with ``; still,`` (:func:`append_clauses`).
     """
     body = sentence.rstrip()
-    if body.endswith("?"):
+    if re.search(r"\?[!?.]*$", body):  # (*How can they survive serving mediocre food?!*)
         return "the sentence is a question: an appended contrast clause would not read"
     opened = body.rfind("(")
     if opened > 0 and ")" not in body[opened:]:  # (a sentence all in one parenthesis takes the clause inside it)
@@ -269,7 +269,8 @@ def sentence_lemmas(prep: Prepared) -> set[str]:
 _CONJ = frozenset({"and", "but", "or", "so", "yet", "nor"})
 
 _PRICE = re.compile(r"\$|\b(?:prices?|priced|pricing|pricey|overpriced|expensive|cheap(?:er|ly)?|inexpensive|"
-                    r"affordable|costs?|costly|bargain|pay|paid|money|dollars?|bucks|value|worth|wallet)\b",
+                    r"affordable|costs?|costly|bargain|pay|paid|money|dollars?|bucks|value|worth|wallet|bills?|"
+                    r"(?:over)?charged|charges)\b",
                     re.IGNORECASE)
 _FAILURE = re.compile(r"\b(?:dead|died|dies|broke|broken|crash(?:ed|es)?|stopped working|went out|"
                       r"(?:does|did|would|will)(?: not|n't) (?:work|turn on|boot|start))\b", re.IGNORECASE)
@@ -286,6 +287,7 @@ we got subpar food*; *great food, but the fish was not well prepared*)."""
 _CORE = frozenset({"motherboard", "mainboard", "board", "logicboard"})
 """Parts without which the machine does nothing: their failure is the machine's."""
 _PARTS = {
+    "food": frozenset({"taste", "tastes", "flavor", "flavors", "flavour", "flavours", "seasoning"}),
     "service": frozenset({"waiter", "waiters", "waitress", "waitresses", "server", "servers", "bartender",
                           "bartenders", "host", "hostess", "manager", "busboy", "busboys", "staffs"}),
     "place": frozenset({"space", "room", "area", "seating", "atmosphere", "ambience", "ambiance", "decor", "setting",
@@ -293,6 +295,35 @@ _PARTS = {
     "machine": frozenset({"performance", "speed", "processor", "cpu", "power", "runs", "works", "working", "operation",
                           "performs", "perform", "boot", "startup", "multitasking"}),
 }
+
+
+_VISIT = frozenset({"meal", "meals", "experience", "experiences", "visit", "visits", "evening", "night", "dinner",
+                    "lunch", "brunch", "breakfast"})
+"""Heads that name the whole visit (*we had a terrible meal*, *the entire dining experience was wonderful*): a verdict
+on everything the sentence evaluates, food, service and room alike."""
+_PHYSICAL = frozenset({"small", "cramped", "crowded", "tiny", "narrow", "noisy", "loud", "big", "large", "huge",
+                       "spacious", "roomy", "sleek", "modern", "cozy", "cosy", "dark", "bright", "clean", "dirty",
+                       "filthy", "quiet", "packed", "busy", "decorated", "hot", "cold", "warm", "tight"})
+"""What a place is as a room (*the place is small and cramped*, *sleek and modern*): an aspect of its own, not a
+verdict on the visit (*the place is lovely*)."""
+
+
+_OVERALL = re.compile(
+    r"\b(?:(?:highly|strongly|definitely|would|will|i) recommend\w*|(?:highly )?recommended|a must\b|must[- ](?:try|"
+    r"visit|go|have)|never disappoint\w*|(?:will|would|'ll) (?:definitely |certainly |surely )?(?:be back|return|go "
+    r"back|come back)|(?:won't|will not|never) (?:be back|return|go back|come back)|don't (?:ever )?bother|stay away|"
+    r"(?:best|worst) (?:restaurant|place|meal|experience|laptop|computer|purchase)\b)", re.IGNORECASE)
+"""An overall verdict on the place or the product (*highly recommended*, *we'll be back*, *stay away*): one clause
+against it reads as a concession, a pile of them contradicts it."""
+
+
+def _verdict(term: str, text: str) -> bool:
+    """Whether a clause about ``term`` reading ``text`` is a verdict on the whole visit: its head names the visit
+    (:data:`_VISIT`), or the place (*the place is lovely*) unless the clause says what the room is like."""
+    head = _head(term)
+    if head in _VISIT:
+        return True
+    return head in _FAMILIES["place"] and not _PHYSICAL.intersection(re.findall(r"[a-z]+", text.lower()))
 
 
 def _head(term: str) -> str:
@@ -320,8 +351,10 @@ def clash(entry: PoolEntry, prep: Prepared, labels: dict[str, str], sentence: st
     - both speak of price (*the prices are really reasonable, but the pizza is overpriced*): the clause's term
       differs, but its opinion is about the same thing;
     - the clause is about a whole (*the food*, *the service*, *the machine*) and the sentence evaluates, with
-      another polarity, a part of it (*calamari*: food by WordNet; *waiter*; *performance*), or the other way
-      round; *everything* is the whole of any aspect;
+      another polarity, a part of it (*calamari*: food by WordNet; *korma* in *the korma was bland*: a dish by
+      its taste; *waiter*; *performance*), or the other way round; *everything* is the whole of any aspect;
+    - the clause is a verdict on the whole visit (:func:`_verdict`: *we had a terrible meal*, *the place is
+      lovely*) and the sentence evaluates anything with another polarity (*the gnocchi was the best I ever had*);
     - the clause states a total failure of the machine or its motherboard (*the motherboard is dead*) and the
       sentence praises something, or a failure of any part after the machine's function is praised (*performance
       is impressive*): a dead machine has no impressive performance.
@@ -333,10 +366,16 @@ def clash(entry: PoolEntry, prep: Prepared, labels: dict[str, str], sentence: st
     head = _head(entry.term)
     if others and head == "everything":
         return "whole"
+    if others and _verdict(entry.term, entry.text):
+        return "verdict"
     fam, whole = _family(entry.term, wn)
+    if fam is None and _tasted(entry.text):
+        fam = "food"
     if fam is not None:
         for o in others:
             ofam, owhole = _family(o.aspect.term, wn)
+            if ofam is None and _tasted(" ".join(prep.sentence.text[a:b] for a, b in o.aspect.opinions)):
+                ofam = "food"
             if ofam == fam and (whole or owhole):
                 return "whole"
     if _FAILURE.search(entry.text):
@@ -348,6 +387,17 @@ def clash(entry: PoolEntry, prep: Prepared, labels: dict[str, str], sentence: st
         if (core and praised) or any(_family(o.aspect.term, wn)[0] == "machine" for o in others):
             return "failure"
     return None
+
+
+_TASTE = re.compile(r"\b(?:bland|salty|soggy|stale|tasteless|over-?cooked|under-?cooked|cooked|greasy|oily|delicious|"
+                    r"tasty|yummy|flavou?rful|watery|juicy|tender|crispy|crunchy|burnt|tasted|tastes|seasoned|spicy|"
+                    r"savou?ry|delectable|scrumptious|mushy|chewy|rubbery)\b", re.IGNORECASE)
+"""Predicates only food takes: a clause or an opinion with one is about a dish even where WordNet does not know the
+dish (*the korma was bland*, *the bruscetta is a bit soggy*: a part of the food after *really great food*)."""
+
+
+def _tasted(text: str) -> bool:
+    return bool(_TASTE.search(text))
 
 
 def _is_food(word: str, wn: Any) -> bool:
@@ -372,7 +422,10 @@ _NOT_FOOD = frozenset({"menu", "menus", "selection", "variety", "choice", "choic
 def append_clauses(source: str, parts: Sequence[str], faithful: bool, opposed: bool = True) -> str:
     """Join the clauses to the source sentence (docs/protocols/arts.md#adddiff connector and final-mark rules);
     ``opposed=False`` (corrected mode, :func:`contrasts`): the clauses agree with the sentence's last
-    evaluation or follow a neutral one, and *and* joins them."""
+    evaluation or follow a neutral one, and *and* joins them. In the corrected mode a contrast after a sentence that
+    already holds *but* is said with *; still,* (*Great food but the service was dreadful; still, the fish is good*;
+    *that said* where the sentence has a *still*): a bare ``;`` read as one more item of the sentence (*the bar looks
+    nice; the seats are uncomfortable*)."""
     body = source.rstrip()
     final = "."
     if not faithful and body[-1:] in ("!", "?"):
@@ -387,40 +440,99 @@ def append_clauses(source: str, parts: Sequence[str], faithful: bool, opposed: b
         return f"{body}. {appended[:1].upper()}{appended[1:]}{final}"
     if not faithful and not opposed:
         return f"{body}, and {appended}{final}"
+    if not faithful and contrast:  # a second *but* would double the first; a bare ``;`` leaves the contrast unsaid
+        turn = "that said" if re.search(r"\bstill\b", body, re.IGNORECASE) else "still"
+        return f"{body}; {turn}, {appended}{final}"
     return f"{body}{'; ' if contrast else ', but '}{appended}{final}"
+
+
+def _marks(prep: Prepared, labels: dict[str, str]) -> list[tuple[int, int, str]]:
+    """Per aspect: where its term or opinion ends last, its polarity sign under ``labels`` and its id."""
+    return [(max([o.aspect.end] + [b for _, b in o.aspect.opinions]), LABEL_SIGN.get(labels.get(o.aspect.id, ""), 0),
+             o.aspect.id) for o in prep.aspects]
 
 
 def last_sign(prep: Prepared, labels: dict[str, str]) -> int:
     """The polarity sign (under ``labels``) of the sentence's last evaluated aspect: of its polar aspects, the one
     whose term or opinion ends last (a neutral aspect evaluates nothing); 0 when none is polar."""
-    marks = [(max([o.aspect.end] + [b for _, b in o.aspect.opinions]), LABEL_SIGN.get(labels.get(o.aspect.id, ""), 0))
-             for o in prep.aspects]
-    polar = [m for m in marks if m[1]]
+    polar = [m for m in _marks(prep, labels) if m[1]]
     return max(polar)[1] if polar else 0
 
 
+_TURN = re.compile(r"\b(?:but|though|although|however|yet|except|unfortunately|sadly|only)\b|[;.!?](?:\s|$)",
+                   re.IGNORECASE)
+"""Words and marks with which a sentence turns from one evaluation to another (*Great food but the service was
+dreadful*, *... ; the only downside ...*)."""
+_EMBED = re.compile(r"\b(?:which|that|who|whom|whose|than|compared|if|because|since|so|unless)\b", re.IGNORECASE)
+"""Words that open a structure inside a statement: a relative clause, a comparison, a condition, a consequence."""
+
+
+def _embedded(prep: Prepared, labels: dict[str, str], target: str, sentence: str) -> bool:
+    """Whether the last evaluation, after ``target``, sits inside the target's own statement: a relative clause (*the
+    warranty, which covers spills that are not covered by AppleCare*), a comparison (*a better deal than overpriced
+    sandwiches*), a condition or a consequence (*so good that waiting is a nightmare*), with no turn (:data:`_TURN`)
+    between them. The sentence then reads with the target's polarity, and a clause against the target needs *but*,
+    not the additive *and*; two coordinated statements (*the screen is bright and the battery is weak*) stay two."""
+    marks = _marks(prep, labels)
+    own = [m for m in marks if m[2] == target]
+    polar = [m for m in marks if m[1]]
+    if not own or not polar or sentence != prep.sentence.text:  # (a RevNon output: the offsets do not hold)
+        return False
+    between = sentence[own[0][0]:max(polar)[0]]
+    return bool(_EMBED.search(between)) and not _TURN.search(between)
+
+
+_TURN_WORD = re.compile(r"\b(?:but|although|though|however|yet)\b", re.IGNORECASE)
+
+
+def _turned(prep: Prepared, labels: dict[str, str], sentence: str, lexicon: Polarity) -> int:
+    """The ``lexicon``'s sign of what the sentence says after a *but* (or *though* ...) that follows its last polar
+    aspect, or 0: there the sentence turns to an evaluation no aspect carries (*Food was decent, but not great*; *it's
+    not in a convenient location but is more like a hidden treasure*), and that is what it says last."""
+    end = max((m[0] for m in _marks(prep, labels) if m[1]), default=0)
+    turns = [m for m in _TURN_WORD.finditer(sentence) if m.start() >= end]
+    return lexicon.phrase(sentence[turns[-1].end():]) if turns else 0
+
+
 def contrasts(prep: Prepared, labels: dict[str, str], label: str, sentence: str = "",
-              lexicon: Polarity | None = None) -> bool:
+              lexicon: Polarity | None = None, target: str | None = None) -> bool:
     """Whether clauses of ``label`` appended to the sentence contrast what it says last (corrected mode): only an
     opposite last evaluation takes *but* (*The screen is great, but the keyboard is awful*); after one of the same
     polarity, or in a sentence that evaluates no aspect, a *but* contrasts nothing (*the battery is bad, but the
     keyboard is awful*; *No HDMI port, but the warranty company is horrible*), so *and* joins them. Where no
     aspect is polar, the ``lexicon``'s reading of the whole ``sentence`` stands in for the last evaluation (*I went
-    there for brunch and I was so impressed, but the menu is very limited*)."""
+    there for brunch and I was so impressed, but the menu is very limited*); where the sentence turns after its last
+    polar aspect, its reading of what follows the turn stands in (:func:`_turned`: *Food was decent, but not great, and
+    the manager is incompetent*). With the ``target``'s id, a clause
+    against the target after a last evaluation that agrees with the clause takes *but* all the same where that
+    last evaluation sits inside the target's statement (:func:`_embedded`: *I chose the warranty, which covers
+    spills that AppleCare does not, but Vista is a nightmare*)."""
     last = last_sign(prep, labels)
     if not last and lexicon is not None:
         last = lexicon.phrase(sentence)
-    return last == -LABEL_SIGN.get(label, 0) != 0
+    elif lexicon is not None and sentence == prep.sentence.text:
+        last = _turned(prep, labels, sentence, lexicon) or last
+    sign = LABEL_SIGN.get(label, 0)
+    if last == -sign != 0:
+        return True
+    return (target is not None and last == sign != 0 and LABEL_SIGN.get(labels.get(target, ""), 0) == -sign
+            and _embedded(prep, labels, target, sentence))
 
 
-ADDITIVE = re.compile(r"^\W*(?:even|also|still|too)\b|\b(?:also|too|either|as well)\W*$|\balso\b", re.IGNORECASE)
-"""An additive or scalar focus (*even the wine was good*, *their coffee is quite good too*, *there is also ...*)
-presupposes an earlier statement of the same polarity: after a contrasting *but* it reads as stitched."""
+ADDITIVE = re.compile(r"^\W*(?:even|also|still|too)\b|\b(?:also|too|either|as well)\W*$|\balso\b|"
+                      r"(?<!not )(?<!n't )(?<!never )\beven\s+(?!(?:more|less|better|worse|though|if|when|so|than)\b"
+                      r"|\w+er\b)\w|(?<!not )(?<!n't )(?<!never )\beven\s+(?:more|less|better|worse|\w+er)\b"
+                      r"(?!.*\bthan\b)", re.IGNORECASE)
+"""An additive or scalar focus (*even the wine was good*, *color is even cool*, *their coffee is quite good too*,
+*there is also ...*, *the calamari was even better*) presupposes an earlier statement of the same polarity: after a
+contrasting *but* it reads as stitched. A scalar *even* before a comparative with its *than* (*even smaller than
+before*) or after a negation (*isn't even worth it*) compares with what it names or the expected, and stays."""
 
 _ONLY = re.compile(r"\bonly\b((?:\W+\w+){0,4})", re.IGNORECASE)
 _ONLY_SIGN = {**{w: -1 for w in ("complaint", "complaints", "problem", "problems", "downside", "drawback", "negative",
                                   "issue", "gripe", "flaw", "dislike", "disliked", "miss", "hate", "bad", "wrong",
-                                  "disappointment", "regret", "con")},
+                                  "disappointment", "regret", "con", "downfall", "downfalls", "shortcoming", "weakness",
+                                  "annoyance")},
               **{w: 1 for w in ("positive", "good", "redeeming", "like", "liked", "love", "loved", "enjoyed",
                                 "plus", "upside", "decent", "saving", "great")}}
 
@@ -447,7 +559,8 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
     allows per target still ``waiting`` for this pool (this one included), so a tight pool serves every target
     with fewer clauses each instead of running out half-way through the file. In the corrected mode the joint
     follows :func:`contrasts` (``lexicon``: its fallback), a first clause with an additive (*even*, *too*) is
-    redrawn where the joint is a contrast, clauses of an exclusive evaluation's polarity are not drawn, and a
+    redrawn where the joint is a contrast, a clause with an exclusive evaluation (*the only downfall is ...*) is
+    appended only alone and as a contrast, clauses of an exclusive evaluation's polarity are not drawn, and a
     clause that would contradict the sentence's own evaluations (:func:`clash`; ``wn``: WordNet for food words) is
     redrawn.
     """
@@ -478,8 +591,12 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
                 return None, (f"every clause of the pool that fits the sentence already serves its cap of {cap} "
                               f"variants ({CLAUSE_CAP:.0%} of the file's targets)")
             return None, ("every clause of the pool would contradict the sentence's own evaluations (the same price, "
-                          "the whole of an evaluated part, a total failure)")
+                          "the whole of an evaluated part, a verdict on the whole visit, a total failure)")
         pool = clear
+    # after a verdict on the whole visit (*such a terrible meal*, *highly recommended*) one concession reads; a pile
+    # of clauses against it contradicts it
+    one = not faithful and want is None and (bool(_OVERALL.search(sentence)) or any(
+        _head(o.aspect.term) in _VISIT and LABEL_SIGN.get(labels.get(o.aspect.id, ""), 0) != 0 for o in prep.aspects))
     terms = aspect_terms(prep)
     exact = set(terms)
     related = set() if faithful else sentence_lemmas(prep)
@@ -488,7 +605,7 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
     for _ in range(MAX_DRAWS):
         n = want if want is not None else rng.randint(1, 3)
         if not faithful:
-            n = min(n, len(pool))
+            n = min(n, len(pool), 1 if one else 3)
             if want is None and uses is not None and cap is not None:
                 left = sum(cap - uses[e.text] for e in pool)
                 n = max(1, min(n, left // max(1, waiting)))
@@ -509,7 +626,11 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
                              or any(_content_lemmas(e.term) & related for e in check)  # battery / battery life
                              or len({e.label for e in used}) > 1  # a neutral target: one polarity per variant
                              or (ADDITIVE.search(used[0].text)
-                                 and contrasts(prep, labels, used[0].label, sentence, lexicon))):
+                                 and contrasts(prep, labels, used[0].label, sentence, lexicon, aspect_id))
+                             # *the only downfall is ...* names the one flaw: alone, against what the sentence says
+                             or (any(exclusive(e.text)[0] for e in used)
+                                 and (len(used) > 1
+                                      or not contrasts(prep, labels, used[0].label, sentence, lexicon, aspect_id)))):
             continue
         break
     else:  # (or, rarely, drew only additive clauses after a contrast)
@@ -517,7 +638,7 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
     if uses is not None:
         uses.update(e.text for e in used)
     text = append_clauses(sentence, [e.text for e in used], faithful,
-                          faithful or contrasts(prep, labels, used[0].label, sentence, lexicon))
+                          faithful or contrasts(prep, labels, used[0].label, sentence, lexicon, aspect_id))
     for e in used:
         labels[f"appended:{e.term}"] = e.label
     key = aspect_id + (suffix(kind) if kind != "adddiff_k" else f"_adddiff_k{n}")

@@ -7,7 +7,8 @@ or embedded clauses, conjunctions and edge punctuation. It is kept when it is a 
 training sentence (copied character for character), holds a finite verb, 3-14 words, no other aspect of its
 sentence, no contrast or question, the aspect's own opinion span when the file has spans, no additive or scalar
 focus (*even the wine was good*, *their coffee is quite good too*: it presupposes an earlier statement that an
-appended clause does not have), and reads with the aspect's gold label under the lexicon
+appended clause does not have; a narrative sequel that opens it, *then the hard drive failed*, is dropped for the
+same reason), and reads with the aspect's gold label under the lexicon
 (:class:`~.polarity.Polarity`). The language-model fluency filter
 (:func:`fluent_subset`) then drops clauses that read badly on their own.
 
@@ -41,6 +42,11 @@ _DEBRIS = re.compile(r"\W|\d+[./)]")
 _COSY = frozenset({"intimate", "cozy", "cosy", "quaint", "romantic", "charming", "homey", "snug"})
 """Words that praise what a small or quiet place is (*the place is small and intimate*): a negative clause that
 holds one reads half as praise, and a contrasting *but* before it does not read; the lexicon does not know them."""
+_SEQUEL = re.compile(r"(?:then|finally|eventually|afterwards|later on|later|and then|so then)\b,?\s+(?=\S)",
+                     re.IGNORECASE)
+"""A narrative sequel that opens a clause (*then the hard drive failed*, *finally the hard drive went out*): it
+continues the story of its own sentence, and appended to another sentence it needs an earlier event there (*premium
+price for the OS, but then the charger stopped working*). The clause reads alone without it."""
 _PRONOUNS = frozenset({"it", "they", "them", "he", "she", "him", "her", "this", "that", "these", "those", "one"})
 MIN_WORDS, MAX_WORDS = 3, 14
 CLAUSE_MIN_FLUENCY = -6.5
@@ -114,7 +120,15 @@ def mine_clauses(preps: Sequence[Prepared], origin: str, lexicon: Polarity) -> t
                 rejected["tokens not aligned with the text"] += 1
                 continue
             text = prep.sentence.text[a[0]:b[1]]
-            if p.upos[toks[0]] != "PROPN":
+            first = toks[0]
+            sequel = _SEQUEL.match(text)
+            if sequel:  # *then the hard drive failed* -> *the hard drive failed*
+                text = text[sequel.end():]
+                first = next((i for i in toks if (offs[i] or (0, 0))[0] >= a[0] + sequel.end()), first)
+                if len(text.split()) < MIN_WORDS:
+                    rejected[f"not {MIN_WORDS}-{MAX_WORDS} words"] += 1
+                    continue
+            if p.upos[first] != "PROPN":
                 text = lower_first(text)
             text = _LOWER_I.sub("I", text)  # *i had to pay for lousy food*: the pronoun is written I
             if _DEBRIS.match(text):
