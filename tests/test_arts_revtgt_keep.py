@@ -397,3 +397,11 @@ def test_a_negated_verb_drops_its_degree_adverb(tmp_path, kit, text, want):
     v = variant(gen, "d_0_adv1")
     assert v is not None, refusal(gen, "d_0")
     assert v.sentence == want
+
+
+def test_a_negation_keeps_fully_as_a_partial_denial(tmp_path, kit):
+    # *not fully loaded* is plain English; *comes not loaded with* is not
+    text = "Your mac comes fully loaded with all the basic programs."
+    gen = run(tmp_path, kit, [("f", text, [("programs", "positive", ["loaded"])])])
+    v = variant(gen, "f_0_adv1")
+    assert v is None or "not loaded" not in v.sentence, v.sentence

@@ -67,8 +67,10 @@ _AFTER_NEGATION = frozenset({"also", "still", "even", "definitely", "certainly",
 _ADDITIVE = frozenset({"also", "too", "even"})
 _DO = {"VBZ": "doesn't", "VBP": "don't", "VBD": "didn't"}
 _VERB_DEGREE = frozenset({"highly", "strongly", "thoroughly", "greatly", "deeply", "fully", "wholeheartedly"})
-"""Degree adverbs of a verb that a negation drops (*I highly recommend* -> *I don't recommend*, never *I highly don't
-recommend* or *would not highly recommend*)."""
+"""Degree adverbs of a verb that a negation cannot follow (*I highly recommend* -> never *I highly don't recommend*)."""
+_DROPPED_DEGREE = _VERB_DEGREE - {"fully"}
+"""Those a negation drops (*I highly recommend* -> *I don't recommend*, *would highly recommend* -> *would not
+recommend*, never *would not highly recommend*); *fully* stays, as *not fully loaded* is a plain partial denial."""
 _CONTRACTED_AUX = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
 _GLUED = {"isnt": "is", "wasnt": "was", "arent": "are", "werent": "were", "cant": "can", "couldnt": "could",
           "wouldnt": "would", "shouldnt": "should", "hasnt": "has", "havent": "have", "hadnt": "had",
@@ -316,6 +318,11 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
             if adv is not None:  # *I highly recommend* -> *I don't recommend*, never *I highly don't recommend*
                 drop = s.delete(adv, "do_support", f"the degree adverb {p.tokens[adv]!r} dropped with the negation")
                 found = [Candidate((*c.edits, drop), c.op, c.detail, c.priority, c.problems) for c in found]
+            kept = [p.tokens[j] for j in children(p, pred)
+                    if j < pred and p.deps[j] == "advmod" and p.tokens[j].lower() in _VERB_DEGREE - _DROPPED_DEGREE]
+            if kept:
+                found = [c.with_problems(f"a negation after the degree adverb {kept[0]!r} of the verb reads wrong "
+                                         "(*I fully don't agree*)") for c in found]
             out += found
         if out:
             why = _negation_misreads(p, head, pred, r.lexicon) or _negation_unclear(p, head, pred, r.lexicon)
@@ -346,7 +353,7 @@ def _verb_degree(p: Parse, pred: int, after: int = -1) -> int | None:
     the negated degree (*would not highly recommend*) or a degree before the negation (*I highly don't
     recommend*) reads wrong."""
     found = [j for j in children(p, pred) if after < j < pred and p.deps[j] == "advmod"
-             and p.tokens[j].lower() in _VERB_DEGREE]
+             and p.tokens[j].lower() in _DROPPED_DEGREE]
     return found[0] if found else None
 
 
