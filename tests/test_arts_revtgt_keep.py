@@ -384,3 +384,24 @@ def test_well_worth_becomes_not_worth(tmp_path, kit):
     gen = run(tmp_path, kit, [("w", text, [("editor", "positive", ["great", "well worth"])])])
     v = variant(gen, "w_0_adv1")  # *well* is a degree word: every swap of *worth* or *well* was refused
     assert v is not None and v.sentence.endswith(", not worth it."), refusal(gen, "w_0")
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("I highly recommend the pasta.", "I don't recommend the pasta."),
+    ("I would highly recommend the pasta to anyone.", "I would not recommend the pasta to anyone."),
+    ("We strongly recommend the pasta.", "We don't recommend the pasta."),
+])
+def test_a_negated_verb_drops_its_degree_adverb(tmp_path, kit, text, want):
+    # never *I highly don't recommend* nor *would not highly recommend*: the degree adverb goes with the negation
+    gen = run(tmp_path, kit, [("d", text, [("pasta", "positive", ["recommend"])])])
+    v = variant(gen, "d_0_adv1")
+    assert v is not None, refusal(gen, "d_0")
+    assert v.sentence == want
+
+
+def test_a_negation_keeps_fully_as_a_partial_denial(tmp_path, kit):
+    # *not fully loaded* is plain English; *comes not loaded with* is not
+    text = "Your mac comes fully loaded with all the basic programs."
+    gen = run(tmp_path, kit, [("f", text, [("programs", "positive", ["loaded"])])])
+    v = variant(gen, "f_0_adv1")
+    assert v is None or "not loaded" not in v.sentence, v.sentence

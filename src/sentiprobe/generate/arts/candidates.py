@@ -68,6 +68,9 @@ _ADDITIVE = frozenset({"also", "too", "even"})
 _DO = {"VBZ": "doesn't", "VBP": "don't", "VBD": "didn't"}
 _VERB_DEGREE = frozenset({"highly", "strongly", "thoroughly", "greatly", "deeply", "fully", "wholeheartedly"})
 """Degree adverbs of a verb that a negation cannot follow (*I highly recommend* -> never *I highly don't recommend*)."""
+_DROPPED_DEGREE = _VERB_DEGREE - {"fully"}
+"""Those a negation drops (*I highly recommend* -> *I don't recommend*, *would highly recommend* -> *would not
+recommend*, never *would not highly recommend*); *fully* stays, as *not fully loaded* is a plain partial denial."""
 _CONTRACTED_AUX = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
 _GLUED = {"isnt": "is", "wasnt": "was", "arent": "are", "werent": "were", "cant": "can", "couldnt": "could",
           "wouldnt": "would", "shouldnt": "should", "hasnt": "has", "havent": "have", "hadnt": "had",
@@ -279,7 +282,16 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
                     at += 1
                 e = s.insert_after(at, "not", op, f"'not' after the {'copula' if c == pred else 'auxiliary'} "
                                                   f"{p.tokens[c]!r}")
-            cand = Candidate((e,), e.op, e.detail, 2)
+            degree = _verb_degree(p, pred, after=c)
+            if degree is not None and p.tags[c] != "VBG" and low != "can" and degree == at + 1:
+                # *would highly recommend* -> *would not recommend*, never *would not highly recommend*
+                e = s.replace(degree, "not", e.op, e.detail + f", in place of the degree adverb {p.tokens[degree]!r}")
+                cand = Candidate((e,), e.op, e.detail, 2)
+            elif degree is not None:
+                drop = s.delete(degree, e.op, f"the degree adverb {p.tokens[degree]!r} dropped with the negation")
+                cand = Candidate((e, drop), e.op, e.detail, 2)
+            else:
+                cand = Candidate((e,), e.op, e.detail, 2)
             if any(p.tokens[j].lower() in _ADDITIVE for j in range(c + 1, at + 1)):
                 cand = cand.with_problems("a negation after 'also' reads as adding to what came before "
                                           "(*is also not awesome*)")
@@ -302,11 +314,15 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
             if tag == "VBD":
                 e2 = s.insert_before(pred, "never", "negation_added", "'never' before the past-tense verb")
                 found.append(Candidate((e2,), "negation_added", e2.detail, 4))
-            degree = [p.tokens[j] for j in children(p, pred)
-                      if j < pred and p.deps[j] == "advmod" and p.tokens[j].lower() in _VERB_DEGREE]
-            if degree:
-                found = [c.with_problems(f"a negation after the degree adverb {degree[0]!r} of the verb reads wrong "
-                                         "(*I highly don't recommend*)") for c in found]
+            adv = _verb_degree(p, pred)
+            if adv is not None:  # *I highly recommend* -> *I don't recommend*, never *I highly don't recommend*
+                drop = s.delete(adv, "do_support", f"the degree adverb {p.tokens[adv]!r} dropped with the negation")
+                found = [Candidate((*c.edits, drop), c.op, c.detail, c.priority, c.problems) for c in found]
+            kept = [p.tokens[j] for j in children(p, pred)
+                    if j < pred and p.deps[j] == "advmod" and p.tokens[j].lower() in _VERB_DEGREE - _DROPPED_DEGREE]
+            if kept:
+                found = [c.with_problems(f"a negation after the degree adverb {kept[0]!r} of the verb reads wrong "
+                                         "(*I fully don't agree*)") for c in found]
             out += found
         if out:
             why = _negation_misreads(p, head, pred, r.lexicon) or _negation_unclear(p, head, pred, r.lexicon)
@@ -329,6 +345,16 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
         e = s.insert_before(head, "not", "negation_added", "'not' before a sentence-initial attributive adjective")
         out.append(Candidate((e,), "negation_added", e.detail, 5))
     return out
+
+
+def _verb_degree(p: Parse, pred: int, after: int = -1) -> int | None:
+    """The degree adverb of the predicate (*highly*, *strongly*) between ``after`` and the predicate: a negation
+    drops it (*I highly recommend* -> *I don't recommend*, *would highly recommend* -> *would not recommend*), as
+    the negated degree (*would not highly recommend*) or a degree before the negation (*I highly don't
+    recommend*) reads wrong."""
+    found = [j for j in children(p, pred) if after < j < pred and p.deps[j] == "advmod"
+             and p.tokens[j].lower() in _DROPPED_DEGREE]
+    return found[0] if found else None
 
 
 def _shared_subject(p: Parse, pred: int, head: int) -> bool:
