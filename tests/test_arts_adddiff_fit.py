@@ -238,3 +238,27 @@ def test_a_dish_wordnet_does_not_know_is_food_by_its_taste():
     assert _appended(prep, [_entry("the food was horrible", "food", "negative"), MUSIC]) == {"music"}
     # a dish after a dish is another thing
     assert "korma" in _appended(prep, [_entry("the korma was bland", "korma", "negative"), MUSIC])
+
+
+def test_a_mined_clause_that_names_a_place_or_a_product_is_left_out(tmp_path):
+    from test_arts_quality import record
+
+    from sentiprobe.generate.arts.clauses import mine_clauses
+    from sentiprobe.generate.arts.inputs import read_input
+    from sentiprobe.generate.arts.pipeline import prepare
+
+    pool = [("a", "Each bite of food at Kai was delicious.", [("food", "positive", ["delicious"])]),
+            ("b", "The layout of the MacBook is horrible.", [("layout", "negative", ["horrible"])]),
+            ("c", "The view of NYC is so beautiful.", [("view", "positive", ["beautiful"])]),
+            ("d", "The Windows 7 software is horrible.", [("Windows 7 software", "negative", ["horrible"])]),
+            ("e", "Our SUPER HAPPY waiter was the entertainment.", [("waiter", "positive", ["HAPPY"])]),
+            ("f", "The DJ on Saturday nights has great taste.", [("DJ", "positive", ["great"])])]
+    p = tmp_path / "pool.json"
+    p.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in pool}), encoding="utf-8")
+    entries, rejected = mine_clauses(prepare(read_input(p).sentences, _arts_kit.kit()), "pool.json", Polarity())
+    kept = sorted(e.text for e in entries)
+    assert not any(w in " ".join(kept) for w in ("Kai", "MacBook", "NYC")), (kept, rejected)
+    # a name inside the aspect, shouted words and a day stay
+    assert "the Windows 7 software is horrible" in kept and any("SUPER HAPPY" in k for k in kept) and any(
+        "Saturday" in k for k in kept), (kept, rejected)
+    assert sum(n for why, n in rejected.items() if why.startswith("names a place")) == 3, rejected

@@ -172,11 +172,28 @@ def _reject(prep: Prepared, pa: Any, toks: list[int]) -> str | None:
         return "opens like a subordinate clause"
     if any(p.tokens[i].lower() in _PRONOUNS for i in toks):
         return "a pronoun that needs its antecedent"
+    shouted = sum(p.tokens[i].isupper() and len(p.tokens[i]) > 1 for i in toks) > 1
+    if any(_a_name(p, i, shouted) and not f <= i < t for i in toks):
+        return "names a place, a brand or a product beside its aspect (at Kai, my MacBook): it belongs to its review"
     if not any(p.tags[i] in _FINITE for i in toks):
         return "no finite verb"
     if pa.opinions and not any(toks[0] <= of and ot - 1 <= toks[-1] for of, ot in pa.opinions):
         return "the aspect's opinion is outside the clause"
     return None
+
+
+_NOT_NAMES = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "i"})
+
+
+def _a_name(p: Parse, i: int, shouted: bool) -> bool:
+    """Whether token ``i`` is a proper name (a place, a brand, a product: *Murrays*, *NYC*, *MacBook*), not a day
+    nor, in a ``shouted`` clause (two words or more in capitals: *our SUPER HAPPY waiter*), a word in capitals. A
+    clause that names one belongs to its own review: appended to another (*..., but each bite of food at Kai was
+    delicious*; *..., but the layout of the MacBook is horrible* in a review of another laptop) it speaks of
+    another place."""
+    w = p.tokens[i]
+    return p.tags[i] in ("NNP", "NNPS") and not (shouted and w.isupper()) and w.lower() not in _NOT_NAMES and any(
+        c.isalpha() for c in w)
 
 
 _DANGLING = frozenset({"overall", "plus", "then"})
