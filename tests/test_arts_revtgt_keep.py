@@ -417,3 +417,17 @@ def test_the_idiom_like_a_charm_becomes_poorly(tmp_path, kit, text, opinion, wan
     v = variant(gen, "i_0_adv1")
     assert v is not None, refusal(gen, "i_0")
     assert v.sentence == want
+
+
+@pytest.mark.parametrize(("text", "label", "opinion", "want"), [
+    ("The fries are much less expensive than elsewhere.", "positive", "less expensive",
+     "The fries are much more expensive than elsewhere."),
+    ("The fries are noticeably more expensive than elsewhere.", "negative", "more expensive",
+     "The fries are noticeably less expensive than elsewhere."),
+])
+def test_an_analytic_comparison_turns_at_its_degree_word(tmp_path, kit, text, label, opinion, want):
+    # never *much less cheap*: the antonym keeps the comparison's frame, the degree word reverses it
+    gen = run(tmp_path, kit, [("a", text, [("fries", label, [opinion])])])
+    v = variant(gen, "a_0_adv1")
+    assert v is not None, refusal(gen, "a_0")
+    assert v.sentence == want

@@ -227,6 +227,24 @@ def like_a_charm(s: Sent, head: int, sign: int) -> list[Candidate]:
     return out
 
 
+_ANALYTIC = {"more": "less", "less": "more"}
+
+
+def analytic_comparison(s: Sent, head: int) -> list[Candidate]:
+    """*feels a lot more solid than* -> *a lot less solid than*, *just much less expensive* -> *just much more
+    expensive*: an adjective or adverb compared with *more*/*less* turns at the degree word, where its antonym
+    would keep the comparison's frame (*more bad*, *less cheap*); it ranks first, so that the language model
+    always scores it."""
+    p = s.parse
+    if head < 1 or p.tags[head] not in ("JJ", "RB") or p.upos[head] not in ("ADJ", "ADV"):
+        return []
+    low = p.tokens[head - 1].lower()
+    if low not in _ANALYTIC or p.upos[head - 1] != "ADV":
+        return []
+    e = s.replace(head - 1, _ANALYTIC[low], "antonym", f"{_ANALYTIC[low]!r} for {low!r} before {p.tokens[head]!r}")
+    return [Candidate((e,), "antonym", e.detail, 0)]
+
+
 def _participle_entry(word: str, tag: str, base: str) -> bool:
     """*than overpriced Cosi sandwiches* (*overpriced* read as a past tense), *to be impressed by*: a past
     participle whose own form, not its verb's base (*overprice*, *impress*), has a review opposite takes that
