@@ -405,3 +405,29 @@ def test_a_negation_keeps_fully_as_a_partial_denial(tmp_path, kit):
     gen = run(tmp_path, kit, [("f", text, [("programs", "positive", ["loaded"])])])
     v = variant(gen, "f_0_adv1")
     assert v is None or "not loaded" not in v.sentence, v.sentence
+
+
+@pytest.mark.parametrize(("text", "opinion", "want"), [
+    ("The new printer works like a charm.", "charm", "The new printer works poorly."),
+    ("The new printer runs like a dream, honestly.", "dream", "The new printer runs poorly, honestly."),
+])
+def test_the_idiom_like_a_charm_becomes_poorly(tmp_path, kit, text, opinion, want):
+    # the noun has no opposite and *doesn't work like a charm* only denies perfection
+    gen = run(tmp_path, kit, [("i", text, [("printer", "positive", [opinion])])])
+    v = variant(gen, "i_0_adv1")
+    assert v is not None, refusal(gen, "i_0")
+    assert v.sentence == want
+
+
+@pytest.mark.parametrize(("text", "label", "opinion", "want"), [
+    ("The fries are much less expensive than elsewhere.", "positive", "less expensive",
+     "The fries are much more expensive than elsewhere."),
+    ("The fries are noticeably more expensive than elsewhere.", "negative", "more expensive",
+     "The fries are noticeably less expensive than elsewhere."),
+])
+def test_an_analytic_comparison_turns_at_its_degree_word(tmp_path, kit, text, label, opinion, want):
+    # never *much less cheap*: the antonym keeps the comparison's frame, the degree word reverses it
+    gen = run(tmp_path, kit, [("a", text, [("fries", label, [opinion])])])
+    v = variant(gen, "a_0_adv1")
+    assert v is not None, refusal(gen, "a_0")
+    assert v.sentence == want

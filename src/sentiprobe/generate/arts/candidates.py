@@ -13,8 +13,10 @@ For one opinion span of the sentence (token span of the one parse) this module p
     first auxiliary or copula (*is not great*, *would not recommend*, *not being ignored*), do-support for a
     finite lexical verb with a subject (*doesn't work*, *didn't like*), ``never`` for a past-tense verb,
     ``don't`` before an imperative, and ``not`` before a sentence-initial attributive adjective (*Not great
-    pizza!*);
-  - the review opposite of a manner adverb on a participle (*poorly designed* -> *well designed*); a removed
+    pizza!*); the verb's degree adverb goes with the negation (*I highly recommend* -> *I don't recommend*);
+  - the review opposite of a manner adverb on a participle (*poorly designed* -> *well designed*), a manner
+    adverb for the idiom *like a charm* (*works like a charm* -> *works poorly*), the degree word of an analytic
+    comparison (*much less expensive* -> *much more expensive*); a removed
     negation turns the clause-final polarity item it would strand (*not ... either* -> *... too*);
 - **intensification** (RevNon's differing non-targets): a degree adverb before a gradable adjective or adverb
   head (*very*, *really*; *really*, *absolutely* for extreme ones such as *great*) or before a finite verb
@@ -34,8 +36,8 @@ from .misread import degree_reversals, middle_in_pair
 from .morph import base_form, inflect
 from .polarity import LABEL_SIGN, Polarity, is_hedge
 from .resources import Parse
-from .opposites import (above_below, antonym_candidates, least_favorite, misread_verb, not_worth,
-                        participle_adverb, speed_up)
+from .opposites import (above_below, analytic_comparison, antonym_candidates, least_favorite, like_a_charm,
+                        misread_verb, not_worth, participle_adverb, speed_up)
 from .sense import booster, booster_fits, boosted_negative, descriptor, extreme_negation, extreme_word, fit_swaps
 from .site import Candidate, Reversal, Sent, article_fix, sign_label
 from .syntax import COMPLEMENT, carriers, children, has_subject, negations, predicate, scope, span_head, subtree
@@ -131,6 +133,8 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         out += misread_verb(s, head, r)
         out += speed_up(s, head)
         out += not_worth(s, head)
+        out += like_a_charm(s, head, sign)
+        out += analytic_comparison(s, head)
         out += above_below(s, f, t, sign)
     if not negs and sign:
         hedge = is_hedge(words) or (pred is not None and is_hedge(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from .charedit import CharEdit
 from .morph import base_form, inflect
 from .polarity import LABEL_SIGN, REVIEW_OPPOSITES
 from .resources import Parse, wordnet_pos
@@ -201,6 +202,47 @@ def not_worth(s: Sent, head: int) -> list[Candidate]:
         return []
     e = s.replace(head - 1, "not", "antonym", "'not worth' for the degree phrase 'well worth'")
     return [Candidate((e,), "antonym", e.detail, 1)]
+
+
+_IDIOM_NOUNS = frozenset({"charm", "dream"})
+_IDIOM_VERBS = frozenset({"work", "run", "go"})
+_IDIOM_OPPOSITES = ("poorly", "horribly")
+
+
+def like_a_charm(s: Sent, head: int, sign: int) -> list[Candidate]:
+    """*Windows 7 works like a charm* -> *Windows 7 works poorly*: the praise is the idiom *like a charm* (*like a
+    dream*) on a verb of functioning, whose noun has no opposite and whose verb's negation (*doesn't work like a
+    charm*) only denies perfection; the idiom becomes a manner adverb (*poorly*, *horribly*: the language model
+    picks; the idiom's tokens are so likely that the plain *poorly* often falls below the fluency floor)."""
+    p = s.parse
+    if sign <= 0 or p.tokens[head].lower() not in _IDIOM_NOUNS or head < 3 or \
+            [w.lower() for w in p.tokens[head - 2:head]] != ["like", "a"] or \
+            base_form(p.tokens[head - 3], p.tags[head - 3]) not in _IDIOM_VERBS:
+        return []
+    a, b = s.offsets[head - 2][0], s.offsets[head][1]
+    out = []
+    for rank, w in enumerate(_IDIOM_OPPOSITES):
+        e = CharEdit(a, b, w, s.text[a:b], "antonym", f"{w!r} for the idiom {s.text[a:b]!r}")
+        out.append(Candidate((e,), "antonym", e.detail, 1 + rank))
+    return out
+
+
+_ANALYTIC = {"more": "less", "less": "more"}
+
+
+def analytic_comparison(s: Sent, head: int) -> list[Candidate]:
+    """*feels a lot more solid than* -> *a lot less solid than*, *just much less expensive* -> *just much more
+    expensive*: an adjective or adverb compared with *more*/*less* turns at the degree word, where its antonym
+    would keep the comparison's frame (*more bad*, *less cheap*); it ranks first, so that the language model
+    always scores it."""
+    p = s.parse
+    if head < 1 or p.tags[head] not in ("JJ", "RB") or p.upos[head] not in ("ADJ", "ADV"):
+        return []
+    low = p.tokens[head - 1].lower()
+    if low not in _ANALYTIC or p.upos[head - 1] != "ADV":
+        return []
+    e = s.replace(head - 1, _ANALYTIC[low], "antonym", f"{_ANALYTIC[low]!r} for {low!r} before {p.tokens[head]!r}")
+    return [Candidate((e,), "antonym", e.detail, 0)]
 
 
 def _participle_entry(word: str, tag: str, base: str) -> bool:
