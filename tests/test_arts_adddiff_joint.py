@@ -206,3 +206,11 @@ def test_an_exclusive_clause_goes_alone_and_only_as_a_contrast():
         assert v is not None and ("only" not in v.sentence or len(v.appended) == 1), v.sentence
         seen.add(v.sentence)
     assert "The screen is sharp, but the only downfall is the fan." in seen
+
+
+def test_a_clause_after_an_exclusive_evaluation_says_what_it_implies():
+    # (..., but that's about the only positive thing I can say about the meal; the hostess is rude: the rest of the
+    # meal is implied negative, and "and" continues it, not "still")
+    text = "The appetizer came with foie gras, but that's about the only positive thing I can say about the meal."
+    v, _ = _draw(_prep(text, [("appetizer", "neutral")]), {"neutral": NEG}, lexicon=Polarity())
+    assert v is not None and v.sentence.endswith("the meal, and the warranty company is horrible."), v.sentence

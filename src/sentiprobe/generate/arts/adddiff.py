@@ -503,7 +503,8 @@ def contrasts(prep: Prepared, labels: dict[str, str], label: str, sentence: str 
     aspect is polar, the ``lexicon``'s reading of the whole ``sentence`` stands in for the last evaluation (*I went
     there for brunch and I was so impressed, but the menu is very limited*); where the sentence turns after its last
     polar aspect, its reading of what follows the turn stands in (:func:`_turned`: *Food was decent, but not great, and
-    the manager is incompetent*). With the ``target``'s id, a clause
+    the manager is incompetent*); after an exclusive evaluation (*the only positive thing I can say*) a clause of the
+    other polarity says what it implies, and *and* joins it. With the ``target``'s id, a clause
     against the target after a last evaluation that agrees with the clause takes *but* all the same where that
     last evaluation sits inside the target's statement (:func:`_embedded`: *I chose the warranty, which covers
     spills that AppleCare does not, but Vista is a nightmare*)."""
@@ -513,6 +514,8 @@ def contrasts(prep: Prepared, labels: dict[str, str], label: str, sentence: str 
     elif lexicon is not None and sentence == prep.sentence.text:
         last = _turned(prep, labels, sentence, lexicon) or last
     sign = LABEL_SIGN.get(label, 0)
+    if sentence and exclusive(sentence)[0] == -sign != 0:
+        return False  # *that's the only positive thing I can say, and the hostess is rude*: the rest is said
     if last == -sign != 0:
         return True
     return (target is not None and last == sign != 0 and LABEL_SIGN.get(labels.get(target, ""), 0) == -sign
