@@ -238,3 +238,22 @@ def test_a_dish_wordnet_does_not_know_is_food_by_its_taste():
     assert _appended(prep, [_entry("the food was horrible", "food", "negative"), MUSIC]) == {"music"}
     # a dish after a dish is another thing
     assert "korma" in _appended(prep, [_entry("the korma was bland", "korma", "negative"), MUSIC])
+
+
+def test_a_clause_that_reads_negative_only_through_an_in_domain_verb_is_left_out(tmp_path):
+    # (The space is traditional in feel, but the menu changed: no reader hears a complaint in it)
+    from test_arts_quality import record
+
+    from sentiprobe.generate.arts.clauses import mine_clauses
+    from sentiprobe.generate.arts.inputs import read_input
+    from sentiprobe.generate.arts.pipeline import prepare
+
+    pool = [("a", "The menu changed.", [("menu", "negative", ["changed"])]),
+            ("b", "The portions were small.", [("portions", "negative", ["small"])]),
+            ("c", "Their customer service was lacking.", [("customer service", "negative", ["lacking"])])]
+    p = tmp_path / "pool.json"
+    p.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in pool}), encoding="utf-8")
+    lexicon = Polarity({"changed": -1, "small": -1, "lacking": -1})
+    entries, rejected = mine_clauses(prepare(read_input(p).sentences, _arts_kit.kit()), "pool.json", lexicon)
+    assert [e.text for e in entries] == ["the portions were small", "their customer service was lacking"], \
+        (entries, rejected)

@@ -8,7 +8,8 @@ training sentence (copied character for character), holds a finite verb, 3-14 wo
 sentence, no contrast or question, the aspect's own opinion span when the file has spans, no additive or scalar
 focus (*even the wine was good*, *their coffee is quite good too*: it presupposes an earlier statement that an
 appended clause does not have; a narrative sequel that opens it, *then the hard drive failed*, is dropped for the
-same reason), and reads with the aspect's gold label under the lexicon
+same reason), and reads with the aspect's gold label under the lexicon, through more than a finite verb of the
+in-domain lexicon (*the menu changed* says no evaluation to a reader)
 (:class:`~.polarity.Polarity`). The language-model fluency filter
 (:func:`fluent_subset`) then drops clauses that read badly on their own.
 
@@ -26,7 +27,7 @@ from typing import Any
 
 from .adddiff import ADDITIVE, PoolEntry
 from .charedit import lower_first
-from .polarity import LABEL_SIGN, Polarity
+from .polarity import LABEL_SIGN, THRESHOLD, Polarity
 from .resources import Parse
 from .strategies import Prepared
 from .syntax import CLAUSE_BOUNDARY, EMBEDDED, children, span_head, subtree
@@ -136,6 +137,12 @@ def mine_clauses(preps: Sequence[Prepared], origin: str, lexicon: Polarity) -> t
                 continue
             if lexicon.phrase(text) != LABEL_SIGN[lab]:
                 rejected["does not read with the aspect's label under the lexicon"] += 1
+                continue
+            if abs(lexicon.vader.polarity_scores(text)["compound"]) <= THRESHOLD and not any(
+                    (p.upos[i] in ("ADJ", "ADV", "NOUN") or p.tags[i] in ("VBG", "VBN"))
+                    and lexicon.domain.get(p.tokens[i].lower()) for i in toks):
+                # (*the service was lacking* stays: a participle predicate evaluates like an adjective)
+                rejected["reads with its label only through an in-domain finite verb (the menu changed)"] += 1
                 continue
             if lab == "negative" and _COSY.intersection(text.lower().split()):
                 rejected["a negative clause with a word that praises small places (small and intimate)"] += 1
