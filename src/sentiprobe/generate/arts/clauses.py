@@ -8,9 +8,9 @@ training sentence (copied character for character), holds a finite verb, 3-14 wo
 sentence, no contrast or question, the aspect's own opinion span when the file has spans, no additive or scalar
 focus (*even the wine was good*, *their coffee is quite good too*: it presupposes an earlier statement that an
 appended clause does not have; a narrative sequel that opens it, *then the hard drive failed*, is dropped for the
-same reason), and reads with the aspect's gold label under the lexicon, through more than a finite verb of the
-in-domain lexicon (*the menu changed* says no evaluation to a reader)
-(:class:`~.polarity.Polarity`). The language-model fluency filter
+same reason), and reads with the aspect's gold label under the lexicon (:class:`~.polarity.Polarity`) through more
+than a finite verb of the in-domain lexicon (*the menu changed* says no evaluation to a reader). The language-model
+fluency filter
 (:func:`fluent_subset`) then drops clauses that read badly on their own.
 
 **Templates** (``phrase_source="template"`` in the corrected mode): ``the <term> is|are <adjective phrase>``,
