@@ -257,3 +257,13 @@ def test_a_clause_that_reads_negative_only_through_an_in_domain_verb_is_left_out
     entries, rejected = mine_clauses(prepare(read_input(p).sentences, _arts_kit.kit()), "pool.json", lexicon)
     assert [e.text for e in entries] == ["the portions were small", "their customer service was lacking"], \
         (entries, rejected)
+
+
+def test_a_dish_named_by_what_it_is_made_of_is_part_of_the_food(wordnet):
+    # (I recommend the chicken milanese, but the food was horrible)
+    prep = _prep("I recommend the chicken milanese.", [("chicken milanese", "positive")])
+    assert _appended(prep, [_entry("the food was horrible", "food", "negative"), MUSIC], wordnet) == {"music"}
+    # a place named by its food is the place
+    prep = _prep("The pizza place is lovely.", [("pizza place", "positive")])
+    assert "food" in _appended(prep, [_entry("the food was horrible", "food", "negative"), MUSIC], wordnet)
+

@@ -342,7 +342,10 @@ def _family(term: str, wn: Any) -> tuple[str | None, bool]:
     for fam, parts in _PARTS.items():
         if head in parts:
             return fam, False
-    return ("food", False) if _is_food(term, wn) or _is_food(head, wn) else (None, False)
+    words = re.findall(r"[a-z0-9]+", term.lower())
+    # a dish named by what it is made of (*chicken milanese*, *lamb chop*): WordNet knows the modifier
+    food = _is_food(term, wn) or _is_food(head, wn) or any(_is_food(w, wn) for w in words[:-1])
+    return ("food", False) if food else (None, False)
 
 
 def clash(entry: PoolEntry, prep: Prepared, labels: dict[str, str], sentence: str, wn: Any = None) -> str | None:
