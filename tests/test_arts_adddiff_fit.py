@@ -267,3 +267,10 @@ def test_a_dish_named_by_what_it_is_made_of_is_part_of_the_food(wordnet):
     prep = _prep("The pizza place is lovely.", [("pizza place", "positive")])
     assert "food" in _appended(prep, [_entry("the food was horrible", "food", "negative"), MUSIC], wordnet)
 
+
+def test_a_keeper_and_a_great_experience_are_overall_verdicts():
+    from sentiprobe.generate.arts.adddiff import _OVERALL
+
+    assert _OVERALL.search("Good job guys, this place is a keeper!")
+    assert _OVERALL.search("We had a great experience, from the wine to the dessert menu.")
+    assert not _OVERALL.search("The experience of ordering was quick.")

@@ -312,7 +312,8 @@ _OVERALL = re.compile(
     r"\b(?:(?:highly|strongly|definitely|would|will|i) recommend\w*|(?:highly )?recommended|a must\b|must[- ](?:try|"
     r"visit|go|have)|never disappoint\w*|(?:will|would|'ll) (?:definitely |certainly |surely )?(?:be back|return|go "
     r"back|come back)|(?:won't|will not|never) (?:be back|return|go back|come back)|don't (?:ever )?bother|stay away|"
-    r"(?:best|worst) (?:restaurant|place|meal|experience|laptop|computer|purchase)\b)", re.IGNORECASE)
+    r"(?:best|worst) (?:restaurant|place|meal|experience|laptop|computer|purchase)\b|a keeper\b|(?:great|wonderful|"
+    r"amazing|fantastic|excellent|lovely|terrible|awful|horrible|bad) (?:experience|time|evening)\b)", re.IGNORECASE)
 """An overall verdict on the place or the product (*highly recommended*, *we'll be back*, *stay away*): one clause
 against it reads as a concession, a pile of them contradicts it."""
 
