@@ -274,3 +274,20 @@ def test_a_keeper_and_a_great_experience_are_overall_verdicts():
     assert _OVERALL.search("Good job guys, this place is a keeper!")
     assert _OVERALL.search("We had a great experience, from the wine to the dessert menu.")
     assert not _OVERALL.search("The experience of ordering was quick.")
+
+
+def test_a_present_taste_of_the_reviewers_party_is_left_out(tmp_path):
+    # (The pasta was phenomenal and our son loves pizza: his taste, not the restaurant's pizza)
+    from test_arts_quality import record
+
+    from sentiprobe.generate.arts.clauses import mine_clauses
+    from sentiprobe.generate.arts.inputs import read_input
+    from sentiprobe.generate.arts.pipeline import prepare
+
+    pool = [("a", "Our son loves pizza.", [("pizza", "positive", ["loves"])]),
+            ("b", "My husband doesn't like vegetables.", [("vegetables", "negative", ["doesn't like"])]),
+            ("c", "My wife loved the fish.", [("fish", "positive", ["loved"])])]
+    p = tmp_path / "pool.json"
+    p.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in pool}), encoding="utf-8")
+    entries, rejected = mine_clauses(prepare(read_input(p).sentences, _arts_kit.kit()), "pool.json", Polarity())
+    assert [e.text for e in entries] == ["my wife loved the fish"], (entries, rejected)

@@ -223,6 +223,12 @@ _EXPERIENCE = frozenset({"have", "had", "get", "got", "received", "recieved", "a
 of wine*, *I really like the decor*)."""
 
 
+_PARTY = frozenset({"husband", "wife", "son", "daughter", "kids", "kid", "children", "child", "friend", "friends",
+                    "family", "boyfriend", "girlfriend", "date", "mom", "dad", "mother", "father", "parents",
+                    "partner", "fiance", "fiancee", "brother", "sister", "guests", "wifey", "hubby"})
+"""Who the reviewer came with: *our son loves pizza*, *my husband doesn't like vegetables* tell their taste."""
+
+
 def stands_alone(prep: Prepared, pa: Any, toks: list[int], h: int, lexicon: Polarity | None = None) -> str | None:
     """Why a mined clause does not stand alone as an evaluation of its aspect, or ``None``.
 
@@ -231,7 +237,9 @@ def stands_alone(prep: Prepared, pa: Any, toks: list[int], h: int, lexicon: Pola
     connection*) lost what it hung on; a hypothetical or counterfactual (*I would not have been so disappointed
     with the portions*) says what did not happen; a second-person clause addresses a reader the appended sentence
     does not have; a first-person clause whose verb neither evaluates the aspect nor reports an experience of it
-    tells the reviewer's story (*I pushed the power plug in too hard*, *we were sitting eating the subpar food*).
+    tells the reviewer's story (*I pushed the power plug in too hard*, *we were sitting eating the subpar food*); a
+    present-tense clause about the reviewer's party tells their taste (*our son loves pizza*, *my husband doesn't
+    like vegetables*), where a past one reports the visit (*my wife loved the fish*).
     """
     p = prep.parse
     words = [p.tokens[i].lower() for i in toks]
@@ -243,6 +251,11 @@ def stands_alone(prep: Prepared, pa: Any, toks: list[int], h: int, lexicon: Pola
     if any(w in _SECOND for w in words):
         return "addresses the reader (you): not a statement about the reviewed thing"
     subj = [j for j in children(p, h) if p.deps[j] in ("nsubj", "nsubjpass")]
+    present = p.tags[h] in ("VBZ", "VBP") or any(
+        p.deps[j] == "aux" and p.tokens[j].lower() in ("do", "does") for j in children(p, h))
+    if present and any(p.tokens[j].lower() in _PARTY and any(p.tokens[c].lower() in ("my", "our")
+                                                              for c in children(p, j)) for j in subj):
+        return "a present taste of the reviewer's party (our son loves pizza): not about the reviewed thing"
     if not subj or not all(p.tokens[j].lower() in _FIRST for j in subj):
         return None
     gov = p.heads[h]
