@@ -214,3 +214,11 @@ def test_a_clause_after_an_exclusive_evaluation_says_what_it_implies():
     text = "The appetizer came with foie gras, but that's about the only positive thing I can say about the meal."
     v, _ = _draw(_prep(text, [("appetizer", "neutral")]), {"neutral": NEG}, lexicon=Polarity())
     assert v is not None and v.sentence.endswith("the meal, and the warranty company is horrible."), v.sentence
+
+
+def test_a_turn_the_lexicon_cannot_read_still_turns():
+    # (The food was good, but I couldn't justify it for the price; still, the service was subpar: the "but" already
+    # turned against the food, so the complaint continues it)
+    prep = _prep("The food was good, but I couldn't justify it for the price.", [("food", "positive")])
+    v, _ = _draw(prep, {"positive": [_entry("the fan is loud", "fan", "negative")]}, lexicon=Polarity())
+    assert v is not None and v.sentence.endswith("for the price, and the fan is loud."), v.sentence

@@ -492,10 +492,13 @@ _TURN_WORD = re.compile(r"\b(?:but|although|though|however|yet)\b", re.IGNORECAS
 def _turned(prep: Prepared, labels: dict[str, str], sentence: str, lexicon: Polarity) -> int:
     """The ``lexicon``'s sign of what the sentence says after a *but* (or *though* ...) that follows its last polar
     aspect, or 0: there the sentence turns to an evaluation no aspect carries (*Food was decent, but not great*; *it's
-    not in a convenient location but is more like a hidden treasure*), and that is what it says last."""
-    end = max((m[0] for m in _marks(prep, labels) if m[1]), default=0)
+    not in a convenient location but is more like a hidden treasure*), and that is what it says last; where the
+    lexicon reads nothing there, the turn itself says the opposite of the last aspect."""
+    end, last = max(((m[0], m[1]) for m in _marks(prep, labels) if m[1]), default=(0, 0))
     turns = [m for m in _TURN_WORD.finditer(sentence) if m.start() >= end]
-    return lexicon.phrase(sentence[turns[-1].end():]) if turns else 0
+    # a tail the lexicon cannot read turns from the last aspect all the same (*The food was good, but when all was
+    # said and done, I couldn't justify it for the price*)
+    return (lexicon.phrase(sentence[turns[-1].end():]) or -last) if turns else 0
 
 
 def contrasts(prep: Prepared, labels: dict[str, str], label: str, sentence: str = "",
