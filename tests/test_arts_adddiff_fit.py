@@ -291,3 +291,12 @@ def test_a_present_taste_of_the_reviewers_party_is_left_out(tmp_path):
     p.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in pool}), encoding="utf-8")
     entries, rejected = mine_clauses(prepare(read_input(p).sentences, _arts_kit.kit()), "pool.json", Polarity())
     assert [e.text for e in entries] == ["my wife loved the fish"], (entries, rejected)
+
+
+def test_a_whole_after_a_verdict_on_the_visit_is_not_appended():
+    # (It was such a fantastic dining experience, but the staff was so horrible to us)
+    prep = _prep("It was such a fantastic dining experience.", [("dining experience", "positive")])
+    whole = [_entry("the staff was horrible", "staff", "negative"), _entry("the food was bland", "food", "negative")]
+    assert _appended(prep, [*whole, MUSIC]) == {"music"}
+    # a part reads as a concession
+    assert "bruschetta" in _appended(prep, [_entry("the bruschetta was soggy", "bruschetta", "negative"), MUSIC])

@@ -358,7 +358,9 @@ def clash(entry: PoolEntry, prep: Prepared, labels: dict[str, str], sentence: st
       another polarity, a part of it (*calamari*: food by WordNet; *korma* in *the korma was bland*: a dish by
       its taste; *waiter*; *performance*), or the other way round; *everything* is the whole of any aspect;
     - the clause is a verdict on the whole visit (:func:`_verdict`: *we had a terrible meal*, *the place is
-      lovely*) and the sentence evaluates anything with another polarity (*the gnocchi was the best I ever had*);
+      lovely*) and the sentence evaluates anything with another polarity (*the gnocchi was the best I ever had*),
+      or the sentence so evaluates the visit (*such a fantastic dining experience*) and the clause the whole food,
+      service or place;
     - the clause states a total failure of the machine or its motherboard (*the motherboard is dead*) and the
       sentence praises something, or a failure of any part after the machine's function is praised (*performance
       is impressive*): a dead machine has no impressive performance.
@@ -373,6 +375,8 @@ def clash(entry: PoolEntry, prep: Prepared, labels: dict[str, str], sentence: st
     if others and _verdict(entry.term, entry.text):
         return "verdict"
     fam, whole = _family(entry.term, wn)
+    if whole and any(_head(o.aspect.term) in _VISIT for o in others):
+        return "verdict"  # *such a fantastic dining experience, but the staff was horrible*: the visit holds the staff
     if fam is None and _tasted(entry.text):
         fam = "food"
     if fam is not None:
