@@ -60,3 +60,18 @@ def pool_entry(text: str, term: str, label: str):
     from sentiprobe.generate.arts.adddiff import PoolEntry
 
     return PoolEntry(text, term, label, "train#1", "clause")
+
+
+def mined_clauses(tmp_path: Path, pool, lexicon=None):
+    """The clauses :func:`~sentiprobe.generate.arts.clauses.mine_clauses` keeps from a pool file of ``(id, text,
+    [(term, label, opinion words)])`` records (the lexicon VADER's unless given), and its counted rejections."""
+    import json
+
+    from sentiprobe.generate.arts.clauses import mine_clauses
+    from sentiprobe.generate.arts.inputs import read_input
+    from sentiprobe.generate.arts.pipeline import prepare
+    from sentiprobe.generate.arts.polarity import Polarity
+
+    p = tmp_path / "pool.json"
+    p.write_text(json.dumps({sid: towe_record(sid, t, a) for sid, t, a in pool}), encoding="utf-8")
+    return mine_clauses(prepare(read_input(p).sentences, kit()), "pool.json", lexicon or Polarity())

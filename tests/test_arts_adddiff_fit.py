@@ -5,7 +5,6 @@ sentence that evaluates nothing (a requirement, a recommended action), and drawn
 """
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
@@ -19,6 +18,7 @@ from sentiprobe.generate.arts.strategies import Prepared
 
 _prep = _arts_kit.flat_prep
 _entry = _arts_kit.pool_entry
+
 
 
 @pytest.fixture(scope="module")
@@ -110,12 +110,6 @@ def test_an_evaluating_sentence_with_a_recommendation_still_takes_one(text):
 
 
 def test_mined_clauses_that_do_not_stand_alone_are_left_out(tmp_path):
-    from test_arts_quality import record
-
-    from sentiprobe.generate.arts.clauses import mine_clauses
-    from sentiprobe.generate.arts.inputs import read_input
-    from sentiprobe.generate.arts.pipeline import prepare
-
     pool = [("a", "As we were sitting eating the subpar food, the manager yelled at a waiter.",
              [("food", "negative", ["subpar"])]),
             ("b", "I would not have been so disappointed with the portions if the food was good.",
@@ -131,9 +125,7 @@ def test_mined_clauses_that_do_not_stand_alone_are_left_out(tmp_path):
             ("g", "I love the trackpad.", [("trackpad", "positive", ["love"])]),
             ("h", "We had a great glass of wine.", [("glass of wine", "positive", ["great"])]),
             ("l", "i really like the bright screen.", [("screen", "positive", ["like"])])]
-    p = tmp_path / "pool.json"
-    p.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in pool}), encoding="utf-8")
-    entries, rejected = mine_clauses(prepare(read_input(p).sentences, _arts_kit.kit()), "pool.json", Polarity())
+    entries, rejected = _arts_kit.mined_clauses(tmp_path, pool)
     assert sorted(e.text for e in entries) == ["I love the trackpad", "I really like the bright screen",
                                                "the keyboard is great", "we had a great glass of wine"], (
         entries, rejected)
@@ -146,21 +138,13 @@ def test_mined_clauses_that_do_not_stand_alone_are_left_out(tmp_path):
 def test_a_clause_cut_inside_a_coordination_is_left_out_and_one_ending_in_and_is_trimmed(tmp_path):
     """Misparsed coordinations give broken clauses (*the food is terrible and overall*, *tasty and portion sizes are
     appropriate*); a conjunction at the very end is trimmed with the edge, so its clause stays."""
-    from test_arts_quality import record
-
-    from sentiprobe.generate.arts.clauses import mine_clauses
-    from sentiprobe.generate.arts.inputs import read_input
-    from sentiprobe.generate.arts.pipeline import prepare
-
     pool = [("a", "The food is terrible and overall, I would have to say avoid it.",
              [("food", "negative", ["terrible"])]),
             ("b", "The soup is tasty and portion sizes are appropriate.",
              [("portion sizes", "positive", ["appropriate"])]),
             ("c", "The owner is very friendly and the rooms are clean.", [("owner", "positive", ["friendly"]),
                                                                       ("rooms", "positive", ["clean"])])]
-    p = tmp_path / "pool.json"
-    p.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in pool}), encoding="utf-8")
-    entries, rejected = mine_clauses(prepare(read_input(p).sentences, _arts_kit.kit()), "pool.json", Polarity())
+    entries, rejected = _arts_kit.mined_clauses(tmp_path, pool)
     texts = {e.text for e in entries}
     assert "the owner is very friendly" in texts and not any("overall" in t or "tasty and" in t for t in texts), (
         entries, rejected)
@@ -240,22 +224,60 @@ def test_a_dish_wordnet_does_not_know_is_food_by_its_taste():
     assert "korma" in _appended(prep, [_entry("the korma was bland", "korma", "negative"), MUSIC])
 
 
+def test_a_clause_that_reads_negative_only_through_an_in_domain_verb_is_left_out(tmp_path):
+    # (The space is traditional in feel, but the menu changed: no reader hears a complaint in it)
+    pool = [("a", "The menu changed.", [("menu", "negative", ["changed"])]),
+            ("b", "The portions were small.", [("portions", "negative", ["small"])]),
+            ("c", "Their customer service was lacking.", [("customer service", "negative", ["lacking"])])]
+    lexicon = Polarity({"changed": -1, "small": -1, "lacking": -1})
+    entries, rejected = _arts_kit.mined_clauses(tmp_path, pool, lexicon)
+    assert [e.text for e in entries] == ["the portions were small", "their customer service was lacking"], \
+        (entries, rejected)
+
+
+def test_a_dish_named_by_what_it_is_made_of_is_part_of_the_food(wordnet):
+    # (I recommend the chicken milanese, but the food was horrible)
+    prep = _prep("I recommend the chicken milanese.", [("chicken milanese", "positive")])
+    assert _appended(prep, [_entry("the food was horrible", "food", "negative"), MUSIC], wordnet) == {"music"}
+    # a place named by its food is the place
+    prep = _prep("The pizza place is lovely.", [("pizza place", "positive")])
+    assert "food" in _appended(prep, [_entry("the food was horrible", "food", "negative"), MUSIC], wordnet)
+
+
+def test_a_keeper_and_a_great_experience_are_overall_verdicts():
+    from sentiprobe.generate.arts.adddiff import _OVERALL
+
+    assert _OVERALL.search("Good job guys, this place is a keeper!")
+    assert _OVERALL.search("We had a great experience, from the wine to the dessert menu.")
+    assert not _OVERALL.search("The experience of ordering was quick.")
+
+
+def test_a_present_taste_of_the_reviewers_party_is_left_out(tmp_path):
+    # (The pasta was phenomenal and our son loves pizza: his taste, not the restaurant's pizza)
+    pool = [("a", "Our son loves pizza.", [("pizza", "positive", ["loves"])]),
+            ("b", "My husband doesn't like vegetables.", [("vegetables", "negative", ["doesn't like"])]),
+            ("c", "My wife loved the fish.", [("fish", "positive", ["loved"])])]
+    entries, rejected = _arts_kit.mined_clauses(tmp_path, pool)
+    assert [e.text for e in entries] == ["my wife loved the fish"], (entries, rejected)
+
+
+def test_a_whole_after_a_verdict_on_the_visit_is_not_appended():
+    # (It was such a fantastic dining experience, but the staff was so horrible to us)
+    prep = _prep("It was such a fantastic dining experience.", [("dining experience", "positive")])
+    whole = [_entry("the staff was horrible", "staff", "negative"), _entry("the food was bland", "food", "negative")]
+    assert _appended(prep, [*whole, MUSIC]) == {"music"}
+    # a part reads as a concession
+    assert "bruschetta" in _appended(prep, [_entry("the bruschetta was soggy", "bruschetta", "negative"), MUSIC])
+
+
 def test_a_mined_clause_that_names_a_place_or_a_product_is_left_out(tmp_path):
-    from test_arts_quality import record
-
-    from sentiprobe.generate.arts.clauses import mine_clauses
-    from sentiprobe.generate.arts.inputs import read_input
-    from sentiprobe.generate.arts.pipeline import prepare
-
-    pool = [("a", "Each bite of food at Kai was delicious.", [("food", "positive", ["delicious"])]),
-            ("b", "The layout of the MacBook is horrible.", [("layout", "negative", ["horrible"])]),
-            ("c", "The view of NYC is so beautiful.", [("view", "positive", ["beautiful"])]),
-            ("d", "The Windows 7 software is horrible.", [("Windows 7 software", "negative", ["horrible"])]),
-            ("e", "Our SUPER HAPPY waiter was the entertainment.", [("waiter", "positive", ["HAPPY"])]),
-            ("f", "The DJ on Saturday nights has great taste.", [("DJ", "positive", ["great"])])]
-    p = tmp_path / "pool.json"
-    p.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in pool}), encoding="utf-8")
-    entries, rejected = mine_clauses(prepare(read_input(p).sentences, _arts_kit.kit()), "pool.json", Polarity())
+    entries, rejected = _arts_kit.mined_clauses(tmp_path, [
+        ("a", "Each bite of food at Kai was delicious.", [("food", "positive", ["delicious"])]),
+        ("b", "The layout of the MacBook is horrible.", [("layout", "negative", ["horrible"])]),
+        ("c", "The view of NYC is so beautiful.", [("view", "positive", ["beautiful"])]),
+        ("d", "The Windows 7 software is horrible.", [("Windows 7 software", "negative", ["horrible"])]),
+        ("e", "Our SUPER HAPPY waiter was the entertainment.", [("waiter", "positive", ["HAPPY"])]),
+        ("f", "The DJ on Saturday nights has great taste.", [("DJ", "positive", ["great"])])])
     kept = sorted(e.text for e in entries)
     assert not any(w in " ".join(kept) for w in ("Kai", "MacBook", "NYC")), (kept, rejected)
     # a name inside the aspect, shouted words and a day stay

@@ -80,35 +80,17 @@ def test_no_clause_is_appended_inside_an_open_parenthesis():
 
 
 def test_mined_clauses_with_an_additive_are_left_out(tmp_path):
-    import json
-
-
-    from test_arts_quality import record
-
-    from sentiprobe.generate.arts.clauses import mine_clauses
-    from sentiprobe.generate.arts.inputs import read_input
-    from sentiprobe.generate.arts.pipeline import prepare
-
     pool = [("a", "Even the wine was good.", [("wine", "positive", ["good"])]),
             ("b", "Their coffee is quite good too.", [("coffee", "positive", ["good"])]),
             ("c", "The dessert was lovely.", [("dessert", "positive", ["lovely"])])]
-    p = tmp_path / "pool.json"
-    p.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in pool}), encoding="utf-8")
-    entries, rejected = mine_clauses(prepare(read_input(p).sentences, _arts_kit.kit()), "pool.json", Polarity())
+    entries, rejected = _arts_kit.mined_clauses(tmp_path, pool)
     assert [e.text for e in entries] == ["the dessert was lovely"], entries
     assert sum(n for why, n in rejected.items() if "additive" in why) == 2
 
 
 def test_a_scalar_even_inside_a_clause_is_an_additive(tmp_path):
     # (But I do not like the OS; color is even cool: the *even* adds praise to praise the sentence never gave)
-    import json
-
-    from test_arts_quality import record
-
     from sentiprobe.generate.arts.adddiff import ADDITIVE
-    from sentiprobe.generate.arts.clauses import mine_clauses
-    from sentiprobe.generate.arts.inputs import read_input
-    from sentiprobe.generate.arts.pipeline import prepare
 
     assert ADDITIVE.search("color is even cool")
     # a comparative or a negated *even* compares with the past or the expected and stays
@@ -117,9 +99,7 @@ def test_a_scalar_even_inside_a_clause_is_an_additive(tmp_path):
     assert not ADDITIVE.search("the warranty isn't even worth it")
     pool = [("a", "Color is even cool.", [("Color", "positive", ["cool"])]),
             ("b", "The dessert was lovely.", [("dessert", "positive", ["lovely"])])]
-    p = tmp_path / "pool.json"
-    p.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in pool}), encoding="utf-8")
-    entries, rejected = mine_clauses(prepare(read_input(p).sentences, _arts_kit.kit()), "pool.json", Polarity())
+    entries, rejected = _arts_kit.mined_clauses(tmp_path, pool)
     assert [e.text for e in entries] == ["the dessert was lovely"], entries
     assert sum(n for why, n in rejected.items() if "additive" in why) == 1
     # a template clause with it is not the first after a contrast
@@ -150,20 +130,11 @@ def test_an_opposite_evaluation_inside_the_targets_statement_does_not_license_an
 def test_a_mined_clause_loses_its_narrative_sequel(tmp_path):
     # (Premium price for the OS, but then the charger stopped working: "then" needs an earlier event of its own
     # sentence; the clause reads alone without it)
-    import json
-
-    from test_arts_quality import record
-
-    from sentiprobe.generate.arts.clauses import mine_clauses
-    from sentiprobe.generate.arts.inputs import read_input
-    from sentiprobe.generate.arts.pipeline import prepare
 
     pool = [("a", "Then the hard drive failed.", [("hard drive", "negative", ["failed"])]),
             ("b", "Finally Windows crashed badly.", [("Windows", "negative", ["crashed badly"])]),
             ("c", "The dessert was lovely.", [("dessert", "positive", ["lovely"])])]
-    p = tmp_path / "pool.json"
-    p.write_text(json.dumps({sid: record(sid, t, a) for sid, t, a in pool}), encoding="utf-8")
-    entries, rejected = mine_clauses(prepare(read_input(p).sentences, _arts_kit.kit()), "pool.json", Polarity())
+    entries, rejected = _arts_kit.mined_clauses(tmp_path, pool)
     assert [e.text for e in entries] == ["the hard drive failed", "Windows crashed badly", "the dessert was lovely"], \
         (entries, rejected)
 
@@ -206,3 +177,19 @@ def test_an_exclusive_clause_goes_alone_and_only_as_a_contrast():
         assert v is not None and ("only" not in v.sentence or len(v.appended) == 1), v.sentence
         seen.add(v.sentence)
     assert "The screen is sharp, but the only downfall is the fan." in seen
+
+
+def test_a_clause_after_an_exclusive_evaluation_says_what_it_implies():
+    # (..., but that's about the only positive thing I can say about the meal; the hostess is rude: the rest of the
+    # meal is implied negative, and "and" continues it, not "still")
+    text = "The appetizer came with foie gras, but that's about the only positive thing I can say about the meal."
+    v, _ = _draw(_prep(text, [("appetizer", "neutral")]), {"neutral": NEG}, lexicon=Polarity())
+    assert v is not None and v.sentence.endswith("the meal, and the warranty company is horrible."), v.sentence
+
+
+def test_a_turn_the_lexicon_cannot_read_still_turns():
+    # (The food was good, but I couldn't justify it for the price; still, the service was subpar: the "but" already
+    # turned against the food, so the complaint continues it)
+    prep = _prep("The food was good, but I couldn't justify it for the price.", [("food", "positive")])
+    v, _ = _draw(prep, {"positive": [_entry("the fan is loud", "fan", "negative")]}, lexicon=Polarity())
+    assert v is not None and v.sentence.endswith("for the price, and the fan is loud."), v.sentence

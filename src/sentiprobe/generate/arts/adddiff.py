@@ -312,7 +312,8 @@ _OVERALL = re.compile(
     r"\b(?:(?:highly|strongly|definitely|would|will|i) recommend\w*|(?:highly )?recommended|a must\b|must[- ](?:try|"
     r"visit|go|have)|never disappoint\w*|(?:will|would|'ll) (?:definitely |certainly |surely )?(?:be back|return|go "
     r"back|come back)|(?:won't|will not|never) (?:be back|return|go back|come back)|don't (?:ever )?bother|stay away|"
-    r"(?:best|worst) (?:restaurant|place|meal|experience|laptop|computer|purchase)\b)", re.IGNORECASE)
+    r"(?:best|worst) (?:restaurant|place|meal|experience|laptop|computer|purchase)\b|a keeper\b|(?:great|wonderful|"
+    r"amazing|fantastic|excellent|lovely|terrible|awful|horrible|bad) (?:experience|time|evening)\b)", re.IGNORECASE)
 """An overall verdict on the place or the product (*highly recommended*, *we'll be back*, *stay away*): one clause
 against it reads as a concession, a pile of them contradicts it."""
 
@@ -342,7 +343,10 @@ def _family(term: str, wn: Any) -> tuple[str | None, bool]:
     for fam, parts in _PARTS.items():
         if head in parts:
             return fam, False
-    return ("food", False) if _is_food(term, wn) or _is_food(head, wn) else (None, False)
+    words = re.findall(r"[a-z0-9]+", term.lower())
+    # a dish named by what it is made of (*chicken milanese*, *lamb chop*): WordNet knows the modifier
+    food = _is_food(term, wn) or _is_food(head, wn) or any(_is_food(w, wn) for w in words[:-1])
+    return ("food", False) if food else (None, False)
 
 
 def clash(entry: PoolEntry, prep: Prepared, labels: dict[str, str], sentence: str, wn: Any = None) -> str | None:
@@ -354,7 +358,9 @@ def clash(entry: PoolEntry, prep: Prepared, labels: dict[str, str], sentence: st
       another polarity, a part of it (*calamari*: food by WordNet; *korma* in *the korma was bland*: a dish by
       its taste; *waiter*; *performance*), or the other way round; *everything* is the whole of any aspect;
     - the clause is a verdict on the whole visit (:func:`_verdict`: *we had a terrible meal*, *the place is
-      lovely*) and the sentence evaluates anything with another polarity (*the gnocchi was the best I ever had*);
+      lovely*) and the sentence evaluates anything with another polarity (*the gnocchi was the best I ever had*),
+      or the sentence so evaluates the visit (*such a fantastic dining experience*) and the clause the whole food,
+      service or place;
     - the clause states a total failure of the machine or its motherboard (*the motherboard is dead*) and the
       sentence praises something, or a failure of any part after the machine's function is praised (*performance
       is impressive*): a dead machine has no impressive performance.
@@ -369,6 +375,8 @@ def clash(entry: PoolEntry, prep: Prepared, labels: dict[str, str], sentence: st
     if others and _verdict(entry.term, entry.text):
         return "verdict"
     fam, whole = _family(entry.term, wn)
+    if whole and any(_head(o.aspect.term) in _VISIT for o in others):
+        return "verdict"  # *such a fantastic dining experience, but the staff was horrible*: the visit holds the staff
     if fam is None and _tasted(entry.text):
         fam = "food"
     if fam is not None:
@@ -488,10 +496,13 @@ _TURN_WORD = re.compile(r"\b(?:but|although|though|however|yet)\b", re.IGNORECAS
 def _turned(prep: Prepared, labels: dict[str, str], sentence: str, lexicon: Polarity) -> int:
     """The ``lexicon``'s sign of what the sentence says after a *but* (or *though* ...) that follows its last polar
     aspect, or 0: there the sentence turns to an evaluation no aspect carries (*Food was decent, but not great*; *it's
-    not in a convenient location but is more like a hidden treasure*), and that is what it says last."""
-    end = max((m[0] for m in _marks(prep, labels) if m[1]), default=0)
+    not in a convenient location but is more like a hidden treasure*), and that is what it says last; where the
+    lexicon reads nothing there, the turn itself says the opposite of the last aspect."""
+    end, last = max(((m[0], m[1]) for m in _marks(prep, labels) if m[1]), default=(0, 0))
     turns = [m for m in _TURN_WORD.finditer(sentence) if m.start() >= end]
-    return lexicon.phrase(sentence[turns[-1].end():]) if turns else 0
+    # a tail the lexicon cannot read turns from the last aspect all the same (*The food was good, but when all was
+    # said and done, I couldn't justify it for the price*)
+    return (lexicon.phrase(sentence[turns[-1].end():]) or -last) if turns else 0
 
 
 def contrasts(prep: Prepared, labels: dict[str, str], label: str, sentence: str = "",
@@ -503,7 +514,8 @@ def contrasts(prep: Prepared, labels: dict[str, str], label: str, sentence: str 
     aspect is polar, the ``lexicon``'s reading of the whole ``sentence`` stands in for the last evaluation (*I went
     there for brunch and I was so impressed, but the menu is very limited*); where the sentence turns after its last
     polar aspect, its reading of what follows the turn stands in (:func:`_turned`: *Food was decent, but not great, and
-    the manager is incompetent*). With the ``target``'s id, a clause
+    the manager is incompetent*); after an exclusive evaluation (*the only positive thing I can say*) a clause of the
+    other polarity says what it implies, and *and* joins it. With the ``target``'s id, a clause
     against the target after a last evaluation that agrees with the clause takes *but* all the same where that
     last evaluation sits inside the target's statement (:func:`_embedded`: *I chose the warranty, which covers
     spills that AppleCare does not, but Vista is a nightmare*)."""
@@ -513,6 +525,8 @@ def contrasts(prep: Prepared, labels: dict[str, str], label: str, sentence: str 
     elif lexicon is not None and sentence == prep.sentence.text:
         last = _turned(prep, labels, sentence, lexicon) or last
     sign = LABEL_SIGN.get(label, 0)
+    if sentence and exclusive(sentence)[0] == -sign != 0:
+        return False  # *that's the only positive thing I can say, and the hostess is rude*: the rest is said
     if last == -sign != 0:
         return True
     return (target is not None and last == sign != 0 and LABEL_SIGN.get(labels.get(target, ""), 0) == -sign

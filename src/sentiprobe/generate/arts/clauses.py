@@ -8,8 +8,9 @@ training sentence (copied character for character), holds a finite verb, 3-14 wo
 sentence, no contrast or question, the aspect's own opinion span when the file has spans, no additive or scalar
 focus (*even the wine was good*, *their coffee is quite good too*: it presupposes an earlier statement that an
 appended clause does not have; a narrative sequel that opens it, *then the hard drive failed*, is dropped for the
-same reason), and reads with the aspect's gold label under the lexicon
-(:class:`~.polarity.Polarity`). The language-model fluency filter
+same reason), and reads with the aspect's gold label under the lexicon (:class:`~.polarity.Polarity`) through more
+than a finite verb of the in-domain lexicon (*the menu changed* says no evaluation to a reader). The language-model
+fluency filter
 (:func:`fluent_subset`) then drops clauses that read badly on their own.
 
 **Templates** (``phrase_source="template"`` in the corrected mode): ``the <term> is|are <adjective phrase>``,
@@ -26,7 +27,7 @@ from typing import Any
 
 from .adddiff import ADDITIVE, PoolEntry
 from .charedit import lower_first
-from .polarity import LABEL_SIGN, Polarity
+from .polarity import LABEL_SIGN, THRESHOLD, Polarity
 from .resources import Parse
 from .strategies import Prepared
 from .syntax import CLAUSE_BOUNDARY, EMBEDDED, children, span_head, subtree
@@ -137,6 +138,12 @@ def mine_clauses(preps: Sequence[Prepared], origin: str, lexicon: Polarity) -> t
             if lexicon.phrase(text) != LABEL_SIGN[lab]:
                 rejected["does not read with the aspect's label under the lexicon"] += 1
                 continue
+            if abs(lexicon.vader.polarity_scores(text)["compound"]) <= THRESHOLD and not any(
+                    (p.upos[i] in ("ADJ", "ADV", "NOUN") or p.tags[i] in ("VBG", "VBN"))
+                    and lexicon.domain.get(p.tokens[i].lower()) for i in toks):
+                # (*the service was lacking* stays: a participle predicate evaluates like an adjective)
+                rejected["reads with its label only through an in-domain finite verb (the menu changed)"] += 1
+                continue
             if lab == "negative" and _COSY.intersection(text.lower().split()):
                 rejected["a negative clause with a word that praises small places (small and intimate)"] += 1
                 continue
@@ -233,6 +240,12 @@ _EXPERIENCE = frozenset({"have", "had", "get", "got", "received", "recieved", "a
 of wine*, *I really like the decor*)."""
 
 
+_PARTY = frozenset({"husband", "wife", "son", "daughter", "kids", "kid", "children", "child", "friend", "friends",
+                    "family", "boyfriend", "girlfriend", "date", "mom", "dad", "mother", "father", "parents",
+                    "partner", "fiance", "fiancee", "brother", "sister", "guests", "wifey", "hubby"})
+"""Who the reviewer came with: *our son loves pizza*, *my husband doesn't like vegetables* tell their taste."""
+
+
 def stands_alone(prep: Prepared, pa: Any, toks: list[int], h: int, lexicon: Polarity | None = None) -> str | None:
     """Why a mined clause does not stand alone as an evaluation of its aspect, or ``None``.
 
@@ -241,7 +254,9 @@ def stands_alone(prep: Prepared, pa: Any, toks: list[int], h: int, lexicon: Pola
     connection*) lost what it hung on; a hypothetical or counterfactual (*I would not have been so disappointed
     with the portions*) says what did not happen; a second-person clause addresses a reader the appended sentence
     does not have; a first-person clause whose verb neither evaluates the aspect nor reports an experience of it
-    tells the reviewer's story (*I pushed the power plug in too hard*, *we were sitting eating the subpar food*).
+    tells the reviewer's story (*I pushed the power plug in too hard*, *we were sitting eating the subpar food*); a
+    present-tense clause about the reviewer's party tells their taste (*our son loves pizza*, *my husband doesn't
+    like vegetables*), where a past one reports the visit (*my wife loved the fish*).
     """
     p = prep.parse
     words = [p.tokens[i].lower() for i in toks]
@@ -253,6 +268,11 @@ def stands_alone(prep: Prepared, pa: Any, toks: list[int], h: int, lexicon: Pola
     if any(w in _SECOND for w in words):
         return "addresses the reader (you): not a statement about the reviewed thing"
     subj = [j for j in children(p, h) if p.deps[j] in ("nsubj", "nsubjpass")]
+    present = p.tags[h] in ("VBZ", "VBP") or any(
+        p.deps[j] == "aux" and p.tokens[j].lower() in ("do", "does") for j in children(p, h))
+    if present and any(p.tokens[j].lower() in _PARTY and any(p.tokens[c].lower() in ("my", "our")
+                                                              for c in children(p, j)) for j in subj):
+        return "a present taste of the reviewer's party (our son loves pizza): not about the reviewed thing"
     if not subj or not all(p.tokens[j].lower() in _FIRST for j in subj):
         return None
     gov = p.heads[h]
