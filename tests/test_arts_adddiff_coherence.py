@@ -8,7 +8,8 @@ from collections import Counter
 
 import pytest
 
-from sentiprobe.generate.arts.adddiff import PoolEntry, add_diff, sentence_lemmas, unfit_source
+from sentiprobe.generate.arts.adddiff import PoolEntry, add_diff
+from sentiprobe.generate.arts.fit import sentence_lemmas, unfit_source
 from sentiprobe.generate.arts.inputs import Aspect, Sentence
 from sentiprobe.generate.arts.resources import Parse
 from sentiprobe.generate.arts.strategies import Prepared, prepare_aspects

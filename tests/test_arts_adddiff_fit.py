@@ -11,7 +11,8 @@ import pytest
 
 import _arts_kit
 
-from sentiprobe.generate.arts.adddiff import PoolEntry, add_diff, unfit_source
+from sentiprobe.generate.arts.adddiff import PoolEntry, add_diff
+from sentiprobe.generate.arts.fit import unfit_source
 from sentiprobe.generate.arts.polarity import Polarity
 from sentiprobe.generate.arts.strategies import Prepared
 
@@ -79,7 +80,7 @@ def test_everything_and_total_failure_do_not_follow_praise():
 
 
 def test_clash_names_its_reason():
-    from sentiprobe.generate.arts.adddiff import clash
+    from sentiprobe.generate.arts.fit import clash
 
     prep = _prep("The screen is great.", [("screen", "positive")])
     labels = {"s1_0": "positive"}
@@ -245,11 +246,11 @@ def test_a_dish_named_by_what_it_is_made_of_is_part_of_the_food(wordnet):
 
 
 def test_a_keeper_and_a_great_experience_are_overall_verdicts():
-    from sentiprobe.generate.arts.adddiff import _OVERALL
+    from sentiprobe.generate.arts.fit import OVERALL
 
-    assert _OVERALL.search("Good job guys, this place is a keeper!")
-    assert _OVERALL.search("We had a great experience, from the wine to the dessert menu.")
-    assert not _OVERALL.search("The experience of ordering was quick.")
+    assert OVERALL.search("Good job guys, this place is a keeper!")
+    assert OVERALL.search("We had a great experience, from the wine to the dessert menu.")
+    assert not OVERALL.search("The experience of ordering was quick.")
 
 
 def test_a_present_taste_of_the_reviewers_party_is_left_out(tmp_path):

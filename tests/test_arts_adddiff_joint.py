@@ -7,7 +7,8 @@ import random
 
 import _arts_kit
 
-from sentiprobe.generate.arts.adddiff import add_diff, exclusive, unfit_source
+from sentiprobe.generate.arts.adddiff import add_diff, exclusive
+from sentiprobe.generate.arts.fit import unfit_source
 from sentiprobe.generate.arts.polarity import Polarity
 from sentiprobe.generate.arts.strategies import Prepared
 

@@ -27,12 +27,12 @@ from .adddiff import (
     over_cap,
     phrase_pool_for,
     pools_by_label,
-    unfit_source,
     variety,
 )
 from .audit import audit
 from .corrected import plan_rev_non, realise
 from .edits import EditContext
+from .fit import unfit_source
 from .inputs import Loaded, Sentence, Skip, parse_json, read_input
 from .opinion import fill_opinions, sentiment_words
 from .resources import Parse, SpacyParser, WordNetAntonyms, default_cache_dir
