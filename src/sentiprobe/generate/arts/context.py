@@ -52,7 +52,8 @@ import re
 from collections.abc import Sequence
 
 from .clash import polar_sign
-from .descriptors import descriptor_clash, relative_clash, superlative_frame
+from .descriptors import (avoidance_idiom, descriptor_clash, even_comparative, example_clause_clash, relative_clash,
+                          superlative_frame)
 from .morph import lemma
 from .polarity import LABEL_SIGN, Polarity
 from .resources import Parse
@@ -416,7 +417,9 @@ def context_clashes(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspec
                or verdict_clash(lexicon, p, f, aspects) or pronoun_clash(lexicon, p, f, edited | terms)
                or descriptor_clash(lexicon, p, f, aspects, edited | terms)
                or superlative_frame(lexicon, p, f, aspects, edited | terms)
-               or relative_clash(lexicon, p, f, edited | terms))
+               or relative_clash(lexicon, p, f, edited | terms)
+               or example_clause_clash(lexicon, p, f, edited | terms)
+               or even_comparative(lexicon, p, f, edited | terms) or avoidance_idiom(p, f))
         if why is not None:
             out[f.aspect.id] = why
     return out
@@ -525,11 +528,13 @@ def example_clash(lexicon: Polarity, p: Parse, f: PreparedAspect, skip: set[int]
 
 
 _VERDICTS = re.compile(r"\b(?:(?:highly|strongly|definitely|totally|would|will|i|we|do|must) recommend\w*|"
-                       r"recommended|what (?:else|more) (?:can|could|would) (?:i|you|one|we) (?:ask|want|wish)|"
+                       r"recommended|what (?:else|more) (?:(?:can|could|would|do) (?:i|you|one|we)|"
+                       r"(?:i|you|one|we) (?:can|could|would)) (?:ask|want|wish|expect)|"
                        r"(?:can't|cannot|can not|won't) go wrong|worth (?:it|the (?:trip|wait|money|price|visit|"
                        r"drive)))\b")
-"""Verdicts on the whole sentence: *Highly recommended*, *what else can I ask for*, *you can't go wrong*, *worth
-the trip*."""
+"""Verdicts on the whole sentence: *Highly recommended*, *what else can I ask for*, *what else would you expect
+from ...* (also in the order of a statement, *what else you would expect*), *you can't go wrong*, *worth the
+trip*."""
 _NOTHING_MISSING = re.compile(r"^what (?:else|more)|go wrong$")
 """Verdicts that nothing is missing (*what more can you ask for*, *you can't go wrong*): every opinion of the
 sentence is part of what they sum up, not only the first."""
