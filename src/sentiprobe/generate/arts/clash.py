@@ -8,7 +8,8 @@ clash, and the caller refuses the variant (RevTgt) or drops the reversal (RevNon
   (*this great little place with unimpressive chicken tacos*), an adjective on the object of an evaluating verb
   (*I like ..., all the bad graphics stuff*), coordinated predicates of one subject (*is unconcerned and
   unfriendly and always seems glad to see us*);
-* :func:`contrast_lost`: a *but* whose sides read alike after the edit (*Great food but the service was good*);
+* :func:`contrast_lost`: a *but* whose sides read alike after the edit (*Great food but the service was good*;
+  a side with a negated verb and no polar word reads negative: *..., but I couldn't justify it for the price*);
   :func:`concession_lost` alike for a *while* / *although* / *though* clause (*While it was noisy, the drinks
   were terrible*);
 * :func:`elaboration_split`: a statement and its elaboration after a colon or dash that now disagree (*All are
@@ -252,9 +253,24 @@ def _side_sign(lexicon: Polarity, text: str, tokens: Sequence[str], offsets: Seq
         return 0
     lo, hi = sides_tok
     sides = [(offsets[lo][0], offsets[k - 1][1]), (offsets[k + 1][0], offsets[hi - 1][1])]
-    before = [lexicon.phrase(text[a:b]) for a, b in sides]
-    after = [lexicon.phrase(_edited(text, a, b, edits)) for a, b in sides]
+    before = [_reading(lexicon, text[a:b]) for a, b in sides]
+    after = [_reading(lexicon, _edited(text, a, b, edits)) for a, b in sides]
+    for i, (a, b) in enumerate(sides):
+        if after[i] == before[i] != 0 and any(a <= e.start and e.end <= b and e.op in NEGATING for e in edits):
+            after[i] = -before[i]  # VADER misses a negation after a booster (*definitely not good* reads positive)
     return after[0] if before[0] * before[1] == -1 and after[0] == after[1] != 0 else 0
+
+
+NEGATING = frozenset({"copula_negated", "negation_added", "do_support", "negation_removed"})
+"""Edits that reverse their clause by a negation, inserted or removed."""
+_NEGATED_VERB = re.compile(r"(?:\b(?:not|never|cannot)|n't)\s+(?:\w+\s+){0,2}?\w+", re.IGNORECASE)
+
+
+def _reading(lexicon: Polarity, side: str) -> int:
+    """The polarity of one side of a contrast: the lexicon's, or for a side with no polar word but a negated verb
+    negative (*but I just couldn't justify it for the price* is said against praise)."""
+    s = lexicon.phrase(side)
+    return -1 if s == 0 and _NEGATED_VERB.search(side) else s
 
 
 def lost_contrast(lexicon: Polarity, text: str, tokens: Sequence[str], offsets: Sequence[tuple[int, int]],
