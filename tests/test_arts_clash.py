@@ -190,6 +190,21 @@ def test_an_opinion_on_the_object_of_an_evaluating_verb_keeps_the_verbs_polarity
     assert variant(gen, "s_0_adv1") is None  # *I got sick of the good service*
 
 
+def test_a_general_aspect_and_several_kinds_that_elaborate_it_keep_agreeing_even_with_a_contrast(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("m", "The food is great, I love their dumplings, noodles and chicken.",
+         [("food", "positive", ["great"]), ("dumplings", "positive", ["love"]), ("noodles", "positive", ["love"])]),
+        # a single kind may stand out: *The food is great, but I don't love their dumplings*
+        ("o", "The food is great, I love their dumplings.",
+         [("food", "positive", ["great"]), ("dumplings", "positive", ["love"])]),
+    ])
+    for aid in ("m_0", "m_1"):  # never *The food is terrible, but I love their dumplings, noodles and chicken*
+        for key, stage in (("_adv1", "revtgt"), ("_adv2", "revnon")):
+            assert variant(gen, aid + key) is None, variant(gen, aid + key).sentence
+            assert "kinds of it" in (refusal(gen, aid, stage) or ""), refusal(gen, aid, stage)
+    assert "kinds of it" not in (refusal(gen, "o_1", "revtgt") or ""), refusal(gen, "o_1", "revtgt")
+
+
 def test_a_general_aspect_and_a_kind_of_it_keep_agreeing_without_a_contrast(tmp_path, kit):
     gen = run(tmp_path, kit, [
         ("f", "The food is great, I love their dumplings, cold sesame noodles, chicken and shrimp dishs.",

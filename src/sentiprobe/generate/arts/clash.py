@@ -17,7 +17,8 @@ clash, and the caller refuses the variant (RevTgt) or drops the reversal (RevNon
 * :func:`summary_frame`: a frame that sums up or adds up the opinions (*This bar has it all - ...*);
 * :func:`repetition_changed`: a repetition made or broken (*rude, rude*; *love, hate the food*);
 * :func:`general_clash`: a general aspect and a kind of it that disagree without a contrast (*The food is great,
-  I don't love their dumplings*).
+  I don't love their dumplings*), or two or more kinds that elaborate it, even with one (*The food is terrible,
+  but I love their dumplings, noodles and chicken*).
 
 Polar words are the generator's lexicon's (:class:`~.polarity.Polarity`), read against a negation attached to
 them or to their head.
@@ -359,12 +360,38 @@ def general_clash(p: Parse, flipped: Sequence[PreparedAspect], others: Sequence[
     or None: *The food is great, I love their dumplings, ...* never becomes *... I don't love their dumplings*
     (a dumpling is a food, WordNet's hypernyms say; ``is_kind(specific, general)``). With a contrast word in
     the edited sentence ``variant`` (*The food was good but the dessert was bland*) the two may differ."""
+    many = _kinds_split(p, flipped, others, is_kind)
+    if many is not None:
+        return many
     pair = covering_pair(p, flipped, others, is_kind, variant)
     if pair is None:
         return None
     f, g = pair
     return f"{g.aspect.term!r} covers {f.aspect.term!r} and keeps the old polarity: without a contrast the reversal " \
            "would clash"
+
+
+def _kinds_split(p: Parse, flipped: Sequence[PreparedAspect], others: Sequence[PreparedAspect],
+                 is_kind: Callable[[str, str], bool]) -> str | None:
+    """Why a general aspect and two or more kinds of it that agreed in the source would disagree after the
+    reversal, even with a contrast, or None: the kinds elaborate the general verdict (*The food is great, I love
+    their dumplings, noodles and chicken* never becomes *The food is terrible, but I love their dumplings, ...*);
+    a single kind may stand out (*The food is great, but I hate their dumplings*). An aspect that shares a reversed
+    opinion (*I love their dumplings, noodles*) is reversed with it."""
+    shared = set().union(*(set(o.opinions) for o in flipped)) if flipped else set()
+    turned = [*flipped, *(o for o in others if set(o.opinions) & shared)]
+    kept = [o for o in others if o not in turned]
+    for g in (*turned, *kept):
+        sign = LABEL_SIGN[g.aspect.polarity]
+        if not sign or not g.opinions or " " in g.aspect.term.strip():
+            continue
+        side = turned if g in kept else kept
+        general = _head_word(p, g)
+        kinds = [o for o in side if LABEL_SIGN[o.aspect.polarity] == sign and is_kind(_head_word(p, o), general)]
+        if len(kinds) >= 2:
+            return (f"{g.aspect.term!r} covers {len(kinds)} kinds of it ({kinds[0].aspect.term!r}, "
+                    f"{kinds[1].aspect.term!r}) that agreed with it: the reversal would split them")
+    return None
 
 
 def covering_pair(p: Parse, flipped: Sequence[PreparedAspect], others: Sequence[PreparedAspect],
