@@ -190,6 +190,19 @@ def test_an_opinion_on_the_object_of_an_evaluating_verb_keeps_the_verbs_polarity
     assert variant(gen, "s_0_adv1") is None  # *I got sick of the good service*
 
 
+def test_an_evaluating_verb_reversed_clashes_with_a_praised_item_of_its_list(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("i", "I like the keyboard, the fast charger, all the nice extra stuff.",
+         [("keyboard", "positive", ["like"]), ("extra stuff", "positive", ["nice"])]),
+        # the target's own noun: *I don't love the friendly staff* still reads
+        ("o", "I love the friendly staff.", [("staff", "positive", ["love"])]),
+    ])
+    # never *I dislike the keyboard, the fast charger, all the nice extra stuff*
+    assert variant(gen, "i_0_adv1") is None, variant(gen, "i_0_adv1").sentence
+    assert "evaluates a list" in (refusal(gen, "i_0", "revtgt") or ""), refusal(gen, "i_0", "revtgt")
+    assert "evaluates a list" not in (refusal(gen, "o_0", "revtgt") or ""), refusal(gen, "o_0", "revtgt")
+
+
 def test_a_general_aspect_and_several_kinds_that_elaborate_it_keep_agreeing_even_with_a_contrast(tmp_path, kit):
     gen = run(tmp_path, kit, [
         ("m", "The food is great, I love their dumplings, noodles and chicken.",

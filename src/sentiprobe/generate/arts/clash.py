@@ -6,7 +6,8 @@ clash, and the caller refuses the variant (RevTgt) or drops the reversal (RevNon
 
 * :func:`tie_clash` / :func:`clashes`, ties on the dependency parse: a *with*/*including* phrase and its host
   (*this great little place with unimpressive chicken tacos*), an adjective on the object of an evaluating verb
-  (*I like ..., all the bad graphics stuff*), coordinated predicates of one subject (*is unconcerned and
+  (*I like ..., all the bad graphics stuff*) and the evaluating verb reversed against such an adjective (*I dislike
+  iTunes, ..., all the nice graphics stuff*), coordinated predicates of one subject (*is unconcerned and
   unfriendly and always seems glad to see us*);
 * :func:`contrast_lost`: a *but* whose sides read alike after the edit (*Great food but the service was good*;
   a side with a negated verb and no polar word reads negative: *..., but I couldn't justify it for the price*);
@@ -136,6 +137,13 @@ def _clash(lexicon: Polarity, p: Parse, f: PreparedAspect, ties: list[tuple[int,
         if gov is not None and gov not in edited and polar_sign(lexicon, p, gov) == old:
             return (f"{f.aspect.term!r}'s opinion describes the object of {p.tokens[gov]!r}, which keeps the old "
                     "polarity: the reversal would clash")
+        if p.upos[head] == "VERB":  # the reverse direction: *I dislike iTunes, ..., all the nice graphics stuff*
+            word = next((p.tokens[i] for i in range(len(p.tokens)) if p.deps[i] == "amod" and i not in edited
+                         and p.heads[i] not in term and _evaluator(p, i) == head
+                         and polar_sign(lexicon, p, i) == old), None)  # another item, not the target's own noun
+            if word is not None:
+                return (f"{f.aspect.term!r}'s opinion {p.tokens[head]!r} evaluates a list whose item keeps {word!r}, "
+                        "the old polarity: the reversal would clash")
         for q in _coordinated(p, head, term):
             word = _polar(lexicon, p, scope(p, q) - _subjects(p, q), old, edited | annotated)
             if word is not None:
