@@ -196,11 +196,14 @@ def test_an_evaluating_verb_reversed_clashes_with_a_praised_item_of_its_list(tmp
          [("keyboard", "positive", ["like"]), ("extra stuff", "positive", ["nice"])]),
         # the target's own noun: *I don't love the friendly staff* still reads
         ("o", "I love the friendly staff.", [("staff", "positive", ["love"])]),
+        # a with-phrase names which pizza: *Avoid their pizza with fresh garlic*
+        ("w", "Try their pizza with fresh garlic.", [("pizza", "positive", ["Try"])]),
     ])
     # never *I dislike the keyboard, the fast charger, all the nice extra stuff*
     assert variant(gen, "i_0_adv1") is None, variant(gen, "i_0_adv1").sentence
     assert "evaluates a list" in (refusal(gen, "i_0", "revtgt") or ""), refusal(gen, "i_0", "revtgt")
-    assert "evaluates a list" not in (refusal(gen, "o_0", "revtgt") or ""), refusal(gen, "o_0", "revtgt")
+    for aid in ("o_0", "w_0"):
+        assert "evaluates a list" not in (refusal(gen, aid, "revtgt") or ""), refusal(gen, aid, "revtgt")
 
 
 def test_a_general_aspect_and_several_kinds_that_elaborate_it_keep_agreeing_even_with_a_contrast(tmp_path, kit):

@@ -139,8 +139,9 @@ def _clash(lexicon: Polarity, p: Parse, f: PreparedAspect, ties: list[tuple[int,
                     "polarity: the reversal would clash")
         if p.upos[head] == "VERB":  # the reverse direction: *I dislike iTunes, ..., all the nice graphics stuff*
             word = next((p.tokens[i] for i in range(len(p.tokens)) if p.deps[i] == "amod" and i not in edited
-                         and p.heads[i] not in term and _evaluator(p, i) == head
-                         and polar_sign(lexicon, p, i) == old), None)  # another item, not the target's own noun
+                         and p.heads[i] not in term and p.deps[p.heads[i]] in ("conj", "appos", "dobj")
+                         and _evaluator(p, i) == head
+                         and polar_sign(lexicon, p, i) == old), None)  # a list item (not *with fresh garlic*)
             if word is not None:
                 return (f"{f.aspect.term!r}'s opinion {p.tokens[head]!r} evaluates a list whose item keeps {word!r}, "
                         "the old polarity: the reversal would clash")
