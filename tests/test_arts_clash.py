@@ -102,6 +102,23 @@ def test_but_that_no_longer_contrasts_is_refused(tmp_path, kit):
     assert "no longer fits" in (refusal(gen, "v_0", "revtgt") or "")
 
 
+def test_a_but_against_a_negated_clause_with_no_polar_word_loses_its_contrast(tmp_path, kit):
+    """*but I just couldn't justify it for the price* is said against praise: a negated verb reads negative, and a
+    negation inserted after a booster (*definitely not*) reverses its side even where VADER misses it."""
+    gen = run(tmp_path, kit, [
+        ("a", "The soup was definitely good, but in the end I just couldn't justify it for the price.",
+         [("soup", "positive", ["good"])]),
+        ("b", "The staff was definitely on point, but I just couldn't justify the price.",
+         [("staff", "positive", ["on point"])]),
+        # no negation and no polar word: nothing to contrast
+        ("n", "The soup was good, but we left early.", [("soup", "positive", ["good"])]),
+    ])
+    for aid in ("a_0", "b_0"):  # never *The staff was definitely not on point, but I just couldn't justify ...*
+        assert variant(gen, aid + "_adv1") is None, variant(gen, aid + "_adv1").sentence
+        assert "no longer fits" in (refusal(gen, aid, "revtgt") or ""), refusal(gen, aid, "revtgt")
+    assert variant(gen, "n_0_adv1") is not None, refusal(gen, "n_0", "revtgt")
+
+
 def test_an_elaboration_after_a_colon_or_dash_keeps_its_statements_polarity(tmp_path, kit):
     gen = run(tmp_path, kit, [
         ("a", "All are GREAT - poori, naan, paratha all FRESH.",
@@ -171,6 +188,37 @@ def test_an_opinion_on_the_object_of_an_evaluating_verb_keeps_the_verbs_polarity
     assert variant(gen, "i_2_adv1") is None  # *I like ..., all the bad graphics stuff*
     assert "object of 'like'" in (refusal(gen, "i_2", "revtgt") or "")
     assert variant(gen, "s_0_adv1") is None  # *I got sick of the good service*
+
+
+def test_an_evaluating_verb_reversed_clashes_with_a_praised_item_of_its_list(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("i", "I like the keyboard, the fast charger, all the nice extra stuff.",
+         [("keyboard", "positive", ["like"]), ("extra stuff", "positive", ["nice"])]),
+        # the target's own noun: *I don't love the friendly staff* still reads
+        ("o", "I love the friendly staff.", [("staff", "positive", ["love"])]),
+        # a with-phrase names which pizza: *Avoid their pizza with fresh garlic*
+        ("w", "Try their pizza with fresh garlic.", [("pizza", "positive", ["Try"])]),
+    ])
+    # never *I dislike the keyboard, the fast charger, all the nice extra stuff*
+    assert variant(gen, "i_0_adv1") is None, variant(gen, "i_0_adv1").sentence
+    assert "evaluates a list" in (refusal(gen, "i_0", "revtgt") or ""), refusal(gen, "i_0", "revtgt")
+    for aid in ("o_0", "w_0"):
+        assert "evaluates a list" not in (refusal(gen, aid, "revtgt") or ""), refusal(gen, aid, "revtgt")
+
+
+def test_a_general_aspect_and_several_kinds_that_elaborate_it_keep_agreeing_even_with_a_contrast(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("m", "The food is great, I love their dumplings, noodles and chicken.",
+         [("food", "positive", ["great"]), ("dumplings", "positive", ["love"]), ("noodles", "positive", ["love"])]),
+        # a single kind may stand out: *The food is great, but I don't love their dumplings*
+        ("o", "The food is great, I love their dumplings.",
+         [("food", "positive", ["great"]), ("dumplings", "positive", ["love"])]),
+    ])
+    for aid in ("m_0", "m_1"):  # never *The food is terrible, but I love their dumplings, noodles and chicken*
+        for key, stage in (("_adv1", "revtgt"), ("_adv2", "revnon")):
+            assert variant(gen, aid + key) is None, variant(gen, aid + key).sentence
+            assert "kinds of it" in (refusal(gen, aid, stage) or ""), refusal(gen, aid, stage)
+    assert "kinds of it" not in (refusal(gen, "o_1", "revtgt") or ""), refusal(gen, "o_1", "revtgt")
 
 
 def test_a_general_aspect_and_a_kind_of_it_keep_agreeing_without_a_contrast(tmp_path, kit):

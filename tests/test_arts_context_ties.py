@@ -91,7 +91,14 @@ def test_a_verdict_that_nothing_is_missing_sums_up_every_opinion(tmp_path, kit):
         # a recommendation weighs a later opinion: only the first is what it sums up
         ("r", "Fresh bread at a fair price, highly recommended.",
          [("bread", "positive", ["Fresh"]), ("price", "positive", ["fair"])]),
+        # a verdict question on what one would expect, also in the order of a statement
+        ("x", "The staff was on point - what else you would expect from a grand hotel?",
+         [("staff", "positive", ["on point"])]),
+        ("y", "The staff was great, what else would you expect?", [("staff", "positive", ["great"])]),
     ])
+    for aid in ("x_0", "y_0"):  # never *The staff was not on point - what else you would expect from ...*
+        assert variant(gen, aid + "_adv1") is None, variant(gen, aid + "_adv1").sentence
+        assert "verdict" in (refusal(gen, aid, "revtgt") or ""), refusal(gen, aid, "revtgt")
     # never *Fresh bread at an unfair price, what more could you want*, as RevTgt nor as RevNon
     assert variant(gen, "w_1_adv1") is None, variant(gen, "w_1_adv1").sentence
     assert "verdict" in (refusal(gen, "w_1", "revtgt") or ""), refusal(gen, "w_1", "revtgt")

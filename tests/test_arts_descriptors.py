@@ -59,3 +59,42 @@ def test_a_relative_clause_on_the_opinions_noun_keeps_its_polarity(tmp_path, kit
         assert variant(gen, aid + "_adv1") is None, variant(gen, aid + "_adv1")  # *something so ugly ... worthwhile*
         assert "relative clause" in (refusal(gen, aid, "revtgt") or ""), refusal(gen, aid, "revtgt")
     assert variant(gen, "c_0_adv1") is not None, refusal(gen, "c_0", "revtgt")
+
+
+def test_an_example_clause_keeps_the_polarity_of_the_clause_it_illustrates(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("e", "The build is great... eg the screen is one of the best to look at.",
+         [("build", "positive", ["great"]), ("screen", "positive", ["best"])]),
+        ("g", "The soup is rich, e.g. the broth is superb.",
+         [("soup", "positive", ["rich"]), ("broth", "positive", ["superb"])]),
+        # an example with nothing polar of its own
+        ("n", "The build is great... eg the screen is made of metal.", [("build", "positive", ["great"])]),
+    ])
+    for aid in ("e_0", "e_1", "g_1"):  # never *The build is great... eg the screen is one of the worst*
+        assert variant(gen, aid + "_adv1") is None, variant(gen, aid + "_adv1").sentence
+        assert "example ('" in (refusal(gen, aid, "revtgt") or ""), refusal(gen, aid, "revtgt")
+    assert "example ('" not in (refusal(gen, "n_0", "revtgt") or ""), refusal(gen, "n_0", "revtgt")
+
+
+def test_even_before_a_comparative_presupposes_the_praise_before_it(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("d", "Great bar, and even greater pizza!", [("pizza", "positive", ["greater"])]),
+        # *than* names what is compared
+        ("t", "Great bar, and the pizza was even better than the wine.", [("pizza", "positive", ["better"])]),
+    ])
+    # never *Great bar, and even worse pizza*
+    assert variant(gen, "d_0_adv1") is None, variant(gen, "d_0_adv1").sentence
+    assert "presupposes 'Great'" in (refusal(gen, "d_0", "revtgt") or ""), refusal(gen, "d_0", "revtgt")
+    assert "presupposes" not in (refusal(gen, "t_0", "revtgt") or ""), refusal(gen, "t_0", "revtgt")
+
+
+def test_an_idiom_of_avoidance_has_no_clean_reversal(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("s", "Go with the specials, and stay away from the fish.", [("fish", "negative", ["stay away"])]),
+        ("c", "Steer clear of the fish.", [("fish", "negative", ["Steer"])]),
+        ("a", "Go with the specials, and skip the fish.", [("fish", "negative", ["skip"])]),
+    ])
+    for aid in ("s_0", "c_0"):  # never *and don't stay away from the fish*
+        assert variant(gen, aid + "_adv1") is None, variant(gen, aid + "_adv1").sentence
+        assert "avoidance" in (refusal(gen, aid, "revtgt") or ""), refusal(gen, aid, "revtgt")
+    assert "avoidance" not in (refusal(gen, "a_0", "revtgt") or ""), refusal(gen, "a_0", "revtgt")

@@ -6,9 +6,11 @@ clash, and the caller refuses the variant (RevTgt) or drops the reversal (RevNon
 
 * :func:`tie_clash` / :func:`clashes`, ties on the dependency parse: a *with*/*including* phrase and its host
   (*this great little place with unimpressive chicken tacos*), an adjective on the object of an evaluating verb
-  (*I like ..., all the bad graphics stuff*), coordinated predicates of one subject (*is unconcerned and
+  (*I like ..., all the bad graphics stuff*) and the evaluating verb reversed against such an adjective (*I dislike
+  iTunes, ..., all the nice graphics stuff*), coordinated predicates of one subject (*is unconcerned and
   unfriendly and always seems glad to see us*);
-* :func:`contrast_lost`: a *but* whose sides read alike after the edit (*Great food but the service was good*);
+* :func:`contrast_lost`: a *but* whose sides read alike after the edit (*Great food but the service was good*;
+  a side with a negated verb and no polar word reads negative: *..., but I couldn't justify it for the price*);
   :func:`concession_lost` alike for a *while* / *although* / *though* clause (*While it was noisy, the drinks
   were terrible*);
 * :func:`elaboration_split`: a statement and its elaboration after a colon or dash that now disagree (*All are
@@ -16,7 +18,8 @@ clash, and the caller refuses the variant (RevTgt) or drops the reversal (RevNon
 * :func:`summary_frame`: a frame that sums up or adds up the opinions (*This bar has it all - ...*);
 * :func:`repetition_changed`: a repetition made or broken (*rude, rude*; *love, hate the food*);
 * :func:`general_clash`: a general aspect and a kind of it that disagree without a contrast (*The food is great,
-  I don't love their dumplings*).
+  I don't love their dumplings*), or two or more kinds that elaborate it, even with one (*The food is terrible,
+  but I love their dumplings, noodles and chicken*).
 
 Polar words are the generator's lexicon's (:class:`~.polarity.Polarity`), read against a negation attached to
 them or to their head.
@@ -134,6 +137,14 @@ def _clash(lexicon: Polarity, p: Parse, f: PreparedAspect, ties: list[tuple[int,
         if gov is not None and gov not in edited and polar_sign(lexicon, p, gov) == old:
             return (f"{f.aspect.term!r}'s opinion describes the object of {p.tokens[gov]!r}, which keeps the old "
                     "polarity: the reversal would clash")
+        if p.upos[head] == "VERB":  # the reverse direction: *I dislike iTunes, ..., all the nice graphics stuff*
+            word = next((p.tokens[i] for i in range(len(p.tokens)) if p.deps[i] == "amod" and i not in edited
+                         and p.heads[i] not in term and p.deps[p.heads[i]] in ("conj", "appos", "dobj")
+                         and _evaluator(p, i) == head
+                         and polar_sign(lexicon, p, i) == old), None)  # a list item (not *with fresh garlic*)
+            if word is not None:
+                return (f"{f.aspect.term!r}'s opinion {p.tokens[head]!r} evaluates a list whose item keeps {word!r}, "
+                        "the old polarity: the reversal would clash")
         for q in _coordinated(p, head, term):
             word = _polar(lexicon, p, scope(p, q) - _subjects(p, q), old, edited | annotated)
             if word is not None:
@@ -252,9 +263,24 @@ def _side_sign(lexicon: Polarity, text: str, tokens: Sequence[str], offsets: Seq
         return 0
     lo, hi = sides_tok
     sides = [(offsets[lo][0], offsets[k - 1][1]), (offsets[k + 1][0], offsets[hi - 1][1])]
-    before = [lexicon.phrase(text[a:b]) for a, b in sides]
-    after = [lexicon.phrase(_edited(text, a, b, edits)) for a, b in sides]
+    before = [_reading(lexicon, text[a:b]) for a, b in sides]
+    after = [_reading(lexicon, _edited(text, a, b, edits)) for a, b in sides]
+    for i, (a, b) in enumerate(sides):
+        if after[i] == before[i] != 0 and any(a <= e.start and e.end <= b and e.op in NEGATING for e in edits):
+            after[i] = -before[i]  # VADER misses a negation after a booster (*definitely not good* reads positive)
     return after[0] if before[0] * before[1] == -1 and after[0] == after[1] != 0 else 0
+
+
+NEGATING = frozenset({"copula_negated", "negation_added", "do_support", "negation_removed"})
+"""Edits that reverse their clause by a negation, inserted or removed."""
+_NEGATED_VERB = re.compile(r"(?:\b(?:not|never|cannot)|n't)\s+(?:\w+\s+){0,2}?\w+", re.IGNORECASE)
+
+
+def _reading(lexicon: Polarity, side: str) -> int:
+    """The polarity of one side of a contrast: the lexicon's, or for a side with no polar word but a negated verb
+    negative (*but I just couldn't justify it for the price* is said against praise)."""
+    s = lexicon.phrase(side)
+    return -1 if s == 0 and _NEGATED_VERB.search(side) else s
 
 
 def lost_contrast(lexicon: Polarity, text: str, tokens: Sequence[str], offsets: Sequence[tuple[int, int]],
@@ -343,12 +369,38 @@ def general_clash(p: Parse, flipped: Sequence[PreparedAspect], others: Sequence[
     or None: *The food is great, I love their dumplings, ...* never becomes *... I don't love their dumplings*
     (a dumpling is a food, WordNet's hypernyms say; ``is_kind(specific, general)``). With a contrast word in
     the edited sentence ``variant`` (*The food was good but the dessert was bland*) the two may differ."""
+    many = _kinds_split(p, flipped, others, is_kind)
+    if many is not None:
+        return many
     pair = covering_pair(p, flipped, others, is_kind, variant)
     if pair is None:
         return None
     f, g = pair
     return f"{g.aspect.term!r} covers {f.aspect.term!r} and keeps the old polarity: without a contrast the reversal " \
            "would clash"
+
+
+def _kinds_split(p: Parse, flipped: Sequence[PreparedAspect], others: Sequence[PreparedAspect],
+                 is_kind: Callable[[str, str], bool]) -> str | None:
+    """Why a general aspect and two or more kinds of it that agreed in the source would disagree after the
+    reversal, even with a contrast, or None: the kinds elaborate the general verdict (*The food is great, I love
+    their dumplings, noodles and chicken* never becomes *The food is terrible, but I love their dumplings, ...*);
+    a single kind may stand out (*The food is great, but I hate their dumplings*). An aspect that shares a reversed
+    opinion (*I love their dumplings, noodles*) is reversed with it."""
+    shared = set().union(*(set(o.opinions) for o in flipped)) if flipped else set()
+    turned = [*flipped, *(o for o in others if set(o.opinions) & shared)]
+    kept = [o for o in others if o not in turned]
+    for g in (*turned, *kept):
+        sign = LABEL_SIGN[g.aspect.polarity]
+        if not sign or not g.opinions or " " in g.aspect.term.strip():
+            continue
+        side = turned if g in kept else kept
+        general = _head_word(p, g)
+        kinds = [o for o in side if LABEL_SIGN[o.aspect.polarity] == sign and is_kind(_head_word(p, o), general)]
+        if len(kinds) >= 2:
+            return (f"{g.aspect.term!r} covers {len(kinds)} kinds of it ({kinds[0].aspect.term!r}, "
+                    f"{kinds[1].aspect.term!r}) that agreed with it: the reversal would split them")
+    return None
 
 
 def covering_pair(p: Parse, flipped: Sequence[PreparedAspect], others: Sequence[PreparedAspect],

@@ -1,4 +1,4 @@
-"""Unchanged descriptors of the reversed opinion's noun that keep its old polarity (checks 29-31, corrected mode).
+"""Unchanged words that keep the reversed opinion's old polarity (checks 29-34, corrected mode).
 
 A blind audit found reversals that unchanged words on the same noun phrase contradict, outside the ties of
 :mod:`.clash` and the frames of :mod:`.context`; like them, RevTgt refuses the source and RevNon drops that
@@ -12,13 +12,20 @@ non-target's reversal:
   stays reversible);
 * :func:`relative_clash` (31): a relative clause on the opinion's noun or the target's noun that keeps a polar
   word (*there is something so great about being outdoors that makes going there worthwhile*; *a lovely spot
-  that makes every visit worthwhile*).
+  that makes every visit worthwhile*);
+* :func:`example_clause_clash` (32): an example clause (*eg*, *e.g.*, *for example*) and the clause it
+  illustrates keep one polarity (*the build is great... eg the keyboard is one of the best*);
+* :func:`even_comparative` (33): *even* before a comparative without *than* presupposes the praise before it
+  (*Great restaurant, and even greater food* never becomes *... and even worse food*);
+* :func:`avoidance_idiom` (34): an idiom of avoidance (*stay away from the salmon*) has no clean reversal (*don't
+  stay away from* is no recommendation).
 
 On the laptop and restaurant test and training files each check refuses a handful of variants, every one of
 which read as incoherent.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from .clash import polar_sign
@@ -154,3 +161,86 @@ def _finite(p: Parse, r: int) -> bool:
     """A relative clause with a verb of its own tense, not an infinitive (*a cozy place to go with friends* names a
     use, no second opinion)."""
     return not any(p.tokens[j].lower() == "to" and p.deps[j] == "aux" for j in children(p, r))
+
+
+EXAMPLE_MARKERS = (("eg",), ("e.g.",), ("e.g",), ("for", "example"), ("for", "instance"), ("i.e.",), ("ie",))
+"""Clause-initial markers of an example or a restatement of the clause before them (*the build is great... eg the
+keyboard is one of the best*): like check 26's *especially*, the example keeps its clause's polarity."""
+_CLAUSE_END = frozenset({".", ";", "!", "?", ":", "(", ")", "-", "--", "...", "but", "yet", ","})
+
+
+def example_clause_clash(lexicon: Polarity, p: Parse, f: PreparedAspect, skip: set[int]) -> str | None:
+    """Check 32: why reversing ``f`` would clash with an example clause (*eg*, *e.g.*, *for example*, after a
+    boundary) or the clause it gives an example of: one side holds the opinion, the other keeps a polar word of
+    its old polarity (*the build is great... eg the keyboard is one of the best* never becomes *the build is not
+    great... eg the keyboard is one of the best*)."""
+    old = LABEL_SIGN[f.aspect.polarity]
+    mine = f.opinion_tokens()
+    term = set(range(*f.span))
+    if not old or not mine:
+        return None
+    low = [t.lower() for t in p.tokens]
+    for k in range(1, len(low)):
+        mark = next((m for m in EXAMPLE_MARKERS if tuple(low[k:k + len(m)]) == m), None)
+        if mark is None or low[k - 1] not in _CLAUSE_END:
+            continue
+        lo = next((j + 1 for j in range(k - 2, -1, -1) if low[j] in _CLAUSE_END), 0)
+        hi = next((j for j in range(k + len(mark), len(low)) if low[j] in _CLAUSE_END - {","}), len(low))
+        before, after = set(range(lo, k - 1)), set(range(k + len(mark), hi))
+        for side, other in ((before, after), (after, before)):
+            if mine & side and not mine & other and not other & term:
+                word = _first_polar(lexicon, p, other, old, skip)
+                if word is not None:
+                    return (f"the example ({' '.join(mark)!r}) and the clause it illustrates keep one polarity "
+                            f"({word!r}) for {f.aspect.term!r}: the reversal would clash")
+    return None
+
+
+_EVEN = frozenset({"even", "still"})
+
+
+def even_comparative(lexicon: Polarity, p: Parse, f: PreparedAspect, skip: set[int]) -> str | None:
+    """Check 33: why reversing ``f`` would strand the *even* of its comparative opinion: *even greater food*
+    presupposes something great before it (*Great restaurant, and even greater food*), which the reversal leaves
+    behind (*Great restaurant, and even worse food*). Only without *than* (which names the compared thing) and
+    where the words before the opinion keep a polar word of its old polarity."""
+    old = LABEL_SIGN[f.aspect.polarity]
+    mine = f.opinion_tokens()
+    if not old or not mine:
+        return None
+    for h in sorted(mine):
+        if p.tags[h] not in ("JJR", "RBR") or h == 0 or p.tokens[h - 1].lower() not in _EVEN:
+            continue
+        hi = next((j for j in range(h + 1, len(p.tokens)) if p.tokens[j].lower() in _STOP), len(p.tokens))
+        if any(p.tokens[j].lower() == "than" for j in range(h + 1, hi)):
+            continue
+        lo = next((j + 1 for j in range(h - 1, -1, -1) if p.tokens[j].lower() in _SENTENCE_STOP), 0)
+        word = _first_polar(lexicon, p, set(range(lo, h - 1)), old, skip | mine)
+        if word is not None:
+            return (f"{f.aspect.term!r}'s opinion {p.tokens[h - 1] + ' ' + p.tokens[h]!r} presupposes {word!r} "
+                    "before it: the reversal would leave it behind")
+    return None
+
+
+_SENTENCE_STOP = frozenset({".", "!", "?", ";"})
+AVOIDANCE = re.compile(r"\b(?:stay|keep|steer|stayed|kept|steered|stays|keeps|steers|staying|keeping|steering)"
+                       r" (?:away|clear)\b")
+"""Idioms of avoidance (*stay away from the salmon*, *steer clear of*): a warning whose negation (*don't stay away
+from the salmon*) is no recommendation, and no word-level opposite reads as one."""
+
+
+def avoidance_idiom(p: Parse, f: PreparedAspect) -> str | None:
+    """Check 34: why ``f``'s opinion, an idiom of avoidance, has no clean reversal (see :data:`AVOIDANCE`)."""
+    text = " ".join(p.tokens[i] for i in sorted(f.opinion_tokens() | _particles(p, f))).lower()
+    m = AVOIDANCE.search(text)
+    if m is None:
+        return None
+    return (f"{f.aspect.term!r}'s opinion {m.group(0)!r} is an idiom of avoidance: its negation reads as no "
+            "recommendation and it has no clean opposite")
+
+
+def _particles(p: Parse, f: PreparedAspect) -> set[int]:
+    """The particles and adverbs right after the opinion's verbs (*stay* annotated alone in *stay away from*)."""
+    mine = f.opinion_tokens()
+    return {h + 1 for h in mine if h + 1 < len(p.tokens) and p.upos[h] in ("VERB", "AUX")
+            and p.tokens[h + 1].lower() in ("away", "clear")}
