@@ -431,3 +431,16 @@ def test_an_analytic_comparison_turns_at_its_degree_word(tmp_path, kit, text, la
     v = variant(gen, "a_0_adv1")
     assert v is not None, refusal(gen, "a_0")
     assert v.sentence == want
+
+
+@pytest.mark.parametrize(("text", "opinion", "want"), [
+    ("The risotto literally melts in your mouth!", "melts", "The risotto doesn't melt in your mouth!"),
+    ("This charger practically works on any outlet.", "works", "This charger doesn't work on any outlet."),
+])
+def test_a_focus_adverb_goes_with_the_negation_of_its_verb(tmp_path, kit, text, opinion, want):
+    # never *literally doesn't melt*: the focus adverb stresses the praise, not its denial
+    term = text.split()[1]
+    gen = run(tmp_path, kit, [("l", text, [(term, "positive", [opinion])])])
+    v = variant(gen, "l_0_adv1")
+    assert v is not None, refusal(gen, "l_0")
+    assert v.sentence == want

@@ -73,6 +73,9 @@ _VERB_DEGREE = frozenset({"highly", "strongly", "thoroughly", "greatly", "deeply
 _DROPPED_DEGREE = _VERB_DEGREE - {"fully"}
 """Those a negation drops (*I highly recommend* -> *I don't recommend*, *would highly recommend* -> *would not
 recommend*, never *would not highly recommend*); *fully* stays, as *not fully loaded* is a plain partial denial."""
+_FOCUS = frozenset({"literally", "practically", "virtually", "basically"})
+"""Focus adverbs that stress a verb's praise and go with its negation (*literally melts in your mouth* -> *doesn't
+melt in your mouth*, never *literally doesn't melt*: the stress reads odd on a denial)."""
 _CONTRACTED_AUX = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
 _GLUED = {"isnt": "is", "wasnt": "was", "arent": "are", "werent": "were", "cant": "can", "couldnt": "could",
           "wouldnt": "would", "shouldnt": "should", "hasnt": "has", "havent": "have", "hadnt": "had",
@@ -352,12 +355,12 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
 
 
 def _verb_degree(p: Parse, pred: int, after: int = -1) -> int | None:
-    """The degree adverb of the predicate (*highly*, *strongly*) between ``after`` and the predicate: a negation
-    drops it (*I highly recommend* -> *I don't recommend*, *would highly recommend* -> *would not recommend*), as
-    the negated degree (*would not highly recommend*) or a degree before the negation (*I highly don't
-    recommend*) reads wrong."""
+    """The degree or focus adverb of the predicate (*highly*, *strongly*, *literally*) between ``after`` and the
+    predicate: a negation drops it (*I highly recommend* -> *I don't recommend*, *would highly recommend* ->
+    *would not recommend*), as the negated degree (*would not highly recommend*) or a degree before the negation
+    (*I highly don't recommend*) reads wrong."""
     found = [j for j in children(p, pred) if after < j < pred and p.deps[j] == "advmod"
-             and p.tokens[j].lower() in _DROPPED_DEGREE]
+             and p.tokens[j].lower() in _DROPPED_DEGREE | _FOCUS]
     return found[0] if found else None
 
 
