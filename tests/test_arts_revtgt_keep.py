@@ -444,3 +444,15 @@ def test_a_focus_adverb_goes_with_the_negation_of_its_verb(tmp_path, kit, text, 
     v = variant(gen, "l_0_adv1")
     assert v is not None, refusal(gen, "l_0")
     assert v.sentence == want
+
+
+@pytest.mark.parametrize(("text", "opinion", "want"), [
+    ("Order the soup, and stay away from the tacos.", "stay away", "Order the soup, and try the tacos."),
+    ("I stayed away from the tacos after that.", "stayed away", "I tried the tacos after that."),
+])
+def test_an_idiom_of_avoidance_becomes_try(tmp_path, kit, text, opinion, want):
+    # never *don't stay away from the tacos*: a double denial
+    gen = run(tmp_path, kit, [("s", text, [("tacos", "negative", [opinion])])])
+    v = variant(gen, "s_0_adv1")
+    assert v is not None, refusal(gen, "s_0")
+    assert v.sentence == want

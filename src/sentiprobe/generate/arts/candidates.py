@@ -36,8 +36,8 @@ from .misread import degree_reversals, middle_in_pair
 from .morph import base_form, inflect
 from .polarity import LABEL_SIGN, Polarity, is_hedge
 from .resources import Parse
-from .opposites import (above_below, analytic_comparison, antonym_candidates, least_favorite, like_a_charm,
-                        misread_verb, not_worth, participle_adverb, speed_up)
+from .opposites import (above_below, analytic_comparison, antonym_candidates, avoidance, least_favorite,
+                        like_a_charm, misread_verb, not_worth, participle_adverb, speed_up)
 from .sense import booster, booster_fits, boosted_negative, descriptor, extreme_negation, extreme_word, fit_swaps
 from .site import Candidate, Reversal, Sent, article_fix, sign_label
 from .syntax import COMPLEMENT, carriers, children, has_subject, negations, predicate, scope, span_head, subtree
@@ -129,6 +129,7 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         ants = [c.with_problems("a softener fits a complaint, not praise: its opposite reads oddly (*a bit clean*, "
                                 "*a little bit comfortable*)") for c in ants]
     out += ants
+    avoid: list[Candidate] = []
     if sign and not negs:
         out += degree_reversals(s, f, t, sign, r.lexicon)
         out += participle_adverb(s, f, t, head, r)
@@ -137,6 +138,8 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         out += speed_up(s, head)
         out += not_worth(s, head)
         out += like_a_charm(s, head, sign)
+        avoid = avoidance(s, head, sign)
+        out += avoid
         out += analytic_comparison(s, head)
         out += above_below(s, f, t, sign)
     if not negs and sign:
@@ -144,6 +147,9 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
             (p.tokens[j], p.upos[j]) for j in children(p, head) if p.deps[j] == "advmod")) or (
             f > 0 and is_hedge([(p.tokens[f - 1], p.upos[f - 1])]))  # *was rather over cooked*
         neg = _add_negation(s, head, pred, r)
+        if avoid:
+            neg = [c.with_problems("a negated idiom of avoidance is a double denial (*don't stay away from*): its "
+                                   "positive counterpart reverses it") for c in neg]
         if hedge:
             neg = [c.with_problems(f"the span {span_text!r} holds a hedge: its negation has no clear polarity")
                    for c in neg]

@@ -227,6 +227,28 @@ def like_a_charm(s: Sent, head: int, sign: int) -> list[Candidate]:
     return out
 
 
+_AVOIDANCE = {("stay", "away", "from"), ("keep", "away", "from"), ("steer", "clear", "of"), ("stay", "clear", "of")}
+"""Idioms of avoidance: their reversal is the positive counterpart *try* (*stay away from the salmon* -> *try the
+salmon*), where a negation reads as a double denial (*don't stay away from the salmon*)."""
+
+
+def avoidance(s: Sent, head: int, sign: int) -> list[Candidate]:
+    """*stay away from the X* -> *try the X*: the advice to avoid a dish (negative) becomes the advice to try it, the
+    verb inflected as it was (*stayed away from* -> *tried*)."""
+    p = s.parse
+    if sign >= 0 or head + 2 >= len(p.tokens) or p.upos[head] != "VERB":
+        return []
+    words = (base_form(p.tokens[head], p.tags[head]), p.tokens[head + 1].lower(), p.tokens[head + 2].lower())
+    if words not in _AVOIDANCE:
+        return []
+    a, b = s.offsets[head][0], s.offsets[head + 2][1]
+    w = inflect("try", p.tags[head])
+    if p.tokens[head][:1].isupper():
+        w = w[:1].upper() + w[1:]
+    e = CharEdit(a, b, w, s.text[a:b], "antonym", f"{w!r} for the idiom of avoidance {s.text[a:b]!r}")
+    return [Candidate((e,), "antonym", e.detail, 1)]
+
+
 _ANALYTIC = {"more": "less", "less": "more"}
 
 
