@@ -456,3 +456,20 @@ def test_an_idiom_of_avoidance_becomes_try(tmp_path, kit, text, opinion, want):
     v = variant(gen, "s_0_adv1")
     assert v is not None, refusal(gen, "s_0")
     assert v.sentence == want
+
+
+@pytest.mark.parametrize("text", ["The falafel was dry but the lamb was fine.", "The lamb was decent."])
+def test_mild_praise_takes_its_opposite_not_a_negation(tmp_path, kit, text):
+    # never *the lamb was not fine*: mild praise reads oddly negated
+    gen = run(tmp_path, kit, [("m", text, [("lamb", "positive", [text.split()[-1].rstrip(".")])])])
+    v = variant(gen, "m_0_adv1")
+    assert v is not None, refusal(gen, "m_0")
+    assert "not " not in v.sentence and v.sentence != text, v.sentence
+
+
+def test_fine_on_a_verb_of_doing_becomes_poorly(tmp_path, kit):
+    # never *the printer works bad*: *fine* there is the verb's manner
+    gen = run(tmp_path, kit, [("w", "The printer works fine.", [("printer", "positive", ["fine"])])])
+    v = variant(gen, "w_0_adv1")
+    assert v is not None, refusal(gen, "w_0")
+    assert v.sentence == "The printer works poorly."

@@ -66,6 +66,9 @@ _AFTER_NEGATION = frozenset({"also", "still", "even", "definitely", "certainly",
                              "obviously", "usually", "generally", "simply", "honestly", "actually", "surprisingly",
                              "unsurprisingly", "frankly", "truly"})
 """Adverbs a negation follows (*is also not*, *is definitely not*), unlike degree words (*is not very*)."""
+_MILD = frozenset({"fine", "decent"})
+"""Mild praise whose negation reads oddly (*was not fine*, *is not decent*, which reads as indecent) where an
+opposite (*bad*, *poor*) reads plainly."""
 _ADDITIVE = frozenset({"also", "too", "even"})
 _DO = {"VBZ": "doesn't", "VBP": "don't", "VBD": "didn't"}
 _VERB_DEGREE = frozenset({"highly", "strongly", "thoroughly", "greatly", "deeply", "fully", "wholeheartedly"})
@@ -150,6 +153,9 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         if avoid:
             neg = [c.with_problems("a negated idiom of avoidance is a double denial (*don't stay away from*): its "
                                    "positive counterpart reverses it") for c in neg]
+        if p.tokens[head].lower() in _MILD and p.upos[head] == "ADJ" and any(c.valid for c in ants):
+            neg = [c.with_problems(f"a negated mild {p.tokens[head]!r} reads oddly (*the chicken was not fine*): its "
+                                   "opposite reverses it") for c in neg]
         if hedge:
             neg = [c.with_problems(f"the span {span_text!r} holds a hedge: its negation has no clear polarity")
                    for c in neg]

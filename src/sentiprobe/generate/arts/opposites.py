@@ -50,7 +50,7 @@ def antonym_candidates(s: Sent, head: int, r: Reversal) -> list[Candidate]:
     as_is = _participle_entry(word, tag, rbase)
     if as_is:
         rbase = word.lower()
-    found = [(o, "review-lexicon opposite of " + repr(rbase), 0, True) for o in REVIEW_OPPOSITES.get(rbase, ())
+    found = [(o, "review-lexicon opposite of " + repr(rbase), 0, True) for o in _review_opposites(p, head, rbase)
              if fits and (p.upos[head] in ("ADJ", "VERB") or misparsed or manner)
              and not (as_is and o.startswith("not "))]  # *Highly recommended* never *Highly not recommended*
     if tag != "UH":  # *Well designed* as an interjection: only its review opposite (*Poorly designed*)
@@ -225,6 +225,20 @@ def like_a_charm(s: Sent, head: int, sign: int) -> list[Candidate]:
         e = CharEdit(a, b, w, s.text[a:b], "antonym", f"{w!r} for the idiom {s.text[a:b]!r}")
         out.append(Candidate((e,), "antonym", e.detail, 1 + rank))
     return out
+
+
+_LINKING = frozenset({"be", "seem", "look", "sound", "taste", "smell", "feel", "find", "appear", "become", "stay"})
+"""Verbs whose complement is an adjective (*tasted fine* -> *tasted bad*), where other verbs take a manner adverb
+(*works fine* -> *works poorly*, never *works bad*)."""
+
+
+def _review_opposites(p: Parse, head: int, rbase: str) -> tuple[str, ...]:
+    """The review opposites of ``rbase``; a *fine* on a verb of doing (*works fine*, *runs fine*) is its manner, whose
+    opposite is *poorly*."""
+    if rbase == "fine" and p.deps[head] in ("advmod", "acomp", "oprd") and p.upos[p.heads[head]] in ("VERB", "AUX") \
+            and base_form(p.tokens[p.heads[head]], p.tags[p.heads[head]]) not in _LINKING:
+        return ("poorly",)
+    return REVIEW_OPPOSITES.get(rbase, ())
 
 
 _AVOIDANCE = {("stay", "away", "from"), ("keep", "away", "from"), ("steer", "clear", "of"), ("stay", "clear", "of")}
