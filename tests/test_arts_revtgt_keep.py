@@ -473,3 +473,16 @@ def test_fine_on_a_verb_of_doing_becomes_poorly(tmp_path, kit):
     v = variant(gen, "w_0_adv1")
     assert v is not None, refusal(gen, "w_0")
     assert v.sentence == "The printer works poorly."
+
+
+@pytest.mark.parametrize(("text", "opinion"), [
+    ("The waiter was on point all night.", "on point"),
+    ("The tacos are top notch as well.", "top notch"),
+])
+def test_a_fixed_phrase_of_praise_takes_its_opposite(tmp_path, kit, text, opinion):
+    # never *was not on point*, *are not top notch as well*: a negated fixed phrase reads as a partial denial
+    term = text.split()[1]
+    gen = run(tmp_path, kit, [("p", text, [(term, "positive", [opinion])])])
+    v = variant(gen, "p_0_adv1")
+    assert v is not None, refusal(gen, "p_0")
+    assert "not " not in v.sentence and opinion not in v.sentence, v.sentence

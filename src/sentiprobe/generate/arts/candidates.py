@@ -36,8 +36,8 @@ from .misread import degree_reversals, middle_in_pair
 from .morph import base_form, inflect
 from .polarity import LABEL_SIGN, Polarity, is_hedge
 from .resources import Parse
-from .opposites import (above_below, analytic_comparison, antonym_candidates, avoidance, least_favorite,
-                        like_a_charm, misread_verb, not_worth, participle_adverb, speed_up)
+from .opposites import (above_below, analytic_comparison, antonym_candidates, avoidance, fixed_praise,
+                        least_favorite, like_a_charm, misread_verb, not_worth, participle_adverb, speed_up)
 from .sense import booster, booster_fits, boosted_negative, descriptor, extreme_negation, extreme_word, fit_swaps
 from .site import Candidate, Reversal, Sent, article_fix, sign_label
 from .syntax import COMPLEMENT, carriers, children, has_subject, negations, predicate, scope, span_head, subtree
@@ -141,7 +141,7 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         out += speed_up(s, head)
         out += not_worth(s, head)
         out += like_a_charm(s, head, sign)
-        avoid = avoidance(s, head, sign)
+        avoid = avoidance(s, head, sign) + fixed_praise(s, f, t, sign)
         out += avoid
         out += analytic_comparison(s, head)
         out += above_below(s, f, t, sign)
@@ -151,8 +151,8 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
             f > 0 and is_hedge([(p.tokens[f - 1], p.upos[f - 1])]))  # *was rather over cooked*
         neg = _add_negation(s, head, pred, r)
         if avoid:
-            neg = [c.with_problems("a negated idiom of avoidance is a double denial (*don't stay away from*): its "
-                                   "positive counterpart reverses it") for c in neg]
+            neg = [c.with_problems("a negated idiom (*don't stay away from*, *not on point*) reads as a double or "
+                                   "partial denial: its counterpart reverses it") for c in neg]
         if p.tokens[head].lower() in _MILD and p.upos[head] == "ADJ" and any(c.valid for c in ants):
             neg = [c.with_problems(f"a negated mild {p.tokens[head]!r} reads oddly (*the chicken was not fine*): its "
                                    "opposite reverses it") for c in neg]

@@ -241,6 +241,35 @@ def _review_opposites(p: Parse, head: int, rbase: str) -> tuple[str, ...]:
     return REVIEW_OPPOSITES.get(rbase, ())
 
 
+_FIXED_PRAISE = {("on", "point"): ("off the mark", "sloppy"), ("on", "target"): ("off target", "off the mark"),
+                 ("top", "notch"): ("subpar", "second-rate"), ("top-notch",): ("subpar", "second-rate")}
+"""Fixed phrases of praise and their opposites (*the service was on point* -> *off the mark*, *top notch* ->
+*subpar*): their negation (*not on point*, *not top notch as well*) reads as a partial denial."""
+_FIXED_LEAD = frozenset({"right", "spot", "dead"})
+"""Words that stress the phrase and go with it (*right on target* -> *off target*)."""
+
+
+def fixed_praise(s: Sent, f: int, t: int, sign: int) -> list[Candidate]:
+    """The opposites of a fixed phrase of praise (:data:`_FIXED_PRAISE`) in or around the opinion span."""
+    p = s.parse
+    if sign <= 0:
+        return []
+    low = [w.lower() for w in p.tokens]
+    for i in range(max(0, f - 1), t):
+        for phrase, opposites in _FIXED_PRAISE.items():
+            j = i + len(phrase)
+            if tuple(low[i:j]) != phrase or j < f + 1:
+                continue
+            a = i - 1 if i > 0 and low[i - 1] in _FIXED_LEAD else i
+            x, y = s.offsets[a][0], s.offsets[j - 1][1]
+            out = []
+            for rank, w in enumerate(opposites):
+                e = CharEdit(x, y, w, s.text[x:y], "antonym", f"{w!r} for the fixed phrase {s.text[x:y]!r}")
+                out.append(Candidate((e,), "antonym", e.detail, 1 + rank))
+            return out
+    return []
+
+
 _AVOIDANCE = {("stay", "away", "from"), ("keep", "away", "from"), ("steer", "clear", "of"), ("stay", "clear", "of")}
 """Idioms of avoidance: their reversal is the positive counterpart *try* (*stay away from the salmon* -> *try the
 salmon*), where a negation reads as a double denial (*don't stay away from the salmon*)."""
