@@ -486,3 +486,15 @@ def test_a_fixed_phrase_of_praise_takes_its_opposite(tmp_path, kit, text, opinio
     v = variant(gen, "p_0_adv1")
     assert v is not None, refusal(gen, "p_0")
     assert "not " not in v.sentence and opinion not in v.sentence, v.sentence
+
+
+def test_high_praise_on_a_noun_without_a_scale_takes_a_plain_opposite(tmp_path, kit):
+    # never *the lowest service*: *highest* measures no scale of the service; *high resolution* keeps its own reversals
+    gen = run(tmp_path, kit, [("h", "They gave us the highest service every time.", [("service", "positive",
+                                                                                        ["highest"])]),
+                              ("k", "The resolution is high here.", [("resolution", "positive", ["high"])])])
+    v = variant(gen, "h_0_adv1")
+    assert v is not None, refusal(gen, "h_0")
+    assert v.sentence == "They gave us the worst service every time."
+    k = variant(gen, "k_0_adv1")
+    assert k is not None and "poor" not in k.sentence, refusal(gen, "k_0")

@@ -270,6 +270,35 @@ def fixed_praise(s: Sent, f: int, t: int, sign: int) -> list[Candidate]:
     return []
 
 
+_HIGH_LOW = frozenset({"high", "higher", "highest", "low", "lower", "lowest"})
+SCALE_NOUNS = frozenset({"price", "prices", "cost", "costs", "quality", "speed", "speeds", "resolution", "performance",
+                         "standard", "standards", "expectations", "rating", "ratings", "volume", "temperature",
+                         "heat", "pressure", "level", "levels", "end", "score", "scores", "marks", "value", "rate",
+                         "rates", "ceilings", "ceiling", "demand", "praise", "regard", "opinion", "hopes", "caliber",
+                         "calibre", "grade", "point", "points", "noise", "fps", "res", "pitch", "range", "spec",
+                         "specs", "setting", "settings", "brightness", "contrast", "capacity", "battery"})
+"""Nouns with a scale, which *high* and *low* measure (*high prices*, *low resolution*); on another noun *highest*
+is praise with no scale of its own (*the highest service*), whose antonym reads oddly (*the lowest service*)."""
+_PLAIN = {"JJ": ("poor", "bad"), "JJR": ("worse",), "JJS": ("worst",)}
+
+
+def off_scale(s: Sent, head: int, sign: int) -> list[Candidate] | None:
+    """For *high*/*low* praise on a noun without a scale (:data:`SCALE_NOUNS`), the plain opposites of its degree
+    (*the highest service* -> *the worst service*); ``None`` where the word is no such praise."""
+    p = s.parse
+    if sign <= 0 or p.tokens[head].lower() not in _HIGH_LOW or p.tags[head] not in _PLAIN:
+        return None
+    noun = p.heads[head] if p.deps[head] == "amod" else next(
+        (j for j in children(p, p.heads[head]) if p.deps[j] in ("nsubj", "nsubjpass")), None)
+    if noun is None or p.tokens[noun].lower() in SCALE_NOUNS or p.upos[noun] not in ("NOUN", "PROPN"):
+        return None
+    out = []
+    for rank, w in enumerate(_PLAIN[p.tags[head]]):
+        e = s.replace(head, w, "antonym", f"{w!r} for {p.tokens[head]!r} on {p.tokens[noun]!r}, a noun with no scale")
+        out.append(Candidate((e,), "antonym", e.detail, 1 + rank))
+    return out
+
+
 _AVOIDANCE = {("stay", "away", "from"), ("keep", "away", "from"), ("steer", "clear", "of"), ("stay", "clear", "of")}
 """Idioms of avoidance: their reversal is the positive counterpart *try* (*stay away from the salmon* -> *try the
 salmon*), where a negation reads as a double denial (*don't stay away from the salmon*)."""
