@@ -467,6 +467,13 @@ def test_mild_praise_takes_its_opposite_not_a_negation(tmp_path, kit, text):
     assert "not " not in v.sentence and v.sentence != text, v.sentence
 
 
+def test_fine_before_a_noun_is_a_kind_without_a_review_opposite(tmp_path, kit):
+    # never *bad dining*: *fine dining* names a kind of restaurant
+    gen = run(tmp_path, kit, [("d", "The chef is new to fine dining.", [("dining", "positive", ["fine"])])])
+    v = variant(gen, "d_0_adv1")
+    assert v is None or "bad" not in v.sentence, v.sentence
+
+
 def test_fine_on_a_verb_of_doing_becomes_poorly(tmp_path, kit):
     # never *the printer works bad*: *fine* there is the verb's manner
     gen = run(tmp_path, kit, [("w", "The printer works fine.", [("printer", "positive", ["fine"])])])

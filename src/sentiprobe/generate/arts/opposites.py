@@ -234,7 +234,9 @@ _LINKING = frozenset({"be", "seem", "look", "sound", "taste", "smell", "feel", "
 
 def _review_opposites(p: Parse, head: int, rbase: str) -> tuple[str, ...]:
     """The review opposites of ``rbase``; a *fine* on a verb of doing (*works fine*, *runs fine*) is its manner, whose
-    opposite is *poorly*."""
+    opposite is *poorly*; a *fine* before a noun is a kind (*fine dining*, *fine cuisine*), with no review opposite."""
+    if rbase == "fine" and p.deps[head] in ("amod", "compound"):
+        return ()
     if rbase == "fine" and p.deps[head] in ("advmod", "acomp", "oprd") and p.upos[p.heads[head]] in ("VERB", "AUX") \
             and base_form(p.tokens[p.heads[head]], p.tags[p.heads[head]]) not in _LINKING:
         return ("poorly",)
