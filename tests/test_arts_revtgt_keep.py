@@ -505,3 +505,14 @@ def test_high_praise_on_a_noun_without_a_scale_takes_a_plain_opposite(tmp_path, 
     assert v.sentence == "They gave us the worst service every time."
     k = variant(gen, "k_0_adv1")
     assert k is not None and "poor" not in k.sentence, refusal(gen, "k_0")
+
+
+def test_praise_of_a_small_addition_becomes_unwelcome(tmp_path, kit):
+    # never *a bad hint of lime*: the addition's praise turns to *unwelcome*; a soft-touch finish keeps no antonym
+    gen = run(tmp_path, kit, [("g", "The soup had a nice hint of lime.", [("soup", "positive", ["nice"])]),
+                              ("t", "Soft touch, brushed aluminum lid.", [("aluminum lid", "positive", ["Soft"])])])
+    v = variant(gen, "g_0_adv1")
+    assert v is not None, refusal(gen, "g_0")
+    assert v.sentence == "The soup had an unwelcome hint of lime."
+    t = variant(gen, "t_0_adv1")
+    assert t is None or "Hard" not in t.sentence, t.sentence

@@ -36,8 +36,8 @@ from .misread import degree_reversals, middle_in_pair
 from .morph import base_form, inflect
 from .polarity import LABEL_SIGN, Polarity, is_hedge
 from .resources import Parse
-from .opposites import (above_below, analytic_comparison, antonym_candidates, avoidance, fixed_praise,
-                        least_favorite, like_a_charm, off_scale, misread_verb, not_worth, participle_adverb, speed_up)
+from .opposites import (above_below, analytic_comparison, antonym_candidates, avoidance, fixed_praise, garnish,
+                        least_favorite, like_a_charm, misread_verb, not_worth, off_scale, participle_adverb, speed_up)
 from .sense import booster, booster_fits, boosted_negative, descriptor, extreme_negation, extreme_word, fit_swaps
 from .site import Candidate, Reversal, Sent, article_fix, sign_label
 from .syntax import COMPLEMENT, carriers, children, has_subject, negations, predicate, scope, span_head, subtree
@@ -131,6 +131,10 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
     if sign < 0 and not negs and p.tags[head] not in ("JJR", "RBR") and _softened(p, head):
         ants = [c.with_problems("a softener fits a complaint, not praise: its opposite reads oddly (*a bit clean*, "
                                 "*a little bit comfortable*)") for c in ants]
+    added = garnish(s, head, sign) if not negs else None
+    if added is not None:  # *a nice touch* -> *an unwelcome touch*, never *a bad touch*
+        ants = [c.with_problems(f"an antonym of {p.tokens[head]!r} reads oddly on {p.tokens[p.heads[head]]!r} (*a bad "
+                                "touch*, *bad hint of cocoa*)") for c in ants] + added
     scale = off_scale(s, head, sign) if not negs else None
     if scale is not None:  # *the highest service* -> *the worst service*, never *the lowest service*
         ants = [c.with_problems(f"{p.tokens[head]!r} is praise on a noun with no scale: its antonym reads oddly "

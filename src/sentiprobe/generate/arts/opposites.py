@@ -301,6 +301,26 @@ def off_scale(s: Sent, head: int, sign: int) -> list[Candidate] | None:
     return out
 
 
+_GARNISH = frozenset({"touch", "touches", "hint", "hints", "note", "notes", "dash", "splash", "accent", "accents"})
+"""Nouns of a small added quality (*a nice touch*, *a nice hint of cocoa*): the adjective's antonym reads oddly on
+them (*a bad touch*, *bad hint of cocoa*, *Hard touch* for a soft-touch finish); praise of the addition becomes
+*unwelcome*, a texture (*soft touch*) keeps no opposite."""
+_TEXTURE = frozenset({"soft", "smooth", "silky", "velvety"})
+
+
+def garnish(s: Sent, head: int, sign: int) -> list[Candidate] | None:
+    """For praise on a noun of a small added quality (:data:`_GARNISH`), *unwelcome* (*a nice touch* -> *an
+    unwelcome touch*; none for a texture); ``None`` where the opinion is no such praise."""
+    p = s.parse
+    if sign <= 0 or p.upos[head] != "ADJ" or p.deps[head] != "amod" or p.tokens[p.heads[head]].lower() not in _GARNISH:
+        return None
+    if p.tokens[head].lower() in _TEXTURE:
+        return []
+    e = s.replace(head, "unwelcome", "antonym", f"'unwelcome' for praise of the addition {p.tokens[p.heads[head]]!r}")
+    fix = article_fix(s, head, "unwelcome")
+    return [Candidate((fix, e) if fix else (e,), "antonym", e.detail, 1)]
+
+
 _AVOIDANCE = {("stay", "away", "from"), ("keep", "away", "from"), ("steer", "clear", "of"), ("stay", "clear", "of")}
 """Idioms of avoidance: their reversal is the positive counterpart *try* (*stay away from the salmon* -> *try the
 salmon*), where a negation reads as a double denial (*don't stay away from the salmon*)."""
