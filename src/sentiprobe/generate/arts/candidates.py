@@ -16,7 +16,10 @@ For one opinion span of the sentence (token span of the one parse) this module p
     pizza!*); the verb's degree adverb goes with the negation (*I highly recommend* -> *I don't recommend*);
   - the review opposite of a manner adverb on a participle (*poorly designed* -> *well designed*), a manner
     adverb for the idiom *like a charm* (*works like a charm* -> *works poorly*), the degree word of an analytic
-    comparison (*much less expensive* -> *much more expensive*); a removed
+    comparison (*much less expensive* -> *much more expensive*), *try* for an idiom of avoidance (*stay away from*),
+    the opposite of a fixed phrase of praise (*on point* -> *off the mark*, *top notch* -> *subpar*), *worst* for a
+    *highest* on a noun with no scale (*the highest service*), *unwelcome* for praise of a small addition (*a nice
+    touch*); a removed
     negation turns the clause-final polarity item it would strand (*not ... either* -> *... too*);
 - **intensification** (RevNon's differing non-targets): a degree adverb before a gradable adjective or adverb
   head (*very*, *really*; *really*, *absolutely* for extreme ones such as *great*) or before a finite verb
