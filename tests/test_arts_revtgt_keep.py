@@ -431,3 +431,88 @@ def test_an_analytic_comparison_turns_at_its_degree_word(tmp_path, kit, text, la
     v = variant(gen, "a_0_adv1")
     assert v is not None, refusal(gen, "a_0")
     assert v.sentence == want
+
+
+@pytest.mark.parametrize(("text", "opinion", "want"), [
+    ("The risotto literally melts in your mouth!", "melts", "The risotto doesn't melt in your mouth!"),
+    ("This charger practically works on any outlet.", "works", "This charger doesn't work on any outlet."),
+])
+def test_a_focus_adverb_goes_with_the_negation_of_its_verb(tmp_path, kit, text, opinion, want):
+    # never *literally doesn't melt*: the focus adverb stresses the praise, not its denial
+    term = text.split()[1]
+    gen = run(tmp_path, kit, [("l", text, [(term, "positive", [opinion])])])
+    v = variant(gen, "l_0_adv1")
+    assert v is not None, refusal(gen, "l_0")
+    assert v.sentence == want
+
+
+@pytest.mark.parametrize(("text", "opinion", "want"), [
+    ("Order the soup, and stay away from the tacos.", "stay away", "Order the soup, and try the tacos."),
+    ("I stayed away from the tacos after that.", "stayed away", "I tried the tacos after that."),
+])
+def test_an_idiom_of_avoidance_becomes_try(tmp_path, kit, text, opinion, want):
+    # never *don't stay away from the tacos*: a double denial
+    gen = run(tmp_path, kit, [("s", text, [("tacos", "negative", [opinion])])])
+    v = variant(gen, "s_0_adv1")
+    assert v is not None, refusal(gen, "s_0")
+    assert v.sentence == want
+
+
+@pytest.mark.parametrize("text", ["The falafel was dry but the lamb was fine.", "The lamb was decent."])
+def test_mild_praise_takes_its_opposite_not_a_negation(tmp_path, kit, text):
+    # never *the lamb was not fine*: mild praise reads oddly negated
+    gen = run(tmp_path, kit, [("m", text, [("lamb", "positive", [text.split()[-1].rstrip(".")])])])
+    v = variant(gen, "m_0_adv1")
+    assert v is not None, refusal(gen, "m_0")
+    assert "not " not in v.sentence and v.sentence != text, v.sentence
+
+
+def test_fine_before_a_noun_is_a_kind_without_a_review_opposite(tmp_path, kit):
+    # never *bad dining*: *fine dining* names a kind of restaurant
+    gen = run(tmp_path, kit, [("d", "The chef is new to fine dining.", [("dining", "positive", ["fine"])])])
+    v = variant(gen, "d_0_adv1")
+    assert v is None or "bad" not in v.sentence, v.sentence
+
+
+def test_fine_on_a_verb_of_doing_becomes_poorly(tmp_path, kit):
+    # never *the printer works bad*: *fine* there is the verb's manner
+    gen = run(tmp_path, kit, [("w", "The printer works fine.", [("printer", "positive", ["fine"])])])
+    v = variant(gen, "w_0_adv1")
+    assert v is not None, refusal(gen, "w_0")
+    assert v.sentence == "The printer works poorly."
+
+
+@pytest.mark.parametrize(("text", "opinion"), [
+    ("The waiter was on point all night.", "on point"),
+    ("The tacos are top notch as well.", "top notch"),
+])
+def test_a_fixed_phrase_of_praise_takes_its_opposite(tmp_path, kit, text, opinion):
+    # never *was not on point*, *are not top notch as well*: a negated fixed phrase reads as a partial denial
+    term = text.split()[1]
+    gen = run(tmp_path, kit, [("p", text, [(term, "positive", [opinion])])])
+    v = variant(gen, "p_0_adv1")
+    assert v is not None, refusal(gen, "p_0")
+    assert "not " not in v.sentence and opinion not in v.sentence, v.sentence
+
+
+def test_high_praise_on_a_noun_without_a_scale_takes_a_plain_opposite(tmp_path, kit):
+    # never *the lowest service*: *highest* measures no scale of the service; *high resolution* keeps its own reversals
+    gen = run(tmp_path, kit, [("h", "They gave us the highest service every time.", [("service", "positive",
+                                                                                        ["highest"])]),
+                              ("k", "The resolution is high here.", [("resolution", "positive", ["high"])])])
+    v = variant(gen, "h_0_adv1")
+    assert v is not None, refusal(gen, "h_0")
+    assert v.sentence == "They gave us the worst service every time."
+    k = variant(gen, "k_0_adv1")
+    assert k is not None and "poor" not in k.sentence, refusal(gen, "k_0")
+
+
+def test_praise_of_a_small_addition_becomes_unwelcome(tmp_path, kit):
+    # never *a bad hint of lime*: the addition's praise turns to *unwelcome*; a soft-touch finish keeps no antonym
+    gen = run(tmp_path, kit, [("g", "The soup had a nice hint of lime.", [("soup", "positive", ["nice"])]),
+                              ("t", "Soft touch, brushed aluminum lid.", [("aluminum lid", "positive", ["Soft"])])])
+    v = variant(gen, "g_0_adv1")
+    assert v is not None, refusal(gen, "g_0")
+    assert v.sentence == "The soup had an unwelcome hint of lime."
+    t = variant(gen, "t_0_adv1")
+    assert t is None or "Hard" not in t.sentence, t.sentence

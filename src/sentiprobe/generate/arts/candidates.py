@@ -16,7 +16,10 @@ For one opinion span of the sentence (token span of the one parse) this module p
     pizza!*); the verb's degree adverb goes with the negation (*I highly recommend* -> *I don't recommend*);
   - the review opposite of a manner adverb on a participle (*poorly designed* -> *well designed*), a manner
     adverb for the idiom *like a charm* (*works like a charm* -> *works poorly*), the degree word of an analytic
-    comparison (*much less expensive* -> *much more expensive*); a removed
+    comparison (*much less expensive* -> *much more expensive*), *try* for an idiom of avoidance (*stay away from*),
+    the opposite of a fixed phrase of praise (*on point* -> *off the mark*, *top notch* -> *subpar*), *worst* for a
+    *highest* on a noun with no scale (*the highest service*), *unwelcome* for praise of a small addition (*a nice
+    touch*); a removed
     negation turns the clause-final polarity item it would strand (*not ... either* -> *... too*);
 - **intensification** (RevNon's differing non-targets): a degree adverb before a gradable adjective or adverb
   head (*very*, *really*; *really*, *absolutely* for extreme ones such as *great*) or before a finite verb
@@ -36,8 +39,8 @@ from .misread import degree_reversals, middle_in_pair
 from .morph import base_form, inflect
 from .polarity import LABEL_SIGN, Polarity, is_hedge
 from .resources import Parse
-from .opposites import (above_below, analytic_comparison, antonym_candidates, least_favorite, like_a_charm,
-                        misread_verb, not_worth, participle_adverb, speed_up)
+from .opposites import (above_below, analytic_comparison, antonym_candidates, avoidance, fixed_praise, garnish,
+                        least_favorite, like_a_charm, misread_verb, not_worth, off_scale, participle_adverb, speed_up)
 from .sense import booster, booster_fits, boosted_negative, descriptor, extreme_negation, extreme_word, fit_swaps
 from .site import Candidate, Reversal, Sent, article_fix, sign_label
 from .syntax import COMPLEMENT, carriers, children, has_subject, negations, predicate, scope, span_head, subtree
@@ -66,6 +69,9 @@ _AFTER_NEGATION = frozenset({"also", "still", "even", "definitely", "certainly",
                              "obviously", "usually", "generally", "simply", "honestly", "actually", "surprisingly",
                              "unsurprisingly", "frankly", "truly"})
 """Adverbs a negation follows (*is also not*, *is definitely not*), unlike degree words (*is not very*)."""
+_MILD = frozenset({"fine", "decent"})
+"""Mild praise whose negation reads oddly (*was not fine*, *is not decent*, which reads as indecent) where an
+opposite (*bad*, *poor*) reads plainly."""
 _ADDITIVE = frozenset({"also", "too", "even"})
 _DO = {"VBZ": "doesn't", "VBP": "don't", "VBD": "didn't"}
 _VERB_DEGREE = frozenset({"highly", "strongly", "thoroughly", "greatly", "deeply", "fully", "wholeheartedly"})
@@ -73,6 +79,9 @@ _VERB_DEGREE = frozenset({"highly", "strongly", "thoroughly", "greatly", "deeply
 _DROPPED_DEGREE = _VERB_DEGREE - {"fully"}
 """Those a negation drops (*I highly recommend* -> *I don't recommend*, *would highly recommend* -> *would not
 recommend*, never *would not highly recommend*); *fully* stays, as *not fully loaded* is a plain partial denial."""
+_FOCUS = frozenset({"literally", "practically", "virtually", "basically"})
+"""Focus adverbs that stress a verb's praise and go with its negation (*literally melts in your mouth* -> *doesn't
+melt in your mouth*, never *literally doesn't melt*: the stress reads odd on a denial)."""
 _CONTRACTED_AUX = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
 _GLUED = {"isnt": "is", "wasnt": "was", "arent": "are", "werent": "were", "cant": "can", "couldnt": "could",
           "wouldnt": "would", "shouldnt": "should", "hasnt": "has", "havent": "have", "hadnt": "had",
@@ -125,7 +134,16 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
     if sign < 0 and not negs and p.tags[head] not in ("JJR", "RBR") and _softened(p, head):
         ants = [c.with_problems("a softener fits a complaint, not praise: its opposite reads oddly (*a bit clean*, "
                                 "*a little bit comfortable*)") for c in ants]
+    added = garnish(s, head, sign) if not negs else None
+    if added is not None:  # *a nice touch* -> *an unwelcome touch*, never *a bad touch*
+        ants = [c.with_problems(f"an antonym of {p.tokens[head]!r} reads oddly on {p.tokens[p.heads[head]]!r} (*a bad "
+                                "touch*, *bad hint of cocoa*)") for c in ants] + added
+    scale = off_scale(s, head, sign) if not negs else None
+    if scale is not None:  # *the highest service* -> *the worst service*, never *the lowest service*
+        ants = [c.with_problems(f"{p.tokens[head]!r} is praise on a noun with no scale: its antonym reads oddly "
+                                "(*the lowest service*)") for c in ants] + scale
     out += ants
+    avoid: list[Candidate] = []
     if sign and not negs:
         out += degree_reversals(s, f, t, sign, r.lexicon)
         out += participle_adverb(s, f, t, head, r)
@@ -134,6 +152,8 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         out += speed_up(s, head)
         out += not_worth(s, head)
         out += like_a_charm(s, head, sign)
+        avoid = avoidance(s, head, sign) + fixed_praise(s, f, t, sign)
+        out += avoid
         out += analytic_comparison(s, head)
         out += above_below(s, f, t, sign)
     if not negs and sign:
@@ -141,6 +161,12 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
             (p.tokens[j], p.upos[j]) for j in children(p, head) if p.deps[j] == "advmod")) or (
             f > 0 and is_hedge([(p.tokens[f - 1], p.upos[f - 1])]))  # *was rather over cooked*
         neg = _add_negation(s, head, pred, r)
+        if avoid:
+            neg = [c.with_problems("a negated idiom (*don't stay away from*, *not on point*) reads as a double or "
+                                   "partial denial: its counterpart reverses it") for c in neg]
+        if p.tokens[head].lower() in _MILD and p.upos[head] == "ADJ" and any(c.valid for c in ants):
+            neg = [c.with_problems(f"a negated mild {p.tokens[head]!r} reads oddly (*the chicken was not fine*): its "
+                                   "opposite reverses it") for c in neg]
         if hedge:
             neg = [c.with_problems(f"the span {span_text!r} holds a hedge: its negation has no clear polarity")
                    for c in neg]
@@ -352,12 +378,12 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
 
 
 def _verb_degree(p: Parse, pred: int, after: int = -1) -> int | None:
-    """The degree adverb of the predicate (*highly*, *strongly*) between ``after`` and the predicate: a negation
-    drops it (*I highly recommend* -> *I don't recommend*, *would highly recommend* -> *would not recommend*), as
-    the negated degree (*would not highly recommend*) or a degree before the negation (*I highly don't
-    recommend*) reads wrong."""
+    """The degree or focus adverb of the predicate (*highly*, *strongly*, *literally*) between ``after`` and the
+    predicate: a negation drops it (*I highly recommend* -> *I don't recommend*, *would highly recommend* ->
+    *would not recommend*), as the negated degree (*would not highly recommend*) or a degree before the negation
+    (*I highly don't recommend*) reads wrong."""
     found = [j for j in children(p, pred) if after < j < pred and p.deps[j] == "advmod"
-             and p.tokens[j].lower() in _DROPPED_DEGREE]
+             and p.tokens[j].lower() in _DROPPED_DEGREE | _FOCUS]
     return found[0] if found else None
 
 

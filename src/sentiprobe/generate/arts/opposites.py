@@ -50,7 +50,7 @@ def antonym_candidates(s: Sent, head: int, r: Reversal) -> list[Candidate]:
     as_is = _participle_entry(word, tag, rbase)
     if as_is:
         rbase = word.lower()
-    found = [(o, "review-lexicon opposite of " + repr(rbase), 0, True) for o in REVIEW_OPPOSITES.get(rbase, ())
+    found = [(o, "review-lexicon opposite of " + repr(rbase), 0, True) for o in _review_opposites(p, head, rbase)
              if fits and (p.upos[head] in ("ADJ", "VERB") or misparsed or manner)
              and not (as_is and o.startswith("not "))]  # *Highly recommended* never *Highly not recommended*
     if tag != "UH":  # *Well designed* as an interjection: only its review opposite (*Poorly designed*)
@@ -225,6 +225,122 @@ def like_a_charm(s: Sent, head: int, sign: int) -> list[Candidate]:
         e = CharEdit(a, b, w, s.text[a:b], "antonym", f"{w!r} for the idiom {s.text[a:b]!r}")
         out.append(Candidate((e,), "antonym", e.detail, 1 + rank))
     return out
+
+
+_LINKING = frozenset({"be", "seem", "look", "sound", "taste", "smell", "feel", "find", "appear", "become", "stay"})
+"""Verbs whose complement is an adjective (*tasted fine* -> *tasted bad*), where other verbs take a manner adverb
+(*works fine* -> *works poorly*, never *works bad*)."""
+
+
+def _review_opposites(p: Parse, head: int, rbase: str) -> tuple[str, ...]:
+    """The review opposites of ``rbase``; a *fine* on a verb of doing (*works fine*, *runs fine*) is its manner, whose
+    opposite is *poorly*; a *fine* before a noun is a kind (*fine dining*, *fine cuisine*), with no review opposite."""
+    if rbase == "fine" and p.deps[head] in ("amod", "compound"):
+        return ()
+    if rbase == "fine" and p.deps[head] in ("advmod", "acomp", "oprd") and p.upos[p.heads[head]] in ("VERB", "AUX") \
+            and base_form(p.tokens[p.heads[head]], p.tags[p.heads[head]]) not in _LINKING:
+        return ("poorly",)
+    return REVIEW_OPPOSITES.get(rbase, ())
+
+
+_FIXED_PRAISE = {("on", "point"): ("off the mark", "sloppy"), ("on", "target"): ("off target", "off the mark"),
+                 ("top", "notch"): ("subpar", "second-rate"), ("top-notch",): ("subpar", "second-rate")}
+"""Fixed phrases of praise and their opposites (*the service was on point* -> *off the mark*, *top notch* ->
+*subpar*): their negation (*not on point*, *not top notch as well*) reads as a partial denial."""
+_FIXED_LEAD = frozenset({"right", "spot", "dead"})
+"""Words that stress the phrase and go with it (*right on target* -> *off target*)."""
+
+
+def fixed_praise(s: Sent, f: int, t: int, sign: int) -> list[Candidate]:
+    """The opposites of a fixed phrase of praise (:data:`_FIXED_PRAISE`) in or around the opinion span."""
+    p = s.parse
+    if sign <= 0:
+        return []
+    low = [w.lower() for w in p.tokens]
+    for i in range(max(0, f - 1), t):
+        for phrase, opposites in _FIXED_PRAISE.items():
+            j = i + len(phrase)
+            if tuple(low[i:j]) != phrase or j < f + 1:
+                continue
+            a = i - 1 if i > 0 and low[i - 1] in _FIXED_LEAD else i
+            x, y = s.offsets[a][0], s.offsets[j - 1][1]
+            out = []
+            for rank, w in enumerate(opposites):
+                e = CharEdit(x, y, w, s.text[x:y], "antonym", f"{w!r} for the fixed phrase {s.text[x:y]!r}")
+                out.append(Candidate((e,), "antonym", e.detail, 1 + rank))
+            return out
+    return []
+
+
+_HIGH_LOW = frozenset({"high", "higher", "highest", "low", "lower", "lowest"})
+SCALE_NOUNS = frozenset({"price", "prices", "cost", "costs", "quality", "speed", "speeds", "resolution", "performance",
+                         "standard", "standards", "expectations", "rating", "ratings", "volume", "temperature",
+                         "heat", "pressure", "level", "levels", "end", "score", "scores", "marks", "value", "rate",
+                         "rates", "ceilings", "ceiling", "demand", "praise", "regard", "opinion", "hopes", "caliber",
+                         "calibre", "grade", "point", "points", "noise", "fps", "res", "pitch", "range", "spec",
+                         "specs", "setting", "settings", "brightness", "contrast", "capacity", "battery"})
+"""Nouns with a scale, which *high* and *low* measure (*high prices*, *low resolution*); on another noun *highest*
+is praise with no scale of its own (*the highest service*), whose antonym reads oddly (*the lowest service*)."""
+_PLAIN = {"JJ": ("poor", "bad"), "JJR": ("worse",), "JJS": ("worst",)}
+
+
+def off_scale(s: Sent, head: int, sign: int) -> list[Candidate] | None:
+    """For *high*/*low* praise on a noun without a scale (:data:`SCALE_NOUNS`), the plain opposites of its degree
+    (*the highest service* -> *the worst service*); ``None`` where the word is no such praise."""
+    p = s.parse
+    if sign <= 0 or p.tokens[head].lower() not in _HIGH_LOW or p.tags[head] not in _PLAIN:
+        return None
+    noun = p.heads[head] if p.deps[head] == "amod" else next(
+        (j for j in children(p, p.heads[head]) if p.deps[j] in ("nsubj", "nsubjpass")), None)
+    if noun is None or p.tokens[noun].lower() in SCALE_NOUNS or p.upos[noun] not in ("NOUN", "PROPN"):
+        return None
+    out = []
+    for rank, w in enumerate(_PLAIN[p.tags[head]]):
+        e = s.replace(head, w, "antonym", f"{w!r} for {p.tokens[head]!r} on {p.tokens[noun]!r}, a noun with no scale")
+        out.append(Candidate((e,), "antonym", e.detail, 1 + rank))
+    return out
+
+
+_GARNISH = frozenset({"touch", "touches", "hint", "hints", "note", "notes", "dash", "splash", "accent", "accents"})
+"""Nouns of a small added quality (*a nice touch*, *a nice hint of cocoa*): the adjective's antonym reads oddly on
+them (*a bad touch*, *bad hint of cocoa*, *Hard touch* for a soft-touch finish); praise of the addition becomes
+*unwelcome*, a texture (*soft touch*) keeps no opposite."""
+_TEXTURE = frozenset({"soft", "smooth", "silky", "velvety"})
+
+
+def garnish(s: Sent, head: int, sign: int) -> list[Candidate] | None:
+    """For praise on a noun of a small added quality (:data:`_GARNISH`), *unwelcome* (*a nice touch* -> *an
+    unwelcome touch*; none for a texture); ``None`` where the opinion is no such praise."""
+    p = s.parse
+    if sign <= 0 or p.upos[head] != "ADJ" or p.deps[head] != "amod" or p.tokens[p.heads[head]].lower() not in _GARNISH:
+        return None
+    if p.tokens[head].lower() in _TEXTURE:
+        return []
+    e = s.replace(head, "unwelcome", "antonym", f"'unwelcome' for praise of the addition {p.tokens[p.heads[head]]!r}")
+    fix = article_fix(s, head, "unwelcome")
+    return [Candidate((fix, e) if fix else (e,), "antonym", e.detail, 1)]
+
+
+_AVOIDANCE = {("stay", "away", "from"), ("keep", "away", "from"), ("steer", "clear", "of"), ("stay", "clear", "of")}
+"""Idioms of avoidance: their reversal is the positive counterpart *try* (*stay away from the salmon* -> *try the
+salmon*), where a negation reads as a double denial (*don't stay away from the salmon*)."""
+
+
+def avoidance(s: Sent, head: int, sign: int) -> list[Candidate]:
+    """*stay away from the X* -> *try the X*: the advice to avoid a dish (negative) becomes the advice to try it, the
+    verb inflected as it was (*stayed away from* -> *tried*)."""
+    p = s.parse
+    if sign >= 0 or head + 2 >= len(p.tokens) or p.upos[head] != "VERB":
+        return []
+    words = (base_form(p.tokens[head], p.tags[head]), p.tokens[head + 1].lower(), p.tokens[head + 2].lower())
+    if words not in _AVOIDANCE:
+        return []
+    a, b = s.offsets[head][0], s.offsets[head + 2][1]
+    w = inflect("try", p.tags[head])
+    if p.tokens[head][:1].isupper():
+        w = w[:1].upper() + w[1:]
+    e = CharEdit(a, b, w, s.text[a:b], "antonym", f"{w!r} for the idiom of avoidance {s.text[a:b]!r}")
+    return [Candidate((e,), "antonym", e.detail, 1)]
 
 
 _ANALYTIC = {"more": "less", "less": "more"}
