@@ -86,15 +86,3 @@ def test_even_before_a_comparative_presupposes_the_praise_before_it(tmp_path, ki
     assert variant(gen, "d_0_adv1") is None, variant(gen, "d_0_adv1").sentence
     assert "presupposes 'Great'" in (refusal(gen, "d_0", "revtgt") or ""), refusal(gen, "d_0", "revtgt")
     assert "presupposes" not in (refusal(gen, "t_0", "revtgt") or ""), refusal(gen, "t_0", "revtgt")
-
-
-def test_an_idiom_of_avoidance_has_no_clean_reversal(tmp_path, kit):
-    gen = run(tmp_path, kit, [
-        ("s", "Go with the specials, and stay away from the fish.", [("fish", "negative", ["stay away"])]),
-        ("c", "Steer clear of the fish.", [("fish", "negative", ["Steer"])]),
-        ("a", "Go with the specials, and skip the fish.", [("fish", "negative", ["skip"])]),
-    ])
-    for aid in ("s_0", "c_0"):  # never *and don't stay away from the fish*
-        assert variant(gen, aid + "_adv1") is None, variant(gen, aid + "_adv1").sentence
-        assert "avoidance" in (refusal(gen, aid, "revtgt") or ""), refusal(gen, aid, "revtgt")
-    assert "avoidance" not in (refusal(gen, "a_0", "revtgt") or ""), refusal(gen, "a_0", "revtgt")

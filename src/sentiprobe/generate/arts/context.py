@@ -1,6 +1,6 @@
 """Discourse clashes of a reversal with frames that presuppose its polarity (checks 17-28, corrected mode).
 
-Checks 25-28 live in :mod:`.ties`, checks 29-34 in :mod:`.descriptors`; :func:`context_clashes` runs them all.
+Checks 25-28 live in :mod:`.ties`, checks 29-33 in :mod:`.descriptors`; :func:`context_clashes` runs them all.
 
 The checks of :mod:`.clash` (11-16) compare the reversed opinion with polar words tied to it. A blind audit found
 reversals that unchanged words contradict without any polar word of their own: the words around the opinion
@@ -54,7 +54,7 @@ import re
 from collections.abc import Sequence
 
 from .clash import polar_sign
-from .descriptors import (avoidance_idiom, descriptor_clash, even_comparative, example_clause_clash, relative_clash,
+from .descriptors import (descriptor_clash, even_comparative, example_clause_clash, relative_clash,
                           superlative_frame)
 from .ties import aside_clash, example_clash, pronoun_clash, verdict_clash
 from .morph import lemma
@@ -422,7 +422,7 @@ def context_clashes(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspec
                or superlative_frame(lexicon, p, f, aspects, edited | terms)
                or relative_clash(lexicon, p, f, edited | terms)
                or example_clause_clash(lexicon, p, f, edited | terms)
-               or even_comparative(lexicon, p, f, edited | terms) or avoidance_idiom(p, f))
+               or even_comparative(lexicon, p, f, edited | terms))
         if why is not None:
             out[f.aspect.id] = why
     return out

@@ -1,4 +1,4 @@
-"""Unchanged words that keep the reversed opinion's old polarity (checks 29-34, corrected mode).
+"""Unchanged words that keep the reversed opinion's old polarity (checks 29-33, corrected mode).
 
 A blind audit found reversals that unchanged words on the same noun phrase contradict, outside the ties of
 :mod:`.clash` and the frames of :mod:`.context`; like them, RevTgt refuses the source and RevNon drops that
@@ -17,22 +17,19 @@ non-target's reversal:
   illustrates keep one polarity (*the build is great... eg the keyboard is one of the best*);
 * :func:`even_comparative` (33): *even* before a comparative without *than* presupposes the praise before it
   (*Great restaurant, and even greater food* never becomes *... and even worse food*);
-* :func:`avoidance_idiom` (34): an idiom of avoidance (*stay away from the salmon*) has no clean reversal (*don't
-  stay away from* is no recommendation).
 
 On the laptop and restaurant test and training files each check refuses a handful of variants, every one of
 which read as incoherent.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from .clash import polar_sign
 from .polarity import LABEL_SIGN, Polarity
 from .resources import Parse
 from .strategies import PreparedAspect
-from .syntax import SUBJECT, children, span_head, subtree
+from .syntax import SENTENCE_STOP, SUBJECT, children, span_head, subtree
 
 _DESCRIBING = frozenset({"amod", "appos", "acl", "advcl", "advmod"})
 """Dependencies of a descriptor set off after a noun (*atmosphere, perfect for drinks*), headed by an adjective or
@@ -199,6 +196,8 @@ def example_clause_clash(lexicon: Polarity, p: Parse, f: PreparedAspect, skip: s
 _EVEN = frozenset({"even", "still"})
 
 
+
+
 def even_comparative(lexicon: Polarity, p: Parse, f: PreparedAspect, skip: set[int]) -> str | None:
     """Check 33: why reversing ``f`` would strand the *even* of its comparative opinion: *even greater food*
     presupposes something great before it (*Great restaurant, and even greater food*), which the reversal leaves
@@ -214,33 +213,9 @@ def even_comparative(lexicon: Polarity, p: Parse, f: PreparedAspect, skip: set[i
         hi = next((j for j in range(h + 1, len(p.tokens)) if p.tokens[j].lower() in _STOP), len(p.tokens))
         if any(p.tokens[j].lower() == "than" for j in range(h + 1, hi)):
             continue
-        lo = next((j + 1 for j in range(h - 1, -1, -1) if p.tokens[j].lower() in _SENTENCE_STOP), 0)
+        lo = next((j + 1 for j in range(h - 1, -1, -1) if p.tokens[j].lower() in SENTENCE_STOP), 0)
         word = _first_polar(lexicon, p, set(range(lo, h - 1)), old, skip | mine)
         if word is not None:
             return (f"{f.aspect.term!r}'s opinion {p.tokens[h - 1] + ' ' + p.tokens[h]!r} presupposes {word!r} "
                     "before it: the reversal would leave it behind")
     return None
-
-
-_SENTENCE_STOP = frozenset({".", "!", "?", ";"})
-AVOIDANCE = re.compile(r"\b(?:stay|keep|steer|stayed|kept|steered|stays|keeps|steers|staying|keeping|steering)"
-                       r" (?:away|clear)\b")
-"""Idioms of avoidance (*stay away from the salmon*, *steer clear of*): a warning whose negation (*don't stay away
-from the salmon*) is no recommendation, and no word-level opposite reads as one."""
-
-
-def avoidance_idiom(p: Parse, f: PreparedAspect) -> str | None:
-    """Check 34: why ``f``'s opinion, an idiom of avoidance, has no clean reversal (see :data:`AVOIDANCE`)."""
-    text = " ".join(p.tokens[i] for i in sorted(f.opinion_tokens() | _particles(p, f))).lower()
-    m = AVOIDANCE.search(text)
-    if m is None:
-        return None
-    return (f"{f.aspect.term!r}'s opinion {m.group(0)!r} is an idiom of avoidance: its negation reads as no "
-            "recommendation and it has no clean opposite")
-
-
-def _particles(p: Parse, f: PreparedAspect) -> set[int]:
-    """The particles and adverbs right after the opinion's verbs (*stay* annotated alone in *stay away from*)."""
-    mine = f.opinion_tokens()
-    return {h + 1 for h in mine if h + 1 < len(p.tokens) and p.upos[h] in ("VERB", "AUX")
-            and p.tokens[h + 1].lower() in ("away", "clear")}

@@ -15,6 +15,8 @@ EMBEDDED = frozenset({"advcl", "ccomp", "parataxis", "relcl", "csubj"})
 CLAUSE_BOUNDARY = EMBEDDED | {"conj", "cc", "mark", "punct", "dep"}
 """Children of a predicate outside its negation scope (coordinated clauses, embedded clauses, punctuation)."""
 
+SENTENCE_STOP = frozenset({".", "!", "?", ";"})
+"""Marks that end a sentence or a clause that stands as one."""
 COMPLEMENT = frozenset({"acomp", "attr", "oprd"})
 SUBJECT = frozenset({"nsubj", "nsubjpass", "csubj", "expl"})
 NEG_WORDS = frozenset({"not", "n't", "never", "no", "hardly", "barely", "scarcely", "nothing", "none", "nobody",

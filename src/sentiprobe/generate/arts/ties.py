@@ -22,7 +22,7 @@ from .clash import polar_sign
 from .polarity import LABEL_SIGN, Polarity
 from .resources import Parse
 from .strategies import PreparedAspect
-from .syntax import SUBJECT, subtree
+from .syntax import SENTENCE_STOP, SUBJECT, subtree
 
 _RESULT_CUT = frozenset({"conj", "cc", "parataxis", "advcl", "punct"})
 """Dependencies that leave a noun's clause (a coordinated or adverbial clause, punctuation)."""
@@ -169,7 +169,6 @@ def verdict_clash(lexicon: Polarity, p: Parse, f: PreparedAspect, aspects: Seque
 
 
 _BACK = frozenset({"them", "it", "they", "those", "these"})
-_SENTENCE_STOP = frozenset({".", ";", "!", "?"})
 
 
 def pronoun_clash(lexicon: Polarity, p: Parse, f: PreparedAspect, skip: set[int]) -> str | None:
@@ -179,8 +178,8 @@ def pronoun_clash(lexicon: Polarity, p: Parse, f: PreparedAspect, skip: set[int]
     for k, tok in enumerate(low):
         if tok != ";":
             continue
-        lo = next((j + 1 for j in range(k - 1, -1, -1) if low[j] in _SENTENCE_STOP), 0)
-        hi = next((j for j in range(k + 1, len(low)) if low[j] in _SENTENCE_STOP), len(low))
+        lo = next((j + 1 for j in range(k - 1, -1, -1) if low[j] in SENTENCE_STOP), 0)
+        hi = next((j for j in range(k + 1, len(low)) if low[j] in SENTENCE_STOP), len(low))
         depth, back = 0, False
         for j in range(k + 1, hi):  # a pronoun inside a parenthesis refers to the parenthesis's own noun
             depth += (low[j] == "(") - (low[j] == ")")
