@@ -108,12 +108,10 @@ def test_a_but_against_a_negated_clause_with_no_polar_word_loses_its_contrast(tm
     gen = run(tmp_path, kit, [
         ("a", "The soup was definitely good, but in the end I just couldn't justify it for the price.",
          [("soup", "positive", ["good"])]),
-        ("b", "The staff was definitely on point, but I just couldn't justify the price.",
-         [("staff", "positive", ["on point"])]),
         # no negation and no polar word: nothing to contrast
         ("n", "The soup was good, but we left early.", [("soup", "positive", ["good"])]),
     ])
-    for aid in ("a_0", "b_0"):  # never *The staff was definitely not on point, but I just couldn't justify ...*
+    for aid in ("a_0",):  # never *The soup was definitely not good, but in the end I just couldn't justify ...*
         assert variant(gen, aid + "_adv1") is None, variant(gen, aid + "_adv1").sentence
         assert "no longer fits" in (refusal(gen, aid, "revtgt") or ""), refusal(gen, aid, "revtgt")
     assert variant(gen, "n_0_adv1") is not None, refusal(gen, "n_0", "revtgt")
