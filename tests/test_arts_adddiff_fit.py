@@ -77,6 +77,9 @@ def test_everything_and_total_failure_do_not_follow_praise():
     pool = [_entry("THE MOTHERBOARD IS DEAD", "MOTHERBOARD", "negative"),
             _entry("the charger stopped working", "charger", "negative"), MUSIC]
     assert _appended(prep, pool) == {"music"}
+    # a corrupt kernel is a dead system (*it works perfectly, but the kernal is missing, or corrupt*)
+    prep = _prep("The screen is great.", [("screen", "positive")])
+    assert _appended(prep, [_entry("the kernal is missing, or corrupt", "kernal", "negative"), MUSIC]) == {"music"}
 
 
 def test_clash_names_its_reason():

@@ -90,7 +90,7 @@ _PRICE = re.compile(r"\$|\b(?:prices?|priced|pricing|pricey|overpriced|expensive
                     r"affordable|costs?|costly|bargain|pay|paid|money|dollars?|bucks|value|worth|wallet|bills?|"
                     r"(?:over)?charged|charges)\b",
                     re.IGNORECASE)
-_FAILURE = re.compile(r"\b(?:dead|died|dies|broke|broken|crash(?:ed|es)?|stopped working|went out|"
+_FAILURE = re.compile(r"\b(?:dead|died|dies|broke|broken|crash(?:ed|es)?|corrupt(?:ed)?|stopped working|went out|"
                       r"(?:does|did|would|will)(?: not|n't) (?:work|turn on|boot|start))\b", re.IGNORECASE)
 _FAMILIES = {
     "food": frozenset({"food", "meal", "meals", "dish", "dishes", "dinner", "lunch", "breakfast", "brunch", "cuisine"}),
@@ -102,8 +102,8 @@ _FAMILIES = {
 """Aspect heads that name a whole (the food, the service, the place, the machine): a clause about the whole
 contradicts the sentence's evaluation of a part of it and the other way round (*their calamari is a winner, but
 we got subpar food*; *great food, but the fish was not well prepared*)."""
-_CORE = frozenset({"motherboard", "mainboard", "board", "logicboard"})
-"""Parts without which the machine does nothing: their failure is the machine's."""
+_CORE = frozenset({"motherboard", "mainboard", "board", "logicboard", "kernel", "kernal"})
+"""Parts without which the machine does nothing (its board, its system's kernel): their failure is the machine's."""
 _PARTS = {
     "food": frozenset({"taste", "tastes", "flavor", "flavors", "flavour", "flavours", "seasoning"}),
     "service": frozenset({"waiter", "waiters", "waitress", "waitresses", "server", "servers", "bartender",
