@@ -26,9 +26,6 @@ def _without(site: Site, word: str) -> Site:
         else x for x in site.candidates])
 
 
-def _span_text(sent: Sent, span: tuple[int, int]) -> str:
-    a, b = sent.chars(*span)
-    return sent.text[a:b]
 
 
 def distinct_opposites(chooser: Chooser, sent: Sent, rows: list[tuple[Site, Candidate | None, dict[str, Any]]]
@@ -41,8 +38,8 @@ def distinct_opposites(chooser: Chooser, sent: Sent, rows: list[tuple[Site, Cand
         word = _swap_word(c)
         m = next((k for k in range(n) if rows[k][0].aspect_id == site.aspect_id and _swap_word(rows[k][1]) == word),
                  None) if word is not None else None
-        if m is None or word is None or (_span_text(sent, rows[m][0].span).lower()
-                                         == _span_text(sent, site.span).lower()):
+        if m is None or word is None or (sent.span_text(rows[m][0].span).lower()
+                                         == sent.span_text(site.span).lower()):
             continue  # an emphatic repetition (*easy easy easy*) is reversed as a whole
         for k in (n, m):
             c2, rec2 = chooser.choose(sent, _without(rows[k][0], word))

@@ -33,7 +33,8 @@ from .context import context_clash, context_clashes
 from .frames import NOT_ONLY_FRAME, not_only_rewrite, tied_frame
 from .polarity import COMPANY, LABEL_SIGN, Polarity
 from .resources import Parse
-from .repair import Additive, additive_deletion, additive_repair, contrast_added, contrast_made, contrast_repair
+from .repair import (Additive, additive_deletion, additive_repair, contrast_added, contrast_made, contrast_repair,
+                     find_additive)
 from .sense import DESCRIPTOR, AspectOpinions, aspect_view
 from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
 from .syntax import EMBEDDED, span_head, subtree
@@ -93,9 +94,6 @@ def make_sent(prep: Prepared, protected: Sequence[tuple[int, int]]) -> Sent | No
 
 
 
-def _span_text(sent: Sent, span: tuple[int, int]) -> str:
-    a, b = sent.chars(*span)
-    return sent.text[a:b]
 
 
 def _window(sent: Sent, cands: Sequence[Candidate], span: tuple[int, int]) -> tuple[int, int]:
@@ -147,7 +145,7 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
     if clash == NOT_ONLY_FRAME:
         plan.frame_fix = not_only_rewrite(sent, prep, pa)
         clash = None if plan.frame_fix else clash
-    plan.additive = _find_additive(sent, prep)
+    plan.additive = find_additive(sent, prep)
     if clash is None:
         flipped = [o for o in prep.aspects if o is pa or set(o.opinions) & set(pa.opinions)]
         rest = [o for o in prep.aspects if o not in flipped]
@@ -164,7 +162,7 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
     for span in pa.opinions:
         cands, why = reversal_candidates(sent, span, rev)
         why = why or purpose_opinion(sent.parse, span)
-        text = _span_text(sent, span)
+        text = sent.span_text(span)
         if why is not None:
             if ("against the" in why or why.startswith(DESCRIPTOR)) and len(pa.opinions) > 1:
                 # a concession (*attentive if slightly unpolished*), a descriptor (*has all the new features*)
@@ -225,59 +223,6 @@ def _describing_clause(q: Quality, sent: Sent, prep: Prepared, pa: PreparedAspec
     return None
 
 
-def _find_additive(sent: Sent, prep: Prepared) -> Additive | None:
-    """The first additive *also*/*too*/*equally* (or *even* before a comparative) on an opinion after another
-    aspect's opinion, with the aspects of the earlier opinions, nearest first. *I love the drinks, and the food is
-    also VERY good*, *the wine was good, too*, *the food is great, the shakes are even better*: the additive says
-    both opinions share a polarity; reversing either one (*I don't love the drinks, but the food is also VERY
-    good*) leaves it asserting the opposite. The common forms are repaired instead
-    (:func:`.repair.additive_repair`); the others block the reversal."""
-    p = sent.parse
-    spans = [(o, sp) for o in prep.aspects for sp in o.opinions]
-    for o, (f, t) in spans:
-        head = span_head(p, f, t)
-        hosts = [head] + ([p.heads[head]] if p.deps[head] in ("acomp", "attr", "xcomp", "dobj") else [])
-        for h in hosts:
-            for j, w in enumerate(p.tokens):
-                # not degree *too sweet*; *equally* compares with the earlier opinion (*are equally tasty*)
-                # and a scalar *even* before a comparative (*the food is great, the shakes are even better*)
-                additive = w.lower() in ("also", "equally") or (w.lower() == "too" and j > head) or (
-                    w.lower() == "even" and p.tags[h] in ("JJR", "RBR"))
-                earlier = sorted(((sp2[1], n) for n, (o2, sp2) in enumerate(spans)
-                                  if o2 is not o and sp2[1] <= min(f, j)), reverse=True)
-                if p.heads[j] == h and j != h and p.deps[j] == "advmod" and additive and earlier:
-                    why = (f"the additive {w!r} ties {_span_text(sent, (f, t))!r} to an earlier opinion: a reversal "
-                           "of either would clash")
-                    return Additive(j, o, tuple(dict.fromkeys(spans[n][0] for _, n in earlier)), why)
-        fin = _as_well(p, t, [sp for _, sp in spans])
-        earlier = sorted(((sp2[1], n) for n, (o2, sp2) in enumerate(spans) if o2 is not o and sp2[1] <= f),
-                         reverse=True)
-        # *as well* also adds a mere mention (*good chicken and bad tuna as well*): a tie only between agreeing
-        # opinions
-        if fin is not None and earlier and spans[earlier[0][1]][0].aspect.polarity == o.aspect.polarity != "neutral":
-            why = (f"the additive 'as well' ties {_span_text(sent, (f, t))!r} to an earlier opinion: a reversal of "
-                   "either would clash")
-            return Additive(fin, o, tuple(dict.fromkeys(spans[n][0] for _, n in earlier)), why)
-    return None
-
-
-_AS_WELL_GAP = frozenset({",", ";", ":", "-", "--", "(", ")", "but", "and", "or", "yet", "so", "because", "which",
-                          "that", "who", "while", "although", "though"})
-
-
-def _as_well(p: Parse, end: int, spans: Sequence[tuple[int, int]]) -> int | None:
-    """The token of a clause-final *as well* that follows the opinion ending at ``end`` in its clause (no other
-    opinion nor a clause boundary between them: *and good tuna as well.*), or None."""
-    for j in range(end, len(p.tokens) - 1):
-        w = p.tokens[j].lower()
-        if w == "as" and p.tokens[j + 1].lower() == "well" and (
-                j + 2 == len(p.tokens) or p.tokens[j + 2] in (".", "!", "...", "!!")):
-            return j if not any(end <= f < j for f, _ in spans) else None
-        if w in _AS_WELL_GAP or p.upos[j] == "PUNCT":
-            return None
-    return None
-
-
 def _governs(sent: Sent, span: tuple[int, int], target: set[int]) -> bool:
     """Whether the head of ``span`` also governs the target (*I dislike iTunes, the security, ...*)."""
     head = span_head(sent.parse, *span)
@@ -300,7 +245,7 @@ def plan_rev_non(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
     plan.sent = sent
     guard = set(range(*pa.span)) | pa.opinion_tokens() | _describing_tokens(sent, pa)
     # a frame tying the clauses' polarity: nothing is reversed, but an additive in a form that can go goes
-    found = _find_additive(sent, prep)
+    found = find_additive(sent, prep)
     additive = tied_frame(sent) or (found.why if found is not None and additive_deletion(sent, found.index) is None
                                 else None)
     if additive is None:
@@ -343,7 +288,7 @@ def plan_rev_non(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
                     sites = []
                     break
                 cands = [_flip_check(sent, c, span, o.aspect.polarity, q.lexicon) for c in cands]
-                sites.append(Site(f"non-target {o.aspect.term!r}: reverse {_span_text(sent, span)!r}", o.aspect.id,
+                sites.append(Site(f"non-target {o.aspect.term!r}: reverse {sent.span_text(span)!r}", o.aspect.id,
                                   "reverse", span, cands, _window(sent, cands, span)))
             plan.sites += sites
         else:
@@ -352,7 +297,7 @@ def plan_rev_non(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
                 if why is not None:
                     why_all.append(f"{o.aspect.term!r}: {why}")
                     continue
-                plan.sites.append(Site(f"non-target {o.aspect.term!r}: intensify {_span_text(sent, span)!r}",
+                plan.sites.append(Site(f"non-target {o.aspect.term!r}: intensify {sent.span_text(span)!r}",
                                        o.aspect.id, "intensify", span, cands, _window(sent, cands, span)))
     # the opinion of a non-target its clause blocks stays as is for every aspect it is annotated for (*a rude
     # bartender who had us waiting*: the same *rude* annotated for *waiting* is not reversed either)
@@ -568,7 +513,7 @@ def _conjunction(plan: Plan, flipped: set[str], lexicon: Polarity) -> CharEdit |
         sign = LABEL_SIGN[o.aspect.polarity]
         if o is pa or o.aspect.id in flipped or o.aspect.polarity != a.polarity or not sign:
             return True
-        return all(lexicon.phrase(_span_text(sent, sp)) != -sign for sp in o.opinions)
+        return all(lexicon.phrase(sent.span_text(sp)) != -sign for sp in o.opinions)
 
     def after(o: PreparedAspect) -> int:  # an aspect's sign after the edit
         return -LABEL_SIGN[o.aspect.polarity] if o.aspect.id in flipped else LABEL_SIGN[o.aspect.polarity]

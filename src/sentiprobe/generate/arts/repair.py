@@ -4,11 +4,11 @@ Three clashes of :mod:`.clash` have a clean one-word repair in a narrow, recogni
 stays refused. The repaired variant runs through every validity check again (the caller re-checks the final
 text), and each repair is an edit of its own in the provenance:
 
-* :func:`additive_repair`, op ``additive_removed`` (RevTgt and RevNon): an additive *also* / *too* that ties an
-  opinion to an earlier one (*I love the drinks, and the food is also VERY good*) is deleted where the two now
-  differ, and the *and* that joins their clauses becomes *but* (*I don't love the drinks, but the food is VERY
-  good*). Only the forms *is also* (after an auxiliary), *, too* and *as well* (clause-final), *; also,* and
-  *equally* before its adjective (*the wraps are equally tasty*) are deleted:
+* :func:`additive_repair`, op ``additive_removed`` (RevTgt and RevNon): an additive *also* / *too* (found by
+  :func:`find_additive`) that ties an opinion to an earlier one (*I love the drinks, and the food is also VERY
+  good*) is deleted where the two now differ, and the *and* that joins their clauses becomes *but* (*I don't love
+  the drinks, but the food is VERY good*). Only the forms *is also* (after an auxiliary), *, too* and *as well*
+  (clause-final), *; also,* and *equally* before its adjective (*the wraps are equally tasty*) are deleted:
   elsewhere *also* works as a conjunction (*Easy to install also small to carry*) and its removal breaks the
   sentence.
 * :func:`contrast_repair`, op ``but_to_and``: a *but* whose two sides now read alike becomes *and* where each side
@@ -35,7 +35,8 @@ from .candidates import Sent
 from .charedit import CharEdit, touches
 from .clash import contrast_sides, polar_sign
 from .polarity import COMPANY, LABEL_SIGN, Polarity
-from .strategies import PreparedAspect
+from .resources import Parse
+from .strategies import Prepared, PreparedAspect
 from .syntax import EMBEDDED, span_head, subtree
 
 
@@ -49,6 +50,59 @@ class Additive:
     earlier: tuple[PreparedAspect, ...]
     why: str
 
+
+
+def find_additive(sent: Sent, prep: Prepared) -> Additive | None:
+    """The first additive *also*/*too*/*equally* (or *even* before a comparative) on an opinion after another
+    aspect's opinion, with the aspects of the earlier opinions, nearest first. *I love the drinks, and the food is
+    also VERY good*, *the wine was good, too*, *the food is great, the shakes are even better*: the additive says
+    both opinions share a polarity; reversing either one (*I don't love the drinks, but the food is also VERY
+    good*) leaves it asserting the opposite. The common forms are repaired instead
+    (:func:`.repair.additive_repair`); the others block the reversal."""
+    p = sent.parse
+    spans = [(o, sp) for o in prep.aspects for sp in o.opinions]
+    for o, (f, t) in spans:
+        head = span_head(p, f, t)
+        hosts = [head] + ([p.heads[head]] if p.deps[head] in ("acomp", "attr", "xcomp", "dobj") else [])
+        for h in hosts:
+            for j, w in enumerate(p.tokens):
+                # not degree *too sweet*; *equally* compares with the earlier opinion (*are equally tasty*)
+                # and a scalar *even* before a comparative (*the food is great, the shakes are even better*)
+                additive = w.lower() in ("also", "equally") or (w.lower() == "too" and j > head) or (
+                    w.lower() == "even" and p.tags[h] in ("JJR", "RBR"))
+                earlier = sorted(((sp2[1], n) for n, (o2, sp2) in enumerate(spans)
+                                  if o2 is not o and sp2[1] <= min(f, j)), reverse=True)
+                if p.heads[j] == h and j != h and p.deps[j] == "advmod" and additive and earlier:
+                    why = (f"the additive {w!r} ties {sent.span_text((f, t))!r} to an earlier opinion: a reversal "
+                           "of either would clash")
+                    return Additive(j, o, tuple(dict.fromkeys(spans[n][0] for _, n in earlier)), why)
+        fin = _as_well(p, t, [sp for _, sp in spans])
+        earlier = sorted(((sp2[1], n) for n, (o2, sp2) in enumerate(spans) if o2 is not o and sp2[1] <= f),
+                         reverse=True)
+        # *as well* also adds a mere mention (*good chicken and bad tuna as well*): a tie only between agreeing
+        # opinions
+        if fin is not None and earlier and spans[earlier[0][1]][0].aspect.polarity == o.aspect.polarity != "neutral":
+            why = (f"the additive 'as well' ties {sent.span_text((f, t))!r} to an earlier opinion: a reversal of "
+                   "either would clash")
+            return Additive(fin, o, tuple(dict.fromkeys(spans[n][0] for _, n in earlier)), why)
+    return None
+
+
+_AS_WELL_GAP = frozenset({",", ";", ":", "-", "--", "(", ")", "but", "and", "or", "yet", "so", "because", "which",
+                          "that", "who", "while", "although", "though"})
+
+
+def _as_well(p: Parse, end: int, spans: Sequence[tuple[int, int]]) -> int | None:
+    """The token of a clause-final *as well* that follows the opinion ending at ``end`` in its clause (no other
+    opinion nor a clause boundary between them: *and good tuna as well.*), or None."""
+    for j in range(end, len(p.tokens) - 1):
+        w = p.tokens[j].lower()
+        if w == "as" and p.tokens[j + 1].lower() == "well" and (
+                j + 2 == len(p.tokens) or p.tokens[j + 2] in (".", "!", "...", "!!")):
+            return j if not any(end <= f < j for f, _ in spans) else None
+        if w in _AS_WELL_GAP or p.upos[j] == "PUNCT":
+            return None
+    return None
 
 
 def additive_deletion(sent: Sent, j: int) -> CharEdit | None:

@@ -52,6 +52,11 @@ class Sent:
         a, b = self.offsets[i]
         return self.text[a:b]
 
+    def span_text(self, span: tuple[int, int]) -> str:
+        """The text of the token span ``[i, j)``."""
+        a, b = self.chars(*span)
+        return self.text[a:b]
+
     def replace(self, i: int, new: str, op: str, detail: str) -> CharEdit:
         a, b = self.offsets[i]
         return CharEdit(a, b, self._case(i, new), self.text[a:b], op, detail)
