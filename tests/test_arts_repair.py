@@ -159,9 +159,13 @@ def test_and_becomes_but_where_the_other_predicate_has_no_aspect_but_keeps_its_p
         ("f", "My friend had a burger and I had these wonderful pancakes.", [("pancakes", "positive", ["wonderful"])]),
         # the other predicate holds no polar word
         ("n", "The screen is bright and it has two ports.", [("screen", "positive", ["bright"])]),
+        # a denied higher degree is the highest praise, not a complaint
+        ("h", "It has a wonderful battery life and I couldn't be happier.",
+         [("battery life", "positive", ["wonderful"])]),
     ], with_lexicon(tmp_path, {"fast": "positive"}))
     for key, start in (("w_0_adv1", "Poorly designed but fast."), ("s_0_adv1", "It is super fast but has "),
-                       ("a_0_adv1", "It arrived so fast but customer service was ")):
+                       ("a_0_adv1", "It arrived so fast but customer service was "),
+                       ("h_0_adv1", "It has a terrible battery life but I couldn't be happier.")):
         v = variant(gen, key)
         assert v is not None and v.sentence.startswith(start), (key, v)
         assert "and_to_but" in ops(v)

@@ -59,7 +59,16 @@ def polar_sign(lexicon: Polarity, p: Parse, i: int) -> int:
     if p.upos[i] not in _CONTENT or (p.upos[i] == "ADV" and p.upos[p.heads[i]] not in ("VERB", "AUX", "ADJ", "ADV")):
         return 0  # an adverb of a preposition (*right out of the box*) carries no sentiment
     s = lexicon.word(p.tokens[i])
-    return -s if s and _negated(p, i) else s
+    return -s if s and _negated(p, i) and not _cannot_be_more(p, i) else s
+
+
+def _cannot_be_more(p: Parse, i: int) -> bool:
+    """Whether comparative ``i`` is denied with a *could* / *can* (*I couldn't be happier*, *could not have been
+    better*): the denial of a higher degree is the highest praise, not its reversal."""
+    if p.tags[i] not in ("JJR", "RBR"):
+        return False
+    before = [w.lower() for w in p.tokens[max(0, i - 5):i]]
+    return any(w in ("could", "can", "ca", "cannot", "couldnt", "cant") for w in before)
 
 
 def _polar(lexicon: Polarity, p: Parse, toks: Iterable[int], sign: int, skip: set[int]) -> str | None:
