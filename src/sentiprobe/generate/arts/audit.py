@@ -39,6 +39,7 @@ from ...stats.proportion import wilson_interval
 from ...suites.arts.audit_key import KEY_SCHEMA_VERSION, key_path, sample_fingerprint
 from ...suites.arts.formats import FLIP, ORIGINAL
 from ...suites.arts.load import load_enriched
+from .charedit import NEGATION_OPS
 from .inputs import parse_json
 from .text import tokenize
 
@@ -110,7 +111,7 @@ def audit(gen, parse: bool = True) -> dict[str, Any]:
         if v.kind == "revtgt":
             spans = pa.aspect.opinions if chars else pa.opinions
             ok = any(_overlaps((e.start, e.end), op) for e in v.edits for op in spans) or any(
-                e.op in ("copula_negated", "negation_added", "do_support", "negation_removed") for e in v.edits)
+                e.op in NEGATION_OPS for e in v.edits)
             tally.add(v.kind, "target_opinion_changed", ok, ex)
         if v.kind == "revnon" and not chars:  # corrected RevNon may leave a non-target it cannot edit validly
             tally.add(v.kind, "non_targets_reversed", _non_targets_ok(p, pa, v), ex)

@@ -43,7 +43,7 @@ from .opposites import (above_below, analytic_comparison, antonym_candidates, av
                         least_favorite, like_a_charm, misread_verb, not_worth, off_scale, participle_adverb, speed_up)
 from .sense import booster, booster_fits, boosted_negative, descriptor, extreme_negation, extreme_word, fit_swaps
 from .site import Candidate, Reversal, Sent, article_fix, sign_label
-from .syntax import COMPLEMENT, carriers, children, has_subject, negations, predicate, scope, span_head, subtree
+from .syntax import BE, COMPLEMENT, carriers, children, has_subject, negations, predicate, scope, span_head, subtree
 
 INTENSIFIERS_ADJ = ("very", "really")
 INTENSIFIERS_EXTREME = ("really", "absolutely")
@@ -64,7 +64,6 @@ DEGREE_WORDS = frozenset({"very", "really", "so", "too", "extremely", "quite", "
                           "extra", "overly", "way", "real", "simply", "definitely", "also", "always", "even",
                           "still", "all", "as", "how", "such"})
 _FINITE = ("VBZ", "VBP", "VBD")
-_BE = frozenset({"be", "is", "are", "was", "were", "am", "'s", "'re", "'m", "been", "being"})
 _AFTER_NEGATION = frozenset({"also", "still", "even", "definitely", "certainly", "probably", "surely", "clearly",
                              "obviously", "usually", "generally", "simply", "honestly", "actually", "surprisingly",
                              "unsurprisingly", "frankly", "truly"})
@@ -326,7 +325,7 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
                 cand = cand.with_problems("a negation after 'also' reads as adding to what came before "
                                           "(*is also not awesome*)")
             out.append(cand)
-        elif p.tokens[pred].lower() in _BE and p.tags[pred] in _FINITE:  # a main-verb *be*: *there's* -> *'s not*
+        elif p.tokens[pred].lower() in BE and p.tags[pred] in _FINITE:  # a main-verb *be*: *there's* -> *'s not*
             e = s.insert_after(pred, "not", "copula_negated", f"'not' after {p.tokens[pred]!r}")
             out.append(Candidate((e,), e.op, e.detail, 2))
         elif p.upos[pred] == "VERB" and p.tags[pred] == "VB" and p.deps[pred] in ("ROOT", "conj") and \
@@ -430,7 +429,7 @@ def _neither_nor(s: Sent, head: int, pred: int, r: Reversal) -> Candidate | None
     if p.upos[a] == "ADJ" and p.deps[a] == "conj" and p.upos[p.heads[a]] == "ADJ":
         a = p.heads[a]
     if p.upos[a] != "ADJ" or p.deps[a] not in COMPLEMENT or p.heads[a] != pred or a != pred + 1 \
-            or p.upos[pred] != "AUX" or p.tokens[pred].lower() not in _BE:
+            or p.upos[pred] != "AUX" or p.tokens[pred].lower() not in BE:
         return None
     conj = [j for j in children(p, a) if p.deps[j] == "conj"]
     if len(conj) != 1 or p.upos[conj[0]] != "ADJ" or conj[0] != a + 2 or p.tokens[a + 1].lower() != "and" \

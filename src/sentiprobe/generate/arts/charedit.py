@@ -11,6 +11,9 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
+NEGATION_OPS = frozenset({"copula_negated", "negation_added", "do_support", "negation_removed"})
+"""Edit operations that reverse their clause by a negation, inserted or removed."""
+
 
 @dataclass(frozen=True)
 class CharEdit:

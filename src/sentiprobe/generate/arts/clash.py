@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-from .charedit import CharEdit, apply, touches
+from .charedit import NEGATION_OPS, CharEdit, apply, touches
 from .polarity import LABEL_SIGN, Polarity
 from .resources import Parse
 from .strategies import PreparedAspect
@@ -71,8 +71,8 @@ def _cannot_be_more(p: Parse, i: int) -> bool:
     return any(w in ("could", "can", "ca", "cannot", "couldnt", "cant") for w in before)
 
 
-def _polar(lexicon: Polarity, p: Parse, toks: Iterable[int], sign: int, skip: set[int]) -> str | None:
-    """The first word of ``toks`` (not in ``skip``) that reads with polarity ``sign`` in its context."""
+def polar_word(lexicon: Polarity, p: Parse, toks: Iterable[int], sign: int, skip: set[int]) -> str | None:
+    """The first word of ``toks`` (not in ``skip``) that reads with polarity ``sign`` in its context, or None."""
     return next((p.tokens[i] for i in sorted(toks) if i not in skip and polar_sign(lexicon, p, i) == sign), None)
 
 
@@ -137,7 +137,7 @@ def _clash(lexicon: Polarity, p: Parse, f: PreparedAspect, ties: list[tuple[int,
             continue  # a price is weighed against what it buys (*good food with a pretty unreasonable price*)
         for side, other in ((host, phrase), (phrase, host)):
             if mine & side and not mine & other:
-                word = _polar(lexicon, p, other, old, edited)
+                word = polar_word(lexicon, p, other, old, edited)
                 if word is not None:
                     return (f"the {p.tokens[w]!r} phrase ties {f.aspect.term!r}'s opinion to {word!r}, which keeps "
                             "the old polarity: the reversal would clash")
@@ -155,7 +155,7 @@ def _clash(lexicon: Polarity, p: Parse, f: PreparedAspect, ties: list[tuple[int,
                 return (f"{f.aspect.term!r}'s opinion {p.tokens[head]!r} evaluates a list whose item keeps {word!r}, "
                         "the old polarity: the reversal would clash")
         for q in _coordinated(p, head, term):
-            word = _polar(lexicon, p, scope(p, q) - _subjects(p, q), old, edited | annotated)
+            word = polar_word(lexicon, p, scope(p, q) - _subjects(p, q), old, edited | annotated)
             if word is not None:
                 return (f"a coordinated predicate of the same subject ({p.tokens[q]!r} ... {word!r}) keeps the "
                         f"old polarity of {f.aspect.term!r}: the reversal would clash")
@@ -275,13 +275,11 @@ def _side_sign(lexicon: Polarity, text: str, tokens: Sequence[str], offsets: Seq
     before = [_reading(lexicon, text[a:b]) for a, b in sides]
     after = [_reading(lexicon, _edited(text, a, b, edits)) for a, b in sides]
     for i, (a, b) in enumerate(sides):
-        if after[i] == before[i] != 0 and any(a <= e.start and e.end <= b and e.op in NEGATING for e in edits):
+        if after[i] == before[i] != 0 and any(a <= e.start and e.end <= b and e.op in NEGATION_OPS for e in edits):
             after[i] = -before[i]  # VADER misses a negation after a booster (*definitely not good* reads positive)
     return after[0] if before[0] * before[1] == -1 and after[0] == after[1] != 0 else 0
 
 
-NEGATING = frozenset({"copula_negated", "negation_added", "do_support", "negation_removed"})
-"""Edits that reverse their clause by a negation, inserted or removed."""
 _NEGATED_VERB = re.compile(r"(?:\b(?:not|never|cannot)|n't)\s+(?:\w+\s+){0,2}?\w+", re.IGNORECASE)
 
 

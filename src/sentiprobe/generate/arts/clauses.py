@@ -27,7 +27,7 @@ from typing import Any
 
 from .adddiff import ADDITIVE, PoolEntry
 from .charedit import lower_first
-from .polarity import LABEL_SIGN, THRESHOLD, Polarity
+from .polarity import COMPANY, LABEL_SIGN, THRESHOLD, Polarity
 from .resources import Parse
 from .strategies import Prepared
 from .syntax import CLAUSE_BOUNDARY, EMBEDDED, children, span_head, subtree
@@ -240,9 +240,10 @@ _EXPERIENCE = frozenset({"have", "had", "get", "got", "received", "recieved", "a
 of wine*, *I really like the decor*)."""
 
 
-_PARTY = frozenset({"husband", "wife", "son", "daughter", "kids", "kid", "children", "child", "friend", "friends",
-                    "family", "boyfriend", "girlfriend", "date", "mom", "dad", "mother", "father", "parents",
-                    "partner", "fiance", "fiancee", "brother", "sister", "guests", "wifey", "hubby"})
+_PARTY = (COMPANY - {"alone"}) | frozenset({"husband", "wife", "son", "daughter", "kids", "kid", "children", "child",
+                                            "boyfriend", "girlfriend", "mom", "dad", "mother", "father", "parents",
+                                            "partner", "fiance", "fiancee", "brother", "sister", "guests", "wifey",
+                                            "hubby"})
 """Who the reviewer came with: *our son loves pizza*, *my husband doesn't like vegetables* tell their taste."""
 
 

@@ -7,13 +7,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from .charedit import NEGATION_OPS
 from .choice import Chooser
 from .site import Candidate, Sent
 
 if TYPE_CHECKING:
     from .corrected import Site
-
-_PREDICATE_NEGATION = frozenset({"copula_negated", "negation_added", "do_support", "negation_removed"})
 
 
 def _swap_word(c: Candidate | None) -> str | None:
@@ -56,7 +55,7 @@ def one_negation_per_predicate(sent: Sent, rows: list[tuple[Site, Candidate | No
     unsexy*) and one negation is not removed in two ways."""
     out = list(rows)
     for site, c, _ in rows:
-        if c is None or c.op not in _PREDICATE_NEGATION:
+        if c is None or c.op not in NEGATION_OPS:
             continue
         for k, (s2, c2, rec2) in enumerate(out):
             if s2 is site or s2.aspect_id != site.aspect_id or c2 == c:

@@ -25,11 +25,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .clash import polar_sign
+from .clash import polar_word
 from .polarity import LABEL_SIGN, Polarity
 from .resources import Parse
 from .strategies import PreparedAspect
-from .syntax import SENTENCE_STOP, SUBJECT, children, span_head, subtree
+from .syntax import BE, SENTENCE_STOP, SUBJECT, children, span_head, subtree
 
 _DESCRIBING = frozenset({"amod", "appos", "acl", "advcl", "advmod"})
 """Dependencies of a descriptor set off after a noun (*atmosphere, perfect for drinks*), headed by an adjective or
@@ -39,8 +39,8 @@ _SELECTING = frozenset({"certain", "particular", "specific", "such", "same", "wh
 
 
 def _first_polar(lexicon: Polarity, p: Parse, toks: set[int], sign: int, skip: set[int]) -> str | None:
-    return next((p.tokens[i] for i in sorted(toks) if i not in skip and p.tokens[i].lower() not in _SELECTING
-                 and polar_sign(lexicon, p, i) == sign), None)
+    """:func:`.clash.polar_word`, a selecting word (*certain*, *whole*) never counting."""
+    return polar_word(lexicon, p, toks, sign, skip | {i for i in toks if p.tokens[i].lower() in _SELECTING})
 
 
 def descriptor_clash(lexicon: Polarity, p: Parse, f: PreparedAspect, aspects: Sequence[PreparedAspect],
@@ -108,7 +108,7 @@ def superlative_frame(lexicon: Polarity, p: Parse, f: PreparedAspect, aspects: S
             continue
         cop = p.heads[noun]
         if cop == noun or p.deps[noun] not in SUBJECT | {"attr"} or p.upos[cop] not in ("AUX", "VERB") \
-                or p.tokens[cop].lower() not in _BE:
+                or p.tokens[cop].lower() not in BE:
             continue
         side = subtree(p, noun)
         other = set().union(*(subtree(p, k) for k in children(p, cop) if k not in side and p.deps[k] in (
@@ -121,7 +121,6 @@ def superlative_frame(lexicon: Polarity, p: Parse, f: PreparedAspect, aspects: S
     return None
 
 
-_BE = frozenset({"is", "are", "was", "were", "'s", "'re", "be", "being", "been"})
 _SOME = frozenset({"something", "nothing", "anything", "everything"})
 """Indefinite pronouns whose relative clause often comes after a phrase that the parser takes for its antecedent
 (*something so great about being outdoors, ..., enjoying a drink that makes going there worthwhile*)."""
@@ -194,8 +193,6 @@ def example_clause_clash(lexicon: Polarity, p: Parse, f: PreparedAspect, skip: s
 
 
 _EVEN = frozenset({"even", "still"})
-
-
 
 
 def even_comparative(lexicon: Polarity, p: Parse, f: PreparedAspect, skip: set[int]) -> str | None:

@@ -6,6 +6,7 @@ liking the tagger misread (:func:`misread_verb`); each candidate carries its val
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from .charedit import CharEdit
 from .morph import base_form, inflect
@@ -219,10 +220,15 @@ def like_a_charm(s: Sent, head: int, sign: int) -> list[Candidate]:
             [w.lower() for w in p.tokens[head - 2:head]] != ["like", "a"] or \
             base_form(p.tokens[head - 3], p.tags[head - 3]) not in _IDIOM_VERBS:
         return []
-    a, b = s.offsets[head - 2][0], s.offsets[head][1]
+    return _replacements(s, s.offsets[head - 2][0], s.offsets[head][1], _IDIOM_OPPOSITES, "the idiom")
+
+
+def _replacements(s: Sent, a: int, b: int, words: Sequence[str], what: str) -> list[Candidate]:
+    """One antonym candidate per word of ``words`` for the characters ``[a, b)`` (``what`` they are, for the
+    provenance), ranked in their order after the first rule's candidate."""
     out = []
-    for rank, w in enumerate(_IDIOM_OPPOSITES):
-        e = CharEdit(a, b, w, s.text[a:b], "antonym", f"{w!r} for the idiom {s.text[a:b]!r}")
+    for rank, w in enumerate(words):
+        e = CharEdit(a, b, w, s.text[a:b], "antonym", f"{w!r} for {what} {s.text[a:b]!r}")
         out.append(Candidate((e,), "antonym", e.detail, 1 + rank))
     return out
 
@@ -263,12 +269,7 @@ def fixed_praise(s: Sent, f: int, t: int, sign: int) -> list[Candidate]:
             if tuple(low[i:j]) != phrase or j < f + 1:
                 continue
             a = i - 1 if i > 0 and low[i - 1] in _FIXED_LEAD else i
-            x, y = s.offsets[a][0], s.offsets[j - 1][1]
-            out = []
-            for rank, w in enumerate(opposites):
-                e = CharEdit(x, y, w, s.text[x:y], "antonym", f"{w!r} for the fixed phrase {s.text[x:y]!r}")
-                out.append(Candidate((e,), "antonym", e.detail, 1 + rank))
-            return out
+            return _replacements(s, s.offsets[a][0], s.offsets[j - 1][1], opposites, "the fixed phrase")
     return []
 
 
@@ -335,12 +336,10 @@ def avoidance(s: Sent, head: int, sign: int) -> list[Candidate]:
     words = (base_form(p.tokens[head], p.tags[head]), p.tokens[head + 1].lower(), p.tokens[head + 2].lower())
     if words not in _AVOIDANCE:
         return []
-    a, b = s.offsets[head][0], s.offsets[head + 2][1]
     w = inflect("try", p.tags[head])
     if p.tokens[head][:1].isupper():
         w = w[:1].upper() + w[1:]
-    e = CharEdit(a, b, w, s.text[a:b], "antonym", f"{w!r} for the idiom of avoidance {s.text[a:b]!r}")
-    return [Candidate((e,), "antonym", e.detail, 1)]
+    return _replacements(s, s.offsets[head][0], s.offsets[head + 2][1], (w,), "the idiom of avoidance")
 
 
 _ANALYTIC = {"more": "less", "less": "more"}

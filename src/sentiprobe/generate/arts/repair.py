@@ -70,9 +70,11 @@ def find_additive(sent: Sent, prep: Prepared) -> Additive | None:
                 # and a scalar *even* before a comparative (*the food is great, the shakes are even better*)
                 additive = w.lower() in ("also", "equally") or (w.lower() == "too" and j > head) or (
                     w.lower() == "even" and p.tags[h] in ("JJR", "RBR"))
+                if not (additive and p.heads[j] == h and j != h and p.deps[j] == "advmod"):
+                    continue
                 earlier = sorted(((sp2[1], n) for n, (o2, sp2) in enumerate(spans)
                                   if o2 is not o and sp2[1] <= min(f, j)), reverse=True)
-                if p.heads[j] == h and j != h and p.deps[j] == "advmod" and additive and earlier:
+                if earlier:
                     why = (f"the additive {w!r} ties {sent.span_text((f, t))!r} to an earlier opinion: a reversal "
                            "of either would clash")
                     return Additive(j, o, tuple(dict.fromkeys(spans[n][0] for _, n in earlier)), why)
@@ -308,7 +310,7 @@ def contrast_made(sent: Sent, aspects: Sequence[PreparedAspect], turned: Sequenc
     owned = [(o, o.opinion_tokens() | set(range(*o.span))) for o in aspects if o.opinions]
     mine = dict(owned)
     added_contrast = any(w in _CONTRAST_WORDS for e in edits for w in re.findall(r"[a-z]+", e.text.lower()))
-    kept = [i for i in range(len(toks)) if not any(touches(sent.offsets[i], e) for e in edits)]
+    kept = {i for i in range(len(toks)) if not any(touches(sent.offsets[i], e) for e in edits)}
     found: list[tuple[int, CharEdit]] = []
     for j, w in enumerate(toks):
         if w not in ("and", ",") or j not in kept:

@@ -15,6 +15,8 @@ EMBEDDED = frozenset({"advcl", "ccomp", "parataxis", "relcl", "csubj"})
 CLAUSE_BOUNDARY = EMBEDDED | {"conj", "cc", "mark", "punct", "dep"}
 """Children of a predicate outside its negation scope (coordinated clauses, embedded clauses, punctuation)."""
 
+BE = frozenset({"be", "is", "are", "was", "were", "am", "'s", "'re", "'m", "been", "being"})
+"""The forms of *be*."""
 SENTENCE_STOP = frozenset({".", "!", "?", ";"})
 """Marks that end a sentence or a clause that stands as one."""
 COMPLEMENT = frozenset({"acomp", "attr", "oprd"})
