@@ -43,6 +43,9 @@ from .text import detokenize, negation_cues, tokenize
 
 PHRASE_SOURCES = ("auto", "template", "mined", "aspectset", "clauses")
 MAX_DRAWS = 200
+MAX_CLAUSES = 2
+"""Most clauses one corrected variant appends: a third reads as a run-on pile of unrelated statements (*..., but sound
+is good, the design is awesome and the battery life is very long*)."""
 CLAUSE_CAP = 0.02
 """Largest share of a file's variants of one AddDiff strategy that one clause may serve (corrected mode)."""
 
@@ -219,6 +222,8 @@ def append_clauses(source: str, parts: Sequence[str], faithful: bool, opposed: b
     if not faithful and body[-1:] in ("!", "?"):
         final = body[-1]
     body = body.rstrip(".?!").rstrip()
+    if not faithful:  # a dangling dash (*... any other brand-*) before the joint: *brand-, but*
+        body = body.rstrip("-–— ").rstrip() or body
     appended = _join(parts)
     if faithful:
         contrast = "but" in body or "although" in body
@@ -278,11 +283,15 @@ def _turned(prep: Prepared, labels: dict[str, str], sentence: str, lexicon: Pola
     aspect, or 0: there the sentence turns to an evaluation no aspect carries (*Food was decent, but not great*; *it's
     not in a convenient location but is more like a hidden treasure*), and that is what it says last; where the
     lexicon reads nothing there, the turn itself says the opposite of the last aspect."""
-    end, last = max(((m[0], m[1]) for m in _marks(prep, labels) if m[1]), default=(0, 0))
-    turns = [m for m in _TURN_WORD.finditer(sentence) if m.start() >= end]
+    end, last, aid = max(((m[0], m[1], m[2]) for m in _marks(prep, labels) if m[1]), default=(0, 0, ""))
+    # (a turn between two opinions of the last aspect counts too: *Food was decent, but not great*, both annotated)
+    ops = sorted(next((o.aspect.opinions for o in prep.aspects if o.aspect.id == aid), []))
+    first = ops[0][1] if len(ops) > 1 else end
+    turns = [m for m in _TURN_WORD.finditer(sentence) if m.start() >= first]
     # a tail the lexicon cannot read turns from the last aspect all the same (*The food was good, but when all was
     # said and done, I couldn't justify it for the price*)
-    return (lexicon.phrase(sentence[turns[-1].end():]) or -last) if turns else 0
+    tail = sentence[turns[-1].end():] if turns else ""
+    return ((-1 if _WANTING.search(tail) else lexicon.phrase(tail)) or -last) if turns else 0
 
 
 def contrasts(prep: Prepared, labels: dict[str, str], label: str, sentence: str = "",
@@ -341,6 +350,63 @@ def exclusive(sentence: str) -> tuple[int, str]:
     return 0, ""
 
 
+_WANTING = re.compile(r"\b(?:needs?|needed) (?:to be |some )?improv\w*|\bcould (?:be|use) (?:better|improv\w*)|"
+                      r"\broom for improvement\b", re.IGNORECASE)
+"""A wish for improvement (*some things need to be improved*): the lexicon reads *improved* as praise."""
+
+
+def _tail_sign(sentence: str, lexicon: Polarity, prep: Prepared, labels: dict[str, str]) -> int:
+    """The sign of what the sentence says after its last *but* (or *although*): the ``lexicon``'s reading, a wish
+    for improvement (:data:`_WANTING`) read as a complaint, or else the label of the last polar aspect there (not
+    after an opening *But*)."""
+    last = list(_CONTRAST.finditer(sentence))[-1]
+    at = last.end()
+    tail = sentence[at:]
+    sign = -1 if _WANTING.search(tail) else lexicon.phrase(tail)
+    if sign or sentence != prep.sentence.text or not sentence[:last.start()].strip(" \"'(*-"):
+        return sign  # (an opening *But* answers the sentence before: no aspect here says what it turns to)
+    after = [m for m in _marks(prep, labels) if m[1] and m[0] > at]
+    return max(after)[1] if after else 0
+
+
+def _roomiest(pool: list[PoolEntry], uses: Counter, cap: int, draw_n: int) -> list[PoolEntry]:
+    """A neutral target's pool narrowed to the polarity with the most capacity left: either polarity suits it, while
+    each polar target has one, and the scarcer pool (the negative clauses of a file of mostly positive targets) is
+    kept for the targets that can use nothing else."""
+    left: Counter = Counter()
+    for e in pool:
+        left[e.label] += cap - uses[e.text]
+    if not left:
+        return pool
+    best = max(sorted(left), key=lambda lab: left[lab])
+    narrowed = [e for e in pool if e.label == best]
+    return narrowed if len(narrowed) >= draw_n else pool
+
+
+def _same_aspect(used: Sequence[PoolEntry]) -> bool:
+    """Whether two of the appended clauses speak of one aspect under two names (*the display is awesome and the
+    screen is nice*)."""
+    seen: set[str] = set()
+    for e in used:
+        words = content_lemmas(e.term)
+        if words & seen:
+            return True
+        seen |= words
+    return False
+
+
+def _announced(used: Sequence[PoolEntry], prep: Prepared, labels: dict[str, str], sentence: str) -> bool:
+    """Whether an exclusive clause (*the only problem is ...*) follows a sentence that already says something of its
+    polarity: an aspect so labelled, or a turn (*I like the design but there are some things to improve; still, the
+    only problem is ...*): the sentence's own flaw is then not the only one."""
+    for e in used:
+        only = exclusive(e.text)[0]
+        if only and (_CONTRAST.search(sentence) or any(LABEL_SIGN.get(labels.get(o.aspect.id, ""), 0) == only
+                                                       for o in prep.aspects)):
+            return True
+    return False
+
+
 def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, start: int, end: int,
              pools: dict[str, list[PoolEntry]], *, k: int | None, faithful: bool, kind: str = "adddiff",
              base_labels: dict[str, str] | None = None, uses: Counter | None = None,
@@ -379,6 +445,16 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
             if len(pool) < draw_n:
                 return None, (f"the sentence's exclusive evaluation ({words!r}) "
                               f"would be contradicted by an appended {sign_label(only)} clause")
+        if lexicon is not None and _CONTRAST.search(sentence):
+            tail = _tail_sign(sentence, lexicon, prep, labels)
+            # after a *but*, a clause against what follows it takes *; still,*, one that agrees takes *and*; a tail
+            # the lexicon cannot read leaves *still* nothing to turn from
+            turned = [e for e in pool if tail == -LABEL_SIGN.get(e.label, 0)
+                      or not contrasts(prep, labels, e.label, sentence, lexicon, aspect_id)]
+            if len(turned) < draw_n:
+                return None, ("the sentence turns with 'but' to what reads neither way (but that may be my fault): "
+                              "an appended '; still,' clause has no evaluation to turn from")
+            pool = turned
         clear = [e for e in pool if not clash(e, prep, labels, sentence, wn)]
         if len(clear) < draw_n:
             if len(pool) < len(full) and sum(not clash(e, prep, labels, sentence, wn) for e in full) >= draw_n:
@@ -387,6 +463,8 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
             return None, ("every clause of the pool would contradict the sentence's own evaluations (the same price, "
                           "the whole of an evaluated part, a verdict on the whole visit, a total failure)")
         pool = clear
+        if pa.aspect.polarity == "neutral" and uses is not None and cap is not None:
+            pool = _roomiest(pool, uses, cap, draw_n)
     # after a verdict on the whole visit (*such a terrible meal*, *highly recommended*) one concession reads; a pile
     # of clauses against it contradicts it
     one = not faithful and want is None and (bool(OVERALL.search(sentence)) or any(
@@ -400,7 +478,7 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
     for _ in range(MAX_DRAWS):
         n = want if want is not None else rng.randint(1, 3)
         if not faithful:
-            n = min(n, len(pool), 1 if one else 3)
+            n = min(n, len(pool), 1 if one else MAX_CLAUSES)
             if want is None and uses is not None and cap is not None:
                 left = sum(cap - uses[e.text] for e in pool)
                 n = max(1, min(n, left // max(1, waiting)))
@@ -419,6 +497,8 @@ def add_diff(rng: random.Random, prep: Prepared, aspect_id: str, sentence: str, 
                              or any(f" {' '.join(re.findall(r'[a-z0-9]+', e.term.lower()))} " in words
                                     for e in check)  # an appended term the sentence mentions would blur its label
                              or any(content_lemmas(e.term) & related for e in check)  # battery / battery life
+                             or _same_aspect(used)  # *the display is awesome and the screen is nice*
+                             or _announced(used, prep, labels, sentence)
                              or len({e.label for e in used}) > 1  # a neutral target: one polarity per variant
                              or (ADDITIVE.search(used[0].text)
                                  and contrasts(prep, labels, used[0].label, sentence, lexicon, aspect_id))

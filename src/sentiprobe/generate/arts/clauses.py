@@ -48,6 +48,17 @@ _SEQUEL = re.compile(r"(?:then|finally|eventually|afterwards|later on|later|and 
 """A narrative sequel that opens a clause (*then the hard drive failed*, *finally the hard drive went out*): it
 continues the story of its own sentence, and appended to another sentence it needs an earlier event there (*premium
 price for the OS, but then the charger stopped working*). The clause reads alone without it."""
+_EARLIER = re.compile(
+    r"\bnow\b|\b(?:than|as) (?:before|in the past|last time|it used to|they used to|usual)\b|"
+    r"^(?:the|my|our) (?:\w+ )?(?:issue|problem|complaint)s? (?:is|was|are|were) (?:with|that)\b", re.IGNORECASE)
+"""A clause that speaks of an earlier state or statement (*the portions are now very small*, *portions were smaller
+than before*, *my laptop now has no battery*) or names a problem as already announced (*the issue is with the
+graphics card*, *my problem was with customer service*): appended to another sentence it has no antecedent there
+(*the only problem is ...* names its flaw itself and stays)."""
+_DENIED = re.compile(r"\b(?:few|no|zero|without|hardly any|not any|not many|little)\s+(?:\w+\s+)?(?:problems?|issues?|"
+                     r"complaints?|glitch(?:es)?|troubles?|hiccups?|crash(?:es)?|bugs?)\b", re.IGNORECASE)
+"""A word of trouble under a quantifier that denies it (*there is very few problems with system performance*, *no
+issues at all*): the lexicon reads the trouble, a reader its absence."""
 _PRONOUNS = frozenset({"it", "they", "them", "he", "she", "him", "her", "this", "that", "these", "those", "one"})
 MIN_WORDS, MAX_WORDS = 3, 14
 CLAUSE_MIN_FLUENCY = -6.5
@@ -88,8 +99,8 @@ def _clause_tokens(prep: Prepared, h: int) -> list[int]:
     out = sorted(toks)
     while out and (p.deps[out[0]] in ("cc", "mark", "punct") or p.upos[out[0]] in ("CCONJ", "PUNCT")):
         out.pop(0)
-    while out and p.upos[out[-1]] == "PUNCT":
-        out.pop()
+    while out and (p.upos[out[-1]] in ("PUNCT", "CCONJ") or p.deps[out[-1]] == "cc"):
+        out.pop()  # (and a conjunction whose conjunct was cut: *the ambience is very romantic and*)
     return out
 
 
@@ -147,6 +158,16 @@ def mine_clauses(preps: Sequence[Prepared], origin: str, lexicon: Polarity) -> t
             if lab == "negative" and _COSY.intersection(text.lower().split()):
                 rejected["a negative clause with a word that praises small places (small and intimate)"] += 1
                 continue
+            if _EARLIER.search(text):
+                rejected["speaks of an earlier state or an announced problem (now, than before, the issue is with)"
+                         ] += 1
+                continue
+            if lab == "negative" and _DENIED.search(text):
+                rejected["a trouble word under a denying quantifier (very few problems): reads the other way"] += 1
+                continue
+            if _fragment(p, toks):
+                rejected["a verbless fragment after a comma (the screen is perfect, great computer)"] += 1
+                continue
             if ADDITIVE.search(text):
                 rejected["an additive or scalar focus (even, also, too) that needs an earlier statement"] += 1
                 continue
@@ -156,6 +177,18 @@ def mine_clauses(preps: Sequence[Prepared], origin: str, lexicon: Polarity) -> t
             seen.add(text.lower())
             out.append(PoolEntry(text, pa.aspect.term, lab, f"{origin}#{pa.aspect.id}", "clause"))
     return out, rejected
+
+
+def _fragment(p: Parse, toks: list[int]) -> bool:
+    """Whether a stretch after a comma holds a noun and no verb (*the screen is perfect, great computer*): a verdict
+    tacked on to the clause, which speaks of more than its aspect (a list of adjectives, *attentive, friendly and
+    quite attractive*, has no noun and stays)."""
+    cuts = [n for n, i in enumerate(toks) if p.tokens[i] == ","]
+    for a, b in zip(cuts, cuts[1:] + [len(toks)]):
+        seg = toks[a + 1:b]
+        if any(p.upos[i] in ("NOUN", "PROPN") for i in seg) and not any(p.upos[i] in ("VERB", "AUX") for i in seg):
+            return True
+    return False
 
 
 def _reject(prep: Prepared, pa: Any, toks: list[int]) -> str | None:
@@ -182,6 +215,10 @@ def _reject(prep: Prepared, pa: Any, toks: list[int]) -> str | None:
     shouted = sum(p.tokens[i].isupper() and len(p.tokens[i]) > 1 for i in toks) > 1
     if any(_a_name(p, i, shouted) and not f <= i < t for i in toks):
         return "names a place, a brand or a product beside its aspect (at Kai, my MacBook): it belongs to its review"
+    if any(p.deps[c] in ("relcl", "acl") and c > toks[-1] and min(subtree(p, c)) == toks[-1] + 1
+           and p.tokens[toks[-1] + 1].lower() not in ("which", "where", "who")  # (they add, they do not restrict)
+           for i in toks for c in children(p, i)):
+        return "a relative clause cut off its noun (the OS is as fast as the day [I bought it])"
     if not any(p.tags[i] in _FINITE for i in toks):
         return "no finite verb"
     if pa.opinions and not any(toks[0] <= of and ot - 1 <= toks[-1] for of, ot in pa.opinions):

@@ -70,8 +70,19 @@ def _lemma(word: str) -> str:
     return word
 
 
+_SAME = {"ambience": "atmosphere", "ambiance": "atmosphere", "vibe": "atmosphere", "display": "screen",
+         "monitor": "screen", "panel": "screen", "lcd": "screen", "trackpad": "touchpad", "mousepad": "touchpad",
+         "key": "keyboard", "os": "operating", "osx": "operating", "window": "operating", "vista": "operating",
+         "xp": "operating", "win7": "operating", "win8": "operating", "leopard": "operating", "lion": "operating",
+         "maverick": "operating", "employee": "staff", "worker": "staff", "waitstaff": "staff", "cost": "price"}
+"""Words that name the same aspect (*the atmosphere* / *no ambience*, *the display* / *the screen*, *Windows 8* /
+*the operating system*): a clause about one contradicts or repeats what the sentence says of the other."""
+
+
 def content_lemmas(text: str) -> set[str]:
-    return {_lemma(w) for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _STOP}
+    """The content words of ``text`` as crude lemmas, one name per aspect (:data:`_SAME`)."""
+    words = re.findall(r"[a-z0-9]+", text.lower().replace("operating system", "os"))
+    return {_SAME.get(m, m) for m in (_lemma(w) for w in words if w not in _STOP)}
 
 
 def sentence_lemmas(prep: Prepared) -> set[str]:
@@ -90,6 +101,44 @@ _PRICE = re.compile(r"\$|\b(?:prices?|priced|pricing|pricey|overpriced|expensive
                     r"affordable|costs?|costly|bargain|pay|paid|money|dollars?|bucks|value|worth|wallet|bills?|"
                     r"(?:over)?charged|charges)\b",
                     re.IGNORECASE)
+_SPEED = re.compile(r"\b(?:fast(?:er|est)?|quick(?:er|est|ly)?|speedy|speed|speeds|slow(?:er|est|ly|s|ness)?|sluggish|"
+                    r"snappy|zippy|responsive|unresponsive|lag|lags|laggy|lagging|performance|performs?|"
+                    r"(?:over)?heat(?:s|ing)?)\b", re.IGNORECASE)
+"""Words of speed and performance: a clause that says the machine (or the service) is slow after a sentence that
+calls it fast (*this thing is fast and clear as can be, but the computer runs extremely slowly*; *amazing
+performance, but Internet Explorer was very slow*) speaks of the same thing twice, like two prices."""
+_APPLE = frozenset({"apple", "mac", "macs", "macbook", "macbooks", "imac", "mbp", "osx", "ios", "safari", "itunes",
+                    "iphoto", "imovie", "garageband", "lion", "leopard", "mavericks", "appleservice", "applecare"})
+_WINDOWS = frozenset({"windows", "vista", "xp", "win7", "win8", "microsoft", "explorer", "pc", "pcs"})
+_MAKERS = frozenset({"dell", "hp", "toshiba", "acer", "asus", "lenovo", "sony", "samsung", "gateway", "compaq", "ibm",
+                     "thinkpad", "vaio", "alienware", "msi", "fujitsu", "chromebook"})
+"""Platform words: Apple's (:data:`_APPLE`), Windows' (:data:`_WINDOWS`) and the Windows machines' makers."""
+
+
+def _platforms(text: str) -> set[str]:
+    words = set(re.findall(r"[a-z0-9]+", text.lower()))
+    out = {f"maker:{w}" for w in words & _MAKERS}
+    if words & _WINDOWS or out:
+        out.add("windows")
+    if words & _APPLE:
+        out.add("apple")
+    return out
+
+
+def _platforms_differ(clause: str, sentence: str) -> bool:
+    """Whether the clause names another platform than the sentence (*this machine has the snow lion, but my problem
+    was with DELL customer service*; *excellent Mac OS ..., but Vista would run slowly*): Apple against Windows or
+    one maker against another. Two reviews of two machines, not one."""
+    a, b = _platforms(clause), _platforms(sentence)
+    if not a or not b:
+        return False
+    for one, other in ((a, b), (b, a)):
+        if "apple" in one and "windows" not in one and "windows" in other and "apple" not in other:
+            return True
+    ma, mb = {x for x in a if x.startswith("maker:")}, {x for x in b if x.startswith("maker:")}
+    return bool(ma and mb and not ma & mb)
+
+
 _FAILURE = re.compile(r"\b(?:dead|died|dies|broke|broken|crash(?:ed|es)?|corrupt(?:ed)?|stopped working|went out|"
                       r"(?:does|did|would|will)(?: not|n't) (?:work|turn on|boot|start))\b", re.IGNORECASE)
 _FAMILIES = {
@@ -107,7 +156,8 @@ _CORE = frozenset({"motherboard", "mainboard", "board", "logicboard", "kernel", 
 _PARTS = {
     "food": frozenset({"taste", "tastes", "flavor", "flavors", "flavour", "flavours", "seasoning"}),
     "service": frozenset({"waiter", "waiters", "waitress", "waitresses", "server", "servers", "bartender",
-                          "bartenders", "host", "hostess", "manager", "busboy", "busboys", "staffs"}),
+                          "bartenders", "host", "hostess", "manager", "busboy", "busboys", "staffs", "workers",
+                          "employees", "member", "members"}),
     "place": frozenset({"space", "room", "area", "seating", "atmosphere", "ambience", "ambiance", "decor", "setting",
                         "interior", "table", "tables"}),
     "machine": frozenset({"performance", "speed", "processor", "cpu", "power", "runs", "works", "working", "operation",
@@ -187,6 +237,10 @@ def clash(entry: PoolEntry, prep: Prepared, labels: dict[str, str], sentence: st
     others = [o for o in prep.aspects if LABEL_SIGN.get(labels.get(o.aspect.id, ""), 0) == -sign != 0]
     if _PRICE.search(entry.text) and _PRICE.search(sentence):
         return "price"
+    if _SPEED.search(entry.text) and _SPEED.search(sentence):
+        return "speed"
+    if _platforms_differ(entry.text, sentence):
+        return "platform"
     head = head_word(entry.term)
     if others and head == "everything":
         return "whole"

@@ -1,0 +1,154 @@
+"""AddDiff variants a reader takes for one review: no clause that repeats or contradicts the sentence under another
+name (the speed it praises, another platform, a synonym of its aspect), no pile of three clauses, no exclusive
+clause after a named flaw, no *; still,* after a turn that evaluates nothing, and mined clauses that need no earlier
+statement. Short made-up sentences of the audited forms."""
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import _arts_kit
+
+from sentiprobe.generate.arts.adddiff import add_diff, append_clauses
+from sentiprobe.generate.arts.polarity import Polarity
+from sentiprobe.generate.arts.strategies import Prepared
+
+_prep = _arts_kit.flat_prep
+_entry = _arts_kit.pool_entry
+
+
+def _terms(prep: Prepared, pool, seeds: int = 20, k: int | None = 1, lexicon=None) -> set[str]:
+    a = prep.aspects[0].aspect
+    pools = {"positive": [e for e in pool if e.label == "negative"],
+             "negative": [e for e in pool if e.label == "positive"], "neutral": list(pool)}
+    out: set[str] = set()
+    for seed in range(seeds):
+        v, why = add_diff(random.Random(seed), prep, a.id, prep.sentence.text, a.start, a.end, pools, k=k,
+                          faithful=False, lexicon=lexicon)
+        assert v is not None, why
+        out |= {e["term"] for e in v.appended}
+    return out
+
+
+FILLER_NEG = _entry("the hinge is a bit loose", "hinge", "negative")
+FILLER_POS = _entry("the keyboard is top notch", "keyboard", "positive")
+
+
+def test_a_slow_clause_is_not_appended_to_a_sentence_that_praises_speed():
+    slow = _entry("the computer runs extremely slowly", "runs", "negative")
+    for text in ("This thing is fast and clear as can be.", "Amazing performance for anything I throw at it."):
+        prep = _prep(text, [(text.split()[2] if text.startswith("This") else "performance", "positive")])
+        assert _terms(prep, [slow, FILLER_NEG]) == {"hinge"}, text
+    assert "runs" in _terms(_prep("The case is pretty.", [("case", "positive")]), [slow, FILLER_NEG])
+
+
+def test_a_clause_of_another_platform_is_redrawn():
+    vista = _entry("Vista is a nightmare", "Vista", "negative")
+    dell = _entry("my problem was the Dell support", "Dell support", "negative")
+    prep = _prep("The MacBook looks great and the battery lasts.", [("battery", "positive")])
+    assert _terms(prep, [vista, dell, FILLER_NEG]) == {"hinge"}
+    prep = _prep("The battery lasts forever.", [("battery", "positive")])
+    assert "Vista" in _terms(prep, [vista, FILLER_NEG])
+
+
+def test_a_clause_about_the_same_aspect_under_another_name_is_redrawn():
+    cases = [("The atmosphere is great.", "atmosphere", _entry("there was no ambience at all", "ambience", "negative")),
+             ("I do not like Windows 8.", "Windows 8", _entry("the operating system is solid", "operating system",
+                                                              "positive")),
+             ("The display is clear.", "display", _entry("the TFT panel is broken", "TFT panel", "negative"))]
+    for text, term, clause in cases:
+        label = "positive" if clause.label == "negative" else "negative"
+        filler = FILLER_NEG if clause.label == "negative" else FILLER_POS
+        assert _terms(_prep(text, [(term, label)]), [clause, filler]) == {filler.term}, text
+
+
+def test_at_most_two_clauses_and_never_two_names_of_one_aspect():
+    pool = [_entry("the display is awesome", "display", "positive"), _entry("the screen is nice", "screen", "positive"),
+            _entry("the keyboard is top notch", "keyboard", "positive"), _entry("sound is good", "sound", "positive")]
+    prep = _prep("The range is poor.", [("range", "negative")])
+    pools = {"negative": pool}
+    sizes = Counter()
+    for seed in range(40):
+        v, why = add_diff(random.Random(seed), prep, "s1_0", prep.sentence.text, 4, 9, pools, k=None, faithful=False)
+        assert v is not None, why
+        terms = {e["term"] for e in v.appended}
+        sizes[len(terms)] += 1
+        assert not {"display", "screen"} <= terms, v.sentence
+    assert set(sizes) == {1, 2}, sizes
+
+
+def test_an_exclusive_clause_does_not_follow_a_named_flaw():
+    only = _entry("the only problem is the lack of screen resolutions", "screen resolutions", "negative")
+    prep = _prep("I like the design but some things need to be improved.", [("design", "positive")])
+    assert _terms(prep, [only, FILLER_NEG]) == {"hinge"}
+    assert "screen resolutions" in _terms(_prep("I like the design.", [("design", "positive")]), [only, FILLER_NEG])
+
+
+def test_still_needs_an_evaluation_after_the_turn():
+    lex = Polarity()
+    pools = {"positive": [FILLER_NEG], "negative": [FILLER_POS], "neutral": [FILLER_NEG, FILLER_POS]}
+    prep = _prep("But I wanted the Pro for the DVD player.", [("DVD player", "positive")])
+    v, why = add_diff(random.Random(0), prep, "s1_0", prep.sentence.text, 0, 0, pools, k=1, faithful=False,
+                      lexicon=lex)
+    assert v is None and "turns with 'but'" in (why or ""), v and v.sentence
+    prep = _prep("Great screen but the battery was dreadful.", [("screen", "positive"), ("battery", "negative")])
+    a = prep.aspects[1].aspect
+    v, why = add_diff(random.Random(0), prep, a.id, prep.sentence.text, a.start, a.end, pools, k=1, faithful=False,
+                      lexicon=lex)
+    assert v is not None and v.sentence.endswith("dreadful; still, the keyboard is top notch."), (why, v)
+    # a wish for improvement after the turn is a complaint: the negative clause agrees with it
+    prep = _prep("I like the design but some things need to be improved.", [("design", "positive")])
+    v, why = add_diff(random.Random(0), prep, "s1_0", prep.sentence.text, 0, 0, pools, k=1, faithful=False,
+                      lexicon=lex)
+    assert v is not None and v.sentence.endswith("improved, and the hinge is a bit loose."), (why, v)
+
+
+def test_a_turn_between_two_opinions_of_the_target_is_what_the_sentence_says_last(tmp_path):
+    from sentiprobe.generate.arts.inputs import read_input
+    from sentiprobe.generate.arts.pipeline import prepare
+
+    p = tmp_path / "in.json"
+    rec = _arts_kit.towe_record("a", "Food was decent, but not great.", [("Food", "positive", ["decent", "not great"])])
+    p.write_text(json.dumps({"a": rec}), encoding="utf-8")
+    prep = prepare(read_input(p).sentences, _arts_kit.kit())[0]
+    v, why = add_diff(random.Random(0), prep, "a_0", prep.sentence.text, 0, 4, {"positive": [FILLER_NEG]}, k=1,
+                      faithful=False, lexicon=Polarity())
+    assert v is not None and v.sentence == "Food was decent, but not great, and the hinge is a bit loose.", (why, v)
+
+
+def test_a_dangling_dash_is_dropped_before_the_joint():
+    assert append_clauses("Great size -- great weight -", ["the hinge is loose"], False) == (
+        "Great size -- great weight, but the hinge is loose.")
+
+
+def test_a_neutral_target_takes_the_polarity_with_room_left():
+    neg = [_entry("the hinge is a bit loose", "hinge", "negative")]
+    pos = [_entry(f"the {w} is great", w, "positive") for w in ("keyboard", "screen", "speaker")]
+    prep = _prep("I bought it in May.", [("May", "neutral")])
+    for seed in range(10):
+        uses = Counter({"the hinge is a bit loose": 2})
+        v, why = add_diff(random.Random(seed), prep, "s1_0", prep.sentence.text, 15, 18, {"neutral": neg + pos},
+                          k=None, faithful=False, uses=uses, cap=3)
+        assert v is not None and all(e["label"] == "positive" for e in v.appended), (why, v)
+
+
+def test_mined_clauses_that_need_an_earlier_statement_or_read_the_other_way_are_left_out(tmp_path):
+    pool = [("a", "The portions are now awful.", [("portions", "negative", ["awful"])]),
+            ("b", "The main problem was with the horrible support.", [("support", "negative", ["horrible"])]),
+            ("c", "There are very few problems with the system performance.",
+             [("system performance", "negative", ["problems"])]),
+            ("d", "The screen is perfect, great computer.", [("screen", "positive", ["perfect"])]),
+            ("e", "The OS is as fast as the day I bought it.", [("OS", "positive", ["fast"])]),
+            ("f", "The ambience is very romantic and the music is wonderful.",
+             [("ambience", "positive", ["romantic"]), ("music", "positive", ["wonderful"])]),
+            ("g", "The keyboard is great.", [("keyboard", "positive", ["great"])])]
+    entries, rejected = _arts_kit.mined_clauses(tmp_path, pool)
+    texts = sorted(e.text for e in entries)
+    assert "the keyboard is great" in texts and not any(
+        w in t for t in texts for w in ("now", "problem was", "few problems", "great computer", "the day")), (
+        texts, rejected)
+    assert not any(t.endswith(" and") for t in texts), texts
+    reasons = " ".join(rejected)
+    for part in ("earlier state", "denying quantifier", "verbless fragment", "relative clause cut"):
+        assert part in reasons, rejected
