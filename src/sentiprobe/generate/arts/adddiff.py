@@ -275,7 +275,7 @@ def _embedded(prep: Prepared, labels: dict[str, str], target: str, sentence: str
     return bool(_EMBED.search(between)) and not _TURN.search(between)
 
 
-_TURN_WORD = re.compile(r"\b(?:but|although|though|however|yet)\b", re.IGNORECASE)
+_TURN_WORD = re.compile(r"\b(?:but|although|though|however|yet|otherwise)\b", re.IGNORECASE)
 
 
 def _turned(prep: Prepared, labels: dict[str, str], sentence: str, lexicon: Polarity) -> int:
@@ -323,13 +323,15 @@ def contrasts(prep: Prepared, labels: dict[str, str], label: str, sentence: str 
 
 
 ADDITIVE = re.compile(r"^\W*(?:even|also|still|too)\b|\b(?:also|too|either|as well)\W*$|\balso\b|"
+                      r"\b(?:best|worst) of all\b|\bon top of (?:that|it|this)\b|"
                       r"(?<!not )(?<!n't )(?<!never )\beven\s+(?!(?:more|less|better|worse|though|if|when|so|than)\b"
                       r"|\w+er\b)\w|(?<!not )(?<!n't )(?<!never )\beven\s+(?:more|less|better|worse|\w+er)\b"
                       r"(?!.*\bthan\b)", re.IGNORECASE)
 """An additive or scalar focus (*even the wine was good*, *color is even cool*, *their coffee is quite good too*,
-*there is also ...*, *the calamari was even better*) presupposes an earlier statement of the same polarity: after a
-contrasting *but* it reads as stitched. A scalar *even* before a comparative with its *than* (*even smaller than
-before*) or after a negation (*isn't even worth it*) compares with what it names or the expected, and stays."""
+*there is also ...*, *the calamari was even better*, *best of all is the warm vibe*) presupposes an earlier
+statement of the same polarity: after a contrasting *but* it reads as stitched. A scalar *even* before a comparative
+with its *than* (*even smaller than before*) or after a negation (*isn't even worth it*) compares with what it names
+or the expected, and stays."""
 
 _ONLY = re.compile(r"\bonly\b((?:\W+\w+){0,4})", re.IGNORECASE)
 _ONLY_SIGN = {**{w: -1 for w in ("complaint", "complaints", "problem", "problems", "downside", "drawback", "negative",

@@ -27,6 +27,7 @@ from typing import Any
 
 from .adddiff import ADDITIVE, PoolEntry
 from .charedit import lower_first
+from .fit import NO_EVALUATION as _NO_EVALUATION
 from .polarity import COMPANY, LABEL_SIGN, THRESHOLD, Polarity
 from .resources import Parse
 from .strategies import Prepared
@@ -167,6 +168,9 @@ def mine_clauses(preps: Sequence[Prepared], origin: str, lexicon: Polarity) -> t
                 continue
             if _fragment(p, toks):
                 rejected["a verbless fragment after a comma (the screen is perfect, great computer)"] += 1
+                continue
+            if _NO_EVALUATION.search(text):
+                rejected["recommends an action (I suggest getting a warranty): not an evaluation"] += 1
                 continue
             if ADDITIVE.search(text):
                 rejected["an additive or scalar focus (even, also, too) that needs an earlier statement"] += 1

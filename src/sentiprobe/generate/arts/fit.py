@@ -25,7 +25,7 @@ _STOP = frozenset({"the", "a", "an", "of", "and", "or", "to", "in", "on", "for",
                    "life", "quality", "list", "experience", "time"})
 
 
-_NO_EVALUATION = re.compile(
+NO_EVALUATION = re.compile(
     r"\b(?:recommend|suggest|advise)(?:ed|s)?\s+(?:getting|using|buying|bringing|adding|ordering|calling|making|"
     r"checking|upgrading|that (?:you|we|they|people))\b|"
     r"\bit (?:was|is|'s) (?:important|essential|necessary|crucial|vital) (?:that|to)\b",
@@ -50,7 +50,7 @@ def unfit_source(sentence: str) -> str | None:
         return "the sentence ends inside an open parenthesis: an appended clause would land inside it"
     if re.search(r"\w:\s*\S[^:]*,", body):
         return "the sentence introduces a list with a colon: an appended contrast clause would not read"
-    m = _NO_EVALUATION.search(body)
+    m = NO_EVALUATION.search(body)
     if m and not re.search(r"\bbut\b", body[m.end():], re.IGNORECASE):
         return (f"the sentence states a requirement or recommendation ({m.group(0).lower()!r}), not an evaluation: "
                 "an appended contrast has nothing to contrast")
