@@ -142,12 +142,13 @@ def test_mined_clauses_that_need_an_earlier_statement_or_read_the_other_way_are_
             ("e", "The OS is as fast as the day I bought it.", [("OS", "positive", ["fast"])]),
             ("f", "The ambience is very romantic and the music is wonderful.",
              [("ambience", "positive", ["romantic"]), ("music", "positive", ["wonderful"])]),
+            ("j", "The awful Vista causes some of the problems.", [("Vista", "negative", ["awful"])]),
             ("i", "Best of all is the lovely vibe.", [("vibe", "positive", ["lovely"])]),
             ("h", "I highly recommend getting the warranty.", [("warranty", "positive", ["highly recommend"])]),
             ("g", "The keyboard is great.", [("keyboard", "positive", ["great"])])]
     entries, rejected = _arts_kit.mined_clauses(tmp_path, pool)
     texts = sorted(e.text for e in entries)
-    gone = ("now", "problem was", "few problems", "best of all", "great computer", "the day")
+    gone = ("now", "problem was", "of the problems", "few problems", "best of all", "great computer", "the day")
     assert "the keyboard is great" in texts and not any(w in t for t in texts for w in gone), (texts, rejected)
     assert not any(t.endswith(" and") for t in texts), texts
     reasons = " ".join(rejected)

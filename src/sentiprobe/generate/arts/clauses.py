@@ -51,11 +51,12 @@ continues the story of its own sentence, and appended to another sentence it nee
 price for the OS, but then the charger stopped working*). The clause reads alone without it."""
 _EARLIER = re.compile(
     r"\bnow\b|\b(?:than|as) (?:before|in the past|last time|it used to|they used to|usual)\b|"
-    r"^(?:the|my|our) (?:\w+ )?(?:issue|problem|complaint)s? (?:is|was|are|were) (?:with|that)\b", re.IGNORECASE)
+    r"^(?:the|my|our) (?:\w+ )?(?:issue|problem|complaint)s? (?:is|was|are|were) (?:with|that)\b|"
+    r"\b(?:some|all|most|many|one) of the (?:issues|problems|complaints)\b", re.IGNORECASE)
 """A clause that speaks of an earlier state or statement (*the portions are now very small*, *portions were smaller
-than before*, *my laptop now has no battery*) or names a problem as already announced (*the issue is with the
-graphics card*, *my problem was with customer service*): appended to another sentence it has no antecedent there
-(*the only problem is ...* names its flaw itself and stays)."""
+than before*, *my laptop now has no battery*) or names problems as already announced (*the issue is with the
+graphics card*, *my problem was with customer service*, *Windows may be at fault for some of the problems*): appended
+to another sentence it has no antecedent there (*the only problem is ...* names its flaw itself and stays)."""
 _DENIED = re.compile(r"\b(?:few|no|zero|without|hardly any|not any|not many|little)\s+(?:\w+\s+)?(?:problems?|issues?|"
                      r"complaints?|glitch(?:es)?|troubles?|hiccups?|crash(?:es)?|bugs?)\b", re.IGNORECASE)
 """A word of trouble under a quantifier that denies it (*there is very few problems with system performance*, *no
