@@ -37,8 +37,10 @@ FILLER_POS = _entry("the keyboard is top notch", "keyboard", "positive")
 
 def test_a_slow_clause_is_not_appended_to_a_sentence_that_praises_speed():
     slow = _entry("the computer runs extremely slowly", "runs", "negative")
-    for text in ("This thing is fast and clear as can be.", "Amazing performance for anything I throw at it."):
-        prep = _prep(text, [(text.split()[2] if text.startswith("This") else "performance", "positive")])
+    for text, term in (("This thing is fast and clear as can be.", "thing"),
+                       ("Amazing performance for anything I throw at it.", "performance"),
+                       ("It works great and is not a waste of money.", "works")):
+        prep = _prep(text, [(term, "positive")])
         assert _terms(prep, [slow, FILLER_NEG]) == {"hinge"}, text
     assert "runs" in _terms(_prep("The case is pretty.", [("case", "positive")]), [slow, FILLER_NEG])
 

@@ -103,10 +103,12 @@ _PRICE = re.compile(r"\$|\b(?:prices?|priced|pricing|pricey|overpriced|expensive
                     re.IGNORECASE)
 _SPEED = re.compile(r"\b(?:fast(?:er|est)?|quick(?:er|est|ly)?|speedy|speed|speeds|slow(?:er|est|ly|s|ness)?|sluggish|"
                     r"snappy|zippy|responsive|unresponsive|lag|lags|laggy|lagging|performance|performs?|"
-                    r"(?:over)?heat(?:s|ing)?)\b", re.IGNORECASE)
+                    r"(?:over)?heat(?:s|ing)?|(?:works?|runs?|running|working) (?:great|well|fine|perfectly|"
+                    r"flawlessly|smoothly))\b", re.IGNORECASE)
 """Words of speed and performance: a clause that says the machine (or the service) is slow after a sentence that
-calls it fast (*this thing is fast and clear as can be, but the computer runs extremely slowly*; *amazing
-performance, but Internet Explorer was very slow*) speaks of the same thing twice, like two prices."""
+calls it fast or says it runs well (*this thing is fast and clear as can be, but the computer runs extremely slowly*;
+*amazing performance, but Internet Explorer was very slow*; *it works great, but the computer runs extremely
+slowly*) speaks of the same thing twice, like two prices."""
 _APPLE = frozenset({"apple", "mac", "macs", "macbook", "macbooks", "imac", "mbp", "osx", "ios", "safari", "itunes",
                     "iphoto", "imovie", "garageband", "lion", "leopard", "mavericks", "appleservice", "applecare"})
 _WINDOWS = frozenset({"windows", "vista", "xp", "win7", "win8", "microsoft", "explorer", "pc", "pcs"})
