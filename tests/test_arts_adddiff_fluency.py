@@ -145,15 +145,51 @@ def test_mined_clauses_that_need_an_earlier_statement_or_read_the_other_way_are_
             ("f", "The ambience is very romantic and the music is wonderful.",
              [("ambience", "positive", ["romantic"]), ("music", "positive", ["wonderful"])]),
             ("j", "The awful Vista causes some of the problems.", [("Vista", "negative", ["awful"])]),
+            ("k", "The service from then on was outstanding.", [("service", "positive", ["outstanding"])]),
             ("i", "Best of all is the lovely vibe.", [("vibe", "positive", ["lovely"])]),
             ("h", "I highly recommend getting the warranty.", [("warranty", "positive", ["highly recommend"])]),
             ("g", "The keyboard is great.", [("keyboard", "positive", ["great"])])]
     entries, rejected = _arts_kit.mined_clauses(tmp_path, pool)
     texts = sorted(e.text for e in entries)
-    gone = ("now", "problem was", "of the problems", "few problems", "best of all", "great computer", "the day")
+    gone = ("now", "then on", "problem was", "of the problems", "few problems", "best of all", "great computer", "the day")
     assert "the keyboard is great" in texts and not any(w in t for t in texts for w in gone), (texts, rejected)
     assert not any(t.endswith(" and") for t in texts), texts
     reasons = " ".join(rejected)
     for part in ("earlier state", "denying quantifier", "verbless fragment", "relative clause cut", "recommends",
                  "additive"):
         assert part in reasons, rejected
+
+
+class _FrameLM:
+    """A stand-in model: every clause reads badly alone; after the frame, the clauses listed read well."""
+
+    def __init__(self, good: set[str]):
+        self.good = good
+
+    def mean(self, texts):
+        return [-9.0 for _ in texts]
+
+    def logprob(self, texts):
+        from sentiprobe.generate.arts.clauses import CARRIER
+
+        out = []
+        for t in texts:
+            n = len(t.split())
+            if t == CARRIER:
+                out.append((-20.0, n))
+            else:
+                clause = t[len(CARRIER) + 1:-1]
+                out.append((-20.0 + (-4.0 if clause in self.good else -6.0) * (n - len(CARRIER.split())), n))
+        return out
+
+
+def test_a_short_clause_below_its_floor_gets_a_second_reading_in_a_frame():
+    from sentiprobe.generate.arts.clauses import fluent_subset
+
+    pool = [_entry("the speakers are terrible", "speakers", "negative"),
+            _entry("the expese was a little much", "expese", "negative")]
+    kept, stats = fluent_subset(pool, _FrameLM({"the speakers are terrible"}), 10, "s")
+    assert [e.text for e in kept] == ["the speakers are terrible"] and stats["in_context"] == 1, (kept, stats)
+    # a model without log-probabilities keeps its floor alone
+    plain = type("M", (), {"mean": lambda self, texts: [-9.0 for _ in texts]})()
+    assert fluent_subset(pool, plain, 10, "s")[0] == []
