@@ -151,7 +151,8 @@ def test_mined_clauses_that_need_an_earlier_statement_or_read_the_other_way_are_
             ("g", "The keyboard is great.", [("keyboard", "positive", ["great"])])]
     entries, rejected = _arts_kit.mined_clauses(tmp_path, pool)
     texts = sorted(e.text for e in entries)
-    gone = ("now", "then on", "problem was", "of the problems", "few problems", "best of all", "great computer", "the day")
+    gone = ("now", "then on", "problem was", "of the problems", "few problems", "best of all", "great computer",
+            "the day")
     assert "the keyboard is great" in texts and not any(w in t for t in texts for w in gone), (texts, rejected)
     assert not any(t.endswith(" and") for t in texts), texts
     reasons = " ".join(rejected)
