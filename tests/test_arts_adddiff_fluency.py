@@ -146,18 +146,20 @@ def test_mined_clauses_that_need_an_earlier_statement_or_read_the_other_way_are_
              [("ambience", "positive", ["romantic"]), ("music", "positive", ["wonderful"])]),
             ("j", "The awful Vista causes some of the problems.", [("Vista", "negative", ["awful"])]),
             ("k", "The service from then on was outstanding.", [("service", "positive", ["outstanding"])]),
+            ("l", "My keyboard is so much better looking.", [("keyboard", "positive", ["better looking"])]),
+            ("m", "Mostly I love the awesome dock.", [("dock", "positive", ["love"])]),
             ("i", "Best of all is the lovely vibe.", [("vibe", "positive", ["lovely"])]),
             ("h", "I highly recommend getting the warranty.", [("warranty", "positive", ["highly recommend"])]),
             ("g", "The keyboard is great.", [("keyboard", "positive", ["great"])])]
     entries, rejected = _arts_kit.mined_clauses(tmp_path, pool)
     texts = sorted(e.text for e in entries)
-    gone = ("now", "then on", "problem was", "of the problems", "few problems", "best of all", "great computer",
-            "the day")
+    gone = ("now", "then on", "better looking", "ostly", "problem was", "of the problems", "few problems",
+            "best of all", "great computer", "the day")
     assert "the keyboard is great" in texts and not any(w in t for t in texts for w in gone), (texts, rejected)
     assert not any(t.endswith(" and") for t in texts), texts
     reasons = " ".join(rejected)
     for part in ("earlier state", "denying quantifier", "verbless fragment", "relative clause cut", "recommends",
-                 "additive"):
+                 "additive", "sentence adverb", "second term"):
         assert part in reasons, rejected
 
 

@@ -226,11 +226,19 @@ def _reject(prep: Prepared, pa: Any, toks: list[int]) -> str | None:
         return "a relative clause cut off its noun (the OS is as fast as the day [I bought it])"
     if not any(p.tags[i] in _FINITE for i in toks):
         return "no finite verb"
+    if len(toks) > 1 and p.upos[toks[0]] == "ADV" and p.tokens[toks[1]].lower() in _FIRST:
+        return "a sentence adverb before the reviewer (mostly I love ...): it weighs its own sentence"
+    if any(p.tags[i] in ("JJR", "RBR") and p.deps[i] != "amod" and p.tokens[i].lower() not in _NO_BASE
+           for i in toks) and not any(p.tokens[i].lower() in ("than", "then", "ever") or p.deps[i] == "neg"
+                                      for i in toks):  # (*I cannot be happier* is a superlative)
+        return "a comparison without its second term (my macbook is so much better looking): it needs one"
     if pa.opinions and not any(toks[0] <= of and ot - 1 <= toks[-1] for of, ot in pa.opinions):
         return "the aspect's opinion is outside the clause"
     return None
 
 
+_NO_BASE = frozenset({"more", "less", "fewer", "further", "later", "earlier"})
+"""Comparative forms that need no second term (*more features*, *later*)."""
 _NOT_NAMES = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "i"})
 
 

@@ -72,9 +72,10 @@ def _lemma(word: str) -> str:
 
 _SAME = {"ambience": "atmosphere", "ambiance": "atmosphere", "vibe": "atmosphere", "display": "screen",
          "monitor": "screen", "panel": "screen", "lcd": "screen", "trackpad": "touchpad", "mousepad": "touchpad",
-         "key": "keyboard", "os": "operating", "osx": "operating", "window": "operating", "vista": "operating",
-         "xp": "operating", "win7": "operating", "win8": "operating", "leopard": "operating", "lion": "operating",
-         "maverick": "operating", "employee": "staff", "worker": "staff", "waitstaff": "staff", "cost": "price"}
+         "key": "keyboard", "storage": "memory", "os": "operating", "osx": "operating", "window": "operating",
+         "vista": "operating", "xp": "operating", "win7": "operating", "win8": "operating", "leopard": "operating",
+         "lion": "operating", "maverick": "operating", "employee": "staff", "worker": "staff", "waitstaff": "staff",
+         "cost": "price"}
 """Words that name the same aspect (*the atmosphere* / *no ambience*, *the display* / *the screen*, *Windows 8* /
 *the operating system*): a clause about one contradicts or repeats what the sentence says of the other."""
 
