@@ -110,3 +110,18 @@ def test_flow_clash_lets_plus_add_a_complaint_to_a_complaint():
     assert plus_contrast(src, edits[1:], edits[1:]) is not None  # *A great price but a slow shipping.*
     comma = [CharEdit(22, 26, "slow", "fast", "antonym", "")]
     assert plus_contrast("A great price, plus a fast shipping.", comma, comma) is None  # *, plus*: refused instead
+
+
+def test_a_past_wish_keeps_its_negation(tmp_path, kit):
+    gen = run(tmp_path, kit, [("w", "I did not want Windows 8 and my old laptop crashed.",
+                               [("Windows 8", "negative", ["did not want"])])])
+    v = variant(gen, "w_0_adv1")
+    assert v is None or "I wanted" not in v.sentence, v.sentence
+
+
+def test_a_side_read_only_by_its_certainty_adverb_still_loses_its_contrast(tmp_path, kit):
+    gen = run(tmp_path, kit, [("d", "The food was definitely on point, but I could not justify it for the price.",
+                               [("food", "positive", ["on point"])])])
+    v = variant(gen, "d_0_adv1")
+    assert v is None, v.sentence  # *definitely off the mark, but I could not justify it*: no contrast left
+    assert "no longer fits" in (refusal(gen, "d_0") or ""), refusal(gen, "d_0")

@@ -277,7 +277,21 @@ def _side_sign(lexicon: Polarity, text: str, tokens: Sequence[str], offsets: Seq
     for i, (a, b) in enumerate(sides):
         if after[i] == before[i] != 0 and any(a <= e.start and e.end <= b and e.op in NEGATION_OPS for e in edits):
             after[i] = -before[i]  # VADER misses a negation after a booster (*definitely not good* reads positive)
+        elif after[i] == before[i] != 0 and certainty_only(lexicon, text[a:b]) and any(
+                a <= e.start and e.end <= b and e.op == "antonym" for e in edits):
+            after[i] = -before[i]  # *definitely on point* -> *definitely off the mark*: the side read by its adverb
     return after[0] if before[0] * before[1] == -1 and after[0] == after[1] != 0 else 0
+
+
+CERTAINTY = re.compile(r"\b(?:definitely|certainly|surely|truly|clearly)\b", re.IGNORECASE)
+"""Adverbs of certainty, which VADER reads as praise (*definitely* +1.7): they say how sure a statement is, not
+which way it goes."""
+
+
+def certainty_only(lexicon: Polarity, side: str) -> bool:
+    """Whether ``side`` reads polar only through an adverb of certainty (*The food was definitely on point*): its
+    own opinion is unknown to the lexicon, so a reversal of that opinion reverses the side."""
+    return CERTAINTY.search(side) is not None and lexicon.phrase(CERTAINTY.sub(" ", side)) == 0
 
 
 _NEGATED_VERB = re.compile(r"(?:\b(?:not|never|cannot)|n't)\s+(?:\w+\s+){0,2}?\w+", re.IGNORECASE)

@@ -14,6 +14,8 @@ a word around it. Two kinds of rule live here, each from a recurring failure of 
     powerful performance* -> *a weaker performance*, never *a more weak performance*).
   - a negated comparative under a degree word (*much better*, *far happier*) is a hedge, *only a little
     better*, not the opposite: *Performance is not much much better on the Pro* keeps arguing for the Pro.
+  - a past wish (*I did not want Windows 8*) loses no opinion with its negation: *I wanted Windows 8* is a
+    backstory, so that negation is not removed.
 
 * text rules (:func:`flow_clash`, on the final text of a variant): a reversal to a complaint inside a frame
   that can only hold praise.
@@ -44,6 +46,10 @@ _THING_SENSES = frozenset({"noun.artifact", "noun.act", "noun.substance"})
 
 _DEGREE = frozenset({"much", "far", "way", "lot", "even", "significantly", "considerably", "vastly", "substantially"})
 """Degree words of a comparative whose negation is a hedge (*not much better*, *not far happier*)."""
+
+_WISH = frozenset({"want", "wish"})
+"""Verbs of wishing: *I did not want Windows 8* tells what the reviewer wished back then; *I wanted Windows 8*
+(*... crashed but I wanted Windows 8*) is no praise of it."""
 
 _VOWEL_GROUPS = re.compile(r"[aeiouy]+")
 
@@ -114,6 +120,11 @@ def surroundings(s: Sent, head: int, cands: Sequence[Candidate], r: Reversal) ->
             out = [c.with_problems(f"{_swap_word(c)!r} describes an experience or a person, not "
                                    f"{p.tokens[noun]!r} (*unpleasant screen*)")
                    if c.valid and c.op == "antonym" and _swap_word(c) in EXPERIENCE_ONLY else c for c in out]
+    if p.tokens[head].lower() in _WISH and any(p.deps[j] == "aux" and p.tokens[j].lower() == "did"
+                                               for j in range(len(p.tokens)) if p.heads[j] == head and j != head):
+        out = [c.with_problems(f"*did not {p.tokens[head]}* tells a past wish: *I {p.tokens[head]}ed ...* is a "
+                               "backstory, not the opposite opinion") if c.valid and c.op == "negation_removed"
+               else c for c in out]
     hedge = _degree_comparative(s, head)
     if hedge is not None:
         out = [c.with_problems(f"a negated {hedge!r} is a hedge (only a little), not the opposite")
