@@ -125,3 +125,12 @@ def test_a_side_read_only_by_its_certainty_adverb_still_loses_its_contrast(tmp_p
     v = variant(gen, "d_0_adv1")
     assert v is None, v.sentence  # *definitely off the mark, but I could not justify it*: no contrast left
     assert "no longer fits" in (refusal(gen, "d_0") or ""), refusal(gen, "d_0")
+
+
+def test_a_liking_verb_whose_object_keeps_its_praise_is_not_reversed_alone(tmp_path, kit):
+    gen = run(tmp_path, kit, [("l", "I am loving the nice keyboard.", [("keyboard", "positive", ["loving"])]),
+                              ("d", "I like the lighted keyboard at night.", [("keyboard", "positive", ["like"])])])
+    v = variant(gen, "l_0_adv1")
+    assert v is None or not any(w in v.sentence for w in ("not loving the nice", "hating the nice")), v.sentence
+    d = variant(gen, "d_0_adv1")  # a participle describes: the liking is reversed
+    assert d is not None and "the lighted keyboard" in d.sentence, refusal(gen, "d_0")

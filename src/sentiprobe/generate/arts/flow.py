@@ -14,6 +14,8 @@ a word around it. Two kinds of rule live here, each from a recurring failure of 
     powerful performance* -> *a weaker performance*, never *a more weak performance*).
   - a negated comparative under a degree word (*much better*, *far happier*) is a hedge, *only a little
     better*, not the opposite: *Performance is not much much better on the Pro* keeps arguing for the Pro.
+  - a liking verb whose object keeps a praising adjective (*I am loving the fast performance*) is not reversed
+    by itself: *I am not loving the fast performance* argues with itself.
   - a past wish (*I did not want Windows 8*) loses no opinion with its negation: *I wanted Windows 8* is a
     backstory, so that negation is not removed.
 
@@ -34,9 +36,10 @@ import re
 from collections.abc import Sequence
 
 from .charedit import NEGATION_OPS, CharEdit
-from .morph import inflect
+from .morph import inflect, lemma
 from .sense import described
 from .site import Candidate, Reversal, Sent
+from .syntax import children, subtree
 
 EXPERIENCE_ONLY = frozenset({"unpleasant", "nasty"})
 """Opposites that describe an experience or a person, never a made thing (module docstring)."""
@@ -50,6 +53,10 @@ _DEGREE = frozenset({"much", "far", "way", "lot", "even", "significantly", "cons
 _WISH = frozenset({"want", "wish"})
 """Verbs of wishing: *I did not want Windows 8* tells what the reviewer wished back then; *I wanted Windows 8*
 (*... crashed but I wanted Windows 8*) is no praise of it."""
+
+_LIKING = frozenset({"love", "like", "enjoy", "adore"})
+"""Verbs of liking: reversing one whose object keeps a praising adjective (*I am not loving the fast
+performance*, *I dislike ... all the nice graphics stuff*) leaves the sentence arguing with itself."""
 
 _VOWEL_GROUPS = re.compile(r"[aeiouy]+")
 
@@ -106,6 +113,22 @@ def _degree_comparative(s: Sent, head: int) -> str | None:
     return None if hit is None else f"{hit} {p.tokens[head]}"
 
 
+def _praised_object(s: Sent, head: int, r: Reversal) -> str | None:
+    """The praising adjective inside the object of a liking verb at ``head`` (*loving the fast performance*), if
+    one is there: reversed with the verb or not, it leaves the sentence arguing with itself."""
+    p = s.parse
+    if lemma(p.tokens[head], "VERB") not in _LIKING or p.upos[head] != "VERB":
+        return None
+    for j in children(p, head):
+        if p.deps[j] != "dobj":
+            continue
+        for k in sorted(subtree(p, j)):
+            if p.upos[k] == "ADJ" and p.tags[k] != "VBN" and not p.tokens[k].lower().endswith("ed") \
+                    and r.lexicon.word(p.tokens[k]) > 0:  # a participle describes (*the lighted screen*)
+                return p.tokens[k]
+    return None
+
+
 def surroundings(s: Sent, head: int, cands: Sequence[Candidate], r: Reversal) -> list[Candidate]:
     """The candidate rules of the module docstring over one site's candidates (``head``: the opinion's head)."""
     p = s.parse
@@ -124,6 +147,11 @@ def surroundings(s: Sent, head: int, cands: Sequence[Candidate], r: Reversal) ->
                                                for j in range(len(p.tokens)) if p.heads[j] == head and j != head):
         out = [c.with_problems(f"*did not {p.tokens[head]}* tells a past wish: *I {p.tokens[head]}ed ...* is a "
                                "backstory, not the opposite opinion") if c.valid and c.op == "negation_removed"
+               else c for c in out]
+    praised = _praised_object(s, head, r)
+    if praised is not None:
+        out = [c.with_problems(f"the object of {p.tokens[head]!r} keeps its praise {praised!r}: *not loving the "
+                               "fast performance* argues with itself") if c.valid and c.op != "negation_removed"
                else c for c in out]
     hedge = _degree_comparative(s, head)
     if hedge is not None:
