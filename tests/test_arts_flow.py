@@ -134,3 +134,11 @@ def test_a_liking_verb_whose_object_keeps_its_praise_is_not_reversed_alone(tmp_p
     assert v is None or not any(w in v.sentence for w in ("not loving the nice", "hating the nice")), v.sentence
     d = variant(gen, "d_0_adv1")  # a participle describes: the liking is reversed
     assert d is not None and "the lighted keyboard" in d.sentence, refusal(gen, "d_0")
+
+
+def test_an_extreme_adjective_takes_a_plain_opposite_over_its_prefixed_denial(tmp_path, kit):
+    gen = run(tmp_path, kit, [("x", "The packing and everything was perfect.", [("packing", "positive", ["perfect"])])])
+    v = variant(gen, "x_0_adv1")
+    assert v is not None and "imperfect" not in v.sentence, refusal(gen, "x_0")
+    offered = [c for site in v.choices for c in site["candidates"] if "imperfect" in c["text"]]
+    assert offered and not any(c["valid"] for c in offered), offered  # the language model never weighs it

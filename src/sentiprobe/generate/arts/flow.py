@@ -14,6 +14,8 @@ a word around it. Two kinds of rule live here, each from a recurring failure of 
     powerful performance* -> *a weaker performance*, never *a more weak performance*).
   - a negated comparative under a degree word (*much better*, *far happier*) is a hedge, *only a little
     better*, not the opposite: *Performance is not much much better on the Pro* keeps arguing for the Pro.
+  - a prefixed antonym of an extreme adjective (*perfect* -> *imperfect*) only denies the extreme, as *not
+    perfect* does: a plain opposite (*poor*) is taken where one is valid.
   - a liking verb whose object keeps a praising adjective (*I am loving the fast performance*) is not reversed
     by itself: *I am not loving the fast performance* argues with itself.
   - a past wish (*I did not want Windows 8*) loses no opinion with its negation: *I wanted Windows 8* is a
@@ -37,7 +39,7 @@ from collections.abc import Sequence
 
 from .charedit import NEGATION_OPS, CharEdit
 from .morph import inflect, lemma
-from .sense import described
+from .sense import EXTREME_ADJECTIVES, described
 from .site import Candidate, Reversal, Sent
 from .syntax import children, subtree
 
@@ -148,6 +150,14 @@ def surroundings(s: Sent, head: int, cands: Sequence[Candidate], r: Reversal) ->
         out = [c.with_problems(f"*did not {p.tokens[head]}* tells a past wish: *I {p.tokens[head]}ed ...* is a "
                                "backstory, not the opposite opinion") if c.valid and c.op == "negation_removed"
                else c for c in out]
+    low = p.tokens[head].lower()
+    if low in EXTREME_ADJECTIVES:
+        denied = {pre + low for pre in ("un", "im", "in", "non-", "non")}
+        plain = [c for c in out if c.valid and c.op == "antonym" and _swap_word(c) not in denied]
+        if plain:
+            out = [c.with_problems(f"{_swap_word(c)!r} only denies the extreme {low!r} (a reservation, like *not "
+                                   f"{low}*): a plain opposite is valid")
+                   if c.valid and c.op == "antonym" and _swap_word(c) in denied else c for c in out]
     praised = _praised_object(s, head, r)
     if praised is not None:
         out = [c.with_problems(f"the object of {p.tokens[head]!r} keeps its praise {praised!r}: *not loving the "
