@@ -142,3 +142,11 @@ def test_an_extreme_adjective_takes_a_plain_opposite_over_its_prefixed_denial(tm
     assert v is not None and "imperfect" not in v.sentence, refusal(gen, "x_0")
     offered = [c for site in v.choices for c in site["candidates"] if "imperfect" in c["text"]]
     assert offered and not any(c["valid"] for c in offered), offered  # the language model never weighs it
+
+
+def test_an_opinion_that_results_from_an_unchanged_degree_is_not_reversed(tmp_path, kit):
+    gen = run(tmp_path, kit, [("r", "It is so good and responsive that it makes gaming much more enjoyable.",
+                               [("gaming", "positive", ["enjoyable"])])])
+    v = variant(gen, "r_0_adv1")
+    assert v is None, v.sentence
+    assert "unchanged degree" in (refusal(gen, "r_0") or ""), refusal(gen, "r_0")

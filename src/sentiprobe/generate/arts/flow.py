@@ -16,6 +16,8 @@ a word around it. Two kinds of rule live here, each from a recurring failure of 
     better*, not the opposite: *Performance is not much much better on the Pro* keeps arguing for the Pro.
   - a prefixed antonym of an extreme adjective (*perfect* -> *imperfect*) only denies the extreme, as *not
     perfect* does: a plain opposite (*poor*) is taken where one is valid.
+  - an opinion in the *that* clause of a polar *so ADJ* (*so quick and responsive that it makes surfing
+    pleasurable*) is the result of that degree: its reversal argues with its cause, so the site is refused.
   - a liking verb whose object keeps a praising adjective (*I am loving the fast performance*) is not reversed
     by itself: *I am not loving the fast performance* argues with itself.
   - a past wish (*I did not want Windows 8*) loses no opinion with its negation: *I wanted Windows 8* is a
@@ -131,6 +133,26 @@ def _praised_object(s: Sent, head: int, r: Reversal) -> str | None:
     return None
 
 
+def _degree_cause(s: Sent, head: int, r: Reversal) -> str | None:
+    """The polar *so ADJ* (or *such*) whose *that* clause holds the opinion at ``head`` (*so quick and responsive
+    that it makes surfing so much more pleasurable*), if there is one."""
+    p = s.parse
+    a = head
+    seen = set()
+    while p.heads[a] != a and a not in seen:
+        seen.add(a)
+        mark = next((j for j in children(p, a) if p.deps[j] == "mark" and p.tokens[j].lower() == "that"), None)
+        if mark is not None:
+            for k in range(mark - 1, 0, -1):
+                if p.tokens[k - 1].lower() in ("so", "such") and p.upos[k] == "ADJ" and k != head:
+                    return f"{p.tokens[k - 1]} {p.tokens[k]}" if r.lexicon.word(p.tokens[k]) else None
+                if p.tokens[k] in (".", ";", "!", "?"):
+                    break
+            return None
+        a = p.heads[a]
+    return None
+
+
 def surroundings(s: Sent, head: int, cands: Sequence[Candidate], r: Reversal) -> list[Candidate]:
     """The candidate rules of the module docstring over one site's candidates (``head``: the opinion's head)."""
     p = s.parse
@@ -158,6 +180,11 @@ def surroundings(s: Sent, head: int, cands: Sequence[Candidate], r: Reversal) ->
             out = [c.with_problems(f"{_swap_word(c)!r} only denies the extreme {low!r} (a reservation, like *not "
                                    f"{low}*): a plain opposite is valid")
                    if c.valid and c.op == "antonym" and _swap_word(c) in denied else c for c in out]
+    cause = _degree_cause(s, head, r)
+    if cause is not None:
+        out = [c.with_problems(f"the opinion is the result of the unchanged degree {cause!r} (*so quick that it "
+                               "makes surfing pleasurable*): its reversal argues with its cause") if c.valid else c
+               for c in out]
     praised = _praised_object(s, head, r)
     if praised is not None:
         out = [c.with_problems(f"the object of {p.tokens[head]!r} keeps its praise {praised!r}: *not loving the "
