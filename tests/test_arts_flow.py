@@ -150,3 +150,15 @@ def test_an_opinion_that_results_from_an_unchanged_degree_is_not_reversed(tmp_pa
     v = variant(gen, "r_0_adv1")
     assert v is None, v.sentence
     assert "unchanged degree" in (refusal(gen, "r_0") or ""), refusal(gen, "r_0")
+
+
+def test_an_opinion_after_once_used_to_is_not_reversed(tmp_path, kit):
+    gen = run(tmp_path, kit, [("o", "Once you get used to the trackpad it is very easy to use.",
+                               [("trackpad", "positive", ["easy"])])])
+    v = variant(gen, "o_0_adv1")
+    assert v is None, v.sentence
+    gen = run(tmp_path, kit, [("a", "Once used to the OS it is easy, and the screen is great.",
+                               [("screen", "positive", ["great"])])])
+    a = variant(gen, "a_0_adv1")  # a clause of its own after *and*
+    assert a is not None, refusal(gen, "a_0")
+    assert a.sentence.startswith("Once used to the OS it is easy, but the screen is "), a.sentence

@@ -18,6 +18,8 @@ a word around it. Two kinds of rule live here, each from a recurring failure of 
     perfect* does: a plain opposite (*poor*) is taken where one is valid.
   - an opinion in the *that* clause of a polar *so ADJ* (*so quick and responsive that it makes surfing
     pleasurable*) is the result of that degree: its reversal argues with its cause, so the site is refused.
+  - an opinion after *once (you get) used to ...* tells what the learning led to (*once used to the OS it is
+    pretty easy to get around*): *once used to the OS it is pretty hard* reads as nonsense, so it is refused.
   - a liking verb whose object keeps a praising adjective (*I am loving the fast performance*) is not reversed
     by itself: *I am not loving the fast performance* argues with itself.
   - a past wish (*I did not want Windows 8*) loses no opinion with its negation: *I wanted Windows 8* is a
@@ -153,6 +155,19 @@ def _degree_cause(s: Sent, head: int, r: Reversal) -> str | None:
     return None
 
 
+def _after_getting_used(s: Sent, head: int) -> bool:
+    """Whether the opinion at ``head`` follows *once (you get) used to ...* in its clause (a coordinator or a
+    sentence mark ends the search: *..., and the overall build is great* is a clause of its own)."""
+    p = s.parse
+    low = [w.lower() for w in p.tokens]
+    for i in range(head - 1, -1, -1):
+        if low[i] in (".", "!", "?", ";", "and", "but", "or", "...") or p.tokens[i].startswith(".."):
+            return False
+        if low[i] == "once" and "used" in low[i + 1:i + 5] and "to" in low[i + 1:i + 6]:
+            return True
+    return False
+
+
 def surroundings(s: Sent, head: int, cands: Sequence[Candidate], r: Reversal) -> list[Candidate]:
     """The candidate rules of the module docstring over one site's candidates (``head``: the opinion's head)."""
     p = s.parse
@@ -185,6 +200,9 @@ def surroundings(s: Sent, head: int, cands: Sequence[Candidate], r: Reversal) ->
         out = [c.with_problems(f"the opinion is the result of the unchanged degree {cause!r} (*so quick that it "
                                "makes surfing pleasurable*): its reversal argues with its cause") if c.valid else c
                for c in out]
+    if _after_getting_used(s, head):
+        out = [c.with_problems("an opinion after *once used to ...* tells what the learning led to (*once used to "
+                               "the OS it is easy*): its reversal reads as nonsense") if c.valid else c for c in out]
     praised = _praised_object(s, head, r)
     if praised is not None:
         out = [c.with_problems(f"the object of {p.tokens[head]!r} keeps its praise {praised!r}: *not loving the "
