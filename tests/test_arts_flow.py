@@ -45,6 +45,8 @@ def test_unpleasant_never_describes_a_made_thing(tmp_path, kit):
     v = variant(gen, "n_0_adv1")
     assert v is not None, refusal(gen, "n_0")
     assert "unpleasant" not in v.sentence and "nasty" not in v.sentence, v.sentence
+    offered = {c["text"]: c["valid"] for site in v.choices for c in site["candidates"]}
+    assert offered.get("Very poor aluminum casing.") is True, offered  # the made thing's complaint competes
     s = variant(gen, "s_0_adv1")  # a person may be unpleasant: the rule leaves the choice alone
     assert s is not None and s.sentence in ("The staff was unpleasant.", "The staff was bad."), refusal(gen, "s_0")
 

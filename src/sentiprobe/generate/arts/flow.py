@@ -9,7 +9,7 @@ a word around it. Two kinds of rule live here, each from a recurring failure of 
     a person (*an unpleasant dinner*, *the staff was unpleasant*), never a made thing: *Unpleasant screen*,
     *Very nasty unibody construction* read wrong where *Bad screen* reads right. It is dropped where the noun
     it describes is an artifact, a substance or an act (WordNet's first noun sense) or unknown (a product
-    name) and another valid swap remains.
+    name) and another valid swap remains; *poor* joins the candidates if they lack it.
   - after an analytic *more* / *most*, a one-syllable opposite takes its synthetic form instead (*a more
     powerful performance* -> *a weaker performance*, never *a more weak performance*).
   - a negated comparative under a degree word (*much better*, *far happier*) is a hedge, *only a little
@@ -50,6 +50,10 @@ from .syntax import children, subtree
 EXPERIENCE_ONLY = frozenset({"unpleasant", "nasty"})
 """Opposites that describe an experience or a person, never a made thing (module docstring)."""
 
+THING_OPPOSITE = "poor"
+"""The generic complaint about a made thing (*Poor screen*, *Very poor unibody construction*), offered where
+:data:`EXPERIENCE_ONLY` words are dropped and the candidates hold none."""
+
 _THING_SENSES = frozenset({"noun.artifact", "noun.act", "noun.substance"})
 """WordNet first noun senses of made things, their stuff and their making (*screen*, *packing*, *construction*)."""
 
@@ -84,6 +88,22 @@ def _thing(s: Sent, noun: int | None, r: Reversal) -> bool:
     if not senses:
         return p.upos[noun] == "PROPN" or word.isalpha()
     return senses[0].lexname() in _THING_SENSES
+
+
+def _respelled(s: Sent, c: Candidate, word: str) -> Candidate:
+    """``c`` with its last edit's word replaced by ``word`` (same case; an article before it agrees)."""
+    last = c.edits[-1]
+    old = last.text
+    new = word.upper() if len(old) > 1 and old.isupper() else word.capitalize() if old[:1].isupper() else word
+    edits = [e for e in c.edits[:-1] if e.op != "article"]
+    art = next((e for e in c.edits[:-1] if e.op == "article"), None)
+    if art is not None:  # *an unpleasant* -> *a poor*
+        lowart = "an" if new[:1].lower() in "aeiou" else "a"
+        edits.append(CharEdit(art.start, art.end, lowart.capitalize() if art.before[:1].isupper() else lowart,
+                              art.before, art.op, art.detail))
+    detail = f"{c.detail}; {word!r} for a made thing"
+    return Candidate((*edits, CharEdit(last.start, last.end, new, last.before, "antonym", detail)), "antonym",
+                     detail, c.priority, c.problems)
 
 
 def _one_syllable(word: str) -> bool:
@@ -179,9 +199,11 @@ def surroundings(s: Sent, head: int, cands: Sequence[Candidate], r: Reversal) ->
         others = [c for c in out if c.valid and c.op == "antonym" and _swap_word(c) not in EXPERIENCE_ONLY]
         if others and _thing(s, noun, r):
             assert noun is not None
+            dropped = [c for c in out if c.valid and c.op == "antonym" and _swap_word(c) in EXPERIENCE_ONLY]
             out = [c.with_problems(f"{_swap_word(c)!r} describes an experience or a person, not "
-                                   f"{p.tokens[noun]!r} (*unpleasant screen*)")
-                   if c.valid and c.op == "antonym" and _swap_word(c) in EXPERIENCE_ONLY else c for c in out]
+                                   f"{p.tokens[noun]!r} (*unpleasant screen*)") if c in dropped else c for c in out]
+            if not any(_swap_word(c) == THING_OPPOSITE for c in out):
+                out.append(_respelled(s, dropped[0], THING_OPPOSITE))
     if p.tokens[head].lower() in _WISH and any(p.deps[j] == "aux" and p.tokens[j].lower() == "did"
                                                for j in range(len(p.tokens)) if p.heads[j] == head and j != head):
         out = [c.with_problems(f"*did not {p.tokens[head]}* tells a past wish: *I {p.tokens[head]}ed ...* is a "
