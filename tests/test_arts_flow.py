@@ -164,3 +164,11 @@ def test_an_opinion_after_once_used_to_is_not_reversed(tmp_path, kit):
     a = variant(gen, "a_0_adv1")  # a clause of its own after *and*
     assert a is not None, refusal(gen, "a_0")
     assert a.sentence.startswith("Once used to the OS it is easy, but the screen is "), a.sentence
+
+
+def test_a_wish_for_improvement_is_a_complaint_on_its_side_of_a_contrast(tmp_path, kit):
+    gen = run(tmp_path, kit, [("i", "I like the design but there are some things that need to be improved.",
+                               [("design", "positive", ["like"])])])
+    v = variant(gen, "i_0_adv1")
+    assert v is None, v.sentence  # *I don't like the design but ... need to be improved*: no contrast left
+    assert "no longer fits" in (refusal(gen, "i_0") or ""), refusal(gen, "i_0")

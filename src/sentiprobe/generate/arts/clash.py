@@ -288,6 +288,12 @@ CERTAINTY = re.compile(r"\b(?:definitely|certainly|surely|truly|clearly)\b", re.
 which way it goes."""
 
 
+WANTS_BETTER = re.compile(r"\b(?:needs?|needed|could|should|has|have) (?:to )?(?:be )?(?:improved|better|fixed)\b"
+                          r"|\bneeds? (?:some )?(?:improvement|work)\b", re.IGNORECASE)
+"""A wish for improvement (*needs to be improved*, *could be better*, *needs work*): a complaint, though its words
+read as praise."""
+
+
 def certainty_only(lexicon: Polarity, side: str) -> bool:
     """Whether ``side`` reads polar only through an adverb of certainty (*The food was definitely on point*): its
     own opinion is unknown to the lexicon, so a reversal of that opinion reverses the side."""
@@ -299,7 +305,10 @@ _NEGATED_VERB = re.compile(r"(?:\b(?:not|never|cannot)|n't)\s+(?:\w+\s+){0,2}?\w
 
 def _reading(lexicon: Polarity, side: str) -> int:
     """The polarity of one side of a contrast: the lexicon's, or for a side with no polar word but a negated verb
-    negative (*but I just couldn't justify it for the price* is said against praise)."""
+    negative (*but I just couldn't justify it for the price* is said against praise); a wish for improvement
+    (:data:`WANTS_BETTER`) is negative."""
+    if WANTS_BETTER.search(side) and not re.search(r"\b(?:not|never|no)\b|n't", side, re.IGNORECASE):
+        return -1  # *some things need to be improved*: VADER reads *improved* as praise
     s = lexicon.phrase(side)
     return -1 if s == 0 and _NEGATED_VERB.search(side) else s
 
