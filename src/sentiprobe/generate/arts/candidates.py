@@ -35,6 +35,7 @@ from __future__ import annotations
 
 
 from .charedit import CharEdit, upper_first
+from .flow import surroundings
 from .misread import degree_reversals, middle_in_pair
 from .morph import base_form, inflect
 from .polarity import LABEL_SIGN, Polarity, is_hedge
@@ -177,6 +178,7 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         out += [c.with_problems("a neutral target is never negated") for c in _add_negation(s, head, pred, r)]
     if not out:
         return [], f"no antonym and no negation site for {span_text!r}"
+    out = surroundings(s, head, out, r)
     boosted = None if negs else boosted_negative(p, f, head, sign)
     if boosted is not None:  # an extreme opposite takes the booster (*absolutely horrible* -> *absolutely excellent*),
         # so does an opposite the booster fits (*highly impressed*), unless a *so* before the booster heads a
@@ -541,6 +543,11 @@ def intensify_candidates(s: Sent, span: tuple[int, int]) -> tuple[list[Candidate
 
 # ---- conjunction ---------------------------------------------------------------------------------------
 
+PARALLEL_WH = frozenset({"how", "what"})
+"""Wh-words that open the second of two coordinated exclamations or questions under one verb (*I can't believe
+how quiet the drive is and how quick it boots*): *but how* reads wrong whatever their polarity."""
+
+
 def conjunction_edit(s: Sent, mine: set[int], my_sign: int, others: list[tuple[set[int], int]]) -> CharEdit | None:
     """``and`` -> ``but`` where it joins two clauses of opposite polarity after the edit, ``but`` -> ``and`` where
     they now agree; ``mine`` are the target side's opinion tokens, ``others`` each other aspect's opinion tokens
@@ -554,6 +561,8 @@ def conjunction_edit(s: Sent, mine: set[int], my_sign: int, others: list[tuple[s
         low = w.lower()
         if low not in ("and", "but") or p.deps[c] != "cc":
             continue
+        if low == "and" and c + 1 < len(p.tokens) and p.tokens[c + 1].lower() in PARALLEL_WH:
+            continue  # *how noisy the drive is and how quick it boots*: two exclamations, never *but how*
         x = p.heads[c]
         ys = [j for j in children(p, x) if p.deps[j] == "conj" and j > c]
         if not ys or p.upos[x] not in ("VERB", "AUX", "ADJ") or p.upos[ys[0]] not in ("VERB", "AUX", "ADJ"):

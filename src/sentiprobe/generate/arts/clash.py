@@ -277,7 +277,27 @@ def _side_sign(lexicon: Polarity, text: str, tokens: Sequence[str], offsets: Seq
     for i, (a, b) in enumerate(sides):
         if after[i] == before[i] != 0 and any(a <= e.start and e.end <= b and e.op in NEGATION_OPS for e in edits):
             after[i] = -before[i]  # VADER misses a negation after a booster (*definitely not good* reads positive)
+        elif after[i] == before[i] != 0 and certainty_only(lexicon, text[a:b]) and any(
+                a <= e.start and e.end <= b and e.op == "antonym" for e in edits):
+            after[i] = -before[i]  # *definitely on point* -> *definitely off the mark*: the side read by its adverb
     return after[0] if before[0] * before[1] == -1 and after[0] == after[1] != 0 else 0
+
+
+CERTAINTY = re.compile(r"\b(?:definitely|certainly|surely|truly|clearly)\b", re.IGNORECASE)
+"""Adverbs of certainty, which VADER reads as praise (*definitely* +1.7): they say how sure a statement is, not
+which way it goes."""
+
+
+WANTS_BETTER = re.compile(r"\b(?:needs?|needed|could|should|has|have) (?:to )?(?:be )?(?:improved|better|fixed)\b"
+                          r"|\bneeds? (?:some )?(?:improvement|work)\b", re.IGNORECASE)
+"""A wish for improvement (*needs to be improved*, *could be better*, *needs work*): a complaint, though its words
+read as praise."""
+
+
+def certainty_only(lexicon: Polarity, side: str) -> bool:
+    """Whether ``side`` reads polar only through an adverb of certainty (*The food was definitely on point*): its
+    own opinion is unknown to the lexicon, so a reversal of that opinion reverses the side."""
+    return CERTAINTY.search(side) is not None and lexicon.phrase(CERTAINTY.sub(" ", side)) == 0
 
 
 _NEGATED_VERB = re.compile(r"(?:\b(?:not|never|cannot)|n't)\s+(?:\w+\s+){0,2}?\w+", re.IGNORECASE)
@@ -285,7 +305,10 @@ _NEGATED_VERB = re.compile(r"(?:\b(?:not|never|cannot)|n't)\s+(?:\w+\s+){0,2}?\w
 
 def _reading(lexicon: Polarity, side: str) -> int:
     """The polarity of one side of a contrast: the lexicon's, or for a side with no polar word but a negated verb
-    negative (*but I just couldn't justify it for the price* is said against praise)."""
+    negative (*but I just couldn't justify it for the price* is said against praise); a wish for improvement
+    (:data:`WANTS_BETTER`) is negative."""
+    if WANTS_BETTER.search(side) and not re.search(r"\b(?:not|never|no)\b|n't", side, re.IGNORECASE):
+        return -1  # *some things need to be improved*: VADER reads *improved* as praise
     s = lexicon.phrase(side)
     return -1 if s == 0 and _NEGATED_VERB.search(side) else s
 

@@ -30,6 +30,7 @@ from .combine import distinct_opposites, one_negation_per_predicate
 from .clash import (clashes, concession_lost, contrast_lost, covering_pair, elaboration_split, general_clash,
                     lost_contrast, purpose_opinion, repetition_changed, tie_clash)
 from .context import context_clash, context_clashes
+from .flow import flow_clash, plus_contrast
 from .frames import NOT_ONLY_FRAME, not_only_rewrite, tied_frame
 from .polarity import COMPANY, LABEL_SIGN, Polarity
 from .resources import Parse
@@ -362,11 +363,15 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
     why = _repair(q, plan, turned, edits)
     if why is not None:
         return None, why
+    fix = plus_contrast(sent.text, edits, _complaints(plan, groups, flipped))
+    if fix is not None:
+        edits.append(fix)
     text = apply(sent.text, edits)
     lost = general_clash(sent.parse, turned, [o for o in plan.prep.aspects if o not in turned], _kind_of(q), text)
     lost = lost or contrast_lost(q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits) or elaboration_split(
         q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits) or concession_lost(
         q.lexicon, sent.text, sent.parse, sent.offsets, edits) or repetition_changed(sent.text, text)
+    lost = lost or flow_clash(text, edits, _complaints(plan, groups, flipped))
     if lost is not None:
         return None, lost
     span = map_span(a.start, a.end, edits)
@@ -393,6 +398,14 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
                 list(ordered), labels=labels, notes=notes)
     v.choices = records
     return v, None
+
+
+def _complaints(plan: Plan, groups: dict[str, list[tuple[Candidate | None, dict[str, Any]]]],
+                flipped: set[str]) -> list[CharEdit]:
+    """The chosen edits that turn a positive aspect negative (what :func:`.flow.flow_clash` checks in its frame)."""
+    was = {o.aspect.id: o.aspect.polarity for o in plan.prep.aspects}
+    return [e for aid, items in groups.items() if aid in flipped and was.get(aid) == "positive"
+            for c, _ in items if c is not None for e in c.edits]
 
 
 def _repair(q: Quality, plan: Plan, turned: list[PreparedAspect], edits: list[CharEdit]) -> str | None:

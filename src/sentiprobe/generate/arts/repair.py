@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .candidates import Sent
+from .candidates import PARALLEL_WH, Sent
 from .charedit import CharEdit, touches
 from .clash import contrast_sides, polar_sign
 from .polarity import COMPANY, LABEL_SIGN, Polarity
@@ -351,7 +351,7 @@ def contrast_made(sent: Sent, aspects: Sequence[PreparedAspect], turned: Sequenc
             if h not in (mine[nearest] if nearest else set()) and not (lo <= h < hi and p.upos[h] in (
                     "VERB", "AUX", "ADJ")) and not (h in phrase and p.upos[h] in ("NOUN", "PROPN")):
                 continue  # it joins two nouns inside one phrase (*grilled Gruyere and country ham sandwiches*)
-            if p.upos[j] != "CCONJ" or toks[j + 1] in _NOT_AFTER_AND or any(
+            if p.upos[j] != "CCONJ" or toks[j + 1] in _NOT_AFTER_AND or toks[j + 1] in PARALLEL_WH or any(
                     toks[i] in ("both", "between") for i in range(lo, j)):
                 continue
             found.append((0, sent.replace(j, "but", "and_to_but", "'and' joins two aspects that differ after the edit"
