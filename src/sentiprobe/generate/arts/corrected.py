@@ -33,10 +33,12 @@ from .context import context_clash, context_clashes
 from .frames import NOT_ONLY_FRAME, not_only_rewrite, tied_frame
 from .polarity import COMPANY, LABEL_SIGN, Polarity
 from .resources import Parse
+from .clausewords import plain_clause_word
 from .repair import (Additive, additive_deletion, additive_repair, contrast_added, contrast_made, contrast_repair,
                      find_additive)
 from .sense import DESCRIPTOR, AspectOpinions, aspect_view
 from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
+from .statement import statement_contrast_repair
 from .syntax import EMBEDDED, span_head, subtree
 from .text import token_offsets
 
@@ -216,7 +218,8 @@ def _describing_clause(q: Quality, sent: Sent, prep: Prepared, pa: PreparedAspec
     for clause in clauses:
         toks = clause - mine
         terms = [o.aspect.term for o in prep.aspects if o is not pa and set(range(*o.span)) & toks]
-        polar = [p.tokens[i] for i in sorted(toks) if q.lexicon.word(p.tokens[i]) and not _no_opinion(p, i)]
+        polar = [p.tokens[i] for i in sorted(toks) if q.lexicon.word(p.tokens[i]) and not _no_opinion(p, i)
+                 and not plain_clause_word(p, i, clause)]
         if terms or polar:
             what = f"aspect {terms[0]!r}" if terms else f"the polar word {polar[0]!r}"
             return f"a clause about the target ({what}) keeps its sentiment: reversing the opinion would clash"
@@ -413,7 +416,8 @@ def _repair(q: Quality, plan: Plan, turned: list[PreparedAspect], edits: list[Ch
         edits += fix
     k = lost_contrast(q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits)
     if k is not None:
-        fix2 = contrast_repair(sent, k, plan.prep.aspects, turned)
+        fix2 = contrast_repair(sent, k, plan.prep.aspects, turned) or statement_contrast_repair(
+            sent, k, plan.prep.aspects, turned, q.lexicon, edits)
         if fix2 is not None and not any(fix2.overlaps(e) for e in edits):
             edits.append(fix2)
     pair = covering_pair(sent.parse, turned, [o for o in plan.prep.aspects if o not in turned], _kind_of(q),
