@@ -74,3 +74,34 @@ def test_but_before_a_fragment_or_after_a_not_frame_stays_refused(tmp_path, kit)
     for aid in ("f_0", "n_0", "z_0"):
         v = variant(gen, aid + "_adv1")
         assert v is None or "but_to_and" not in ops(v), v.sentence
+
+
+def test_and_becomes_but_between_the_reversed_predicate_and_a_coordinated_one(tmp_path, kit):
+    gen = run(tmp_path, kit, [
+        ("t", "The hosts are attentive and have smiles on their faces.", [("hosts", "positive", ["attentive"])]),
+        ("w", "The waiters always look angry and even ignore the regulars.", [("waiters", "negative", ["angry"])]),
+    ])
+    v = variant(gen, "t_0_adv1")
+    assert v is not None and v.sentence.endswith(" but have smiles on their faces."), refusal(gen, "t_0", "revtgt")
+    assert "and_to_but" in ops(v)
+    v = variant(gen, "w_0_adv1")  # *and even* adds to what came before: no *but* fits
+    assert v is None, v.sentence
+
+
+def test_a_stance_adverb_does_not_read_as_praise_beside_an_elaboration():
+    """*Definitely avoid the pasta - it was terrible*: VADER rates *definitely* positive on its own, which split
+    the reversed statement from its (reversed) elaboration."""
+    from sentiprobe.generate.arts.charedit import CharEdit
+    from sentiprobe.generate.arts.clash import elaboration_split
+    from sentiprobe.generate.arts.polarity import Polarity
+    from sentiprobe.generate.arts.text import token_offsets, tokenize
+
+    text = "Definitely try the pasta with clams - it was delicious."
+    toks = tokenize(text)
+    offsets = token_offsets(text, toks)
+    a, b = text.index("try"), text.index("delicious")
+    edits = [CharEdit(a, a + 3, "avoid", "try", "antonym", "test"),
+             CharEdit(b, b + 9, "awful", "delicious", "antonym", "test")]
+    assert elaboration_split(Polarity(), text, toks, offsets, edits) is None
+    half = [CharEdit(a, a + 3, "avoid", "try", "antonym", "test")]  # the elaboration left as is: a split
+    assert elaboration_split(Polarity(), text, toks, offsets, half) is not None

@@ -10,6 +10,9 @@ polar that says nothing about the target:
 """
 from __future__ import annotations
 
+import re
+
+from .polarity import Polarity
 from .resources import Parse
 from .syntax import SUBJECT, children, has_subject
 
@@ -51,3 +54,15 @@ def negated_pair(p: Parse, head: int, at: int) -> str | None:
         return None
     return (f"a negation before the pair {p.tokens[head]!r} {p.tokens[head + 1]!r} {p.tokens[nxt]!r} denies the "
             "pair: neither word reads reversed")
+
+
+STANCE = re.compile(r"(?i)\b(?:definitely|certainly|surely|absolutely)\s+(?=\w)")
+"""Stance adverbs that VADER rates positive on their own (*definitely* +1.7): *Definitely avoid the pasta* reads
+positive to it, against the verb."""
+
+
+def stance_free_reading(lexicon: Polarity, text: str) -> int:
+    """The lexicon's polarity of ``text`` with its stance adverbs (:data:`STANCE`) left out, so that they boost the
+    words they modify instead of counting as praise (*Definitely avoid the taglierini* reads negative); where the
+    rest reads neutral the whole is read (*Definitely try the taglierini* stays positive)."""
+    return lexicon.phrase(STANCE.sub("", text)) or lexicon.phrase(text)

@@ -26,6 +26,7 @@ from ...suites.arts.formats import FLIP
 from .candidates import Candidate, Reversal, Sent, conjunction_edit, intensify_candidates, reversal_candidates
 from .charedit import CharEdit, apply, map_span, touches
 from .choice import Chooser
+from .coordination import COORDINATED, coordination_repair
 from .combine import distinct_opposites, one_negation_per_predicate
 from .clash import (clashes, concession_lost, contrast_lost, covering_pair, elaboration_split, general_clash,
                     lost_contrast, purpose_opinion, repetition_changed, tie_clash)
@@ -74,6 +75,8 @@ class Plan:
     """An additive tying two opinions, repaired (or refused) once the edits are known (:mod:`.repair`)."""
     frame_fix: list[CharEdit] = field(default_factory=list)
     """The edits that undo a *not only ... but* frame around the target's opinion (:func:`_not_only_fix`)."""
+    conj_fix: list[CharEdit] = field(default_factory=list)
+    """The *and* -> *but* between the reversed predicate and a coordinated one (:mod:`.coordination`)."""
 
 
 @dataclass
@@ -151,7 +154,11 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
     if clash is None:
         flipped = [o for o in prep.aspects if o is pa or set(o.opinions) & set(pa.opinions)]
         rest = [o for o in prep.aspects if o not in flipped]
-        clash = tie_clash(q.lexicon, sent.parse, flipped, rest) or context_clash(q.lexicon, sent.parse, flipped, rest)
+        clash = tie_clash(q.lexicon, sent.parse, flipped, rest)
+        fix = coordination_repair(sent, pa, prep.aspects) if clash and clash.startswith(COORDINATED) else None
+        if fix is not None:
+            plan.conj_fix, clash = [fix], None
+        clash = clash or context_clash(q.lexicon, sent.parse, flipped, rest)
     if clash is not None:
         plan.refusal = clash
         return plan
@@ -407,6 +414,10 @@ def _repair(q: Quality, plan: Plan, turned: list[PreparedAspect], edits: list[Ch
         if any(x.overlaps(e) for x in plan.frame_fix for e in edits):
             return NOT_ONLY_FRAME
         edits += plan.frame_fix
+    if plan.conj_fix:
+        if any(x.overlaps(e) for x in plan.conj_fix for e in edits):
+            return "the 'and' between the coordinated predicates is itself edited"
+        edits += plan.conj_fix
     if plan.additive is not None:
         fix = additive_repair(sent, plan.additive, turned)
         fix = None if fix is None else [x for x in fix if not any(

@@ -8,7 +8,8 @@ the post-editor's variant joins them with *and* (*It's not cheap and the perform
 Only where one side holds the reversed aspects alone (every opinion on it is reversed and no other word there
 keeps the old polarity: *too tiny ..., but it is cozy and the food is great* stays refused) and the other side
 is a statement with a verb of its own, neither a fragment (*decent, but not great*, *but nothing amazing*) nor
-the *not ... but* frame (*Not because I was pregnant, but the food is delicious*).
+the *not ... but* frame (*Not because I was pregnant, but the food is delicious*), nor a hypothetical (*I
+wouldn't have complained if ...*).
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from .strategies import PreparedAspect
 
 _NOT_AFTER = frozenset({"also", "not", "nothing", "no", "still", "even", "only", "then", "rather", "instead", "at"})
 _NOT_FIRST = frozenset({"not", "no", "never", "nothing"})
+_HYPOTHETICAL = frozenset({"if", "unless", "would", "wo", "wish", "hope"})
 
 
 def statement_contrast_repair(sent: Sent, k: int, aspects: Sequence[PreparedAspect],
@@ -65,5 +67,7 @@ def statement_contrast_repair(sent: Sent, k: int, aspects: Sequence[PreparedAspe
     first = min(other)
     if p.tokens[first].lower() in _NOT_FIRST or not any(p.upos[i] in ("VERB", "AUX") for i in other):
         return None
+    if p.upos[k + 1] == "PUNCT" or any(p.tokens[i].lower() in _HYPOTHETICAL for i in other):
+        return None  # *but, almost all ...*; a wish (*I wouldn't have complained if ...*) sets no polarity
     return sent.replace(k, "and", "but_to_and", "'but' joins a statement and a clause of the same polarity after "
                                                   "the edit")
