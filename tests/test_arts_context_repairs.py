@@ -80,11 +80,14 @@ def test_and_becomes_but_between_the_reversed_predicate_and_a_coordinated_one(tm
     gen = run(tmp_path, kit, [
         ("t", "The hosts are attentive and have smiles on their faces.", [("hosts", "positive", ["attentive"])]),
         ("w", "The waiters always look angry and even ignore the regulars.", [("waiters", "negative", ["angry"])]),
+        ("m", "The tablet itself was fast, ran smoothly, and had no problems.", [("ran", "positive", ["smoothly"])]),
     ])
     v = variant(gen, "t_0_adv1")
     assert v is not None and v.sentence.endswith(" but have smiles on their faces."), refusal(gen, "t_0", "revtgt")
     assert "and_to_but" in ops(v)
     v = variant(gen, "w_0_adv1")  # *and even* adds to what came before: no *but* fits
+    assert v is None, v.sentence
+    v = variant(gen, "m_0_adv1")  # the middle of three predicates: *was fast, ran poorly, but had no problems*
     assert v is None, v.sentence
 
 

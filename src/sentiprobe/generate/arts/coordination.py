@@ -5,9 +5,9 @@
 post-editor's variant contrasts the predicates: *is fast, powerful, but runs super loud*, *The OS is difficult,
 and offers all kinds of surprises* -> *..., but offers ...*.
 
-Only where one *and* joins the two predicates, nothing after it adds to what came before (*and even ignore
-their regulars*, *and were even more thrilled*), the reversed predicate carries no clause of its own that
-still explains the old opinion (*is perfect for media editing, which is mostly why I bought it*), no other
+Only where one *and* joins two predicates (not the middle of three: *was fast, ran smoothly, and had no
+problems*), nothing after it adds to what came before (*and even ignore their regulars*, *and were even more
+thrilled*), the reversed predicate carries no clause of its own that still explains the old opinion (*is perfect for media editing, which is mostly why I bought it*), no other
 annotated aspect keeps the old polarity and the sentence has no other contrast; an adjective after a full verb
 (*it works great and is not a waste of money*) is left out: its antonym there (*works terrible*) reads wrong.
 """
@@ -52,6 +52,12 @@ def coordination_repair(sent: Sent, pa: PreparedAspect, aspects: Sequence[Prepar
     if len(ands) != 1:
         return None
     k = ands[0]
+    host = p.heads[k]
+    if sum(p.heads[j] == host and j != host and p.deps[j] == "conj" and p.upos[j] in ("VERB", "AUX")
+           for j in range(len(p.tokens))) > 1:
+        return None  # three predicates: one *but* splits a list
+    if pred == host and p.deps[host] in ("conj", "dep"):
+        return None  # the reversed predicate between two others (*was fast, ran smoothly, and had no problems*)
     if any(w.lower() in _ADDING for w in p.tokens[k + 1:k + 4]):
         return None
     after = max(k, pred)
