@@ -5,11 +5,12 @@
 post-editor's variant contrasts the predicates: *is fast, powerful, but runs super loud*, *The OS is difficult,
 and offers all kinds of surprises* -> *..., but offers ...*.
 
-Only where one *and* joins two predicates (not the middle of three: *was fast, ran smoothly, and had no
-problems*), nothing after it adds to what came before (*and even ignore their regulars*, *and were even more
-thrilled*), the reversed predicate carries no clause of its own that still explains the old opinion (*is perfect for media editing, which is mostly why I bought it*), no other
-annotated aspect keeps the old polarity and the sentence has no other contrast; an adjective after a full verb
-(*it works great and is not a waste of money*) is left out: its antonym there (*works terrible*) reads wrong.
+Only where one *and* joins two predicates (not the middle of three: *was fast, ran smoothly, and had no problems*),
+nothing after it adds to what came before (*and even ignore their regulars*, *and were even more thrilled*), the
+reversed predicate carries no clause of its own that still explains the old opinion (*is perfect for media editing,
+which is mostly why I bought it*), no other annotated aspect keeps the old polarity and the sentence has no other
+contrast; an adjective after a full verb (*it works great and is not a waste of money*) is left out: its antonym
+there (*works terrible*) reads wrong.
 """
 from __future__ import annotations
 
