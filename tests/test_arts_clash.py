@@ -111,9 +111,9 @@ def test_a_but_against_a_negated_clause_with_no_polar_word_loses_its_contrast(tm
         # no negation and no polar word: nothing to contrast
         ("n", "The soup was good, but we left early.", [("soup", "positive", ["good"])]),
     ])
-    for aid in ("a_0",):  # never *The soup was definitely not good, but in the end I just couldn't justify ...*
-        assert variant(gen, aid + "_adv1") is None, variant(gen, aid + "_adv1").sentence
-        assert "no longer fits" in (refusal(gen, aid, "revtgt") or ""), refusal(gen, aid, "revtgt")
+    # never *The soup was definitely not good, but in the end I just couldn't justify ...*: the *but* becomes *and*
+    v = variant(gen, "a_0_adv1")
+    assert v is not None and ", and in the end I just couldn't justify" in v.sentence, refusal(gen, "a_0", "revtgt")
     assert variant(gen, "n_0_adv1") is not None, refusal(gen, "n_0", "revtgt")
 
 

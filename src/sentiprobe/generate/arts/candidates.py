@@ -35,6 +35,7 @@ from __future__ import annotations
 
 
 from .charedit import CharEdit, upper_first
+from .clausewords import negated_pair
 from .flow import surroundings
 from .misread import degree_reversals, middle_in_pair
 from .morph import base_form, inflect
@@ -323,6 +324,9 @@ def _add_negation(s: Sent, head: int, pred: int | None, r: Reversal) -> list[Can
                 cand = Candidate((e, drop), e.op, e.detail, 2)
             else:
                 cand = Candidate((e,), e.op, e.detail, 2)
+            denied = negated_pair(p, head, at)
+            if denied is not None:
+                cand = cand.with_problems(denied)
             if any(p.tokens[j].lower() in _ADDITIVE for j in range(c + 1, at + 1)):
                 cand = cand.with_problems("a negation after 'also' reads as adding to what came before "
                                           "(*is also not awesome*)")

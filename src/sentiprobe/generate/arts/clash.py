@@ -30,6 +30,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 
 from .charedit import NEGATION_OPS, CharEdit, apply, touches
+from .clausewords import stance_free_reading
 from .polarity import LABEL_SIGN, Polarity
 from .resources import Parse
 from .strategies import PreparedAspect
@@ -349,8 +350,8 @@ def elaboration_split(lexicon: Polarity, text: str, tokens: Sequence[str], offse
         if lo >= k or hi <= k + 1 or sum(t in ELABORATION for t in tokens[lo:hi]) > 1:
             continue  # a list of items between dashes (*excellent OS -- optimal mobility -- ...*) is no elaboration
         sides = [(offsets[lo][0], offsets[k - 1][1]), (offsets[k + 1][0], offsets[hi - 1][1])]
-        before = [lexicon.phrase(text[a:b]) for a, b in sides]
-        after = [lexicon.phrase(_edited(text, a, b, edits)) for a, b in sides]
+        before = [stance_free_reading(lexicon, text[a:b]) for a, b in sides]
+        after = [stance_free_reading(lexicon, _edited(text, a, b, edits)) for a, b in sides]
         if before[0] == before[1] != 0 and after[0] * after[1] == -1:
             return (f"the {tok!r} joins a statement and its elaboration: after the edit one side reads positive, "
                     "the other negative")

@@ -26,6 +26,7 @@ from ...suites.arts.formats import FLIP
 from .candidates import Candidate, Reversal, Sent, conjunction_edit, intensify_candidates, reversal_candidates
 from .charedit import CharEdit, apply, map_span, touches
 from .choice import Chooser
+from .coordination import COORDINATED, coordination_repair
 from .combine import distinct_opposites, one_negation_per_predicate
 from .clash import (clashes, concession_lost, contrast_lost, covering_pair, elaboration_split, general_clash,
                     lost_contrast, purpose_opinion, repetition_changed, tie_clash)
@@ -34,10 +35,12 @@ from .flow import flow_clash, plus_contrast
 from .frames import NOT_ONLY_FRAME, not_only_rewrite, tied_frame
 from .polarity import COMPANY, LABEL_SIGN, Polarity
 from .resources import Parse
+from .clausewords import plain_clause_word
 from .repair import (Additive, additive_deletion, additive_repair, contrast_added, contrast_made, contrast_repair,
                      find_additive)
 from .sense import DESCRIPTOR, AspectOpinions, aspect_view
 from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
+from .statement import statement_contrast_repair
 from .syntax import EMBEDDED, span_head, subtree
 from .text import token_offsets
 
@@ -73,6 +76,8 @@ class Plan:
     """An additive tying two opinions, repaired (or refused) once the edits are known (:mod:`.repair`)."""
     frame_fix: list[CharEdit] = field(default_factory=list)
     """The edits that undo a *not only ... but* frame around the target's opinion (:func:`_not_only_fix`)."""
+    conj_fix: list[CharEdit] = field(default_factory=list)
+    """The *and* -> *but* between the reversed predicate and a coordinated one (:mod:`.coordination`)."""
 
 
 @dataclass
@@ -150,7 +155,11 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
     if clash is None:
         flipped = [o for o in prep.aspects if o is pa or set(o.opinions) & set(pa.opinions)]
         rest = [o for o in prep.aspects if o not in flipped]
-        clash = tie_clash(q.lexicon, sent.parse, flipped, rest) or context_clash(q.lexicon, sent.parse, flipped, rest)
+        clash = tie_clash(q.lexicon, sent.parse, flipped, rest)
+        fix = coordination_repair(sent, pa, prep.aspects) if clash and clash.startswith(COORDINATED) else None
+        if fix is not None:
+            plan.conj_fix, clash = [fix], None
+        clash = clash or context_clash(q.lexicon, sent.parse, flipped, rest)
     if clash is not None:
         plan.refusal = clash
         return plan
@@ -217,7 +226,8 @@ def _describing_clause(q: Quality, sent: Sent, prep: Prepared, pa: PreparedAspec
     for clause in clauses:
         toks = clause - mine
         terms = [o.aspect.term for o in prep.aspects if o is not pa and set(range(*o.span)) & toks]
-        polar = [p.tokens[i] for i in sorted(toks) if q.lexicon.word(p.tokens[i]) and not _no_opinion(p, i)]
+        polar = [p.tokens[i] for i in sorted(toks) if q.lexicon.word(p.tokens[i]) and not _no_opinion(p, i)
+                 and not plain_clause_word(p, i, clause)]
         if terms or polar:
             what = f"aspect {terms[0]!r}" if terms else f"the polar word {polar[0]!r}"
             return f"a clause about the target ({what}) keeps its sentiment: reversing the opinion would clash"
@@ -417,6 +427,10 @@ def _repair(q: Quality, plan: Plan, turned: list[PreparedAspect], edits: list[Ch
         if any(x.overlaps(e) for x in plan.frame_fix for e in edits):
             return NOT_ONLY_FRAME
         edits += plan.frame_fix
+    if plan.conj_fix:
+        if any(x.overlaps(e) for x in plan.conj_fix for e in edits):
+            return "the 'and' between the coordinated predicates is itself edited"
+        edits += plan.conj_fix
     if plan.additive is not None:
         fix = additive_repair(sent, plan.additive, turned)
         fix = None if fix is None else [x for x in fix if not any(
@@ -426,7 +440,8 @@ def _repair(q: Quality, plan: Plan, turned: list[PreparedAspect], edits: list[Ch
         edits += fix
     k = lost_contrast(q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits)
     if k is not None:
-        fix2 = contrast_repair(sent, k, plan.prep.aspects, turned)
+        fix2 = contrast_repair(sent, k, plan.prep.aspects, turned) or statement_contrast_repair(
+            sent, k, plan.prep.aspects, turned, q.lexicon, edits)
         if fix2 is not None and not any(fix2.overlaps(e) for e in edits):
             edits.append(fix2)
     pair = covering_pair(sent.parse, turned, [o for o in plan.prep.aspects if o not in turned], _kind_of(q),
