@@ -1,0 +1,53 @@
+"""Compared quantities and degrees that reverse at the degree word (RevTgt of the corrected mode).
+
+*It provides much more flexibility* -> *much less flexibility*, *a port count with more ports* -> *fewer ports*:
+a positive opinion that is the quantity word *more* on the target's noun has no antonym (*littler*) and its
+negation denies the act (*doesn't provide much more*), where a post-editor turns the degree word. The lexicon
+reads a lowered degree (*less solid*, *less flexibility*) by its noun or adjective alone, as praise; for the
+polarity check it is read as the negation it amounts to (:func:`lowered_reading`).
+"""
+from __future__ import annotations
+
+import re
+
+from .charedit import CharEdit
+from .polarity import Polarity
+from .site import Candidate, Sent
+
+_PRESUPPOSING = frozenset({"even", "still", "no", "any", "far"})
+"""Before *more*: *even more thrilled* presupposes the old degree (*even less thrilled* reads as a double
+letdown), *no more* / *any more* are time words, *far more* keeps the frame of a comparison the sentence makes."""
+
+
+def quantity_comparison(s: Sent, head: int, sign: int) -> list[Candidate]:
+    """*much more flexibility* -> *much less flexibility*, *more ports* -> *fewer ports*: a positive opinion whose
+    head is the quantity *more* on a noun (not *more than*, not after a word that presupposes the old degree)."""
+    p = s.parse
+    if sign <= 0 or p.tokens[head].lower() != "more" or p.tags[head] != "JJR" or p.deps[head] != "amod":
+        return []
+    noun = p.heads[head]
+    if not head < noun <= head + 3 or p.upos[noun] != "NOUN" or (
+            head + 1 < len(p.tokens) and p.tokens[head + 1].lower() == "than"):
+        return []
+    if head > 0 and p.tokens[head - 1].lower() in _PRESUPPOSING:
+        return []
+    new = "fewer" if p.tags[noun] == "NNS" else "less"
+    e = s.replace(head, new, "antonym", f"{new!r} for the quantity 'more' on {p.tokens[noun]!r}")
+    return [Candidate((e,), "antonym", e.detail, 0)]
+
+
+_LOWERED = re.compile(r"(?i)\b(less|fewer)\b")
+
+
+def lowered_reading(text: str, edit: CharEdit, source: str, lexicon: Polarity, sign: int) -> str | None:
+    """The text the lexicon reads for an edit that lowered a degree of praise (*lot less solid* as *lot not
+    solid*), or None where the edit put no *less*/*fewer* in for a *more*, the lowered word is not praise under
+    the lexicon with the label's sign (*less expensive* stands as the lexicon reads it), or the word before it
+    presupposes the old degree (*even less thrilled*)."""
+    if not sign or edit.text.lower() not in ("less", "fewer") or edit.before.lower() != "more":
+        return None
+    before, after = source[:edit.start].split(), source[edit.end:].split()
+    if (before and before[-1].lower() in _PRESUPPOSING) or not after or \
+            lexicon.word(after[0].strip(".,;:!?\"'()")) != sign:
+        return None
+    return _LOWERED.sub("not", text)
