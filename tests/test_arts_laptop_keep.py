@@ -77,3 +77,16 @@ def test_a_lowered_degree_that_presupposes_the_old_one_stays_refused(tmp_path, k
              ("n", "It has even more storage.", [("storage", "positive", ["more"])])]
     gen = run(tmp_path, kit, sents)
     assert text_of(gen, "e_0") is None and text_of(gen, "n_0") is None
+
+
+def test_fewer_takes_far_for_much_and_a_boast_keeps_its_quantity(tmp_path, kit):
+    sents = [("f", "Macbooks come with much more features.", [("features", "positive", ["more"])]),
+             ("b", "The model boasted more memory.", [("memory", "positive", ["more"])])]
+    gen = run(tmp_path, kit, sents)
+    assert text_of(gen, "f_0") == "Macbooks come with far fewer features."
+    assert text_of(gen, "b_0") is None
+
+
+def test_a_boast_keeps_the_quantity_of_a_coordinated_object(tmp_path, kit):
+    sents = [("c", "The model boasted a faster chip, more memory and a bigger disk.", [("memory", "positive", ["more"])])]
+    assert text_of(run(tmp_path, kit, sents), "c_0") is None

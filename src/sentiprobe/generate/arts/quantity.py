@@ -31,8 +31,21 @@ def quantity_comparison(s: Sent, head: int, sign: int) -> list[Candidate]:
         return []
     if head > 0 and p.tokens[head - 1].lower() in _PRESUPPOSING:
         return []
+    top = noun
+    while p.deps[top] == "conj" and p.heads[top] != top:  # *boasted a faster processor, more memory*
+        top = p.heads[top]
+    verb = p.heads[top]
+    if p.tokens[verb].lower().startswith("boast"):  # *boasted less memory*: the verb presupposes praise
+        return []
     new = "fewer" if p.tags[noun] == "NNS" else "less"
-    e = s.replace(head, new, "antonym", f"{new!r} for the quantity 'more' on {p.tokens[noun]!r}")
+    detail = f"{new!r} for the quantity 'more' on {p.tokens[noun]!r}"
+    much = head - 1 if head > 0 and p.tokens[head - 1].lower() == "much" else None
+    if new == "fewer" and much is not None and not (much > 0 and p.tokens[much - 1].lower() in ("so", "too", "very")):
+        a, b = s.offsets[much][0], s.offsets[head][1]  # *much more features* -> *far fewer features*
+        new = "far fewer" if s.text[a].islower() else "Far fewer"
+        e = CharEdit(a, b, new, s.text[a:b], "antonym", detail)
+    else:
+        e = s.replace(head, new, "antonym", detail)
     return [Candidate((e,), "antonym", e.detail, 0)]
 
 
@@ -44,7 +57,7 @@ def lowered_reading(text: str, edit: CharEdit, source: str, lexicon: Polarity, s
     solid*), or None where the edit put no *less*/*fewer* in for a *more*, the lowered word is not praise under
     the lexicon with the label's sign (*less expensive* stands as the lexicon reads it), or the word before it
     presupposes the old degree (*even less thrilled*)."""
-    if not sign or edit.text.lower() not in ("less", "fewer") or edit.before.lower() != "more":
+    if not sign or edit.text.lower() not in ("less", "fewer", "far fewer") or not edit.before.lower().endswith("more"):
         return None
     before, after = source[:edit.start].split(), source[edit.end:].split()
     if (before and before[-1].lower() in _PRESUPPOSING) or not after or \
