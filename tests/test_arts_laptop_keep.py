@@ -88,5 +88,6 @@ def test_fewer_takes_far_for_much_and_a_boast_keeps_its_quantity(tmp_path, kit):
 
 
 def test_a_boast_keeps_the_quantity_of_a_coordinated_object(tmp_path, kit):
-    sents = [("c", "The model boasted a faster chip, more memory and a bigger disk.", [("memory", "positive", ["more"])])]
+    sents = [("c", "The model boasted a faster chip, more memory and a bigger disk.",
+              [("memory", "positive", ["more"])])]
     assert text_of(run(tmp_path, kit, sents), "c_0") is None
