@@ -91,3 +91,8 @@ def test_a_boast_keeps_the_quantity_of_a_coordinated_object(tmp_path, kit):
     sents = [("c", "The model boasted a faster chip, more memory and a bigger disk.",
               [("memory", "positive", ["more"])])]
     assert text_of(run(tmp_path, kit, sents), "c_0") is None
+
+
+def test_a_complaint_frame_in_the_present_perfect_turns_into_praise(tmp_path, kit):
+    sents = [("h", "Finally, the biggest problem has been the support.", [("support", "negative", ["problem"])])]
+    assert text_of(run(tmp_path, kit, sents), "h_0") == "Finally, the best thing has been the support."

@@ -148,8 +148,7 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
     if clash == NOT_ONLY_FRAME:
         plan.frame_fix = not_only_rewrite(sent, prep, pa)
         clash = None if plan.frame_fix else clash
-    swap = complaint_frame_swap(sent, prep, pa, q.lexicon) if clash is not None and ONLY_FRAME in clash \
-        else []
+    swap = complaint_frame_swap(sent, prep, pa, q.lexicon) if clash is None or ONLY_FRAME in clash else []
     clash = None if swap else clash
     plan.additive = find_additive(sent, prep)
     if clash is None:

@@ -89,10 +89,10 @@ def not_only_rewrite(sent: Sent, prep: Prepared, pa: PreparedAspect) -> list[Cha
 _COMPLAINT_NOUN = re.compile(
     r"(?i)(?:^|(?<=[,;:(-] ))(?P<det>(?:my|the|our) )?(?P<q>only|biggest|main|one) (?P<n>(?:complaint|gripe|problem|"
     r"issue|downside|drawback|negative|flaw|concern)s?)(?P<tail> so far| about (?:it|this \w+|the \w+))?"
-    r" (?P<cop>is|are|was|were|would be|might be|has to be|must be) ")
+    r" (?P<cop>is|are|was|were|would be|might be|has to be|must be|has been|have been|had been) ")
 _COMPLAINT_VERB = re.compile(
     r"(?i)(?:^|(?<=[,;:(-] ))(?P<det>the )(?P<q>only) (?P<n>things?) (?P<i>i|we) (?P<v>dislike|hate|don't like|do not "
-    r"like)(?P<tail> so far| about (?:it|this \w+|the \w+))? (?P<cop>is|are|was|were|would be|might be) ")
+    r"like)(?P<tail> so far| about (?:it|this \w+|the \w+))? (?P<cop>is|are|was|were|would be|might be|has been) ")
 _PRAISE_VERB = {"dislike": "like", "hate": "love", "don't like": "like", "do not like": "like"}
 _FINITE = frozenset({"VBZ", "VBP", "VBD", "MD"})
 _COMPLEMENT_DET = frozenset({"the", "my", "its", "this", "that", "these", "those", "our", "their"})
