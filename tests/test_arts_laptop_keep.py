@@ -96,3 +96,12 @@ def test_a_boast_keeps_the_quantity_of_a_coordinated_object(tmp_path, kit):
 def test_a_complaint_frame_in_the_present_perfect_turns_into_praise(tmp_path, kit):
     sents = [("h", "Finally, the biggest problem has been the support.", [("support", "negative", ["problem"])])]
     assert text_of(run(tmp_path, kit, sents), "h_0") == "Finally, the best thing has been the support."
+
+
+def test_a_lowered_degree_of_something_else_than_the_quality_stays_refused(tmp_path, kit):
+    sents = [("i", "The price is more important to me than the looks.", [("price", "positive", ["important"])]),
+             ("v", "I prefer a place with a slightly more relaxed vibe.", [("vibe", "positive", ["relaxed"])])]
+    gen = run(tmp_path, kit, sents)
+    # an antonym may still reverse them (its own checks): never the lowered degree
+    assert "less important" not in (text_of(gen, "i_0") or "")
+    assert "less relaxed" not in (text_of(gen, "v_0") or "")

@@ -121,7 +121,7 @@ def _flip_check(sent: Sent, c: Candidate, span: tuple[int, int], label: str, lex
         if npi is not None:  # *was not very good at all* -> *was very good at all*
             return c.with_problems(f"removing the negation strands {npi.strip()!r}, which needs one")
     sign = LABEL_SIGN[label]
-    lowered = lowered_reading(after, c.edits[0], sent.text, lexicon, sign) if c.op == "antonym" and len(
+    lowered = lowered_reading(after, c.edits[0], sent, lexicon, sign) if c.op == "antonym" and len(
         c.edits) == 1 else None
     got = lexicon.phrase(lowered or after)  # *less solid* reads as *not solid*, not by *solid*
     if sign and got == sign:

@@ -13,6 +13,7 @@ import re
 from .charedit import CharEdit
 from .polarity import Polarity
 from .site import Candidate, Sent
+from .syntax import children
 
 _PRESUPPOSING = frozenset({"even", "still", "no", "any", "far"})
 """Before *more*: *even more thrilled* presupposes the old degree (*even less thrilled* reads as a double
@@ -52,15 +53,25 @@ def quantity_comparison(s: Sent, head: int, sign: int) -> list[Candidate]:
 _LOWERED = re.compile(r"(?i)\b(less|fewer)\b")
 
 
-def lowered_reading(text: str, edit: CharEdit, source: str, lexicon: Polarity, sign: int) -> str | None:
+def lowered_reading(text: str, edit: CharEdit, s: Sent, lexicon: Polarity, sign: int) -> str | None:
     """The text the lexicon reads for an edit that lowered a degree of praise (*lot less solid* as *lot not
     solid*), or None where the edit put no *less*/*fewer* in for a *more*, the lowered word is not praise under
-    the lexicon with the label's sign (*less expensive* stands as the lexicon reads it), or the word before it
-    presupposes the old degree (*even less thrilled*)."""
+    the lexicon with the label's sign (*less expensive* stands as the lexicon reads it), the word before it
+    presupposes the old degree (*even less thrilled*), or a lowered adjective is attributive (*prefer a place
+    with a less relaxed vibe*) or takes a complement that is not the comparison's *than* (*less important to me*,
+    *less interested in*): it then names a degree of something else than the target's quality."""
     if not sign or edit.text.lower() not in ("less", "fewer", "far fewer") or not edit.before.lower().endswith("more"):
         return None
-    before, after = source[:edit.start].split(), source[edit.end:].split()
-    if (before and before[-1].lower() in _PRESUPPOSING) or not after or \
-            lexicon.word(after[0].strip(".,;:!?\"'()")) != sign:
+    p = s.parse
+    k = next((i for i, (a, _) in enumerate(s.offsets) if a == edit.start), None)
+    if k is not None and p.tokens[k].lower() == "much":
+        k += 1
+    if k is None or k + 1 >= len(p.tokens) or p.tokens[k].lower() != "more":
+        return None
+    word = k + 1
+    if (k > 0 and p.tokens[k - 1].lower() in _PRESUPPOSING) or lexicon.word(p.tokens[word]) != sign:
+        return None
+    if p.upos[word] in ("ADJ", "ADV") and (p.deps[word] == "amod" or any(
+            p.deps[j] == "prep" and p.tokens[j].lower() != "than" for j in children(p, word))):
         return None
     return _LOWERED.sub("not", text)
