@@ -121,6 +121,8 @@ def complaint_frame_swap(sent: Sent, prep: Prepared, pa: PreparedAspect, lexicon
     the target lies inside the frame, no other aspect sits from the frame on, and nothing polar follows the
     target (*..., it is mushy* would keep the complaint)."""
     t = sent.text
+    if pa.aspect.polarity != "negative":
+        return []
     m = _COMPLAINT_VERB.search(t) or _COMPLAINT_NOUN.search(t)
     if m is None or not pa.opinions:
         return []
