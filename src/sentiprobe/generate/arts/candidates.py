@@ -40,6 +40,7 @@ from .flow import surroundings
 from .misread import degree_reversals, middle_in_pair
 from .morph import base_form, inflect
 from .polarity import LABEL_SIGN, Polarity, is_hedge
+from .quantity import quantity_comparison
 from .resources import Parse
 from .opposites import (above_below, analytic_comparison, antonym_candidates, avoidance, fixed_praise, garnish,
                         least_favorite, like_a_charm, misread_verb, not_worth, off_scale, participle_adverb, speed_up)
@@ -156,6 +157,7 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         avoid = avoidance(s, head, sign) + fixed_praise(s, f, t, sign)
         out += avoid
         out += analytic_comparison(s, head)
+        out += quantity_comparison(s, head, sign)
         out += above_below(s, f, t, sign)
     if not negs and sign:
         hedge = is_hedge(words) or (pred is not None and is_hedge(

@@ -32,8 +32,9 @@ from .clash import (clashes, concession_lost, contrast_lost, covering_pair, elab
                     lost_contrast, purpose_opinion, repetition_changed, tie_clash)
 from .context import context_clash, context_clashes
 from .flow import flow_clash, plus_contrast
-from .frames import NOT_ONLY_FRAME, not_only_rewrite, tied_frame
+from .frames import NOT_ONLY_FRAME, ONLY_FRAME, complaint_frame_swap, not_only_rewrite, tied_frame
 from .polarity import COMPANY, LABEL_SIGN, Polarity
+from .quantity import lowered_reading
 from .resources import Parse
 from .clausewords import plain_clause_word
 from .repair import (Additive, additive_deletion, additive_repair, contrast_added, contrast_made, contrast_repair,
@@ -125,8 +126,10 @@ def _flip_check(sent: Sent, c: Candidate, span: tuple[int, int], label: str, lex
         npi = next((w for w in (" at all", " any ", " anymore", " ever ", " either") if w in rest), None)
         if npi is not None:  # *was not very good at all* -> *was very good at all*
             return c.with_problems(f"removing the negation strands {npi.strip()!r}, which needs one")
-    got = lexicon.phrase(after)
     sign = LABEL_SIGN[label]
+    lowered = lowered_reading(after, c.edits[0], sent, lexicon, sign) if c.op == "antonym" and len(
+        c.edits) == 1 else None
+    got = lexicon.phrase(lowered or after)  # *less solid* reads as *not solid*, not by *solid*
     if sign and got == sign:
         return c.with_problems(f"{after!r} still reads {label} under the lexicon")
     if not sign and got:
@@ -151,6 +154,8 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
     if clash == NOT_ONLY_FRAME:
         plan.frame_fix = not_only_rewrite(sent, prep, pa)
         clash = None if plan.frame_fix else clash
+    swap = complaint_frame_swap(sent, prep, pa, q.lexicon) if clash is None or ONLY_FRAME in clash else []
+    clash = None if swap else clash
     plan.additive = find_additive(sent, prep)
     if clash is None:
         flipped = [o for o in prep.aspects if o is pa or set(o.opinions) & set(pa.opinions)]
@@ -162,6 +167,12 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
         clash = clash or context_clash(q.lexicon, sent.parse, flipped, rest)
     if clash is not None:
         plan.refusal = clash
+        return plan
+    if swap:  # the complaint frame is the opinion: it is reversed as a whole (:func:`.frames.complaint_frame_swap`)
+        span = pa.opinions[0]
+        cands = [_flip_check(sent, Candidate(tuple(swap), "frame_reversed", swap[0].detail, 0), span, a.polarity,
+                             q.lexicon)]
+        plan.sites.append(Site(f"frame {swap[0].before!r}", a.id, "reverse", span, cands, _window(sent, cands, span)))
         return plan
     mine = set(pa.opinions)
     others = {o.aspect.id: o.opinion_tokens() - pa.opinion_tokens() for o in prep.aspects
