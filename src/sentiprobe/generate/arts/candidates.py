@@ -35,6 +35,7 @@ from __future__ import annotations
 
 
 from .charedit import CharEdit, upper_first
+from .lexical import idiom_reversal, plain_opposite, wish_reversal
 from .misread import degree_reversals, middle_in_pair
 from .morph import base_form, inflect
 from .polarity import LABEL_SIGN, Polarity, is_hedge
@@ -104,6 +105,8 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
     span_pol = r.lexicon.phrase(s.text[s.chars(lo, t)[0]:s.chars(lo, t)[1]] if lo < f else span_text)
     if sign and span_pol == -sign:
         fixed = degree_reversals(s, f, t, sign, r.lexicon)  # *way too sweet* -> *just sweet enough*
+        fixed += wish_reversal(s, f, t, sign) + idiom_reversal(s, f, t, sign)  # *should be a bit more friendly* ->
+        # *couldn't be more friendly*, *to die for* -> *nothing special* (:mod:`.lexical`)
         if fixed:
             return [_check_common(s, c, r, head) for c in fixed], None
         return [], f"opinion {span_text!r} reads {sign_label(span_pol)} under the lexicon, against the {r.label} label"
@@ -130,7 +133,9 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
     mixed = middle_in_pair(p, head) if sign < 0 else None
     if mixed is not None:
         ants = [c.with_problems(mixed) for c in ants]
+    dropped: list[Candidate] = []  # *a bit slow* -> *fast*, *dreadfully slow* -> *fast* (:mod:`.lexical`)
     if sign < 0 and not negs and p.tags[head] not in ("JJR", "RBR") and _softened(p, head):
+        dropped = plain_opposite(s, head, ants)
         ants = [c.with_problems("a softener fits a complaint, not praise: its opposite reads oddly (*a bit clean*, "
                                 "*a little bit comfortable*)") for c in ants]
     added = garnish(s, head, sign) if not negs else None
@@ -183,9 +188,11 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         # result clause (*so incredibly rude that I will never go back*)
         at = booster(p, f, head) or 0
         so = at > 0 and p.tokens[at - 1].lower() == "so"
-        out = [c if c.op == "antonym" and c.edits and (
-            extreme_word(c) or (not so and booster_fits(p.tokens[at], c.edits[-1].text, r.fit)))
-            else c.with_problems(boosted) for c in out]
+        fits = [c.op == "antonym" and bool(c.edits) and (
+            extreme_word(c) or (not so and booster_fits(p.tokens[at], c.edits[-1].text, r.fit))) for c in out]
+        dropped += plain_opposite(s, head, [c for c, ok in zip(out, fits) if not ok])
+        out = [c if ok else c.with_problems(boosted) for c, ok in zip(out, fits)]
+    out += dropped
     return [_check_common(s, c, r, head) for c in out], None
 
 

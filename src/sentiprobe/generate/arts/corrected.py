@@ -31,7 +31,7 @@ from .clash import (clashes, concession_lost, contrast_lost, covering_pair, elab
                     lost_contrast, purpose_opinion, repetition_changed, tie_clash)
 from .context import context_clash, context_clashes
 from .frames import NOT_ONLY_FRAME, not_only_rewrite, tied_frame
-from .polarity import COMPANY, LABEL_SIGN, Polarity
+from .polarity import COMPANY, LABEL_SIGN, Polarity, phrase_reading
 from .resources import Parse
 from .repair import (Additive, additive_deletion, additive_repair, contrast_added, contrast_made, contrast_repair,
                      find_additive)
@@ -119,7 +119,7 @@ def _flip_check(sent: Sent, c: Candidate, span: tuple[int, int], label: str, lex
         npi = next((w for w in (" at all", " any ", " anymore", " ever ", " either") if w in rest), None)
         if npi is not None:  # *was not very good at all* -> *was very good at all*
             return c.with_problems(f"removing the negation strands {npi.strip()!r}, which needs one")
-    got = lexicon.phrase(after)
+    got = lexicon.phrase(phrase_reading(after))  # *couldn't be more friendly* is praise (:mod:`.lexical`)
     sign = LABEL_SIGN[label]
     if sign and got == sign:
         return c.with_problems(f"{after!r} still reads {label} under the lexicon")
