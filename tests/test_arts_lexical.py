@@ -81,3 +81,19 @@ def test_the_phrase_reading_of_wishes_and_idioms():
     assert lex.phrase(phrase_reading("could be better")) < 0
     assert lex.phrase(phrase_reading("to die for")) > 0
     assert phrase_reading("it should be over soon") == "it should be over soon"  # *over* is no comparative
+
+
+@pytest.mark.parametrize(("text", "term"), [
+    ("The delivery was a bit slow, but I'm willing to overlook it.", "delivery"),
+    ("The hostess was incredibly rude and rushed us out.", "hostess"),
+])
+def test_no_plain_opposite_where_the_sentence_goes_on_about_the_complaint(tmp_path, kit, text, term):
+    opinion = "slow" if "slow" in text else "rude"
+    v, _ = run(tmp_path, kit, text, term, "negative", [opinion])
+    assert v is None or not any(w in v.sentence for w in ("was fast", "was quick", "was polite", "was friendly"))
+
+
+def test_no_wish_reversal_beside_a_contrast(tmp_path, kit):
+    v, _ = run(tmp_path, kit, "The decor is great, but the service could be better.", "service", "negative",
+               ["better"])
+    assert v is None or "couldn't be better" not in v.sentence

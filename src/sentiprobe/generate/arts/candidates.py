@@ -190,7 +190,8 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         so = at > 0 and p.tokens[at - 1].lower() == "so"
         fits = [c.op == "antonym" and bool(c.edits) and (
             extreme_word(c) or (not so and booster_fits(p.tokens[at], c.edits[-1].text, r.fit))) for c in out]
-        dropped += plain_opposite(s, head, [c for c, ok in zip(out, fits) if not ok])
+        if not any(fits):  # *absolutely horrible* -> *absolutely excellent* stays the only swap
+            dropped += plain_opposite(s, head, out)
         out = [c if ok else c.with_problems(boosted) for c, ok in zip(out, fits)]
     out += dropped
     return [_check_common(s, c, r, head) for c in out], None

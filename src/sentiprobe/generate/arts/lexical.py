@@ -14,10 +14,12 @@ The lexicon's reading of the two phrase forms is :func:`.polarity.phrase_reading
 from __future__ import annotations
 
 from .charedit import CharEdit, upper_first
+from .morph import base_form
 from .polarity import DIE_FOR, WISH
 from .resources import Parse
 from .sense import BOOSTERS
 from .site import Candidate, Sent
+from .syntax import children
 
 _SOFT = frozenset({"bit", "little", "tad"})
 """Nouns of a softener that need their article (*a bit*, *a little*, *a tad*)."""
@@ -44,6 +46,24 @@ def _degree_start(p: Parse, head: int) -> int | None:
     return a
 
 
+_COPE = frozenset({"overlook", "overcome", "forgive", "excuse", "ignore", "fix", "tolerate", "bear", "mind", "accept",
+                   "solve", "remedy", "handle", "live", "survive", "endure", "expect", "understand"})
+"""Verbs whose *it*/*this* is a complaint just made (*I'm willing to overlook it*, *this can easily be
+overcome*)."""
+_ANAPHORS = frozenset({"it", "this", "that"})
+
+
+def _complaint_goes_on(p: Parse, head: int) -> bool:
+    """Whether the sentence goes on about the complaint at ``head``: a coordinated predicate of its subject
+    (*were incredibly rude and did everything they could to rush us out*) or a later *it*/*this* of a verb of
+    coping (*a little slow, but I'm willing to overlook it*). Its plain opposite would leave them behind."""
+    gov = p.heads[head] if p.deps[head] in ("acomp", "attr") else head
+    if any(p.deps[j] == "conj" and p.upos[j] == "VERB" and j > head for j in (*children(p, gov), *children(p, head))):
+        return True
+    return any(p.tokens[j].lower() in _ANAPHORS and p.deps[j] in ("dobj", "nsubj", "nsubjpass", "pobj")
+               and base_form(p.tokens[p.heads[j]], p.tags[p.heads[j]]) in _COPE for j in range(head + 1, len(p.tokens)))
+
+
 _HEADERS = frozenset({"cons", "con", "pros", "pro", "negatives", "positives", "downsides"})
 """Headers of a list of complaints or merits (*CONS: Price is a bit ridiculous*): a reversal under one contradicts
 its header."""
@@ -56,10 +76,12 @@ def plain_opposite(s: Sent, head: int, ants: list[Candidate]) -> list[Candidate]
     plain form (a review-lexicon opposite, or one the training file uses with the aspect: *way high prices* ->
     *reasonable prices*); WordNet's antonyms read oddly there (*a little big* -> *little*, *a little plain* ->
     *fancy*).
-    None under a list header (*CONS: ...*)."""
+    None under a list header (*CONS: ...*) or where the sentence goes on about the complaint
+    (:func:`_complaint_goes_on`)."""
     p = s.parse
     a = _degree_start(p, head)
-    if a is None or (len(p.tokens) > 1 and p.tokens[0].lower() in _HEADERS and p.tokens[1] in (":", "-")):
+    if a is None or (len(p.tokens) > 1 and p.tokens[0].lower() in _HEADERS and p.tokens[1] in (":", "-")) \
+            or _complaint_goes_on(p, head):
         return []
     out = []
     lo, hi = s.offsets[a][0], s.offsets[head][1]
@@ -86,8 +108,10 @@ def wish_reversal(s: Sent, f: int, t: int, sign: int) -> list[Candidate]:
     """*The staff should be a bit more friendly* -> *The staff couldn't be more friendly*, *could have been more
     attentive* -> *couldn't have been more attentive*: a negative wish for more of the quality in the span becomes
     the fixed phrase of highest praise (a negation, *shouldn't be more friendly*, would read as the wish that it be
-    less so)."""
-    if sign >= 0:
+    less so). None in a sentence with a contrast or concession (*is ok but could be better*, *While the decor was
+    great, the food could have been better*): the wish is its weaker side, and its praise would leave the contrast
+    without sides."""
+    if sign >= 0 or any(w.lower() in _CONTRAST for w in s.parse.tokens):
         return []
     a, b = s.chars(f, t)
     for m in WISH.finditer(s.text):
@@ -104,6 +128,7 @@ def wish_reversal(s: Sent, f: int, t: int, sign: int) -> list[Candidate]:
     return []
 
 
+_CONTRAST = frozenset({"but", "while", "although", "though", "however", "yet", "whereas", "except"})
 _IDIOM_OPPOSITES = ("nothing special", "a letdown")
 
 
