@@ -97,3 +97,9 @@ def test_no_wish_reversal_beside_a_contrast(tmp_path, kit):
     v, _ = run(tmp_path, kit, "The decor is great, but the service could be better.", "service", "negative",
                ["better"])
     assert v is None or "couldn't be better" not in v.sentence
+
+
+def test_a_noun_of_merit_takes_its_opposite(tmp_path, kit):
+    v, why = run(tmp_path, kit, "The main draw of this diner is the price.", "price", "positive", ["draw"])
+    assert v is not None, why
+    assert v.sentence == "The main drawback of this diner is the price."

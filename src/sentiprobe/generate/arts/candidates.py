@@ -35,7 +35,7 @@ from __future__ import annotations
 
 
 from .charedit import CharEdit, upper_first
-from .lexical import idiom_reversal, plain_opposite, wish_reversal
+from .lexical import idiom_reversal, noun_opposite, plain_opposite, wish_reversal
 from .misread import degree_reversals, middle_in_pair
 from .morph import base_form, inflect
 from .polarity import LABEL_SIGN, Polarity, is_hedge
@@ -156,6 +156,7 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         out += speed_up(s, head)
         out += not_worth(s, head)
         out += like_a_charm(s, head, sign)
+        out += noun_opposite(s, head, sign)  # *the main draw* -> *the main drawback* (:mod:`.lexical`)
         avoid = avoidance(s, head, sign) + fixed_praise(s, f, t, sign)
         out += avoid
         out += analytic_comparison(s, head)

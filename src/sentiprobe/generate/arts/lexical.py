@@ -18,7 +18,7 @@ from .morph import base_form
 from .polarity import DIE_FOR, WISH
 from .resources import Parse
 from .sense import BOOSTERS
-from .site import Candidate, Sent
+from .site import Candidate, Sent, article_fix
 from .syntax import children
 
 _SOFT = frozenset({"bit", "little", "tad"})
@@ -158,3 +158,29 @@ def _advice_before(p: Parse, f: int) -> bool:
                 p.heads[k] == j and p.deps[k] in ("nsubj", "nsubjpass", "aux") for k in range(len(p.tokens))):
             return True
     return False
+
+
+NOUN_OPPOSITES: dict[str, tuple[str, ...]] = {
+    "draw": ("drawback",), "plus": ("drawback", "minus"), "highlight": ("low point",), "drawback": ("plus",),
+    "downside": ("upside",), "upside": ("downside",), "strength": ("weakness",), "weakness": ("strength",),
+}
+"""Nouns of merit and fault (*The main draw of this place is the price* -> *The main drawback ...*, *is a plus* ->
+*is a drawback*): WordNet gives them no antonym in this sense, and their negation (*is not the main draw*) denies
+the ranking rather than the merit."""
+
+
+def noun_opposite(s: Sent, head: int, sign: int) -> list[Candidate]:
+    """The opposite of a noun of merit or fault (:data:`NOUN_OPPOSITES`) heading the opinion, with its article."""
+    p = s.parse
+    low = p.tokens[head].lower()
+    if not sign or p.upos[head] != "NOUN" or low not in NOUN_OPPOSITES or (sign > 0) != (low in _MERITS):
+        return []
+    out = []
+    for rank, w in enumerate(NOUN_OPPOSITES[low]):
+        e = s.replace(head, w, "antonym", f"opposite {w!r} of the noun of {'merit' if sign > 0 else 'fault'} {low!r}")
+        fix = article_fix(s, head, w)
+        out.append(Candidate((fix, e) if fix else (e,), "antonym", e.detail, 1 + rank))
+    return out
+
+
+_MERITS = frozenset({"draw", "plus", "highlight", "upside", "strength"})
