@@ -103,3 +103,9 @@ def test_a_noun_of_merit_takes_its_opposite(tmp_path, kit):
     v, why = run(tmp_path, kit, "The main draw of this diner is the price.", "price", "positive", ["draw"])
     assert v is not None, why
     assert v.sentence == "The main drawback of this diner is the price."
+
+
+def test_a_noun_of_fault_keeps_no_opposite(tmp_path, kit):
+    text = "There is a downside if you order in -- the delivery guys are rude."
+    v, _ = run(tmp_path, kit, text, "delivery guys", "negative", ["downside"])
+    assert v is None or "upside" not in v.sentence

@@ -161,26 +161,24 @@ def _advice_before(p: Parse, f: int) -> bool:
 
 
 NOUN_OPPOSITES: dict[str, tuple[str, ...]] = {
-    "draw": ("drawback",), "plus": ("drawback", "minus"), "highlight": ("low point",), "drawback": ("plus",),
-    "downside": ("upside",), "upside": ("downside",), "strength": ("weakness",), "weakness": ("strength",),
+    "draw": ("drawback",), "plus": ("drawback", "minus"), "highlight": ("low point",), "upside": ("downside",),
+    "strength": ("weakness",),
 }
-"""Nouns of merit and fault (*The main draw of this place is the price* -> *The main drawback ...*, *is a plus* ->
-*is a drawback*): WordNet gives them no antonym in this sense, and their negation (*is not the main draw*) denies
-the ranking rather than the merit."""
+"""Nouns of merit (*The main draw of this place is the price* -> *The main drawback ...*, *is a plus* -> *is a
+drawback*): WordNet gives them no antonym in this sense, and their negation (*is not the main draw*) denies the
+ranking rather than the merit. A noun of fault keeps no opposite: its sentence goes on to describe the fault
+(*There is a downside -- the delivery guys have MAJOR attitude*, *an upside* would leave it behind)."""
 
 
 def noun_opposite(s: Sent, head: int, sign: int) -> list[Candidate]:
-    """The opposite of a noun of merit or fault (:data:`NOUN_OPPOSITES`) heading the opinion, with its article."""
+    """The opposite of a noun of merit (:data:`NOUN_OPPOSITES`) heading a positive opinion, with its article."""
     p = s.parse
     low = p.tokens[head].lower()
-    if not sign or p.upos[head] != "NOUN" or low not in NOUN_OPPOSITES or (sign > 0) != (low in _MERITS):
+    if sign <= 0 or p.upos[head] != "NOUN" or low not in NOUN_OPPOSITES:
         return []
     out = []
     for rank, w in enumerate(NOUN_OPPOSITES[low]):
-        e = s.replace(head, w, "antonym", f"opposite {w!r} of the noun of {'merit' if sign > 0 else 'fault'} {low!r}")
+        e = s.replace(head, w, "antonym", f"opposite {w!r} of the noun of merit {low!r}")
         fix = article_fix(s, head, w)
         out.append(Candidate((fix, e) if fix else (e,), "antonym", e.detail, 1 + rank))
     return out
-
-
-_MERITS = frozenset({"draw", "plus", "highlight", "upside", "strength"})
