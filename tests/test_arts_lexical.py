@@ -109,3 +109,10 @@ def test_a_noun_of_fault_keeps_no_opposite(tmp_path, kit):
     text = "There is a downside if you order in -- the delivery guys are rude."
     v, _ = run(tmp_path, kit, text, "delivery guys", "negative", ["downside"])
     assert v is None or "upside" not in v.sentence
+
+
+def test_an_adjective_read_as_a_compound_noun_between_an_adjective_and_its_noun_gets_its_opposite(tmp_path, kit):
+    text = "Wonderful menu, warm inviting ambiance, great service!"
+    v, why = run(tmp_path, kit, text, "ambiance", "positive", ["warm", "inviting"])
+    assert v is not None, why
+    assert v.sentence == "Wonderful menu, cold uninviting ambiance, great service!"
