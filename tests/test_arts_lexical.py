@@ -116,3 +116,9 @@ def test_an_adjective_read_as_a_compound_noun_between_an_adjective_and_its_noun_
     v, why = run(tmp_path, kit, text, "ambiance", "positive", ["warm", "inviting"])
     assert v is not None, why
     assert v.sentence == "Wonderful menu, cold uninviting ambiance, great service!"
+
+
+def test_a_softener_read_as_an_adjective_is_never_negated(tmp_path, kit):
+    # the tagger reads *little* as an adjective (*a little bland* as a noun phrase): *was not a little bland*
+    v, _ = run(tmp_path, kit, "The soup was a little bland.", "soup", "negative", ["bland"])
+    assert v is None or "not a little" not in v.sentence, v.sentence

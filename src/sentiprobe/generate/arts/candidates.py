@@ -164,7 +164,8 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
     if not negs and sign:
         hedge = is_hedge(words) or (pred is not None and is_hedge(
             (p.tokens[j], p.upos[j]) for j in children(p, head) if p.deps[j] == "advmod")) or (
-            f > 0 and is_hedge([(p.tokens[f - 1], p.upos[f - 1])]))  # *was rather over cooked*
+            f > 0 and is_hedge([(p.tokens[f - 1], p.upos[f - 1])])) or _softened(p, head)  # *was rather over
+        # cooked*; *a little slow* with *little* tagged an adjective (*was not a little slow*)
         neg = _add_negation(s, head, pred, r)
         if avoid:
             neg = [c.with_problems("a negated idiom (*don't stay away from*, *not on point*) reads as a double or "
