@@ -52,8 +52,11 @@ def test_a_booster_that_fits_the_opposite_keeps_it(tmp_path, kit):
     assert sentence(gen, "h") == "I was highly impressed by the pasta.", refusal(gen, "h")
     assert sentence(gen, "u") in ("We were utterly delighted with the pasta.",
                                   "We were utterly impressed with the pasta."), refusal(gen, "u")
-    for sid in ("d", "w"):  # *dreadfully fast*, *way reasonable*: the booster does not take the opposite
-        assert sentence(gen, sid) is None, sentence(gen, sid)
+    for sid in ("d", "w"):  # *dreadfully fast*, *way reasonable*: the booster does not take the opposite, which
+        # stands without it (:mod:`sentiprobe.generate.arts.lexical`)
+        got = sentence(gen, sid)
+        assert got is None or not any(w in got for w in ("dreadfully", "way")), got
+    assert sentence(gen, "d") in ("The service was fast.", "The service was quick."), refusal(gen, "d")
 
 
 def test_a_booster_attested_with_the_opposite_in_the_training_file_keeps_it(tmp_path, kit):

@@ -171,9 +171,11 @@ def test_a_boosted_negative_opinion_is_not_reversed_but_by_an_extreme_opposite(t
         ("a", "The service is absolutely horrible.", [("service", "negative", ["horrible"])]),
         ("p", "I am fully satisfied with the keyboard.", [("keyboard", "positive", ["satisfied"])]),
     ])
-    for sid in ("d", "w", "c"):
+    for sid in ("w", "c"):
         assert variant(gen, f"{sid}_0_adv1") is None, variant(gen, f"{sid}_0_adv1").sentence
         assert "boosted negative" in (refusal(gen, f"{sid}_0") or ""), refusal(gen, f"{sid}_0")
+    # the review opposite stands without the booster (:mod:`sentiprobe.generate.arts.lexical`), never under it
+    assert variant(gen, "d_0_adv1").sentence in ("The service was fast.", "The service was quick.")
     assert variant(gen, "a_0_adv1").sentence == "The service is absolutely excellent."
     assert variant(gen, "p_0_adv1") is not None, refusal(gen, "p_0")  # *not fully satisfied* reads negative
 
@@ -194,9 +196,12 @@ def test_an_indirect_antonym_of_another_reading_is_never_chosen(tmp_path, kit):
         assert wrong not in v.sentence, v.sentence
         off = [c for c in candidates(v) if f" {wrong} " in f" {c['text']} ".replace(".", " ")]
         assert off and not any(c["valid"] for c in off), (sid, off)
-    # a softened complaint takes no opposite at all (*a bit reasonable*), the off-sense one named among the reasons
-    why = refusal(gen, "r_0") or ""
-    assert variant(gen, "r_0_adv1") is None and "softener" in why and "'dignified'" in why, why
+    # a softened complaint takes no opposite under its softener (*a bit reasonable*) but the review opposite in its
+    # place (:mod:`sentiprobe.generate.arts.lexical`), never the off-sense one
+    v = variant(gen, "r_0_adv1")
+    assert v is not None and v.sentence == "Price is reasonable.", refusal(gen, "r_0")
+    off = [c for c in candidates(v) if "dignified" in c["text"]]
+    assert off and not any(c["valid"] for c in off), off
     assert variant(gen, "l_0_adv1").sentence == "Apart from the good speakers, it is fine."
     assert variant(gen, "f_0_adv1").sentence == "They cook with stale ingredients."
     assert variant(gen, "p_0_adv1").sentence == "The staff is really unfriendly."

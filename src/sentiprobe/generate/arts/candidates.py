@@ -37,6 +37,7 @@ from __future__ import annotations
 from .charedit import CharEdit, upper_first
 from .clausewords import negated_pair
 from .flow import surroundings
+from .lexical import idiom_reversal, noun_opposite, plain_opposite, wish_reversal
 from .misread import degree_reversals, middle_in_pair
 from .morph import base_form, inflect
 from .polarity import LABEL_SIGN, Polarity, is_hedge
@@ -107,6 +108,8 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
     span_pol = r.lexicon.phrase(s.text[s.chars(lo, t)[0]:s.chars(lo, t)[1]] if lo < f else span_text)
     if sign and span_pol == -sign:
         fixed = degree_reversals(s, f, t, sign, r.lexicon)  # *way too sweet* -> *just sweet enough*
+        fixed += wish_reversal(s, f, t, sign) + idiom_reversal(s, f, t, sign)  # *should be a bit more friendly* ->
+        # *couldn't be more friendly*, *to die for* -> *nothing special* (:mod:`.lexical`)
         if fixed:
             return [_check_common(s, c, r, head) for c in fixed], None
         return [], f"opinion {span_text!r} reads {sign_label(span_pol)} under the lexicon, against the {r.label} label"
@@ -133,7 +136,9 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
     mixed = middle_in_pair(p, head) if sign < 0 else None
     if mixed is not None:
         ants = [c.with_problems(mixed) for c in ants]
+    dropped: list[Candidate] = []  # *a bit slow* -> *fast*, *dreadfully slow* -> *fast* (:mod:`.lexical`)
     if sign < 0 and not negs and p.tags[head] not in ("JJR", "RBR") and _softened(p, head):
+        dropped = plain_opposite(s, head, ants)
         ants = [c.with_problems("a softener fits a complaint, not praise: its opposite reads oddly (*a bit clean*, "
                                 "*a little bit comfortable*)") for c in ants]
     added = garnish(s, head, sign) if not negs else None
@@ -154,6 +159,7 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         out += speed_up(s, head)
         out += not_worth(s, head)
         out += like_a_charm(s, head, sign)
+        out += noun_opposite(s, head, sign)  # *the main draw* -> *the main drawback* (:mod:`.lexical`)
         avoid = avoidance(s, head, sign) + fixed_praise(s, f, t, sign)
         out += avoid
         out += analytic_comparison(s, head)
@@ -162,7 +168,8 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
     if not negs and sign:
         hedge = is_hedge(words) or (pred is not None and is_hedge(
             (p.tokens[j], p.upos[j]) for j in children(p, head) if p.deps[j] == "advmod")) or (
-            f > 0 and is_hedge([(p.tokens[f - 1], p.upos[f - 1])]))  # *was rather over cooked*
+            f > 0 and is_hedge([(p.tokens[f - 1], p.upos[f - 1])])) or _softened(p, head)  # *was rather over
+        # cooked*; *a little slow* with *little* tagged an adjective (*was not a little slow*)
         neg = _add_negation(s, head, pred, r)
         if avoid:
             neg = [c.with_problems("a negated idiom (*don't stay away from*, *not on point*) reads as a double or "
@@ -188,9 +195,12 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         # result clause (*so incredibly rude that I will never go back*)
         at = booster(p, f, head) or 0
         so = at > 0 and p.tokens[at - 1].lower() == "so"
-        out = [c if c.op == "antonym" and c.edits and (
-            extreme_word(c) or (not so and booster_fits(p.tokens[at], c.edits[-1].text, r.fit)))
-            else c.with_problems(boosted) for c in out]
+        fits = [c.op == "antonym" and bool(c.edits) and (
+            extreme_word(c) or (not so and booster_fits(p.tokens[at], c.edits[-1].text, r.fit))) for c in out]
+        if not any(fits):  # *absolutely horrible* -> *absolutely excellent* stays the only swap
+            dropped += plain_opposite(s, head, out)
+        out = [c if ok else c.with_problems(boosted) for c, ok in zip(out, fits)]
+    out += dropped
     return [_check_common(s, c, r, head) for c in out], None
 
 

@@ -33,7 +33,7 @@ from .clash import (clashes, concession_lost, contrast_lost, covering_pair, elab
 from .context import context_clash, context_clashes
 from .flow import flow_clash, plus_contrast
 from .frames import NOT_ONLY_FRAME, ONLY_FRAME, complaint_frame_swap, not_only_rewrite, tied_frame
-from .polarity import COMPANY, LABEL_SIGN, Polarity
+from .polarity import COMPANY, LABEL_SIGN, Polarity, phrase_reading
 from .quantity import lowered_reading
 from .resources import Parse
 from .clausewords import plain_clause_word
@@ -129,7 +129,8 @@ def _flip_check(sent: Sent, c: Candidate, span: tuple[int, int], label: str, lex
     sign = LABEL_SIGN[label]
     lowered = lowered_reading(after, c.edits[0], sent, lexicon, sign) if c.op == "antonym" and len(
         c.edits) == 1 else None
-    got = lexicon.phrase(lowered or after)  # *less solid* reads as *not solid*, not by *solid*
+    # *less solid* reads as *not solid*, not by *solid*; *couldn't be more friendly* is praise (:mod:`.lexical`)
+    got = lexicon.phrase(lowered or phrase_reading(after))
     if sign and got == sign:
         return c.with_problems(f"{after!r} still reads {label} under the lexicon")
     if not sign and got:

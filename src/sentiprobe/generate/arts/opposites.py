@@ -421,6 +421,9 @@ def _misparsed_adjective(p: Parse, head: int, reader) -> bool:
             and p.upos[head - 1] == "NOUN":
         return True  # a gapped copula read as a compound noun: *the garden adorable* (*the service was ..., the
         # garden adorable, ...*)
+    if tag == "NN" and p.deps[head] == "compound" and head > 0 and p.upos[head - 1] == "ADJ" \
+            and p.heads[head - 1] == p.heads[head]:
+        return True  # *warm inviting ambiance*: an adjective between another and their noun read as a compound
     return tag == "NN" and (p.deps[head] == "appos" or _listed_among_adjectives(p, head))
 
 

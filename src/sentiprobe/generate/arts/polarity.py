@@ -113,6 +113,30 @@ takes *bad* (*the chicken was fine* -> *was bad*, never the odd *was not fine*),
 RevTgt refused; kept apart like :data:`RESTAURANT_OPPOSITES`."""
 REVIEW_OPPOSITES.update({k: v for k, v in PRAISE_OPPOSITES.items() if k not in REVIEW_OPPOSITES})
 
+_NOT_COMPARATIVE = r"(?!(?:over|under|never|ever|other|rather|after|later|together|whether|either|neither|there|" \
+    r"here|where|her|per|water|dinner|order|number|answer|server|waiter|power|paper|member|user)\b)"
+WISH = re.compile(r"(?i)\b(should|could)( have)? (be|been) (a (?:little |tiny )?bit |a little |a tad |much |a lot )?"
+                  r"(more ([a-z]+)|" + _NOT_COMPARATIVE + r"([a-z]+er))\b")
+"""A wish for more of a quality (*should be a bit more friendly*, *could have been better*): a complaint."""
+MODAL_PRAISE = re.compile(r"(?i)\b(?:could|can|would)(?:n't| not|nt|not)( have)? (?:be|been) (?:any )?"
+                          r"(more ([a-z]+)|" + _NOT_COMPARATIVE + r"([a-z]+er))\b")
+"""*could not be more friendly*, *couldn't be happier*: the highest degree of the quality."""
+DIE_FOR = re.compile(r"(?i)\b(to )?die for\b")
+"""The idiom of praise *to die for*."""
+
+
+def phrase_reading(text: str) -> str:
+    """``text`` with the phrases VADER misreads put in words it reads right: a wish for more of a quality (*should
+    be a bit more friendly*, *could be better*) is its lack (*not friendly*), *could not be more friendly* its
+    highest degree (*friendly*), *to die for* praise (*wonderful*); VADER reads the first and the last the other
+    way round and *couldn't be more friendly* as a denial. Other text is returned as is."""
+    if "be" not in text.lower() and "die" not in text.lower():
+        return text
+    text = MODAL_PRAISE.sub(lambda m: m.group(2) or m.group(3), text)
+    text = WISH.sub(lambda m: "not " + (m.group(6) or m.group(7)), text)
+    return DIE_FOR.sub("wonderful", text)
+
+
 _NEITHER = re.compile(r"(?i)\bneither\s+")
 _NOR = re.compile(r"(?i)\s+nor\b")
 LABEL_SIGN = {"positive": 1, "negative": -1, "neutral": 0}
