@@ -37,6 +37,18 @@ def towe_record(sid: str, text: str, aspects) -> dict:
     return {"sentence": text, "term_list": terms, "contra": False, "multi": len(aspects) > 1, "id": sid}
 
 
+def generate_towe(tmp_path: Path, kit, sents, cfg):
+    """Generate with ``cfg`` from a TOWE file of ``sents`` as (id, text, aspects) written under ``tmp_path``."""
+    import json
+
+    from sentiprobe.generate.arts.inputs import read_input
+    from sentiprobe.generate.arts.pipeline import generate
+
+    path = tmp_path / "in.json"
+    path.write_text(json.dumps({sid: towe_record(sid, t, a) for sid, t, a in sents}), encoding="utf-8")
+    return generate(read_input(path), cfg, kit)
+
+
 def flat_prep(text: str, aspects: list[tuple[str, str]]):
     """A prepared sentence with a flat stand-in parse (every token its own head, tagged NN): enough for AddDiff's
     pool and joint, which read the aspects and the words, not the tree."""

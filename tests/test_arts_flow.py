@@ -4,7 +4,6 @@ the forms a blind reading of laptop RevTgt and RevNon variants failed.
 The corrected mode runs with ``rank="rules"`` (no language model)."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -14,8 +13,6 @@ import _arts_kit
 from sentiprobe.generate.arts import GenerateConfig
 from sentiprobe.generate.arts.charedit import CharEdit
 from sentiprobe.generate.arts.flow import flow_clash, plus_contrast
-from sentiprobe.generate.arts.inputs import read_input
-from sentiprobe.generate.arts.pipeline import generate
 
 RULES = GenerateConfig(rank="rules", phrase_source="template", strategies=("revtgt", "revnon"))
 
@@ -26,9 +23,7 @@ def kit():
 
 
 def run(tmp_path: Path, kit, sents):
-    path = tmp_path / "in.json"
-    path.write_text(json.dumps({sid: _arts_kit.towe_record(sid, t, a) for sid, t, a in sents}), encoding="utf-8")
-    return generate(read_input(path), RULES, kit)
+    return _arts_kit.generate_towe(tmp_path, kit, sents, RULES)
 
 
 def variant(gen, key: str):
@@ -125,8 +120,9 @@ def test_a_side_read_only_by_its_certainty_adverb_still_loses_its_contrast(tmp_p
     gen = run(tmp_path, kit, [("d", "The food was definitely on point, but I could not justify it for the price.",
                                [("food", "positive", ["on point"])])])
     v = variant(gen, "d_0_adv1")
-    assert v is None, v.sentence  # *definitely off the mark, but I could not justify it*: no contrast left
-    assert "no longer fits" in (refusal(gen, "d_0") or ""), refusal(gen, "d_0")
+    # *definitely off the mark, but I could not justify it*: no contrast left, so the repair joins with *and*
+    assert v is not None, refusal(gen, "d_0")
+    assert v.sentence == "The food was definitely off the mark, and I could not justify it for the price.", v.sentence
 
 
 def test_a_liking_verb_whose_object_keeps_its_praise_is_not_reversed_alone(tmp_path, kit):
@@ -170,5 +166,6 @@ def test_a_wish_for_improvement_is_a_complaint_on_its_side_of_a_contrast(tmp_pat
     gen = run(tmp_path, kit, [("i", "I like the design but there are some things that need to be improved.",
                                [("design", "positive", ["like"])])])
     v = variant(gen, "i_0_adv1")
-    assert v is None, v.sentence  # *I don't like the design but ... need to be improved*: no contrast left
-    assert "no longer fits" in (refusal(gen, "i_0") or ""), refusal(gen, "i_0")
+    # *I dislike the design but ... need to be improved*: no contrast left, so the repair joins with *and*
+    assert v is not None, refusal(gen, "i_0")
+    assert v.sentence == "I dislike the design and there are some things that need to be improved.", v.sentence

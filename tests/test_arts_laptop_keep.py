@@ -4,7 +4,6 @@
 The corrected mode runs with ``rank="rules"`` (no language model)."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -12,8 +11,6 @@ import pytest
 import _arts_kit
 
 from sentiprobe.generate.arts import GenerateConfig
-from sentiprobe.generate.arts.inputs import read_input
-from sentiprobe.generate.arts.pipeline import generate
 
 RULES = GenerateConfig(rank="rules", phrase_source="template", strategies=("revtgt",))
 
@@ -24,9 +21,7 @@ def kit():
 
 
 def run(tmp_path: Path, kit, sents):
-    path = tmp_path / "in.json"
-    path.write_text(json.dumps({sid: _arts_kit.towe_record(sid, t, a) for sid, t, a in sents}), encoding="utf-8")
-    return generate(read_input(path), RULES, kit)
+    return _arts_kit.generate_towe(tmp_path, kit, sents, RULES)
 
 
 def text_of(gen, aid: str) -> str | None:
