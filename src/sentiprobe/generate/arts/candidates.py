@@ -47,7 +47,7 @@ from .opposites import (above_below, analytic_comparison, antonym_candidates, av
                         least_favorite, like_a_charm, misread_verb, not_worth, off_scale, participle_adverb, speed_up)
 from .sense import booster, booster_fits, boosted_negative, descriptor, extreme_negation, extreme_word, fit_swaps
 from .site import Candidate, Reversal, Sent, article_fix, sign_label
-from .syntax import BE, COMPLEMENT, carriers, children, has_subject, negations, predicate, scope, span_head, subtree
+from .syntax import BE, COMPLEMENT, carriers, children, has_subject, negations, predicate, scope, span_head
 
 INTENSIFIERS_ADJ = ("very", "really")
 INTENSIFIERS_EXTREME = ("really", "absolutely")
@@ -555,48 +555,3 @@ def intensify_candidates(s: Sent, span: tuple[int, int]) -> tuple[list[Candidate
             cand = cand.with_problems("the edit touches the target term")
         out.append(cand)
     return out, None
-
-
-# ---- conjunction ---------------------------------------------------------------------------------------
-
-PARALLEL_WH = frozenset({"how", "what"})
-"""Wh-words that open the second of two coordinated exclamations or questions under one verb (*I can't believe
-how quiet the drive is and how quick it boots*): *but how* reads wrong whatever their polarity."""
-
-
-def conjunction_edit(s: Sent, mine: set[int], my_sign: int, others: list[tuple[set[int], int]]) -> CharEdit | None:
-    """``and`` -> ``but`` where it joins two clauses of opposite polarity after the edit, ``but`` -> ``and`` where
-    they now agree; ``mine`` are the target side's opinion tokens, ``others`` each other aspect's opinion tokens
-    and polarity sign. Only a coordinator between two predicates (verbs, auxiliaries, adjectives) counts, and
-    each side must hold the opinion of exactly one polarity."""
-    p = s.parse
-    if not my_sign:
-        return None
-
-    for c, w in enumerate(p.tokens):
-        low = w.lower()
-        if low not in ("and", "but") or p.deps[c] != "cc":
-            continue
-        if low == "and" and c + 1 < len(p.tokens) and p.tokens[c + 1].lower() in PARALLEL_WH:
-            continue  # *how noisy the drive is and how quick it boots*: two exclamations, never *but how*
-        x = p.heads[c]
-        ys = [j for j in children(p, x) if p.deps[j] == "conj" and j > c]
-        if not ys or p.upos[x] not in ("VERB", "AUX", "ADJ") or p.upos[ys[0]] not in ("VERB", "AUX", "ADJ"):
-            continue
-        y = ys[0]
-        side_b = subtree(p, y)
-        side_a = subtree(p, x) - side_b
-        for a_side, b_side in ((side_a, side_b), (side_b, side_a)):
-            if not mine or not mine <= a_side:
-                continue
-            signs = {sg for toks, sg in others if toks and toks <= b_side}
-            if len(signs) != 1 or 0 in signs:
-                continue
-            if any(toks and toks <= a_side and sg == -my_sign for toks, sg in others):
-                continue  # the edited side is mixed itself (*sushi was good, but the cooked food didn't amaze us*)
-            other = signs.pop()
-            if low == "and" and other == -my_sign:
-                return s.replace(c, "but", "and_to_but", "'and' joins clauses of opposite polarity after the edit")
-            if low == "but" and other == my_sign:
-                return s.replace(c, "and", "but_to_and", "'but' joins clauses of the same polarity after the edit")
-    return None

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...suites.arts.formats import FLIP
-from .candidates import Candidate, Reversal, Sent, conjunction_edit, intensify_candidates, reversal_candidates
+from .candidates import Candidate, Reversal, Sent, intensify_candidates, reversal_candidates
 from .charedit import CharEdit, apply, map_span, touches
 from .choice import Chooser
 from .coordination import COORDINATED, coordination_repair
@@ -37,8 +37,8 @@ from .polarity import COMPANY, LABEL_SIGN, Polarity, phrase_reading
 from .quantity import lowered_reading
 from .resources import Parse
 from .clausewords import plain_clause_word
-from .repair import (Additive, additive_deletion, additive_repair, contrast_added, contrast_made, contrast_repair,
-                     find_additive)
+from .repair import (Additive, additive_deletion, additive_repair, conjunction_edit, contrast_added, contrast_made,
+                     contrast_repair, find_additive)
 from .sense import DESCRIPTOR, AspectOpinions, aspect_view
 from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
 from .statement import statement_contrast_repair

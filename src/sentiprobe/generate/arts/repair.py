@@ -24,6 +24,9 @@ text), and each repair is an edit of its own in the provenance:
   to carry*; *great service, and pretty poor prices* -> *great service, but pretty poor prices*). Only where
   each side's aspects agree among themselves and no other contrast stands in the sentence: a second *but*
   (*the food is cheap but very good ... but has a poor atmosphere*) reads as stitched, so that form stays as is.
+
+:func:`conjunction_edit` is the plain case, tried on every RevTgt and RevNon edit before the repairs above: the
+coordinator between two predicates turns (*and* <-> *but*) where the edit made their sides differ or agree.
 """
 from __future__ import annotations
 
@@ -31,13 +34,56 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .candidates import PARALLEL_WH, Sent
 from .charedit import CharEdit, touches
 from .clash import contrast_sides, polar_sign
 from .polarity import COMPANY, LABEL_SIGN, Polarity
 from .resources import Parse
+from .site import Sent
 from .strategies import Prepared, PreparedAspect
-from .syntax import EMBEDDED, span_head, subtree
+from .syntax import EMBEDDED, children, span_head, subtree
+
+PARALLEL_WH = frozenset({"how", "what"})
+"""Wh-words that open the second of two coordinated exclamations or questions under one verb (*I can't believe
+how quiet the drive is and how quick it boots*): *but how* reads wrong whatever their polarity."""
+
+
+def conjunction_edit(s: Sent, mine: set[int], my_sign: int, others: list[tuple[set[int], int]]) -> CharEdit | None:
+    """``and`` -> ``but`` where it joins two clauses of opposite polarity after the edit, ``but`` -> ``and`` where
+    they now agree; ``mine`` are the target side's opinion tokens, ``others`` each other aspect's opinion tokens
+    and polarity sign. Only a coordinator between two predicates (verbs, auxiliaries, adjectives) counts, and
+    each side must hold the opinion of exactly one polarity."""
+    p = s.parse
+    if not my_sign:
+        return None
+
+    for c, w in enumerate(p.tokens):
+        low = w.lower()
+        if low not in ("and", "but") or p.deps[c] != "cc":
+            continue
+        if low == "and" and c + 1 < len(p.tokens) and p.tokens[c + 1].lower() in PARALLEL_WH:
+            continue  # *how noisy the drive is and how quick it boots*: two exclamations, never *but how*
+        x = p.heads[c]
+        ys = [j for j in children(p, x) if p.deps[j] == "conj" and j > c]
+        if not ys or p.upos[x] not in ("VERB", "AUX", "ADJ") or p.upos[ys[0]] not in ("VERB", "AUX", "ADJ"):
+            continue
+        y = ys[0]
+        side_b = subtree(p, y)
+        side_a = subtree(p, x) - side_b
+        for a_side, b_side in ((side_a, side_b), (side_b, side_a)):
+            if not mine or not mine <= a_side:
+                continue
+            signs = {sg for toks, sg in others if toks and toks <= b_side}
+            if len(signs) != 1 or 0 in signs:
+                continue
+            if any(toks and toks <= a_side and sg == -my_sign for toks, sg in others):
+                continue  # the edited side is mixed itself (*sushi was good, but the cooked food didn't amaze us*)
+            other = signs.pop()
+            if low == "and" and other == -my_sign:
+                return s.replace(c, "but", "and_to_but", "'and' joins clauses of opposite polarity after the edit")
+            if low == "but" and other == my_sign:
+                return s.replace(c, "and", "but_to_and", "'but' joins clauses of the same polarity after the edit")
+    return None
+
 
 
 @dataclass(frozen=True)
