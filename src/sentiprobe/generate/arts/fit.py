@@ -71,7 +71,8 @@ def _lemma(word: str) -> str:
 
 
 _SAME = {"ambience": "atmosphere", "ambiance": "atmosphere", "vibe": "atmosphere", "display": "screen",
-         "monitor": "screen", "panel": "screen", "lcd": "screen", "trackpad": "touchpad", "mousepad": "touchpad",
+         "monitor": "screen", "panel": "screen", "lcd": "screen", "graphic": "screen", "resolution": "screen",
+         "trackpad": "touchpad", "mousepad": "touchpad",
          "key": "keyboard", "storage": "memory", "os": "operating", "osx": "operating", "window": "operating",
          "vista": "operating", "xp": "operating", "win7": "operating", "win8": "operating", "leopard": "operating",
          "lion": "operating", "maverick": "operating", "employee": "staff", "worker": "staff", "waitstaff": "staff",
