@@ -215,3 +215,18 @@ def test_a_short_clause_below_its_floor_gets_a_second_reading_in_a_frame():
     # a model without log-probabilities keeps its floor alone
     plain = type("M", (), {"mean": lambda self, texts: [-9.0 for _ in texts]})()
     assert fluent_subset(pool, plain, 10, "s")[0] == []
+
+
+def test_praise_after_a_closing_wish_turns_with_but():
+    from sentiprobe.generate.arts.adddiff import contrasts
+
+    lexicon = Polarity()
+    for text in ("So happy with this purchase, I just wish it came with Word.",
+                 "I only wish this mac had a DVD player built in."):
+        term = "Word" if "Word" in text else "DVD player"
+        prep = _prep(text, [(term, "neutral")])
+        assert contrasts(prep, {prep.aspects[0].aspect.id: "neutral"}, "positive", text, lexicon), text
+    # a wish to have come sooner is praise: praise after it is added with *and*
+    text = "Great little place, I wish I had found it sooner."
+    prep = _prep(text, [("place", "neutral")])
+    assert not contrasts(prep, {prep.aspects[0].aspect.id: "neutral"}, "positive", text, lexicon)
