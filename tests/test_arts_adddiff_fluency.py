@@ -172,13 +172,15 @@ def test_mined_clauses_cut_before_a_complement_or_about_another_thing_are_left_o
             ("d", "His drinks are very inventive and classy.", [("drinks", "positive", ["inventive"])]),
             ("e", "There are plenty of other places with good sandwiches.", [("sandwiches", "positive", ["good"])]),
             ("f", "Nevertheless the soup is pretty good.", [("soup", "positive", ["good"])]),
+            ("h", "I would highly recommend requesting the corner table.",
+             [("corner table", "positive", ["highly recommend"])]),
             ("g", "The keyboard is great.", [("keyboard", "positive", ["great"])])]
     entries, rejected = _arts_kit.mined_clauses(tmp_path, pool)
     texts = sorted(e.text for e in entries)
     assert texts == ["the keyboard is great"], (texts, rejected)
     reasons = " ".join(rejected)
     for part in ("cut off before a complement", "kind of device", "pronoun that needs its antecedent",
-                 "other places", "contrast, question"):
+                 "other places", "contrast, question", "recommends an action"):
         assert part in reasons, rejected
 
 
