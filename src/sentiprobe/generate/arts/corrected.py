@@ -32,6 +32,7 @@ from .clash import (clashes, concession_lost, contrast_lost, covering_pair, elab
                     lost_contrast, purpose_opinion, repetition_changed, tie_clash)
 from .context import context_clash, context_clashes
 from .flow import flow_clash, plus_contrast
+from .verdict import verdict_clash
 from .frames import NOT_ONLY_FRAME, ONLY_FRAME, complaint_frame_swap, not_only_rewrite, tied_frame
 from .polarity import COMPANY, LABEL_SIGN, Polarity, phrase_reading
 from .quantity import lowered_reading
@@ -394,6 +395,9 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
         q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits) or concession_lost(
         q.lexicon, sent.text, sent.parse, sent.offsets, edits) or repetition_changed(sent.text, text)
     lost = lost or flow_clash(text, edits, _complaints(plan, groups, flipped))
+    lost = lost or verdict_clash(sent.text, edits, _complaints(plan, groups, flipped),
+                                 _complaints(plan, groups, flipped, "negative"),
+                                 [(o.aspect.start, o.aspect.end) for o in turned])
     if lost is not None:
         return None, lost
     span = map_span(a.start, a.end, edits)
@@ -423,10 +427,11 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
 
 
 def _complaints(plan: Plan, groups: dict[str, list[tuple[Candidate | None, dict[str, Any]]]],
-                flipped: set[str]) -> list[CharEdit]:
-    """The chosen edits that turn a positive aspect negative (what :func:`.flow.flow_clash` checks in its frame)."""
+                flipped: set[str], source: str = "positive") -> list[CharEdit]:
+    """The chosen edits that turn a positive aspect negative (what :func:`.flow.flow_clash` checks in its frame);
+    with ``source="negative"`` those that turn a negative aspect positive."""
     was = {o.aspect.id: o.aspect.polarity for o in plan.prep.aspects}
-    return [e for aid, items in groups.items() if aid in flipped and was.get(aid) == "positive"
+    return [e for aid, items in groups.items() if aid in flipped and was.get(aid) == source
             for c, _ in items if c is not None for e in c.edits]
 
 
