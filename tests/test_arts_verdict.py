@@ -105,3 +105,16 @@ def test_generate_refuses_the_reversal_beside_a_verdict(tmp_path, kit):
     for aid in ("g_0", "s_0"):
         assert variant(gen, aid + "_adv1") is None, variant(gen, aid + "_adv1").sentence
         assert "verdict" in (refusal(gen, aid) or "") or "recommend" in (refusal(gen, aid) or ""), refusal(gen, aid)
+
+
+@pytest.mark.parametrize("text,word,new", [
+    ("Whenever I am nearby I will go to this place for fresh fish and big portions.", "big", "small"),
+    ("If you are nearby, definitely stop by for a great meal.", "great", "terrible"),
+    ("It is worth the trip just for a great dinner.", "great", "awful"),
+])
+def test_a_complaint_inside_a_praising_frame_is_refused_even_beside_a_written_but(text, word, new):
+    e = _edit(text, word, new)
+    a = text.index(" and ") if " and " in text else text.index(word)
+    but = CharEdit(a + 1, a + 4, "but", "and", "and_to_but", "test") if " and " in text else None
+    edits = [e] + ([but] if but else [])
+    assert verdict_clash(text, edits, [e], [], []) is not None

@@ -44,14 +44,23 @@ _POSITIVE = re.compile("|".join((
     r"the\s+restaurant|to)\b",
     r"\b(?:will|would|'ll)\s+(?:definitely\s+|surely\s+|certainly\s+|be\s+)?(?:go(?:ing)?\s+back|return(?:ing)?|"
     r"be\s+back|come\s+back|be\s+coming\s+back)\b",
-    r"\b(?:anytime|every\s?time|whenever)\b[^.!?;]{0,60}\b(?:will|'ll)\s+(?:always\s+)?(?:go|come|stop)\s+(?:to|by)\b",
     r"\b(?:could(?:n't| not)|can'?t|cannot)\s+be\s+(?:any\s+)?happier\b",
     r"\bbeats\s+(?:any|all|every|my\s+old|the\s+competition)\b",
     rf"\bone\s+of\s+the\s+(?:best|finest|greatest|nicest)\s+(?:\w+\s+)?{_PLACE}\b",
-    r"\bthe\s+(?:one|only)\s+(?:positive|good|nice|redeeming)\s+thing\b",
     r"\b(?:best|greatest)\s+(?:experience|purchase|decision|investment|meal)\b",
 )), re.I)
 """Praise of the whole visit or purchase (module docstring); each alternative is a form a reviewer uses."""
+
+_FRAME = re.compile("|".join((
+    r"\b(?:anytime|every\s?time|whenever)\b[^.!?;]{0,60}\b(?:will|'ll)\s+(?:always\s+)?(?:go|come|stop)\s+(?:to|by)\b",
+    r"\bthe\s+(?:one|only)\s+(?:positive|good|nice|redeeming)\s+thing\b",
+    r"\bstop\s+(?:by|in)\s+(?:\w+\s+){0,2}for\b",
+    r"\bworth(?:while|\s+it|\s+the\s+trip)?\s+(?:to\s+)?[^.!?;]{0,40}?\bjust\s+for\b",
+)), re.I)
+"""Praise that frames what follows as its reason (*I will go to X for ...*, *The one positive thing I can say is
+that ...*, *definitely stop by for ...*): a complaint inside the frame contradicts it even beside a *but* that an
+edit writes or that joins two parts of the frame (*... for fresh sushi but small portions*); only a contrast of
+the source between the frame and the complaint ends the frame."""
 
 _NEGATIVE = re.compile("|".join((
     r"\bdo(?:n't| not)\s+(?:ever\s+|even\s+)?bother\b",
@@ -135,6 +144,15 @@ def verdict_clash(source: str, edits: Sequence[CharEdit], complaints: Sequence[C
     if not complaints and not praises:
         return None
     kept = [(s, t, sign) for s, t, sign in _verdicts(source) if not any(e.start < t and s < e.end for e in edits)]
+    for m in _FRAME.finditer(source):
+        if any(e.start < m.end() and m.start() < e.end for e in edits):
+            continue
+        stop = re.compile(r"[.!?]").search(source, m.end())
+        for e in complaints:
+            if m.end() <= e.start < (stop.start() if stop else len(source)) and not _CONTRAST.search(
+                    source, m.end(), e.start):
+                return (f"the frame {source[m.start():m.end()]!r} gives its reasons for praise: the reversed opinion "
+                        f"{e.text.strip()!r} inside it contradicts it")
     for s, t, sign in kept:
         against = complaints if sign > 0 else praises
         for e in against:
