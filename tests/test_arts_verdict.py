@@ -118,3 +118,12 @@ def test_a_complaint_inside_a_praising_frame_is_refused_even_beside_a_written_bu
     but = CharEdit(a + 1, a + 4, "but", "and", "and_to_but", "test") if " and " in text else None
     edits = [e] + ([but] if but else [])
     assert verdict_clash(text, edits, [e], [], []) is not None
+
+
+def test_a_verdict_on_the_reversed_aspect_itself_moves_with_it():
+    text = "It's simply the best meal in town, so fresh."
+    e = CharEdit(text.index("the best"), text.index("the best"), "not ", "", "negation_added", "test")
+    a = text.index("meal")
+    assert verdict_clash(text, [e], [e], [], [(a, a + 4)]) is None
+    e2 = _edit(text, "fresh", "stale")  # a reversal beside the unchanged verdict on the meal is still refused
+    assert verdict_clash(text, [e2], [e2], [], []) is not None

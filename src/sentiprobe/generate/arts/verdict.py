@@ -143,7 +143,10 @@ def verdict_clash(source: str, edits: Sequence[CharEdit], complaints: Sequence[C
     negative / positive; ``turned`` the source spans of the aspects whose opinion the edits reverse."""
     if not complaints and not praises:
         return None
-    kept = [(s, t, sign) for s, t, sign in _verdicts(source) if not any(e.start < t and s < e.end for e in edits)]
+    # an edit inside or touching the verdict (*not* inserted before *the best meal*), or a reversed aspect inside
+    # it (*the best meal* of the aspect *meal*), changes the verdict with the opinions
+    kept = [(s, t, sign) for s, t, sign in _verdicts(source) if not any(e.start <= t and s <= e.end for e in edits)
+            and not any(s <= a < t for a, _ in turned)]
     for m in _FRAME.finditer(source):
         if any(e.start < m.end() and m.start() < e.end for e in edits):
             continue
