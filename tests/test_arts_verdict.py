@@ -127,3 +127,11 @@ def test_a_verdict_on_the_reversed_aspect_itself_moves_with_it():
     assert verdict_clash(text, [e], [e], [], [(a, a + 4)]) is None
     e2 = _edit(text, "fresh", "stale")  # a reversal beside the unchanged verdict on the meal is still refused
     assert verdict_clash(text, [e2], [e2], [], []) is not None
+
+
+def test_a_verdict_on_an_unchanged_aspect_is_that_aspects_opinion():
+    text = "A place where you always have a good meal at a fair price."
+    e = _edit(text, "fair", "unfair")
+    meal, price = text.index("meal"), text.index("price")
+    assert verdict_clash(text, [e], [e], [], [(price, price + 5)]) is not None  # without the aspects: a verdict
+    assert verdict_clash(text, [e], [e], [], [(price, price + 5)], [(meal, meal + 4), (price, price + 5)]) is None

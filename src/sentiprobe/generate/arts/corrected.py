@@ -397,7 +397,8 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
     lost = lost or flow_clash(text, edits, _complaints(plan, groups, flipped))
     lost = lost or verdict_clash(sent.text, edits, _complaints(plan, groups, flipped),
                                  _complaints(plan, groups, flipped, "negative"),
-                                 [(o.aspect.start, o.aspect.end) for o in turned])
+                                 [(o.aspect.start, o.aspect.end) for o in turned],
+                                 [(o.aspect.start, o.aspect.end) for o in plan.prep.aspects])
     if lost is not None:
         return None, lost
     span = map_span(a.start, a.end, edits)

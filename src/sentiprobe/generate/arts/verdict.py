@@ -137,16 +137,19 @@ def _writes_verdict(source: str, e: CharEdit) -> int:
 
 
 def verdict_clash(source: str, edits: Sequence[CharEdit], complaints: Sequence[CharEdit],
-                  praises: Sequence[CharEdit], turned: Sequence[tuple[int, int]]) -> str | None:
+                  praises: Sequence[CharEdit], turned: Sequence[tuple[int, int]],
+                  aspects: Sequence[tuple[int, int]] = ()) -> str | None:
     """Why an unchanged whole-review verdict or imperative recommendation of ``source`` contradicts the edited
     opinions (module docstring), or None. ``complaints`` / ``praises`` are the edits that turn an opinion
-    negative / positive; ``turned`` the source spans of the aspects whose opinion the edits reverse."""
+    negative / positive; ``turned`` the source spans of the aspects whose opinion the edits reverse, ``aspects``
+    those of every aspect of the sentence."""
     if not complaints and not praises:
         return None
-    # an edit inside or touching the verdict (*not* inserted before *the best meal*), or a reversed aspect inside
-    # it (*the best meal* of the aspect *meal*), changes the verdict with the opinions
+    # an edit inside or touching the verdict (*not* inserted before *the best meal*) changes the verdict with the
+    # opinions; an aspect inside it (*the best meal*, *have a good meal* of the aspect *meal*) makes it that
+    # aspect's opinion, which the aspect checks weigh
     kept = [(s, t, sign) for s, t, sign in _verdicts(source) if not any(e.start <= t and s <= e.end for e in edits)
-            and not any(s <= a < t for a, _ in turned)]
+            and not any(s <= a < t for a, _ in [*turned, *aspects])]
     for m in _FRAME.finditer(source):
         if any(e.start < m.end() and m.start() < e.end for e in edits):
             continue
