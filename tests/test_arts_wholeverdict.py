@@ -1,5 +1,5 @@
 """An unchanged whole-review verdict or imperative recommendation that a reversal would contradict
-(:mod:`sentiprobe.generate.arts.verdict`): one made-up sentence per form the blind audits found."""
+(:mod:`sentiprobe.generate.arts.wholeverdict`): one made-up sentence per form the blind audits found."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,7 +10,7 @@ import _arts_kit
 
 from sentiprobe.generate.arts import GenerateConfig
 from sentiprobe.generate.arts.charedit import CharEdit
-from sentiprobe.generate.arts.verdict import verdict_clash
+from sentiprobe.generate.arts.wholeverdict import verdict_clash
 
 RULES = GenerateConfig(rank="rules", phrase_source="template", strategies=("revtgt", "revnon"))
 
