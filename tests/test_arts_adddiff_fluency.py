@@ -58,7 +58,9 @@ def test_a_clause_about_the_same_aspect_under_another_name_is_redrawn():
     cases = [("The atmosphere is great.", "atmosphere", _entry("there was no ambience at all", "ambience", "negative")),
              ("I do not like Windows 8.", "Windows 8", _entry("the operating system is solid", "operating system",
                                                               "positive")),
-             ("The display is clear.", "display", _entry("the TFT panel is broken", "TFT panel", "negative"))]
+             ("The display is clear.", "display", _entry("the TFT panel is broken", "TFT panel", "negative")),
+             ("I love the screen display.", "screen display", _entry("the graphics were awful", "graphics",
+                                                                     "negative"))]
     for text, term, clause in cases:
         label = "positive" if clause.label == "negative" else "negative"
         filler = FILLER_NEG if clause.label == "negative" else FILLER_POS
@@ -163,6 +165,25 @@ def test_mined_clauses_that_need_an_earlier_statement_or_read_the_other_way_are_
         assert part in reasons, rejected
 
 
+def test_mined_clauses_cut_before_a_complement_or_about_another_thing_are_left_out(tmp_path):
+    pool = [("a", "The worst occasion for me was when we waited an hour.", [("occasion", "negative", ["worst"])]),
+            ("b", "We were rudely told by the waiter that the kitchen closed.", [("waiter", "negative", ["rudely"])]),
+            ("c", "The netbook's hinge is a bit loose.", [("hinge", "negative", ["loose"])]),
+            ("d", "His drinks are very inventive and classy.", [("drinks", "positive", ["inventive"])]),
+            ("e", "There are plenty of other places with good sandwiches.", [("sandwiches", "positive", ["good"])]),
+            ("f", "Nevertheless the soup is pretty good.", [("soup", "positive", ["good"])]),
+            ("h", "I would highly recommend requesting the corner table.",
+             [("corner table", "positive", ["highly recommend"])]),
+            ("g", "The keyboard is great.", [("keyboard", "positive", ["great"])])]
+    entries, rejected = _arts_kit.mined_clauses(tmp_path, pool)
+    texts = sorted(e.text for e in entries)
+    assert texts == ["the keyboard is great"], (texts, rejected)
+    reasons = " ".join(rejected)
+    for part in ("cut off before a complement", "kind of device", "pronoun that needs its antecedent",
+                 "other places", "contrast, question", "recommends an action"):
+        assert part in reasons, rejected
+
+
 class _FrameLM:
     """A stand-in model: every clause reads badly alone; after the frame, the clauses listed read well."""
 
@@ -196,3 +217,18 @@ def test_a_short_clause_below_its_floor_gets_a_second_reading_in_a_frame():
     # a model without log-probabilities keeps its floor alone
     plain = type("M", (), {"mean": lambda self, texts: [-9.0 for _ in texts]})()
     assert fluent_subset(pool, plain, 10, "s")[0] == []
+
+
+def test_praise_after_a_closing_wish_turns_with_but():
+    from sentiprobe.generate.arts.adddiff import contrasts
+
+    lexicon = Polarity()
+    for text in ("So happy with this purchase, I just wish it came with Word.",
+                 "I only wish this mac had a DVD player built in."):
+        term = "Word" if "Word" in text else "DVD player"
+        prep = _prep(text, [(term, "neutral")])
+        assert contrasts(prep, {prep.aspects[0].aspect.id: "neutral"}, "positive", text, lexicon), text
+    # a wish to have come sooner is praise: praise after it is added with *and*
+    text = "Great little place, I wish I had found it sooner."
+    prep = _prep(text, [("place", "neutral")])
+    assert not contrasts(prep, {prep.aspects[0].aspect.id: "neutral"}, "positive", text, lexicon)

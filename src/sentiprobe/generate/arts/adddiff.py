@@ -313,6 +313,10 @@ def contrasts(prep: Prepared, labels: dict[str, str], label: str, sentence: str 
         last = lexicon.phrase(sentence)
     elif lexicon is not None and sentence == prep.sentence.text:
         last = _turned(prep, labels, sentence, lexicon) or last
+    wish = [m for m in _WISH_TAIL.finditer(sentence)]
+    if wish and (sentence != prep.sentence.text or wish[-1].start() >= max(
+            (m[0] for m in _marks(prep, labels) if m[1]), default=0)):
+        last = -1  # *So happy with this purchase, I just wish it came with Word, but the keys are wonderful*
     sign = LABEL_SIGN.get(label, 0)
     if sentence and exclusive(sentence)[0] == -sign != 0:
         return False  # *that's the only positive thing I can say, and the hostess is rude*: the rest is said
@@ -352,6 +356,12 @@ def exclusive(sentence: str) -> tuple[int, str]:
     return 0, ""
 
 
+_WISH_TAIL = re.compile(r"\b(?:I|we)(?: \w+)? wish(?:ed)?\b(?! (?:I|we) (?:had|'d|could)\b)|\bif only\b|"
+                        r"\b(?:I|we) would have (?:liked|preferred)\b|\bwould(?: have|'ve) been (?:nice|better)\b",
+                        re.IGNORECASE)
+"""A wish for what the thing lacks (*I just wish it came with Word*), the sentence's last word: it reads as a
+complaint, so a clause of praise after it turns (*but*), where the lexicon reads the wish as praise or nothing. A
+wish to have come sooner (*I wish I had found it earlier*) is praise and is not one."""
 _WANTING = re.compile(r"\b(?:needs?|needed) (?:to be |some )?improv\w*|\bcould (?:be|use) (?:better|improv\w*)|"
                       r"\broom for improvement\b", re.IGNORECASE)
 """A wish for improvement (*some things need to be improved*): the lexicon reads *improved* as praise."""

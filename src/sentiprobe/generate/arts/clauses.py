@@ -36,8 +36,8 @@ from .text import token_offsets
 
 _CUT = EMBEDDED | {"conj", "cc", "mark", "punct", "preconj", "dep", "discourse", "intj"}
 _FINITE = frozenset({"VBZ", "VBP", "VBD", "MD"})
-_BAD_WORDS = frozenset({"but", "although", "though", "however", "yet", "except", "?", "(", ")", "''", "``", '"', ":",
-                        ";", "-", "--", "/"})
+_BAD_WORDS = frozenset({"but", "although", "though", "however", "yet", "except", "nevertheless", "nonetheless",
+                        "?", "(", ")", "''", "``", '"', ":", ";", "-", "--", "/"})
 _OPENERS = frozenset({"that", "which", "who", "because", "when", "if", "so", "as", "while", "since", "though"})
 _LOWER_I = re.compile(r"(?<![\w'])i(?=\s|'(?:m|ve|d|ll)\b|$)")
 _DEBRIS = re.compile(r"\W|\d+[./)]")
@@ -61,7 +61,12 @@ _DENIED = re.compile(r"\b(?:few|no|zero|without|hardly any|not any|not many|litt
                      r"complaints?|glitch(?:es)?|troubles?|hiccups?|crash(?:es)?|bugs?)\b", re.IGNORECASE)
 """A word of trouble under a quantifier that denies it (*there is very few problems with system performance*, *no
 issues at all*): the lexicon reads the trouble, a reader its absence."""
-_PRONOUNS = frozenset({"it", "they", "them", "he", "she", "him", "her", "this", "that", "these", "those", "one"})
+_ELSEWHERE = re.compile(r"\b(?:other|plenty of|many|lots of|a lot of|few) (?:\w+ )?(?:places|restaurants|spots|"
+                        r"laptops|computers|machines|brands)\b", re.IGNORECASE)
+"""A clause about other places or machines (*there are plenty of places to go for a good corned beef sandwich*):
+appended to a sentence about one, it says nothing of it."""
+_PRONOUNS = frozenset({"it", "they", "them", "he", "she", "him", "her", "his", "hers", "this", "that", "these", "those",
+                       "one"})
 MIN_WORDS, MAX_WORDS = 3, 14
 CLAUSE_MIN_FLUENCY = -6.5
 """Lowest mean log-probability per token (nats) of a mined clause of :data:`SHORT_CLAUSE` words or more, read as a
@@ -217,6 +222,13 @@ def _reject(prep: Prepared, pa: Any, toks: list[int]) -> str | None:
         return "opens like a subordinate clause"
     if any(p.tokens[i].lower() in _PRONOUNS for i in toks):
         return "a pronoun that needs its antecedent"
+    if _ELSEWHERE.search(" ".join(p.tokens[i] for i in toks)):
+        return "speaks of other places or machines (plenty of places to go for ...)"
+    if any(p.tokens[i].lower() in _DEVICES for i in toks):
+        return "names a kind of device (the netbook's hinge): appended to a review of another machine it is false"
+    last = [i for i in toks if p.upos[i] != "PUNCT"][-1]
+    if p.upos[last] == "AUX" or any(p.deps[c] in _COMPLEMENTS and c > toks[-1] for i in toks for c in children(p, i)):
+        return "cut off before a complement (the final straw for me was [...], to say [...])"
     shouted = sum(p.tokens[i].isupper() and len(p.tokens[i]) > 1 for i in toks) > 1
     if any(_a_name(p, i, shouted) and not f <= i < t for i in toks):
         return "names a place, a brand or a product beside its aspect (at Kai, my MacBook): it belongs to its review"
@@ -237,6 +249,13 @@ def _reject(prep: Prepared, pa: Any, toks: list[int]) -> str | None:
     return None
 
 
+_DEVICES = frozenset({"netbook", "netbooks", "desktop", "desktops", "tablet", "tablets", "chromebook", "chromebooks",
+                      "ultrabook", "ultrabooks", "notebook", "notebooks", "phone", "phones"})
+"""Kinds of machine a laptop review may be about or compare with; a mined clause naming one (*the netbook's hinge
+is a bit loose*) speaks of that machine, which the appended sentence's review may not be."""
+_COMPLEMENTS = frozenset({"ccomp", "xcomp", "dobj", "attr", "acomp", "pobj", "oprd", "dative", "pcomp"})
+"""Dependents a clause cannot lose: one past the stretch's end means the stretch stops before what its verb,
+copula or preposition needs (*the final straw for me was*, *I was interrupted by the waiter to say*)."""
 _NO_BASE = frozenset({"more", "less", "fewer", "further", "later", "earlier"})
 """Comparative forms that need no second term (*more features*, *later*)."""
 _NOT_NAMES = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "i"})

@@ -45,6 +45,7 @@ from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
 from .statement import statement_contrast_repair
 from .syntax import EMBEDDED, span_head, subtree
 from .text import token_offsets
+from .verdict import verdict_clash
 
 LEFT, RIGHT = 5, 3
 """Tokens of context shown left and right of a site's edits in the provenance and ``--explain`` rows (the
@@ -395,10 +396,12 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
         q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits) or concession_lost(
         q.lexicon, sent.text, sent.parse, sent.offsets, edits) or repetition_changed(sent.text, text)
     lost = lost or flow_clash(text, edits, _complaints(plan, groups, flipped))
+    lost = lost or verdict_clash(sent.text, text, edits, _complaints(plan, groups, flipped),
+                                 _complaints(plan, groups, flipped, "negative"))
     lost = lost or whole_verdict_clash(sent.text, edits, _complaints(plan, groups, flipped),
-                                 _complaints(plan, groups, flipped, "negative"),
-                                 [(o.aspect.start, o.aspect.end) for o in turned],
-                                 [(o.aspect.start, o.aspect.end) for o in plan.prep.aspects])
+                                       _complaints(plan, groups, flipped, "negative"),
+                                       [(o.aspect.start, o.aspect.end) for o in turned],
+                                       [(o.aspect.start, o.aspect.end) for o in plan.prep.aspects])
     if lost is not None:
         return None, lost
     span = map_span(a.start, a.end, edits)
@@ -428,11 +431,11 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
 
 
 def _complaints(plan: Plan, groups: dict[str, list[tuple[Candidate | None, dict[str, Any]]]],
-                flipped: set[str], source: str = "positive") -> list[CharEdit]:
+                flipped: set[str], was_label: str = "positive") -> list[CharEdit]:
     """The chosen edits that turn a positive aspect negative (what :func:`.flow.flow_clash` checks in its frame);
-    with ``source="negative"`` those that turn a negative aspect positive."""
+    with ``was_label="negative"``, those that turn a negative aspect positive."""
     was = {o.aspect.id: o.aspect.polarity for o in plan.prep.aspects}
-    return [e for aid, items in groups.items() if aid in flipped and was.get(aid) == source
+    return [e for aid, items in groups.items() if aid in flipped and was.get(aid) == was_label
             for c, _ in items if c is not None for e in c.edits]
 
 

@@ -26,12 +26,13 @@ _STOP = frozenset({"the", "a", "an", "of", "and", "or", "to", "in", "on", "for",
 
 
 NO_EVALUATION = re.compile(
-    r"\b(?:recommend|suggest|advise)(?:ed|s)?\s+(?:getting|using|buying|bringing|adding|ordering|calling|making|"
-    r"checking|upgrading|that (?:you|we|they|people))\b|"
+    r"\b(?:recommend|suggest|advise)(?:ed|s)?\s+(?:(?!(?:every|no|any|some)?thing\b|pudding\b|dumpling)\w+ing|"
+    r"that (?:you|we|they|people))\b|"
     r"\bit (?:was|is|'s) (?:important|essential|necessary|crucial|vital) (?:that|to)\b",
     re.IGNORECASE)
-"""A recommendation of an action (*I recommend getting a case*) or a stated requirement (*it was important that it
-was powerful enough*): the sentence does not evaluate its aspects, so a contrast clause hangs on nothing."""
+"""A recommendation of an action (*I recommend getting a case*, *requesting a table by the window*) or a stated
+requirement (*it was important that it was powerful enough*): the sentence does not evaluate its aspects, so a
+contrast clause hangs on nothing."""
 
 
 def unfit_source(sentence: str) -> str | None:
@@ -71,7 +72,8 @@ def _lemma(word: str) -> str:
 
 
 _SAME = {"ambience": "atmosphere", "ambiance": "atmosphere", "vibe": "atmosphere", "display": "screen",
-         "monitor": "screen", "panel": "screen", "lcd": "screen", "trackpad": "touchpad", "mousepad": "touchpad",
+         "monitor": "screen", "panel": "screen", "lcd": "screen", "graphic": "screen", "resolution": "screen",
+         "trackpad": "touchpad", "mousepad": "touchpad",
          "key": "keyboard", "storage": "memory", "os": "operating", "osx": "operating", "window": "operating",
          "vista": "operating", "xp": "operating", "win7": "operating", "win8": "operating", "leopard": "operating",
          "lion": "operating", "maverick": "operating", "employee": "staff", "worker": "staff", "waitstaff": "staff",
