@@ -103,7 +103,7 @@ def test_a_verdict_that_nothing_is_missing_sums_up_every_opinion(tmp_path, kit):
     assert variant(gen, "w_1_adv1") is None, variant(gen, "w_1_adv1").sentence
     assert "verdict" in (refusal(gen, "w_1", "revtgt") or ""), refusal(gen, "w_1", "revtgt")
     assert variant(gen, "w_0_adv2") is None, variant(gen, "w_0_adv2").sentence
-    # (the whole-review verdict check of wholeverdict.py may still refuse it: *an unfair price, highly recommended*)
+    # (the whole-review verdict check of verdict.py may still refuse it: *an unfair price, highly recommended*)
     assert "agrees with every opinion" not in (refusal(gen, "r_1", "revtgt") or ""), refusal(gen, "r_1", "revtgt")
 
 

@@ -1,5 +1,5 @@
 """A reversal that the sentence's own verdict on the whole review still contradicts
-(:mod:`sentiprobe.generate.arts.verdict`): made-up sentences of the forms blind readers rejected.
+(:mod:`sentiprobe.generate.arts.verdict`): made-up sentences, one or more per form blind readers rejected.
 
 The corrected mode runs with ``rank="rules"`` (no language model)."""
 from __future__ import annotations
@@ -62,26 +62,109 @@ def test_a_complaint_about_what_an_imperative_recommends_is_refused(tmp_path, ki
     gen = run(tmp_path, kit, sents)
     for sid, _, _ in sents:
         assert variant(gen, f"{sid}_0_adv1") is None, variant(gen, f"{sid}_0_adv1").sentence
-        assert "imperative" in (refusal(gen, f"{sid}_0") or ""), refusal(gen, f"{sid}_0")
+        assert "recommends what" in (refusal(gen, f"{sid}_0") or ""), refusal(gen, f"{sid}_0")
 
 
-def test_a_contrast_or_a_concession_licenses_the_disagreement():
-    # *Great place, but the staff was rude*: a contrast between verdict and complaint
-    src = "Had a great experience, but the staff was nice."
-    a = src.index("nice")
-    e = CharEdit(a, a + 4, "rude", "nice", "antonym", "")
-    assert verdict_clash(src, src.replace("nice", "rude"), [e], [e], []) is None
-    # *Don't bother - the drinks were good, but the people made it the worst*: a concession the sentence takes back
-    src = "Don't ever bother - the drinks were awful, but the people made it the worst night."
-    a = src.index("awful")
-    e = CharEdit(a, a + 5, "good", "awful", "antonym", "")
-    assert verdict_clash(src, src.replace("awful", "good"), [e], [], [e]) is None
-    # without the turn back, the same praise clashes
-    src = "Don't ever bother - the drinks were awful."
-    e = CharEdit(src.index("awful"), src.index("awful") + 5, "good", "awful", "antonym", "")
-    assert verdict_clash(src, src.replace("awful", "good"), [e], [], [e]) is not None
-    # an edited verdict is no longer the verdict that was
-    src = "Had a great experience... the staff was nice."
-    edits = [CharEdit(src.index("great"), src.index("great") + 5, "terrible", "great", "antonym", ""),
-             CharEdit(src.index("nice"), src.index("nice") + 4, "rude", "nice", "antonym", "")]
-    assert verdict_clash(src, src.replace("great", "terrible").replace("nice", "rude"), edits, edits, []) is None
+def _edit(text: str, word: str, new: str) -> CharEdit:
+    a = text.index(word)
+    return CharEdit(a, a + len(word), new, word, "antonym", "test")
+
+
+@pytest.mark.parametrize("text,word,new", [
+    ("Had a great experience here... the staff was friendly; the food was tasty.", "friendly", "rude"),
+    ("Highly recommended... it is a quiet place; the bar looks nice.", "looks nice", "doesn't look nice"),
+    ("It has a long battery life and I couldn't be happier.", "long", "short"),
+    ("This beats any laptop I owned, built well.", "well", "poorly"),
+    ("It definitely beats my old mac and the screen is great.", "great", "dim"),
+    ("Whenever I am nearby I will go to this place for fresh fish.", "fresh", "stale"),
+    ("The one positive thing I can say is that the service was fast.", "fast", "slow"),
+])
+def test_a_complaint_beside_a_praising_verdict_is_refused(text, word, new):
+    e = _edit(text, word, new)
+    assert verdict_clash(text, [e], [e], [], [(text.index(word), text.index(word) + 1)]) is not None
+
+
+def test_a_praise_beside_a_complaining_verdict_is_refused():
+    text = "Don't bother with this place, the fish was stale."
+    e = _edit(text, "stale", "fresh")
+    assert verdict_clash(text, [e], [], [e], []) is not None
+
+
+def test_an_edited_verdict_opposite_an_unchanged_one_is_refused_across_a_contrast():
+    text = "Don't ever bother - the wine was sour, but the waiters made this the worst experience of my life."
+    e = _edit(text, "worst", "best")
+    assert verdict_clash(text, [e], [], [e], []) is not None
+
+
+def test_a_contrast_licenses_the_mixed_review():
+    text = "Highly recommended, although the bar is ugly."
+    e = _edit(text, "ugly", "pretty")
+    assert verdict_clash(text, [e], [], [e], []) is None  # praise beside praise
+    text = "Highly recommended, although the bar is pretty."
+    e = _edit(text, "pretty", "ugly")
+    assert verdict_clash(text, [e], [e], [], []) is None
+    text = "Highly recommended... I did not eat there but it looks calm; the bar looks nice."
+    e = _edit(text, "looks nice", "doesn't look nice")  # the 'but' lies beyond the semicolon
+    assert verdict_clash(text, [e], [e], [], []) is not None
+
+
+def test_a_negated_or_edited_verdict_is_not_a_verdict():
+    text = "It was not a great experience and the staff was friendly."
+    e = _edit(text, "friendly", "rude")
+    assert verdict_clash(text, [e], [e], [], []) is None
+    text = "Had a great experience, the staff was friendly."
+    e1, e2 = _edit(text, "great", "bad"), _edit(text, "friendly", "rude")
+    assert verdict_clash(text, [e1, e2], [e1, e2], [], []) is None
+
+
+@pytest.mark.parametrize("text,term,word,new", [
+    ("Sit back in one of those comfortable chairs.", "chairs", "comfortable", "uncomfortable"),
+    ("Also get the onion rings -- best we have ever had.", "onion rings", "best", "worst"),
+    ("Try the soup, it is delicious.", "soup", "delicious", "bland"),
+])
+def test_an_imperative_recommendation_of_the_reversed_aspect_is_refused(text, term, word, new):
+    e = _edit(text, word, new)
+    a = text.index(term)
+    assert verdict_clash(text, [e], [e], [], [(a, a + len(term))]) is not None
+    # the same complaint about an aspect outside the recommendation's object: the imperative does not reach it
+    assert verdict_clash(text, [e], [e], [], [(len(text) - 1, len(text))]) is None
+
+
+def test_generate_refuses_the_reversal_beside_a_verdict(tmp_path, kit):
+    gen = run(tmp_path, kit, [("g", "Had a great experience here, the staff was friendly.",
+                               [("staff", "positive", ["friendly"])]),
+                              ("s", "Sit back in one of those comfortable chairs.",
+                               [("chairs", "positive", ["comfortable"])])])
+    for aid in ("g_0", "s_0"):
+        assert variant(gen, aid + "_adv1") is None, variant(gen, aid + "_adv1").sentence
+        assert "verdict" in (refusal(gen, aid) or "") or "recommend" in (refusal(gen, aid) or ""), refusal(gen, aid)
+
+
+@pytest.mark.parametrize("text,word,new", [
+    ("Whenever I am nearby I will go to this place for fresh fish and big portions.", "big", "small"),
+    ("If you are nearby, definitely stop by for a great meal.", "great", "terrible"),
+    ("It is worth the trip just for a great dinner.", "great", "awful"),
+])
+def test_a_complaint_inside_a_praising_frame_is_refused_even_beside_a_written_but(text, word, new):
+    e = _edit(text, word, new)
+    a = text.index(" and ") if " and " in text else text.index(word)
+    but = CharEdit(a + 1, a + 4, "but", "and", "and_to_but", "test") if " and " in text else None
+    edits = [e] + ([but] if but else [])
+    assert verdict_clash(text, edits, [e], [], []) is not None
+
+
+def test_a_verdict_on_the_reversed_aspect_itself_moves_with_it():
+    text = "It's simply the best meal in town, so fresh."
+    e = CharEdit(text.index("the best"), text.index("the best"), "not ", "", "negation_added", "test")
+    a = text.index("meal")
+    assert verdict_clash(text, [e], [e], [], [(a, a + 4)]) is None
+    e2 = _edit(text, "fresh", "stale")  # a reversal beside the unchanged verdict on the meal is still refused
+    assert verdict_clash(text, [e2], [e2], [], []) is not None
+
+
+def test_a_verdict_on_an_unchanged_aspect_is_that_aspects_opinion():
+    text = "A place where you always have a good meal at a fair price."
+    e = _edit(text, "fair", "unfair")
+    meal, price = text.index("meal"), text.index("price")
+    assert verdict_clash(text, [e], [e], [], [(price, price + 5)]) is not None  # without the aspects: a verdict
+    assert verdict_clash(text, [e], [e], [], [(price, price + 5)], [(meal, meal + 4), (price, price + 5)]) is None

@@ -32,7 +32,6 @@ from .clash import (clashes, concession_lost, contrast_lost, covering_pair, elab
                     lost_contrast, purpose_opinion, repetition_changed, tie_clash)
 from .context import context_clash, context_clashes
 from .flow import flow_clash, plus_contrast
-from .wholeverdict import verdict_clash as whole_verdict_clash
 from .frames import NOT_ONLY_FRAME, ONLY_FRAME, complaint_frame_swap, not_only_rewrite, tied_frame
 from .polarity import COMPANY, LABEL_SIGN, Polarity, phrase_reading
 from .quantity import lowered_reading
@@ -396,12 +395,10 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
         q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits) or concession_lost(
         q.lexicon, sent.text, sent.parse, sent.offsets, edits) or repetition_changed(sent.text, text)
     lost = lost or flow_clash(text, edits, _complaints(plan, groups, flipped))
-    lost = lost or verdict_clash(sent.text, text, edits, _complaints(plan, groups, flipped),
-                                 _complaints(plan, groups, flipped, "negative"))
-    lost = lost or whole_verdict_clash(sent.text, edits, _complaints(plan, groups, flipped),
-                                       _complaints(plan, groups, flipped, "negative"),
-                                       [(o.aspect.start, o.aspect.end) for o in turned],
-                                       [(o.aspect.start, o.aspect.end) for o in plan.prep.aspects])
+    lost = lost or verdict_clash(sent.text, edits, _complaints(plan, groups, flipped),
+                                 _complaints(plan, groups, flipped, "negative"),
+                                 [(o.aspect.start, o.aspect.end) for o in turned],
+                                 [(o.aspect.start, o.aspect.end) for o in plan.prep.aspects])
     if lost is not None:
         return None, lost
     span = map_span(a.start, a.end, edits)

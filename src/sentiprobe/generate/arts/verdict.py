@@ -1,16 +1,23 @@
-"""A reversal that the sentence's own verdict on the whole review still contradicts (a text rule, refusals).
+"""A reversal that an unchanged verdict on the whole review contradicts: refusals.
 
-A review sentence often carries, beside its aspects' opinions, a verdict on the whole: the experience, the place,
-the machine, the purchase (*Had a great experience at Trio*, *Highly recommended*, *I couldn't be happier*, *Don't
-ever bother*), or an imperative that recommends the aspect (*Also get the Onion Rings*, *Sit back in one of those
-comfortable chairs*). Reviewers make such a verdict agree with the opinions around it, or turn against it with a
-contrast (*Great place, but the staff was rude*). A reversal that leaves the verdict as it was and turns an
-opinion of the same sentence against it, with no contrast between the two, reads as a contradiction that no
-reviewer writes (*Had a great experience at Trio... staff was rude*, *Also get the Onion Rings -- worst we've ever
-had*, *Does everything I need, has a short battery life and I couldn't be happier*); blind readers rejected every
-such variant. The lexicon check reads only the edited words and cannot see it, so :func:`verdict_clash` refuses
-the variant on its final text. A verdict that an edit changes (*would not recommend*) is no longer the verdict
-that was; one that the edit turns the same way as the rest is no clash.
+A review sentence often carries, besides its aspect opinions, a verdict on the whole visit or purchase (*Had a
+great experience at ...*, *Highly recommended*, *Don't ever bother*, *I couldn't be happier*, *it beats my old
+mac*) or a recommendation aimed at one aspect (*Also get the onion rings*, *Sit back in one of those chairs*).
+Such a verdict is evidence for the opinions beside it: turning an opinion of the same sentence to the opposite
+polarity leaves the verdict arguing with it (*Had a great experience ... staff was rude*, *has a short battery
+life and I couldn't be happier*, *Also get the Onion Rings -- worst we've ever had*). A blind reader calls these
+contradictions; they were the largest class of the RevTgt / RevNon failures left in the audits.
+
+:func:`verdict_clash` refuses such a variant, unless
+
+* a contrast (*but*, *although*, *though*, *however*, *except*, *yet*, *still* ...) stands between the verdict and
+  the edited opinion, in the same stretch of the sentence as the later of the two (a *but* three clauses back,
+  beyond a semicolon, licenses nothing): *Highly recommended, although the bar is ugly* is a mixed review;
+* the edit changes the verdict itself (an edit overlapping it: the verdict moves with the opinions).
+
+An edit that itself writes a whole-review verdict (*the worst experience* -> *the best experience*) is refused
+beside an unchanged opposite verdict even across a contrast: two opposite verdicts on one visit (*Don't ever
+bother - ... but it was the people that made this the best experience*) read as nonsense, not as a mixed review.
 """
 from __future__ import annotations
 
@@ -19,84 +26,159 @@ from collections.abc import Sequence
 
 from .charedit import CharEdit
 
-_GOOD = r"(?:great|wonderful|amazing|fantastic|excellent|awesome|lovely|pleasant|fabulous|superb|terrific|perfect)"
-_BAD = r"(?:terrible|horrible|awful|bad|worst|dreadful|miserable|disappointing|unpleasant|lousy)"
-_WHOLE = (r"(?:experience|time|evening|night|visit|meal|dinner|lunch|brunch|restaurant|place|spot|computer|laptop|"
-          r"machine|purchase|buy|product|investment)")
+_NEG_BEFORE = re.compile(r"\b(?:not|no|never|n't|hardly|barely)\s+(?:\w+\s+){0,2}$", re.I)
+"""A negation right before a verdict undoes it (*not a great experience*, *wouldn't highly recommend*)."""
 
-PRAISE_VERDICT = re.compile(
-    rf"\b(?:had|have|having|was|is|a|an) (?:(?:very|really|truly|such|so) )?(?:a )?{_GOOD} {_WHOLE}\b|"
-    r"\bhighly recommend(?:ed|s)?\b|\bcould(?:n'?t| not) (?:be|have been) happier\b|"
-    r"\b(?:by far )?beats (?:any|every|all|my old)\b|\bone of the best (?:restaurants?|places?|laptops?|computers?|"
-    r"meals?)\b|\b(?:the )?one positive thing\b|\banytime and everytime\b|\bkeeps? (?:me|us) coming back\b|"
-    r"\b(?:will|'ll|would|can'?t wait to) (?:definitely |certainly |surely |always )?(?:go|come) back\b|"
-    r"\bI will go to\b|\bI (?:love|adore) (?:this|my) (?:place|restaurant|computer|laptop|machine|mac)\b",
-    re.IGNORECASE)
-"""Verdicts of praise on the whole review (module docstring)."""
+_GOOD = r"(?:great|wonderful|amazing|fantastic|excellent|awesome|lovely|pleasant|enjoyable|perfect|good)"
+_BAD = r"(?:terrible|horrible|awful|bad|horrendous|miserable|unpleasant|disappointing|worst)"
+_PLACE = (r"(?:restaurants?|places?|spots?|computers?|laptops?|machines?|purchases?|buys?|investments?|"
+          r"meals?|dinners?|experiences?|notebooks?|products?)")
+"""Nouns of the whole visit or purchase: *one of the best restaurants* judges all of it, *one of the best
+keyboards* only an aspect (and is left to the aspect checks)."""
 
-COMPLAINT_VERDICT = re.compile(
-    r"\bdo(?:n'?t| not) (?:ever |even )?bother\b|"
-    r"\b(?:never|won'?t|will not|wouldn'?t|would not) (?:ever )?(?:go back|come back|return|be back|recommend)\b|"
-    rf"\b(?:had|have|having|was|is|a|an|the) (?:(?:very|really|truly|such|so) )?(?:a )?{_BAD} {_WHOLE}\b|"
-    r"\bstay away\b|\bavoid (?:this|it|the place)\b|\bwaste of (?:money|time)\b",
-    re.IGNORECASE)
-"""Verdicts of complaint on the whole review (module docstring)."""
+_POSITIVE = re.compile("|".join((
+    rf"\b(?:had|have|was|is|a|an|such|what)\s+(?:(?:really|truly|very|an?|such)\s+)*{_GOOD}\s+(?:experience|time|"
+    r"evening|night|meal|dinner|visit|place|restaurant|spot|product|purchase)\b",
+    r"\bkeeps?\s+(?:me|us)\s+coming\s+back\b",
+    r"\b(?:highly|definitely|strongly|totally|100%)\s+recommend(?:ed|s)?\b",
+    r"\b(?:would|will|i|we|must|can)\s+(?:\w+\s+)?recommend(?:ed)?\s+(?:this|it|them|the\s+place|this\s+place|"
+    r"the\s+restaurant|to)\b",
+    r"\b(?:will|would|'ll)\s+(?:definitely\s+|surely\s+|certainly\s+|be\s+)?(?:go(?:ing)?\s+back|return(?:ing)?|"
+    r"be\s+back|come\s+back|be\s+coming\s+back)\b",
+    r"\b(?:could(?:n't| not)|can'?t|cannot)\s+be\s+(?:any\s+)?happier\b",
+    r"\bbeats\s+(?:any|all|every|my\s+old|the\s+competition)\b",
+    rf"\bone\s+of\s+the\s+(?:best|finest|greatest|nicest)\s+(?:\w+\s+)?{_PLACE}\b",
+    r"\b(?:best|greatest)\s+(?:experience|purchase|decision|investment|meal)\b",
+)), re.I)
+"""Praise of the whole visit or purchase (module docstring); each alternative is a form a reviewer uses."""
 
-RECOMMENDING = re.compile(
-    r"^\W*(?:(?:also|so|and|definitely|just|do|please|must|then)\s+)*(?:get|try|order|sit(?: back)?|check out|grab|"
-    r"taste|sample|visit|enjoy|relax)\b", re.IGNORECASE)
-"""An imperative that recommends what it names (*Also get the Onion Rings*, *Sit back in one of those comfortable
-chairs*): a complaint about it in the same clause reads as a contradiction."""
+_FRAME = re.compile("|".join((
+    r"\b(?:anytime|every\s?time|whenever)\b[^.!?;]{0,60}\b(?:will|'ll)\s+(?:always\s+)?(?:go|come|stop)\s+(?:to|by)\b",
+    r"\bthe\s+(?:one|only)\s+(?:positive|good|nice|redeeming)\s+thing\b",
+    r"\bstop\s+(?:by|in)\s+(?:\w+\s+){0,2}for\b",
+    r"\bworth(?:while|\s+it|\s+the\s+trip)?\s+(?:to\s+)?[^.!?;]{0,40}?\bjust\s+for\b",
+)), re.I)
+"""Praise that frames what follows as its reason (*I will go to X for ...*, *The one positive thing I can say is
+that ...*, *definitely stop by for ...*): a complaint inside the frame contradicts it even beside a *but* that an
+edit writes or that joins two parts of the frame (*... for fresh sushi but small portions*); only a contrast of
+the source between the frame and the complaint ends the frame."""
 
-_CONTRAST = re.compile(r"\b(?:but|yet|though|although|however|except|while|whereas|still|otherwise)\b|"
-                       r"(?<!\.)\.(?!\.)\s|[!?]\s", re.IGNORECASE)
-"""Contrasts (and sentence ends) between a verdict and an opinion that license their disagreement; an ellipsis or
-a semicolon only lists the review's points (*Had a great experience at Trio... staff was pleasant; food was
-tasty*)."""
+_NEGATIVE = re.compile("|".join((
+    r"\bdo(?:n't| not)\s+(?:ever\s+|even\s+)?bother\b",
+    rf"\b(?:had|have|was|is|a|an|such|what|the)\s+(?:(?:really|truly|very|an?|such)\s+)*{_BAD}\s+"
+    r"(?:experience|time|evening|night|meal|dinner|visit)\b",
+    r"\b(?:would|will|could)(?:n't| not)\s+(?:\w+\s+)?recommend\b",
+    r"\b(?:never|not)\s+(?:be\s+)?(?:go(?:ing)?|com(?:e|ing))\s+back\b",
+    r"\b(?:will|would)(?:n't| not| never)\s+(?:be\s+)?(?:return(?:ing)?|back)\b",
+    r"\bstay\s+away\b|\bavoid\s+(?:this|it|the\s+place)\b",
+    r"\bthe\s+(?:one|only)\s+(?:negative|bad)\s+thing\b",
+    r"\b(?:worst)\s+(?:experience|purchase|decision|investment|meal|restaurant|place|computer|laptop)\b",
+    r"\bwaste\s+of\s+(?:money|time)\b",
+)), re.I)
+"""Complaint about the whole visit or purchase (module docstring)."""
+
+_IMPERATIVE = re.compile(
+    r"(?:^|[.!?;]\s*|\.\.\.\s*)(?:(?:also|definitely|just|so|and)\s+)*(?:get|try|order|grab|sample|sit\s+back\s+in|"
+    r"check\s+out|don'?t\s+miss|go\s+for)\b", re.I)
+"""A recommendation in the imperative at the start of a sentence: its object is recommended, so a complaint
+about that object in the same sentence argues with it (*Also get the onion rings -- worst we've ever had*)."""
+
+_CONTRAST = re.compile(r"\b(?:but|although|though|however|except|yet|whereas|still|despite|nevertheless|"
+                       r"otherwise|even\s+so|while)\b", re.I)
+"""Words that join a verdict and a contrary opinion into a mixed review."""
+
+_BOUNDARY = re.compile(r"[.!?;:]|--|\s-\s")
+"""Where a stretch of the sentence ends: a contrast beyond it does not reach the opinion."""
 
 
-def _moved(pos: int, edits: Sequence[CharEdit]) -> int:
-    """Where source offset ``pos`` (not inside an edit) lies in the edited text."""
-    return pos + sum(len(e.text) - (e.end - e.start) for e in edits if e.end <= pos and not (
-        e.start == e.end == pos))
+def _verdicts(text: str) -> list[tuple[int, int, int]]:
+    """(start, end, sign) of the whole-review verdicts of ``text`` that no negation undoes."""
+    out = []
+    for rx, sign in ((_POSITIVE, 1), (_NEGATIVE, -1)):
+        for m in rx.finditer(text):
+            if sign > 0 and _NEG_BEFORE.search(text[max(0, m.start() - 25):m.start()]):
+                continue
+            out.append((m.start(), m.end(), sign))
+    return out
 
 
-_TURN_BACK = re.compile(r"^[^.!?;]*?\b(?:but|yet|though|although|however)\b", re.IGNORECASE)
+def _licensed(source: str, edits: Sequence[CharEdit], a: int, b: int) -> bool:
+    """Whether a contrast between ``a`` and ``b`` (``a < b``) reaches ``b`` without a stretch boundary: a
+    contrast of the source an edit does not remove, or one an edit writes (a *but* repair)."""
+    spots = [m.start() for m in _CONTRAST.finditer(source, a, b)
+             if not any(e.start <= m.start() < e.end for e in edits)]
+    spots += [e.start for e in edits if a <= e.start < b and _CONTRAST.search(e.text)]
+    return any(not _BOUNDARY.search(source, s, b) for s in spots)
 
 
-def _conceded(source: str, e: CharEdit) -> bool:
-    """Whether the source turns, after the edited opinion and in its sentence, with a contrast of its own (*Don't
-    ever bother - the drinks were good, but the people made this the worst experience*): the opinion then reads as
-    a concession before the verdict's side comes back."""
-    return _TURN_BACK.match(source[e.end:]) is not None
+def _mixed(source: str, edits: Sequence[CharEdit], e: CharEdit) -> bool:
+    """Whether the edited opinion ``e`` is one side of a contrast of its own stretch, which makes that stretch a
+    mixed statement on its own (*the drinks were good, but the staff ...*; *tasty but small*): a contrast of the
+    source anywhere in the stretch, or one an edit writes before ``e``. A *but* an edit writes after ``e`` only
+    contrasts what follows (*the service was slow, we got seated but the server was friendly* still says the
+    one positive thing is slow service)."""
+    lo = max((m.end() for m in _BOUNDARY.finditer(source, 0, e.start)), default=0)
+    nxt = _BOUNDARY.search(source, e.end)
+    hi = nxt.start() if nxt else len(source)
+    if any(not any(x.start <= m.start() < x.end for x in edits) for m in _CONTRAST.finditer(source, lo, hi)):
+        return True
+    return any(lo <= x.start < e.start and _CONTRAST.search(x.text) for x in edits)
 
 
-def verdict_clash(source: str, text: str, edits: Sequence[CharEdit], complaints: Sequence[CharEdit],
-                  praises: Sequence[CharEdit]) -> str | None:
-    """Why the variant ``text`` (``source`` under ``edits``) turns an opinion against an unchanged verdict of its
-    sentence (module docstring), or None. ``complaints`` and ``praises`` are the edits that turn an opinion into a
-    complaint and into praise."""
-    for verdicts, turned, kind in ((PRAISE_VERDICT, complaints, "a complaint"), (COMPLAINT_VERDICT, praises,
-                                                                                  "praise")):
-        if not turned:
+def _writes_verdict(source: str, e: CharEdit) -> int:
+    """The sign of a whole-review verdict that the edit ``e`` writes (*worst experience* -> *best experience*),
+    0 where it writes none."""
+    left, right = source[max(0, e.start - 40):e.start], source[e.end:e.end + 40]
+    window = left + e.text + right
+    lo, hi = len(left), len(left) + len(e.text)
+    for s, t, sign in _verdicts(window):
+        if s < hi and lo < t:
+            return sign
+    return 0
+
+
+def verdict_clash(source: str, edits: Sequence[CharEdit], complaints: Sequence[CharEdit],
+                  praises: Sequence[CharEdit], turned: Sequence[tuple[int, int]],
+                  aspects: Sequence[tuple[int, int]] = ()) -> str | None:
+    """Why an unchanged whole-review verdict or imperative recommendation of ``source`` contradicts the edited
+    opinions (module docstring), or None. ``complaints`` / ``praises`` are the edits that turn an opinion
+    negative / positive; ``turned`` the source spans of the aspects whose opinion the edits reverse, ``aspects``
+    those of every aspect of the sentence."""
+    if not complaints and not praises:
+        return None
+    # an edit inside or touching the verdict (*not* inserted before *the best meal*) changes the verdict with the
+    # opinions; an aspect inside it (*the best meal*, *have a good meal* of the aspect *meal*) makes it that
+    # aspect's opinion, which the aspect checks weigh
+    kept = [(s, t, sign) for s, t, sign in _verdicts(source) if not any(e.start <= t and s <= e.end for e in edits)
+            and not any(s <= a < t for a, _ in [*turned, *aspects])]
+    for m in _FRAME.finditer(source):
+        if any(e.start < m.end() and m.start() < e.end for e in edits):
             continue
-        for m in verdicts.finditer(source):
-            if any((e.start < m.end() and m.start() < e.end) or m.start() <= e.start == e.end <= m.end()
-                   for e in edits):
-                continue  # the verdict itself is edited
-            a, b = _moved(m.start(), edits), _moved(m.end(), edits)
-            for e in turned:
-                s = _moved(e.start, edits)
-                t = s + len(e.text)
-                between = text[b:s] if b <= s else text[t:a]
-                if not _CONTRAST.search(between) and not (b <= s and _conceded(source, e)):
-                    return (f"the sentence's verdict {m.group(0)!r} stays, and {kind} ({e.text.strip()!r}) beside it "
-                            "with no contrast contradicts it")
-    rec = RECOMMENDING.match(source)
-    if rec is not None and complaints and not any(e.start < rec.end() for e in edits):
+        stop = re.compile(r"[.!?]").search(source, m.end())
         for e in complaints:
-            s = _moved(e.start, edits)
-            if s >= rec.end() and not _CONTRAST.search(text[rec.end():s]):
-                return (f"the imperative {rec.group(0).strip()!r} recommends what it names: a complaint "
-                        f"({e.text.strip()!r}) in its clause contradicts it")
+            if m.end() <= e.start < (stop.start() if stop else len(source)) and not _CONTRAST.search(
+                    source, m.end(), e.start):
+                return (f"the frame {source[m.start():m.end()]!r} gives its reasons for praise: the reversed opinion "
+                        f"{e.text.strip()!r} inside it contradicts it")
+    for s, t, sign in kept:
+        against = complaints if sign > 0 else praises
+        for e in against:
+            if _writes_verdict(source, e) == -sign:
+                return (f"the unchanged verdict {source[s:t]!r} and the edited verdict {e.text.strip()!r} judge the "
+                        "whole review both ways")
+            a, b = (t, e.start) if t <= e.start else (e.end, s)
+            if not _licensed(source, edits, a, b) and not _mixed(source, edits, e):
+                return (f"the unchanged verdict {source[s:t]!r} argues with the reversed opinion "
+                        f"{e.text.strip()!r}: no contrast joins them")
+    for m in _IMPERATIVE.finditer(source):
+        v = m.end()
+        end = _BOUNDARY.search(source, v)
+        obj_end = min(v + 40, end.start() if end else len(source))
+        if not any(v <= a < obj_end for a, _ in turned) or any(e.start < v and m.start() < e.end for e in edits):
+            continue
+        stop = re.compile(r"[.!?]").search(source, obj_end)
+        for e in complaints:
+            if v <= e.start < (stop.start() if stop else len(source)) and not _licensed(source, edits, v, e.start):
+                return (f"the recommendation {source[m.start():v].strip()!r} recommends what the edit "
+                        f"{e.text.strip()!r} now finds fault with")
     return None
