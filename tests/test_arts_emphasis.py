@@ -62,8 +62,8 @@ def test_a_negative_adjective_takes_its_opposite_not_a_litotes(tmp_path, kit):
 
 
 def test_a_negated_have_never_keeps_the_praise_of_its_object(tmp_path, kit):
-    text = "The place has a great variety of tasty, mouth watering pizzas."
-    v, _ = run(tmp_path, kit, text, "pizzas", "positive", ["great", "tasty", "mouth watering"])
+    text = "The place has a great variety of tasty, mouth watering pizza's."
+    v, _ = run(tmp_path, kit, text, "pizza's", "positive", ["great", "tasty", "mouth watering"])
     assert not [t for t in offered(v) if "n't have" in t]
 
 
@@ -77,3 +77,9 @@ def test_neither_nor_before_a_but_that_contrasts_nothing(tmp_path, kit):
     text = "The food is consistent and good but how it got its stars is beyond me."
     v, _ = run(tmp_path, kit, text, "food", "positive", ["consistent", "good"])
     assert not [t for t in offered(v) if "neither" in t and " but " in t]
+
+
+def test_an_emphatic_praise_the_clause_goes_on_about_is_not_reversed(tmp_path, kit):
+    text = "The waiters are extremely friendly and even replaced my drink when I dropped it."
+    v, _ = run(tmp_path, kit, text, "waiters", "positive", ["friendly"])
+    assert v is None, v.sentence

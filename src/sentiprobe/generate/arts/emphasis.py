@@ -30,6 +30,13 @@ friendly*), unlike a partial denial (*not fully satisfied*, *not completely dry*
 EMPHATIC_IDIOMS = frozenset({"silky", "crystal", "lightning", "blazing", "razor", "rock", "dirt", "piping", "stone",
                              "bone", "screaming"})
 """First words of emphatic compounds (*silky smooth*, *crystal clear*, *lightning fast*, *dirt cheap*)."""
+PRAISE_ONLY = frozenset({"purely", "wonderfully", "amazingly", "awesomely", "phenomenally", "fantastically",
+                         "stunningly", "remarkably", "supremely", "exceptionally", "silky", "crystal", "lightning",
+                         "blazing", "razor", "rock"})
+COMPLAINT_ONLY = frozenset({"severely", "uncomfortably", "horribly", "terribly", "awfully", "dreadfully",
+                            "outrageously", "ridiculously", "dirt", "bone", "stone", "screaming"})
+"""Emphatic words that fit only one side (*purely amazing*, never *purely awful*; *severely slow*, never *severely
+fast*); the others fit both (*extremely friendly*, *extremely rude*)."""
 _NEGATING = frozenset({"negation_added", "copula_negated", "do_support"})
 
 
@@ -63,15 +70,19 @@ def emphatic(s: Sent, head: int, sign: int, out: list[Candidate], fit) -> tuple[
     why = (f"an emphatic opinion ({word!r} ... {p.tokens[head]!r}) negated reads as a hedge (*not severely slow*, "
            "*not purely amazing*): its plain opposite reverses it")
     misfit = f"the emphasis {word!r} does not fit the opposite (*severely fast*, *purely terrible*)"
+    goes_on = _complaint_goes_on(p, head)
     marked = []
     for c in out:
-        if _negating(c):
+        if goes_on and (_negating(c) or c.op == "antonym"):
+            c = c.with_problems(f"the clause goes on about the emphatic {p.tokens[head]!r} (*extremely friendly and "
+                                "even replaced my drink*): its reversal would contradict it")
+        elif _negating(c):
             c = c.with_problems(why)
-        elif c.op == "antonym" and c.edits and not extreme_word(c) \
-                and not booster_fits(word, c.edits[-1].text, fit) and _swap_at(s, c, head):
+        elif c.op == "antonym" and c.edits and word.lower() in (PRAISE_ONLY if sign > 0 else COMPLAINT_ONLY) \
+                and not extreme_word(c) and not booster_fits(word, c.edits[-1].text, fit) and _swap_at(s, c, head):
             c = c.with_problems(misfit)
         marked.append(c)
-    if _complaint_goes_on(p, head) or (at > 0 and p.tokens[at - 1].lower() in ("so", "too", "how", "as")):
+    if goes_on or (at > 0 and p.tokens[at - 1].lower() in ("so", "too", "how", "as")):
         return marked, []
     return marked, _plain(s, at, head, out)
 
@@ -101,14 +112,23 @@ def litotes(s: Sent, head: int, sign: int, out: list[Candidate]) -> list[Candida
     """``out`` with the negations of a complaint adjective marked where a reviewer's opposite of it is valid
     (*the range is not poor* -> *the range is good*)."""
     p = s.parse
-    if sign >= 0 or p.upos[head] != "ADJ":
+    if sign >= 0 or p.upos[head] != "ADJ" or p.deps[head] != "acomp" or p.tokens[head].lower() in _TWO_SIDED:
         return out
     if not any(c.valid and c.op == "antonym" and c.edits and _swap_at(s, c, head)
                and ("review-lexicon" in c.detail or "training file" in c.detail) for c in out):
         return out
     why = (f"a negated complaint {p.tokens[head]!r} is a litotes (*not poor*) that reads hedged: its opposite "
            "reverses it")
-    return [c.with_problems(why) if _negating(c) else c for c in out]
+    return [c.with_problems(why) if c.op == "copula_negated" and not _pair(c) else c for c in out]
+
+
+_TWO_SIDED = frozenset({"cheap", "light", "heavy", "small", "big", "large", "little", "long", "short"})
+"""Complaint adjectives whose opposite is a complaint or another sense in many aspects (*feels cheap* ->
+*feels expensive*), where the negation stays the plain reversal."""
+
+
+def _pair(c: Candidate) -> bool:
+    return any(e.text.strip().lower() in ("neither", "nor") for e in c.edits)
 
 
 def kept_praise(s: Sent, head: int, pred: int | None, sign: int, out: list[Candidate], lexicon: Polarity) \
@@ -122,7 +142,8 @@ def kept_praise(s: Sent, head: int, pred: int | None, sign: int, out: list[Candi
     why = None
     if base_form(p.tokens[pred], p.tags[pred]) == "have" and p.upos[pred] in ("VERB", "AUX"):
         obj = [j for j in children(p, pred) if p.deps[j] == "dobj"]
-        words = [p.tokens[k] for j in obj for k in _subtree(p, j) if k != head and lexicon.word(p.tokens[k]) == sign]
+        words = [p.tokens[k] for j in obj for k in _subtree(p, j) if k != head and p.upos[k] == "ADJ"
+                 and p.tokens[k].lower() not in _AMOUNTS and lexicon.word(p.tokens[k]) == sign]
         if words:
             why = f"a negated 'have' leaves the praise {words[0]!r} of its object standing"
     if why is None and any(p.tokens[j].lower() == "such" and p.tokens[j + 1].lower() == "as"
@@ -131,6 +152,9 @@ def kept_praise(s: Sent, head: int, pred: int | None, sign: int, out: list[Candi
     if why is None:
         return out
     return [c.with_problems(why) if _negating(c) else c for c in out]
+
+
+_AMOUNTS = frozenset({"enough", "many", "much", "plenty", "more", "several", "ample", "lots"})
 
 
 def _subtree(p, i: int) -> list[int]:
