@@ -83,3 +83,9 @@ def test_an_emphatic_praise_the_clause_goes_on_about_is_not_reversed(tmp_path, k
     text = "The waiters are extremely friendly and even replaced my drink when I dropped it."
     v, _ = run(tmp_path, kit, text, "waiters", "positive", ["friendly"])
     assert v is None, v.sentence
+
+
+def test_an_emphatic_praise_before_a_clause_of_its_own_is_reversed(tmp_path, kit):
+    text = "The staff is unbelievably friendly, and I dream about their curry."
+    v, why = run(tmp_path, kit, text, "staff", "positive", ["friendly"])
+    assert v is not None, why

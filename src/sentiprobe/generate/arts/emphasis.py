@@ -14,12 +14,11 @@
 from __future__ import annotations
 
 from .charedit import CharEdit, upper_first
-from .lexical import _complaint_goes_on
 from .morph import base_form
 from .polarity import Polarity
 from .sense import BOOSTERS, booster_fits, extreme_word
 from .site import Candidate, Sent
-from .syntax import children
+from .syntax import children, has_subject
 
 EMPHATIC = frozenset({"severely", "purely", "extremely", "incredibly", "insanely", "ridiculously", "exceptionally",
                       "unbelievably", "amazingly", "wonderfully", "uncomfortably", "awesomely", "absolutely", "utterly",
@@ -70,7 +69,7 @@ def emphatic(s: Sent, head: int, sign: int, out: list[Candidate], fit) -> tuple[
     why = (f"an emphatic opinion ({word!r} ... {p.tokens[head]!r}) negated reads as a hedge (*not severely slow*, "
            "*not purely amazing*): its plain opposite reverses it")
     misfit = f"the emphasis {word!r} does not fit the opposite (*severely fast*, *purely terrible*)"
-    goes_on = _complaint_goes_on(p, head)
+    goes_on = _goes_on(p, head)
     marked = []
     for c in out:
         if goes_on and (_negating(c) or c.op == "antonym"):
@@ -85,6 +84,14 @@ def emphatic(s: Sent, head: int, sign: int, out: list[Candidate], fit) -> tuple[
     if goes_on or (at > 0 and p.tokens[at - 1].lower() in ("so", "too", "how", "as")):
         return marked, []
     return marked, _plain(s, at, head, out)
+
+
+def _goes_on(p, head: int) -> bool:
+    """Whether a later predicate of the same subject goes on about the opinion at ``head`` (*are extremely friendly
+    and even replaced my drink*); a clause with a subject of its own (*and I dream about ...*) does not."""
+    gov = p.heads[head] if p.deps[head] in ("acomp", "attr") else head
+    return any(p.deps[j] == "conj" and p.upos[j] == "VERB" and j > head and not has_subject(p, j)
+               for j in (*children(p, gov), *children(p, head)))
 
 
 def _swap_at(s: Sent, c: Candidate, head: int) -> bool:
