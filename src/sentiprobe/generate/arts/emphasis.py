@@ -121,6 +121,10 @@ def litotes(s: Sent, head: int, sign: int, out: list[Candidate]) -> list[Candida
     p = s.parse
     if sign >= 0 or p.upos[head] != "ADJ" or p.deps[head] != "acomp" or p.tokens[head].lower() in _TWO_SIDED:
         return out
+    if (head + 1 < len(p.tokens) and p.tokens[head + 1].lower() not in _CLAUSE_END) \
+            or (len(p.tokens) > 1 and p.tokens[1] in (":", "-")):
+        return out  # *was bland oily*, *rude to the point of ...*, *Drawbacks: service is slow*: a garbled or
+        # framed complaint, whose opposite reads no better than its negation
     if not any(c.valid and c.op == "antonym" and c.edits and _swap_at(s, c, head)
                and ("review-lexicon" in c.detail or "training file" in c.detail) for c in out):
         return out
@@ -132,6 +136,9 @@ def litotes(s: Sent, head: int, sign: int, out: list[Candidate]) -> list[Candida
 _TWO_SIDED = frozenset({"cheap", "light", "heavy", "small", "big", "large", "little", "long", "short"})
 """Complaint adjectives whose opposite is a complaint or another sense in many aspects (*feels cheap* ->
 *feels expensive*), where the negation stays the plain reversal."""
+
+
+_CLAUSE_END = frozenset({",", ".", "!", "?", ";", "...", "..", "-", "--", ")", "and", "but", "so"})
 
 
 def _pair(c: Candidate) -> bool:
