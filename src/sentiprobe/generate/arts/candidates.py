@@ -37,6 +37,7 @@ from __future__ import annotations
 from .charedit import CharEdit, upper_first
 from .clausewords import negated_pair
 from .flow import surroundings
+from .emphasis import emphatic, kept_praise, litotes, neither_but
 from .lexical import idiom_reversal, noun_opposite, plain_opposite, wish_reversal
 from .misread import degree_reversals, middle_in_pair
 from .morph import base_form, inflect
@@ -189,6 +190,10 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
     if not out:
         return [], f"no antonym and no negation site for {span_text!r}"
     out = surroundings(s, head, out, r)
+    if not negs:  # *severely slow* -> *fast*, never *not severely slow* (:mod:`.emphasis`)
+        out, plain = emphatic(s, head, sign, out, r.fit)
+        out = kept_praise(s, head, pred, sign, neither_but(s, out), r.lexicon)
+        dropped += plain
     boosted = None if negs else boosted_negative(p, f, head, sign)
     if boosted is not None:  # an extreme opposite takes the booster (*absolutely horrible* -> *absolutely excellent*),
         # so does an opposite the booster fits (*highly impressed*), unless a *so* before the booster heads a
@@ -201,7 +206,8 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
             dropped += plain_opposite(s, head, out)
         out = [c if ok else c.with_problems(boosted) for c, ok in zip(out, fits)]
     out += dropped
-    return [_check_common(s, c, r, head) for c in out], None
+    checked = [_check_common(s, c, r, head) for c in out]
+    return (checked if negs else litotes(s, head, sign, checked)), None  # never *not poor* beside *good*
 
 
 def _present_negations(p: Parse, f: int, t: int, head: int, pred: int | None) -> list[int]:
