@@ -1,7 +1,6 @@
 """Discourse clashes of a reversal with frames that presuppose its polarity (checks 17-28, corrected mode).
 
-Checks 25-28 live in :mod:`.ties`, checks 29-33 in :mod:`.descriptors`, checks 34-35 in :mod:`.pairs`;
-:func:`context_clashes` runs them all.
+Checks 25-28 live in :mod:`.ties`, checks 29-33 in :mod:`.descriptors`; :func:`context_clashes` runs them all.
 
 The checks of :mod:`.clash` (11-16) compare the reversed opinion with polar words tied to it. A blind audit found
 reversals that unchanged words contradict without any polar word of their own: the words around the opinion
@@ -59,7 +58,6 @@ from .descriptors import (descriptor_clash, even_comparative, example_clause_cla
                           superlative_frame)
 from .ties import aside_clash, example_clash, pronoun_clash, verdict_clash
 from .morph import lemma
-from .pairs import list_clash, pair_clash
 from .polarity import LABEL_SIGN, Polarity
 from .resources import Parse
 from .strategies import PreparedAspect
@@ -424,9 +422,7 @@ def context_clashes(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspec
                or superlative_frame(lexicon, p, f, aspects, edited | terms)
                or relative_clash(lexicon, p, f, edited | terms)
                or example_clause_clash(lexicon, p, f, edited | terms)
-               or even_comparative(lexicon, p, f, edited | terms)
-               or pair_clash(lexicon, p, f, edited | terms)
-               or list_clash(lexicon, p, f, aspects, edited, edited | terms))
+               or even_comparative(lexicon, p, f, edited | terms))
         if why is not None:
             out[f.aspect.id] = why
     return out

@@ -246,32 +246,7 @@ def _review_opposites(p: Parse, head: int, rbase: str) -> tuple[str, ...]:
     if rbase == "fine" and p.deps[head] in ("advmod", "acomp", "oprd") and p.upos[p.heads[head]] in ("VERB", "AUX") \
             and base_form(p.tokens[p.heads[head]], p.tags[p.heads[head]]) not in _LINKING:
         return ("poorly",)
-    if rbase in _PERSON_OPPOSITES and _describes_person(p, head):
-        return _PERSON_OPPOSITES[rbase]
     return REVIEW_OPPOSITES.get(rbase, ())
-
-
-_PERSON_OPPOSITES = {"charming": ("unpleasant", "rude"), "adorable": ("unpleasant",), "sweet": ("rude",),
-                     "lovely": ("unpleasant", "rude"), "delightful": ("unpleasant", "rude")}
-"""Opposites of praise for a person where the review opposite fits a thing (*a charming waiter* is no
-*unappealing waiter*, a person who is not charming is *unpleasant* or *rude*)."""
-_PERSONS = frozenset({"waiter", "waiters", "waitress", "waitresses", "server", "servers", "staff", "waitstaff",
-                      "host", "hostess", "hosts", "owner", "owners", "manager", "managers", "chef", "chefs",
-                      "bartender", "bartenders", "employee", "employees", "people", "person", "guy", "guys",
-                      "he", "she", "man", "woman", "lady"})
-"""Nouns (and pronouns) of the people a review describes."""
-
-
-def _describes_person(p: Parse, head: int) -> bool:
-    """Whether adjective ``head`` describes a person: it modifies a person noun, or is the complement of a copula
-    whose subject is one (first conjunct followed: *was helpful and charming*)."""
-    h = head
-    while p.deps[h] == "conj" and p.heads[h] != h:
-        h = p.heads[h]
-    gov = p.heads[h]
-    if p.deps[h] == "amod":
-        return p.tokens[gov].lower() in _PERSONS
-    return any(p.deps[k] in ("nsubj", "nsubjpass") and p.tokens[k].lower() in _PERSONS for k in children(p, gov))
 
 
 _FIXED_PRAISE = {("on", "point"): ("off the mark", "sloppy"), ("on", "target"): ("off target", "off the mark"),
