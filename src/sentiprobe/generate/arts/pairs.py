@@ -165,8 +165,8 @@ def _half_lists(lexicon: Polarity, p: Parse, offsets: Sequence[tuple[int, int]],
                 items.append([])  # *great and attentive service* is one item
             items[-1].append(i)  # an item opens with its separator
         items = [x for x in items if any(toks[i] not in _SEPARATORS for i in x)]
-        if any(len(x) > _ITEM_MAX for x in items):
-            continue  # clauses with reasons and conditions, not a list of items
+        if any(len(x) > _ITEM_MAX or _subordinate(p, x) for x in items):
+            continue  # clauses with reasons and conditions (*, since the portions are huge*), not a list of items
         before = [sign(x, False) for x in items]
         after = [sign(x, True) for x in items]
         changed = [k for k in range(len(items)) if before[k] == old and after[k] == -old]
@@ -175,6 +175,12 @@ def _half_lists(lexicon: Polarity, p: Parse, offsets: Sequence[tuple[int, int]],
                 and all(items != x[1] for x in out):  # aspects sharing one opinion reverse one item
             out.append((f, items, changed[0], kept))
     return out
+
+
+def _subordinate(p: Parse, item: list[int]) -> bool:
+    """Whether ``item`` (after its separator) opens with a subordinator or a relative word (*since*, *which*)."""
+    first = next((i for i in item if p.tokens[i].lower() not in _SEPARATORS), None)
+    return first is not None and (p.upos[first] == "SCONJ" or p.tags[first] in ("WDT", "WP", "WP$", "WRB", "IN"))
 
 
 def list_contrast(sent: Sent, edits: Sequence[CharEdit], aspects: Sequence[PreparedAspect],
