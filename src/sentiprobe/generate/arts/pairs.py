@@ -214,13 +214,17 @@ def list_contrast(sent: Sent, edits: Sequence[CharEdit], aspects: Sequence[Prepa
 def half_list(lexicon: Polarity, p: Parse, offsets: Sequence[tuple[int, int]], edits: Sequence[CharEdit],
               aspects: Sequence[PreparedAspect], turned: Sequence[PreparedAspect]) -> str | None:
     """Why the final text reverses one item of a plain list of three or more items of one polarity (module
-    docstring) that no contrast sets off, or None. Short lists (three items, two kept) read as a plain tally of
-    pros and cons (*Great food, bad drinks, nice atmosphere*) and pass unless the reversed item is the last;
+    docstring) that no contrast sets off, or None. Short lists (three items, two kept) and lists of commas alone
+    read as a plain tally of pros and cons (*Great food, bad drinks, nice atmosphere*; *Interesting selection,
+    good wines, service bad, fun decor*) and pass unless the reversed item is the last; a longer one that adds
+    its last item with *and* reads as praise summed up (*Great product, great price, terrible delivery, and great
+    service*);
     ``turned``: the aspects whose label the edits flip."""
     if any(w in _CONTRAST for e in edits for w in e.text.lower().split()):
         return None  # a repair contrasted the reversed item already
     for f, items, k, kept in _half_lists(lexicon, p, offsets, edits, aspects, turned):
-        if kept >= 3 or k == len(items) - 1:
+        joined = any(p.tokens[x[0]].lower() == "and" for x in items)  # *..., and best of all GREAT beer!*
+        if (kept >= 3 and joined) or k == len(items) - 1:
             return (f"{f.aspect.term!r} is one item of a list of {kept + 1} items of one polarity with no "
                     "contrast: its reversal would read as part of the list")
     return None
