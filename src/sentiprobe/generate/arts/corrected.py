@@ -27,6 +27,7 @@ from .candidates import Candidate, Reversal, Sent, intensify_candidates, reversa
 from .charedit import CharEdit, apply, map_span, touches
 from .choice import Chooser
 from .coordination import COORDINATED, coordination_repair
+from .pairs import half_list, list_contrast, mixed_pair
 from .combine import distinct_opposites, one_negation_per_predicate
 from .clash import (clashes, concession_lost, contrast_lost, covering_pair, elaboration_split, general_clash,
                     lost_contrast, purpose_opinion, repetition_changed, tie_clash)
@@ -399,6 +400,8 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
                                  _complaints(plan, groups, flipped, "negative"),
                                  [(o.aspect.start, o.aspect.end) for o in turned],
                                  [(o.aspect.start, o.aspect.end) for o in plan.prep.aspects])
+    lost = lost or mixed_pair(q.lexicon, sent.parse, sent.offsets, edits, turned) or half_list(
+        q.lexicon, sent.parse, sent.offsets, edits, plan.prep.aspects, turned)
     if lost is not None:
         return None, lost
     span = map_span(a.start, a.end, edits)
@@ -471,6 +474,9 @@ def _repair(q: Quality, plan: Plan, turned: list[PreparedAspect], edits: list[Ch
     fix4 = contrast_made(sent, plan.prep.aspects, turned, edits, q.lexicon)
     if fix4 is not None and not any(fix4.overlaps(e) for e in edits):
         edits.append(fix4)
+    fix5 = list_contrast(sent, edits, plan.prep.aspects, turned, q.lexicon)
+    if fix5 is not None and not any(fix5.overlaps(e) for e in edits):
+        edits.append(fix5)
     return None
 
 

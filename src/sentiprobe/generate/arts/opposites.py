@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from .charedit import CharEdit
 from .morph import base_form, inflect
+from .pairs import person_opposites
 from .polarity import LABEL_SIGN, REVIEW_OPPOSITES
 from .resources import Parse, wordnet_pos
 from .sense import GENERIC, SCALAR, degree_opposite, fixed_phrase
@@ -246,7 +247,7 @@ def _review_opposites(p: Parse, head: int, rbase: str) -> tuple[str, ...]:
     if rbase == "fine" and p.deps[head] in ("advmod", "acomp", "oprd") and p.upos[p.heads[head]] in ("VERB", "AUX") \
             and base_form(p.tokens[p.heads[head]], p.tags[p.heads[head]]) not in _LINKING:
         return ("poorly",)
-    return REVIEW_OPPOSITES.get(rbase, ())
+    return person_opposites(p, head, rbase) or REVIEW_OPPOSITES.get(rbase, ())
 
 
 _FIXED_PRAISE = {("on", "point"): ("off the mark", "sloppy"), ("on", "target"): ("off target", "off the mark"),
