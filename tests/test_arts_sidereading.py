@@ -24,3 +24,12 @@ def test_a_comparing_verb_praises_its_clause_whatever_its_object(tmp_path, kit):
     assert v is not None and "old laptop but the screen is " in v.sentence, v
     assert "and_to_but" in [e.op for e in v.edits]
 
+
+
+def test_and_opening_a_clause_the_parser_split_off_still_turns_to_but(tmp_path, kit):
+    # the parser makes *and I'm a fan of ...* a sentence of its own: no *conj* joined the clauses and the *and*
+    # stayed between *don't like the keyboard* and *a fan of*
+    text = "I really like the keyboard and I'm a fan of the brand."
+    gen = run(tmp_path, kit, [("f", text, [("keyboard", "positive", ["like"])])])
+    v = variant(gen, "f_0_adv1")
+    assert v is not None and v.sentence.endswith(" keyboard but I'm a fan of the brand."), v

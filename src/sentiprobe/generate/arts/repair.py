@@ -38,7 +38,7 @@ from .charedit import CharEdit, touches
 from .clash import contrast_sides, polar_sign
 from .polarity import COMPANY, LABEL_SIGN, Polarity
 from .resources import Parse
-from .sidereading import side_signs
+from .sidereading import side_signs, split_pair
 from .site import Sent
 from .strategies import Prepared, PreparedAspect
 from .syntax import EMBEDDED, children, span_head, subtree
@@ -324,6 +324,7 @@ def _free_sign(lexicon: Polarity, sent: Sent, j: int, opinion: set[int], edits: 
     p = sent.parse
     pairs = [(p.heads[y], y) for y in range(j + 1, len(p.tokens)) if p.deps[y] == "conj" and p.heads[y] < j
              and p.heads[j] in (p.heads[y], y) and p.upos[y] in _PREDICATE and p.upos[p.heads[y]] in _PREDICATE]
+    pairs = pairs or split_pair(p, j)
     if len(pairs) != 1:
         return 0
     x, y = pairs[0]

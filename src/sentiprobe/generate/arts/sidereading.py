@@ -11,6 +11,11 @@ most of these verbs (*beats*, *outperforms*).
 :data:`OPINION_VERBS` lists them (lemmas, with the polarity the subject gets); :func:`side_signs` reads a side:
 each listed verb counts with its sign (reversed under a negation, *doesn't crash*), the words of its object and
 prepositional phrases are left out, and every other word counts by the lexicon as before.
+
+The parser sometimes ends a sentence at *and* and opens a second one with it (*I really like the size and I'm a
+fan of the ACERS*: *and* hangs on the second root, no *conj* joins the clauses); :func:`split_pair` gives the two
+roots as the predicates *and* joins, so the second clause is read like a coordinated one (*I really dislike the
+size but I'm a fan of the ACERS*).
 """
 from __future__ import annotations
 
@@ -52,3 +57,20 @@ def side_signs(p: Parse, toks: Iterable[int], word_sign: Callable[[int], int]) -
     signs |= {word_sign(i) for i in side - skip}
     signs.discard(0)
     return signs
+
+
+_PREDICATE = ("VERB", "AUX", "ADJ")
+
+
+def split_pair(p: Parse, j: int) -> list[tuple[int, int]]:
+    """``[(first root, second root)]`` where *and* (token ``j``) hangs on a root right after it and another root
+    governs the words before it (the parser split one sentence in two at the *and*); ``[]`` elsewhere."""
+    h = p.heads[j]
+    if p.deps[j] != "cc" or h <= j or p.heads[h] != h or p.upos[h] not in _PREDICATE:
+        return []
+    if any(p.deps[i] == "nsubj" and p.heads[i] == h and i < j for i in range(len(p.tokens))):
+        return []
+    roots = [x for x in range(j) if p.heads[x] == x]
+    if len(roots) != 1 or p.upos[roots[0]] not in _PREDICATE or p.tokens[j - 1] in (".", "!", "?", ";"):
+        return []
+    return [(roots[0], h)]
