@@ -87,3 +87,13 @@ def mined_clauses(tmp_path: Path, pool, lexicon=None):
     p = tmp_path / "pool.json"
     p.write_text(json.dumps({sid: towe_record(sid, t, a) for sid, t, a in pool}), encoding="utf-8")
     return mine_clauses(prepare(read_input(p).sentences, kit()), "pool.json", lexicon or Polarity())
+
+
+def variant(gen, key: str):
+    """The generated variant ``key`` (*s_0_adv1*), or None."""
+    return next((v for v in gen.variants if v.key == key), None)
+
+
+def refusal(gen, aid: str, stage: str = "revtgt") -> str | None:
+    """Why ``stage`` refused the aspect ``aid``, or None."""
+    return next((s.reason for s in gen.skipped if s.record == aid and s.stage == stage), None)

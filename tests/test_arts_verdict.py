@@ -26,12 +26,8 @@ def run(tmp_path: Path, kit, sents):
     return _arts_kit.generate_towe(tmp_path, kit, sents, RULES)
 
 
-def variant(gen, key: str):
-    return next((v for v in gen.variants if v.key == key), None)
-
-
-def refusal(gen, aid: str, stage: str = "revtgt") -> str | None:
-    return next((s.reason for s in gen.skipped if s.record == aid and s.stage == stage), None)
+variant = _arts_kit.variant
+refusal = _arts_kit.refusal
 
 
 def test_a_complaint_beside_an_unchanged_verdict_of_praise_is_refused(tmp_path, kit):

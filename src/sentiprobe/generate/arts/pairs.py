@@ -24,6 +24,7 @@ from .charedit import CharEdit, touches
 from .clash import polar_sign
 from .polarity import LABEL_SIGN, Polarity
 from .resources import Parse
+from .sense import coordinated_adjectives
 from .site import Sent
 from .strategies import PreparedAspect
 from .syntax import children, span_head
@@ -67,20 +68,6 @@ _NOT_PAIRING = frozenset({"but", "yet", "though", "although", "if", "or", "nor",
                           "while", "also", "still"})
 
 
-def _group(p: Parse, head: int) -> list[int]:
-    """The adjectives coordinated with ``head`` (itself included)."""
-    a = head
-    while p.deps[a] == "conj" and p.upos[p.heads[a]] == "ADJ" and p.heads[a] != a:
-        a = p.heads[a]
-    out, stack = [a], [a]
-    while stack:
-        for j in children(p, stack.pop()):
-            if p.deps[j] == "conj" and p.upos[j] == "ADJ":
-                out.append(j)
-                stack.append(j)
-    return out
-
-
 def mixed_pair(lexicon: Polarity, p: Parse, offsets: Sequence[tuple[int, int]], edits: Sequence[CharEdit],
                turned: Sequence[PreparedAspect]) -> str | None:
     """Why the final text leaves an adjective coordinated with a reversed opinion with the old polarity (module
@@ -95,7 +82,7 @@ def mixed_pair(lexicon: Polarity, p: Parse, offsets: Sequence[tuple[int, int]], 
             h = span_head(p, a, b)
             if p.upos[h] != "ADJ":
                 continue
-            for j in _group(p, h):
+            for j in coordinated_adjectives(p, h):
                 if j == h or j in edited or j in range(a, b):
                     continue
                 lo, hi = min(h, j), max(h, j)

@@ -376,7 +376,7 @@ def fit_swaps(s: Sent, head: int, ants: list[Candidate], r: Reversal, view: Aspe
         best = Candidate(best.edits, best.op, best.detail + f" (used with {view.head!r} in the training file)", top,
                          best.problems)
         return _yield([best if c is seen[0] else c for c in ants], best, view, want)
-    pair = sorted(_pair(p, head))
+    pair = sorted(coordinated_adjectives(p, head))
     siblings = [p.tokens[j].lower() for j in pair if j != head]  # *pleasant and prompt*: never *slow and slow*
     taken = {*siblings, *(o for w in siblings for o in REVIEW_OPPOSITES.get(w, ()))}
     found = [(w, n) for w, n in view.ranked(want, {low, *taken, *(_swap_word(c) for c in ants)})
@@ -436,7 +436,7 @@ def described(p: Parse, head: int) -> int | None:
     return subj[0] if subj and p.upos[subj[0]] in ("NOUN", "PROPN") else None
 
 
-def _pair(p: Parse, head: int) -> list[int]:
+def coordinated_adjectives(p: Parse, head: int) -> list[int]:
     """The adjectives coordinated with ``head`` (itself included)."""
     a = head
     while p.deps[a] == "conj" and p.upos[p.heads[a]] == "ADJ" and p.heads[a] != a:
@@ -460,7 +460,7 @@ def extreme_negation(s: Sent, head: int, negs: list[Candidate], ants: list[Candi
     own = p.tokens[head].lower() in EXTREME_ADJECTIVES
     if own and not any(c.valid for c in ants):
         return negs
-    pair = [p.tokens[j] for j in _pair(p, head) if p.tokens[j].lower() in EXTREME_ADJECTIVES]
+    pair = [p.tokens[j] for j in coordinated_adjectives(p, head) if p.tokens[j].lower() in EXTREME_ADJECTIVES]
     out = []
     for c in negs:
         word = None
