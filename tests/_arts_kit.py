@@ -97,3 +97,10 @@ def variant(gen, key: str):
 def refusal(gen, aid: str, stage: str = "revtgt") -> str | None:
     """Why ``stage`` refused the aspect ``aid``, or None."""
     return next((s.reason for s in gen.skipped if s.record == aid and s.stage == stage), None)
+
+
+def reverse_one(tmp_path: Path, kit, cfg, text: str, term: str, label: str, opinions: list[str]):
+    """Generate with ``cfg`` from one sentence with one aspect: its RevTgt variant (or None) and the reason RevTgt
+    refused it (or None)."""
+    gen = generate_towe(tmp_path, kit, [("s", text, [(term, label, opinions)])], cfg)
+    return variant(gen, "s_0_adv1"), refusal(gen, "s_0")

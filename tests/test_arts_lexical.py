@@ -4,7 +4,6 @@ of a quality becomes *couldn't be more*, *to die for* becomes a plain verdict. S
 the restaurant test file refused."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -12,8 +11,6 @@ import pytest
 import _arts_kit
 
 from sentiprobe.generate.arts import GenerateConfig
-from sentiprobe.generate.arts.inputs import read_input
-from sentiprobe.generate.arts.pipeline import generate
 from sentiprobe.generate.arts.polarity import Polarity, phrase_reading
 
 RULES = GenerateConfig(rank="rules", phrase_source="template", strategies=("revtgt",))
@@ -25,12 +22,7 @@ def kit():
 
 
 def run(tmp_path: Path, kit, text: str, term: str, label: str, ops: list[str]):
-    p = tmp_path / "in.json"
-    p.write_text(json.dumps({"s": _arts_kit.towe_record("s", text, [(term, label, ops)])}), encoding="utf-8")
-    gen = generate(read_input(p), RULES, kit)
-    v = next((v for v in gen.variants if v.key == "s_0_adv1"), None)
-    why = next((s.reason for s in gen.skipped if s.record == "s_0" and s.stage == "revtgt"), None)
-    return v, why
+    return _arts_kit.reverse_one(tmp_path, kit, RULES, text, term, label, ops)
 
 
 @pytest.mark.parametrize(("text", "opinion", "want"), [

@@ -47,7 +47,8 @@ _CONTENT = frozenset({"ADJ", "ADV", "NOUN", "VERB", "PROPN"})
 
 
 
-def _negated(p: Parse, i: int) -> bool:
+def negated(p: Parse, i: int) -> bool:
+    """Whether word ``i`` or the head it complements carries a negation (*is not fast*, *no good*)."""
     def neg(k: int) -> bool:
         return any(p.deps[j] == "neg" or (p.tokens[j].lower() in NEG_WORDS and p.deps[j] in ("det", "advmod"))
                    for j in children(p, k))
@@ -60,7 +61,7 @@ def polar_sign(lexicon: Polarity, p: Parse, i: int) -> int:
     if p.upos[i] not in _CONTENT or (p.upos[i] == "ADV" and p.upos[p.heads[i]] not in ("VERB", "AUX", "ADJ", "ADV")):
         return 0  # an adverb of a preposition (*right out of the box*) carries no sentiment
     s = lexicon.word(p.tokens[i])
-    return -s if s and _negated(p, i) and not _cannot_be_more(p, i) else s
+    return -s if s and negated(p, i) and not _cannot_be_more(p, i) else s
 
 
 def _cannot_be_more(p: Parse, i: int) -> bool:

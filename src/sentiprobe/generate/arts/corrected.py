@@ -387,7 +387,8 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
     why = _repair(q, plan, turned, edits)
     if why is not None:
         return None, why
-    fix = plus_contrast(sent.text, edits, _complaints(plan, groups, flipped))
+    complaints = _complaints(plan, groups, flipped)
+    fix = plus_contrast(sent.text, edits, complaints)
     if fix is not None:
         edits.append(fix)
     text = apply(sent.text, edits)
@@ -395,9 +396,8 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
     lost = lost or contrast_lost(q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits) or elaboration_split(
         q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits) or concession_lost(
         q.lexicon, sent.text, sent.parse, sent.offsets, edits) or repetition_changed(sent.text, text)
-    lost = lost or flow_clash(text, edits, _complaints(plan, groups, flipped))
-    lost = lost or verdict_clash(sent.text, edits, _complaints(plan, groups, flipped),
-                                 _complaints(plan, groups, flipped, "negative"),
+    lost = lost or flow_clash(text, edits, complaints)
+    lost = lost or verdict_clash(sent.text, edits, complaints, _complaints(plan, groups, flipped, "negative"),
                                  [(o.aspect.start, o.aspect.end) for o in turned],
                                  [(o.aspect.start, o.aspect.end) for o in plan.prep.aspects])
     lost = lost or mixed_pair(q.lexicon, sent.parse, sent.offsets, edits, turned) or half_list(

@@ -10,10 +10,9 @@ from collections.abc import Sequence
 
 from .charedit import CharEdit
 from .morph import base_form, inflect
-from .pairs import person_opposites
 from .polarity import LABEL_SIGN, REVIEW_OPPOSITES
 from .resources import Parse, wordnet_pos
-from .sense import GENERIC, SCALAR, degree_opposite, fixed_phrase
+from .sense import GENERIC, SCALAR, degree_opposite, described, fixed_phrase
 from .site import Candidate, Reversal, Sent, article_fix, sign_label
 from .syntax import children
 
@@ -237,6 +236,27 @@ def _replacements(s: Sent, a: int, b: int, words: Sequence[str], what: str) -> l
 _LINKING = frozenset({"be", "seem", "look", "sound", "taste", "smell", "feel", "find", "appear", "become", "stay"})
 """Verbs whose complement is an adjective (*tasted fine* -> *tasted bad*), where other verbs take a manner adverb
 (*works fine* -> *works poorly*, never *works bad*)."""
+
+
+PEOPLE = frozenset({"waiter", "waiters", "waitress", "waitresses", "server", "servers", "staff", "waitstaff",
+                    "bartender", "bartenders", "host", "hostess", "hosts", "owner", "owners", "manager", "managers",
+                    "chef", "chefs", "people", "employees", "workers", "crew", "guy", "guys", "lady", "ladies",
+                    "man", "woman", "service", "maitre", "busboy", "busboys", "sommelier", "team"})
+"""Nouns of the people who serve (and *service*, which reviews judge as their manner)."""
+PERSON_OPPOSITES = {"charming": ("rude", "unfriendly"), "adorable": ("rude", "unfriendly")}
+"""Opposites of praise whose review-lexicon opposite describes a look or a thing (*unappealing*, *unattractive*):
+of a person a reviewer writes *rude* (*unhelpful and rude*)."""
+
+
+def person_opposites(p: Parse, head: int, rbase: str) -> tuple[str, ...] | None:
+    """The opposites of ``rbase`` at ``head`` where it describes a person and its review opposite does not fit one
+    (:data:`PERSON_OPPOSITES`), else None."""
+    if rbase not in PERSON_OPPOSITES:
+        return None
+    noun = described(p, head)
+    if noun is None or p.tokens[noun].lower() not in PEOPLE:
+        return None
+    return PERSON_OPPOSITES[rbase]
 
 
 def _review_opposites(p: Parse, head: int, rbase: str) -> tuple[str, ...]:

@@ -1,4 +1,4 @@
-"""Coordinated pairs and lists a reversal would leave half reversed, and opposites that fit a person (corrected mode).
+"""Coordinated pairs and lists a reversal would leave half reversed (corrected mode).
 
 A blind audit found reversals that are valid opposites of their words and still read incoherent or wrong:
 
@@ -11,10 +11,9 @@ A blind audit found reversals that are valid opposites of their words and still 
   joined by commas, dashes or *and*, reversed with no contrast anywhere in the list (*beautiful ambience,
   excellent food and inattentive service*; *- terrible operating system -- ... -- excellent durability*): the
   reversed item reads as part of the praise. Where a repair already put a contrast in (*the food was bad, but
-  the wine was good*) the list is no longer plain and passes;
-* :func:`person_opposites`: an opposite of praise for charm that fits a thing, not a person (*charming* ->
-  *unappealing*, *adorable* -> *unattractive*) is replaced by one a reviewer writes of a person (*rude*) where
-  the adjective describes staff.
+  the wine was good*) the list is no longer plain and passes.
+
+The opposites that fit a person (*charming* staff -> *rude*) are :func:`.opposites.person_opposites`.
 """
 from __future__ import annotations
 
@@ -27,42 +26,7 @@ from .resources import Parse
 from .sense import coordinated_adjectives
 from .site import Sent
 from .strategies import PreparedAspect
-from .syntax import children, span_head
-
-PEOPLE = frozenset({"waiter", "waiters", "waitress", "waitresses", "server", "servers", "staff", "waitstaff",
-                    "bartender", "bartenders", "host", "hostess", "hosts", "owner", "owners", "manager", "managers",
-                    "chef", "chefs", "people", "employees", "workers", "crew", "guy", "guys", "lady", "ladies",
-                    "man", "woman", "service", "maitre", "busboy", "busboys", "sommelier", "team"})
-"""Nouns of the people who serve (and *service*, which reviews judge as their manner)."""
-PERSON_OPPOSITES = {"charming": ("rude", "unfriendly"), "adorable": ("rude", "unfriendly")}
-"""Opposites of praise whose review-lexicon opposite describes a look or a thing (*unappealing*, *unattractive*):
-of a person a reviewer writes *rude* (*unhelpful and rude*)."""
-
-
-def _described(p: Parse, head: int) -> int | None:
-    """The noun an adjective describes: the one it modifies, or its copula's subject (through a coordinated
-    adjective: *was helpful and charming*)."""
-    a = head
-    while p.deps[a] == "conj" and p.upos[p.heads[a]] == "ADJ" and p.heads[a] != a:
-        a = p.heads[a]
-    if p.deps[a] == "amod":
-        return p.heads[a]
-    pred = p.heads[a] if p.deps[a] in ("acomp", "attr") else a if p.deps[a] == "ROOT" else None
-    if pred is None:
-        return None
-    return next((j for j in children(p, pred) if p.deps[j] in ("nsubj", "nsubjpass")), None)
-
-
-def person_opposites(p: Parse, head: int, rbase: str) -> tuple[str, ...] | None:
-    """The opposites of ``rbase`` at ``head`` where it describes a person and its review opposite does not fit one
-    (:data:`PERSON_OPPOSITES`), else None."""
-    if rbase not in PERSON_OPPOSITES:
-        return None
-    noun = _described(p, head)
-    if noun is None or p.tokens[noun].lower() not in PEOPLE:
-        return None
-    return PERSON_OPPOSITES[rbase]
-
+from .syntax import span_head
 
 _NOT_PAIRING = frozenset({"but", "yet", "though", "although", "if", "or", "nor", "not", "n't", "neither", "either",
                           "while", "also", "still"})

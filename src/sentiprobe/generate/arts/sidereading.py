@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from .clash import _negated
+from .clash import negated
 from .morph import lemma
 from .resources import Parse
 from .syntax import children, subtree
@@ -49,7 +49,7 @@ def side_signs(p: Parse, toks: Iterable[int], word_sign: Callable[[int], int]) -
         if p.upos[i] != "VERB" or lemma(p.tokens[i], "VERB") not in OPINION_VERBS:
             continue
         sign = OPINION_VERBS[lemma(p.tokens[i], "VERB")]
-        signs.add(-sign if _negated(p, i) else sign)
+        signs.add(-sign if negated(p, i) else sign)
         skip.add(i)
         for j in children(p, i):
             if p.deps[j] in _OBJECTS:

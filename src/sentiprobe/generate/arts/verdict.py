@@ -87,6 +87,7 @@ _CONTRAST = re.compile(r"\b(?:but|although|though|however|except|yet|whereas|sti
                        r"otherwise|even\s+so|while)\b", re.I)
 """Words that join a verdict and a contrary opinion into a mixed review."""
 
+_SENTENCE_END = re.compile(r"[.!?]")
 _BOUNDARY = re.compile(r"[.!?;:]|--|\s-\s")
 """Where a stretch of the sentence ends: a contrast beyond it does not reach the opinion."""
 
@@ -154,7 +155,7 @@ def verdict_clash(source: str, edits: Sequence[CharEdit], complaints: Sequence[C
     for m in _FRAME.finditer(source):
         if any(e.start < m.end() and m.start() < e.end for e in edits):
             continue
-        stop = re.compile(r"[.!?]").search(source, m.end())
+        stop = _SENTENCE_END.search(source, m.end())
         for e in complaints:
             if m.end() <= e.start < (stop.start() if stop else len(source)) and not _CONTRAST.search(
                     source, m.end(), e.start):
@@ -176,7 +177,7 @@ def verdict_clash(source: str, edits: Sequence[CharEdit], complaints: Sequence[C
         obj_end = min(v + 40, end.start() if end else len(source))
         if not any(v <= a < obj_end for a, _ in turned) or any(e.start < v and m.start() < e.end for e in edits):
             continue
-        stop = re.compile(r"[.!?]").search(source, obj_end)
+        stop = _SENTENCE_END.search(source, obj_end)
         for e in complaints:
             if v <= e.start < (stop.start() if stop else len(source)) and not _licensed(source, edits, v, e.start):
                 return (f"the recommendation {source[m.start():v].strip()!r} recommends what the edit "
