@@ -232,3 +232,18 @@ def test_praise_after_a_closing_wish_turns_with_but():
     text = "Great little place, I wish I had found it sooner."
     prep = _prep(text, [("place", "neutral")])
     assert not contrasts(prep, {prep.aspects[0].aspect.id: "neutral"}, "positive", text, lexicon)
+
+
+def test_a_denied_fault_reads_as_praise_and_praise_after_it_is_added_with_and():
+    from sentiprobe.generate.arts.adddiff import contrasts
+
+    lexicon = Polarity()
+    # VADER lacks *issues*: the lone *no* read the denial as a complaint and praise after it took *but*
+    assert lexicon.phrase("found no issues with software or updates") == 1
+    assert lexicon.phrase("they were having issues with the mother boards") == -1
+    text = "I've had it for about 2 months now and found no issues with software or updates."
+    prep = _prep(text, [("software", "neutral")])
+    assert not contrasts(prep, {prep.aspects[0].aspect.id: "neutral"}, "positive", text, lexicon)
+    text = "They told me that they were having issues with the mother boards."
+    prep = _prep(text, [("mother boards", "neutral")])
+    assert contrasts(prep, {prep.aspects[0].aspect.id: "neutral"}, "positive", text, lexicon)

@@ -156,9 +156,14 @@ def _analyzer():
     return analyzer
 
 
-VADER_FIXES = {"unmatched": 2.0}
+VADER_FIXES = {"unmatched": 2.0,
+               **{w: -1.4 for w in ("issue", "issues", "glitch", "glitches", "hiccup", "hiccups", "bug", "bugs",
+                                    "buggy", "flaw", "flaws", "crashes", "crashed")}}
 """Valences of review words VADER misreads (*unmatched* is -0.3 there, from *unmatched socks*; reviews mean
-*without equal*: *Apple is unmatched in product quality*)."""
+*without equal*: *Apple is unmatched in product quality*) or lacks: the faults a review reports (*issues*,
+*glitches*, *bugs*, *crashes*) are absent there, so a denial of them read as the lone *no* (*found no issues with
+software or updates* -0.3) turned into a complaint; with them VADER negates them into praise, as it does
+*no problems*."""
 
 
 def _sign(x: float, eps: float = THRESHOLD) -> int:
