@@ -54,6 +54,10 @@ def test_the_training_file_beside_the_input_is_the_default_pool(tmp_path):
                   GenerateConfig(rank="rules", phrase_source="template"),
                   GenerateConfig(rank="rules", pool_file="p.json")):
         assert default_pool(tmp_path / "x.json", other) == (other, None)
+    # without AddDiff the training file beside the input still fills in: it is the RevTgt / RevNon checks'
+    # in-domain vocabulary, so leaving AddDiff out must not change their variants
+    only = GenerateConfig(rank="rules", strategies=("revtgt", "revnon"))
+    assert default_pool(test, only)[0].pool_file == str(tmp_path / "laptop" / "train_sent_towe.json")
 
 
 def test_the_cli_refuses_adddiff_without_a_pool_and_names_the_option(tmp_path, capsys):

@@ -12,7 +12,7 @@ import _arts_kit
 
 from sentiprobe.generate.arts import GenerateConfig
 from sentiprobe.generate.arts.charedit import CharEdit
-from sentiprobe.generate.arts.verdict import verdict_clash
+from sentiprobe.generate.arts.verdict import stance_clash, verdict_clash
 
 RULES = GenerateConfig(rank="rules", phrase_source="template", strategies=("revtgt", "revnon"))
 
@@ -164,3 +164,31 @@ def test_a_verdict_on_an_unchanged_aspect_is_that_aspects_opinion():
     meal, price = text.index("meal"), text.index("price")
     assert verdict_clash(text, [e], [e], [], [(price, price + 5)]) is not None  # without the aspects: a verdict
     assert verdict_clash(text, [e], [e], [], [(price, price + 5)], [(meal, meal + 4), (price, price + 5)]) is None
+
+
+def test_a_reversal_under_an_unchanged_stance_or_condition_is_refused(tmp_path, kit):
+    sents = [("d", "Disappointingly, their wonderful cocktail has been taken off the menu.",
+              [("cocktail", "positive", ["wonderful"])]),
+             ("p", "I was pleasantly surprised to see such friendly staff.",
+              [("staff", "positive", ["friendly"])]),
+             ("c", "Performance is much better on the Pro, especially if you install an SSD.",
+              [("Performance", "positive", ["better"])])]
+    gen = run(tmp_path, kit, sents)
+    for sid, _, _ in sents:
+        v = variant(gen, f"{sid}_0_adv1")
+        assert v is None, v.sentence
+        why = refusal(gen, f"{sid}_0") or ""
+        assert ("stance" in why) if sid in "dp" else ("condition" in why), (sid, why)
+
+
+def test_a_stance_ends_with_its_statement_and_moves_with_an_edit_of_it():
+    src = "They always seem glad to see us, and the food is wonderful."
+    at = src.index("wonderful")
+    edit = CharEdit(at, at + len("wonderful"), "terrible", "wonderful", "antonym", "")
+    assert stance_clash(src, [edit], [edit]) is None  # *glad to see* governs *us*, not the food
+    src = "Unfortunately, it runs XP and support is ending."
+    fix = CharEdit(0, len("Unfortunately"), "Fortunately", "Unfortunately", "antonym", "")
+    at = src.index("is ending")
+    edit = CharEdit(at, at + 2, "is not", "is", "copula_negated", "")
+    assert stance_clash(src, [fix, edit], [edit]) is None
+    assert "stance" in (stance_clash(src, [edit], [edit]) or "")

@@ -161,7 +161,7 @@ def cmd_generate(args) -> int:
         _explain(gen)
     print(f"wrote {args.out} ({', '.join(f'{k} {v}' for k, v in rep['counts'].items())}); report: {rep_path}")
     if rep["resources"].get("pool_default"):
-        print(f"  AddDiff pool: {rep['resources']['pool_default']}")
+        print(f"  pool (AddDiff clauses, in-domain vocabulary): {rep['resources']['pool_default']}")
     for kind, var in (rep.get("adddiff_variety") or {}).items():
         print(f"  {kind}: {var['distinct_clauses']} distinct clauses in {var['variants']} variants; the most used "
               f"serves {var['most_used_variants']} ({var['largest_share']:.1%}; cap {arts_clause_cap():.0%})")

@@ -422,12 +422,14 @@ DEFAULT_POOLS = ("train_sent_towe.json", "train_sent.json")
 def default_pool(input_path: str | Path, cfg: GenerateConfig) -> tuple[GenerateConfig, str | None]:
     """The configuration with AddDiff's pool filled in, and where it came from (``None``: nothing to fill in).
 
-    Corrected mode, ``--phrase-source auto``, an AddDiff strategy and no ``--pool``: the domain's training file
-    beside the input (``train_sent_towe.json``, else ``train_sent.json``) is the pool; without one (or when the
-    input is itself a training file) a ConfigError names ``--pool``, so AddDiff is never silently empty or drawn
-    from the test file's own handful of opinions.
+    Corrected mode, ``--phrase-source auto`` and no ``--pool``: the domain's training file beside the input
+    (``train_sent_towe.json``, else ``train_sent.json``) is the pool; with an AddDiff strategy and no such file (or
+    when the input is itself a training file) a ConfigError names ``--pool``, so AddDiff is never silently empty or
+    drawn from the test file's own handful of opinions. The pool is filled in without AddDiff too: its sentences
+    are also the in-domain vocabulary of the RevTgt / RevNon checks, so leaving AddDiff out
+    (``--strategies revtgt,revnon``) must not change the other strategies' variants.
     """
-    if cfg.pool_file or cfg.faithful or cfg.phrase_source != "auto" or not set(cfg.strategies) & set(ADDDIFF_KINDS):
+    if cfg.pool_file or cfg.faithful or cfg.phrase_source != "auto":
         return cfg, None
     inp = Path(input_path)
     if not inp.name.lower().startswith("train"):
@@ -435,6 +437,8 @@ def default_pool(input_path: str | Path, cfg: GenerateConfig) -> tuple[GenerateC
             cand = inp.parent / name
             if cand.is_file():
                 return replace(cfg, pool_file=str(cand)), f"{cand} (the domain's training file, beside the input)"
+    if not set(cfg.strategies) & set(ADDDIFF_KINDS):
+        return cfg, None
     raise ConfigError(
         f"AddDiff appends clauses mined from a training file of the input's domain, and none was found beside "
         f"{inp} ({' or '.join(DEFAULT_POOLS)}): pass --pool TRAIN_FILE (e.g. "

@@ -183,3 +183,49 @@ def verdict_clash(source: str, edits: Sequence[CharEdit], complaints: Sequence[C
                 return (f"the recommendation {source[m.start():v].strip()!r} recommends what the edit "
                         f"{e.text.strip()!r} now finds fault with")
     return None
+
+
+_STANCE = re.compile("|".join((
+    r"(?:^|[.!?;]\s+)(?:really\s+|very\s+|quite\s+)?(?:disappointingly|sadly|unfortunately|regrettably|fortunately|"
+    r"thankfully|luckily|happily|mercifully)\s*,",
+    r"\b(?:pleasantly|happily|disappointingly|unpleasantly)\s+surprised\s+(?:to|that|by|at)\b",
+    r"\b(?:glad|happy|pleased|thrilled|delighted|relieved|sad|sorry|disappointed|upset|saddened)\s+"
+    r"(?:to\s+(?:see|find|hear|learn|say|report)|that)\b",
+)), re.I)
+"""The writer's feeling about what the rest of the clause reports (*Disappointingly, their wonderful Saketini has
+been taken off the menu*, *I was pleasantly surprised to see so many vegan options*, *glad to see ...*): it is
+about the whole statement, opinion included, so a reversal inside that statement leaves the feeling about the
+opposite fact (*Disappointingly, their terrible Saketini has been taken off*, *pleasantly surprised to see so few
+vegan options*)."""
+
+_CLAUSE_END = re.compile(r"[.!?;:,]|--|\s-\s|\b(?:and|but|while|whereas)\b", re.I)
+"""Where the statement a feeling adjective governs ends (*always seems glad to see us, and the food is ...*): a
+sentence adverb with its comma (*Disappointingly, ...*) governs the whole stretch instead."""
+
+_CONDITION = re.compile(r"\b(?:especially|particularly)\s+(?:if|when|with|considering|since|because|given|for)\b|"
+                        r",\s*(?:considering|given)\s+(?:the|its|that|how)\b", re.I)
+"""A condition that strengthens the opinion before it (*much better on the Pro, especially if you install an SSD*,
+*hard to find things I don't like, especially considering the price*): reversed, the opinion keeps a condition
+that argues for the old one (*much worse on the Pro, especially if you install an SSD*)."""
+
+
+def stance_clash(source: str, edits: Sequence[CharEdit], opinion_edits: Sequence[CharEdit]) -> str | None:
+    """Why an unchanged stance (:data:`_STANCE`) or strengthening condition (:data:`_CONDITION`) of ``source``
+    argues with one of the ``opinion_edits`` in its stretch (no contrast or boundary between them), or None. An
+    edit of the stance itself (*Unfortunately* -> *Fortunately*) moves it with the opinion."""
+    for m in _STANCE.finditer(source):
+        if any(e.start < m.end() and m.start() < e.end for e in edits):
+            continue
+        stop = (_BOUNDARY if m.group().rstrip().endswith(",") else _CLAUSE_END).search(source, m.end())
+        end = stop.start() if stop else len(source)
+        for e in opinion_edits:
+            if m.end() <= e.start < end and not _CONTRAST.search(source, m.end(), e.start):
+                return (f"the stance {source[m.start():m.end()].strip(' ,.!?;')!r} is about the statement the "
+                        f"reversed opinion {e.text.strip()!r} belongs to: it would judge the opposite fact")
+    for m in _CONDITION.finditer(source):
+        start = max((b.end() for b in _BOUNDARY.finditer(source, 0, m.start())), default=0)
+        for e in opinion_edits:
+            if start <= e.start and e.end <= m.start() and not _CONTRAST.search(source, e.end, m.start()):
+                return (f"the condition {source[m.start():m.end()]!r} strengthens the opinion before it: the "
+                        f"reversed opinion {e.text.strip()!r} would keep a condition that argues for the old one")
+    return None
