@@ -63,3 +63,19 @@ def test_the_second_predicate_of_a_verb_target_stays_refused(tmp_path, kit):
                                [("works", "positive", ["great"])])])
     v = variant(gen, "t_0_adv1")
     assert v is None or "not a waste" in v.sentence, v.sentence
+
+
+def test_the_quality_a_with_phrase_gives_the_target_is_reversed_with_it(tmp_path, kit):
+    food = "The food is delicious and homemade with the perfect balance of herbs and tomatoes."
+    gen = run(tmp_path, kit, [
+        ("f", food, [("food", "positive", ["delicious"])]),
+        # *real* is the mozzarella's, deeper in the phrase: refused as before
+        ("s", "The sauce is excellent (very fresh) with dabs of real mozzarella.",
+         [("sauce", "positive", ["excellent", "fresh"])]),
+    ])
+    v = variant(gen, "f_0_adv1")
+    assert v is not None, refusal(gen, "f_0", "revtgt")
+    assert "perfect" not in v.sentence and "delicious" not in v.sentence, v.sentence
+    _outside_identical(food, v)
+    s = variant(gen, "s_0_adv1")
+    assert s is None or "real mozzarella" in s.sentence, s.sentence

@@ -1,7 +1,8 @@
 """Further opinions on the target that a tie check names: reversed with it, not refused (corrected mode).
 
-Two checks refuse a RevTgt whose unchanged context keeps the old polarity: a coordinated predicate of the same
-subject (:func:`.clash.clashes`) and an adjective coordinated with the reversed one (:func:`.pairs.mixed_pair`).
+Three checks refuse a RevTgt whose unchanged context keeps the old polarity: a coordinated predicate of the same
+subject and a *with* phrase tied to the opinion (:func:`.clash.clashes`), and an adjective coordinated with the
+reversed one (:func:`.pairs.mixed_pair`).
 Where the word that keeps the old polarity is itself an opinion on the target that the annotation left out, the
 right RevTgt reverses it too, as a reviewer who thought the opposite would have written it:
 
@@ -10,7 +11,9 @@ right RevTgt reverses it too, as a reviewer who thought the opposite would have 
   coordinated verb (*seems glad*, *is not a waste of money*), the only polar word of that predicate, and no other
   aspect's term or opinion is in it;
 * an adjective coordinated with the opinion on the target (*such a dynamic and extensive beer list*, *my soup
-  always arrives nice and hot*): both modify the target's noun or are predicates of the target as subject.
+  always arrives nice and hot*): both modify the target's noun or are predicates of the target as subject;
+* the adjective on the object of a *with* phrase on the target or its predicate (*the food is delicious and
+  homemade with the perfect balance of herbs and tomatoes*), the phrase's only polar word.
 
 The word becomes an extra opinion span of the target (:func:`widened`): its reversal goes through the same
 candidates, validity checks and fluency choice as the annotated spans (the pipeline already reverses every
@@ -25,15 +28,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from .clash import coordinated_predicates, polar_sign, subjects
+from .clash import PRICE_WORDS, coordinated_predicates, polar_sign, subjects
 from .coordination import COORDINATED
 from .polarity import LABEL_SIGN, Polarity
 from .resources import Parse
 from .sense import coordinated_adjectives
 from .strategies import Prepared, PreparedAspect
-from .syntax import COMPLEMENT, has_subject, predicate, scope, span_head
+from .syntax import COMPLEMENT, has_subject, predicate, scope, span_head, subtree
 
-SAME_TARGET_REASONS = (COORDINATED, "the pair would read mixed")
+SAME_TARGET_REASONS = (COORDINATED, "the pair would read mixed", "phrase ties")
 """The refusals a further opinion on the target may answer (the starts or ends of their reasons)."""
 _PREDICATE_DEPS = frozenset({"acomp", "attr", "oprd"})
 """The complement of a coordinated verb that is an opinion of its subject (*seems glad*, *is not a waste*)."""
@@ -43,7 +46,7 @@ _PAIR_CONTENT = frozenset({"NOUN", "PROPN", "PRON", "VERB", "AUX"})
 
 def answers(reason: str) -> bool:
     """Whether a RevTgt refusal is one a further opinion on the target may answer."""
-    return reason.startswith(SAME_TARGET_REASONS[0]) or SAME_TARGET_REASONS[1] in reason
+    return reason.startswith(SAME_TARGET_REASONS[0]) or any(r in reason for r in SAME_TARGET_REASONS[1:])
 
 
 def further_opinions(lexicon: Polarity, p: Parse, pa: PreparedAspect, aspects: Sequence[PreparedAspect]
@@ -60,6 +63,7 @@ def further_opinions(lexicon: Polarity, p: Parse, pa: PreparedAspect, aspects: S
         head = span_head(p, a, b)
         found |= _paired(lexicon, p, head, term, old, taken)
         found |= _second_predicate(lexicon, p, head, term, old, taken)
+        found |= _with_quality(lexicon, p, head, term, old, taken)
     return [(i, i + 1) for i in sorted(found)]
 
 
@@ -119,6 +123,38 @@ def _second_predicate(lexicon: Polarity, p: Parse, head: int, term: set[int], ol
             continue
         k = polar[0]
         if p.heads[k] == q and p.deps[k] in _PREDICATE_DEPS and polar_sign(lexicon, p, k) == old:
+            out.add(k)
+    return out
+
+
+def _with_quality(lexicon: Polarity, p: Parse, head: int, term: set[int], old: int, taken: set[int]) -> set[int]:
+    """The adjective on the object of a *with* phrase on the target or on a predicate of the target as subject,
+    the phrase's only polar word, with no aspect's words and no price in it (*the food is delicious and homemade
+    with the perfect balance of herbs and tomatoes*: the balance is the food's). A polar word deeper in the
+    phrase describes something else (*with dabs of real mozzarella*), as does a polar object (*prompt service
+    with a smile*)."""
+    hosts = set(term)
+    pred = predicate(p, head)
+    if pred is not None:
+        root = pred
+        while p.deps[root] == "conj" and not has_subject(p, root) and p.heads[root] != root:
+            root = p.heads[root]
+        if term & subjects(p, root):
+            hosts |= {pred, root, *coordinated_predicates(p, head, term), *coordinated_adjectives(p, head)}
+    out = set()
+    for w, tok in enumerate(p.tokens):
+        if tok.lower() != "with" or p.deps[w] != "prep" or p.heads[w] not in hosts:
+            continue
+        phrase = subtree(p, w)
+        if phrase & taken or any(p.tokens[i].lower() in PRICE_WORDS for i in phrase):
+            continue
+        polar = [i for i in sorted(phrase) if polar_sign(lexicon, p, i)]
+        if len(polar) != 1:
+            continue
+        k = polar[0]
+        obj = p.heads[k]
+        if p.deps[k] == "amod" and p.upos[k] == "ADJ" and p.heads[obj] == w and p.deps[obj] == "pobj" and \
+                polar_sign(lexicon, p, k) == old:
             out.add(k)
     return out
 
