@@ -78,8 +78,10 @@ def test_a_coordinated_predicate_of_the_same_subject_keeps_its_sentiment(tmp_pat
         ("a", "It's priced very reasonable and works very well right out of the box.",
          [("priced", "positive", ["reasonable"]), ("works", "positive", ["well"])]),
     ], with_lexicon(tmp_path, {"right": "positive"}))
-    assert variant(gen, "w_0_adv1") is None  # *is unconcerned and unfriendly and always seems glad to see us*
-    assert "coordinated predicate" in (refusal(gen, "w_0", "revtgt") or "")
+    # never *is unconcerned and unfriendly and always seems glad to see us*: *glad* is the waitstaff's too, so it is
+    # reversed with them (``test_arts_sametarget.py``)
+    w = variant(gen, "w_0_adv1")
+    assert w is not None and "glad" not in w.sentence, w.sentence if w else refusal(gen, "w_0", "revtgt")
     assert variant(gen, "w_1_adv2") is None
     # an opinion on the object of a coordinated verb is a claim of its own
     assert variant(gen, "g_0_adv1") is not None, refusal(gen, "g_0", "revtgt")

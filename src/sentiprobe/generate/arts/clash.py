@@ -156,8 +156,8 @@ def _clash(lexicon: Polarity, p: Parse, f: PreparedAspect, ties: list[tuple[int,
             if word is not None:
                 return (f"{f.aspect.term!r}'s opinion {p.tokens[head]!r} evaluates a list whose item keeps {word!r}, "
                         "the old polarity: the reversal would clash")
-        for q in _coordinated(p, head, term):
-            word = polar_word(lexicon, p, scope(p, q) - _subjects(p, q), old, edited | annotated)
+        for q in coordinated_predicates(p, head, term):
+            word = polar_word(lexicon, p, scope(p, q) - subjects(p, q), old, edited | annotated)
             if word is not None:
                 return (f"a coordinated predicate of the same subject ({p.tokens[q]!r} ... {word!r}) keeps the "
                         f"old polarity of {f.aspect.term!r}: the reversal would clash")
@@ -184,11 +184,12 @@ def _evaluator(p: Parse, head: int) -> int | None:
     return None
 
 
-def _subjects(p: Parse, q: int) -> set[int]:
+def subjects(p: Parse, q: int) -> set[int]:
+    """The tokens of predicate ``q``'s subjects."""
     return set().union(*(subtree(p, j) for j in children(p, q) if p.deps[j] in SUBJECT))
 
 
-def _coordinated(p: Parse, head: int, term: set[int]) -> list[int]:
+def coordinated_predicates(p: Parse, head: int, term: set[int]) -> list[int]:
     """The verbs coordinated with the predicate of opinion word ``head`` that share its subject (no subject of
     their own): *is solicitous and friendly and always seems glad to see us* -> ``seems``. Only where the opinion
     describes that subject: it is the predicate's complement (*is solicitous*, *were happy with our food*) or the
@@ -212,7 +213,7 @@ def _coordinated(p: Parse, head: int, term: set[int]) -> list[int]:
         return []
     if any(p.deps[j] == "cc" and p.tokens[j].lower() in CONTRASTS for k in group for j in children(p, k)):
         return []  # *is priced very unreasonable but works very well*: the contrast is the sentence's point
-    subj = _subjects(p, root)
+    subj = subjects(p, root)
     if not (p.deps[head] in COMPLEMENT or term & (subj | set(group))):
         return []
     return [q for q in group if q != pred and head not in scope(p, q)]

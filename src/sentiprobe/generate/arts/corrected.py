@@ -40,6 +40,7 @@ from .resources import Parse
 from .clausewords import plain_clause_word
 from .repair import (Additive, additive_deletion, additive_repair, conjunction_edit, contrast_added, contrast_made,
                      contrast_repair, find_additive)
+from .sametarget import answers, further_opinions, widened
 from .sense import DESCRIPTOR, AspectOpinions, aspect_view
 from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
 from .statement import statement_contrast_repair
@@ -335,7 +336,32 @@ def plan_rev_non(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
 # ---- realisation ---------------------------------------------------------------------------------------
 
 def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
-    """The variant of a plan (``None`` and the reason when it is refused)."""
+    """The variant of a plan (``None`` and the reason when it is refused). A RevTgt that a further opinion on
+    the target would refuse, or that only an *and* -> *but* before it saves (*The food was fresh and delicious*
+    never becomes *The food was stale but delicious*: the target would read mixed), is planned again with that
+    opinion as one more opinion span of the target (:mod:`.sametarget`); where that plan fails, the first
+    outcome stands."""
+    v, why = _realise(q, plan)
+    refused = v is None and why is not None and answers(why)
+    contrasted = v is not None and any(e.op == "and_to_but" for e in v.edits)
+    if plan.strategy != "revtgt" or not (refused or contrasted):
+        return v, why
+    extra = further_opinions(q.lexicon, plan.prep.parse, plan.pa, plan.prep.aspects)
+    if not extra or (v is not None and plan.sent is not None and any(
+            touches(plan.sent.offsets[a], e) for a, _ in extra for e in v.edits)):
+        return v, why  # no further opinion, or the variant already reverses it
+    prep, pa = widened(plan.prep, plan.pa, extra)
+    again = plan_rev_tgt(q, prep, pa)
+    if not all(any(site.span == span for site in again.sites) for span in extra):
+        return v, why  # a further opinion left as is (a concession, a descriptor) would still clash
+    words = ", ".join(repr(" ".join(prep.tokens[a:b])) for a, b in extra)
+    again.notes.append(f"the further opinion {words} on the target is reversed with it"
+                       + (f" ({why})" if why else " (not *and* -> *but*)"))
+    v2, _ = _realise(q, again)
+    return (v2, None) if v2 is not None else (v, why)
+
+
+def _realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
     if plan.refusal is not None or plan.sent is None:
         return None, plan.refusal or "no sentence"
     sent, pa = plan.sent, plan.pa
