@@ -37,6 +37,7 @@ from __future__ import annotations
 from .charedit import CharEdit, upper_first
 from .clausewords import negated_pair
 from .flow import surroundings
+from .gaps import interjection, lacking_object, misread_comparative, phrasal_complaint, quality_noun
 from .emphasis import emphatic, kept_praise, litotes, neither_but
 from .lexical import idiom_reversal, noun_opposite, plain_opposite, wish_reversal
 from .misread import degree_reversals, middle_in_pair
@@ -161,6 +162,10 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         out += not_worth(s, head)
         out += like_a_charm(s, head, sign)
         out += noun_opposite(s, head, sign)  # *the main draw* -> *the main drawback* (:mod:`.lexical`)
+        out += misread_comparative(s, head, r) + quality_noun(s, head, r)  # *faster* -> *slower*, *rudeness* ->
+        out += interjection(s, head, sign) + lacking_object(s, head, sign)  # *politeness*, *yum* -> *yuck*,
+        out += phrasal_complaint(s, head, sign)  # *lacking flavor* -> *full of flavor*, *watered down* ->
+        # *strong* (:mod:`.gaps`)
         avoid = avoidance(s, head, sign) + fixed_praise(s, f, t, sign)
         out += avoid
         out += analytic_comparison(s, head)

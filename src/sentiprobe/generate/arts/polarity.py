@@ -113,6 +113,15 @@ takes *bad* (*the chicken was fine* -> *was bad*, never the odd *was not fine*),
 RevTgt refused; kept apart like :data:`RESTAURANT_OPPOSITES`."""
 REVIEW_OPPOSITES.update({k: v for k, v in PRAISE_OPPOSITES.items() if k not in REVIEW_OPPOSITES})
 
+COMPLAINT_OPPOSITES: dict[str, tuple[str, ...]] = {
+    "obscure": ("accessible",),
+}
+"""Review complaints whose WordNet opposite reads oddly in place (*a bit obscure in the rear corner* -> *clear*
+under the softener check, *comprehensible*), found among the negative targets RevTgt refused; a softened one takes
+the plain form (:func:`.lexical.plain_opposite`: *is a bit obscure* -> *is accessible*). Kept apart like
+:data:`RESTAURANT_OPPOSITES`."""
+REVIEW_OPPOSITES.update({k: v for k, v in COMPLAINT_OPPOSITES.items() if k not in REVIEW_OPPOSITES})
+
 _NOT_COMPARATIVE = r"(?!(?:over|under|never|ever|other|rather|after|later|together|whether|either|neither|there|" \
     r"here|where|her|per|water|dinner|order|number|answer|server|waiter|power|paper|member|user)\b)"
 WISH = re.compile(r"(?i)\b(should|could)( have)? (be|been) (a (?:little |tiny )?bit |a little |a tad |much |a lot )?"
