@@ -34,6 +34,7 @@ def test_a_misread_comparative_takes_the_comparative_of_its_review_opposite(tmp_
 def test_a_long_opposite_takes_no_synthetic_comparative():
     assert _comparative_opposites("easier") == ["harder"]  # never *difficulter*
     assert _comparative_opposites("fast") == []  # not a comparative
+    assert _comparative_opposites("longer") == []  # *lasts longer*, never *lasts shorter*
 
 
 def test_a_noun_of_a_quality_takes_the_noun_of_its_opposite(tmp_path, kit):
@@ -72,3 +73,16 @@ def test_a_softened_obscure_takes_its_plain_opposite(tmp_path, kit):
     v, why = run(tmp_path, kit, text, "on/off switch", "negative", ["obscure"])
     assert v is not None, why
     assert v.sentence == "The on/off switch is accessible in the rear corner."
+
+
+def test_fall_short_on_becomes_deliver_on(tmp_path, kit):
+    text = "The dessert fell short on taste."
+    v, why = run(tmp_path, kit, text, "taste", "negative", ["short"])
+    assert v is not None, why
+    assert v.sentence == "The dessert delivered on taste."
+
+
+def test_a_softened_thinly_takes_generously(tmp_path, kit):
+    v, why = run(tmp_path, kit, "The sashimi is cut a little thinly.", "sashimi", "negative", ["thinly"])
+    assert v is not None, why
+    assert v.sentence == "The sashimi is cut generously."

@@ -24,10 +24,14 @@ _SHORT = 6
 """The longest opposite that takes a synthetic comparative (*clunkier*; never *unreliabler*)."""
 
 
+_DURATION = frozenset({"long"})
+"""A flat *longer* is a duration (*the battery lasts longer*), never *lasts shorter*."""
+
+
 def _comparative_opposites(low: str) -> list[str]:
     """The comparatives (*-er*) of the review opposites of the adjective whose comparative is ``low``."""
     base = lemma(low, "ADJ")
-    if base == low or not low.endswith("er"):
+    if base == low or not low.endswith("er") or base in _DURATION:
         return []
     out = []
     for o in REVIEW_OPPOSITES.get(base, ()):
@@ -125,18 +129,26 @@ verb *water* has no opposite, and the particle would stay behind an antonym of t
 
 def phrasal_complaint(s: Sent, head: int, sign: int) -> list[Candidate]:
     """*The sangria's - watered down.* -> *The sangria's - strong.*: a complaint phrase of
-    :data:`_PHRASAL_COMPLAINTS` starting at ``head`` is replaced as a whole."""
+    :data:`_PHRASAL_COMPLAINTS` starting at ``head`` is replaced as a whole; *fell short on taste* -> *delivered on
+    taste* or *excelled in taste* (*fall short on* in any tense: *short* has no antonym there, *fell* none at all;
+the language model picks)."""
     p = s.parse
     if sign >= 0:
         return []
     low = [w.lower() for w in p.tokens]
-    for phrase, opposites in _PHRASAL_COMPLAINTS.items():
-        end = head + len(phrase)
-        if tuple(low[head:end]) == phrase:
-            out = []
-            for rank, o in enumerate(opposites):
-                a, b = s.offsets[head][0], s.offsets[end - 1][1]
-                e = CharEdit(a, b, o, s.text[a:b], "antonym", f"{o!r} for the complaint {s.text[a:b]!r}")
-                out.append(Candidate((e,), "antonym", e.detail, 1 + rank))
-            return out
-    return []
+    found = [(phrase, opposites) for phrase, opposites in _PHRASAL_COMPLAINTS.items()
+             if tuple(low[head:head + len(phrase)]) == phrase]
+    if found:
+        start, end, opposites = head, head + len(found[0][0]), found[0][1]
+    elif low[head] == "short" and head > 0 and head + 1 < len(low) and low[head + 1] == "on" \
+            and lemma(low[head - 1], "VERB") == "fall" and p.tags[head - 1].startswith("VB"):
+        start, end = head - 1, head + 2
+        opposites = (inflect("deliver", p.tags[head - 1]) + " on", inflect("excel", p.tags[head - 1]) + " in")
+    else:
+        return []
+    a, b = s.offsets[start][0], s.offsets[end - 1][1]
+    out = []
+    for rank, o in enumerate(opposites):
+        e = CharEdit(a, b, o, s.text[a:b], "antonym", f"{o!r} for the complaint {s.text[a:b]!r}")
+        out.append(Candidate((e,), "antonym", e.detail, 1 + rank))
+    return out

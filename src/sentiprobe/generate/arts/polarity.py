@@ -114,12 +114,13 @@ RevTgt refused; kept apart like :data:`RESTAURANT_OPPOSITES`."""
 REVIEW_OPPOSITES.update({k: v for k, v in PRAISE_OPPOSITES.items() if k not in REVIEW_OPPOSITES})
 
 COMPLAINT_OPPOSITES: dict[str, tuple[str, ...]] = {
-    "obscure": ("accessible",),
+    "obscure": ("accessible",), "thinly": ("generously",),
 }
 """Review complaints whose WordNet opposite reads oddly in place (*a bit obscure in the rear corner* -> *clear*
-under the softener check, *comprehensible*), found among the negative targets RevTgt refused; a softened one takes
-the plain form (:func:`.lexical.plain_opposite`: *is a bit obscure* -> *is accessible*). Kept apart like
-:data:`RESTAURANT_OPPOSITES`."""
+under the softener check, *comprehensible*; *cut a little thinly* -> *thickly*, which the lexicon does not read as
+praise), found among the negative targets RevTgt refused; a softened one takes the plain form
+(:func:`.lexical.plain_opposite`: *is a bit obscure* -> *is accessible*, *is cut a little thinly* -> *is cut
+generously*). Kept apart like :data:`RESTAURANT_OPPOSITES`."""
 REVIEW_OPPOSITES.update({k: v for k, v in COMPLAINT_OPPOSITES.items() if k not in REVIEW_OPPOSITES})
 
 _NOT_COMPARATIVE = r"(?!(?:over|under|never|ever|other|rather|after|later|together|whether|either|neither|there|" \
