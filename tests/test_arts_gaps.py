@@ -86,3 +86,15 @@ def test_a_softened_thinly_takes_generously(tmp_path, kit):
     v, why = run(tmp_path, kit, "The sashimi is cut a little thinly.", "sashimi", "negative", ["thinly"])
     assert v is not None, why
     assert v.sentence == "The sashimi is cut generously."
+
+
+def test_manner_adverbs_of_delivery_take_their_review_opposites_in_a_pair(tmp_path, kit):
+    v, why = run(tmp_path, kit, "Shipped very quickly and safely.", "Shipped", "positive", ["quickly", "safely"])
+    assert v is not None, why
+    assert v.sentence == "Shipped very slowly and carelessly."
+
+
+def test_no_opposite_manner_inside_the_infinitive_of_a_judging_adjective(tmp_path, kit):
+    text = "The restaurant is rather small but we were lucky to get a table quickly."
+    v, _ = run(tmp_path, kit, text, "table", "positive", ["quickly"])
+    assert v is None or "table slowly" not in v.sentence

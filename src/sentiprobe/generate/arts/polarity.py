@@ -105,11 +105,13 @@ REVIEW_OPPOSITES.update({k: v for k, v in NEGATIVE_OPPOSITES.items() if k not in
 
 PRAISE_OPPOSITES: dict[str, tuple[str, ...]] = {
     "imaginative": ("unimaginative",), "hospitable": ("inhospitable",), "informative": ("uninformative",),
-    "dirt-cheap": ("exorbitant",), "fine": ("bad", "poor"),
+    "dirt-cheap": ("exorbitant",), "fine": ("bad", "poor"), "quickly": ("slowly",), "safely": ("carelessly",),
 }
 """Review praise words whose WordNet opposite is off-sense or missing (*imaginative* -> *uncreative*, *dirt-cheap*
 -> none) or one the in-domain vocabulary lacks (*inhospitable*); the mild *fine* (WordNet: *delicate*, *coarse*)
-takes *bad* (*the chicken was fine* -> *was bad*, never the odd *was not fine*), found among the positive targets
+takes *bad* (*the chicken was fine* -> *was bad*, never the odd *was not fine*); the manner adverbs of delivery
+*quickly* (WordNet's *slowly* is no primary-sense antonym of a polar word) and *safely* (none) take *slowly* and
+*carelessly* (*Shipped very quickly and safely* -> *very slowly and carelessly*); found among the positive targets
 RevTgt refused; kept apart like :data:`RESTAURANT_OPPOSITES`."""
 REVIEW_OPPOSITES.update({k: v for k, v in PRAISE_OPPOSITES.items() if k not in REVIEW_OPPOSITES})
 
