@@ -122,7 +122,8 @@ def lacking_object(s: Sent, head: int, sign: int) -> list[Candidate]:
     return [Candidate((e,), "antonym", e.detail, 1)]
 
 
-_PHRASAL_COMPLAINTS = {("watered", "down"): ("strong",), ("watered-down",): ("strong",)}
+_PHRASAL_COMPLAINTS: dict[tuple[str, ...], tuple[str, ...]] = {("watered", "down"): ("strong",),
+                                                                ("watered-down",): ("strong",)}
 """Complaints of a phrasal verb's participle and their opposite (*The sangria's watered down* -> *strong*): the
 verb *water* has no opposite, and the particle would stay behind an antonym of the participle alone."""
 
@@ -131,13 +132,14 @@ def phrasal_complaint(s: Sent, head: int, sign: int) -> list[Candidate]:
     """*The sangria's - watered down.* -> *The sangria's - strong.*: a complaint phrase of
     :data:`_PHRASAL_COMPLAINTS` starting at ``head`` is replaced as a whole; *fell short on taste* -> *delivered on
     taste* or *excelled in taste* (*fall short on* in any tense: *short* has no antonym there, *fell* none at all;
-the language model picks)."""
+    the language model picks)."""
     p = s.parse
     if sign >= 0:
         return []
     low = [w.lower() for w in p.tokens]
     found = [(phrase, opposites) for phrase, opposites in _PHRASAL_COMPLAINTS.items()
              if tuple(low[head:head + len(phrase)]) == phrase]
+    opposites: tuple[str, ...]
     if found:
         start, end, opposites = head, head + len(found[0][0]), found[0][1]
     elif low[head] == "short" and head > 0 and head + 1 < len(low) and low[head + 1] == "on" \
