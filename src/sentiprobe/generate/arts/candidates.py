@@ -19,7 +19,8 @@ For one opinion span of the sentence (token span of the one parse) this module p
     comparison (*much less expensive* -> *much more expensive*), *try* for an idiom of avoidance (*stay away from*),
     the opposite of a fixed phrase of praise (*on point* -> *off the mark*, *top notch* -> *subpar*), *worst* for a
     *highest* on a noun with no scale (*the highest service*), *unwelcome* for praise of a small addition (*a nice
-    touch*); a removed
+    touch*), the opposites :mod:`.gaps` gives review opinions off the antonym path (*So much faster* -> *So much
+    slower*, *yet lacking flavor* -> *yet full of flavor*); a removed
     negation turns the clause-final polarity item it would strand (*not ... either* -> *... too*);
 - **intensification** (RevNon's differing non-targets): a degree adverb before a gradable adjective or adverb
   head (*very*, *really*; *really*, *absolutely* for extreme ones such as *great*) or before a finite verb
@@ -37,6 +38,7 @@ from __future__ import annotations
 from .charedit import CharEdit, upper_first
 from .clausewords import negated_pair
 from .flow import surroundings
+from .gaps import interjection, lacking_object, misread_comparative, phrasal_complaint, quality_noun
 from .emphasis import emphatic, kept_praise, litotes, neither_but
 from .lexical import idiom_reversal, noun_opposite, plain_opposite, wish_reversal
 from .misread import degree_reversals, middle_in_pair
@@ -161,6 +163,10 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         out += not_worth(s, head)
         out += like_a_charm(s, head, sign)
         out += noun_opposite(s, head, sign)  # *the main draw* -> *the main drawback* (:mod:`.lexical`)
+        # *faster* -> *slower*, *rudeness* -> *politeness*, *yum* -> *yuck*, *lacking flavor* -> *full of flavor*,
+        # *watered down* -> *strong* (:mod:`.gaps`)
+        out += misread_comparative(s, head, r) + quality_noun(s, head, r) + interjection(s, head, sign)
+        out += lacking_object(s, head, sign) + phrasal_complaint(s, head, sign)
         avoid = avoidance(s, head, sign) + fixed_praise(s, f, t, sign)
         out += avoid
         out += analytic_comparison(s, head)

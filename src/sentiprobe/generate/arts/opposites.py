@@ -37,6 +37,7 @@ def antonym_candidates(s: Sent, head: int, r: Reversal) -> list[Candidate]:
     reader = getattr(r.antonyms, "wn", None)
     misparsed = _misparsed_adjective(p, head, reader)
     manner = _manner_adverb(p, head)
+    framed = manner and _framed_act(p, head)
     if (want is None and not manner) or (p.upos[head] not in ("ADJ", "ADV", "VERB", "NOUN") and not misparsed
                                          and not manner):
         return []
@@ -102,6 +103,9 @@ def antonym_candidates(s: Sent, head: int, r: Reversal) -> list[Candidate]:
                             "than the one offered first (*lousy speakers* -> *clean speakers*, *personable staff* "
                             "-> *unattractive staff*)")
         problems += fixed_phrase(p, head, text)
+        if framed and "review-lexicon" in via:
+            problems.append(f"the manner {word!r} is of an act an adjective judges (*lucky to get a table quickly*): "
+                            "its opposite argues with the adjective")
         prio = 1 + rank + (0 if name.lower() in r.vocab or "review-lexicon" in via else 5) + (
             3 if base in _RANKED_AFTER_NEGATION else 0)
         edits = [s.replace(head, text, "antonym", via)]
@@ -418,9 +422,21 @@ def _manner_adverb(p: Parse, head: int) -> bool:
     low = p.tokens[head].lower()
     if low == "well" and p.tags[head] == "UH" and head + 1 < len(p.tokens) and p.tags[head + 1] == "VBN":
         return True  # *Well designed* read as an interjection
+    gov = p.heads[head]
+    if p.deps[head] == "conj" and p.upos[gov] == "ADV" and p.tags[gov] == "RB":
+        gov = p.heads[gov]  # *Shipped very quickly and safely*: the second adverb shares the first one's verb
     return p.upos[head] == "ADV" and p.tags[head] == "RB" and (low.endswith("ly") or low == "well") and not (
-        head > 0 and p.tokens[head - 1].lower() == "as") and p.upos[p.heads[head]] == "VERB"
+        head > 0 and p.tokens[head - 1].lower() == "as") and p.upos[gov] == "VERB"
     # of a verb only: *Perfectly al dente pasta* never becomes *Poorly al dente*
+
+
+def _framed_act(p: Parse, head: int) -> bool:
+    """Whether the manner adverb at ``head`` is of a verb in the infinitive of a predicate adjective (*we were lucky
+    to get a table quickly*, *glad to see it run smoothly*): the adjective judges the act as done that way."""
+    gov = p.heads[head]
+    if p.deps[head] == "conj":
+        gov = p.heads[gov]
+    return p.deps[gov] == "xcomp" and p.upos[p.heads[gov]] == "ADJ"
 
 
 def _misparsed_adjective(p: Parse, head: int, reader) -> bool:

@@ -105,13 +105,25 @@ REVIEW_OPPOSITES.update({k: v for k, v in NEGATIVE_OPPOSITES.items() if k not in
 
 PRAISE_OPPOSITES: dict[str, tuple[str, ...]] = {
     "imaginative": ("unimaginative",), "hospitable": ("inhospitable",), "informative": ("uninformative",),
-    "dirt-cheap": ("exorbitant",), "fine": ("bad", "poor"),
+    "dirt-cheap": ("exorbitant",), "fine": ("bad", "poor"), "quickly": ("slowly",), "safely": ("carelessly",),
 }
 """Review praise words whose WordNet opposite is off-sense or missing (*imaginative* -> *uncreative*, *dirt-cheap*
 -> none) or one the in-domain vocabulary lacks (*inhospitable*); the mild *fine* (WordNet: *delicate*, *coarse*)
-takes *bad* (*the chicken was fine* -> *was bad*, never the odd *was not fine*), found among the positive targets
+takes *bad* (*the chicken was fine* -> *was bad*, never the odd *was not fine*); the manner adverbs of delivery
+*quickly* (WordNet's *slowly* is no primary-sense antonym of a polar word) and *safely* (none) take *slowly* and
+*carelessly* (*Shipped very quickly and safely* -> *very slowly and carelessly*); found among the positive targets
 RevTgt refused; kept apart like :data:`RESTAURANT_OPPOSITES`."""
 REVIEW_OPPOSITES.update({k: v for k, v in PRAISE_OPPOSITES.items() if k not in REVIEW_OPPOSITES})
+
+COMPLAINT_OPPOSITES: dict[str, tuple[str, ...]] = {
+    "obscure": ("accessible",), "thinly": ("generously",),
+}
+"""Review complaints whose WordNet opposite reads oddly in place (*a bit obscure in the rear corner* -> *clear*
+under the softener check, *comprehensible*; *cut a little thinly* -> *thickly*, which the lexicon does not read as
+praise), found among the negative targets RevTgt refused; a softened one takes the plain form
+(:func:`.lexical.plain_opposite`: *is a bit obscure* -> *is accessible*, *is cut a little thinly* -> *is cut
+generously*). Kept apart like :data:`RESTAURANT_OPPOSITES`."""
+REVIEW_OPPOSITES.update({k: v for k, v in COMPLAINT_OPPOSITES.items() if k not in REVIEW_OPPOSITES})
 
 _NOT_COMPARATIVE = r"(?!(?:over|under|never|ever|other|rather|after|later|together|whether|either|neither|there|" \
     r"here|where|her|per|water|dinner|order|number|answer|server|waiter|power|paper|member|user)\b)"
