@@ -1,0 +1,70 @@
+"""ARTS corrected mode: an *and* a reversal made misfit in a sentence that already holds a contrast
+(:mod:`sentiprobe.generate.arts.beside`), and the *and* of a chain of three clauses the contrast goes to
+(:func:`sentiprobe.generate.arts.repair.contrast_made`); sentences from the SemEval test files or their forms."""
+from __future__ import annotations
+
+import pytest
+
+import _arts_kit
+from test_arts_quality import run, variant
+
+from sentiprobe.generate.arts.beside import STITCHED
+
+refusal = _arts_kit.refusal
+
+DIFFERENCE = ("What a difference, the service was very comforting and the food was better than average, but what "
+              "really standed out was such a dynamic and extensive beer list.")
+
+
+@pytest.fixture(scope="module")
+def kit():
+    return _arts_kit.kit()
+
+
+def test_an_and_beside_a_sentence_initial_though_becomes_a_comma_and_while(tmp_path, kit):
+    # *crashes* (a review verb) and the removed negation leave the sides of the *, and* opposite; the *Though*
+    # kept the *but* out and the parser reads *isnt superb* as a name, so the side was not read at all
+    text = "Though please note that sometimes it crashes, and the sound quality isnt superb."
+    gen = run(tmp_path, kit, [("t", text, [("sound quality", "negative", ["isnt superb"])])])
+    v = variant(gen, "t_0_adv1")
+    assert v is not None and v.sentence == ("Though please note that sometimes it crashes, while the sound quality "
+                                            "is superb."), refusal(gen, "t_0")
+    assert "and_to_while" in [e.op for e in v.edits]
+
+
+def test_an_and_between_two_aspects_beside_a_but_becomes_while(tmp_path, kit):
+    gen = run(tmp_path, kit, [("d", DIFFERENCE, [("service", "positive", ["comforting"]),
+                                                 ("food", "positive", ["better"])])])
+    v = variant(gen, "d_1_adv1")  # the food reversed: the repair of contrast_made, beside the *but*
+    assert v is not None and ("the service was very comforting, while the food was worse than average, but what"
+                              in v.sentence), refusal(gen, "d_1")
+    w = variant(gen, "d_0_adv1")  # the service reversed: the *and* -> *but* of the plain case, refused before
+    assert w is not None and "comforting, while the food was better than average, but" in w.sentence, \
+        refusal(gen, "d_0")
+
+
+def test_a_predicate_without_a_subject_beside_a_contrast_is_refused(tmp_path, kit):
+    # *, while always smiling* would read as a concession of the unfriendliness: no wording fits
+    text = "The place is tiny but the staff is friendly and always smiling."
+    gen = run(tmp_path, kit, [("s", text, [("staff", "positive", ["friendly"])])])
+    assert variant(gen, "s_0_adv1") is None
+    assert refusal(gen, "s_0") == STITCHED
+
+
+def test_an_and_without_another_contrast_still_becomes_but(tmp_path, kit):
+    text = "The place is small and the food is great and the bartender made superb drinks."
+    gen = run(tmp_path, kit, [("p", text, [("food", "positive", ["great"]), ("drinks", "positive", ["superb"])])])
+    v = variant(gen, "p_0_adv1")
+    assert v is not None and "while" not in v.sentence
+
+
+def test_in_a_chain_of_three_clauses_the_and_next_to_the_reversed_one_contrasts(tmp_path, kit):
+    text = "The staff greeted me warmly at the door and I was seated promptly and the food was excellent."
+    gen = run(tmp_path, kit, [("c", text, [("staff", "positive", ["warmly"]), ("food", "positive", ["excellent"])])])
+    v = variant(gen, "c_1_adv1")
+    assert v is not None and v.sentence.startswith(
+        "The staff greeted me warmly at the door and I was seated promptly but the food was "), refusal(gen, "c_1")
+    n = variant(gen, "c_0_adv2")  # RevNon reverses the food: the same joint
+    assert n is not None and " promptly but the food was " in n.sentence
+    s = variant(gen, "c_0_adv1")  # the staff reversed: the first *and* is the one next to it
+    assert s is not None and " at the door but I was seated promptly and the food was excellent." in s.sentence
