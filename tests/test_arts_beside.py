@@ -68,3 +68,29 @@ def test_in_a_chain_of_three_clauses_the_and_next_to_the_reversed_one_contrasts(
     assert n is not None and " promptly but the food was " in n.sentence
     s = variant(gen, "c_0_adv1")  # the staff reversed: the first *and* is the one next to it
     assert s is not None and " at the door but I was seated promptly and the food was excellent." in s.sentence
+
+
+def test_a_reversal_after_a_run_on_clause_gets_a_but_at_the_seam(tmp_path, kit):
+    # the parser hangs *The MBP is beautiful* before *has* as a complement: no coordinator to turn
+    text = "The MBP is beautiful has many wonderful capabilities."
+    gen = run(tmp_path, kit, [("r", text, [("capabilities", "positive", ["wonderful"])])])
+    v = variant(gen, "r_0_adv1")
+    assert v is not None and v.sentence.startswith("The MBP is beautiful but has many "), refusal(gen, "r_0")
+    assert "but_inserted" in [e.op for e in v.edits]
+
+
+def test_two_touching_phrases_that_now_differ_get_a_but(tmp_path, kit):
+    text = "great food good wine that's it."
+    gen = run(tmp_path, kit, [("w", text, [("food", "positive", ["great"]), ("wine", "positive", ["good"])])])
+    v = variant(gen, "w_1_adv1")
+    assert v is not None and v.sentence.startswith("great food but "), refusal(gen, "w_1")
+    n = variant(gen, "w_1_adv2")  # RevNon reverses the food: the same seam
+    assert n is not None and " food but good wine" in n.sentence
+
+
+def test_phrases_with_a_word_at_the_seam_get_no_but(tmp_path, kit):
+    # *at* joins the price to the food: no run-on, so nothing is inserted (the price is weighed, not listed)
+    gen = run(tmp_path, kit, [("t", "Great food at good prices.", [("food", "positive", ["Great"]),
+                                                                  ("prices", "positive", ["good"])])])
+    v = variant(gen, "t_1_adv1")
+    assert v is None or " but " not in v.sentence, v.sentence

@@ -38,6 +38,7 @@ from .frames import NOT_ONLY_FRAME, ONLY_FRAME, complaint_frame_swap, not_only_r
 from .polarity import COMPANY, LABEL_SIGN, Polarity, phrase_reading
 from .quantity import lowered_reading
 from .resources import Parse
+from .runon import runon_contrast
 from .clausewords import plain_clause_word
 from .repair import (Additive, additive_deletion, additive_repair, conjunction_edit, contrast_added, contrast_made,
                      contrast_repair, find_additive)
@@ -487,6 +488,9 @@ def _repair(q: Quality, plan: Plan, turned: list[PreparedAspect], edits: list[Ch
     fix5 = list_contrast(sent, edits, plan.prep.aspects, turned, q.lexicon)
     if fix5 is not None and not any(fix5.overlaps(e) for e in edits):
         edits.append(fix5)
+    fix7 = runon_contrast(sent, plan.prep.aspects, turned, edits, q.lexicon)
+    if fix7 is not None and not any(fix7.overlaps(e) for e in edits):
+        edits.append(fix7)
     return None
 
 

@@ -436,6 +436,8 @@ def contrast_made(sent: Sent, aspects: Sequence[PreparedAspect], turned: Sequenc
             if h not in (mine[nearest] if nearest else set()) and not (lo <= h < hi and p.upos[h] in (
                     "VERB", "AUX", "ADJ")) and not (h in phrase and p.upos[h] in ("NOUN", "PROPN")):
                 continue  # it joins two nouns inside one phrase (*grilled Gruyere and country ham sandwiches*)
+            if beside and (p.upos[h] not in ("VERB", "AUX", "ADJ") or p.deps[h] == "amod"):
+                continue  # beside a contrast only clauses: a list or a pair of adjectives is :mod:`.pairs`'s
             if p.upos[j] != "CCONJ" or toks[j + 1] in _NOT_AFTER_AND or toks[j + 1] in PARALLEL_WH or any(
                     toks[i] in ("both", "between") for i in range(lo, j)):
                 continue
