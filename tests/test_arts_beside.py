@@ -51,6 +51,21 @@ def test_a_predicate_without_a_subject_beside_a_contrast_is_refused(tmp_path, ki
     assert refusal(gen, "s_0") == STITCHED
 
 
+def test_a_while_needs_room_beside_the_other_contrast(tmp_path, kit):
+    text = "The food was great but the service was slow and the room was cold."
+    gen = run(tmp_path, kit, [("d", text, [("food", "positive", ["great"]), ("service", "negative", ["slow"]),
+                                           ("room", "negative", ["cold"])])])
+    assert variant(gen, "d_1_adv1") is None  # *great but the service was fast*: the *but* no longer contrasts
+    assert "right after 'but'" in (refusal(gen, "d_1") or "")
+    v = variant(gen, "d_2_adv1")  # the room reversed, after the *and*: the *but* keeps its two sides
+    assert v is not None and v.sentence.endswith("was slow, while the room was not cold."), refusal(gen, "d_2")
+    # a later contrast that refers back to the reversed clause would argue with it
+    text = "The seats are hard and I hated the music, but we got used to it."
+    gen = run(tmp_path, kit, [("b", text, [("music", "negative", ["hated"]), ("seats", "negative", ["hard"])])])
+    assert variant(gen, "b_0_adv1") is None
+    assert "refers back" in (refusal(gen, "b_0") or ""), refusal(gen, "b_0")
+
+
 def test_an_and_without_another_contrast_still_becomes_but(tmp_path, kit):
     text = "The place is small and the food is great and the bartender made superb drinks."
     gen = run(tmp_path, kit, [("p", text, [("food", "positive", ["great"]), ("drinks", "positive", ["superb"])])])

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...suites.arts.formats import FLIP
-from .beside import STITCHED, while_contrast
+from .beside import while_contrast
 from .candidates import Candidate, Reversal, Sent, intensify_candidates, reversal_candidates
 from .charedit import CharEdit, apply, map_span, touches
 from .choice import Chooser
@@ -381,10 +381,11 @@ def realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
     if conj is not None and not any(conj.overlaps(e) for e in edits):
         other = _second_contrast(sent, conj) if conj.op == "and_to_but" else None
         if other is not None:  # *The food was great but the service was fast but the room was cold*
-            conj = while_contrast(sent, conj)  # *..., while the room was cold* where it has its own subject
-            if conj is None:
+            worded = while_contrast(sent, conj, edits)  # *..., while the room was cold* (:mod:`.beside`)
+            if isinstance(worded, str):
                 return None, (f"'and' would become 'but' beside the contrast {other!r} of the same sentence: the "
-                              "clauses would read stitched")
+                              f"clauses would read stitched ({worded})")
+            conj = worded
         edits.append(conj)
     turned = [o for o in plan.prep.aspects if o.aspect.id in flipped or (plan.strategy == "revtgt" and (
         o is pa or set(o.opinions) & set(pa.opinions)))]
@@ -481,9 +482,9 @@ def _repair(q: Quality, plan: Plan, turned: list[PreparedAspect], edits: list[Ch
     elif fix4 is None:  # beside another contrast: *, while* (:mod:`.beside`) or a refusal
         stitched = contrast_made(sent, plan.prep.aspects, turned, edits, q.lexicon, beside=True)
         if stitched is not None and not any(stitched.overlaps(e) for e in edits):
-            fix6 = while_contrast(sent, stitched)
-            if fix6 is None:
-                return STITCHED
+            fix6 = while_contrast(sent, stitched, edits)
+            if isinstance(fix6, str):
+                return fix6
             edits.append(fix6)
     fix5 = list_contrast(sent, edits, plan.prep.aspects, turned, q.lexicon)
     if fix5 is not None and not any(fix5.overlaps(e) for e in edits):
