@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...suites.arts.formats import FLIP
+from .beside import while_contrast
 from .candidates import Candidate, Reversal, Sent, intensify_candidates, reversal_candidates
 from .charedit import CharEdit, apply, map_span, touches
 from .choice import Chooser
@@ -37,6 +38,7 @@ from .frames import NOT_ONLY_FRAME, ONLY_FRAME, complaint_frame_swap, not_only_r
 from .polarity import COMPANY, LABEL_SIGN, Polarity, phrase_reading
 from .quantity import lowered_reading
 from .resources import Parse
+from .runon import runon_contrast
 from .clausewords import plain_clause_word
 from .repair import (Additive, additive_deletion, additive_repair, conjunction_edit, contrast_added, contrast_made,
                      contrast_repair, find_additive)
@@ -405,8 +407,11 @@ def _realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
     if conj is not None and not any(conj.overlaps(e) for e in edits):
         other = _second_contrast(sent, conj) if conj.op == "and_to_but" else None
         if other is not None:  # *The food was great but the service was fast but the room was cold*
-            return None, (f"'and' would become 'but' beside the contrast {other!r} of the same sentence: the "
-                          "clauses would read stitched")
+            worded = while_contrast(sent, conj, edits)  # *..., while the room was cold* (:mod:`.beside`)
+            if isinstance(worded, str):
+                return None, (f"'and' would become 'but' beside the contrast {other!r} of the same sentence: the "
+                              f"clauses would read stitched ({worded})")
+            conj = worded
         edits.append(conj)
     turned = [o for o in plan.prep.aspects if o.aspect.id in flipped or (plan.strategy == "revtgt" and (
         o is pa or set(o.opinions) & set(pa.opinions)))]
@@ -501,9 +506,19 @@ def _repair(q: Quality, plan: Plan, turned: list[PreparedAspect], edits: list[Ch
     fix4 = contrast_made(sent, plan.prep.aspects, turned, edits, q.lexicon)
     if fix4 is not None and not any(fix4.overlaps(e) for e in edits):
         edits.append(fix4)
+    elif fix4 is None:  # beside another contrast: *, while* (:mod:`.beside`) or a refusal
+        stitched = contrast_made(sent, plan.prep.aspects, turned, edits, q.lexicon, beside=True)
+        if stitched is not None and not any(stitched.overlaps(e) for e in edits):
+            fix6 = while_contrast(sent, stitched, edits)
+            if isinstance(fix6, str):
+                return fix6
+            edits.append(fix6)
     fix5 = list_contrast(sent, edits, plan.prep.aspects, turned, q.lexicon)
     if fix5 is not None and not any(fix5.overlaps(e) for e in edits):
         edits.append(fix5)
+    fix7 = runon_contrast(sent, plan.prep.aspects, turned, edits, q.lexicon)
+    if fix7 is not None and not any(fix7.overlaps(e) for e in edits):
+        edits.append(fix7)
     return None
 
 

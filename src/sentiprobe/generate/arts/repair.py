@@ -78,6 +78,8 @@ def conjunction_edit(s: Sent, mine: set[int], my_sign: int, others: list[tuple[s
                 continue
             if any(toks and toks <= a_side and sg == -my_sign for toks, sg in others):
                 continue  # the edited side is mixed itself (*sushi was good, but the cooked food didn't amaze us*)
+            if low == "and" and _nearer_and(p, c, mine):
+                continue  # a clause between: the *and* next to the edited one contrasts (:func:`_nearer_and`)
             other = signs.pop()
             if low == "and" and other == -my_sign:
                 return s.replace(c, "but", "and_to_but", "'and' joins clauses of opposite polarity after the edit")
@@ -342,13 +344,42 @@ def _free_sign(lexicon: Polarity, sent: Sent, j: int, opinion: set[int], edits: 
     return signs.pop() if len(signs) == 1 else 0
 
 
+def _nearer_and(p: Parse, j: int, mine: set[int]) -> bool:
+    """Whether another *and* between clauses (one hanging on a predicate) stands between *and* ``j`` and the
+    nearest of the edited opinion's tokens ``mine``. In a chain of three clauses the contrast goes next to the
+    edited one: *The staff greeted me warmly at the door and I was seated promptly, and the food was poor*
+    takes its *but* before *the food*, never after *the door* (*..., but I was seated promptly* reads as if
+    being seated promptly were the complaint)."""
+    if not mine:
+        return False
+    near = min(mine) if min(mine) > j else max(mine)
+    return any(p.tokens[i].lower() == "and" and p.deps[i] == "cc" and p.upos[p.heads[i]] in _PREDICATE
+               for i in range(min(j, near) + 1, max(j, near)))
+
+
+def _clause_sign(lexicon: Polarity, sent: Sent, side: range, kept: set[int]) -> int:
+    """The one polarity of the words the edits leave in ``side`` (a clause with a verb and its subject, read
+    through :func:`.sidereading.side_signs`), or 0: the other side of a *, and* the parse does not pair with the
+    edited clause (*Though please note that sometimes it crashes, and the sound quality is superb*, where the
+    tagger read *isnt superb* as a name)."""
+    p = sent.parse
+    toks = [i for i in side if i in kept and p.tokens[i].lower() not in COMPANY]
+    if not any(p.deps[i] in ("nsubj", "nsubjpass") and p.heads[i] in toks for i in toks):
+        return 0
+    signs = side_signs(p, toks, lambda i: polar_sign(lexicon, p, i))
+    return signs.pop() if len(signs) == 1 else 0
+
+
 def contrast_made(sent: Sent, aspects: Sequence[PreparedAspect], turned: Sequence[PreparedAspect],
-                  edits: Sequence[CharEdit], lexicon: Polarity | None = None) -> CharEdit | None:
+                  edits: Sequence[CharEdit], lexicon: Polarity | None = None, beside: bool = False
+                  ) -> CharEdit | None:
     """The *and* -> *but* (op ``and_to_but``) or the *but* after a lone comma (op ``but_inserted``) that
     contrasts two aspects' stretches which agreed in the source and differ after the aspects ``turned`` flip,
     or None (see the module docstring). An *and* is preferred to a comma; one repair per variant. With a
     ``lexicon``, a side of an *and* without annotated aspects counts by the polar words the edits leave in it (*Well
-    designed and fast* -> *Poorly designed but fast*; *It arrived so fast and customer service was not great*)."""
+    designed and fast* -> *Poorly designed but fast*; *It arrived so fast and customer service was not great*).
+    With ``beside``, only the *and* joints of a sentence that holds another contrast, where the *but* would read
+    stitched (:mod:`.beside` words them or refuses the variant)."""
     p = sent.parse
     toks = [w.lower() for w in p.tokens]
 
@@ -368,9 +399,10 @@ def contrast_made(sent: Sent, aspects: Sequence[PreparedAspect], turned: Sequenc
         hi = next((i for i in range(j + 1, len(toks)) if toks[i] in _STRETCH_END), len(toks))
         start = next((i + 1 for i in range(j - 1, -1, -1) if toks[i] in _SENTENCE_MARK), 0)
         end = next((i for i in range(j + 1, len(toks)) if toks[i] in _SENTENCE_MARK), len(toks))
-        if any(toks[i] in _CONTRAST_WORDS for i in range(start, end) if not (i == start and toks[i] == "however")) \
-                or added_contrast:  # a sentence-initial *However* points back to the sentence before
-            continue  # a second contrast in one sentence reads as stitched clauses
+        other = any(toks[i] in _CONTRAST_WORDS for i in range(start, end)
+                    if not (i == start and toks[i] == "however"))  # *However* points back to the sentence before
+        if added_contrast or other != beside or (beside and w != "and"):
+            continue  # a second *but* in one sentence reads as stitched clauses
         left = [o for o, t in owned if t & set(range(lo, j))]
         right = [o for o, t in owned if t & set(range(j + 1, hi))]
         if any(not t <= set(range(lo, j)) for o, t in owned if o in left) or any(
@@ -379,8 +411,12 @@ def contrast_made(sent: Sent, aspects: Sequence[PreparedAspect], turned: Sequenc
         free = 0
         if (not left) != (not right) and w == "and" and lexicon is not None and any(o in turned for o in left + right):
             free = _free_sign(lexicon, sent, j, set().union(*(o.opinion_tokens() for o in left + right)), edits)
+        if not free and beside and (not left) != (not right) and toks[j - 1] == "," and lexicon is not None:
+            free = _clause_sign(lexicon, sent, range(lo, j - 1) if right else range(j + 1, hi), kept)
         if not (left and right) and not free:
             continue
+        if w == "and" and _nearer_and(p, j, set().union(*(o.opinion_tokens() for o in left + right if o in turned))):
+            continue  # *greeted me warmly and I was seated promptly and the food was poor*: the nearer *and*
         sides = [{sign(o, True) for o in left} or {free}, {sign(o, True) for o in right} or {free}]
         if any(len(s) != 1 or 0 in s for s in sides) or sides[0] == sides[1]:
             continue
@@ -400,6 +436,8 @@ def contrast_made(sent: Sent, aspects: Sequence[PreparedAspect], turned: Sequenc
             if h not in (mine[nearest] if nearest else set()) and not (lo <= h < hi and p.upos[h] in (
                     "VERB", "AUX", "ADJ")) and not (h in phrase and p.upos[h] in ("NOUN", "PROPN")):
                 continue  # it joins two nouns inside one phrase (*grilled Gruyere and country ham sandwiches*)
+            if beside and (p.upos[h] not in ("VERB", "AUX", "ADJ") or p.deps[h] == "amod"):
+                continue  # beside a contrast only clauses: a list or a pair of adjectives is :mod:`.pairs`'s
             if p.upos[j] != "CCONJ" or toks[j + 1] in _NOT_AFTER_AND or toks[j + 1] in PARALLEL_WH or any(
                     toks[i] in ("both", "between") for i in range(lo, j)):
                 continue
