@@ -192,3 +192,11 @@ def test_a_stance_ends_with_its_statement_and_moves_with_an_edit_of_it():
     edit = CharEdit(at, at + 2, "is not", "is", "copula_negated", "")
     assert stance_clash(src, [fix, edit], [edit]) is None
     assert "stance" in (stance_clash(src, [edit], [edit]) or "")
+
+
+def test_one_of_two_exclamative_how_clauses_reversed_is_refused(tmp_path, kit):
+    text = "I can't believe how quiet the fan is and how fast this thing boots up."
+    gen = run(tmp_path, kit, [("w", text, [("fan", "positive", ["quiet"]), ("boots up", "positive", ["fast"])])])
+    for key in ("w_0_adv1", "w_1_adv1"):
+        assert variant(gen, key) is None, variant(gen, key).sentence
+    assert "'how' clauses" in (refusal(gen, "w_0") or ""), refusal(gen, "w_0")

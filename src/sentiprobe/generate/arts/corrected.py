@@ -48,7 +48,7 @@ from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
 from .statement import statement_contrast_repair
 from .syntax import EMBEDDED, span_head, subtree
 from .text import token_offsets
-from .verdict import stance_clash, verdict_clash
+from .verdict import how_pair_clash, stance_clash, verdict_clash
 
 LEFT, RIGHT = 5, 3
 """Tokens of context shown left and right of a site's edits in the provenance and ``--explain`` rows (the
@@ -431,7 +431,8 @@ def _realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
     lost = lost or verdict_clash(sent.text, edits, complaints, _complaints(plan, groups, flipped, "negative"),
                                  [(o.aspect.start, o.aspect.end) for o in turned],
                                  [(o.aspect.start, o.aspect.end) for o in plan.prep.aspects])
-    lost = lost or stance_clash(sent.text, edits, complaints + _complaints(plan, groups, flipped, "negative"))
+    opinion_edits = complaints + _complaints(plan, groups, flipped, "negative")
+    lost = lost or stance_clash(sent.text, edits, opinion_edits) or how_pair_clash(sent.text, opinion_edits)
     lost = lost or mixed_pair(q.lexicon, sent.parse, sent.offsets, edits, turned) or half_list(
         q.lexicon, sent.parse, sent.offsets, edits, plan.prep.aspects, turned)
     if lost is not None:

@@ -229,3 +229,21 @@ def stance_clash(source: str, edits: Sequence[CharEdit], opinion_edits: Sequence
                 return (f"the condition {source[m.start():m.end()]!r} strengthens the opinion before it: the "
                         f"reversed opinion {e.text.strip()!r} would keep a condition that argues for the old one")
     return None
+
+
+_HOW_PAIR = re.compile(r"\bhow\b(?P<first>[^.!?;]*?)\band\s+how\b(?P<second>[^.!?;]*)", re.I)
+"""Two exclamative *how* clauses joined by *and* under one frame (*I can't believe how quiet the hard drive is and
+how fast this thing boots up*): the frame's one feeling covers both."""
+
+
+def how_pair_clash(source: str, opinion_edits: Sequence[CharEdit]) -> str | None:
+    """Why reversing an opinion in one of two *and*-joined exclamative *how* clauses (:data:`_HOW_PAIR`) and not
+    the other leaves one feeling over opposite facts (*I can't believe how noisy the hard drive is and how quick
+    this thing boots up*), or None; no *but* fits there (*... but how quick ...*)."""
+    for m in _HOW_PAIR.finditer(source):
+        halves = [(m.start("first"), m.end("first")), (m.start("second"), m.end("second"))]
+        hit = [any(a <= e.start < b for e in opinion_edits) for a, b in halves]
+        if hit[0] != hit[1]:
+            return ("the two 'how' clauses joined by 'and' share one exclamation: a reversal in one of them leaves "
+                    "it over opposite facts")
+    return None
