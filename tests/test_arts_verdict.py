@@ -200,3 +200,33 @@ def test_one_of_two_exclamative_how_clauses_reversed_is_refused(tmp_path, kit):
     for key in ("w_0_adv1", "w_1_adv1"):
         assert variant(gen, key) is None, variant(gen, key).sentence
     assert "'how' clauses" in (refusal(gen, "w_0") or ""), refusal(gen, "w_0")
+
+
+def test_an_emoticon_argues_with_an_opinion_turned_against_it_and_advice_with_its_reason():
+    src = "Great for all my graphic design classes this year: - )"
+    edit = CharEdit(0, 5, "Poor", "Great", "antonym", "")
+    assert "emoticon" in (stance_clash(src, [edit], [edit]) or "")
+    assert stance_clash(src, [edit], [], [edit]) is None  # praise under a smiley is no clash
+    src = ":) Great product, great price, great delivery, and great service."
+    at = src.rindex("great")
+    edit = CharEdit(at, at + 5, "terrible", "great", "antonym", "")
+    assert "emoticon" in (stance_clash(src, [edit], [edit]) or "")
+    src2 = ":) Great product, great price, great delivery, but great service."
+    at = src2.rindex("great")
+    edit = CharEdit(at, at + 5, "terrible", "great", "antonym", "")
+    assert stance_clash(src2, [edit], [edit]) is None  # across a contrast the review is mixed
+    at = src.index(", and great service")
+    but = CharEdit(at, at + 5, ", but", ", and", "and_to_but", "")
+    at = src.rindex("great")
+    edit = CharEdit(at, at + 5, "terrible", "great", "antonym", "")
+    assert stance_clash(src, [but, edit], [edit]) is None  # a contrast the edit writes counts too
+    src = "The portions are large so if you are hungry, this is the place for you."
+    edit = CharEdit(17, 22, "small", "large", "antonym", "")
+    assert "condition" in (stance_clash(src, [edit], [edit]) or "")
+
+
+def test_just_what_i_was_looking_for_is_a_verdict():
+    src = "It's just what we were looking for and it works great."
+    at = src.index("great")
+    edit = CharEdit(at, at + 5, "terrible", "great", "antonym", "")
+    assert "verdict" in (verdict_clash(src, [edit], [edit], [], []) or "")

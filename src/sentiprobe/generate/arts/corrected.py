@@ -428,11 +428,12 @@ def _realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
         q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits) or concession_lost(
         q.lexicon, sent.text, sent.parse, sent.offsets, edits) or repetition_changed(sent.text, text)
     lost = lost or flow_clash(text, edits, complaints)
-    lost = lost or verdict_clash(sent.text, edits, complaints, _complaints(plan, groups, flipped, "negative"),
+    praises = _complaints(plan, groups, flipped, "negative")
+    lost = lost or verdict_clash(sent.text, edits, complaints, praises,
                                  [(o.aspect.start, o.aspect.end) for o in turned],
                                  [(o.aspect.start, o.aspect.end) for o in plan.prep.aspects])
-    opinion_edits = complaints + _complaints(plan, groups, flipped, "negative")
-    lost = lost or stance_clash(sent.text, edits, opinion_edits) or how_pair_clash(sent.text, opinion_edits)
+    lost = lost or stance_clash(sent.text, edits, complaints, praises) or how_pair_clash(sent.text,
+                                                                                          complaints + praises)
     lost = lost or mixed_pair(q.lexicon, sent.parse, sent.offsets, edits, turned) or half_list(
         q.lexicon, sent.parse, sent.offsets, edits, plan.prep.aspects, turned)
     if lost is not None:

@@ -49,6 +49,7 @@ _POSITIVE = re.compile("|".join((
     r"\bbeats\s+(?:any|all|every|my\s+old|the\s+competition)\b",
     rf"\bone\s+of\s+the\s+(?:best|finest|greatest|nicest)\s+(?:\w+\s+)?{_PLACE}\b",
     r"\b(?:best|greatest)\s+(?:experience|purchase|decision|investment|meal)\b",
+    r"\b(?:just|exactly)\s+what\s+(?:i|we)\s+(?:was\s+|were\s+|am\s+|are\s+)?(?:looking\s+for|wanted|needed)\b",
 )), re.I)
 """Praise of the whole visit or purchase (module docstring); each alternative is a form a reviewer uses."""
 
@@ -203,16 +204,26 @@ _CLAUSE_END = re.compile(r"[.!?;:,]|--|\s-\s|\b(?:and|but|while|whereas)\b", re.
 sentence adverb with its comma (*Disappointingly, ...*) governs the whole stretch instead."""
 
 _CONDITION = re.compile(r"\b(?:especially|particularly)\s+(?:if|when|with|considering|since|because|given|for)\b|"
-                        r",\s*(?:considering|given)\s+(?:the|its|that|how)\b", re.I)
+                        r",\s*(?:considering|given)\s+(?:the|its|that|how)\b|\bso\s+if\s+you\b", re.I)
 """A condition that strengthens the opinion before it (*much better on the Pro, especially if you install an SSD*,
-*hard to find things I don't like, especially considering the price*): reversed, the opinion keeps a condition
-that argues for the old one (*much worse on the Pro, especially if you install an SSD*)."""
+*hard to find things I don't like, especially considering the price*) or advice drawn from it (*the portions are
+a bit small so if you are hungry, this is not the place for you*): reversed, the opinion keeps a condition or
+advice that argues for the old one (*much worse on the Pro, especially if you install an SSD*)."""
+
+_EMOTICON = re.compile(r"(?P<pos>[:;]\s?-?\s?[)D](?!\w)|\(\s?-?\s?[:;])|(?P<neg>:\s?-?\s?\((?!\w))")
+"""A smiley or a frown: the writer's feeling about the whole sentence (*Poor for all my graphic design classes
+: - )* reads as nonsense)."""
 
 
-def stance_clash(source: str, edits: Sequence[CharEdit], opinion_edits: Sequence[CharEdit]) -> str | None:
-    """Why an unchanged stance (:data:`_STANCE`) or strengthening condition (:data:`_CONDITION`) of ``source``
-    argues with one of the ``opinion_edits`` in its stretch (no contrast or boundary between them), or None. An
-    edit of the stance itself (*Unfortunately* -> *Fortunately*) moves it with the opinion."""
+def stance_clash(source: str, edits: Sequence[CharEdit], complaints: Sequence[CharEdit],
+                 praises: Sequence[CharEdit] = ()) -> str | None:
+    """Why an unchanged stance (:data:`_STANCE`), emoticon (:data:`_EMOTICON`) or strengthening condition
+    (:data:`_CONDITION`) of ``source`` argues with one of the opinion edits (``complaints`` turn an opinion
+    negative, ``praises`` positive) in its stretch (no contrast or boundary between them), or None. An edit of the
+    stance itself (*Unfortunately* -> *Fortunately*) moves it with the opinion; an emoticon argues only with an
+    opinion turned against it, across the sentence but not across a contrast (one an edit writes included: *:)
+    Great product, great price, but terrible service* is a mixed review)."""
+    opinion_edits = [*complaints, *praises]
     for m in _STANCE.finditer(source):
         if any(e.start < m.end() and m.start() < e.end for e in edits):
             continue
@@ -222,6 +233,12 @@ def stance_clash(source: str, edits: Sequence[CharEdit], opinion_edits: Sequence
             if m.end() <= e.start < end and not _CONTRAST.search(source, m.end(), e.start):
                 return (f"the stance {source[m.start():m.end()].strip(' ,.!?;')!r} is about the statement the "
                         f"reversed opinion {e.text.strip()!r} belongs to: it would judge the opposite fact")
+    for m in _EMOTICON.finditer(source):
+        for e in (complaints if m.group("pos") else praises):
+            a, b = (m.end(), e.start) if m.end() <= e.start else (e.end, m.start())
+            if not _licensed(source, edits, a, b):
+                return (f"the emoticon {m.group().strip()!r} is the writer's feeling about the sentence: the "
+                        f"reversed opinion {e.text.strip()!r} argues with it")
     for m in _CONDITION.finditer(source):
         start = max((b.end() for b in _BOUNDARY.finditer(source, 0, m.start())), default=0)
         for e in opinion_edits:
