@@ -40,6 +40,7 @@ import sys
 _THREADS = next((sys.argv[i + 1] for i, a in enumerate(sys.argv[:-1]) if a == "--threads"), "2")
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[_var] = _THREADS  # before numpy/torch/thinc load
+os.environ.setdefault("MKL_CBWR", "AUTO,STRICT")  # as the sentiprobe command sets it (sentiprobe.cli)
 
 import tempfile  # noqa: E402
 import time  # noqa: E402
