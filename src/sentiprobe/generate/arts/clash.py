@@ -34,8 +34,8 @@ from .clausewords import stance_free_reading
 from .polarity import LABEL_SIGN, Polarity
 from .resources import Parse
 from .strategies import PreparedAspect
-from .syntax import (COMPLEMENT, EMBEDDED, NEG_WORDS, SUBJECT, children, has_subject, predicate, scope, span_head,
-                     subtree)
+from .syntax import (COMPLEMENT, EMBEDDED, NEG_WORDS, SUBJECT, children, conjunct_root, has_subject, predicate,
+                     scope, span_head, subtree)
 
 TIE_WORDS = frozenset({"with", "including", "featuring"})
 """Prepositions (or ``with`` as the marker of an absolute clause) whose phrase elaborates its host."""
@@ -198,9 +198,7 @@ def coordinated_predicates(p: Parse, head: int, term: set[int]) -> list[int]:
     pred = predicate(p, head)
     if pred is None:
         return []
-    root = pred
-    while p.deps[root] == "conj" and not has_subject(p, root) and p.heads[root] != root:
-        root = p.heads[root]
+    root = conjunct_root(p, pred)
     group = [root]
     todo = [root]
     while todo:

@@ -18,7 +18,7 @@ failed) goes to the report's skipped records, and ``sentiprobe arts audit`` list
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,7 +43,7 @@ from .clausewords import plain_clause_word
 from .repair import (Additive, additive_deletion, additive_repair, conjunction_edit, contrast_added, contrast_made,
                      contrast_repair, find_additive)
 from .sametarget import answers, further_opinions, widened
-from .sense import DESCRIPTOR, AspectOpinions, aspect_view
+from .sense import DESCRIPTOR, AspectOpinions, aspect_view, kind_of
 from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
 from .statement import statement_contrast_repair
 from .syntax import EMBEDDED, span_head, subtree
@@ -423,7 +423,8 @@ def _realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
     if fix is not None:
         edits.append(fix)
     text = apply(sent.text, edits)
-    lost = general_clash(sent.parse, turned, [o for o in plan.prep.aspects if o not in turned], _kind_of(q), text)
+    lost = general_clash(sent.parse, turned, [o for o in plan.prep.aspects if o not in turned],
+                         kind_of(getattr(q.antonyms, "wn", None)), text)
     lost = lost or contrast_lost(q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits) or elaboration_split(
         q.lexicon, sent.text, sent.parse.tokens, sent.offsets, edits) or concession_lost(
         q.lexicon, sent.text, sent.parse, sent.offsets, edits) or repetition_changed(sent.text, text)
@@ -499,8 +500,8 @@ def _repair(q: Quality, plan: Plan, turned: list[PreparedAspect], edits: list[Ch
             sent, k, plan.prep.aspects, turned, q.lexicon, edits)
         if fix2 is not None and not any(fix2.overlaps(e) for e in edits):
             edits.append(fix2)
-    pair = covering_pair(sent.parse, turned, [o for o in plan.prep.aspects if o not in turned], _kind_of(q),
-                         apply(sent.text, edits))
+    pair = covering_pair(sent.parse, turned, [o for o in plan.prep.aspects if o not in turned],
+                         kind_of(getattr(q.antonyms, "wn", None)), apply(sent.text, edits))
     if pair is not None:
         fix3 = contrast_added(sent, *pair)
         if fix3 is not None and not any(fix3.overlaps(e) for e in edits):
@@ -540,33 +541,6 @@ def _second_contrast(sent: Sent, conj: CharEdit) -> str | None:
         if i != k and i != lo and depth == 0 and (toks[i] == "but" or clause_yet):
             return sent.parse.tokens[i]
     return None
-
-
-def _kind_of(q: Quality) -> Callable[[str, str], bool]:
-    """``is_kind(specific, general)``: whether the first noun sense of ``specific`` has one of ``general``'s first
-    two among its WordNet hypernyms (*dumpling* -> *food*); only a physical thing covers another (a *price* is a
-    kind of *value* and of *quality* in WordNet, never covered by *good quality*); never without WordNet."""
-    wn = getattr(q.antonyms, "wn", None)
-
-    def is_kind(specific: str, general: str) -> bool:
-        if wn is None or specific == general:
-            return False
-        key = (specific, general)
-        if key not in _KINDS:
-            goal = {g for g in wn.synsets(general, "n")[:2]
-                    if _PHYSICAL in {x.name() for x in g.closure(lambda x: x.hypernyms())}}
-            ups = {x for syn in wn.synsets(specific, "n")[:1]
-                   for x in syn.closure(lambda x: x.hypernyms() + x.instance_hypernyms())}
-            _KINDS[key] = bool(goal & ups) and not {x.name() for x in ups} & _NOT_KINDS
-        return _KINDS[key]
-    return is_kind
-
-
-_KINDS: dict[tuple[str, str], bool] = {}
-_PHYSICAL = "physical_entity.n.01"
-_NOT_KINDS = frozenset({"beverage.n.01", "meal.n.01"})
-"""A drink or a meal is no part of *the food* as reviews use it (*Great food, poor wine*; *an unpleasant dinner
-..., food was well-prepared*): never a covered aspect."""
 
 
 def _drop_clashing(q: Quality, plan: Plan, groups: dict[str, list[tuple[Candidate | None, dict[str, Any]]]],

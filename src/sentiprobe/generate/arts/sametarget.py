@@ -34,7 +34,7 @@ from .polarity import LABEL_SIGN, Polarity
 from .resources import Parse
 from .sense import coordinated_adjectives
 from .strategies import Prepared, PreparedAspect
-from .syntax import COMPLEMENT, has_subject, predicate, scope, span_head, subtree
+from .syntax import COMPLEMENT, conjunct_root, predicate, scope, span_head, subtree
 
 SAME_TARGET_REASONS = (COORDINATED, "the pair would read mixed", "phrase ties")
 """The refusals a further opinion on the target may answer (the starts or ends of their reasons)."""
@@ -108,9 +108,7 @@ def _second_predicate(lexicon: Polarity, p: Parse, head: int, term: set[int], ol
     pred = predicate(p, head)
     if pred is None:
         return set()
-    root = pred
-    while p.deps[root] == "conj" and not has_subject(p, root) and p.heads[root] != root:
-        root = p.heads[root]
+    root = conjunct_root(p, pred)
     if not term & subjects(p, root):
         return set()  # a predicate of the target's clause, not of the target (*it works great and is ...*)
     out = set()
@@ -136,9 +134,7 @@ def _with_quality(lexicon: Polarity, p: Parse, head: int, term: set[int], old: i
     hosts = set(term)
     pred = predicate(p, head)
     if pred is not None:
-        root = pred
-        while p.deps[root] == "conj" and not has_subject(p, root) and p.heads[root] != root:
-            root = p.heads[root]
+        root = conjunct_root(p, pred)
         if term & subjects(p, root):
             hosts |= {pred, root, *coordinated_predicates(p, head, term), *coordinated_adjectives(p, head)}
     out = set()

@@ -42,8 +42,9 @@ the result is deterministic and offline; ties are broken alphabetically.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .morph import lemma
 from .polarity import LABEL_SIGN, REVIEW_OPPOSITES
@@ -488,3 +489,30 @@ def _next_content(s: Sent, at: int) -> int | None:
         if a >= at and s.parse.tokens[k].lower() not in _SKIPPED:
             return k
     return None
+
+
+def kind_of(wn: Any) -> Callable[[str, str], bool]:
+    """``is_kind(specific, general)``: whether the first noun sense of ``specific`` has one of ``general``'s first
+    two among its WordNet hypernyms (*dumpling* -> *food*); only a physical thing covers another (a *price* is a
+    kind of *value* and of *quality* in WordNet, never covered by *good quality*); never without WordNet (``wn``:
+    the WordNet reader, or None)."""
+
+    def is_kind(specific: str, general: str) -> bool:
+        if wn is None or specific == general:
+            return False
+        key = (specific, general)
+        if key not in _KINDS:
+            goal = {g for g in wn.synsets(general, "n")[:2]
+                    if _PHYSICAL in {x.name() for x in g.closure(lambda x: x.hypernyms())}}
+            ups = {x for syn in wn.synsets(specific, "n")[:1]
+                   for x in syn.closure(lambda x: x.hypernyms() + x.instance_hypernyms())}
+            _KINDS[key] = bool(goal & ups) and not {x.name() for x in ups} & _NOT_KINDS
+        return _KINDS[key]
+    return is_kind
+
+
+_KINDS: dict[tuple[str, str], bool] = {}
+_PHYSICAL = "physical_entity.n.01"
+_NOT_KINDS = frozenset({"beverage.n.01", "meal.n.01"})
+"""A drink or a meal is no part of *the food* as reviews use it (*Great food, poor wine*; *an unpleasant dinner
+..., food was well-prepared*): never a covered aspect."""

@@ -72,6 +72,15 @@ def has_subject(p: Parse, i: int) -> bool:
     return any(p.deps[j] in SUBJECT for j in children(p, i))
 
 
+def conjunct_root(p: Parse, pred: int) -> int:
+    """The first of the coordinated predicates ``pred`` belongs to that share one subject: up the ``conj`` chain
+    while a conjunct has no subject of its own (*is solicitous and friendly and always seems glad* -> *is*)."""
+    root = pred
+    while p.deps[root] == "conj" and not has_subject(p, root) and p.heads[root] != root:
+        root = p.heads[root]
+    return root
+
+
 def is_clause(p: Parse, i: int) -> bool:
     """A verb or auxiliary, or a predicate word with its own subject (a clause head)."""
     return p.upos[i] in ("VERB", "AUX") or has_subject(p, i)
