@@ -79,3 +79,24 @@ def test_the_quality_a_with_phrase_gives_the_target_is_reversed_with_it(tmp_path
     _outside_identical(food, v)
     s = variant(gen, "s_0_adv1")
     assert s is None or "real mozzarella" in s.sentence, s.sentence
+
+
+def test_a_tied_word_about_another_aspect_or_the_product_is_never_reversed_with_the_target(tmp_path, kit):
+    # the refusal families a further opinion might seem to answer, where the tied word is not the target's: an
+    # elaboration, an example, a *with* phrase and a clause that hold another aspect's opinion, and a *with*
+    # phrase on the laptop's own predicate (*robust* is the laptop's, not the use's); each keeps that word
+    gen = run(tmp_path, kit, [
+        ("d", "Desserts are almost incredible: my personal favorite is their Tart of the Day.",
+         [("Desserts", "positive", ["incredible"]), ("Tart of the Day", "positive", ["favorite"])]),
+        ("k", "The overall build is great... eg the keyboard is one of the best to type on.",
+         [("overall build", "positive", ["great"]), ("keyboard", "positive", ["best"])]),
+        ("i", "Intimate but charming interior with extremely friendly and attentive service.",
+         [("interior", "positive", ["charming"]), ("service", "positive", ["friendly", "attentive"])]),
+        ("c", "The skillfully chosen Portuguese cheese cart paired with quality port provides the perfect Iberian "
+              "ending.", [("port", "positive", ["quality"]), ("Portuguese cheese cart", "positive", ["perfect"])]),
+        ("u", "It is robust, with a friendly use as all Apple products.", [("use", "positive", ["friendly"])]),
+    ])
+    for key, kept in (("d_0_adv1", "favorite"), ("k_0_adv1", "best"), ("i_0_adv1", "friendly"),
+                      ("c_1_adv1", "quality port"), ("u_0_adv1", "robust")):
+        v = variant(gen, key)
+        assert v is None or kept in v.sentence, (key, v.sentence)

@@ -22,6 +22,11 @@ target. A word about something else is never found here and its refusal stands: 
 (the reviewer's *happy with our food and ... thrilled when we saw the bill*), a word inside an object or a clause
 (*ignore their high-tipping regulars*), another aspect's word, an adjective of another noun (*amazing and easy to
 use*, where *amazing* is the computer's).
+The other refusals of a tied word keep the old polarity too: an elaboration after a colon or dash, an example, a
+clause about the target. On the test files every word they name is another aspect's (*the overall build is
+great... eg the keyboard is one of the best*: reversing *best* would flip the keyboard), the product's (*It is
+robust, with a friendly use*), the reviewer's (*Meat-phobes are in luck with ...*), a fact (*which are a freebie*)
+or a degree of the opinion itself (*a little too heavy*): none is answered here.
 """
 from __future__ import annotations
 
