@@ -111,3 +111,12 @@ def test_the_perfect_noun_of_a_purpose_becomes_the_wrong_one(tmp_path, kit):
         term = "ending" if "ending" in text else "place"
         v, _ = run(tmp_path, kit, text, term, "positive", ["perfect"])
         assert v is None or "wrong" not in v.sentence
+
+
+def test_a_predicative_perfect_for_becomes_unsuitable_for_but_not_as_a_result(tmp_path, kit):
+    v, why = run(tmp_path, kit, "The configuration is perfect for my needs.", "configuration", "positive", ["perfect"])
+    assert v is not None, why
+    assert v.sentence == "The configuration is unsuitable for my needs."
+    text = "It has a long battery life, making it perfect for the classroom."
+    v, _ = run(tmp_path, kit, text, "battery life", "positive", ["perfect"])
+    assert v is None or "unsuitable" not in v.sentence

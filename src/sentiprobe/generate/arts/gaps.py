@@ -160,13 +160,27 @@ def phrasal_complaint(s: Sent, head: int, sign: int) -> list[Candidate]:
 
 def purpose_perfect(s: Sent, head: int, sign: int) -> list[Candidate]:
     """*It is lightweight and the perfect size to carry to class* -> *the wrong size to carry to class*, *the perfect
-    laptop for students* -> *the wrong laptop for students*: *perfect* on a noun that names what it is for (an
-    infinitive or *for* after the noun) means *right for*, and its review opposite *poor* reads as broken there
-    (*the poor size to carry* -19.0 nats, *the wrong size* -7.6); *the wrong* is the idiom. Only after *the* (*a wrong place to relax*
-    does not read) and only for praise."""
+    laptop for students* -> *the wrong laptop for students*, *The configuration is perfect for my needs* -> *is
+    unsuitable for my needs* (or *wrong for*): *perfect* that names what its noun is for (an infinitive or *for*
+    after the noun, or *for* right after a predicative *perfect*) means *right for*, and its review opposite *poor*
+    reads as broken there (*the poor size to carry* -19.0 nats, *the wrong size* -7.6). Attributive only after *the*
+    (*a wrong place to relax* does not read); predicative only after *be*, its noun or its own subject in a gapped
+    clause (*and the quiet atmosphere perfect for good conversation*), never as the result of a fact (*a 10 hour
+    battery life ..., making it perfect for the classroom*: *unsuitable* no longer follows); only for praise."""
     p = s.parse
-    if sign <= 0 or p.tokens[head].lower() != "perfect" or p.deps[head] != "amod" or head == 0 \
-            or p.tokens[head - 1].lower() != "the":
+    if sign <= 0 or p.tokens[head].lower() != "perfect" or p.upos[head] != "ADJ":
+        return []
+    kids = children(p, head)
+    if head + 1 < len(p.tokens) and p.tokens[head + 1].lower() == "for" and head + 1 in kids and (
+            (p.deps[head] == "acomp" and lemma(p.tokens[p.heads[head]].lower(), "VERB") == "be")
+            or (p.deps[head] == "amod" and p.heads[head] < head)
+            or (p.deps[head] in ("conj", "ROOT") and any(p.deps[j] == "nsubj" for j in kids))):
+        out = []
+        for rank, o in enumerate(("unsuitable", "wrong")):
+            e = s.replace(head, o, "antonym", f"{o!r} for 'perfect for' (right for a purpose)")
+            out.append(Candidate((e,), "antonym", e.detail, rank))
+        return out
+    if p.deps[head] != "amod" or head == 0 or p.tokens[head - 1].lower() != "the":
         return []
     noun = p.heads[head]
     if noun <= head or p.upos[noun] != "NOUN":
