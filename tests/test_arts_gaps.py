@@ -98,3 +98,25 @@ def test_no_opposite_manner_inside_the_infinitive_of_a_judging_adjective(tmp_pat
     text = "The restaurant is rather small but we were lucky to get a table quickly."
     v, _ = run(tmp_path, kit, text, "table", "positive", ["quickly"])
     assert v is None or "table slowly" not in v.sentence
+
+
+def test_the_perfect_noun_of_a_purpose_becomes_the_wrong_one(tmp_path, kit):
+    v, why = run(tmp_path, kit, "It is the perfect size to carry to class.", "size", "positive", ["perfect"])
+    assert v is not None, why
+    assert v.sentence == "It is the wrong size to carry to class."
+    v, why = run(tmp_path, kit, "This is the perfect laptop for students.", "laptop", "positive", ["perfect"])
+    assert v is not None, why
+    assert v.sentence == "This is the wrong laptop for students."
+    for text in ("It provides the perfect Iberian ending.", "It is a perfect place to relax."):
+        term = "ending" if "ending" in text else "place"
+        v, _ = run(tmp_path, kit, text, term, "positive", ["perfect"])
+        assert v is None or "wrong" not in v.sentence
+
+
+def test_a_predicative_perfect_for_becomes_unsuitable_for_but_not_as_a_result(tmp_path, kit):
+    v, why = run(tmp_path, kit, "The configuration is perfect for my needs.", "configuration", "positive", ["perfect"])
+    assert v is not None, why
+    assert v.sentence == "The configuration is unsuitable for my needs."
+    text = "It has a long battery life, making it perfect for the classroom."
+    v, _ = run(tmp_path, kit, text, "battery life", "positive", ["perfect"])
+    assert v is None or "unsuitable" not in v.sentence

@@ -38,7 +38,7 @@ from __future__ import annotations
 from .charedit import CharEdit, upper_first
 from .clausewords import negated_pair
 from .flow import surroundings
-from .gaps import interjection, lacking_object, misread_comparative, phrasal_complaint, quality_noun
+from .gaps import interjection, lacking_object, misread_comparative, phrasal_complaint, purpose_perfect, quality_noun
 from .emphasis import emphatic, kept_praise, litotes, neither_but
 from .lexical import idiom_reversal, noun_opposite, plain_opposite, wish_reversal
 from .misread import degree_reversals, middle_in_pair
@@ -166,7 +166,7 @@ def reversal_candidates(s: Sent, span: tuple[int, int], r: Reversal) -> tuple[li
         # *faster* -> *slower*, *rudeness* -> *politeness*, *yum* -> *yuck*, *lacking flavor* -> *full of flavor*,
         # *watered down* -> *strong* (:mod:`.gaps`)
         out += misread_comparative(s, head, r) + quality_noun(s, head, r) + interjection(s, head, sign)
-        out += lacking_object(s, head, sign) + phrasal_complaint(s, head, sign)
+        out += lacking_object(s, head, sign) + phrasal_complaint(s, head, sign) + purpose_perfect(s, head, sign)
         avoid = avoidance(s, head, sign) + fixed_praise(s, f, t, sign)
         out += avoid
         out += analytic_comparison(s, head)

@@ -10,7 +10,9 @@ and the fluency ranking.
 - an interjection of taste (:func:`interjection`: *I recommend the gnocchi -- yum!* -> *-- yuck!*);
 - *lacking* with its object (:func:`lacking_object`: *fresh, yet lacking flavor* -> *yet full of flavor*): the
   verb *lack* has no antonym and its participle no negation site;
-- a phrasal complaint (:func:`phrasal_complaint`: *The sangria's - watered down* -> *strong*).
+- a phrasal complaint (:func:`phrasal_complaint`: *The sangria's - watered down* -> *strong*);
+- *the perfect* noun of a purpose (:func:`purpose_perfect`: *the perfect size to carry to class* -> *the wrong
+  size*): *perfect* means *right for*, whose opposite is *wrong*, never *poor*.
 """
 from __future__ import annotations
 
@@ -154,3 +156,39 @@ def phrasal_complaint(s: Sent, head: int, sign: int) -> list[Candidate]:
         e = CharEdit(a, b, o, s.text[a:b], "antonym", f"{o!r} for the complaint {s.text[a:b]!r}")
         out.append(Candidate((e,), "antonym", e.detail, 1 + rank))
     return out
+
+
+def purpose_perfect(s: Sent, head: int, sign: int) -> list[Candidate]:
+    """*It is lightweight and the perfect size to carry to class* -> *the wrong size to carry to class*, *the perfect
+    laptop for students* -> *the wrong laptop for students*, *The configuration is perfect for my needs* -> *is
+    unsuitable for my needs* (or *wrong for*): *perfect* that names what its noun is for (an infinitive or *for*
+    after the noun, or *for* right after a predicative *perfect*) means *right for*, and its review opposite *poor*
+    reads as broken there (*the poor size to carry* -19.0 nats, *the wrong size* -7.6). Attributive only after *the*
+    (*a wrong place to relax* does not read); predicative only after *be*, its noun or its own subject in a gapped
+    clause (*and the quiet atmosphere perfect for good conversation*), never as the result of a fact (*a 10 hour
+    battery life ..., making it perfect for the classroom*: *unsuitable* no longer follows); only for praise."""
+    p = s.parse
+    if sign <= 0 or p.tokens[head].lower() != "perfect" or p.upos[head] != "ADJ":
+        return []
+    kids = children(p, head)
+    if head + 1 < len(p.tokens) and p.tokens[head + 1].lower() == "for" and head + 1 in kids and (
+            (p.deps[head] == "acomp" and lemma(p.tokens[p.heads[head]].lower(), "VERB") == "be")
+            or (p.deps[head] == "amod" and p.heads[head] < head)
+            or (p.deps[head] in ("conj", "ROOT") and any(p.deps[j] == "nsubj" for j in kids))):
+        out = []
+        for rank, o in enumerate(("unsuitable", "wrong")):
+            e = s.replace(head, o, "antonym", f"{o!r} for 'perfect for' (right for a purpose)")
+            out.append(Candidate((e,), "antonym", e.detail, rank))
+        return out
+    if p.deps[head] != "amod" or head == 0 or p.tokens[head - 1].lower() != "the":
+        return []
+    noun = p.heads[head]
+    if noun <= head or p.upos[noun] != "NOUN":
+        return []
+    purpose = any(j > noun and ((p.deps[j] in ("relcl", "acl") and p.tags[j] == "VB" and any(
+        p.tokens[k].lower() == "to" and p.deps[k] == "aux" for k in children(p, j))) or (
+        p.deps[j] == "prep" and p.tokens[j].lower() == "for")) for j in children(p, noun))
+    if not purpose:
+        return []
+    e = s.replace(head, "wrong", "antonym", "'wrong' for 'perfect' (right for a purpose)")
+    return [Candidate((e,), "antonym", e.detail, 0)]  # the idiom ranks before the review opposite *poor*
