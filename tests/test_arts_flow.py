@@ -141,6 +141,11 @@ def test_a_liking_verb_whose_praised_object_is_an_opinion_too_takes_antonyms_for
     # the negation for *nice* falls on *loving*: with *hating* it read *I am not hating the fast performance also*
     offered = {c["text"]: c["valid"] for site in v.choices for c in site["candidates"]}
     assert not any(ok and "not loving" in t for t, ok in offered.items()), offered
+    # a comparison after the object is no modifier of it: *I dislike those programs worse than Office* never
+    gen = run(tmp_path, kit, [("c", "I like those programs better than Office.",
+                               [("programs", "positive", ["like", "better"])])])
+    c = variant(gen, "c_0_adv1")
+    assert c is None or "worse" not in c.sentence, c.sentence
 
 
 def test_an_extreme_adjective_takes_a_plain_opposite_over_its_prefixed_denial(tmp_path, kit):
