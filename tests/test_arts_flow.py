@@ -131,6 +131,23 @@ def test_a_liking_verb_whose_object_keeps_its_praise_is_not_reversed_alone(tmp_p
     assert d is not None and "the lighted keyboard" in d.sentence, refusal(gen, "d_0")
 
 
+def test_a_liking_verb_whose_praised_object_is_an_opinion_too_takes_antonyms_for_both(tmp_path, kit):
+    # laptop test 484:1, opinions *loving* and *fast*: a negation would read *not loving the fast performance*
+    gen = run(tmp_path, kit, [("l", "I am loving the nice performance also.",
+                               [("performance", "positive", ["loving", "nice"])])])
+    v = variant(gen, "l_0_adv1")
+    assert v is not None, refusal(gen, "l_0")
+    assert "not" not in v.sentence and "nice" not in v.sentence and "hating" in v.sentence, v.sentence
+    # the negation for *nice* falls on *loving*: with *hating* it read *I am not hating the fast performance also*
+    offered = {c["text"]: c["valid"] for site in v.choices for c in site["candidates"]}
+    assert not any(ok and "not loving" in t for t, ok in offered.items()), offered
+    # a comparison after the object is no modifier of it: *I dislike those programs worse than Office* never
+    gen = run(tmp_path, kit, [("c", "I like those programs better than Office.",
+                               [("programs", "positive", ["like", "better"])])])
+    c = variant(gen, "c_0_adv1")
+    assert c is None or "worse" not in c.sentence, c.sentence
+
+
 def test_an_extreme_adjective_takes_a_plain_opposite_over_its_prefixed_denial(tmp_path, kit):
     gen = run(tmp_path, kit, [("x", "The packing and everything was perfect.", [("packing", "positive", ["perfect"])])])
     v = variant(gen, "x_0_adv1")

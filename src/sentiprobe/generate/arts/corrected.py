@@ -184,7 +184,7 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
     others = {o.aspect.id: o.opinion_tokens() - pa.opinion_tokens() for o in prep.aspects
               if o is not pa and not set(o.opinions) & mine}
     rev = Reversal(a.polarity, q.lexicon, q.antonyms, q.vocab, {k: v for k, v in others.items() if v},
-                   fit=aspect_view(q.aspect_opinions, prep, pa))
+                   fit=aspect_view(q.aspect_opinions, prep, pa), own=frozenset(pa.opinion_tokens()))
     reasons = []
     for span in pa.opinions:
         cands, why = reversal_candidates(sent, span, rev)
@@ -307,7 +307,7 @@ def plan_rev_non(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
             others = {x.aspect.id: x.opinion_tokens() - o.opinion_tokens() for x in prep.aspects
                       if x is not o and x is not pa}
             rev = Reversal(o.aspect.polarity, q.lexicon, q.antonyms, q.vocab, {k: v for k, v in others.items() if v},
-                           guard, fit=aspect_view(q.aspect_opinions, prep, o))
+                           guard, fit=aspect_view(q.aspect_opinions, prep, o), own=frozenset(o.opinion_tokens()))
             sites: list[Site] = []
             for span in o.opinions:
                 cands, why = reversal_candidates(sent, span, rev)

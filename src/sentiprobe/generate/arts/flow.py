@@ -139,20 +139,34 @@ def _degree_comparative(s: Sent, head: int) -> str | None:
     return None if hit is None else f"{hit} {p.tokens[head]}"
 
 
-def _praised_object(s: Sent, head: int, r: Reversal) -> str | None:
+def _praised_object(s: Sent, head: int, r: Reversal, own: frozenset[int] = frozenset()) -> str | None:
     """The praising adjective inside the object of a liking verb at ``head`` (*loving the fast performance*), if
-    one is there: reversed with the verb or not, it leaves the sentence arguing with itself."""
+    one is there: reversed with the verb or not, it leaves the sentence arguing with itself. ``own`` are passed over:
+    the reversed aspect's opinions that modify the object (:func:`_liked_by`), reversed with the verb."""
     p = s.parse
     if lemma(p.tokens[head], "VERB") not in _LIKING or p.upos[head] != "VERB":
         return None
     for j in children(p, head):
         if p.deps[j] != "dobj":
             continue
-        for k in sorted(subtree(p, j)):
+        for k in sorted(subtree(p, j) - own):
             if p.upos[k] == "ADJ" and p.tags[k] != "VBN" and not p.tokens[k].lower().endswith("ed") \
                     and r.lexicon.word(p.tokens[k]) > 0:  # a participle describes (*the lighted screen*)
                 return p.tokens[k]
     return None
+
+
+def _liked_by(s: Sent, head: int) -> int | None:
+    """The liking verb whose object the opinion at ``head`` modifies before it, in its plain degree (*I am loving
+    the fast performance*): a negation for *fast* falls on the verb (*not loving the fast performance*), which
+    denies the liking and keeps *fast*. A comparison after the object is none (*I like those programs better than
+    Office* -> *dislike those programs worse*)."""
+    p = s.parse
+    v = p.heads[p.heads[head]]
+    if p.deps[head] != "amod" or p.tags[head] != "JJ" or head > p.heads[head] or p.deps[p.heads[head]] != "dobj" \
+            or p.upos[v] != "VERB":
+        return None
+    return v if lemma(p.tokens[v], "VERB") in _LIKING else None
 
 
 def _degree_cause(s: Sent, head: int, r: Reversal) -> str | None:
@@ -226,10 +240,20 @@ def surroundings(s: Sent, head: int, cands: Sequence[Candidate], r: Reversal) ->
         out = [c.with_problems("an opinion after *once used to ...* tells what the learning led to (*once used to "
                                "the OS it is easy*): its reversal reads as nonsense") if c.valid else c for c in out]
     praised = _praised_object(s, head, r)
-    if praised is not None:
+    mods = frozenset(k for k in r.own if _liked_by(s, k) == head)
+    if praised is not None and _praised_object(s, head, r, mods) is None:  # *I am loving the fast performance*
+        # (opinions *loving*, *fast*) -> *hating the slow performance*; a negation leaves *fast* standing
+        out = [c.with_problems(f"a negated {p.tokens[head]!r} leaves its object's praise {praised!r} standing; "
+                               "the antonyms reverse both") if c.valid and c.op in NEGATION_OPS else c for c in out]
+    elif praised is not None:
         out = [c.with_problems(f"the object of {p.tokens[head]!r} keeps its praise {praised!r}: *not loving the "
                                "fast performance* argues with itself") if c.valid and c.op != "negation_removed"
                else c for c in out]
+    liking = _liked_by(s, head)
+    if liking is not None:
+        out = [c.with_problems(f"a negation falls on the liking verb {p.tokens[liking]!r}: *not loving the fast "
+                               "performance* denies the liking and keeps the praise") if c.valid and c.op in
+               NEGATION_OPS and c.op != "negation_removed" else c for c in out]
     hedge = _degree_comparative(s, head)
     if hedge is not None:
         out = [c.with_problems(f"a negated {hedge!r} is a hedge (only a little), not the opposite")

@@ -126,6 +126,7 @@ class Reversal:
     others: dict[str, set[int]] = field(default_factory=dict)  # other aspect id -> its own opinion tokens
     guard: set[int] = field(default_factory=set)  # tokens the negation scope must not reach (RevNon: the target)
     fit: AspectView | None = None  # the aspect head's opinions in the training file (:mod:`.sense`)
+    own: frozenset[int] = frozenset()  # the reversed aspect's own opinion tokens (all of its sites are reversed)
 
 
 def sign_label(sign: int) -> str:
