@@ -78,7 +78,7 @@ def polar_word(lexicon: Polarity, p: Parse, toks: Iterable[int], sign: int, skip
     return next((p.tokens[i] for i in sorted(toks) if i not in skip and polar_sign(lexicon, p, i) == sign), None)
 
 
-def _ties(p: Parse) -> list[tuple[int, set[int], set[int]]]:
+def ties_of(p: Parse) -> list[tuple[int, set[int], set[int]]]:
     """Every (tie word, its phrase, its host's side): the host's subtree without coordinated or embedded
     clauses (coordinated adjectives on it stay) and without the phrase."""
     out = []
@@ -99,16 +99,17 @@ def _ties(p: Parse) -> list[tuple[int, set[int], set[int]]]:
     return out
 
 
-def tie_clash(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspect], others: Sequence[PreparedAspect]
-              ) -> str | None:
+def tie_clash(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspect], others: Sequence[PreparedAspect],
+              skip: frozenset[int] = frozenset()) -> str | None:
     """Why reversing the opinions of ``flipped`` (the aspects whose label the edit flips) would clash with
-    unchanged words tied to them, or None (the first of :func:`clashes`)."""
-    found = clashes(lexicon, p, flipped, others)
+    unchanged words tied to them, or None (the first of :func:`clashes`); the tie words at ``skip`` are
+    contrasted by a repair (:mod:`.tiecontrast`) and do not count."""
+    found = clashes(lexicon, p, flipped, others, skip)
     return next(iter(found.values()), None)
 
 
-def clashes(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspect], others: Sequence[PreparedAspect]
-            ) -> dict[str, str]:
+def clashes(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspect], others: Sequence[PreparedAspect],
+            skip: frozenset[int] = frozenset()) -> dict[str, str]:
     """``{aspect id: why}`` for every aspect of ``flipped`` whose reversal unchanged tied words contradict.
     ``others`` are the sentence's other aspects: their opinions count as tied context in a with/including phrase,
     never in a coordinated predicate (the and -> but rule handles two aspects' clauses); the opinions of
@@ -116,7 +117,7 @@ def clashes(lexicon: Polarity, p: Parse, flipped: Sequence[PreparedAspect], othe
     edited = set().union(*(f.opinion_tokens() for f in flipped)) if flipped else set()
     annotated = set().union(*(o.opinion_tokens() for o in others)) if others else set()
     terms = {i for o in (*flipped, *others) for i in range(*o.span)}
-    ties = [t for t in _ties(p) if t[0] not in terms]  # *chicken with avocado* is a name, not a tie
+    ties = [t for t in ties_of(p) if t[0] not in terms | skip]  # *chicken with avocado* is a name, not a tie
     out: dict[str, str] = {}
     for f in flipped:
         why = _clash(lexicon, p, f, ties, edited | terms, annotated)
@@ -342,6 +343,16 @@ def elaboration_split(lexicon: Polarity, text: str, tokens: Sequence[str], offse
     colon or dash of a sentence agree under the lexicon in the source and disagree after the edits (*All are
     GREAT - poori, naan, paratha all FRESH* -> *... all OLD*; *Desserts are almost incredible: my personal
     favorite is ...*)."""
+    k = elaboration_mark(lexicon, text, tokens, offsets, edits)
+    if k is None:
+        return None
+    return (f"the {tokens[k]!r} joins a statement and its elaboration: after the edit one side reads positive, "
+            "the other negative")
+
+
+def elaboration_mark(lexicon: Polarity, text: str, tokens: Sequence[str], offsets: Sequence[tuple[int, int]],
+                     edits: Sequence[CharEdit]) -> int | None:
+    """The colon or dash of :func:`elaboration_split`, or None."""
     for k, tok in enumerate(tokens):
         if tok not in ELABORATION or any(touches(offsets[k], e) for e in edits):
             continue
@@ -353,8 +364,7 @@ def elaboration_split(lexicon: Polarity, text: str, tokens: Sequence[str], offse
         before = [stance_free_reading(lexicon, text[a:b]) for a, b in sides]
         after = [stance_free_reading(lexicon, _edited(text, a, b, edits)) for a, b in sides]
         if before[0] == before[1] != 0 and after[0] * after[1] == -1:
-            return (f"the {tok!r} joins a statement and its elaboration: after the edit one side reads positive, "
-                    "the other negative")
+            return k
     return None
 
 

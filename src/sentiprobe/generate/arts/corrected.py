@@ -39,6 +39,7 @@ from .polarity import COMPANY, LABEL_SIGN, Polarity, phrase_reading
 from .quantity import lowered_reading
 from .resources import Parse
 from .runon import runon_contrast
+from .tiecontrast import elaboration_contrast, with_contrast
 from .clausewords import plain_clause_word
 from .repair import (Additive, additive_deletion, additive_repair, conjunction_edit, contrast_added, contrast_made,
                      contrast_repair, find_additive)
@@ -168,6 +169,8 @@ def plan_rev_tgt(q: Quality, prep: Prepared, pa: PreparedAspect) -> Plan:
         rest = [o for o in prep.aspects if o not in flipped]
         clash = tie_clash(q.lexicon, sent.parse, flipped, rest)
         fix = coordination_repair(sent, pa, prep.aspects) if clash and clash.startswith(COORDINATED) else None
+        if clash and "phrase ties" in clash:
+            fix = with_contrast(q.lexicon, sent, flipped, rest)
         if fix is not None:
             plan.conj_fix, clash = [fix], None
         clash = clash or context_clash(q.lexicon, sent.parse, flipped, rest)
@@ -522,6 +525,10 @@ def _repair(q: Quality, plan: Plan, turned: list[PreparedAspect], edits: list[Ch
     fix7 = runon_contrast(sent, plan.prep.aspects, turned, edits, q.lexicon)
     if fix7 is not None and not any(fix7.overlaps(e) for e in edits):
         edits.append(fix7)
+    fix8 = elaboration_contrast(q.lexicon, sent, plan.prep.aspects, turned, edits) if plan.strategy == "revtgt" \
+        else None
+    if fix8 is not None and not any(fix8.overlaps(e) for e in edits):
+        edits.append(fix8)
     return None
 
 
