@@ -76,3 +76,8 @@ def test_a_reversed_first_item_of_a_list_is_set_off_by_but(tmp_path, kit):
     v = variant(gen, "m_2_adv1")  # a middle item has no one place for the contrast
     assert v is None, v.sentence
     assert "one item of a list" in (refusal(gen, "m_2", "revtgt") or ""), refusal(gen, "m_2", "revtgt")
+    text = "Our waiter was helpful and charming, the food was perfect, and the wine was good, too."
+    gen = run(tmp_path, kit, [("w", text, [("waiter", "positive", ["helpful", "charming"]),
+                                           ("food", "positive", ["perfect"]), ("wine", "positive", ["good"])])])
+    v = variant(gen, "w_0_adv1")  # an edit beyond the first item (the additive *too* removed): no one contrast
+    assert v is None or ", but the food" not in v.sentence, v.sentence

@@ -140,7 +140,8 @@ def list_contrast(sent: Sent, edits: Sequence[CharEdit], aspects: Sequence[Prepa
     becomes *but* (*beautiful ambience, excellent food and inattentive service* -> *... but inattentive
     service*), or a *but* follows its comma (*Great food, great drinks, but bad atmosphere*). A reversed first
     item is set off the same way, by a *but* after the comma that ends it (*Bad service, but great food, good
-    value, and never have to wait in line!*): the rest of the list reads as the praise it was. None where the
+    value, and never have to wait in line!*): the rest of the list reads as the praise it was, so no edit may
+    fall beyond the first item (*low quality, but has a killer GUI, ... lots of very bad applications*). None where the
     sentence holds another contrast, the item is in the middle (*Good service, bad food, good value*: no one
     place for the contrast) or a dash or an *and* follows it."""
     p = sent.parse
@@ -153,9 +154,10 @@ def list_contrast(sent: Sent, edits: Sequence[CharEdit], aspects: Sequence[Prepa
     _, items, k, _ = found[0]
     if k == 0:
         first = items[1][0]
-        if p.tokens[first] != "," or any(touches(sent.offsets[first], e) for e in edits) or (
+        lo, hi = sent.offsets[items[0][0]][0], sent.offsets[items[0][-1]][1]
+        if p.tokens[first] != "," or any(not lo <= e.start <= e.end <= hi for e in edits) or (
                 first + 1 < len(p.tokens) and p.tokens[first + 1].lower() in _ADDING):
-            return None
+            return None  # an edit beyond the first item (RevNon reversing a later one too) leaves no one contrast
         return sent.insert_after(first, "but", "but_inserted", "the reversed first item of a list is contrasted")
     if k != len(items) - 1:
         return None
