@@ -58,3 +58,26 @@ def test_one_reversed_item_of_a_list_is_contrasted_or_refused(tmp_path, kit):
         assert "one item of a list" in (refusal(gen, aid, "revtgt") or ""), refusal(gen, aid, "revtgt")
     # a short tally whose first item is reversed reads as pros and cons
     assert "one item of a list" not in (refusal(gen, "l_0", "revtgt") or ""), refusal(gen, "l_0", "revtgt")
+
+
+def test_a_reversed_first_item_of_a_list_is_set_off_by_but(tmp_path, kit):
+    text = "Good service, great food, good value, and never have to wait in line!"
+    gen = run(tmp_path, kit, [("f", text, [("service", "positive", ["Good"]), ("food", "positive", ["great"]),
+                                           ("value", "positive", ["good"])])])
+    v = variant(gen, "f_0_adv1")  # the first item: the rest of the list reads as the praise it was
+    assert v is not None and v.sentence.endswith(" service, but great food, good value, and never have to wait in "
+                                                 "line!"), v.sentence if v else refusal(gen, "f_0", "revtgt")
+    assert "but_inserted" in [e.op for e in v.edits]
+    text = "Great food, great waitstaff, great atmosphere, and best of all GREAT beer!"
+    gen = run(tmp_path, kit, [("m", text, [("food", "positive", ["Great"]), ("waitstaff", "positive", ["great"]),
+                                           ("atmosphere", "positive", ["great"]), ("beer", "positive", ["GREAT"])])])
+    v = variant(gen, "m_0_adv1")
+    assert v is not None and ", but great waitstaff, great atmosphere, and best of all GREAT beer!" in v.sentence, v
+    v = variant(gen, "m_2_adv1")  # a middle item has no one place for the contrast
+    assert v is None, v.sentence
+    assert "one item of a list" in (refusal(gen, "m_2", "revtgt") or ""), refusal(gen, "m_2", "revtgt")
+    text = "Our waiter was helpful and charming, the food was perfect, and the wine was good, too."
+    gen = run(tmp_path, kit, [("w", text, [("waiter", "positive", ["helpful", "charming"]),
+                                           ("food", "positive", ["perfect"]), ("wine", "positive", ["good"])])])
+    v = variant(gen, "w_0_adv1")  # an edit beyond the first item (the additive *too* removed): no one contrast
+    assert v is None or ", but the food" not in v.sentence, v.sentence

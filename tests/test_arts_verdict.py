@@ -4,6 +4,7 @@
 The corrected mode runs with ``rank="rules"`` (no language model)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ import _arts_kit
 
 from sentiprobe.generate.arts import GenerateConfig
 from sentiprobe.generate.arts.charedit import CharEdit
-from sentiprobe.generate.arts.verdict import stance_clash, verdict_clash
+from sentiprobe.generate.arts.verdict import recommendation_repair, stance_clash, verdict_clash
 
 RULES = GenerateConfig(rank="rules", phrase_source="template", strategies=("revtgt", "revnon"))
 
@@ -52,13 +53,32 @@ def test_praise_beside_an_unchanged_verdict_of_complaint_is_refused(tmp_path, ki
     assert "verdict" in (refusal(gen, "n_0") or ""), refusal(gen, "n_0")
 
 
-def test_a_complaint_about_what_an_imperative_recommends_is_refused(tmp_path, kit):
-    sents = [("o", "Also get the onion rings -- best we ever had.", [("onion rings", "positive", ["best"])]),
-             ("s", "Sit back in one of those comfortable chairs.", [("chairs", "positive", ["comfortable"])])]
+def test_a_complaint_about_what_an_imperative_recommends_is_refused_or_the_recommendation_reversed(tmp_path, kit):
+    sents = [("o", "Also get the Onion Rings -- best we've ever had.", [("Onion Rings", "positive", ["best"])]),
+             ("s", "Sit back in one of those comfortable chairs.", [("chairs", "positive", ["comfortable"])]),
+             ("t", "Also get the onion rings and the burger -- best we've ever had.",
+              [("onion rings", "positive", ["best"]), ("burger", "positive", ["best"])])]
     gen = run(tmp_path, kit, sents)
-    for sid, _, _ in sents:
-        assert variant(gen, f"{sid}_0_adv1") is None, variant(gen, f"{sid}_0_adv1").sentence
-        assert "recommends what" in (refusal(gen, f"{sid}_0") or ""), refusal(gen, f"{sid}_0")
+    v = variant(gen, "o_0_adv1")  # *get* has the one-word opposite *skip*: the recommendation moves with the aspect
+    assert v is not None and v.sentence == "Also skip the Onion Rings -- worst we've ever had.", v
+    assert "recommendation_reversed" in [e.op for e in v.edits]
+    v = variant(gen, "t_0_adv1")  # both aspects share the opinion: both reversed, the recommendation with them
+    assert v is None or v.sentence.startswith("Also skip the onion rings and the burger"), v.sentence
+    # *sit back in* has no such opposite
+    assert variant(gen, "s_0_adv1") is None, variant(gen, "s_0_adv1").sentence
+    assert "recommends what" in (refusal(gen, "s_0") or ""), refusal(gen, "s_0")
+
+
+def test_the_recommendation_is_reversed_only_for_reversed_aspects_alone():
+    text = "Try the soup and the bread -- best we've ever had."
+    offsets = [(m.start(), m.end()) for m in re.finditer(r"\w+|[^\w\s]+", text)]
+    soup, bread = text.index("soup"), text.index("bread")
+    e = _edit(text, "best", "worst")
+    assert recommendation_repair(text, offsets, [e], [(soup, soup + 4, 1), (bread, bread + 5, 1)]) == (0, "Skip")
+    # an aspect of the object that keeps its praise keeps the recommendation (the variant is refused)
+    assert recommendation_repair(text, offsets, [e], [(soup, soup + 4, 1), (bread, bread + 5, 0)]) is None
+    # a complaint turned into praise is no recommendation's reversal
+    assert recommendation_repair(text, offsets, [e], [(soup, soup + 4, -1)]) is None
 
 
 def _edit(text: str, word: str, new: str) -> CharEdit:

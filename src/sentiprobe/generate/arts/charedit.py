@@ -25,7 +25,7 @@ class CharEdit:
         before: ``source[start:end]``.
         op: ``antonym`` / ``negation_removed`` / ``negation_added`` / ``copula_negated`` / ``do_support`` /
             ``degree_adverb`` / ``and_to_but`` / ``but_to_and`` / ``article`` / ``additive_removed`` /
-            ``but_added`` (the repairs of :mod:`.repair`).
+            ``but_added`` (the repairs of :mod:`.repair`), ``recommendation_reversed`` (:mod:`.verdict`).
         detail: where the edit comes from (``WordNet antonym of good.a.01:good``, ``'not' after the copula``).
     """
 

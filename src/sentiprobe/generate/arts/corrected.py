@@ -49,7 +49,7 @@ from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
 from .statement import statement_contrast_repair
 from .syntax import EMBEDDED, span_head, subtree
 from .text import token_offsets
-from .verdict import how_pair_clash, stance_clash, verdict_clash
+from .verdict import how_pair_clash, recommendation_repair, stance_clash, verdict_clash
 
 LEFT, RIGHT = 5, 3
 """Tokens of context shown left and right of a site's edits in the provenance and ``--explain`` rows (the
@@ -529,6 +529,10 @@ def _repair(q: Quality, plan: Plan, turned: list[PreparedAspect], edits: list[Ch
         else None
     if fix8 is not None and not any(fix8.overlaps(e) for e in edits):
         edits.append(fix8)
+    rec = recommendation_repair(sent.text, sent.offsets, edits, [
+        (o.aspect.start, o.aspect.end, LABEL_SIGN[o.aspect.polarity] if o in turned else 0) for o in plan.prep.aspects])
+    if rec is not None:  # *Also get the Onion Rings -- worst ...* -> *Also skip ...* (:mod:`.verdict`)
+        edits.append(sent.replace(*rec, "recommendation_reversed", "the recommendation of the reversed aspect"))
     return None
 
 

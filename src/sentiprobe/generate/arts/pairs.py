@@ -138,8 +138,13 @@ def list_contrast(sent: Sent, edits: Sequence[CharEdit], aspects: Sequence[Prepa
                   turned: Sequence[PreparedAspect], lexicon: Polarity) -> CharEdit | None:
     """The contrast a reviewer puts before the reversed last item of a plain list (op ``but_inserted``): its *and*
     becomes *but* (*beautiful ambience, excellent food and inattentive service* -> *... but inattentive
-    service*), or a *but* follows its comma (*Great food, great drinks, but bad atmosphere*); None where the
-    sentence holds another contrast, the item is not the last or a dash opens it."""
+    service*), or a *but* follows its comma (*Great food, great drinks, but bad atmosphere*). A reversed first
+    item is set off the same way, by a *but* after the comma that ends it (*Bad service, but great food, good
+    value, and never have to wait in line!*): the rest of the list reads as the praise it was, so no edit may
+    fall beyond the first item (*low quality, but has a killer GUI, ... lots of very bad applications*), and the
+    item is a phrase, not a clause whose verb the next items gap (*The food was bad, the service prompt*). None
+    where the sentence holds another contrast, the item is in the middle (*Good service, bad food, good value*: no one
+    place for the contrast) or a dash or an *and* follows it."""
     p = sent.parse
     if any(w.lower() in _CONTRAST for w in p.tokens) or any(
             w in _CONTRAST for e in edits for w in e.text.lower().split()):
@@ -148,7 +153,16 @@ def list_contrast(sent: Sent, edits: Sequence[CharEdit], aspects: Sequence[Prepa
     if len(found) != 1:
         return None
     _, items, k, _ = found[0]
-    if k != len(items) - 1 or k == 0:
+    if k == 0:
+        first = items[1][0]
+        lo, hi = sent.offsets[items[0][0]][0], sent.offsets[items[0][-1]][1]
+        if p.tokens[first] != "," or any(not lo <= e.start <= e.end <= hi for e in edits) or (
+                first + 1 < len(p.tokens) and p.tokens[first + 1].lower() in _ADDING):
+            return None  # an edit beyond the first item (RevNon reversing a later one too) leaves no one contrast
+        if any(p.upos[i] == "AUX" for i in items[0]):
+            return None  # clauses with gapped verbs take no *but* (*The food was bad, but the service prompt, ...*)
+        return sent.insert_after(first, "but", "but_inserted", "the reversed first item of a list is contrasted")
+    if k != len(items) - 1:
         return None
     first = items[k][0]
     sep = p.tokens[first].lower()

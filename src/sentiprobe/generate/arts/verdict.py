@@ -84,6 +84,37 @@ _IMPERATIVE = re.compile(
 """A recommendation in the imperative at the start of a sentence: its object is recommended, so a complaint
 about that object in the same sentence argues with it (*Also get the onion rings -- worst we've ever had*)."""
 
+_RECOMMENDING = re.compile(r"(?:get|try|order|grab|sample)$", re.I)
+"""The imperatives of :data:`_IMPERATIVE` that name the recommended act alone, so that *skip* says the opposite
+(*sit back in*, *check out*, *go for* and *don't miss* have no one-word opposite that reads well)."""
+
+
+def recommendation_repair(source: str, offsets: Sequence[tuple[int, int]], edits: Sequence[CharEdit],
+                          turned: Sequence[tuple[int, int, int]]) -> tuple[int, str] | None:
+    """The recommendation whose object the edits turn from praise to complaint, reversed with it: its verb
+    becomes *skip* (*Also get the Onion Rings -- best we've ever had* -> *Also skip the Onion Rings -- worst
+    we've ever had*), as (token index of the verb, the new word), or None. Only where the object (up to the
+    stretch's end) holds aspects the edits turn negative and no other aspect, and the recommending verb is one
+    word (:data:`_RECOMMENDING`): a recommendation about the reversed aspect alone moves with it.
+    ``turned``: (start, end, old sign) of every aspect of the sentence, the sign 0 for the ones kept."""
+    for m in _IMPERATIVE.finditer(source):
+        v = m.end()
+        verb = _RECOMMENDING.search(source, m.start(), v)
+        if verb is None or any(e.start < v and m.start() < e.end for e in edits):
+            continue
+        end = _BOUNDARY.search(source, v)
+        obj_end = min(v + 40, end.start() if end else len(source))
+        inside = [sign for a, _, sign in turned if v <= a < obj_end]
+        if not inside or any(sign != 1 for sign in inside):
+            continue
+        k = next((i for i, (a, _) in enumerate(offsets) if a == verb.start()), None)
+        if k is None or offsets[k][1] != verb.end():
+            continue
+        word = "Skip" if source[verb.start()].isupper() else "skip"
+        return k, word
+    return None
+
+
 _CONTRAST = re.compile(r"\b(?:but|although|though|however|except|yet|whereas|still|despite|nevertheless|"
                        r"otherwise|even\s+so|while)\b", re.I)
 """Words that join a verdict and a contrary opinion into a mixed review."""
