@@ -3,10 +3,10 @@
 Two RevTgt refusals of :mod:`.clash` guard a tie between the target's opinion and a word that keeps the old
 polarity: a *with* phrase (:func:`.clash.tie_clash`) and a statement with its elaboration after a colon or dash
 (:func:`.clash.elaboration_split`). Where that word is the opinion of another annotated aspect, whose label
-stays, the reversal cannot touch it, and the ARTS post-editors wrote the mixed sentence with a contrast instead
-(*It looks and feels solid, with a flawless finish* -> *It looks and feels solid, but with a flawed finish*;
-*Desserts are almost incredible: my personal favorite is their Tart of the Day* -> *Desserts are almost
-inedible, but my personal favorite is ...*). Two forms only, where the contrast reads as plain English:
+stays, the reversal cannot touch it; the sentence is then mixed, and the ARTS rules mark a mixed sentence with a
+contrast (their *and* -> *but*, see docs/protocols/arts.md), which these two places lack (the released variants
+of these sources read *It looks and feels not solid, with a flawless finish* and *Desserts are almost credible:
+my personal favorite is ...*). Two forms only, where the contrast reads as plain English:
 
 * :func:`with_contrast`, op ``but_inserted``: *but* before a *with* that follows a comma, where one side of the
   tie holds the target's opinion and no noun but the target's terms (*with the rolls usually terrible and the
