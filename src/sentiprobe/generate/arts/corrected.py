@@ -42,7 +42,7 @@ from .runon import runon_contrast
 from .tiecontrast import elaboration_contrast, with_contrast
 from .clausewords import plain_clause_word
 from .repair import (Additive, additive_deletion, additive_repair, conjunction_edit, contrast_added, contrast_made,
-                     contrast_repair, find_additive)
+                     contrast_repair, find_additive, second_contrast)
 from .sametarget import answers, further_opinions, widened
 from .sense import DESCRIPTOR, AspectOpinions, aspect_view, kind_of
 from .strategies import SUFFIX, Prepared, PreparedAspect, Variant
@@ -408,7 +408,7 @@ def _realise(q: Quality, plan: Plan) -> tuple[Variant | None, str | None]:
         return None, "no site has a valid, fluent candidate" + (f": {failed[0]}" if failed else "")
     conj = _conjunction(plan, flipped, q.lexicon)
     if conj is not None and not any(conj.overlaps(e) for e in edits):
-        other = _second_contrast(sent, conj) if conj.op == "and_to_but" else None
+        other = second_contrast(sent, conj) if conj.op == "and_to_but" else None
         if other is not None:  # *The food was great but the service was fast but the room was cold*
             worded = while_contrast(sent, conj, edits)  # *..., while the room was cold* (:mod:`.beside`)
             if isinstance(worded, str):
@@ -533,24 +533,6 @@ def _repair(q: Quality, plan: Plan, turned: list[PreparedAspect], edits: list[Ch
         (o.aspect.start, o.aspect.end, LABEL_SIGN[o.aspect.polarity] if o in turned else 0) for o in plan.prep.aspects])
     if rec is not None:  # *Also get the Onion Rings -- worst ...* -> *Also skip ...* (:mod:`.verdict`)
         edits.append(sent.replace(*rec, "recommendation_reversed", "the recommendation of the reversed aspect"))
-    return None
-
-
-def _second_contrast(sent: Sent, conj: CharEdit) -> str | None:
-    """A *but* (or a *yet* between clauses) already in the sentence of ``conj`` (an *and* made *but*), outside
-    parentheses and not opening the sentence, or None."""
-    toks = [w.lower() for w in sent.parse.tokens]
-    k = next(i for i, o in enumerate(sent.offsets) if o[0] == conj.start)
-    marks = (".", "!", "?", "...")
-    lo = next((i + 1 for i in range(k - 1, -1, -1) if toks[i] in marks), 0)
-    hi = next((i for i in range(k + 1, len(toks)) if toks[i] in marks), len(toks))
-    depth = 0
-    for i in range(lo, hi):
-        depth += (toks[i] == "(") - (toks[i] == ")")
-        clause_yet = toks[i] == "yet" and toks[i - 1] not in ("and", ",") and sent.parse.upos[
-            sent.parse.heads[i]] in ("VERB", "AUX")  # not *simple yet well presented*, *exciting and yet relaxed*
-        if i != k and i != lo and depth == 0 and (toks[i] == "but" or clause_yet):
-            return sent.parse.tokens[i]
     return None
 
 

@@ -453,3 +453,21 @@ def contrast_made(sent: Sent, aspects: Sequence[PreparedAspect], turned: Sequenc
             if e is not None and e.start == sent.offsets[j + 1][0]:
                 found.append((1, e))
     return min(found, key=lambda x: x[0])[1] if found else None
+
+
+def second_contrast(sent: Sent, conj: CharEdit) -> str | None:
+    """A *but* (or a *yet* between clauses) already in the sentence of ``conj`` (an *and* made *but*), outside
+    parentheses and not opening the sentence, or None."""
+    toks = [w.lower() for w in sent.parse.tokens]
+    k = next(i for i, o in enumerate(sent.offsets) if o[0] == conj.start)
+    marks = (".", "!", "?", "...")
+    lo = next((i + 1 for i in range(k - 1, -1, -1) if toks[i] in marks), 0)
+    hi = next((i for i in range(k + 1, len(toks)) if toks[i] in marks), len(toks))
+    depth = 0
+    for i in range(lo, hi):
+        depth += (toks[i] == "(") - (toks[i] == ")")
+        clause_yet = toks[i] == "yet" and toks[i - 1] not in ("and", ",") and sent.parse.upos[
+            sent.parse.heads[i]] in ("VERB", "AUX")  # not *simple yet well presented*, *exciting and yet relaxed*
+        if i != k and i != lo and depth == 0 and (toks[i] == "but" or clause_yet):
+            return sent.parse.tokens[i]
+    return None
