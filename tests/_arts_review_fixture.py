@@ -62,3 +62,21 @@ def synthetic(path: Path, n: int) -> Path:
         recs[f"x{i}_0_adv1"] = _rec(s.replace("good", "bad"), "dish", "negative", f"x{i}_0",
                                     {"strategy": "revtgt", "labels": {f"x{i}_0": "negative"}, "edits": []})
     return write(path, recs)
+
+
+REFUSAL = f"the frame 'as always' ties the clauses' polarity {XSS}"
+
+
+def with_refused(path: Path) -> Path:
+    """The fixture plus a positive source with no RevTgt variant, and the generation report beside it that refuses
+    it under RevTgt (with a ``<script>`` in the reason), a neutral target and a target that has a variant."""
+    recs = records()
+    recs["s4_0"] = _rec("The staff was friendly, as always.", "staff", "positive", "s4_0")
+    write(path, recs)
+    skipped = [{"record": "s4_0", "stage": "revtgt", "reason": REFUSAL},
+               {"record": "s4_0", "stage": "revtgt", "reason": "a second reason is not shown"},
+               {"record": "s4_0", "stage": "revnon", "reason": "not eligible"},
+               {"record": "s2_1", "stage": "revtgt", "reason": "neutral target with a polar opinion"},
+               {"record": "s1_0", "stage": "revtgt", "reason": "refused by a verifier, then kept"}]
+    path.with_name(path.stem + ".report.json").write_text(json.dumps({"skipped": skipped}), encoding="utf-8")
+    return path

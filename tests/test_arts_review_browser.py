@@ -223,3 +223,33 @@ def test_keystrokes_per_variant_over_100(driver, tmp_path):
         assert per < 2  # one key per plain decision: the command keys alone stay under 2 per variant
     finally:
         srv.stop()
+
+
+def test_writing_a_refused_target(driver, tmp_path):
+    """``--write-refused``: the refused target follows the variants with its refusal shown as text; accepting it
+    unwritten is refused with a message, and a written reversal is accepted into the curated file."""
+    gen, out = fx.with_refused(tmp_path / "gen.json"), tmp_path / "curated.json"
+    srv = _serve(gen, out=out, write_refused=True)
+    try:
+        p = Page(driver, srv.url)
+        assert p.text("progress") == "0 of 6 reviewed" and p.text("refusal") == ""
+        p.press("k")  # back from the first variant wraps to the last item: the refused target
+        assert p.text("key") == "s4_0_adv1" and p.text("strategy") == "revtgt (to write)"
+        assert fx.REFUSAL in p.text("refusal") and not p.pwned()
+        assert p.text("label") == "negative" and "(was positive)" in p.text("label-note")
+        p.press("a")
+        assert "write its reversal first" in p.text("message") and p.text("progress") == "0 of 6 reviewed"
+        p.type_edit("The staff was rude, as always.")
+        assert p.text("message") == "" and p.text("v-term") == "staff"
+        assert p.d.find_element("css selector", "#diff ins").text.strip() == "rude"
+        p.press("a")
+        assert p.text("progress") == "1 of 6 reviewed" and p.text("refusal") == ""
+        p.press("F")
+        assert "(1 of 1 refused targets written)" in p.text("message")
+    finally:
+        srv.stop()
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert sorted(doc) == ["s4_0", "s4_0_adv1"]
+    assert doc["s4_0_adv1"]["provenance"]["written"] == {"refusal": fx.REFUSAL}
+    errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    assert errors == [], errors

@@ -52,14 +52,20 @@ def draw(generated: list[Path], released: list[Path], out: Path, per_group: int,
                 rows.append({"group": group, "file": gen_path.stem, "key": f"{k}_adv1", "term": v["term"],
                              "sentence": v["sentence"], "label": v["polarity"]})
     rng.shuffle(rows)
+    write_blind(rows, out, {"seed": seed, "per_group": per_group})
+    return len(rows)
+
+
+def write_blind(rows: list[dict[str, str]], out: Path, meta: dict[str, object]) -> None:
+    """The blind sheet of ``rows`` in their order (the judge sees the term and the sentence only) and its key
+    ``<out>.key.json`` (``meta`` plus each row's group, file, key, term, sentence and label, by sample id)."""
     with out.open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["sample_id", "term", "sentence", "fluent", "label", "notes"])
         for i, r in enumerate(rows, 1):
             w.writerow([i, r["term"], r["sentence"], "", "", ""])
-    key = {"seed": seed, "per_group": per_group, "items": {str(i): r for i, r in enumerate(rows, 1)}}
-    Path(f"{out}.key.json").write_text(json.dumps(key, indent=1), encoding="utf-8")
-    return len(rows)
+    key = {**meta, "items": {str(i): r for i, r in enumerate(rows, 1)}}
+    Path(f"{out}.key.json").write_text(json.dumps(key, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def score(sheet: Path) -> list[str]:
@@ -69,7 +75,7 @@ def score(sheet: Path) -> list[str]:
     with sheet.open(newline="", encoding="utf-8") as f:
         for r in csv.DictReader(f):
             k = items[r["sample_id"]]
-            fluent = r["fluent"].strip() == "1"
+            fluent = r["fluent"].strip().lower() in ("1", "yes", "y")
             label = r["label"].strip().lower() == k["label"]
             for name in (k["group"], f"{k['group']} ({k['file']})"):
                 t = tally.setdefault(name, [0, 0, 0, 0])

@@ -552,16 +552,19 @@ def arts_fidelity(generated: str | Path, reference: str, *, data_dir: str | None
 
 def arts_review(generated: str | Path, *, out: str | Path | None = None, export_audit: str | Path | None = None,
                 reviewer: str = "", port: int = 0, open_browser: bool = True, display: bool = False,
-                log: Callable[[str], None] | None = None) -> dict[str, Any]:
+                write_refused: bool = False, log: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Serve the review page of a generated ARTS file on 127.0.0.1 until its *finish* action or Ctrl-C (the API of
     ``sentiprobe arts review``; docs/arts-generate.md#reviewing). The decisions are saved after every action in
     ``GENERATED.review.json`` (a later call resumes); ``out`` receives the curated file (accepted variants and their
     sources, in the generator's format) and ``export_audit`` the judgements as an ``arts audit-score`` sheet.
+    ``write_refused``: after the variants, every polar target the generator refused under RevTgt (read from the
+    report beside ``generated``) is an item the reviewer writes (docs/arts-generate.md#writing-refused-targets).
     Returns ``{"status": "finished" | "interrupted", "url", "reviewed", "total", "state"}``."""
     # the server loads when a review starts: `import sentiprobe.api` stays light
     from .run.arts_review_server import ReviewSession, serve
 
-    session = ReviewSession(generated, out=out, export_audit=export_audit, reviewer=reviewer)
+    session = ReviewSession(generated, out=out, export_audit=export_audit, reviewer=reviewer,
+                            write_refused=write_refused)
     if log is None:
         return serve(session, port=port, open_browser=open_browser, display=display)
     return serve(session, port=port, open_browser=open_browser, display=display, log=log)

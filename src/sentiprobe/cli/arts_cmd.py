@@ -119,6 +119,9 @@ def add_review_parser(arts) -> None:
     r.add_argument("--export-audit", default=None, help="the judgements as an audit sheet (CSV + <path>.key.json) "
                                                         "that `sentiprobe arts audit-score` reads")
     r.add_argument("--reviewer", default="anonymous", help="name recorded with every decision (default anonymous)")
+    r.add_argument("--write-refused", action="store_true",
+                   help="after the variants, show every polar target the generator refused under RevTgt (from the "
+                        "report beside the generated file) for you to write its reversal, or reject")
     r.add_argument("--port", type=int_in(0, 65535), default=0, help="port on 127.0.0.1 (default: a free one)")
     r.add_argument("--no-browser", action="store_true", help="only print the URL")
     r.set_defaults(func=cmd_review)
@@ -129,7 +132,8 @@ def cmd_review(args) -> int:
     from .. import api
 
     doc = api.arts_review(args.generated, out=args.out, export_audit=args.export_audit, reviewer=args.reviewer,
-                          port=args.port, open_browser=not args.no_browser, display=_has_display())
+                          write_refused=args.write_refused, port=args.port, open_browser=not args.no_browser,
+                          display=_has_display())
     return 130 if doc["status"] == "interrupted" else 0
 
 

@@ -23,6 +23,7 @@ from typing import Any
 from ..core.errors import ConfigError, SentiprobeError
 from ..render.env import render
 from ..suites.arts import review as rv
+from ..suites.arts.writein import with_refused
 
 HOST = "127.0.0.1"
 MAX_BODY = 1 << 20
@@ -32,13 +33,15 @@ class ReviewSession:
     """One review: the generated file, its state (saved after every action) and where the outputs go."""
 
     def __init__(self, generated: str | Path, *, out: str | Path | None = None,
-                 export_audit: str | Path | None = None, reviewer: str = "") -> None:
+                 export_audit: str | Path | None = None, reviewer: str = "", write_refused: bool = False) -> None:
         for flag, p in (("--out", out), ("--export-audit", export_audit)):
             if p is not None and Path(p).resolve() == Path(generated).resolve():
                 raise ConfigError(f"{flag} {p} is the generated file itself")
             if p is not None and Path(p).is_dir():
                 raise ConfigError(f"{flag} {p} is a directory; give a file name")
         self.gen = rv.load_generated(generated)
+        if write_refused:  # the targets the generator refused, after its variants, for the reviewer to write
+            self.gen = with_refused(self.gen)
         self.state_file = rv.state_path(generated)
         self.state = rv.load_state(self.gen, self.state_file)
         self.out, self.export, self.reviewer = out, export_audit, reviewer
@@ -74,7 +77,10 @@ class ReviewSession:
     def write_outputs(self) -> str:
         """Write the curated file and the audit export (when asked for); a line saying what was written."""
         with self.lock:
-            parts = [f"{len(self.state.decisions)} of {len(self.gen.variants)} reviewed; state in {self.state_file}"]
+            wrote = sum(1 for k in self.gen.written if self.state.decisions.get(k, {}).get("decision") == "accept")
+            parts = [f"{len(self.state.decisions)} of {len(self.gen.variants)} reviewed"
+                     + (f" ({wrote} of {len(self.gen.written)} refused targets written)" if self.gen.written else "")
+                     + f"; state in {self.state_file}"]
             if self.out is not None:
                 n = rv.write_curated(self.gen, self.state, self.out)
                 parts.append(f"{n} accepted variant(s) written to {self.out}")
@@ -214,7 +220,9 @@ def serve(session: ReviewSession, *, port: int = 0, open_browser: bool = True, d
     command line tells from the environment; without one, :mod:`webbrowser` would start a text browser in this
     terminal), so ``open_browser`` opens the page."""
     srv = start(session, port)
-    log(f"reviewing {session.gen.path}: {len(session.gen.variants)} variants, "
+    n_gen = len(session.gen.variants) - len(session.gen.written)
+    log(f"reviewing {session.gen.path}: {n_gen} variants"
+        + (f" and {len(session.gen.written)} refused targets to write" if session.gen.written else "") + ", "
         f"{len(session.state.decisions)} reviewed; open {srv.url}  (Ctrl-C stops; the state is saved after every key)")
     print(srv.url, flush=True)
     if open_browser and display:

@@ -18,6 +18,7 @@ from typing import Any
 from ...core.errors import ConfigError, DataError
 from ...core.io import atomic_write_text
 from ...models.fluency_lm import FluencyLM, ensure_writable_dir
+from ...suites.arts.writein import report_path
 from . import quality
 from .adddiff import (
     CLAUSE_CAP,
@@ -502,7 +503,3 @@ def generate_file(input_path: str | Path, out_path: str | Path, cfg: GenerateCon
     atomic_write_text(report_path(out_path), json.dumps(rep, indent=2, ensure_ascii=False) + "\n")
     return gen
 
-
-def report_path(out_path: str | Path) -> Path:
-    p = Path(out_path)
-    return p.with_name(p.stem + ".report.json")

@@ -50,13 +50,15 @@ def state_path(generated: str | Path) -> Path:
 
 @dataclass(frozen=True)
 class Generated:
-    """A generated enriched file: raw records by key (provenance kept) and the variant keys in file order."""
+    """A generated enriched file: raw records by key (provenance kept) and the variant keys in file order, then the
+    items a reviewer writes for refused targets (``written``: key -> the generator's refusal; :mod:`.writein`)."""
 
     path: str
     sha256: str
     records: dict[str, dict[str, Any]]
     variants: tuple[str, ...]
     kinds: dict[str, str]
+    written: dict[str, str] = field(default_factory=dict)
 
 
 def load_generated(path: str | Path) -> Generated:
@@ -275,6 +277,9 @@ def apply(gen: Generated, st: ReviewState, action: str, *, reviewer: str = "", r
         if action == "reject" and reason not in REASONS:
             raise ConfigError(f"reject needs a reason, one of {list(REASONS)}")
         rec = gen.records[key]
+        if action == "accept" and key in gen.written and wc["sentence"] == rec["sentence"]:
+            raise ConfigError("the generator refused this target: write its reversal first (e edits the text), or "
+                              "reject it (r) when no honest reversal exists")
         _record(st, key)
         st.decisions[key] = {"decision": action, "reason": reason if action == "reject" else None,
                              "reviewer": reviewer, "at": at or now_iso(), **wc,
@@ -352,6 +357,7 @@ def view(gen: Generated, st: ReviewState) -> dict[str, Any]:
             "sentence": wc["sentence"], "term": rec["term"], "from": wc["from"], "to": wc["to"],
             "label": wc["polarity"], "diff": word_diff(src["sentence"], wc["sentence"]), "others": others,
             "notes": notes_of(rec), "decision": st.decisions.get(key), "drafted": key in st.drafts,
+            "refusal": gen.written.get(key), "to_write": len(gen.written),
             "can_undo": bool(st.history), "reasons": list(REASONS), "labels": list(LABELS)}
 
 
@@ -374,7 +380,7 @@ def curated(gen: Generated, st: ReviewState) -> dict[str, dict[str, Any]]:
                   "edited": d["edited"], "aspects": d["aspects"]}
         if d["label_fixed"]:
             review["generated_label"] = gen.records[key]["polarity"]
-        if d["edited"]:
+        if d["edited"] and key not in gen.written:
             review["generated_sentence"] = gen.records[key]["sentence"]
         rec["provenance"] = {**prov, "review": review}
         out[key] = rec
@@ -395,7 +401,8 @@ def export_audit(gen: Generated, st: ReviewState, path: str | Path) -> int:
     ``sentiprobe arts audit-score PATH`` scores the generator from the review. Each decided variant is one row
     showing its text as generated: an accept with the text unchanged is fluent, an edit or a reject is not (the
     text was not usable as written); the label is the one the reviewer settled on (a fixed label counts as a
-    wrong label); the notes column carries the reject tag, the reviewer and the time."""
+    wrong label); the notes column carries the reject tag, the reviewer and the time. Items written for refused
+    targets are left out: they are the reviewer's sentences, not the generator's."""
     if Path(path).resolve() == Path(gen.path).resolve():
         raise ConfigError(f"--export-audit {path} is the generated file itself")
     buf = io.StringIO()
@@ -406,7 +413,7 @@ def export_audit(gen: Generated, st: ReviewState, path: str | Path) -> int:
     n = 0
     for key in gen.variants:
         d = st.decisions.get(key)
-        if d is None:
+        if d is None or key in gen.written:
             continue
         n += 1
         rec = gen.records[key]
