@@ -90,7 +90,7 @@ def apply_sheet(sheet: Path, judge: Path, seed: int) -> dict[str, object]:
               "sentence": r["written"].strip(), "label": r["label_after"]} for r in written]
     for path, gen in gens.items():
         mine = sum(1 for r in written if r["file"] == path)
-        kept = sorted(k for k in gen.variants if k.endswith("_adv1") and k not in gen.written)
+        kept = sorted(k for k in gen.variants if gen.kinds[k] == "revtgt" and k not in gen.written)
         for k in rng.sample(kept, mine):
             rec = gen.records[k]
             items.append({"group": "generated", "file": path, "key": k, "term": rec["term"],

@@ -502,4 +502,3 @@ def generate_file(input_path: str | Path, out_path: str | Path, cfg: GenerateCon
     rep["audit"] = audit(gen) if run_audit else None
     atomic_write_text(report_path(out_path), json.dumps(rep, indent=2, ensure_ascii=False) + "\n")
     return gen
-

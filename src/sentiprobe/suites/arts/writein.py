@@ -56,11 +56,12 @@ def refused_targets(report: Any, gen: Generated, path: str | Path) -> dict[str, 
     return out
 
 
-def read_report(path: str | Path) -> Any:
-    """The parsed report at ``path`` (a DataError when it is missing or not JSON)."""
+def read_report(path: str | Path) -> tuple[Any, str]:
+    """The parsed report at ``path`` and the sha256 of its bytes (a DataError when it is missing or not JSON)."""
     path = Path(path)
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
+        return json.loads(raw.decode("utf-8")), hashlib.sha256(raw).hexdigest()
     except FileNotFoundError:
         raise DataError("--write-refused reads the generation report beside the generated file, and there is none "
                         "(`sentiprobe arts generate` writes it as <out>.report.json)", path=path) from None
@@ -79,7 +80,8 @@ def with_refused(gen: Generated, report: str | Path | None = None) -> Generated:
     from ``report`` (default: the report beside the generated file); the fingerprint covers the report too, so a
     review state belongs to one choice of items."""
     path = Path(report) if report is not None else report_path(gen.path)
-    refused = refused_targets(read_report(path), gen, path)
+    report_doc, report_sha = read_report(path)
+    refused = refused_targets(report_doc, gen, path)
     records = dict(gen.records)
     kinds = dict(gen.kinds)
     written: dict[str, str] = {}
@@ -91,6 +93,6 @@ def with_refused(gen: Generated, report: str | Path | None = None) -> Generated:
                         "provenance": {"strategy": "revtgt", WRITTEN: {"refusal": reason}}}
         kinds[key] = "revtgt"
         written[key] = reason
-    sha = hashlib.sha256(f"{gen.sha256}:{hashlib.sha256(path.read_bytes()).hexdigest()}".encode()).hexdigest()
+    sha = hashlib.sha256(f"{gen.sha256}:{report_sha}".encode()).hexdigest()
     return replace(gen, sha256=sha, records=records, variants=gen.variants + tuple(written), kinds=kinds,
                    written=written)
