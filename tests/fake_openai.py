@@ -23,7 +23,8 @@ normally. Fault names:
 Structured decoding: ``structured`` is the set of modes the server accepts (``json_schema``, ``json_object``,
 ``grammar``, ``choice``; default all). A request carrying another mode's field is refused with
 ``refuse_status`` (400, or 422 as FastAPI servers answer, 500 as llama-cpp-python's does), as real servers refuse
-unknown fields; an accepted one is answered with a reply that fits its schema (:func:`structured_reply`).
+unknown fields, with a body naming the mode (``refuse_body``: another body, e.g. one that does not name it); an
+accepted one is answered with a reply that fits its schema (:func:`structured_reply`).
 ``modes`` records the mode of every POST. ``reply_fn(prompt_text) -> str`` replaces the normal free-text answers
 (a leak or a junk reply), ``raw_reply(prompt_text) -> str`` every chat answer, structured or not;
 ``finish_reason="length"`` makes every chat answer say it was cut off at the token limit.
@@ -68,6 +69,7 @@ class FakeOpenAI:
     def __init__(self, faults: list[str] | None = None, *, delay: float = 0.0, slow_s: float = 1.0,
                  retry_after: str = "0", lifetime: float = 60.0, logprobs: bool = True,
                  echo_auth: bool = False, structured: set[str] | None = None, refuse_status: int = 400,
+                 refuse_body: bytes | None = None,
                  reply_fn: Any = None, fail_if: Any = None, raw_reply: Any = None,
                  finish_reason: str = "stop", error_body: bytes = b'{"error": {"message": "internal error"}}'
                  ) -> None:
@@ -77,6 +79,7 @@ class FakeOpenAI:
         self.finish_reason = finish_reason  # "length": every reply says it hit the token limit
         self.structured = {"json_schema", "json_object", "grammar", "choice"} if structured is None else structured
         self.refuse_status = refuse_status
+        self.refuse_body = refuse_body  # None: a JSON error naming the refused mode
         self.reply_fn = reply_fn
         self.modes: list[str] = []
         self._stopped = threading.Event()
@@ -280,8 +283,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send(500, fake.error_body)
                 return
             if mode != "off" and mode not in fake.structured:
-                self._send(fake.refuse_status, json.dumps({"error": {"message": f"unsupported field for {mode}",
-                                                                     "type": "invalid_request_error"}}).encode())
+                self._send(fake.refuse_status, fake.refuse_body or json.dumps(
+                    {"error": {"message": f"unsupported field for {mode}", "type": "invalid_request_error"}}).encode())
                 return
             if fake.delay:
                 time.sleep(fake.delay)

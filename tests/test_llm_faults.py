@@ -15,7 +15,7 @@ import pytest
 from fake_openai import FakeOpenAI
 
 from sentiprobe import api
-from sentiprobe.models.http_retry import redact
+from sentiprobe.models.redaction import redact
 from sentiprobe.models.llm import configure
 from sentiprobe.suites import get_suite
 from sentiprobe.suites.triplets.llm_extract import item_schema
@@ -78,14 +78,51 @@ def test_auto_falls_back_on_a_500_that_names_the_mode(tmp_path, data_dir):
 
 @pytest.mark.realdata
 def test_same_error_on_the_first_structured_requests_is_a_refusal(tmp_path, data_dir):
-    """A server that fails the mode with a body that does not name it (HTTP 500, 'internal error' every time):
-    after 3 such structured attempts, none answered, the mode counts as refused (not 6 attempts per request)."""
-    with FakeOpenAI(faults=["500"] * 500, lifetime=120) as srv:
+    """A server that refuses the mode with a body that does not name it (HTTP 500, 'internal error'): after 3 such
+    structured attempts, none answered, one request without the field is answered, so the mode counts as refused
+    (4 requests, not 6 attempts per request)."""
+    with FakeOpenAI(structured=set(), refuse_status=500, refuse_body=b"internal error", lifetime=120) as srv:
         doc = _run(tmp_path, srv, ["sentivent-polar"], data_dir, structured="json_schema", max_concurrency=1)
-        posts = srv.posts
+        modes = list(srv.modes)
     err = doc["runs"]["openai-compatible"]["errors"]["sentivent-polar"]
     assert err["type"] == "LLMStructuredRefused" and "structured=auto" in err["message"], err
-    assert posts == 3
+    assert modes == ["json_schema"] * 3 + ["off"], modes
+
+
+@pytest.mark.realdata
+def test_a_server_failing_every_request_is_not_refusing_the_mode(tmp_path, data_dir):
+    """The same HTTP 500 on every request, with or without the field: the server is failing, not refusing the
+    mode; the breaker ends the run (no hint to change the structured mode)."""
+    with FakeOpenAI(faults=["500"] * 500, lifetime=120) as srv:
+        doc = _run(tmp_path, srv, ["sentivent-polar"], data_dir, structured="json_schema", max_concurrency=1)
+    err = doc["runs"]["openai-compatible"]["errors"]["sentivent-polar"]
+    assert err["type"] == "LLMCircuitOpenError", err
+    assert "structured" not in err["message"], err
+
+
+@pytest.mark.realdata
+def test_the_first_prompts_unanswered_are_not_a_refused_mode(tmp_path, data_dir):
+    """A server that fails the first three prompts it sees ("model overloaded", HTTP 500) and answers the rest:
+    the same error ended the first structured requests, but the first prompt without the field fails too, so the
+    mode is not refused; those items are unanswered and the others scored. (With several requests in flight
+    this is the order in which any prompts may happen to end first.)"""
+    failing: list[str] = []
+
+    def fail(text: str) -> bool:
+        if text not in failing and len(failing) < 3:
+            failing.append(text)
+        return text in failing
+
+    with FakeOpenAI(raw_reply=lambda text: '{"triplets": []}', fail_if=fail, lifetime=120,
+                    error_body=b'{"error": {"message": "model overloaded"}}') as srv:
+        doc = _run(tmp_path, srv, ["absa-triplet-explicit"], data_dir, limit=6, max_retries="0",
+                   structured="json_schema", max_concurrency="1")
+        modes = list(srv.modes)
+    run = doc["runs"]["openai-compatible"]
+    assert not run.get("errors"), run.get("errors")
+    gen = run["suites"]["absa-triplet-explicit"]["details"]["generation"]
+    assert gen["structured"] == "json_schema" and gen["unanswered"] == 3, gen
+    assert modes[:4] == ["json_schema"] * 3 + ["off"] and modes.count("off") == 1, modes  # asked without it once
 
 
 @pytest.mark.realdata

@@ -29,9 +29,9 @@ from sentiprobe.models.http_retry import (
     LLMDeadlineError,
     LLMFatalError,
     RequestGuard,
-    redact,
 )
 from sentiprobe.models.llm import configure
+from sentiprobe.models.redaction import redact
 from sentiprobe.run.cache import PredictionCache
 from sentiprobe.run.predictor import CachedPredictor
 

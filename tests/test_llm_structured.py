@@ -21,7 +21,8 @@ from fake_openai import FALSE_MARK, TRUE_MARK, FakeOpenAI, answer_for
 from sentiprobe import api
 from sentiprobe.core.errors import ConfigError
 from sentiprobe.models import create_model
-from sentiprobe.models.http_retry import LLMCircuitOpenError, LLMDeadlineError, LLMError, default_deadline, redact
+from sentiprobe.models.http_retry import LLMCircuitOpenError, LLMDeadlineError, LLMError, default_deadline
+from sentiprobe.models.redaction import redact
 from sentiprobe.models.llm import configure
 from sentiprobe.models.structured import apply_mode, as_mode, schema_to_gbnf
 from sentiprobe.run.cache import PredictionCache

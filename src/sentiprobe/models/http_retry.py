@@ -39,7 +39,6 @@ stop reads.
 from __future__ import annotations
 
 import email.utils
-import functools
 import json
 import logging
 import random
@@ -48,16 +47,16 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from ..core.errors import SentiprobeError
 from ..core.retry import (Cancelled, CircuitBreaker, CircuitOpen, DeadlinePassed, RetriesExhausted, Transient,
                           retry_call)
+from .redaction import redact
 
 log = logging.getLogger("sentiprobe.models.llm")
 
 RETRY_STATUS = frozenset({408, 409, 425, 429})
-REDACTED = "***"
 
 
 class LLMError(SentiprobeError):
@@ -113,8 +112,9 @@ class LLMCancelled(LLMFatalError):
 class LLMStructuredRefused(LLMFatalError):
     """The server refused the request's structured-decoding field (``response_format``, ``grammar``,
     ``guided_choice``): an HTTP error whose body names it, or the same error on the first
-    :data:`SAME_ERROR_REQUESTS` structured requests with none answered. Not retried: every other request carries
-    the same field. ``structured=auto`` steps down to the next mode on it; an explicit mode ends the run."""
+    :data:`SAME_ERROR_REQUESTS` structured requests with none answered while the same request without the field
+    is answered. Not retried: every other request carries the same field. ``structured=auto`` steps down to the
+    next mode on it; an explicit mode ends the run."""
 
 
 STRUCTURED_FIELDS = ("response_format", "grammar", "guided_choice")
@@ -122,6 +122,9 @@ STRUCTURED_FIELDS = ("response_format", "grammar", "guided_choice")
 _NAMES_STRUCTURED = re.compile(r"(?i)response[_ ]?format|json[_ ]?schema|json_object|grammar|guided[_ ]?choice")
 SAME_ERROR_REQUESTS = 3
 """Structured requests that fail with the same HTTP error, none answered, before the mode counts as refused."""
+Verdict = Literal["yes", "no", "confirm"]
+"""Whether an HTTP error of a structured request says the server refuses the field (see
+:meth:`RequestGuard.structured_refused`)."""
 SAME_ERROR_STATUS = frozenset({400, 422, 500})
 """The statuses with which servers refuse a field they do not take (llama-cpp-python's server: HTTP 500); a 503
 (overloaded) or a rate limit never counts as a refusal."""
@@ -129,66 +132,6 @@ SAME_ERROR_STATUS = frozenset({400, 422, 500})
 
 class MalformedResponse(Exception):
     """A 2xx response whose body cannot be used (raised by the ``parse`` callback; retried)."""
-
-
-# "Authorization: Bearer x", "api-key=x", '"x-api-key": "x"': keep the header name (and scheme), hide the value
-_HEADER_VALUE = re.compile(
-    r"(?i)\b((?:proxy-)?authorization|(?:x-)?api[-_]key)(\"?\s*[:=]\s*\"?)((?:bearer|basic|token)\s+)?"
-    r"[^\s\"',;}\]]+")
-# a bearer token anywhere else (a server that echoes only the header's value); a token has a digit, so
-# prose such as "bearer instruments" in a model's reply is left alone
-_BEARER = re.compile(r"(?i)\b(bearer\s+)(?=[A-Za-z._~+/-]*\d)[A-Za-z0-9._~+/-]{8,}=*")
-
-
-# between a secret's characters: whitespace, dots, dashes, underscores and the invisible format characters
-# (soft hyphen, zero-width and direction marks, word joiners, BOM), as themselves or as JSON / HTML escapes
-_INVISIBLE = "\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff"
-_SEPARATORS = (r"(?:[\s._\-\uff0d\uff0e\uff3f" + _INVISIBLE + r"]"
-               r"|\\+u(?:00(?:20|2d|2e|5f|ad)|180e|200[b-f]|202[a-e]|206[0-4]|3000|feff|ff0d|ff0e|ff3f)"
-               r"|%(?:20|2d|2e|5f)|&#0*(?:32|45|46|95|173|8203|8204|8205|8288|65279);"
-               r"|&#x0*(?:20|2d|2e|5f|ad|200b|200c|200d|2060|feff);)*")
-_MIN_FUZZY = 8  # shorter secrets are matched exactly only (a fuzzy short pattern would hit ordinary text)
-
-
-def _char_forms(c: str) -> str:
-    """One character of a secret in every encoding a reply may carry it in: itself (any case), its fullwidth
-    form, a JSON ``\\uXXXX`` escape (also doubly escaped), a URL ``%XX`` escape and an HTML numeric entity."""
-    forms = [re.escape(c)]
-    for v in {c, c.lower(), c.upper()}:
-        o = ord(v)
-        forms += [rf"\\+u{o:04x}", rf"&#0*{o};", rf"&#x0*{o:x};"]
-        if o < 0x80:
-            forms.append(rf"%{o:02x}")
-        if 0x21 <= o <= 0x7E:
-            forms.append(re.escape(chr(o + 0xFEE0)))
-    return "(?:" + "|".join(forms) + ")"
-
-
-@functools.lru_cache(maxsize=64)
-def _secret_pattern(secret: str) -> re.Pattern[str]:
-    """The secret in any letter case, with whitespace, invisible format characters, dots, dashes or underscores
-    between its characters, and each character possibly escaped (JSON ``\\u0073``, URL ``%73``, HTML ``&#115;``,
-    fullwidth): ``sk-abc`` matches ``SK-ABC``, ``s k - a b c``, ``s_k_a_b_c``, ``\\u0073\\u006b-abc``."""
-    chars = [c for c in secret if not c.isspace() and c not in "._-"]  # the key's own separators may change too
-    return re.compile(_SEPARATORS.join(_char_forms(c) for c in chars), re.IGNORECASE)
-
-
-def redact(text: str, secrets: Sequence[str]) -> str:
-    """``text`` with each non-empty secret and every ``Authorization`` / ``api-key`` header value as ``***``.
-
-    A secret is found in its normalised and encoded forms too (any letter case; spaces, zero-width and other
-    invisible format characters, dots, dashes or underscores between its characters; characters written as
-    JSON ``\\uXXXX`` escapes, URL escapes, HTML entities or fullwidth letters), so a server that echoes the key
-    lower-cased, spelled out or escaped (to be decoded later, e.g. inside a JSON reply) cannot leak it. The
-    header patterns catch keys the adapter was not told about (a proxy that adds its own header and echoes it).
-    """
-    for s in secrets:
-        if s:
-            text = text.replace(s, REDACTED)
-            if len(s) >= _MIN_FUZZY:
-                text = _secret_pattern(s).sub(REDACTED, text)
-    text = _HEADER_VALUE.sub(lambda m: f"{m.group(1)}{m.group(2)}{m.group(3) or ''}{REDACTED}", text)
-    return _BEARER.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
 
 
 class RequestGuard:
@@ -229,6 +172,7 @@ class RequestGuard:
         self._server_trip: str | None = None  # the last 5xx when they reached max_failures: every request fails
         self._structured_ok = False  # a structured request was answered: its mode is accepted
         self._structured_errors: dict[str, int] = {}  # "HTTP status: first line" -> structured attempts it ended
+        self._structured_verdict: dict[str, Verdict] = {}  # that error, confirmed: "yes" refused, "no" not the field
 
     # ---- a server failing every request ---------------------------------------------------------------
     def server_error(self, reason: str) -> None:
@@ -262,18 +206,28 @@ class RequestGuard:
         with self._lock:
             self._structured_ok = True
 
-    def structured_refused(self, status: int, first_line: str) -> bool:
-        """Count an HTTP error of a structured request; True when it says the mode is refused: the body names
-        a structured-decoding field, or the same error ended the first :data:`SAME_ERROR_REQUESTS` structured
-        attempts while none was answered."""
+    def structured_refused(self, status: int, first_line: str) -> Verdict:
+        """Count an HTTP error of a structured request and say whether the mode is refused: ``"yes"`` when the
+        body names a structured-decoding field or this error was confirmed as the field's; ``"confirm"`` for the
+        attempt with which the same error ended the first :data:`SAME_ERROR_REQUESTS` structured attempts, none
+        answered (the caller asks without the field and reports with :meth:`structured_confirmed`); else
+        ``"no"``. The same error alone is not enough: a server that fails some prompts ("model overloaded")
+        fails them with or without the field, and which requests end first depends on the thread schedule."""
         if _NAMES_STRUCTURED.search(first_line):
-            return True
+            return "yes"
         with self._lock:
             if self._structured_ok or status not in SAME_ERROR_STATUS:
-                return False
+                return "no"
             sig = f"HTTP {status}: {first_line}"
+            if sig in self._structured_verdict:
+                return self._structured_verdict[sig]
             self._structured_errors[sig] = self._structured_errors.get(sig, 0) + 1
-            return self._structured_errors[sig] >= SAME_ERROR_REQUESTS
+            return "confirm" if self._structured_errors[sig] == SAME_ERROR_REQUESTS else "no"
+
+    def structured_confirmed(self, status: int, first_line: str, refused: bool) -> None:
+        """Record what asking without the field said about this error (``refused``: that request was answered)."""
+        with self._lock:
+            self._structured_verdict[f"HTTP {status}: {first_line}"] = "yes" if refused else "no"
 
     # ---- deadlines ---------------------------------------------------------------------------------
     def start(self) -> None:
@@ -447,6 +401,23 @@ def _loads(body: bytes) -> Any:
         raise MalformedResponse("body is JSON nested too deeply to read") from None
 
 
+def _answered_without_field(transport: Any, path: str, payload: dict[str, Any], timeout: float | None,
+                            parse: Callable[[Any], Any]) -> bool:
+    """Whether the server answers ``payload`` without its structured-decoding fields (one attempt, not retried):
+    the test that a repeated error is the field's and not the prompt's or the server's."""
+    from .http_transport import TransportFailed
+
+    plain = {k: v for k, v in payload.items() if k not in STRUCTURED_FIELDS}
+    try:
+        resp = transport.post(path, json.dumps(plain, ensure_ascii=False).encode("utf-8"), timeout=timeout)
+        if resp.status >= 300:
+            return False
+        parse(_loads(resp.body))
+    except (TransportFailed, MalformedResponse, KeyError, TypeError, IndexError, ValueError, AttributeError):
+        return False
+    return True
+
+
 def post_json(transport: Any, path: str, payload: dict[str, Any], *, policy: RetryPolicy,
               parse: Callable[[Any], Any], secrets: Sequence[str] = (), sleep: Callable[[float], None] = time.sleep,
               rng: random.Random | None = None, what: str = "request", guard: RequestGuard | None = None,
@@ -476,8 +447,13 @@ def post_json(transport: Any, path: str, payload: dict[str, Any], *, policy: Ret
         try:
             resp = transport.post(path, body, timeout=timeout)
             status = resp.status
-            if status >= 400 and status not in RETRY_STATUS and structured is not None and guard is not None and \
-                    guard.structured_refused(status, first_line(resp.body)):
+            verdict: Verdict = "no"
+            if status >= 400 and status not in RETRY_STATUS and structured is not None and guard is not None:
+                verdict = guard.structured_refused(status, first_line(resp.body))
+                if verdict == "confirm":
+                    verdict = "yes" if _answered_without_field(transport, path, payload, timeout, parse) else "no"
+                    guard.structured_confirmed(status, first_line(resp.body), verdict == "yes")
+            if verdict == "yes":
                 raise LLMStructuredRefused(
                     redact(f"{what} to {url} failed with HTTP {status}: {first_line(resp.body)} (the server refuses "
                            f"the request field {structured!r} of structured decoding; not retried)", secrets),

@@ -18,7 +18,7 @@
   (:mod:`.http_transport`); each is retried (see ``http_retry``). ``generate`` returns only when every
   prompt of the batch succeeded, else raises :class:`LLMError`, so the cached predictor commits only
   complete batches.
-- Replies are secret-free: every reply text goes through :func:`~.http_retry.redact` (the configured
+- Replies are secret-free: every reply text goes through :func:`~.redaction.redact` (the configured
   key in any letter case or spelled with separators, and any ``Authorization`` / ``api-key`` header
   value) before it leaves the adapter, so a server that echoes the request's headers cannot put the key
   into the cache, predictions, results or report.
@@ -64,11 +64,11 @@ from .http_retry import (
     RequestGuard,
     RetryPolicy,
     post_json,
-    redact,
 )
 from .llm_replies import as_text_prompt, mode_of, parse_chat, parse_completion, option_logprob
 from .llm_settings import (ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, check_base_url, configure, default_setting,
                            resolve_api_key)
+from .redaction import redact
 from .structured import (
     AUTO_LADDER,
     UNSUPPORTED_STATUS,
