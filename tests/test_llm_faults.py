@@ -30,12 +30,16 @@ def _key():
     configure()
 
 
+SUITE_OPTIONS = {"soul-jg": {"bertscore": False}}
+"""Options of the suites these runs include (BERTScore needs a model these fault tests do not load)."""
+
+
 def _run(tmp_path, srv, suites, data_dir, *, limit=8, name="r", **args: Any):
     model_args = {"base_url": srv.base_url, "model": "fake", **args}
     return api.run(suites, ["openai-compatible"], model_args=model_args, out=tmp_path / name,
                    cache_dir=str(tmp_path / "cache"), limit=limit, limit_mode="first", n_boot=0, progress=False,
                    data_dir=str(data_dir), missing="wrong",
-                   suite_options={"soul-jg": {"bertscore": False}} if "soul-jg" in suites else None)
+                   suite_options={s: o for s, o in SUITE_OPTIONS.items() if s in suites})
 
 
 # ---- endpoint failures --------------------------------------------------------------------------------
